@@ -1,0 +1,512 @@
+package game
+
+import (
+	"fmt"
+	"unicode/utf8"
+)
+
+// Apply applies cmd to t and returns the new table and what happened. A
+// rejected command returns t itself, an empty Outcome and an error wrapping
+// one of this package's errors.
+func Apply(t Table, cmd Command, env Env) (Table, Outcome, error) {
+	if cmd.Version != 0 && cmd.Version != t.version {
+		return t, Outcome{}, fmt.Errorf("%w: made for version %d, the table is at %d", ErrOutdated, cmd.Version, t.version)
+	}
+	a := applier{t: t, env: env, now: env.Now.UnixMilli()}
+	var err error
+	switch cmd.Kind {
+	case Open:
+		err = a.open(cmd)
+	case Join:
+		err = a.join(cmd)
+	case Leave:
+		err = a.leave(cmd)
+	case Start:
+		err = a.start(cmd)
+	case Bet:
+		err = a.bet(cmd)
+	case Hit:
+		err = a.hit(cmd)
+	case Stand:
+		err = a.stand(cmd)
+	case Timeout:
+		err = a.timeout()
+	case Cancel:
+		err = a.cancel()
+	case Kick:
+		err = a.kick(cmd)
+	default:
+		err = fmt.Errorf("%w: unknown command %d", ErrInvalidInput, cmd.Kind)
+	}
+	if err != nil {
+		return t, Outcome{}, err
+	}
+	a.t.version++
+	return a.t, a.out, nil
+}
+
+// applier holds a command being applied: a working copy of the table and
+// what the command has caused so far.
+type applier struct {
+	t   Table
+	env Env
+	now int64
+	out Outcome
+}
+
+func (a *applier) emit(e Event) { a.out.Events = append(a.out.Events, e) }
+
+// balance returns the user's balance including this command's transfers.
+func (a *applier) balance(u UserID) int64 {
+	var b int64
+	if a.env.Balances != nil {
+		b = a.env.Balances.Balance(u)
+	}
+	for _, tr := range a.out.Transfers {
+		if tr.User == u {
+			b += tr.Amount
+		}
+	}
+	return b
+}
+
+// transfer records a chip movement and adds it to the user's net result.
+func (a *applier) transfer(u UserID, kind TransferKind, amount int64) {
+	a.out.Transfers = append(a.out.Transfers, Transfer{User: u, Kind: kind, Amount: amount})
+	for i := range a.t.players[:a.t.nplayers] {
+		if a.t.players[i].User == u {
+			a.t.players[i].Net += amount
+		}
+	}
+}
+
+func (a *applier) seat(u UserID) (*Seat, int) {
+	i, ok := a.t.SeatOf(u)
+	if !ok {
+		return nil, -1
+	}
+	return &a.t.seats[i], i
+}
+
+// requirePhase rejects a command outside the given phases, naming why.
+func (a *applier) requirePhase(cmd CommandKind, phases ...Phase) error {
+	for _, p := range phases {
+		if a.t.phase == p {
+			return nil
+		}
+	}
+	switch {
+	case a.t.phase == Closed:
+		return fmt.Errorf("%w: %s", ErrNoTable, cmd)
+	case a.t.phase.InGame() && !contains(phases, Betting) && !contains(phases, Drawing):
+		return fmt.Errorf("%w: %s", ErrGameInProgress, cmd)
+	}
+	return fmt.Errorf("%w: %s during %s", ErrWrongPhase, cmd, a.t.phase)
+}
+
+func contains(ps []Phase, p Phase) bool {
+	for _, x := range ps {
+		if x == p {
+			return true
+		}
+	}
+	return false
+}
+
+func (a *applier) lobbyDeadline() int64 {
+	return a.now + a.env.Settings.LobbyTimeout.Milliseconds()
+}
+
+func (a *applier) turnDeadline() int64 {
+	return a.now + a.t.settings.TurnTimeout.Milliseconds()
+}
+
+func cleanName(name string) string {
+	if len(name) > MaxNameLen {
+		name = name[:MaxNameLen]
+		for !utf8.ValidString(name) {
+			name = name[:len(name)-1]
+		}
+	}
+	if !utf8.ValidString(name) {
+		name = string([]rune(name))
+	}
+	return name
+}
+
+func (a *applier) open(cmd Command) error {
+	if a.t.phase != Closed {
+		return ErrTableOpen
+	}
+	if cmd.User == 0 {
+		return fmt.Errorf("%w: open needs a user", ErrInvalidInput)
+	}
+	if err := a.env.Settings.Validate(); err != nil {
+		return err
+	}
+	a.t = Table{version: a.t.version, game: a.t.game, phase: Lobby, banker: -1, turn: -1, lastBankerSeat: 0}
+	a.t.settings = a.env.Settings.Clone()
+	a.t.deadline = a.lobbyDeadline()
+	a.emit(Event{Kind: EventOpened, User: cmd.User})
+	if a.balance(cmd.User) >= a.env.Settings.EntryLimit {
+		a.sit(cmd.User, cmd.Name)
+	}
+	return nil
+}
+
+func (a *applier) sit(u UserID, name string) {
+	a.t.seats[a.t.nseats] = Seat{User: u, Name: cleanName(name)}
+	a.t.nseats++
+	a.emit(Event{Kind: EventJoined, User: u})
+}
+
+func (a *applier) join(cmd Command) error {
+	if err := a.requirePhase(Join, Lobby); err != nil {
+		return err
+	}
+	if cmd.User == 0 {
+		return fmt.Errorf("%w: join needs a user", ErrInvalidInput)
+	}
+	if _, ok := a.t.SeatOf(cmd.User); ok {
+		return ErrAlreadySeated
+	}
+	if a.t.nseats >= MaxSeats {
+		return fmt.Errorf("%w: %d of %d seats taken", ErrTableFull, a.t.nseats, MaxSeats)
+	}
+	if have, need := a.balance(cmd.User), a.env.Settings.EntryLimit; have < need {
+		return fmt.Errorf("%w: need %d, have %d", ErrBelowEntryLimit, need, have)
+	}
+	a.sit(cmd.User, cmd.Name)
+	a.t.deadline = a.lobbyDeadline()
+	return nil
+}
+
+// removeSeat frees seat i and keeps the banker and turn indexes pointing at
+// the same players.
+func (a *applier) removeSeat(i int) {
+	t := &a.t
+	copy(t.seats[i:], t.seats[i+1:t.nseats])
+	t.nseats--
+	t.seats[t.nseats] = Seat{}
+	fix := func(p *int8) {
+		switch {
+		case int(*p) == i:
+			*p = -1
+		case int(*p) > i:
+			*p--
+		}
+	}
+	fix(&t.banker)
+	fix(&t.turn)
+	// lastBankerSeat keeps pointing at the previous banker or, once they
+	// left, at the seat that came after them.
+	if int(t.lastBankerSeat) > i {
+		t.lastBankerSeat--
+	}
+}
+
+func (a *applier) leave(cmd Command) error {
+	if a.t.phase == Closed {
+		return fmt.Errorf("%w: leave", ErrNoTable)
+	}
+	s, i := a.seat(cmd.User)
+	if s == nil || s.Leaving {
+		return ErrNotSeated
+	}
+	if a.t.phase == Lobby {
+		a.removeSeat(i)
+		a.emit(Event{Kind: EventLeft, User: cmd.User})
+		if a.t.nseats == 0 {
+			a.close(ReasonEmpty)
+		}
+		return nil
+	}
+	a.emit(Event{Kind: EventLeft, User: cmd.User})
+	switch {
+	case i == int(a.t.banker):
+		// The banker leaving ends the game: bets back, bank to the banker.
+		s.Leaving = true
+		a.refundBets()
+		a.endGame(ReasonLeft)
+	case i == int(a.t.turn):
+		s.Leaving = true
+		if a.t.phase == Betting {
+			a.sitOut(i, ReasonLeft)
+		} else {
+			a.endDuel(Forfeit, Hand{})
+		}
+		a.nextDuel()
+	default:
+		s.Leaving = true
+		if s.State == Waiting {
+			a.sitOut(i, ReasonLeft)
+		}
+	}
+	return nil
+}
+
+func (a *applier) kick(cmd Command) error {
+	if a.t.phase == Closed {
+		return fmt.Errorf("%w: kick", ErrNoTable)
+	}
+	s, i := a.seat(cmd.Target)
+	if s == nil || s.Leaving {
+		return ErrNotSeated
+	}
+	a.emit(Event{Kind: EventKicked, User: cmd.Target})
+	if a.t.phase == Lobby {
+		a.removeSeat(i)
+		if a.t.nseats == 0 {
+			a.close(ReasonEmpty)
+		}
+		return nil
+	}
+	// During a game nothing at stake is taken: a waiting player sits out, a
+	// player in a duel finishes it, the banker finishes the game.
+	s.Leaving = true
+	if s.State == Waiting {
+		a.sitOut(i, ReasonKicked)
+	}
+	return nil
+}
+
+func (a *applier) start(cmd Command) error {
+	if err := a.requirePhase(Start, Lobby); err != nil {
+		return err
+	}
+	if _, ok := a.t.SeatOf(cmd.User); !ok {
+		return ErrNotSeated
+	}
+	st := a.env.Settings
+	if err := st.Validate(); err != nil {
+		return err
+	}
+	stood := false
+	for i := int(a.t.nseats) - 1; i >= 0; i-- {
+		u := a.t.seats[i].User
+		if a.balance(u) < st.EntryLimit {
+			a.removeSeat(i)
+			a.emit(Event{Kind: EventStoodUp, User: u, Reason: ReasonEntryLimit})
+			stood = true
+		}
+	}
+	if a.t.nseats < MinPlayers {
+		if !stood {
+			return fmt.Errorf("%w: %d seated, %d needed", ErrNotEnoughPlayers, a.t.nseats, MinPlayers)
+		}
+		if a.t.nseats == 0 {
+			a.close(ReasonEntryLimit)
+		}
+		return nil
+	}
+	banker := a.nextBanker(st.Stake)
+	if banker < 0 {
+		return fmt.Errorf("%w: nobody can pay the stake %d", ErrNotEnoughPlayers, st.Stake)
+	}
+	t := &a.t
+	t.game++
+	t.settings = st.Clone()
+	t.banker = int8(banker)
+	t.knocks, t.circle, t.nlog = 0, 0, 0
+	t.nplayers = t.nseats
+	for i := range t.seats[:t.nseats] {
+		t.seats[i].Hand, t.seats[i].Bet, t.seats[i].State = Hand{}, 0, Idle
+		t.players[i] = Participant{User: t.seats[i].User, Name: t.seats[i].Name, Banker: i == banker}
+	}
+	bu := t.seats[banker].User
+	a.transfer(bu, TransferStake, -st.Stake)
+	t.bank = st.Stake
+	a.emit(Event{Kind: EventStarted, User: bu, Amount: st.Stake})
+	a.startCircle()
+	return nil
+}
+
+// nextBanker returns the seat of the next banker: at random for the table's
+// first game, else the seat after the previous banker that can pay the
+// stake; -1 when nobody can.
+func (a *applier) nextBanker(stake int64) int {
+	n := int(a.t.nseats)
+	from := 0
+	switch i, ok := a.t.SeatOf(a.t.lastBanker); {
+	case a.t.lastBanker == 0:
+		from = a.env.Rand.IntN(n)
+	case ok:
+		from = i + 1
+	default:
+		// The previous banker left: their old seat now holds the next player.
+		from = int(a.t.lastBankerSeat)
+	}
+	for k := 0; k < n; k++ {
+		i := (from + k) % n
+		if a.balance(a.t.seats[i].User) >= stake {
+			return i
+		}
+	}
+	return -1
+}
+
+func (a *applier) bet(cmd Command) error {
+	if err := a.requirePhase(Bet, Betting); err != nil {
+		return err
+	}
+	s, err := a.current(cmd.User)
+	if err != nil {
+		return err
+	}
+	var buf [MaxBetOptions]Offer
+	n := a.t.settings.offers(a.t.bank, a.balance(cmd.User), &buf)
+	offered := false
+	for _, o := range buf[:n] {
+		offered = offered || o.Amount == cmd.Amount
+	}
+	if !offered {
+		return fmt.Errorf("%w: %d", ErrBetNotOffered, cmd.Amount)
+	}
+	a.transfer(cmd.User, TransferBet, -cmd.Amount)
+	s.Bet = cmd.Amount
+	a.t.phase = Drawing
+	a.t.deadline = a.turnDeadline()
+	a.emit(Event{Kind: EventBet, User: cmd.User, Amount: cmd.Amount})
+	return nil
+}
+
+// current returns the seat of the player whose turn it is, who must be u.
+func (a *applier) current(u UserID) (*Seat, error) {
+	s := &a.t.seats[a.t.turn]
+	if s.User != u {
+		return nil, fmt.Errorf("%w: it is %s's turn", ErrNotYourTurn, s.Name)
+	}
+	return s, nil
+}
+
+func (a *applier) hit(cmd Command) error {
+	if err := a.requirePhase(Hit, Drawing); err != nil {
+		return err
+	}
+	s, err := a.current(cmd.User)
+	if err != nil {
+		return err
+	}
+	c, err := a.draw()
+	if err != nil {
+		return err
+	}
+	if !s.Hand.add(c) {
+		return fmt.Errorf("%w: hand overflow", ErrInternal)
+	}
+	score := s.Hand.Score()
+	a.emit(Event{Kind: EventDrew, User: cmd.User, Card: c, Score: score})
+	switch {
+	case score == 21:
+		a.endDuel(TwentyOne, Hand{})
+		a.nextDuel()
+	case score > 21:
+		a.endDuel(PlayerBust, Hand{})
+		a.nextDuel()
+	default:
+		a.t.deadline = a.turnDeadline()
+	}
+	return nil
+}
+
+func (a *applier) stand(cmd Command) error {
+	if err := a.requirePhase(Stand, Drawing); err != nil {
+		return err
+	}
+	if _, err := a.current(cmd.User); err != nil {
+		return err
+	}
+	return a.bankerPlays()
+}
+
+// bankerPlays draws the banker's hand for the current duel and settles it.
+func (a *applier) bankerPlays() error {
+	var bh Hand
+	for bh.Score() < BankerStopsAt {
+		c, err := a.draw()
+		if err != nil {
+			return err
+		}
+		if !bh.add(c) {
+			return fmt.Errorf("%w: banker hand overflow", ErrInternal)
+		}
+		a.emit(Event{Kind: EventBankerDrew, User: a.t.seats[a.t.banker].User, Card: c, Score: bh.Score()})
+	}
+	ps, bs := a.t.seats[a.t.turn].Hand.Score(), bh.Score()
+	var r DuelResult
+	switch {
+	case bs > 21:
+		r = BankerBust
+	case ps > bs:
+		r = PlayerHigher
+	case ps == bs:
+		r = Tie
+	default:
+		r = BankerHigher
+	}
+	a.endDuel(r, bh)
+	a.nextDuel()
+	return nil
+}
+
+func (a *applier) timeout() error {
+	if a.t.phase == Closed {
+		return fmt.Errorf("%w: timeout", ErrNoTable)
+	}
+	if a.t.deadline == 0 || a.now < a.t.deadline {
+		return fmt.Errorf("%w: due at %d, now %d", ErrTooEarly, a.t.deadline, a.now)
+	}
+	switch a.t.phase {
+	case Lobby:
+		a.close(ReasonTimeout)
+	case Betting:
+		a.sitOut(int(a.t.turn), ReasonTimeout)
+		a.nextDuel()
+	case Drawing:
+		return a.bankerPlays()
+	}
+	return nil
+}
+
+func (a *applier) cancel() error {
+	if a.t.phase == Closed {
+		return fmt.Errorf("%w: cancel", ErrNoTable)
+	}
+	if a.t.phase.InGame() {
+		a.refundBets()
+		a.reveal()
+		if a.t.bank > 0 {
+			a.transfer(a.t.seats[a.t.banker].User, TransferBank, a.t.bank)
+		}
+		a.emit(Event{Kind: EventGameEnded, User: a.t.seats[a.t.banker].User, Amount: a.t.bank, Reason: ReasonCancelled})
+		a.t.bank = 0
+	}
+	a.close(ReasonCancelled)
+	return nil
+}
+
+// refundBets returns every bet on the table to its player.
+func (a *applier) refundBets() {
+	for i := range a.t.seats[:a.t.nseats] {
+		s := &a.t.seats[i]
+		if s.Bet > 0 {
+			a.transfer(s.User, TransferRefund, s.Bet)
+			s.Bet = 0
+		}
+	}
+}
+
+// close closes the table; what is on it must have been paid out.
+func (a *applier) close(why Reason) {
+	t := &a.t
+	t.phase = Closed
+	t.closedBy = why
+	t.seats = [MaxSeats]Seat{}
+	t.nseats = 0
+	t.banker, t.turn = -1, -1
+	t.deadline = 0
+	t.bank, t.circleBank, t.circle, t.knocks = 0, 0, 0, 0
+	t.shoe = shoe{}
+	t.ndiscard = 0
+	a.emit(Event{Kind: EventClosed, Reason: why})
+}

@@ -1,0 +1,140 @@
+package game
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"strings"
+)
+
+// SaltSize is the length in bytes of the salt of a deck commitment.
+const SaltSize = 16
+
+// Commitment is the SHA-256 a table publishes for a deck before drawing from
+// it: the hash of the deck's [Deck.Preimage].
+type Commitment [sha256.Size]byte
+
+// String returns the commitment in lowercase hex.
+func (c Commitment) String() string { return hex.EncodeToString(c[:]) }
+
+// Short returns the first and last four hex digits, as in "3f2a…9c1e".
+func (c Commitment) Short() string {
+	s := c.String()
+	return s[:4] + "…" + s[len(s)-4:]
+}
+
+// Deck is a shuffled deck as it is revealed: its cards in the order they were
+// to be drawn, top first, and the salt of its commitment.
+type Deck struct {
+	Cards []Card
+	Salt  [SaltSize]byte
+}
+
+// Preimage returns the text the commitment hashes: the card codes
+// ([Card.Code]) concatenated top first, a colon, then the salt in lowercase
+// hex. For example "Th6sAc…:00ff…".
+func (d Deck) Preimage() string {
+	var b strings.Builder
+	b.Grow(2*len(d.Cards) + 1 + 2*SaltSize)
+	for _, c := range d.Cards {
+		b.WriteString(c.Code())
+	}
+	b.WriteByte(':')
+	b.WriteString(hex.EncodeToString(d.Salt[:]))
+	return b.String()
+}
+
+// Commitment returns the SHA-256 of the deck's preimage.
+func (d Deck) Commitment() Commitment { return sha256.Sum256([]byte(d.Preimage())) }
+
+// ParseDeck parses a preimage as returned by [Deck.Preimage].
+func ParseDeck(preimage string) (Deck, error) {
+	order, salt, ok := strings.Cut(strings.TrimSpace(preimage), ":")
+	if !ok || len(order)%2 != 0 || len(order) == 0 || len(order) > 2*DeckSize {
+		return Deck{}, fmt.Errorf("%w: want card codes, a colon and a hex salt", ErrInvalidInput)
+	}
+	var d Deck
+	var seen [DeckSize + 1]bool
+	for i := 0; i < len(order); i += 2 {
+		c, err := ParseCard(order[i : i+2])
+		if err != nil {
+			return Deck{}, err
+		}
+		if seen[c] {
+			return Deck{}, fmt.Errorf("%w: card %s appears twice", ErrInvalidInput, c.Code())
+		}
+		seen[c] = true
+		d.Cards = append(d.Cards, c)
+	}
+	raw, err := hex.DecodeString(salt)
+	if err != nil || len(raw) != SaltSize {
+		return Deck{}, fmt.Errorf("%w: salt must be %d hex bytes", ErrInvalidInput, SaltSize)
+	}
+	copy(d.Salt[:], raw)
+	return d, nil
+}
+
+// VerifyDeck checks a revealed deck's preimage against the commitment
+// published for it (hex). It returns nil when they match.
+func VerifyDeck(preimage, commitment string) error {
+	d, err := ParseDeck(preimage)
+	if err != nil {
+		return err
+	}
+	want, err := hex.DecodeString(strings.TrimSpace(commitment))
+	if err != nil || len(want) != sha256.Size {
+		return fmt.Errorf("%w: commitment must be %d hex bytes", ErrInvalidInput, sha256.Size)
+	}
+	got := d.Commitment()
+	if string(got[:]) != string(want) {
+		return fmt.Errorf("%w: the deck hashes to %s, not %s", ErrCommitmentMismatch, got, strings.ToLower(strings.TrimSpace(commitment)))
+	}
+	return nil
+}
+
+// shoe is the deck being drawn from in a circle, held in fixed arrays so that
+// a Table copies without allocating.
+type shoe struct {
+	order [DeckSize]Card
+	n     uint8 // cards in this deck
+	drawn uint8 // cards drawn from the top
+	salt  [SaltSize]byte
+	hash  Commitment
+}
+
+// fill makes the shoe a freshly shuffled deck of the given cards, with a new
+// salt and commitment.
+func (s *shoe) fill(cards []Card, r Rand) {
+	*s = shoe{}
+	s.n = uint8(copy(s.order[:], cards))
+	r.Shuffle(s.order[:s.n])
+	for i := 0; i < SaltSize; i += 8 {
+		v := r.Uint64()
+		for j := 0; j < 8; j++ {
+			s.salt[i+j] = byte(v >> (8 * j))
+		}
+	}
+	s.hash = s.deck().Commitment()
+}
+
+// deck returns the shoe's full order and salt, for the reveal.
+func (s *shoe) deck() Deck {
+	return Deck{Cards: append([]Card(nil), s.order[:s.n]...), Salt: s.salt}
+}
+
+func (s *shoe) empty() bool { return s.drawn >= s.n }
+
+func (s *shoe) draw() Card {
+	c := s.order[s.drawn]
+	s.drawn++
+	return c
+}
+
+// fullDeck returns the 36 cards in rank then suit order.
+func fullDeck() [DeckSize]Card {
+	var d [DeckSize]Card
+	for i := range d {
+		d[i] = Card(i + 1)
+	}
+	return d
+}

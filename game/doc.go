@@ -1,0 +1,17 @@
+// Package game is the rules engine of Twenty One ("Ochko") as the bot plays it.
+//
+// It is pure: no I/O, no clock and no global randomness. A [Table] is a value;
+// [Apply] takes a table, a [Command] and an [Env] (the time, a [Rand] and the
+// players' balances) and returns the new table together with an [Outcome]: the
+// events that happened and the chip transfers they caused. A rejected command
+// returns one of the errors of this package and the table it was given,
+// unchanged.
+//
+// Chips are never created or destroyed by play: every chip a transfer takes
+// from a balance lands in the bank or in a bet on the table, and every chip a
+// transfer adds to a balance comes from there. [Table.Chips] counts what is on
+// the table, so that balances plus table chips stay constant.
+//
+// The table round-trips through a stable, versioned binary encoding
+// ([Table.MarshalBinary], [Decode]) that storage writes.
+package game

@@ -1,0 +1,390 @@
+package game
+
+import (
+	"encoding/binary"
+	"fmt"
+	"hash/crc32"
+	"time"
+	"unicode/utf8"
+)
+
+// EncodingVersion is the version of the table encoding this code writes.
+// Decode reads this version only; a new layout gets a new version, and
+// storage migrates what it holds.
+const EncodingVersion = 1
+
+var crcTable = crc32.MakeTable(crc32.Castagnoli)
+
+// MarshalBinary encodes the table: a version byte, the fields, and a CRC-32C
+// of all that comes before it.
+func (t *Table) MarshalBinary() ([]byte, error) {
+	return t.AppendBinary(make([]byte, 0, 512))
+}
+
+// AppendBinary appends the table's encoding to b.
+func (t *Table) AppendBinary(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, EncodingVersion)
+	b = binary.AppendUvarint(b, t.version)
+	b = binary.AppendUvarint(b, t.game)
+	b = append(b, byte(t.phase))
+	b = appendSettings(b, &t.settings)
+	b = append(b, t.nseats)
+	for i := range t.seats[:t.nseats] {
+		s := &t.seats[i]
+		b = binary.AppendVarint(b, int64(s.User))
+		b = appendString(b, s.Name)
+		b = appendHand(b, &s.Hand)
+		b = binary.AppendVarint(b, s.Bet)
+		b = append(b, byte(s.State), boolByte(s.Leaving))
+	}
+	b = append(b, byte(t.banker), byte(t.turn))
+	b = binary.AppendVarint(b, t.deadline)
+	b = binary.AppendVarint(b, t.bank)
+	b = binary.AppendVarint(b, t.circleBank)
+	b = append(b, t.circle, t.knocks)
+	b = binary.AppendVarint(b, int64(t.lastBanker))
+	b = append(b, byte(t.lastBankerSeat))
+	b = append(b, t.shoe.n, t.shoe.drawn)
+	if t.shoe.n > 0 {
+		b = appendCards(b, t.shoe.order[:t.shoe.n])
+		b = append(b, t.shoe.salt[:]...)
+		b = append(b, t.shoe.hash[:]...)
+	}
+	b = append(b, t.ndiscard)
+	b = appendCards(b, t.discard[:t.ndiscard])
+	b = append(b, t.nlog)
+	for i := range t.log[:t.nlog] {
+		d := &t.log[i]
+		b = binary.AppendVarint(b, int64(d.Circle))
+		b = binary.AppendVarint(b, int64(d.User))
+		b = appendString(b, d.Name)
+		b = appendHand(b, &d.Hand)
+		b = appendHand(b, &d.Banker)
+		b = binary.AppendVarint(b, d.Bet)
+		b = append(b, byte(d.Result))
+	}
+	b = append(b, t.nplayers)
+	for i := range t.players[:t.nplayers] {
+		p := &t.players[i]
+		b = binary.AppendVarint(b, int64(p.User))
+		b = appendString(b, p.Name)
+		b = append(b, boolByte(p.Banker))
+		b = binary.AppendVarint(b, p.Net)
+	}
+	b = append(b, boolByte(t.hasRevealed))
+	if t.hasRevealed {
+		b = append(b, t.revealed[:]...)
+	}
+	b = append(b, byte(t.closedBy))
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b[start:], crcTable)), nil
+}
+
+func boolByte(v bool) byte {
+	if v {
+		return 1
+	}
+	return 0
+}
+
+func appendString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+func appendCards(b []byte, cs []Card) []byte {
+	for _, c := range cs {
+		b = append(b, byte(c))
+	}
+	return b
+}
+
+func appendHand(b []byte, h *Hand) []byte {
+	b = append(b, h.n)
+	return appendCards(b, h.cards[:h.n])
+}
+
+func appendSettings(b []byte, s *Settings) []byte {
+	b = binary.AppendVarint(b, s.Stake)
+	b = binary.AppendVarint(b, s.EntryLimit)
+	b = append(b, byte(len(s.BetOptions)))
+	for _, o := range s.BetOptions {
+		b = append(b, byte(o.Kind))
+		b = binary.AppendVarint(b, o.N)
+	}
+	b = binary.AppendVarint(b, s.TurnTimeout.Milliseconds())
+	b = binary.AppendVarint(b, s.LobbyTimeout.Milliseconds())
+	return binary.AppendVarint(b, int64(s.MaxKnocks))
+}
+
+// UnmarshalBinary decodes a table written by MarshalBinary into t.
+func (t *Table) UnmarshalBinary(data []byte) error {
+	d, err := Decode(data)
+	if err != nil {
+		return err
+	}
+	*t = d
+	return nil
+}
+
+// Decode decodes a table written by MarshalBinary. Bytes that are damaged,
+// truncated, or describe an impossible table return an error wrapping
+// ErrCorrupt; an encoding of another version, ErrUnknownVersion.
+func Decode(data []byte) (Table, error) {
+	if len(data) < 5 {
+		return Table{}, fmt.Errorf("%w: %d bytes is too short", ErrCorrupt, len(data))
+	}
+	body, sum := data[:len(data)-4], binary.LittleEndian.Uint32(data[len(data)-4:])
+	if crc32.Checksum(body, crcTable) != sum {
+		return Table{}, fmt.Errorf("%w: checksum mismatch", ErrCorrupt)
+	}
+	if body[0] != EncodingVersion {
+		return Table{}, fmt.Errorf("%w: %d (this build reads %d)", ErrUnknownVersion, body[0], EncodingVersion)
+	}
+	r := reader{b: body[1:]}
+	var t Table
+	t.version = r.uvarint()
+	t.game = r.uvarint()
+	t.phase = Phase(r.byte())
+	r.settings(&t.settings)
+	t.nseats = r.count(MaxSeats)
+	for i := range t.seats[:t.nseats] {
+		s := &t.seats[i]
+		s.User = UserID(r.varint())
+		s.Name = r.string()
+		r.hand(&s.Hand)
+		s.Bet = r.varint()
+		s.State = SeatState(r.byte())
+		s.Leaving = r.bool()
+	}
+	t.banker, t.turn = int8(r.byte()), int8(r.byte())
+	t.deadline = r.varint()
+	t.bank = r.varint()
+	t.circleBank = r.varint()
+	t.circle, t.knocks = r.byte(), r.byte()
+	t.lastBanker = UserID(r.varint())
+	t.lastBankerSeat = int8(r.byte())
+	t.shoe.n, t.shoe.drawn = r.count(DeckSize), r.byte()
+	if t.shoe.n > 0 {
+		r.cards(t.shoe.order[:t.shoe.n])
+		r.bytes(t.shoe.salt[:])
+		r.bytes(t.shoe.hash[:])
+	}
+	t.ndiscard = r.count(DeckSize)
+	r.cards(t.discard[:t.ndiscard])
+	t.nlog = r.count(LogSize)
+	for i := range t.log[:t.nlog] {
+		d := &t.log[i]
+		d.Circle = int(r.varint())
+		d.User = UserID(r.varint())
+		d.Name = r.string()
+		r.hand(&d.Hand)
+		r.hand(&d.Banker)
+		d.Bet = r.varint()
+		d.Result = DuelResult(r.byte())
+	}
+	t.nplayers = r.count(MaxSeats)
+	for i := range t.players[:t.nplayers] {
+		p := &t.players[i]
+		p.User = UserID(r.varint())
+		p.Name = r.string()
+		p.Banker = r.bool()
+		p.Net = r.varint()
+	}
+	t.hasRevealed = r.bool()
+	if t.hasRevealed {
+		r.bytes(t.revealed[:])
+	}
+	t.closedBy = Reason(r.byte())
+	if r.err == nil && len(r.b) != 0 {
+		r.fail("%d trailing bytes", len(r.b))
+	}
+	if r.err != nil {
+		return Table{}, r.err
+	}
+	if err := t.check(); err != nil {
+		return Table{}, fmt.Errorf("%w: %w", ErrCorrupt, err)
+	}
+	return t, nil
+}
+
+// reader reads the encoding; the first failure sticks and later reads return
+// zero values.
+type reader struct {
+	b   []byte
+	err error
+}
+
+func (r *reader) fail(format string, args ...any) {
+	if r.err == nil {
+		r.err = fmt.Errorf("%w: "+format, append([]any{ErrCorrupt}, args...)...)
+	}
+	r.b = nil
+}
+
+func (r *reader) byte() byte {
+	if len(r.b) < 1 {
+		r.fail("truncated")
+		return 0
+	}
+	v := r.b[0]
+	r.b = r.b[1:]
+	return v
+}
+
+func (r *reader) bool() bool {
+	switch r.byte() {
+	case 0:
+		return false
+	case 1:
+		return true
+	}
+	r.fail("bad boolean")
+	return false
+}
+
+func (r *reader) count(limit int) uint8 {
+	n := r.byte()
+	if int(n) > limit {
+		r.fail("count %d over %d", n, limit)
+		return 0
+	}
+	return n
+}
+
+func (r *reader) uvarint() uint64 {
+	v, n := binary.Uvarint(r.b)
+	if n <= 0 {
+		r.fail("bad number")
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *reader) varint() int64 {
+	v, n := binary.Varint(r.b)
+	if n <= 0 {
+		r.fail("bad number")
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *reader) bytes(dst []byte) {
+	if len(r.b) < len(dst) {
+		r.fail("truncated")
+		return
+	}
+	copy(dst, r.b)
+	r.b = r.b[len(dst):]
+}
+
+func (r *reader) string() string {
+	n := r.uvarint()
+	if n > MaxNameLen || n > uint64(len(r.b)) {
+		r.fail("string of %d bytes", n)
+		return ""
+	}
+	s := string(r.b[:n])
+	r.b = r.b[n:]
+	if !utf8.ValidString(s) {
+		r.fail("invalid UTF-8")
+		return ""
+	}
+	return s
+}
+
+func (r *reader) cards(dst []Card) {
+	for i := range dst {
+		c := Card(r.byte())
+		if !c.Valid() && r.err == nil {
+			r.fail("bad card %d", c)
+		}
+		dst[i] = c
+	}
+}
+
+func (r *reader) hand(h *Hand) {
+	h.n = r.count(MaxHand)
+	r.cards(h.cards[:h.n])
+}
+
+func (r *reader) settings(s *Settings) {
+	s.Stake = r.varint()
+	s.EntryLimit = r.varint()
+	n := r.count(MaxBetOptions)
+	if n > 0 {
+		s.BetOptions = make([]BetOption, n)
+	}
+	for i := range s.BetOptions {
+		s.BetOptions[i] = BetOption{Kind: BetKind(r.byte()), N: r.varint()}
+	}
+	s.TurnTimeout = time.Duration(r.varint()) * time.Millisecond
+	s.LobbyTimeout = time.Duration(r.varint()) * time.Millisecond
+	s.MaxKnocks = int(r.varint())
+}
+
+// check verifies the invariants a decoded table must hold, so that no
+// damaged table reaches Apply.
+func (t *Table) check() error {
+	if t.phase > Drawing {
+		return fmt.Errorf("phase %d", t.phase)
+	}
+	if t.phase != Closed {
+		if err := t.settings.Validate(); err != nil {
+			return err
+		}
+	}
+	n := int8(t.nseats)
+	if t.banker < -1 || t.banker >= n || t.turn < -1 || t.turn >= n || t.lastBankerSeat < 0 || t.lastBankerSeat > MaxSeats {
+		return fmt.Errorf("seat index out of range")
+	}
+	if t.phase.InGame() != (t.banker >= 0) || t.phase.InGame() != (t.turn >= 0) || t.turn == t.banker && t.turn >= 0 {
+		return fmt.Errorf("banker %d and turn %d do not fit phase %s", t.banker, t.turn, t.phase)
+	}
+	if t.bank < 0 || t.circleBank < 0 || t.shoe.drawn > t.shoe.n {
+		return fmt.Errorf("negative bank or deck overdrawn")
+	}
+	if t.phase == Closed && t.nseats != 0 || t.phase.InGame() && t.nseats < 2 {
+		return fmt.Errorf("%d seats in phase %s", t.nseats, t.phase)
+	}
+	for i := range t.seats[:t.nseats] {
+		s := &t.seats[i]
+		if s.User == 0 || s.Bet < 0 || s.State > SatOut {
+			return fmt.Errorf("seat %d is malformed", i)
+		}
+		if s.Bet > 0 && !(t.phase == Drawing && int(t.turn) == i) {
+			return fmt.Errorf("seat %d has a bet out of turn", i)
+		}
+		for j := range t.seats[:i] {
+			if t.seats[j].User == s.User {
+				return fmt.Errorf("user %d seated twice", s.User)
+			}
+		}
+	}
+	if t.phase.InGame() {
+		// Every card is in exactly one place: the deck, the discards or a hand.
+		var seen [DeckSize + 1]bool
+		total := 0
+		mark := func(cs []Card) bool {
+			for _, c := range cs {
+				if seen[c] {
+					return false
+				}
+				seen[c] = true
+				total++
+			}
+			return true
+		}
+		ok := mark(t.shoe.order[t.shoe.drawn:t.shoe.n]) && mark(t.discard[:t.ndiscard])
+		for i := range t.seats[:t.nseats] {
+			ok = ok && mark(t.seats[i].Hand.cards[:t.seats[i].Hand.n])
+		}
+		if !ok || total != DeckSize {
+			return fmt.Errorf("cards do not add up to one deck")
+		}
+	}
+	return nil
+}

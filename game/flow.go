@@ -1,0 +1,224 @@
+package game
+
+import "fmt"
+
+// startCircle shuffles a fresh deck, deals one card to every player but the
+// banker, and plays the first duel.
+func (a *applier) startCircle() {
+	t := &a.t
+	t.circle++
+	t.circleBank = t.bank
+	deck := fullDeck()
+	t.shoe.fill(deck[:], a.env.Rand)
+	t.ndiscard = 0
+	a.emit(Event{Kind: EventCircleStarted, Amount: int64(t.circle), Commitment: t.shoe.hash})
+	n := int(t.nseats)
+	for k := 1; k < n; k++ {
+		i := (int(t.banker) + k) % n
+		s := &t.seats[i]
+		s.Hand, s.Bet = Hand{}, 0
+		if s.Leaving {
+			s.State = SatOut
+			continue
+		}
+		s.State = Waiting
+		c := t.shoe.draw() // 3 cards at most from a fresh deck of 36
+		s.Hand.add(c)
+		a.emit(Event{Kind: EventDealt, User: s.User, Card: c})
+	}
+	a.nextDuel()
+}
+
+// nextDuel moves to the next player waiting for a duel in seat order after
+// the banker, sitting out those who cannot bet; it ends the circle when none
+// is left, and the game when the bank is broken.
+func (a *applier) nextDuel() {
+	t := &a.t
+	t.turn = -1
+	n := int(t.nseats)
+	for k := 1; k < n; k++ {
+		i := (int(t.banker) + k) % n
+		s := &t.seats[i]
+		if s.State != Waiting {
+			continue
+		}
+		if t.bank <= 0 {
+			a.emit(Event{Kind: EventSatOut, User: s.User, Reason: ReasonBankBroken})
+			a.breakBank()
+			return
+		}
+		var buf [MaxBetOptions]Offer
+		if t.settings.offers(t.bank, a.balance(s.User), &buf) == 0 {
+			a.sitOut(i, ReasonNoChips)
+			continue
+		}
+		s.State = Playing
+		t.turn = int8(i)
+		t.phase = Betting
+		t.deadline = a.turnDeadline()
+		a.emit(Event{Kind: EventTurn, User: s.User})
+		return
+	}
+	a.endCircle()
+}
+
+// breakBank ends the game because the bank is empty: every player still
+// waiting sits the circle out.
+func (a *applier) breakBank() {
+	for i := range a.t.seats[:a.t.nseats] {
+		if a.t.seats[i].State == Waiting {
+			a.discardHand(&a.t.seats[i].Hand)
+			a.t.seats[i].State = SatOut
+		}
+	}
+	a.endGame(ReasonBankBroken)
+}
+
+// sitOut makes seat i sit the circle out; no chips move.
+func (a *applier) sitOut(i int, why Reason) {
+	s := &a.t.seats[i]
+	a.discardHand(&s.Hand)
+	s.State = SatOut
+	a.emit(Event{Kind: EventSatOut, User: s.User, Reason: why})
+	if i == int(a.t.turn) {
+		a.afterDuel()
+	}
+}
+
+// endDuel settles the duel of the player whose turn it is.
+func (a *applier) endDuel(r DuelResult, banker Hand) {
+	t := &a.t
+	s := &t.seats[t.turn]
+	d := Duel{Circle: int(t.circle), User: s.User, Name: s.Name, Hand: s.Hand, Banker: banker, Bet: s.Bet, Result: r}
+	if r.PlayerWon() {
+		a.transfer(s.User, TransferWin, 2*s.Bet)
+		t.bank -= s.Bet
+	} else {
+		t.bank += s.Bet
+	}
+	s.Bet = 0
+	s.State = Played
+	a.discardHand(&s.Hand)
+	a.discardHand(&banker)
+	if t.nlog == LogSize {
+		copy(t.log[:], t.log[1:])
+		t.nlog--
+	}
+	t.log[t.nlog] = d
+	t.nlog++
+	a.emit(Event{Kind: EventDuelEnded, User: d.User, Amount: d.Bet, Duel: d})
+	a.afterDuel()
+}
+
+// afterDuel frees the seats of players who left during the game, now that
+// the duel is over; the banker's seat waits for the end of the game.
+func (a *applier) afterDuel() {
+	t := &a.t
+	t.turn = -1
+	for i := int(t.nseats) - 1; i >= 0; i-- {
+		if t.seats[i].Leaving && i != int(t.banker) {
+			a.removeSeat(i)
+		}
+	}
+}
+
+// endCircle reveals the deck, then knocks or ends the game.
+func (a *applier) endCircle() {
+	t := &a.t
+	a.reveal()
+	for i := range t.seats[:t.nseats] {
+		a.discardHand(&t.seats[i].Hand)
+	}
+	if t.bank >= KnockFactor*t.circleBank && int(t.knocks) < t.settings.MaxKnocks && a.playersLeft() {
+		t.knocks++
+		a.emit(Event{Kind: EventKnocked, Amount: t.bank, From: t.circleBank})
+		a.startCircle()
+		return
+	}
+	if t.bank == 0 {
+		a.endGame(ReasonBankBroken)
+		return
+	}
+	a.endGame(ReasonFinished)
+}
+
+// playersLeft reports whether anyone but the banker can play another circle.
+func (a *applier) playersLeft() bool {
+	for i := range a.t.seats[:a.t.nseats] {
+		if i != int(a.t.banker) && !a.t.seats[i].Leaving {
+			return true
+		}
+	}
+	return false
+}
+
+// endGame gives the bank to the banker, frees the seats of those who left and
+// reopens the lobby with the others.
+func (a *applier) endGame(why Reason) {
+	t := &a.t
+	a.reveal()
+	bi := int(t.banker)
+	bu := t.seats[bi].User
+	if t.bank > 0 {
+		a.transfer(bu, TransferBank, t.bank)
+	}
+	a.emit(Event{Kind: EventGameEnded, User: bu, Amount: t.bank, Reason: why})
+	t.bank, t.circleBank = 0, 0
+	t.lastBanker = bu
+	t.lastBankerSeat = int8(bi)
+	t.turn = -1
+	for i := int(t.nseats) - 1; i >= 0; i-- {
+		if t.seats[i].Leaving {
+			a.removeSeat(i)
+		}
+	}
+	t.banker = -1
+	for i := range t.seats[:t.nseats] {
+		t.seats[i].Hand, t.seats[i].Bet, t.seats[i].State = Hand{}, 0, Idle
+	}
+	t.shoe = shoe{}
+	t.ndiscard = 0
+	t.phase = Lobby
+	t.deadline = a.lobbyDeadline()
+	if t.nseats == 0 {
+		a.close(ReasonEmpty)
+	}
+}
+
+// reveal publishes the deck in play, if any, now that it is no longer drawn
+// from.
+func (a *applier) reveal() {
+	t := &a.t
+	if t.shoe.n == 0 {
+		return
+	}
+	a.emit(Event{Kind: EventRevealed, Commitment: t.shoe.hash, Deck: t.shoe.deck()})
+	t.revealed, t.hasRevealed = t.shoe.hash, true
+	t.shoe = shoe{}
+}
+
+// draw takes the top card of the deck; when the deck has run out, every card
+// not in a live hand is shuffled into a new one first.
+func (a *applier) draw() (Card, error) {
+	t := &a.t
+	if t.shoe.empty() {
+		if t.ndiscard == 0 {
+			return 0, fmt.Errorf("%w: no card left to reshuffle", ErrInternal)
+		}
+		a.reveal()
+		t.shoe.fill(t.discard[:t.ndiscard], a.env.Rand)
+		t.ndiscard = 0
+		a.emit(Event{Kind: EventReshuffled, Commitment: t.shoe.hash})
+	}
+	return t.shoe.draw(), nil
+}
+
+// discardHand moves the hand's cards to the discard pile.
+func (a *applier) discardHand(h *Hand) {
+	t := &a.t
+	for _, c := range h.cards[:h.n] {
+		t.discard[t.ndiscard] = c
+		t.ndiscard++
+	}
+	*h = Hand{}
+}

@@ -1,0 +1,3 @@
+module github.com/twentyone-bot/twentyone
+
+go 1.26
