@@ -1,0 +1,238 @@
+package outbox
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// recorder collects what ops did, in order.
+type recorder struct {
+	mu    sync.Mutex
+	calls []string
+	times []time.Time
+	done  chan string
+}
+
+func newRecorder() *recorder { return &recorder{done: make(chan string, 100)} }
+
+func (r *recorder) op(chat int64, slot, name string, errs ...error) Op {
+	n := 0
+	return Op{Chat: chat, Slot: slot, Do: func(context.Context) error {
+		r.mu.Lock()
+		r.calls = append(r.calls, name)
+		r.times = append(r.times, time.Now())
+		var err error
+		if n < len(errs) {
+			err = errs[n]
+		}
+		n++
+		r.mu.Unlock()
+		if err == nil {
+			r.done <- name
+		}
+		return err
+	}}
+}
+
+// waitDone waits until every named op has succeeded, in any order.
+func (r *recorder) waitDone(t *testing.T, names ...string) {
+	t.Helper()
+	deadline := time.After(10 * time.Second)
+	want := map[string]bool{}
+	for _, n := range names {
+		want[n] = true
+	}
+	for len(want) > 0 {
+		select {
+		case got := <-r.done:
+			delete(want, got)
+		case <-deadline:
+			t.Fatalf("timed out waiting for %v; calls so far: %v", want, r.snapshot())
+		}
+	}
+}
+
+func (r *recorder) snapshot() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.calls...)
+}
+
+func TestOrderWithinChat(t *testing.T) {
+	o := New(Options{})
+	r := newRecorder()
+	for _, n := range []string{"a", "b", "c", "d"} {
+		require.NoError(t, o.Enqueue(r.op(-1, "", n)))
+	}
+	r.waitDone(t, "a", "b", "c", "d")
+	require.NoError(t, o.Close(context.Background()))
+	assert.Equal(t, []string{"a", "b", "c", "d"}, r.snapshot())
+}
+
+func TestNewestRenderWins(t *testing.T) {
+	o := New(Options{})
+	r := newRecorder()
+	release := make(chan struct{})
+	started := make(chan struct{})
+	require.NoError(t, o.Enqueue(Op{Chat: -1, Do: func(context.Context) error {
+		close(started)
+		<-release
+		return nil
+	}}))
+	<-started
+	for _, n := range []string{"render1", "render2", "render3"} {
+		require.NoError(t, o.Enqueue(r.op(-1, "table", n)))
+	}
+	require.NoError(t, o.Enqueue(r.op(-1, "", "reply")))
+	close(release)
+	r.waitDone(t, "render3", "reply")
+	require.NoError(t, o.Close(context.Background()))
+	assert.Equal(t, []string{"render3", "reply"}, r.snapshot())
+}
+
+func TestRenderReplacedInFlightIsSentAgain(t *testing.T) {
+	o := New(Options{})
+	r := newRecorder()
+	release := make(chan struct{})
+	started := make(chan struct{})
+	require.NoError(t, o.Enqueue(Op{Chat: -1, Slot: "table", Do: func(context.Context) error {
+		close(started)
+		<-release
+		return nil
+	}}))
+	<-started
+	require.NoError(t, o.Enqueue(r.op(-1, "table", "newer")))
+	close(release)
+	r.waitDone(t, "newer")
+	require.NoError(t, o.Close(context.Background()))
+}
+
+func TestRetryAfterWaits(t *testing.T) {
+	var after []time.Duration
+	var mu sync.Mutex
+	o := New(Options{OnRetryAfter: func(_ int64, d time.Duration) {
+		mu.Lock()
+		after = append(after, d)
+		mu.Unlock()
+	}})
+	r := newRecorder()
+	const pause = 150 * time.Millisecond
+	require.NoError(t, o.Enqueue(r.op(-1, "table", "edit", &RetryAfterError{After: pause})))
+	r.waitDone(t, "edit")
+	require.NoError(t, o.Close(context.Background()))
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	require.Len(t, r.times, 2)
+	assert.GreaterOrEqual(t, r.times[1].Sub(r.times[0]), pause)
+	assert.Equal(t, []time.Duration{pause}, after)
+}
+
+func TestTemporaryErrorsRetriedThenGivenUp(t *testing.T) {
+	tmp := Temporary(errors.New("502 bad gateway"))
+	tests := []struct {
+		name      string
+		errs      []error
+		wantCalls int
+		wantDone  bool
+	}{
+		{"recovers", []error{tmp, tmp}, 3, true},
+		{"gives up", []error{tmp, tmp, tmp}, 3, false},
+		{"permanent error not retried", []error{errors.New("400 bad request")}, 1, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := New(Options{MaxAttempts: 3, Backoff: time.Millisecond})
+			r := newRecorder()
+			require.NoError(t, o.Enqueue(r.op(-1, "", "call", tt.errs...)))
+			require.NoError(t, o.Enqueue(r.op(-1, "", "next")))
+			if tt.wantDone {
+				r.waitDone(t, "call")
+			}
+			r.waitDone(t, "next")
+			require.NoError(t, o.Close(context.Background()))
+			calls := r.snapshot()
+			assert.Len(t, calls, tt.wantCalls+1)
+		})
+	}
+}
+
+func TestGroupPacing(t *testing.T) {
+	const window = 300 * time.Millisecond
+	o := New(Options{Limits: Limits{GroupPerMinute: 2, GroupWindow: window}})
+	r := newRecorder()
+	for _, n := range []string{"1", "2", "3"} {
+		require.NoError(t, o.Enqueue(r.op(-5, "", n)))
+	}
+	require.NoError(t, o.Enqueue(r.op(7, "", "private")))
+	r.waitDone(t, "private", "1", "2", "3")
+	require.NoError(t, o.Close(context.Background()))
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var first, third time.Time
+	for i, c := range r.calls {
+		switch c {
+		case "1":
+			first = r.times[i]
+		case "3":
+			third = r.times[i]
+		}
+	}
+	assert.GreaterOrEqual(t, third.Sub(first), window, "the third call into the group waits for the window")
+}
+
+func TestGlobalLimit(t *testing.T) {
+	o := New(Options{Limits: Limits{PerSecond: 2}})
+	r := newRecorder()
+	for i, n := range []string{"a", "b", "c"} {
+		require.NoError(t, o.Enqueue(r.op(int64(-10-i), "", n)))
+	}
+	for range 3 {
+		select {
+		case <-r.done:
+		case <-time.After(10 * time.Second):
+			t.Fatal("timed out")
+		}
+	}
+	require.NoError(t, o.Close(context.Background()))
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	first, last := r.times[0], r.times[0]
+	for _, ts := range r.times {
+		if ts.Before(first) {
+			first = ts
+		}
+		if ts.After(last) {
+			last = ts
+		}
+	}
+	assert.GreaterOrEqual(t, last.Sub(first), 900*time.Millisecond, "three calls at two a second span a second")
+}
+
+func TestCloseDrainsAndRefuses(t *testing.T) {
+	o := New(Options{})
+	r := newRecorder()
+	for _, n := range []string{"a", "b"} {
+		require.NoError(t, o.Enqueue(r.op(-1, "", n)))
+	}
+	require.NoError(t, o.Close(context.Background()))
+	assert.Equal(t, []string{"a", "b"}, r.snapshot())
+	assert.ErrorIs(t, o.Enqueue(r.op(-1, "", "late")), ErrClosed)
+}
+
+func TestCloseGivesUpAtDeadline(t *testing.T) {
+	o := New(Options{})
+	r := newRecorder()
+	require.NoError(t, o.Enqueue(r.op(-1, "", "slow", &RetryAfterError{After: time.Hour})))
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	err := o.Close(ctx)
+	require.Error(t, err)
+	assert.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.Equal(t, 1, o.Pending())
+}
