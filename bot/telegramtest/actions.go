@@ -1,0 +1,146 @@
+package telegramtest
+
+import (
+	"fmt"
+	"strings"
+)
+
+// actorLocked resolves a chat and a user acting in it, checking that the
+// user may write there. A private chat is created the first time its user
+// acts in it.
+func (s *Server) actorLocked(chatID, fromID int64) (*chatState, User, error) {
+	u, ok := s.w.users[fromID]
+	if !ok || fromID == s.w.bot.ID {
+		return nil, User{}, fmt.Errorf("user %d: %w", fromID, ErrUserNotFound)
+	}
+	c, ok := s.w.chats[chatID]
+	if !ok && chatID == fromID {
+		var err error
+		if c, err = s.addChatLocked(ChatSpec{Type: ChatPrivate, ID: fromID}); err != nil {
+			return nil, User{}, err
+		}
+		ok = true
+	}
+	if !ok {
+		return nil, User{}, fmt.Errorf("chat %d: %w", chatID, ErrChatNotFound)
+	}
+	if c.migratedTo != 0 {
+		return nil, User{}, fmt.Errorf("chat %d is now %d: %w", chatID, c.migratedTo, ErrChatMigrated)
+	}
+	if c.chat.Type == ChatPrivate {
+		if fromID != c.chat.ID {
+			return nil, User{}, fmt.Errorf("user %d in the private chat of %d: %w", fromID, c.chat.ID, ErrNotMember)
+		}
+		if c.bot.status == StatusKicked {
+			return nil, User{}, fmt.Errorf("user %d blocked the bot: %w", fromID, ErrNotMember)
+		}
+		return c, *u, nil
+	}
+	if m := s.w.memberOf(c, fromID); !m.canPost() {
+		return nil, User{}, fmt.Errorf("user %d (%s) in chat %d: %w", fromID, m.status, chatID, ErrNotMember)
+	}
+	return c, *u, nil
+}
+
+// Post is a message a user sends.
+type Post struct {
+	// ChatID is the chat to post in; for a private chat, the user's id.
+	ChatID int64
+	// From is the sending user's id.
+	From int64
+	// Text is the message text, as typed (no parse mode).
+	Text string
+	// Entities, when nil, are detected like Telegram clients do (bot
+	// commands, mentions, hashtags, URLs); set them to send formatting.
+	Entities []MessageEntity
+	// ReplyTo is the id of the message replied to (0: none).
+	ReplyTo int
+	// ThreadID posts into a forum topic (see CreateTopic).
+	ThreadID int
+	// Anonymous sends as an anonymous administrator: "from" is
+	// GroupAnonymousBot and "sender_chat" the group. The user must be an
+	// administrator of a supergroup.
+	Anonymous bool
+}
+
+// Post sends a message as a user. The message is stored in the chat and,
+// if the bot would see it (membership, privacy mode), queued as an update.
+func (s *Server) Post(p Post) (ChatMessage, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, u, err := s.actorLocked(p.ChatID, p.From)
+	if err != nil {
+		return ChatMessage{}, err
+	}
+	text := p.Text
+	if strings.TrimSpace(text) == "" {
+		return ChatMessage{}, fmt.Errorf("empty text: %w", ErrInvalid)
+	}
+	if utf16Len(text) > maxTextLength {
+		return ChatMessage{}, fmt.Errorf("text of %d UTF-16 units is over %d: %w", utf16Len(text), maxTextLength, ErrInvalid)
+	}
+	entities := p.Entities
+	if entities == nil {
+		entities = detectEntities(text)
+	} else {
+		entities = append([]MessageEntity(nil), entities...)
+		sortEntities(entities)
+	}
+	var reply *msgRecord
+	if p.ReplyTo != 0 {
+		if reply = c.get(p.ReplyTo); reply == nil {
+			return ChatMessage{}, fmt.Errorf("reply to %d in chat %d: %w", p.ReplyTo, c.chat.ID, ErrMessageNotFound)
+		}
+	}
+	thread, isTopic, apiErr := s.threadLocked(c, int64(p.ThreadID), reply)
+	if apiErr != nil {
+		return ChatMessage{}, fmt.Errorf("thread %d in chat %d: %w", p.ThreadID, c.chat.ID, ErrInvalid)
+	}
+	from := u
+	var senderChat *Chat
+	if p.Anonymous {
+		if c.chat.Type != ChatSupergroup || !s.w.memberOf(c, u.ID).isAdmin() {
+			return ChatMessage{}, fmt.Errorf("only administrators of supergroups post anonymously: %w", ErrInvalid)
+		}
+		from = anonymousAdmin
+		chat := c.chat
+		senderChat = &chat
+	}
+	m := s.newMessageLocked(c)
+	m.From, m.SenderChat = &from, senderChat
+	m.Text, m.Entities = text, entities
+	m.ReplyToMessage = replySnapshot(reply)
+	m.MessageThreadID, m.IsTopicMessage = thread, isTopic
+	s.storeLocked(c, m)
+	if s.botReceives(c, &m) {
+		s.enqueueLocked(UpdateMessage, Update{Message: &m.Message})
+	}
+	return m.clone(), nil
+}
+
+// SendText sends a plain text message as a user.
+func (s *Server) SendText(chatID, fromID int64, text string) (ChatMessage, error) {
+	return s.Post(Post{ChatID: chatID, From: fromID, Text: text})
+}
+
+// Reply sends a text as a user in reply to a message.
+func (s *Server) Reply(chatID, fromID int64, replyTo int, text string) (ChatMessage, error) {
+	return s.Post(Post{ChatID: chatID, From: fromID, Text: text, ReplyTo: replyTo})
+}
+
+// SendCommand sends "/command args…" as a user; command may carry the
+// leading slash and an "@botname" suffix. The text gets bot_command
+// entities like a real client's.
+func (s *Server) SendCommand(chatID, fromID int64, command string, args ...string) (ChatMessage, error) {
+	text := "/" + strings.TrimPrefix(command, "/")
+	if len(args) > 0 {
+		text += " " + strings.Join(args, " ")
+	}
+	return s.Post(Post{ChatID: chatID, From: fromID, Text: text})
+}
+
+// CommandFor returns "/command@botusername", the form of a command
+// addressed to this bot in a group.
+func (s *Server) CommandFor(command string) string {
+	return "/" + strings.TrimPrefix(command, "/") + "@" + s.cfg.bot.Username
+}

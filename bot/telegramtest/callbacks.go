@@ -1,0 +1,225 @@
+package telegramtest
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+	"unicode/utf8"
+)
+
+// maxAnswerText is Telegram's limit on a callback answer's text, in characters.
+const maxAnswerText = 200
+
+// callbackGrace is how long past its deadline a press is remembered, so
+// that late answers are counted in RejectedAnswers.
+const callbackGrace = 10 * time.Second
+
+// CallbackAnswer is the bot's answer to a button press.
+type CallbackAnswer struct {
+	// Text, ShowAlert, URL and CacheTime are answerCallbackQuery's arguments.
+	Text      string `json:"text,omitempty"`
+	ShowAlert bool   `json:"show_alert,omitempty"`
+	URL       string `json:"url,omitempty"`
+	CacheTime int    `json:"cache_time,omitempty"`
+	// AnsweredAt is the server clock's time of the answer.
+	AnsweredAt time.Time `json:"answered_at"`
+	// Latency is the time from the press to the answer.
+	Latency time.Duration `json:"latency"`
+}
+
+type callbackState struct {
+	id        string
+	data      string
+	from      User
+	chatID    int64
+	messageID int
+	pressedAt time.Time
+	deadline  time.Time
+	answered  bool
+	answer    CallbackAnswer
+	rejected  int // answer attempts refused (twice, too late)
+	done      chan struct{}
+}
+
+// callbackTable tracks the presses whose answers are still accepted; it is
+// guarded by Server.mu. Old entries are forgotten in press order.
+type callbackTable struct {
+	byID  map[string]*callbackState
+	fifo  []*callbackState
+	head  int
+	count uint64
+}
+
+func (t *callbackTable) init() { t.byID = map[string]*callbackState{} }
+
+func (t *callbackTable) add(now time.Time, cs *callbackState) {
+	for t.head < len(t.fifo) && now.After(t.fifo[t.head].deadline.Add(callbackGrace)) {
+		delete(t.byID, t.fifo[t.head].id)
+		t.fifo[t.head] = nil
+		t.head++
+	}
+	if t.head > 1024 && t.head > len(t.fifo)/2 {
+		n := copy(t.fifo, t.fifo[t.head:])
+		clear(t.fifo[n:])
+		t.fifo = t.fifo[:n]
+		t.head = 0
+	}
+	t.byID[cs.id] = cs
+	t.fifo = append(t.fifo, cs)
+}
+
+// Callback is a handle on a button press: the callback_query the bot
+// received and, once given, its answer.
+type Callback struct {
+	s     *Server
+	state *callbackState
+}
+
+// ID returns the callback query id.
+func (c *Callback) ID() string { return c.state.id }
+
+// Data returns the callback data sent to the bot.
+func (c *Callback) Data() string { return c.state.data }
+
+// ChatID returns the chat of the pressed message.
+func (c *Callback) ChatID() int64 { return c.state.chatID }
+
+// MessageID returns the pressed message.
+func (c *Callback) MessageID() int { return c.state.messageID }
+
+// PressedAt returns the server clock's time of the press.
+func (c *Callback) PressedAt() time.Time { return c.state.pressedAt }
+
+// Answer returns the answer if the bot has given one.
+func (c *Callback) Answer() (CallbackAnswer, bool) {
+	c.s.mu.Lock()
+	defer c.s.mu.Unlock()
+	return c.state.answer, c.state.answered
+}
+
+// RejectedAnswers counts answerCallbackQuery calls for this press that
+// failed because the query was already answered or too old.
+func (c *Callback) RejectedAnswers() int {
+	c.s.mu.Lock()
+	defer c.s.mu.Unlock()
+	return c.state.rejected
+}
+
+// Wait blocks until the bot answers the press or ctx ends.
+func (c *Callback) Wait(ctx context.Context) (CallbackAnswer, error) {
+	if err := c.s.waitCtx(ctx, c.state.done); err != nil {
+		return CallbackAnswer{}, fmt.Errorf("telegramtest: callback %s (data %q) not answered: %w", c.state.id, c.state.data, err)
+	}
+	a, _ := c.Answer()
+	return a, nil
+}
+
+// Press describes a button press. Give Label to press a button by its text
+// (on MessageID, or else on the newest message in the chat showing it), or
+// Data to send arbitrary callback data (a forged or stale press) on MessageID.
+type Press struct {
+	// ChatID is the chat of the message.
+	ChatID int64
+	// From is the pressing user's id.
+	From int64
+	// MessageID is the message whose button is pressed (0: find by Label).
+	MessageID int
+	// Label is the button text. With MessageID it is looked up in the
+	// message's current keyboard, then in the keyboards it showed before
+	// edits, newest first, as a client with a stale view would press it.
+	Label string
+	// Data, when Label is empty, is sent as callback data as is.
+	Data string
+}
+
+// PressButton presses the button labelled label on the newest message of
+// the chat that shows it.
+func (s *Server) PressButton(chatID, fromID int64, label string) (*Callback, error) {
+	return s.Press(Press{ChatID: chatID, From: fromID, Label: label})
+}
+
+// Press queues a callback_query update for the bot as if the user had
+// pressed an inline button, and returns a handle to await the answer.
+func (s *Server) Press(p Press) (*Callback, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, u, err := s.actorLocked(p.ChatID, p.From)
+	if err != nil {
+		return nil, err
+	}
+	var rec *msgRecord
+	data := p.Data
+	switch {
+	case p.Label != "" && p.MessageID == 0:
+		rec = c.newest(func(r *msgRecord) bool {
+			b, ok := findButton(r.msg.ReplyMarkup, p.Label)
+			return ok && b.CallbackData != ""
+		})
+		if rec == nil {
+			return nil, fmt.Errorf("no message in chat %d shows a callback button %q: %w", c.chat.ID, p.Label, ErrButtonNotFound)
+		}
+		b, _ := findButton(rec.msg.ReplyMarkup, p.Label)
+		data = b.CallbackData
+	case p.Label != "":
+		if rec = c.get(p.MessageID); rec == nil {
+			return nil, fmt.Errorf("message %d in chat %d: %w", p.MessageID, c.chat.ID, ErrMessageNotFound)
+		}
+		b, ok := findButton(rec.msg.ReplyMarkup, p.Label)
+		for i := len(rec.history) - 1; !ok && i >= 0; i-- {
+			b, ok = findButton(rec.history[i], p.Label)
+		}
+		if !ok || b.CallbackData == "" {
+			return nil, fmt.Errorf("message %d in chat %d never showed a callback button %q: %w", p.MessageID, c.chat.ID, p.Label, ErrButtonNotFound)
+		}
+		data = b.CallbackData
+	default:
+		if rec = c.get(p.MessageID); rec == nil {
+			return nil, fmt.Errorf("message %d in chat %d: %w", p.MessageID, c.chat.ID, ErrMessageNotFound)
+		}
+		if data == "" {
+			return nil, fmt.Errorf("press without Label or Data: %w", ErrInvalid)
+		}
+	}
+	if c.chat.Type != ChatPrivate && !c.bot.canPost() {
+		return nil, fmt.Errorf("bot in chat %d: %w", c.chat.ID, ErrNotMember)
+	}
+	now := s.now()
+	s.callbacks.count++
+	id := strconv.FormatUint(uint64(s.w.bot.ID%1000000)<<32|s.callbacks.count, 10)
+	cs := &callbackState{id: id, data: data, from: u, chatID: c.chat.ID, messageID: rec.msg.MessageID,
+		pressedAt: now, deadline: now.Add(s.cfg.callbackDeadline), done: make(chan struct{})}
+	s.callbacks.add(now, cs)
+	msg := rec.msg.Message
+	s.enqueueLocked(UpdateCallbackQuery, Update{CallbackQuery: &CallbackQuery{ID: id, From: u, Message: &msg,
+		ChatInstance: c.instance, Data: data}})
+	s.emitLocked(Event{Kind: EventButtonPressed, ChatID: c.chat.ID, MessageID: rec.msg.MessageID, Time: now,
+		Callback: &CallbackInfo{ID: id, From: u, Data: data, PressedAt: now}})
+	return &Callback{s: s, state: cs}, nil
+}
+
+func (s *Server) answerCallbackQuery(_ context.Context, p params) (any, *apiError) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	cs := s.callbacks.byID[p.str("callback_query_id")]
+	if cs == nil {
+		return nil, errQueryTooOld
+	}
+	now := s.now()
+	if cs.answered || now.After(cs.deadline) {
+		cs.rejected++
+		return nil, errQueryTooOld
+	}
+	text := p.str("text")
+	if utf8.RuneCountInString(text) > maxAnswerText {
+		return nil, errAnswerTooLong
+	}
+	cs.answered = true
+	cs.answer = CallbackAnswer{Text: text, ShowAlert: p.boolean("show_alert"), URL: p.str("url"),
+		CacheTime: int(p.integer("cache_time", 0)), AnsweredAt: now, Latency: now.Sub(cs.pressedAt)}
+	close(cs.done)
+	answer := cs.answer
+	s.emitLocked(Event{Kind: EventCallbackAnswered, ChatID: cs.chatID, MessageID: cs.messageID, Time: now,
+		Callback: &CallbackInfo{ID: cs.id, From: cs.from, Data: cs.data, PressedAt: cs.pressedAt, Answer: &answer}})
+	return true, nil
+}

@@ -1,0 +1,317 @@
+package telegramtest_test
+
+import (
+	"encoding/json"
+	"net/url"
+	"testing"
+
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/twentyone-bot/twentyone/bot/telegramtest"
+)
+
+func TestUpgradeToSupergroupMigratesLikeTelegram(t *testing.T) {
+	srv, api := start(t)
+	alice := srv.AddUser(telegramtest.User{FirstName: "Alice"})
+	group := srv.NewGroup("Table", alice)
+	old, err := api.Send(tgbotapi.NewMessage(group.ID, "Game on"))
+	require.NoError(t, err)
+
+	sg, err := srv.UpgradeToSupergroup(group.ID, alice.ID)
+	require.NoError(t, err)
+	assert.Equal(t, "supergroup", sg.Type)
+	assert.Equal(t, "Table", sg.Title)
+	assert.Equal(t, sg.ID, srv.MigratedTo(group.ID))
+
+	updates, err := api.GetUpdates(tgbotapi.UpdateConfig{})
+	require.NoError(t, err)
+	require.Len(t, updates, 2)
+	assert.Equal(t, group.ID, updates[0].Message.Chat.ID)
+	assert.Equal(t, sg.ID, updates[0].Message.MigrateToChatID)
+	assert.Equal(t, sg.ID, updates[1].Message.Chat.ID)
+	assert.Equal(t, group.ID, updates[1].Message.MigrateFromChatID)
+
+	tests := []struct {
+		name string
+		req  tgbotapi.Chattable
+	}{
+		{"send", tgbotapi.NewMessage(group.ID, "still there?")},
+		{"edit", tgbotapi.NewEditMessageText(group.ID, old.MessageID, "edited")},
+		{"delete", tgbotapi.NewDeleteMessage(group.ID, old.MessageID)},
+		{"get chat", tgbotapi.ChatInfoConfig{ChatConfig: tgbotapi.ChatConfig{ChatID: group.ID}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := api.Request(tt.req)
+			apiErr := asAPIError(t, err)
+			assert.Equal(t, 400, apiErr.Code)
+			assert.Equal(t, "Bad Request: group chat was upgraded to a supergroup chat", apiErr.Message)
+			assert.Equal(t, sg.ID, apiErr.MigrateToChatID)
+		})
+	}
+
+	msgs := srv.Messages(sg.ID)
+	require.Len(t, msgs, 1, "the bot's messages are not carried over")
+	assert.Equal(t, group.ID, msgs[0].MigrateFromChatID)
+	_, err = api.Send(tgbotapi.NewMessage(sg.ID, "moved"))
+	require.NoError(t, err)
+	member, err := srv.Member(sg.ID, alice.ID)
+	require.NoError(t, err)
+	assert.Equal(t, telegramtest.StatusCreator, member.Status)
+	_, err = srv.SendText(group.ID, alice.ID, "hello?")
+	assert.ErrorIs(t, err, telegramtest.ErrChatMigrated)
+}
+
+func TestRemovedBotGets403AndMyChatMemberUpdates(t *testing.T) {
+	tests := []struct {
+		name       string
+		supergroup bool
+		remove     func(srv *telegramtest.Server, chatID, by int64) error
+		wantStatus string
+		wantDesc   string
+	}{
+		{"kicked from a group", false, (*telegramtest.Server).KickBot, "kicked", "Forbidden: bot was kicked from the group chat"},
+		{"kicked from a supergroup", true, (*telegramtest.Server).KickBot, "kicked", "Forbidden: bot was kicked from the supergroup chat"},
+		{"removed from a group", false, (*telegramtest.Server).RemoveBot, "left", "Forbidden: bot is not a member of the group chat"},
+		{"removed from a supergroup", true, (*telegramtest.Server).RemoveBot, "left", "Forbidden: bot is not a member of the supergroup chat"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv, api := start(t)
+			alice := srv.AddUser(telegramtest.User{FirstName: "Alice"})
+			chat := srv.NewGroup("Table", alice)
+			if tt.supergroup {
+				chat = srv.NewSupergroup("Table", alice)
+			}
+			require.NoError(t, tt.remove(srv, chat.ID, alice.ID))
+
+			updates, err := api.GetUpdates(tgbotapi.UpdateConfig{})
+			require.NoError(t, err)
+			require.Len(t, updates, 1, "the left_chat_member message does not reach a bot that is gone")
+			mcm := updates[0].MyChatMember
+			require.NotNil(t, mcm)
+			assert.Equal(t, "member", mcm.OldChatMember.Status)
+			assert.Equal(t, tt.wantStatus, mcm.NewChatMember.Status)
+			assert.Equal(t, api.Self.ID, mcm.NewChatMember.User.ID)
+			assert.Equal(t, alice.ID, mcm.From.ID)
+
+			_, err = api.Send(tgbotapi.NewMessage(chat.ID, "hello?"))
+			apiErr := asAPIError(t, err)
+			assert.Equal(t, 403, apiErr.Code)
+			assert.Equal(t, tt.wantDesc, apiErr.Message)
+
+			_, err = srv.SendCommand(chat.ID, alice.ID, "start")
+			require.NoError(t, err)
+			assert.Equal(t, 1, srv.PendingUpdates(), "a bot that is not a member gets no messages")
+
+			require.NoError(t, srv.AddBot(chat.ID, alice.ID))
+			updates, err = api.GetUpdates(tgbotapi.UpdateConfig{Offset: updates[0].UpdateID + 1})
+			require.NoError(t, err)
+			require.Len(t, updates, 2)
+			require.NotNil(t, updates[0].MyChatMember)
+			assert.Equal(t, "member", updates[0].MyChatMember.NewChatMember.Status)
+			require.NotNil(t, updates[1].Message)
+			require.Len(t, updates[1].Message.NewChatMembers, 1)
+			assert.Equal(t, api.Self.ID, updates[1].Message.NewChatMembers[0].ID)
+			_, err = api.Send(tgbotapi.NewMessage(chat.ID, "back"))
+			assert.NoError(t, err)
+		})
+	}
+}
+
+func TestBlockedBotGets403InPrivate(t *testing.T) {
+	srv, api := start(t)
+	alice := srv.AddUser(telegramtest.User{FirstName: "Alice"})
+	chat := srv.PrivateChat(alice)
+	require.NoError(t, srv.BlockBot(alice.ID, true))
+	_, err := api.Send(tgbotapi.NewMessage(chat.ID, "hi"))
+	apiErr := asAPIError(t, err)
+	assert.Equal(t, 403, apiErr.Code)
+	assert.Equal(t, "Forbidden: bot was blocked by the user", apiErr.Message)
+
+	stranger := srv.AddUser(telegramtest.User{FirstName: "Stranger"})
+	_, err = api.Send(tgbotapi.NewMessage(stranger.ID, "hi"))
+	assert.Equal(t, "Forbidden: bot can't initiate conversation with a user", asAPIError(t, err).Message)
+}
+
+func TestForumTopicsCarryThreadIDsInRawUpdates(t *testing.T) {
+	srv, api := start(t, telegramtest.WithPrivacyMode(false))
+	alice := srv.AddUser(telegramtest.User{FirstName: "Alice"})
+	forum := srv.NewForum("Casino", alice)
+	topic, err := srv.CreateTopic(forum.ID, alice.ID, "Table 1")
+	require.NoError(t, err)
+	inTopic, err := srv.Post(telegramtest.Post{ChatID: forum.ID, From: alice.ID, Text: "/deal", ThreadID: topic})
+	require.NoError(t, err)
+	general, err := srv.SendText(forum.ID, alice.ID, "in General")
+	require.NoError(t, err)
+	_, err = srv.Reply(forum.ID, alice.ID, general.MessageID, "a reply in General")
+	require.NoError(t, err)
+
+	raw := rawUpdates(t, srv, 0)
+	require.Len(t, raw, 4)
+	msg := func(i int) map[string]any { return raw[i]["message"].(map[string]any) }
+	assert.Equal(t, float64(topic), msg(0)["message_thread_id"], "topic creation")
+	assert.Equal(t, true, msg(0)["is_topic_message"])
+	assert.Equal(t, float64(topic), msg(1)["message_thread_id"])
+	assert.Equal(t, true, msg(1)["is_topic_message"])
+	assert.NotContains(t, msg(2), "message_thread_id", "General has no thread")
+	assert.Equal(t, float64(general.MessageID), msg(3)["message_thread_id"], "a reply in General names its reply thread")
+	assert.NotContains(t, msg(3), "is_topic_message")
+
+	tests := []struct {
+		name       string
+		form       url.Values
+		wantThread int
+		wantDesc   string
+	}{
+		{"explicit topic", url.Values{"message_thread_id": {itoa(topic)}}, topic, ""},
+		{"reply inherits the topic", url.Values{"reply_to_message_id": {itoa(inTopic.MessageID)}}, topic, ""},
+		{"unknown thread", url.Values{"message_thread_id": {"999"}}, 0, "Bad Request: message thread not found"},
+		{"a reply thread of General is not a topic", url.Values{"message_thread_id": {itoa(general.MessageID)}}, 0, "Bad Request: message thread not found"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.form.Set("chat_id", itoa(int(forum.ID)))
+			tt.form.Set("text", "dealt")
+			resp := call(t, srv, "sendMessage", tt.form)
+			if tt.wantDesc != "" {
+				assert.Equal(t, tt.wantDesc, resp.Description)
+				return
+			}
+			require.True(t, resp.OK, resp.Description)
+			var m telegramtest.Message
+			require.NoError(t, json.Unmarshal(resp.Result, &m))
+			assert.Equal(t, tt.wantThread, m.MessageThreadID)
+			assert.True(t, m.IsTopicMessage)
+			stored, ok := srv.Message(forum.ID, m.MessageID)
+			require.True(t, ok)
+			assert.Equal(t, tt.wantThread, stored.MessageThreadID)
+		})
+	}
+	_ = api
+}
+
+func TestAnonymousAdminMessages(t *testing.T) {
+	srv, api := start(t)
+	alice := srv.AddUser(telegramtest.User{FirstName: "Alice"})
+	bob := srv.AddUser(telegramtest.User{FirstName: "Bob"})
+	chat := srv.NewSupergroup("Table", alice, bob)
+	require.NoError(t, srv.MakeAdmin(chat.ID, bob.ID))
+
+	_, err := srv.Post(telegramtest.Post{ChatID: chat.ID, From: bob.ID, Text: "/newgame", Anonymous: true})
+	require.NoError(t, err)
+	updates, err := api.GetUpdates(tgbotapi.UpdateConfig{})
+	require.NoError(t, err)
+	require.Len(t, updates, 1)
+	m := updates[0].Message
+	require.NotNil(t, m)
+	assert.Equal(t, telegramtest.AnonymousAdminID, m.From.ID)
+	assert.Equal(t, "GroupAnonymousBot", m.From.UserName)
+	assert.True(t, m.From.IsBot)
+	require.NotNil(t, m.SenderChat)
+	assert.Equal(t, chat.ID, m.SenderChat.ID)
+	assert.Equal(t, "newgame", m.Command())
+
+	_, err = srv.Post(telegramtest.Post{ChatID: chat.ID, From: alice.ID, Text: "x", Anonymous: true})
+	assert.NoError(t, err, "the creator is an administrator too")
+	plain := srv.AddUser(telegramtest.User{FirstName: "Carol"})
+	_, err = srv.AddMember(chat.ID, plain, 0)
+	require.NoError(t, err)
+	_, err = srv.Post(telegramtest.Post{ChatID: chat.ID, From: plain.ID, Text: "x", Anonymous: true})
+	assert.ErrorIs(t, err, telegramtest.ErrInvalid)
+}
+
+func TestPrivacyModeDecidesWhatTheBotSees(t *testing.T) {
+	botName := telegramtest.DefaultBot.Username
+	tests := []struct {
+		name    string
+		opts    []telegramtest.Option
+		admin   bool
+		text    string
+		reply   bool
+		wantGet bool
+	}{
+		{"plain text is hidden", nil, false, "hello all", false, false},
+		{"a command is seen", nil, false, "/newgame", false, true},
+		{"a command for this bot is seen", nil, false, "/newgame@" + botName, false, true},
+		{"a command for another bot is hidden", nil, false, "/newgame@other_bot", false, false},
+		{"a reply to the bot is seen", nil, false, "me too", true, true},
+		{"an administrator bot sees everything", nil, true, "hello all", false, true},
+		{"privacy off sees everything", []telegramtest.Option{telegramtest.WithPrivacyMode(false)}, false, "hello all", false, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv, api := start(t, tt.opts...)
+			alice := srv.AddUser(telegramtest.User{FirstName: "Alice"})
+			chat := srv.NewGroup("Table", alice)
+			if tt.admin {
+				require.NoError(t, srv.SetBotAdmin(chat.ID, alice.ID, true))
+			}
+			botMsg, err := api.Send(tgbotapi.NewMessage(chat.ID, "Who plays?"))
+			require.NoError(t, err)
+			drain(t, api)
+			p := telegramtest.Post{ChatID: chat.ID, From: alice.ID, Text: tt.text}
+			if tt.reply {
+				p.ReplyTo = botMsg.MessageID
+			}
+			_, err = srv.Post(p)
+			require.NoError(t, err)
+			assert.Equal(t, tt.wantGet, srv.PendingUpdates() == 1)
+			assert.Equal(t, tt.text, mustLast(t, srv, chat.ID).Text, "the chat shows the message either way")
+		})
+	}
+}
+
+func mustLast(t *testing.T, srv *telegramtest.Server, chatID int64) telegramtest.ChatMessage {
+	t.Helper()
+	m, ok := srv.LastMessage(chatID)
+	require.True(t, ok)
+	return m
+}
+
+func TestChatAndMemberQueries(t *testing.T) {
+	srv, api := start(t)
+	alice := srv.AddUser(telegramtest.User{FirstName: "Alice", Username: "alice"})
+	bob := srv.AddUser(telegramtest.User{FirstName: "Bob"})
+	carol := srv.AddUser(telegramtest.User{FirstName: "Carol"})
+	chat, err := srv.AddChat(telegramtest.ChatSpec{Type: telegramtest.ChatSupergroup, Title: "Table", Username: "table21",
+		Creator: alice.ID, Members: []int64{bob.ID}, Admins: []int64{carol.ID}, BotStatus: telegramtest.StatusAdministrator})
+	require.NoError(t, err)
+	require.NoError(t, srv.SetMemberStatus(chat.ID, bob.ID, telegramtest.StatusRestricted))
+
+	got, err := api.GetChat(tgbotapi.ChatInfoConfig{ChatConfig: tgbotapi.ChatConfig{SuperGroupUsername: "@table21"}})
+	require.NoError(t, err)
+	assert.Equal(t, chat.ID, got.ID)
+	assert.Equal(t, "supergroup", got.Type)
+
+	tests := []struct {
+		user int64
+		want string
+	}{
+		{alice.ID, "creator"}, {bob.ID, "restricted"}, {carol.ID, "administrator"}, {api.Self.ID, "administrator"},
+		{srv.AddUser(telegramtest.User{FirstName: "Dan"}).ID, "left"},
+	}
+	for _, tt := range tests {
+		m, err := api.GetChatMember(tgbotapi.GetChatMemberConfig{ChatConfigWithUser: tgbotapi.ChatConfigWithUser{ChatID: chat.ID, UserID: tt.user}})
+		require.NoError(t, err)
+		assert.Equal(t, tt.want, m.Status, "user %d", tt.user)
+		assert.Equal(t, tt.user, m.User.ID)
+	}
+	_, err = api.GetChatMember(tgbotapi.GetChatMemberConfig{ChatConfigWithUser: tgbotapi.ChatConfigWithUser{ChatID: chat.ID, UserID: 31337}})
+	assert.Equal(t, "Bad Request: user not found", asAPIError(t, err).Message)
+
+	admins, err := api.GetChatAdministrators(tgbotapi.ChatAdministratorsConfig{ChatConfig: tgbotapi.ChatConfig{ChatID: chat.ID}})
+	require.NoError(t, err)
+	var ids []int64
+	for _, a := range admins {
+		ids = append(ids, a.User.ID)
+	}
+	assert.Equal(t, []int64{alice.ID, carol.ID, api.Self.ID}, ids)
+
+	require.NoError(t, srv.MakeCreator(chat.ID, carol.ID))
+	m, err := srv.Member(chat.ID, alice.ID)
+	require.NoError(t, err)
+	assert.Equal(t, telegramtest.StatusAdministrator, m.Status, "the old creator becomes an administrator")
+}

@@ -1,0 +1,172 @@
+package telegramtest
+
+import (
+	"strconv"
+	"strings"
+)
+
+// chatArgLocked resolves chat_id (an id or @username) and checks that the
+// bot may act in the chat, answering like Telegram when it may not.
+func (s *Server) chatArgLocked(p params) (*chatState, *apiError) {
+	raw := strings.TrimSpace(p.str("chat_id"))
+	if raw == "" {
+		return nil, errChatIDEmpty
+	}
+	var c *chatState
+	if name, ok := strings.CutPrefix(raw, "@"); ok {
+		if id, ok := s.w.chatNames[strings.ToLower(name)]; ok {
+			c = s.w.chats[id]
+		}
+	} else if id, err := strconv.ParseInt(raw, 10, 64); err == nil {
+		c = s.w.chats[id]
+		if c == nil && id > 0 && s.w.users[id] != nil && id != s.w.bot.ID {
+			return nil, forbidden("bot can't initiate conversation with a user")
+		}
+	}
+	if c == nil {
+		return nil, errChatNotFound
+	}
+	if c.migratedTo != 0 {
+		return nil, migratedError(c.migratedTo)
+	}
+	if c.chat.Type == ChatPrivate {
+		if c.bot.status == StatusKicked {
+			return nil, forbidden("bot was blocked by the user")
+		}
+		return c, nil
+	}
+	switch c.bot.status {
+	case StatusKicked:
+		return nil, forbidden("bot was kicked from the " + c.chatKindName())
+	case StatusLeft:
+		return nil, forbidden("bot is not a member of the " + c.chatKindName())
+	}
+	return c, nil
+}
+
+// newMessageLocked allocates the next message id of the chat.
+func (s *Server) newMessageLocked(c *chatState) ChatMessage {
+	id := c.nextMsgID
+	c.nextMsgID++
+	now := s.now()
+	return ChatMessage{Message: Message{MessageID: id, Date: now.Unix(), Chat: c.chat}, SentAt: now}
+}
+
+// storeLocked adds a message to its chat and reports it.
+func (s *Server) storeLocked(c *chatState, m ChatMessage) *msgRecord {
+	rec := &msgRecord{msg: m}
+	c.add(rec)
+	snapshot := m.clone()
+	s.emitLocked(Event{Kind: EventMessageSent, ChatID: c.chat.ID, MessageID: m.MessageID, Message: &snapshot, Time: m.SentAt})
+	return rec
+}
+
+// replySnapshot is the reply_to_message object: the replied message as it
+// stands, without its own reply.
+func replySnapshot(rec *msgRecord) *Message {
+	if rec == nil {
+		return nil
+	}
+	m := rec.msg.Message
+	m.ReplyToMessage = nil
+	return &m
+}
+
+// threadLocked works out message_thread_id and is_topic_message of a new
+// message from the requested thread and the replied message, failing with
+// "message thread not found" like Telegram.
+func (s *Server) threadLocked(c *chatState, thread int64, reply *msgRecord) (int, bool, *apiError) {
+	if c.chat.Type != ChatSupergroup {
+		if thread != 0 {
+			return 0, false, errThreadNotFound
+		}
+		return 0, false, nil
+	}
+	if thread != 0 {
+		if c.chat.IsForum {
+			if _, ok := c.topics[int(thread)]; ok {
+				return int(thread), true, nil
+			}
+			return 0, false, errThreadNotFound
+		}
+		if c.get(int(thread)) == nil {
+			return 0, false, errThreadNotFound
+		}
+		return int(thread), false, nil
+	}
+	if reply == nil {
+		return 0, false, nil
+	}
+	switch {
+	case reply.msg.IsTopicMessage:
+		return reply.msg.MessageThreadID, true, nil
+	case reply.msg.MessageThreadID != 0:
+		return reply.msg.MessageThreadID, false, nil
+	default:
+		return reply.msg.MessageID, false, nil
+	}
+}
+
+// botMayDelete reports whether the bot can delete the message, per
+// Telegram's rules: its own messages anywhere, any message in a private
+// chat, any message in a group where it is an administrator with the right.
+func (s *Server) botMayDelete(c *chatState, rec *msgRecord) bool {
+	if rec.msg.FromBot || c.chat.Type == ChatPrivate {
+		return true
+	}
+	return c.bot.status == StatusCreator || (c.bot.status == StatusAdministrator && c.bot.canDelete)
+}
+
+// botReceives reports whether a user's message in a chat reaches the bot
+// as an update, applying membership and group privacy mode.
+func (s *Server) botReceives(c *chatState, m *ChatMessage) bool {
+	if c.chat.Type == ChatPrivate {
+		return true
+	}
+	if !c.bot.canPost() {
+		return false
+	}
+	if !s.cfg.privacy || c.bot.isAdmin() || m.IsService() {
+		return true
+	}
+	if r := m.ReplyToMessage; r != nil && r.From != nil && r.From.ID == s.w.bot.ID {
+		return true
+	}
+	me := "@" + strings.ToLower(s.w.bot.Username)
+	for _, e := range m.Entities {
+		if e.Type != EntityBotCommand {
+			continue
+		}
+		cmd := strings.ToLower(utf16Slice(m.Text, e.Offset, e.Length))
+		_, addressee, addressed := strings.Cut(cmd, "@")
+		if addressed && "@"+addressee == me {
+			return true
+		}
+		if !addressed && e.Offset == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// utf16Slice cuts s by UTF-16 offsets.
+func utf16Slice(s string, offset, length int) string {
+	units, start, end := 0, -1, len(s)
+	for i := 0; i < len(s); i++ {
+		if utf16Width(s[i]) == 0 {
+			continue
+		}
+		if units == offset && start < 0 {
+			start = i
+		}
+		if units == offset+length {
+			end = i
+			break
+		}
+		units += utf16Width(s[i])
+	}
+	if start < 0 {
+		return ""
+	}
+	return s[start:end]
+}

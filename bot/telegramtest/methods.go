@@ -1,0 +1,373 @@
+package telegramtest
+
+import (
+	"context"
+	"encoding/json"
+	"sort"
+	"strings"
+)
+
+type methodFunc func(s *Server, ctx context.Context, p params) (any, *apiError)
+
+type methodSpec struct {
+	name string
+	fn   methodFunc
+}
+
+// methodTable maps lower-cased method names (Telegram's are
+// case-insensitive) to their handlers.
+var methodTable map[string]methodSpec
+
+func init() {
+	specs := []methodSpec{
+		{"getMe", (*Server).getMe},
+		{"getUpdates", (*Server).getUpdates},
+		{"setWebhook", (*Server).setWebhook},
+		{"deleteWebhook", (*Server).deleteWebhook},
+		{"getWebhookInfo", (*Server).getWebhookInfo},
+		{"sendMessage", (*Server).sendMessage},
+		{"editMessageText", (*Server).editMessageText},
+		{"editMessageReplyMarkup", (*Server).editMessageReplyMarkup},
+		{"deleteMessage", (*Server).deleteMessage},
+		{"answerCallbackQuery", (*Server).answerCallbackQuery},
+		{"getChat", (*Server).getChat},
+		{"getChatMember", (*Server).getChatMember},
+		{"getChatAdministrators", (*Server).getChatAdministrators},
+		{"getChatMemberCount", (*Server).getChatMemberCount},
+		{"getChatMembersCount", (*Server).getChatMemberCount},
+		{"sendChatAction", (*Server).sendChatAction},
+		{"leaveChat", (*Server).leaveChat},
+		{"setMyCommands", (*Server).setMyCommands},
+		{"getMyCommands", (*Server).getMyCommands},
+		{"deleteMyCommands", (*Server).deleteMyCommands},
+	}
+	methodTable = make(map[string]methodSpec, len(specs))
+	for _, spec := range specs {
+		methodTable[strings.ToLower(spec.name)] = spec
+	}
+}
+
+// Methods lists the Bot API methods the server implements.
+func Methods() []string {
+	out := make([]string, 0, len(methodTable))
+	for _, spec := range methodTable {
+		out = append(out, spec.name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+type getMeResult struct {
+	User
+	CanJoinGroups           bool `json:"can_join_groups"`
+	CanReadAllGroupMessages bool `json:"can_read_all_group_messages"`
+	SupportsInlineQueries   bool `json:"supports_inline_queries"`
+}
+
+func (s *Server) getMe(context.Context, params) (any, *apiError) {
+	return getMeResult{User: s.cfg.bot, CanJoinGroups: true, CanReadAllGroupMessages: !s.cfg.privacy}, nil
+}
+
+// replyArgs reads reply_to_message_id / allow_sending_without_reply, or
+// the newer reply_parameters object.
+func replyArgs(p params) (int64, bool) {
+	if raw, ok := p.jsonArg("reply_parameters"); ok {
+		var rp struct {
+			MessageID                int64 `json:"message_id"`
+			AllowSendingWithoutReply bool  `json:"allow_sending_without_reply"`
+		}
+		if json.Unmarshal([]byte(raw), &rp) == nil {
+			return rp.MessageID, rp.AllowSendingWithoutReply
+		}
+	}
+	return p.integer("reply_to_message_id", 0), p.boolean("allow_sending_without_reply")
+}
+
+func (s *Server) sendMessage(_ context.Context, p params) (any, *apiError) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	entitiesArg, hasEntities := p.jsonArg("entities")
+	text, entities, apiErr := s.formatTextLocked(p.str("text"), p.str("parse_mode"), entitiesArg, hasEntities)
+	if apiErr != nil {
+		return nil, apiErr
+	}
+	var markup *InlineKeyboardMarkup
+	var other json.RawMessage
+	if raw, ok := p.jsonArg("reply_markup"); ok {
+		if markup, other, apiErr = parseReplyMarkup(raw); apiErr != nil {
+			return nil, apiErr
+		}
+	}
+	c, apiErr := s.chatArgLocked(p)
+	if apiErr != nil {
+		return nil, apiErr
+	}
+	replyTo, allowWithout := replyArgs(p)
+	var reply *msgRecord
+	if replyTo != 0 {
+		if reply = c.get(int(replyTo)); reply == nil && !allowWithout {
+			return nil, errReplyNotFound
+		}
+	}
+	thread, isTopic, apiErr := s.threadLocked(c, p.integer("message_thread_id", 0), reply)
+	if apiErr != nil {
+		return nil, apiErr
+	}
+	now := s.now()
+	private := c.chat.Type == ChatPrivate
+	if retry := s.limits.check(now, c.chat.ID, private); retry > 0 {
+		return nil, tooManyRequests(retry)
+	}
+	m := s.newMessageLocked(c)
+	bot := s.w.bot
+	m.From = &bot
+	m.Text, m.Entities = text, entities
+	m.ReplyMarkup, m.OtherMarkup = markup, other
+	m.ReplyToMessage = replySnapshot(reply)
+	m.MessageThreadID, m.IsTopicMessage = thread, isTopic
+	m.FromBot = true
+	m.Silent = p.boolean("disable_notification")
+	s.storeLocked(c, m)
+	s.limits.record(now, c.chat.ID, private)
+	return m.Message, nil
+}
+
+// editTargetLocked finds the message an edit method addresses.
+func (s *Server) editTargetLocked(p params) (*chatState, *msgRecord, *apiError) {
+	if p.has("inline_message_id") {
+		return nil, nil, errInlineUnsupported
+	}
+	c, apiErr := s.chatArgLocked(p)
+	if apiErr != nil {
+		return nil, nil, apiErr
+	}
+	id := p.integer("message_id", 0)
+	if id == 0 {
+		return nil, nil, errMessageIDMissing
+	}
+	rec := c.get(int(id))
+	if rec == nil {
+		return nil, nil, errEditNotFound
+	}
+	if !rec.msg.FromBot || rec.msg.IsService() {
+		return nil, nil, errCantEdit
+	}
+	return c, rec, nil
+}
+
+// editMarkupArg reads reply_markup of an edit: absent removes the keyboard,
+// as on Telegram; only inline keyboards are allowed.
+func editMarkupArg(p params) (*InlineKeyboardMarkup, *apiError) {
+	raw, ok := p.jsonArg("reply_markup")
+	if !ok {
+		return nil, nil
+	}
+	markup, other, apiErr := parseReplyMarkup(raw)
+	if apiErr != nil {
+		return nil, apiErr
+	}
+	if other != nil {
+		return nil, badRequest("inline keyboard expected")
+	}
+	return markup, nil
+}
+
+// applyEditLocked changes a bot message, counts it against the rate
+// limits and reports it.
+func (s *Server) applyEditLocked(c *chatState, rec *msgRecord, text string, entities []MessageEntity, markup *InlineKeyboardMarkup) (any, *apiError) {
+	if rec.msg.Text == text && entitiesEqual(rec.msg.Entities, entities) && markupsEqual(rec.msg.ReplyMarkup, markup) {
+		return nil, errNotModified
+	}
+	now := s.now()
+	private := c.chat.Type == ChatPrivate
+	if retry := s.limits.check(now, c.chat.ID, private); retry > 0 {
+		return nil, tooManyRequests(retry)
+	}
+	if rec.msg.ReplyMarkup != nil && !markupsEqual(rec.msg.ReplyMarkup, markup) {
+		rec.history = append(rec.history, rec.msg.ReplyMarkup)
+		if len(rec.history) > maxMarkupHistory {
+			rec.history = append(rec.history[:0:0], rec.history[len(rec.history)-maxMarkupHistory:]...)
+		}
+	}
+	m := rec.msg
+	m.Text, m.Entities, m.ReplyMarkup = text, entities, markup
+	m.EditDate = now.Unix()
+	m.EditedAt = now
+	m.EditCount++
+	rec.msg = m
+	s.limits.record(now, c.chat.ID, private)
+	snapshot := m.clone()
+	s.emitLocked(Event{Kind: EventMessageEdited, ChatID: c.chat.ID, MessageID: m.MessageID, Message: &snapshot, Time: now})
+	return m.Message, nil
+}
+
+func (s *Server) editMessageText(_ context.Context, p params) (any, *apiError) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	entitiesArg, hasEntities := p.jsonArg("entities")
+	text, entities, apiErr := s.formatTextLocked(p.str("text"), p.str("parse_mode"), entitiesArg, hasEntities)
+	if apiErr != nil {
+		return nil, apiErr
+	}
+	markup, apiErr := editMarkupArg(p)
+	if apiErr != nil {
+		return nil, apiErr
+	}
+	c, rec, apiErr := s.editTargetLocked(p)
+	if apiErr != nil {
+		return nil, apiErr
+	}
+	return s.applyEditLocked(c, rec, text, entities, markup)
+}
+
+func (s *Server) editMessageReplyMarkup(_ context.Context, p params) (any, *apiError) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	markup, apiErr := editMarkupArg(p)
+	if apiErr != nil {
+		return nil, apiErr
+	}
+	c, rec, apiErr := s.editTargetLocked(p)
+	if apiErr != nil {
+		return nil, apiErr
+	}
+	return s.applyEditLocked(c, rec, rec.msg.Text, rec.msg.Entities, markup)
+}
+
+func (s *Server) deleteMessage(_ context.Context, p params) (any, *apiError) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, apiErr := s.chatArgLocked(p)
+	if apiErr != nil {
+		return nil, apiErr
+	}
+	id := int(p.integer("message_id", 0))
+	if id == 0 {
+		return nil, errMessageIDMissing
+	}
+	rec := c.get(id)
+	if rec == nil {
+		return nil, errDeleteNotFound
+	}
+	if !s.botMayDelete(c, rec) {
+		return nil, errCantDelete
+	}
+	c.remove(id)
+	s.emitLocked(Event{Kind: EventMessageDeleted, ChatID: c.chat.ID, MessageID: id})
+	return true, nil
+}
+
+func (s *Server) getChat(_ context.Context, p params) (any, *apiError) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, apiErr := s.chatArgLocked(p)
+	if apiErr != nil {
+		return nil, apiErr
+	}
+	return c.chat, nil
+}
+
+func (s *Server) getChatMember(_ context.Context, p params) (any, *apiError) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, apiErr := s.chatArgLocked(p)
+	if apiErr != nil {
+		return nil, apiErr
+	}
+	uid := p.integer("user_id", 0)
+	if uid <= 0 {
+		return nil, badRequest("invalid user_id specified")
+	}
+	if _, ok := s.w.users[uid]; !ok {
+		return nil, errUserNotFound
+	}
+	return s.w.chatMember(c, uid), nil
+}
+
+func (s *Server) getChatAdministrators(_ context.Context, p params) (any, *apiError) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, apiErr := s.chatArgLocked(p)
+	if apiErr != nil {
+		return nil, apiErr
+	}
+	if c.chat.Type == ChatPrivate {
+		return nil, badRequest("there are no administrators in the private chat")
+	}
+	return s.adminsLocked(c), nil
+}
+
+func (s *Server) adminsLocked(c *chatState) []ChatMember {
+	var creator, admins []ChatMember
+	ids := make([]int64, 0, len(c.members))
+	for id := range c.members {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	for _, id := range ids {
+		switch c.members[id].status {
+		case StatusCreator:
+			creator = append(creator, s.w.chatMember(c, id))
+		case StatusAdministrator:
+			admins = append(admins, s.w.chatMember(c, id))
+		}
+	}
+	if c.bot.isAdmin() {
+		admins = append(admins, s.w.chatMember(c, s.w.bot.ID))
+	}
+	return append(creator, admins...)
+}
+
+func (s *Server) getChatMemberCount(_ context.Context, p params) (any, *apiError) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, apiErr := s.chatArgLocked(p)
+	if apiErr != nil {
+		return nil, apiErr
+	}
+	if c.chat.Type == ChatPrivate {
+		return 2, nil
+	}
+	n := 0
+	for _, m := range c.members {
+		if m.canPost() || (m.status == StatusRestricted && m.isMember) {
+			n++
+		}
+	}
+	if c.bot.canPost() {
+		n++
+	}
+	return n, nil
+}
+
+var chatActions = map[string]bool{
+	"typing": true, "upload_photo": true, "record_video": true, "upload_video": true, "record_voice": true,
+	"upload_voice": true, "upload_document": true, "choose_sticker": true, "find_location": true,
+	"record_video_note": true, "upload_video_note": true,
+}
+
+func (s *Server) sendChatAction(_ context.Context, p params) (any, *apiError) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, apiErr := s.chatArgLocked(p); apiErr != nil {
+		return nil, apiErr
+	}
+	if !chatActions[strings.ToLower(p.str("action"))] {
+		return nil, badRequest("wrong parameter action in request")
+	}
+	return true, nil
+}
+
+func (s *Server) leaveChat(_ context.Context, p params) (any, *apiError) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, apiErr := s.chatArgLocked(p)
+	if apiErr != nil {
+		return nil, apiErr
+	}
+	if c.chat.Type == ChatPrivate {
+		return nil, badRequest("chat member status can't be changed in private chats")
+	}
+	s.setBotStatusLocked(c, s.w.bot, member{status: StatusLeft})
+	return true, nil
+}

@@ -1,0 +1,460 @@
+package telegramtest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Clock tells the server what time it is. The default is the system clock;
+// tests that exercise callback deadlines or rate-limit windows without
+// waiting pass a *ManualClock with WithClock.
+type Clock interface {
+	Now() time.Time
+}
+
+type systemClock struct{}
+
+// Now returns the system time.
+func (systemClock) Now() time.Time { return time.Now() }
+
+// ManualClock is a Clock that only moves when told to. It is goroutine-safe.
+type ManualClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+// NewManualClock returns a clock that reads start until advanced.
+func NewManualClock(start time.Time) *ManualClock { return &ManualClock{now: start} }
+
+// Now returns the clock's current time.
+func (c *ManualClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+// Advance moves the clock forward by d.
+func (c *ManualClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
+}
+
+// Option configures a Server.
+type Option func(*config)
+
+type config struct {
+	token            string
+	bot              User
+	privacy          bool
+	callbackDeadline time.Duration
+	clock            Clock
+	limits           RateLimits
+	faultSeed        uint64
+	webhookBackoff   time.Duration
+	webhookMaxWait   time.Duration
+	webhookTimeout   time.Duration
+	firstUpdateID    int
+	maxPollTimeout   time.Duration
+}
+
+// Defaults used when no option overrides them.
+const (
+	DefaultToken            = "7000000001:AAtelegramtest-fake-token-0123456789"
+	DefaultCallbackDeadline = 15 * time.Second
+)
+
+// DefaultBot is the bot identity used when WithBot is not given.
+var DefaultBot = User{ID: 7000000001, IsBot: true, FirstName: "Test Bot", Username: "telegramtest_bot"}
+
+// WithToken sets the bot token that requests must carry (default DefaultToken).
+func WithToken(token string) Option { return func(c *config) { c.token = token } }
+
+// WithBot sets the bot's identity returned by getMe (IsBot is forced true).
+func WithBot(bot User) Option {
+	return func(c *config) {
+		bot.IsBot = true
+		c.bot = bot
+	}
+}
+
+// WithPrivacyMode switches the bot's group privacy mode (default on, like
+// BotFather). With privacy on, in groups where the bot is not an
+// administrator it receives only commands (unaddressed or addressed to it),
+// replies to its own messages and service messages; everything else is
+// still stored in the chat but not delivered as an update.
+func WithPrivacyMode(on bool) Option { return func(c *config) { c.privacy = on } }
+
+// WithCallbackDeadline sets how long after a press answerCallbackQuery is
+// still accepted (default 15 s).
+func WithCallbackDeadline(d time.Duration) Option { return func(c *config) { c.callbackDeadline = d } }
+
+// WithClock replaces the system clock (message dates, callback deadlines,
+// rate-limit windows, event times).
+func WithClock(clock Clock) Option { return func(c *config) { c.clock = clock } }
+
+// WithRateLimits sets the initial rate limits (off unless Enabled).
+func WithRateLimits(limits RateLimits) Option { return func(c *config) { c.limits = limits } }
+
+// WithFaultSeed seeds the random source that decides which requests a
+// fractional fault hits, making fault runs reproducible.
+func WithFaultSeed(seed uint64) Option { return func(c *config) { c.faultSeed = seed } }
+
+// WithWebhookBackoff sets the delay before the first retry of a failed
+// webhook delivery and the cap the doubling delay grows to (defaults 50 ms and 1 s).
+func WithWebhookBackoff(first, maxWait time.Duration) Option {
+	return func(c *config) {
+		c.webhookBackoff = first
+		c.webhookMaxWait = maxWait
+	}
+}
+
+// WithFirstUpdateID sets the update_id of the first update (default 1).
+func WithFirstUpdateID(id int) Option { return func(c *config) { c.firstUpdateID = id } }
+
+// WithMaxPollTimeout caps getUpdates' timeout (default 50 s, like Telegram).
+func WithMaxPollTimeout(d time.Duration) Option { return func(c *config) { c.maxPollTimeout = d } }
+
+// Server is a fake Telegram Bot API server and the world it serves: users,
+// chats, messages, the bot's update queue. All methods are goroutine-safe.
+type Server struct {
+	cfg   config
+	clock Clock
+
+	calls  *callLog
+	limits *rateLimiter
+	faults *faultInjector
+	events *eventHub
+	change signal // broadcast on every observable change (for WaitFor)
+
+	mu        sync.Mutex
+	w         world
+	queue     updateQueue
+	poll      *longPoll
+	hook      *webhookState
+	hookLog   webhookLog
+	callbacks callbackTable
+	commands  map[commandKey]CommandSet
+
+	closeOnce sync.Once
+	closed    chan struct{}
+	workers   sync.WaitGroup
+
+	netMu    sync.Mutex
+	httpSrv  *http.Server
+	listener net.Listener
+	url      string
+}
+
+// New builds a server without listening; serve it with Listen or mount Handler.
+func New(opts ...Option) *Server {
+	cfg := config{
+		token:            DefaultToken,
+		bot:              DefaultBot,
+		privacy:          true,
+		callbackDeadline: DefaultCallbackDeadline,
+		clock:            systemClock{},
+		webhookBackoff:   50 * time.Millisecond,
+		webhookMaxWait:   time.Second,
+		webhookTimeout:   10 * time.Second,
+		firstUpdateID:    1,
+		maxPollTimeout:   50 * time.Second,
+	}
+	for _, opt := range opts {
+		opt(&cfg)
+	}
+	s := &Server{
+		cfg:      cfg,
+		clock:    cfg.clock,
+		calls:    newCallLog(),
+		events:   newEventHub(),
+		closed:   make(chan struct{}),
+		commands: make(map[commandKey]CommandSet),
+	}
+	s.limits = newRateLimiter(cfg.limits)
+	s.faults = newFaultInjector(cfg.faultSeed)
+	s.w.init(cfg.bot)
+	s.queue.init(cfg.firstUpdateID)
+	s.callbacks.init()
+	return s
+}
+
+// Start builds a server and serves it on a random loopback port.
+func Start(opts ...Option) (*Server, error) {
+	s := New(opts...)
+	if err := s.Listen("127.0.0.1:0"); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// TB is the part of testing.TB that StartTest needs.
+type TB interface {
+	Helper()
+	Cleanup(func())
+	Fatalf(format string, args ...any)
+}
+
+// StartTest starts a server on loopback for a test and closes it when the
+// test ends.
+func StartTest(tb TB, opts ...Option) *Server {
+	tb.Helper()
+	s, err := Start(opts...)
+	if err != nil {
+		tb.Fatalf("telegramtest: start: %v", err)
+	}
+	tb.Cleanup(s.Close)
+	return s
+}
+
+// Listen serves the Bot API on addr (host:port; port 0 picks one) in the
+// background until Close.
+func (s *Server) Listen(addr string) error {
+	s.netMu.Lock()
+	defer s.netMu.Unlock()
+	if s.httpSrv != nil {
+		return fmt.Errorf("telegramtest: already listening on %s: %w", s.url, ErrInvalid)
+	}
+	select {
+	case <-s.closed:
+		return ErrClosed
+	default:
+	}
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("telegramtest: listen %s: %w", addr, err)
+	}
+	s.listener = l
+	s.url = "http://" + l.Addr().String()
+	s.httpSrv = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	srv := s.httpSrv
+	s.workers.Add(1)
+	go func() {
+		defer s.workers.Done()
+		_ = srv.Serve(l)
+	}()
+	return nil
+}
+
+// Handler returns the server's Bot API handler, to mount under another
+// server (it expects paths of the form /bot<token>/<method>).
+func (s *Server) Handler() http.Handler { return s }
+
+// URL returns the base URL (http://host:port) when listening, else "".
+func (s *Server) URL() string {
+	s.netMu.Lock()
+	defer s.netMu.Unlock()
+	return s.url
+}
+
+// Endpoint returns the endpoint format tgbotapi expects: URL()+"/bot%s/%s".
+func (s *Server) Endpoint() string { return s.URL() + "/bot%s/%s" }
+
+// Token returns the bot token requests must carry.
+func (s *Server) Token() string { return s.cfg.token }
+
+// Bot returns the bot's own user.
+func (s *Server) Bot() User { return s.cfg.bot }
+
+// Client returns an HTTP client suited to many concurrent requests against
+// the server.
+func (s *Server) Client() *http.Client {
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.MaxIdleConns = 512
+	tr.MaxIdleConnsPerHost = 512
+	return &http.Client{Transport: tr}
+}
+
+// Close stops serving, ends long polls and webhook delivery and closes all
+// subscriptions. It is safe to call more than once.
+func (s *Server) Close() {
+	s.closeOnce.Do(func() {
+		close(s.closed)
+		s.mu.Lock()
+		s.stopWebhookLocked()
+		s.mu.Unlock()
+		s.netMu.Lock()
+		if s.httpSrv != nil {
+			_ = s.httpSrv.Close()
+		}
+		s.netMu.Unlock()
+		s.workers.Wait()
+		s.events.closeAll()
+		s.change.broadcast()
+	})
+}
+
+func (s *Server) now() time.Time { return s.clock.Now() }
+
+func (s *Server) isClosed() bool {
+	select {
+	case <-s.closed:
+		return true
+	default:
+		return false
+	}
+}
+
+// described is a successful result that carries a description too, as
+// setWebhook's "Webhook was set".
+type described struct {
+	value       any
+	description string
+}
+
+type okResponse struct {
+	OK          bool   `json:"ok"`
+	Result      any    `json:"result"`
+	Description string `json:"description,omitempty"`
+}
+
+type responseParameters struct {
+	MigrateToChatID int64 `json:"migrate_to_chat_id,omitempty"`
+	RetryAfter      int   `json:"retry_after,omitempty"`
+}
+
+type errorResponse struct {
+	OK          bool                `json:"ok"`
+	ErrorCode   int                 `json:"error_code"`
+	Description string              `json:"description"`
+	Parameters  *responseParameters `json:"parameters,omitempty"`
+}
+
+// ServeHTTP answers one Bot API request.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	started := time.Now()
+	token, name, ok := splitBotPath(r.URL.Path)
+	if !ok {
+		s.finish(w, "", started, nil, errMethodNotFound)
+		return
+	}
+	if token != s.cfg.token {
+		s.finish(w, strings.ToLower(name), started, nil, errUnauthorized)
+		return
+	}
+	spec, ok := methodTable[strings.ToLower(name)]
+	if !ok {
+		s.finish(w, strings.ToLower(name), started, nil, errMethodNotFound)
+		return
+	}
+	plan := s.faults.plan(spec.name)
+	if plan.delay > 0 {
+		t := time.NewTimer(plan.delay)
+		select {
+		case <-t.C:
+		case <-r.Context().Done():
+			t.Stop()
+			s.calls.record(spec.name, 0, "client went away during injected delay", time.Since(started))
+			return
+		case <-s.closed:
+			t.Stop()
+		}
+	}
+	if plan.fault != nil && !plan.fault.AfterHandling {
+		s.applyFault(w, spec.name, started, plan.fault)
+		return
+	}
+	p, err := parseParams(r)
+	if err != nil {
+		s.finish(w, spec.name, started, nil, badRequest(err.Error()))
+		return
+	}
+	result, apiErr := spec.fn(s, r.Context(), p)
+	if plan.fault != nil {
+		s.applyFault(w, spec.name, started, plan.fault)
+		return
+	}
+	s.finish(w, spec.name, started, result, apiErr)
+}
+
+// finish writes a result or an error and records the call.
+func (s *Server) finish(w http.ResponseWriter, method string, started time.Time, result any, apiErr *apiError) {
+	if apiErr != nil {
+		writeAPIError(w, apiErr)
+		s.calls.record(method, apiErr.code, apiErr.description, time.Since(started))
+	} else {
+		resp := okResponse{OK: true, Result: result}
+		if d, ok := result.(described); ok {
+			resp.Result, resp.Description = d.value, d.description
+		}
+		writeJSON(w, http.StatusOK, resp)
+		s.calls.record(method, http.StatusOK, "", time.Since(started))
+	}
+	s.change.broadcast()
+}
+
+func writeAPIError(w http.ResponseWriter, e *apiError) {
+	resp := errorResponse{ErrorCode: e.code, Description: e.description}
+	if e.retryAfter > 0 || e.migrateTo != 0 {
+		resp.Parameters = &responseParameters{RetryAfter: e.retryAfter, MigrateToChatID: e.migrateTo}
+	}
+	writeJSON(w, e.code, resp)
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	body, err := json.Marshal(v)
+	if err != nil {
+		status = http.StatusInternalServerError
+		body = []byte(`{"ok":false,"error_code":500,"description":"Internal Server Error: can't encode the result"}`)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}
+
+// splitBotPath splits "/bot<token>/<method>".
+func splitBotPath(path string) (token, method string, ok bool) {
+	rest, found := strings.CutPrefix(path, "/bot")
+	if !found {
+		return "", "", false
+	}
+	token, method, found = strings.Cut(rest, "/")
+	if !found || token == "" || method == "" || strings.Contains(method, "/") {
+		return "", "", false
+	}
+	return token, method, true
+}
+
+// waitCtx blocks until ch is closed, ctx is done or the server closes.
+func (s *Server) waitCtx(ctx context.Context, ch <-chan struct{}) error {
+	select {
+	case <-ch:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-s.closed:
+		return ErrClosed
+	}
+}
+
+// signal is a broadcast: waiters take the current channel, broadcast
+// closes it. The channel is made lazily, so broadcasting with nobody
+// waiting costs a mutex and nothing else.
+type signal struct {
+	mu sync.Mutex
+	ch chan struct{}
+}
+
+func (g *signal) wait() <-chan struct{} {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.ch == nil {
+		g.ch = make(chan struct{})
+	}
+	return g.ch
+}
+
+func (g *signal) broadcast() {
+	g.mu.Lock()
+	if g.ch != nil {
+		close(g.ch)
+		g.ch = nil
+	}
+	g.mu.Unlock()
+}

@@ -1,0 +1,369 @@
+package telegramtest
+
+import (
+	"encoding/json"
+	"slices"
+	"time"
+)
+
+// Chat types, as Telegram spells them in Chat.Type.
+const (
+	ChatPrivate    = "private"
+	ChatGroup      = "group"
+	ChatSupergroup = "supergroup"
+)
+
+// Member statuses, as Telegram spells them in ChatMember.Status.
+const (
+	StatusCreator       = "creator"
+	StatusAdministrator = "administrator"
+	StatusMember        = "member"
+	StatusRestricted    = "restricted"
+	StatusLeft          = "left"
+	StatusKicked        = "kicked"
+)
+
+// Update types, as Telegram spells them in allowed_updates.
+const (
+	UpdateMessage       = "message"
+	UpdateEditedMessage = "edited_message"
+	UpdateCallbackQuery = "callback_query"
+	UpdateMyChatMember  = "my_chat_member"
+	UpdateChatMember    = "chat_member"
+)
+
+// AnonymousAdminID is the user id Telegram puts in "from" of messages that
+// an anonymous group administrator sends (the user "GroupAnonymousBot").
+const AnonymousAdminID int64 = 1087968824
+
+// anonymousAdmin is the user Telegram shows as the sender of anonymous admin messages.
+var anonymousAdmin = User{ID: AnonymousAdminID, IsBot: true, FirstName: "Group", Username: "GroupAnonymousBot"}
+
+// User is a Telegram user or bot as the Bot API serialises it.
+type User struct {
+	ID           int64  `json:"id"`
+	IsBot        bool   `json:"is_bot"`
+	FirstName    string `json:"first_name"`
+	LastName     string `json:"last_name,omitempty"`
+	Username     string `json:"username,omitempty"`
+	LanguageCode string `json:"language_code,omitempty"`
+}
+
+// Chat is a chat as the Bot API serialises it inside messages and from getChat.
+type Chat struct {
+	ID        int64  `json:"id"`
+	Type      string `json:"type"`
+	Title     string `json:"title,omitempty"`
+	Username  string `json:"username,omitempty"`
+	FirstName string `json:"first_name,omitempty"`
+	LastName  string `json:"last_name,omitempty"`
+	IsForum   bool   `json:"is_forum,omitempty"`
+}
+
+// MessageEntity is one formatting or auto-detected entity of a text.
+// Offset and Length count UTF-16 code units, like Telegram.
+type MessageEntity struct {
+	Type          string `json:"type"`
+	Offset        int    `json:"offset"`
+	Length        int    `json:"length"`
+	URL           string `json:"url,omitempty"`
+	User          *User  `json:"user,omitempty"`
+	Language      string `json:"language,omitempty"`
+	CustomEmojiID string `json:"custom_emoji_id,omitempty"`
+}
+
+// InlineKeyboardMarkup is an inline keyboard attached to a message.
+type InlineKeyboardMarkup struct {
+	InlineKeyboard [][]InlineKeyboardButton `json:"inline_keyboard"`
+}
+
+// InlineKeyboardButton is one inline keyboard button. Exactly one of the
+// optional fields is set on buttons that the server accepted.
+type InlineKeyboardButton struct {
+	Text                         string          `json:"text"`
+	URL                          string          `json:"url,omitempty"`
+	CallbackData                 string          `json:"callback_data,omitempty"`
+	SwitchInlineQuery            *string         `json:"switch_inline_query,omitempty"`
+	SwitchInlineQueryCurrentChat *string         `json:"switch_inline_query_current_chat,omitempty"`
+	LoginURL                     json.RawMessage `json:"login_url,omitempty"`
+	WebApp                       json.RawMessage `json:"web_app,omitempty"`
+	CallbackGame                 json.RawMessage `json:"callback_game,omitempty"`
+	Pay                          bool            `json:"pay,omitempty"`
+}
+
+// ForumTopicCreated is the service content of the message that opens a forum topic.
+type ForumTopicCreated struct {
+	Name      string `json:"name"`
+	IconColor int    `json:"icon_color"`
+}
+
+// Message is a message as the Bot API serialises it. Fields that
+// tgbotapi v5.5.1 does not know (message_thread_id, is_topic_message) are
+// present so that a bot can read them from the raw update.
+type Message struct {
+	MessageID             int                   `json:"message_id"`
+	MessageThreadID       int                   `json:"message_thread_id,omitempty"`
+	From                  *User                 `json:"from,omitempty"`
+	SenderChat            *Chat                 `json:"sender_chat,omitempty"`
+	Date                  int64                 `json:"date"`
+	Chat                  Chat                  `json:"chat"`
+	IsTopicMessage        bool                  `json:"is_topic_message,omitempty"`
+	ReplyToMessage        *Message              `json:"reply_to_message,omitempty"`
+	EditDate              int64                 `json:"edit_date,omitempty"`
+	Text                  string                `json:"text,omitempty"`
+	Entities              []MessageEntity       `json:"entities,omitempty"`
+	NewChatMembers        []User                `json:"new_chat_members,omitempty"`
+	LeftChatMember        *User                 `json:"left_chat_member,omitempty"`
+	GroupChatCreated      bool                  `json:"group_chat_created,omitempty"`
+	SupergroupChatCreated bool                  `json:"supergroup_chat_created,omitempty"`
+	MigrateToChatID       int64                 `json:"migrate_to_chat_id,omitempty"`
+	MigrateFromChatID     int64                 `json:"migrate_from_chat_id,omitempty"`
+	ForumTopicCreated     *ForumTopicCreated    `json:"forum_topic_created,omitempty"`
+	ReplyMarkup           *InlineKeyboardMarkup `json:"reply_markup,omitempty"`
+}
+
+// Buttons returns the message's inline buttons row by row, flattened.
+func (m Message) Buttons() []InlineKeyboardButton {
+	if m.ReplyMarkup == nil {
+		return nil
+	}
+	var out []InlineKeyboardButton
+	for _, row := range m.ReplyMarkup.InlineKeyboard {
+		out = append(out, row...)
+	}
+	return out
+}
+
+// Button returns the first inline button whose text is label.
+func (m Message) Button(label string) (InlineKeyboardButton, bool) {
+	return findButton(m.ReplyMarkup, label)
+}
+
+// Labels returns the texts of the message's inline buttons, flattened.
+func (m Message) Labels() []string {
+	buttons := m.Buttons()
+	out := make([]string, len(buttons))
+	for i, b := range buttons {
+		out[i] = b.Text
+	}
+	return out
+}
+
+// IsService reports whether the message is a service message (member
+// changes, migrations, topic creation) rather than a text.
+func (m Message) IsService() bool {
+	return len(m.NewChatMembers) > 0 || m.LeftChatMember != nil || m.GroupChatCreated ||
+		m.SupergroupChatCreated || m.MigrateToChatID != 0 || m.MigrateFromChatID != 0 || m.ForumTopicCreated != nil
+}
+
+func findButton(markup *InlineKeyboardMarkup, label string) (InlineKeyboardButton, bool) {
+	if markup == nil {
+		return InlineKeyboardButton{}, false
+	}
+	for _, row := range markup.InlineKeyboard {
+		for _, b := range row {
+			if b.Text == label {
+				return b, true
+			}
+		}
+	}
+	return InlineKeyboardButton{}, false
+}
+
+// ChatMessage is a message as it currently stands in a chat (edits applied),
+// with bookkeeping that the Bot API does not show.
+type ChatMessage struct {
+	Message
+	// FromBot is true for messages the bot sent through the API.
+	FromBot bool `json:"from_bot"`
+	// EditCount counts successful edits (text or reply markup).
+	EditCount int `json:"edit_count"`
+	// Silent is true when the message was sent with disable_notification.
+	Silent bool `json:"silent,omitempty"`
+	// SentAt and EditedAt are the server clock's times of sending and of the last edit.
+	SentAt time.Time `json:"sent_at"`
+	// EditedAt is zero until the first edit.
+	EditedAt time.Time `json:"edited_at,omitempty"`
+	// OtherMarkup holds a reply keyboard, keyboard removal or force-reply
+	// markup sent with the message, verbatim; inline keyboards are in ReplyMarkup.
+	OtherMarkup json.RawMessage `json:"other_markup,omitempty"`
+}
+
+// CallbackQuery is the callback_query object of an update.
+type CallbackQuery struct {
+	ID           string   `json:"id"`
+	From         User     `json:"from"`
+	Message      *Message `json:"message,omitempty"`
+	ChatInstance string   `json:"chat_instance"`
+	Data         string   `json:"data,omitempty"`
+}
+
+// ChatMember is a user's membership in a chat. Its JSON form carries the
+// fields Telegram sends for the member's status.
+type ChatMember struct {
+	Status      string `json:"status"`
+	User        User   `json:"user"`
+	IsAnonymous bool   `json:"is_anonymous"`
+	CustomTitle string `json:"custom_title,omitempty"`
+	// CanDeleteMessages applies to administrators (true by default for ones made here).
+	CanDeleteMessages bool `json:"can_delete_messages"`
+	// IsMember applies to restricted members: whether they are still in the chat.
+	IsMember bool `json:"is_member"`
+	// UntilDate applies to restricted and kicked members; 0 means forever.
+	UntilDate int64 `json:"until_date"`
+}
+
+// MarshalJSON writes the fields Telegram includes for the member's status.
+func (m ChatMember) MarshalJSON() ([]byte, error) {
+	out := map[string]any{"status": m.Status, "user": m.User}
+	switch m.Status {
+	case StatusCreator:
+		out["is_anonymous"] = m.IsAnonymous
+		if m.CustomTitle != "" {
+			out["custom_title"] = m.CustomTitle
+		}
+	case StatusAdministrator:
+		out["is_anonymous"] = m.IsAnonymous
+		if m.CustomTitle != "" {
+			out["custom_title"] = m.CustomTitle
+		}
+		out["can_be_edited"] = false
+		out["can_manage_chat"] = true
+		out["can_delete_messages"] = m.CanDeleteMessages
+		out["can_manage_video_chats"] = true
+		out["can_restrict_members"] = true
+		out["can_promote_members"] = false
+		out["can_change_info"] = true
+		out["can_invite_users"] = true
+		out["can_pin_messages"] = true
+		out["can_manage_topics"] = true
+	case StatusRestricted:
+		out["is_member"] = m.IsMember
+		out["until_date"] = m.UntilDate
+		out["can_send_messages"] = false
+	case StatusKicked:
+		out["until_date"] = m.UntilDate
+	}
+	return json.Marshal(out)
+}
+
+// ChatMemberUpdated is the my_chat_member / chat_member object of an update.
+type ChatMemberUpdated struct {
+	Chat          Chat       `json:"chat"`
+	From          User       `json:"from"`
+	Date          int64      `json:"date"`
+	OldChatMember ChatMember `json:"old_chat_member"`
+	NewChatMember ChatMember `json:"new_chat_member"`
+}
+
+// Update is one update as getUpdates returns it and a webhook receives it.
+type Update struct {
+	UpdateID      int                `json:"update_id"`
+	Message       *Message           `json:"message,omitempty"`
+	EditedMessage *Message           `json:"edited_message,omitempty"`
+	CallbackQuery *CallbackQuery     `json:"callback_query,omitempty"`
+	MyChatMember  *ChatMemberUpdated `json:"my_chat_member,omitempty"`
+	ChatMember    *ChatMemberUpdated `json:"chat_member,omitempty"`
+}
+
+// BotCommand is one command of a setMyCommands list.
+type BotCommand struct {
+	Command     string `json:"command"`
+	Description string `json:"description"`
+}
+
+// CommandScope is a BotCommandScope: Type is one of "default",
+// "all_private_chats", "all_group_chats", "all_chat_administrators",
+// "chat", "chat_administrators", "chat_member".
+type CommandScope struct {
+	Type   string `json:"type"`
+	ChatID int64  `json:"chat_id,omitempty"`
+	UserID int64  `json:"user_id,omitempty"`
+}
+
+// CommandSet is the command list registered for one scope and language.
+type CommandSet struct {
+	Scope        CommandScope `json:"scope"`
+	LanguageCode string       `json:"language_code,omitempty"`
+	Commands     []BotCommand `json:"commands"`
+}
+
+// WebhookInfo is the result of getWebhookInfo.
+type WebhookInfo struct {
+	URL                  string   `json:"url"`
+	HasCustomCertificate bool     `json:"has_custom_certificate"`
+	PendingUpdateCount   int      `json:"pending_update_count"`
+	LastErrorDate        int64    `json:"last_error_date,omitempty"`
+	LastErrorMessage     string   `json:"last_error_message,omitempty"`
+	MaxConnections       int      `json:"max_connections,omitempty"`
+	AllowedUpdates       []string `json:"allowed_updates,omitempty"`
+}
+
+// clone deep-copies a message so that callers cannot alter stored state.
+func (m Message) clone() Message {
+	if m.From != nil {
+		u := *m.From
+		m.From = &u
+	}
+	if m.SenderChat != nil {
+		c := *m.SenderChat
+		m.SenderChat = &c
+	}
+	if m.ReplyToMessage != nil {
+		r := m.ReplyToMessage.clone()
+		m.ReplyToMessage = &r
+	}
+	if m.Entities != nil {
+		entities := make([]MessageEntity, len(m.Entities))
+		for i, e := range m.Entities {
+			if e.User != nil {
+				u := *e.User
+				e.User = &u
+			}
+			entities[i] = e
+		}
+		m.Entities = entities
+	}
+	m.NewChatMembers = slices.Clone(m.NewChatMembers)
+	if m.LeftChatMember != nil {
+		u := *m.LeftChatMember
+		m.LeftChatMember = &u
+	}
+	if m.ForumTopicCreated != nil {
+		f := *m.ForumTopicCreated
+		m.ForumTopicCreated = &f
+	}
+	m.ReplyMarkup = m.ReplyMarkup.clone()
+	return m
+}
+
+func (k *InlineKeyboardMarkup) clone() *InlineKeyboardMarkup {
+	if k == nil {
+		return nil
+	}
+	out := &InlineKeyboardMarkup{InlineKeyboard: make([][]InlineKeyboardButton, len(k.InlineKeyboard))}
+	for i, row := range k.InlineKeyboard {
+		out.InlineKeyboard[i] = make([]InlineKeyboardButton, len(row))
+		for j, b := range row {
+			if b.SwitchInlineQuery != nil {
+				q := *b.SwitchInlineQuery
+				b.SwitchInlineQuery = &q
+			}
+			if b.SwitchInlineQueryCurrentChat != nil {
+				q := *b.SwitchInlineQueryCurrentChat
+				b.SwitchInlineQueryCurrentChat = &q
+			}
+			b.LoginURL = slices.Clone(b.LoginURL)
+			b.WebApp = slices.Clone(b.WebApp)
+			b.CallbackGame = slices.Clone(b.CallbackGame)
+			out.InlineKeyboard[i][j] = b
+		}
+	}
+	return out
+}
+
+func (m ChatMessage) clone() ChatMessage {
+	m.Message = m.Message.clone()
+	m.OtherMarkup = slices.Clone(m.OtherMarkup)
+	return m
+}

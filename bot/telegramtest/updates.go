@@ -1,0 +1,289 @@
+package telegramtest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"sort"
+	"strings"
+	"time"
+)
+
+// queuedUpdate is one pending update, encoded once when it was created.
+type queuedUpdate struct {
+	id   int
+	kind string
+	raw  json.RawMessage
+}
+
+// updateQueue holds the updates the bot has not confirmed yet, oldest
+// first. It is guarded by Server.mu; sig wakes long polls and the webhook.
+type updateQueue struct {
+	items   []queuedUpdate
+	head    int
+	nextID  int
+	allowed map[string]bool // nil: Telegram's default (all but chat_member)
+	sig     signal
+}
+
+func (q *updateQueue) init(first int) { q.nextID = first }
+
+func (q *updateQueue) pending() []queuedUpdate { return q.items[q.head:] }
+
+func (q *updateQueue) len() int { return len(q.items) - q.head }
+
+// isAllowed applies the bot's allowed_updates setting.
+func (q *updateQueue) isAllowed(kind string) bool {
+	if q.allowed == nil {
+		return kind != UpdateChatMember
+	}
+	return q.allowed[kind]
+}
+
+// knownUpdateTypes are the update types allowed_updates may name.
+var knownUpdateTypes = map[string]bool{
+	"message": true, "edited_message": true, "channel_post": true, "edited_channel_post": true,
+	"business_connection": true, "business_message": true, "edited_business_message": true,
+	"deleted_business_messages": true, "message_reaction": true, "message_reaction_count": true,
+	"inline_query": true, "chosen_inline_result": true, "callback_query": true, "shipping_query": true,
+	"pre_checkout_query": true, "purchased_paid_media": true, "poll": true, "poll_answer": true,
+	"my_chat_member": true, "chat_member": true, "chat_join_request": true, "chat_boost": true,
+	"removed_chat_boost": true,
+}
+
+// setAllowed applies an allowed_updates argument the way Telegram does:
+// absent, null or malformed leaves the setting alone; a list naming no
+// known type (including []) restores the default.
+func (q *updateQueue) setAllowed(arg string, present bool) {
+	if !present {
+		return
+	}
+	var names []string
+	if err := json.Unmarshal([]byte(arg), &names); err != nil {
+		return
+	}
+	set := map[string]bool{}
+	for _, n := range names {
+		n = strings.ToLower(n)
+		if knownUpdateTypes[n] {
+			set[n] = true
+		}
+	}
+	if len(set) == 0 {
+		q.allowed = nil
+		return
+	}
+	q.allowed = set
+}
+
+func (q *updateQueue) allowedList() []string {
+	if q.allowed == nil {
+		return nil
+	}
+	out := make([]string, 0, len(q.allowed))
+	for k := range q.allowed {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// push encodes and appends an update; the caller holds Server.mu.
+func (q *updateQueue) push(kind string, u Update) (int, bool) {
+	if !q.isAllowed(kind) {
+		return 0, false
+	}
+	u.UpdateID = q.nextID
+	raw, err := json.Marshal(u)
+	if err != nil {
+		return 0, false
+	}
+	q.nextID++
+	q.items = append(q.items, queuedUpdate{id: u.UpdateID, kind: kind, raw: raw})
+	q.sig.broadcast()
+	return u.UpdateID, true
+}
+
+// confirm drops updates the way getUpdates' offset does: a positive offset
+// confirms every update with a smaller id, a negative one keeps only the
+// last -offset updates.
+func (q *updateQueue) confirm(offset int64) {
+	switch {
+	case offset > 0:
+		for q.head < len(q.items) && int64(q.items[q.head].id) < offset {
+			q.items[q.head] = queuedUpdate{}
+			q.head++
+		}
+	case offset < 0:
+		keep := int(-offset)
+		if n := q.len(); n > keep {
+			for i := q.head; i < q.head+n-keep; i++ {
+				q.items[i] = queuedUpdate{}
+			}
+			q.head += n - keep
+		}
+	}
+	q.compact()
+}
+
+// dropFirst removes the oldest update if it still has the given id.
+func (q *updateQueue) dropFirst(id int) {
+	if q.len() > 0 && q.items[q.head].id == id {
+		q.items[q.head] = queuedUpdate{}
+		q.head++
+		q.compact()
+	}
+}
+
+func (q *updateQueue) clear() {
+	q.items = nil
+	q.head = 0
+}
+
+func (q *updateQueue) compact() {
+	if q.head == len(q.items) {
+		q.items = q.items[:0]
+		q.head = 0
+		return
+	}
+	if q.head > 256 && q.head > len(q.items)/2 {
+		n := copy(q.items, q.items[q.head:])
+		clear(q.items[n:])
+		q.items = q.items[:n]
+		q.head = 0
+	}
+}
+
+// encode joins up to limit pending updates into a JSON array.
+func (q *updateQueue) encode(limit int) (json.RawMessage, int) {
+	items := q.pending()
+	if len(items) > limit {
+		items = items[:limit]
+	}
+	var b bytes.Buffer
+	b.WriteByte('[')
+	for i, it := range items {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(it.raw)
+	}
+	b.WriteByte(']')
+	return b.Bytes(), len(items)
+}
+
+// longPoll is the getUpdates request currently waiting; a newer one (or
+// setWebhook) ends it with a 409.
+type longPoll struct {
+	done   chan struct{}
+	reason *apiError
+	parked bool
+}
+
+func (lp *longPoll) kick(reason *apiError) {
+	lp.reason = reason
+	close(lp.done)
+}
+
+// getUpdates implements long polling: it returns at once when updates are
+// pending, else waits up to timeout seconds for the first one.
+func (s *Server) getUpdates(ctx context.Context, p params) (any, *apiError) {
+	s.mu.Lock()
+	if s.hook != nil {
+		s.mu.Unlock()
+		return nil, errWebhookActive
+	}
+	offset := p.integer("offset", 0)
+	limit := int(p.clamped("limit", 100, 1, 100))
+	timeout := time.Duration(p.clamped("timeout", 0, 0, 1<<31)) * time.Second
+	timeout = min(timeout, s.cfg.maxPollTimeout)
+	arg, present := p.jsonArg("allowed_updates")
+	s.queue.setAllowed(arg, present)
+	s.queue.confirm(offset)
+	if s.poll != nil {
+		s.poll.kick(errPollConflict)
+		s.poll = nil
+	}
+	me := &longPoll{done: make(chan struct{})}
+	s.poll = me
+	var timer *time.Timer
+	defer func() {
+		if timer != nil {
+			timer.Stop()
+		}
+	}()
+	timedOut := timeout == 0
+	for {
+		select {
+		case <-me.done:
+			s.mu.Unlock()
+			return nil, me.reason
+		default:
+		}
+		if s.queue.len() > 0 || timedOut || s.isClosed() {
+			raw, _ := s.queue.encode(limit)
+			if s.poll == me {
+				s.poll = nil
+			}
+			s.mu.Unlock()
+			return raw, nil
+		}
+		wake := s.queue.sig.wait()
+		me.parked = true
+		s.mu.Unlock()
+		if timer == nil {
+			timer = time.NewTimer(timeout)
+			s.change.broadcast()
+		}
+		select {
+		case <-wake:
+		case <-timer.C:
+			timedOut = true
+		case <-me.done:
+		case <-s.closed:
+		case <-ctx.Done():
+			s.mu.Lock()
+			if s.poll == me {
+				s.poll = nil
+			}
+			s.mu.Unlock()
+			return nil, &apiError{code: 499, description: "client closed request"}
+		}
+		s.mu.Lock()
+	}
+}
+
+// enqueueLocked adds an update for the bot and wakes whoever delivers it.
+func (s *Server) enqueueLocked(kind string, u Update) {
+	s.queue.push(kind, u)
+}
+
+// PendingUpdates returns how many updates the bot has not confirmed yet.
+func (s *Server) PendingUpdates() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.queue.len()
+}
+
+// PendingUpdateList returns the updates the bot has not confirmed yet, decoded.
+func (s *Server) PendingUpdateList() []Update {
+	s.mu.Lock()
+	items := append([]queuedUpdate(nil), s.queue.pending()...)
+	s.mu.Unlock()
+	out := make([]Update, 0, len(items))
+	for _, it := range items {
+		var u Update
+		if err := json.Unmarshal(it.raw, &u); err == nil {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// LongPollWaiting reports whether a getUpdates request is parked waiting
+// for updates, which lets a test act only once the bot is listening.
+func (s *Server) LongPollWaiting() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.poll != nil && s.poll.parked
+}

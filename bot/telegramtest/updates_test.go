@@ -1,0 +1,179 @@
+package telegramtest_test
+
+import (
+	"net/url"
+	"sync"
+	"testing"
+	"time"
+
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/twentyone-bot/twentyone/bot/telegramtest"
+)
+
+func TestGetUpdatesOffsetConfirmsAndLimitCaps(t *testing.T) {
+	srv, api := start(t, telegramtest.WithFirstUpdateID(500))
+	alice := srv.AddUser(telegramtest.User{FirstName: "Alice"})
+	chat := srv.PrivateChat(alice)
+	for _, text := range []string{"one", "two", "three"} {
+		_, err := srv.SendText(chat.ID, alice.ID, text)
+		require.NoError(t, err)
+	}
+	texts := func(updates []tgbotapi.Update) []string {
+		var out []string
+		for _, u := range updates {
+			require.NotNil(t, u.Message)
+			out = append(out, u.Message.Text)
+		}
+		return out
+	}
+
+	tests := []struct {
+		name    string
+		cfg     tgbotapi.UpdateConfig
+		want    []string
+		pending int
+	}{
+		{"unconfirmed updates come again", tgbotapi.UpdateConfig{}, []string{"one", "two", "three"}, 3},
+		{"limit caps the answer", tgbotapi.UpdateConfig{Limit: 2}, []string{"one", "two"}, 3},
+		{"offset confirms smaller ids", tgbotapi.UpdateConfig{Offset: 501}, []string{"two", "three"}, 2},
+		{"negative offset keeps the last ones", tgbotapi.UpdateConfig{Offset: -1}, []string{"three"}, 1},
+		{"offset past the end empties the queue", tgbotapi.UpdateConfig{Offset: 503}, nil, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			updates, err := api.GetUpdates(tt.cfg)
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, texts(updates))
+			assert.Equal(t, tt.pending, srv.PendingUpdates())
+		})
+	}
+}
+
+func TestLongPollWakesOnFirstUpdateAndTimesOut(t *testing.T) {
+	srv, api := start(t)
+	alice := srv.AddUser(telegramtest.User{FirstName: "Alice"})
+	chat := srv.PrivateChat(alice)
+
+	t.Run("returns empty after the timeout", func(t *testing.T) {
+		begun := time.Now()
+		updates, err := api.GetUpdates(tgbotapi.UpdateConfig{Timeout: 1})
+		require.NoError(t, err)
+		assert.Empty(t, updates)
+		assert.GreaterOrEqual(t, time.Since(begun), 900*time.Millisecond)
+	})
+
+	t.Run("returns as soon as an update arrives", func(t *testing.T) {
+		type result struct {
+			updates []tgbotapi.Update
+			err     error
+			took    time.Duration
+		}
+		done := make(chan result, 1)
+		go func() {
+			begun := time.Now()
+			u, err := api.GetUpdates(tgbotapi.UpdateConfig{Timeout: 30})
+			done <- result{u, err, time.Since(begun)}
+		}()
+		// The poll must be waiting before the message is sent, else it
+		// would return at once without proving the wake-up.
+		require.NoError(t, srv.WaitFor(deadline(t), func(*telegramtest.View) bool { return srv.LongPollWaiting() }))
+		_, err := srv.SendText(chat.ID, alice.ID, "wake up")
+		require.NoError(t, err)
+		select {
+		case r := <-done:
+			require.NoError(t, r.err)
+			require.Len(t, r.updates, 1)
+			assert.Equal(t, "wake up", r.updates[0].Message.Text)
+			assert.Less(t, r.took, 5*time.Second)
+		case <-deadline(t).Done():
+			t.Fatal("long poll did not return after an update")
+		}
+	})
+}
+
+func TestSecondLongPollEndsTheFirstWithConflict(t *testing.T) {
+	srv, api := start(t)
+	first := make(chan error, 1)
+	go func() {
+		_, err := api.GetUpdates(tgbotapi.UpdateConfig{Timeout: 30})
+		first <- err
+	}()
+	require.NoError(t, srv.WaitFor(deadline(t), func(*telegramtest.View) bool { return srv.LongPollWaiting() }))
+	second := make(chan error, 1)
+	go func() {
+		_, err := api.GetUpdates(tgbotapi.UpdateConfig{Timeout: 1})
+		second <- err
+	}()
+	select {
+	case err := <-first:
+		apiErr := asAPIError(t, err)
+		assert.Equal(t, 409, apiErr.Code)
+		assert.Equal(t, "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running", apiErr.Message)
+	case <-deadline(t).Done():
+		t.Fatal("the first long poll was not terminated")
+	}
+	require.NoError(t, <-second)
+}
+
+func TestAllowedUpdatesFilterNewUpdates(t *testing.T) {
+	srv, api := start(t)
+	alice := srv.AddUser(telegramtest.User{FirstName: "Alice"})
+	chat := srv.PrivateChat(alice)
+	_, err := api.GetUpdates(tgbotapi.UpdateConfig{AllowedUpdates: []string{"callback_query"}})
+	require.NoError(t, err)
+	_, err = srv.SendText(chat.ID, alice.ID, "filtered out")
+	require.NoError(t, err)
+	assert.Equal(t, 0, srv.PendingUpdates(), "messages are not even queued once only callback queries are allowed")
+
+	// tgbotapi sends allowed_updates=null when the list is nil: that keeps the setting.
+	_, err = api.GetUpdates(tgbotapi.UpdateConfig{})
+	require.NoError(t, err)
+	_, err = srv.SendText(chat.ID, alice.ID, "still filtered")
+	require.NoError(t, err)
+	assert.Equal(t, 0, srv.PendingUpdates())
+
+	// An empty list restores the default set.
+	resp := call(t, srv, "getUpdates", url.Values{"allowed_updates": {"[]"}})
+	require.True(t, resp.OK)
+	_, err = srv.SendText(chat.ID, alice.ID, "delivered")
+	require.NoError(t, err)
+	updates, err := api.GetUpdates(tgbotapi.UpdateConfig{})
+	require.NoError(t, err)
+	require.Len(t, updates, 1)
+	assert.Equal(t, "delivered", updates[0].Message.Text)
+}
+
+func TestGetUpdatesConcurrentWithTrafficIsRaceFree(t *testing.T) {
+	srv, api := start(t)
+	users := srv.NewUsers("A", "B", "C", "D")
+	chat := srv.NewGroup("Table", users...)
+	const perUser = 50
+	var wg sync.WaitGroup
+	for _, u := range users {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range perUser {
+				_, err := srv.SendCommand(chat.ID, u.ID, "hit")
+				assert.NoError(t, err)
+			}
+		}()
+	}
+	seen := 0
+	offset := 0
+	ctx := deadline(t)
+	for seen < perUser*len(users) && ctx.Err() == nil {
+		updates, err := api.GetUpdates(tgbotapi.UpdateConfig{Offset: offset, Timeout: 1})
+		require.NoError(t, err)
+		for _, u := range updates {
+			require.Greater(t, u.UpdateID, offset-1, "update ids increase")
+			offset = u.UpdateID + 1
+			seen++
+		}
+	}
+	wg.Wait()
+	assert.Equal(t, perUser*len(users), seen)
+}
