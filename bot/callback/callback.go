@@ -1,0 +1,252 @@
+// Package callback encodes and parses the callback data of the bot's inline
+// buttons. Callback data comes back from Telegram as whatever a client sends,
+// so Parse accepts exactly the strings String produces and nothing else; even
+// then the data is only a request: who pressed, whose turn it is and what is
+// allowed are checked against the stored state.
+//
+// The encoding is short ASCII, fields separated by colons, numbers in decimal
+// without leading zeros or signs:
+//
+//	j:<version>   join          l:<version>  leave      s:<version>  start
+//	h:<version>   hit           d:<version>  stand      n:<version>  new table
+//	b:<version>:<amount>        bet
+//	c:<stamp>:<field>:<value>   change a setting (stamp: see [Stamp])
+//	i:<field>                   explain a setting
+//	v:<game>                    show the decks of a game
+package callback
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Limits of the numbers callback data carries.
+const (
+	// MaxVersion is the largest table version, settings stamp or game
+	// number: 2^53 − 1, so that the numbers survive JSON anywhere.
+	MaxVersion = 1<<53 - 1
+	// MaxAmount is the largest bet.
+	MaxAmount = 1_000_000_000_000_000
+	// MaxLen is Telegram's limit on callback data, in bytes.
+	MaxLen = 64
+)
+
+// ErrInvalid is wrapped by every error Parse returns.
+var ErrInvalid = errors.New("invalid callback data")
+
+// Action is what a button asks for.
+type Action uint8
+
+// The actions of the bot's buttons.
+const (
+	// Join sits the presser down in the lobby (Version).
+	Join Action = iota + 1
+	// Leave stands the presser up (Version).
+	Leave
+	// Start starts a game, or the next one (Version).
+	Start
+	// Bet bets Amount (Version).
+	Bet
+	// Hit draws a card (Version).
+	Hit
+	// Stand stops drawing (Version).
+	Stand
+	// NewTable opens a table where one closed (Version).
+	NewTable
+	// Setting sets Field to Value, or toggles the bet option Value when
+	// Field is bets; Version is the [Stamp] of the settings the button was
+	// drawn for.
+	Setting
+	// SettingInfo explains Field.
+	SettingInfo
+	// Verify shows the decks of Game.
+	Verify
+)
+
+// codes are the actions' one-letter codes, indexed by Action.
+var codes = [...]byte{Join: 'j', Leave: 'l', Start: 's', Bet: 'b', Hit: 'h', Stand: 'd',
+	NewTable: 'n', Setting: 'c', SettingInfo: 'i', Verify: 'v'}
+
+var actionNames = [...]string{Join: "join", Leave: "leave", Start: "start", Bet: "bet", Hit: "hit",
+	Stand: "stand", NewTable: "new_table", Setting: "setting", SettingInfo: "setting_info", Verify: "verify"}
+
+// String returns the action's name.
+func (a Action) String() string {
+	if a.valid() {
+		return actionNames[a]
+	}
+	return "action(" + strconv.Itoa(int(a)) + ")"
+}
+
+func (a Action) valid() bool { return a >= Join && a <= Verify }
+
+// TableAction reports whether the action acts on the table and carries its
+// version.
+func (a Action) TableAction() bool { return a >= Join && a <= NewTable }
+
+// Data is what a button carries. Which fields are set depends on Action; the
+// others are zero.
+type Data struct {
+	// Action is what the button asks for.
+	Action Action
+	// Version is the table version the button was drawn for (table
+	// actions), or the settings stamp (Setting).
+	Version uint64
+	// Amount is the bet (Bet).
+	Amount int64
+	// Field is the setting (Setting, SettingInfo): one of the Field
+	// constants.
+	Field string
+	// Value is the setting's new value (Setting), as [Value] and [BetToken]
+	// write it.
+	Value string
+	// Game is the game whose decks to show (Verify).
+	Game uint64
+}
+
+// String returns the encoding of d: 1 to 64 bytes of ASCII. Data that
+// Parse would not return encodes to something Parse rejects.
+func (d Data) String() string {
+	if !d.Action.valid() {
+		return "?"
+	}
+	b := make([]byte, 0, MaxLen)
+	b = append(b, codes[d.Action], ':')
+	switch d.Action {
+	case Bet:
+		b = strconv.AppendUint(b, d.Version, 10)
+		b = append(b, ':')
+		b = strconv.AppendInt(b, d.Amount, 10)
+	case Setting:
+		b = strconv.AppendUint(b, d.Version, 10)
+		b = append(b, ':')
+		b = appendBounded(b, d.Field, 8)
+		b = append(b, ':')
+		b = appendBounded(b, d.Value, 16)
+	case SettingInfo:
+		b = appendBounded(b, d.Field, 8)
+	case Verify:
+		b = strconv.AppendUint(b, d.Game, 10)
+	default:
+		b = strconv.AppendUint(b, d.Version, 10)
+	}
+	return string(b)
+}
+
+// appendBounded appends at most n bytes of s, so that no Data encodes to
+// more than MaxLen bytes.
+func appendBounded(b []byte, s string, n int) []byte {
+	if len(s) > n {
+		s = s[:n]
+	}
+	return append(b, s...)
+}
+
+// Parse parses callback data as String encodes it. It accepts nothing else:
+// unknown actions and fields, numbers out of bounds or with leading zeros or
+// signs, missing or extra parts, and anything over 64 bytes or not ASCII are
+// errors wrapping ErrInvalid.
+func Parse(s string) (Data, error) {
+	if len(s) == 0 || len(s) > MaxLen {
+		return Data{}, fmt.Errorf("%w: %d bytes", ErrInvalid, len(s))
+	}
+	if len(s) < 3 || s[1] != ':' {
+		return Data{}, fmt.Errorf("%w: %q", ErrInvalid, s)
+	}
+	var a Action
+	for i, c := range codes {
+		if c == s[0] && c != 0 {
+			a = Action(i)
+		}
+	}
+	if a == 0 {
+		return Data{}, fmt.Errorf("%w: unknown action %q", ErrInvalid, s[0])
+	}
+	d := Data{Action: a}
+	rest := s[2:]
+	var err error
+	switch a {
+	case Bet:
+		var ver, amt string
+		if ver, amt, err = cut2(rest); err == nil {
+			if d.Version, err = number(ver, 0, MaxVersion); err == nil {
+				var n uint64
+				n, err = number(amt, 1, MaxAmount)
+				d.Amount = int64(n)
+			}
+		}
+	case Setting:
+		err = d.parseSetting(rest)
+	case SettingInfo:
+		if !knownField(rest) {
+			err = fmt.Errorf("unknown field %q", rest)
+		}
+		d.Field = rest
+	case Verify:
+		d.Game, err = number(rest, 1, MaxVersion)
+	default:
+		d.Version, err = number(rest, 0, MaxVersion)
+	}
+	if err != nil {
+		return Data{}, fmt.Errorf("%w: %s: %w", ErrInvalid, a, err)
+	}
+	return d, nil
+}
+
+func (d *Data) parseSetting(rest string) error {
+	parts := strings.Split(rest, ":")
+	if len(parts) != 3 {
+		return fmt.Errorf("%d parts, want 3", len(parts))
+	}
+	stamp, field, value := parts[0], parts[1], parts[2]
+	var err error
+	if d.Version, err = number(stamp, 0, MaxVersion); err != nil {
+		return err
+	}
+	if !knownField(field) {
+		return fmt.Errorf("unknown field %q", field)
+	}
+	if err := checkValue(field, value); err != nil {
+		return err
+	}
+	d.Field, d.Value = field, value
+	return nil
+}
+
+// cut2 splits s at its one colon.
+func cut2(s string) (string, string, error) {
+	parts := strings.Split(s, ":")
+	if len(parts) != 2 {
+		return "", "", fmt.Errorf("%d parts, want 2", len(parts))
+	}
+	return parts[0], parts[1], nil
+}
+
+// maxDigits is more digits than any bound has, so that number rejects long
+// strings before converting them.
+const maxDigits = 19
+
+// number parses a canonical decimal number: "0", or a nonzero digit followed
+// by digits, within [lo, hi].
+func number(s string, lo, hi uint64) (uint64, error) {
+	if s == "" || len(s) > maxDigits {
+		return 0, fmt.Errorf("number %q", s)
+	}
+	if s[0] == '0' && len(s) > 1 {
+		return 0, fmt.Errorf("leading zero in %q", s)
+	}
+	var n uint64
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0, fmt.Errorf("number %q", s)
+		}
+		n = n*10 + uint64(c-'0')
+	}
+	if n < lo || n > hi {
+		return 0, fmt.Errorf("%d out of [%d, %d]", n, lo, hi)
+	}
+	return n, nil
+}

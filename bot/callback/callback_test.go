@@ -1,0 +1,279 @@
+package callback
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/twentyone-bot/twentyone/bot/i18n"
+	"github.com/twentyone-bot/twentyone/game"
+)
+
+func TestRoundTrip(t *testing.T) {
+	tests := []struct {
+		data Data
+		want string
+	}{
+		{Data{Action: Join, Version: 3}, "j:3"},
+		{Data{Action: Leave, Version: 0}, "l:0"},
+		{Data{Action: Start, Version: 17}, "s:17"},
+		{Data{Action: Bet, Version: 42, Amount: 10}, "b:42:10"},
+		{Data{Action: Hit, Version: 43}, "h:43"},
+		{Data{Action: Stand, Version: 44}, "d:44"},
+		{Data{Action: NewTable, Version: 99}, "n:99"},
+		{Data{Action: Setting, Version: 123, Field: FieldStake, Value: "25"}, "c:123:stake:25"},
+		{Data{Action: Setting, Version: 1, Field: FieldEntry, Value: "1000000000000"}, "c:1:entry:1000000000000"},
+		{Data{Action: Setting, Version: 1, Field: FieldBets, Value: "x2"}, "c:1:bets:x2"},
+		{Data{Action: Setting, Version: 1, Field: FieldBets, Value: "b10"}, "c:1:bets:b10"},
+		{Data{Action: Setting, Version: 1, Field: FieldBets, Value: "x1000"}, "c:1:bets:x1000"},
+		{Data{Action: Setting, Version: 1, Field: FieldTurn, Value: "10"}, "c:1:turn:10"},
+		{Data{Action: Setting, Version: 1, Field: FieldTurn, Value: "3600"}, "c:1:turn:3600"},
+		{Data{Action: Setting, Version: 1, Field: FieldLobby, Value: "86400"}, "c:1:lobby:86400"},
+		{Data{Action: Setting, Version: 1, Field: FieldKnocks, Value: "0"}, "c:1:knocks:0"},
+		{Data{Action: Setting, Version: 1, Field: FieldLang, Value: "ru"}, "c:1:lang:ru"},
+		{Data{Action: SettingInfo, Field: FieldKnocks}, "i:knocks"},
+		{Data{Action: Verify, Game: 17}, "v:17"},
+		// The largest values.
+		{Data{Action: Bet, Version: MaxVersion, Amount: MaxAmount}, "b:9007199254740991:1000000000000000"},
+		{Data{Action: Join, Version: MaxVersion}, "j:9007199254740991"},
+		{Data{Action: Setting, Version: MaxVersion, Field: FieldEntry, Value: "1000000000000"}, "c:9007199254740991:entry:1000000000000"},
+		{Data{Action: Verify, Game: MaxVersion}, "v:9007199254740991"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.want, func(t *testing.T) {
+			s := tt.data.String()
+			assert.Equal(t, tt.want, s)
+			assert.True(t, len(s) >= 1 && len(s) <= MaxLen, "%d bytes", len(s))
+			got, err := Parse(s)
+			require.NoError(t, err)
+			assert.Equal(t, tt.data, got)
+		})
+	}
+}
+
+func TestStringIsShortASCIIWhateverTheData(t *testing.T) {
+	huge := strings.Repeat("é", 100)
+	for a := Action(0); a <= Verify+1; a++ {
+		d := Data{Action: a, Version: ^uint64(0), Amount: -1 << 63, Field: huge, Value: huge, Game: ^uint64(0)}
+		s := d.String()
+		assert.True(t, len(s) >= 1 && len(s) <= MaxLen, "%s: %d bytes", a, len(s))
+		if strings.Contains(s, "é") || len(s) > 0 && s[0] == '?' {
+			continue
+		}
+		_, err := Parse(s)
+		assert.ErrorIs(t, err, ErrInvalid, "%s: %q has out-of-bounds values", a, s)
+	}
+}
+
+func TestParseRejects(t *testing.T) {
+	tests := []struct{ name, in string }{
+		{"empty", ""},
+		{"65 bytes", "c:1:stake:" + strings.Repeat("1", 55)},
+		{"64 bytes of junk", strings.Repeat("j", 64)},
+		{"action only", "j"},
+		{"no version", "j:"},
+		{"no colon", "j1"},
+		{"unknown action", "z:1"},
+		{"upper-case action", "J:1"},
+		{"leading zero", "j:01"},
+		{"plus sign", "j:+1"},
+		{"minus sign", "j:-1"},
+		{"space", "j: 1"},
+		{"trailing space", "j:1 "},
+		{"trailing garbage", "j:1x"},
+		{"extra part", "j:1:2"},
+		{"trailing colon", "j:1:"},
+		{"version 2^53", "j:9007199254740992"},
+		{"version overflows uint64", "j:99999999999999999999"},
+		{"hex", "j:0x10"},
+		{"non-ASCII digit", "j:１"},
+		{"non-ASCII", "j:1é"},
+		{"NUL", "j:1\x00"},
+		{"bet without amount", "b:1"},
+		{"bet empty amount", "b:1:"},
+		{"bet zero", "b:1:0"},
+		{"bet negative", "b:1:-10"},
+		{"bet too large", "b:1:1000000000000001"},
+		{"bet huge", "b:1:9223372036854775808"},
+		{"bet leading zero", "b:1:010"},
+		{"bet extra part", "b:1:10:1"},
+		{"setting no value", "c:1:stake"},
+		{"setting empty value", "c:1:stake:"},
+		{"setting unknown field", "c:1:color:red"},
+		{"setting field case", "c:1:Stake:10"},
+		{"stake zero", "c:1:stake:0"},
+		{"stake too large", "c:1:stake:1000000001"},
+		{"entry too large", "c:1:entry:1000000000001"},
+		{"turn too short", "c:1:turn:9"},
+		{"turn too long", "c:1:turn:3601"},
+		{"lobby too short", "c:1:lobby:29"},
+		{"lobby too long", "c:1:lobby:86401"},
+		{"knocks too many", "c:1:knocks:11"},
+		{"knocks leading zero", "c:1:knocks:00"},
+		{"bets unknown kind", "c:1:bets:y2"},
+		{"bets no number", "c:1:bets:x"},
+		{"bets zero", "c:1:bets:x0"},
+		{"bets too many times", "c:1:bets:x1001"},
+		{"bets divisor too large", "c:1:bets:b11"},
+		{"bets upper case", "c:1:bets:X2"},
+		{"bets written long", "c:1:bets:bank"},
+		{"lang unknown", "c:1:lang:de"},
+		{"lang upper case", "c:1:lang:RU"},
+		{"setting stamp too large", "c:9007199254740992:stake:10"},
+		{"setting extra part", "c:1:stake:10:1"},
+		{"info unknown field", "i:color"},
+		{"info empty", "i:"},
+		{"info with value", "i:stake:10"},
+		{"verify game zero", "v:0"},
+		{"verify no game", "v:"},
+		{"verify too large", "v:9007199254740992"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d, err := Parse(tt.in)
+			assert.ErrorIs(t, err, ErrInvalid)
+			assert.Equal(t, Data{}, d)
+		})
+	}
+}
+
+func TestParseRejectsRandomBytes(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 7))
+	for range 20000 {
+		b := make([]byte, 1+r.IntN(70))
+		for i := range b {
+			b[i] = byte(r.IntN(256))
+		}
+		// Random bytes may, rarely, be valid data; then they round-trip.
+		d, err := Parse(string(b))
+		if err == nil {
+			assert.Equal(t, string(b), d.String())
+			continue
+		}
+		assert.ErrorIs(t, err, ErrInvalid)
+	}
+}
+
+func TestActionString(t *testing.T) {
+	assert.Equal(t, "join", Join.String())
+	assert.Equal(t, "verify", Verify.String())
+	assert.Equal(t, "action(0)", Action(0).String())
+	assert.Equal(t, "action(200)", Action(200).String())
+	assert.True(t, Bet.TableAction())
+	assert.True(t, NewTable.TableAction())
+	assert.False(t, Setting.TableAction())
+	assert.False(t, Verify.TableAction())
+}
+
+func TestApply(t *testing.T) {
+	def := game.DefaultSettings()
+	stamp := Stamp(def, i18n.EN)
+	set := func(field, value string) Data {
+		return Data{Action: Setting, Version: stamp, Field: field, Value: value}
+	}
+	opts := func(s string) []game.BetOption {
+		o, err := game.ParseBetOptions(s)
+		require.NoError(t, err)
+		return o
+	}
+	tests := []struct {
+		name   string
+		data   Data
+		change func(*game.Settings)
+		lang   i18n.Lang
+		err    error
+	}{
+		{"stake", set(FieldStake, "25"), func(s *game.Settings) { s.Stake = 25 }, i18n.EN, nil},
+		{"entry", set(FieldEntry, "500"), func(s *game.Settings) { s.EntryLimit = 500 }, i18n.EN, nil},
+		{"turn", set(FieldTurn, "30"), func(s *game.Settings) { s.TurnTimeout = 30 * time.Second }, i18n.EN, nil},
+		{"lobby", set(FieldLobby, "300"), func(s *game.Settings) { s.LobbyTimeout = 5 * time.Minute }, i18n.EN, nil},
+		{"knocks", set(FieldKnocks, "0"), func(s *game.Settings) { s.MaxKnocks = 0 }, i18n.EN, nil},
+		{"lang", set(FieldLang, "ru"), func(*game.Settings) {}, i18n.RU, nil},
+		{"bet off", set(FieldBets, "x2"), func(s *game.Settings) { s.BetOptions = opts("x1 x5 bank/2 bank") }, i18n.EN, nil},
+		{"bet on", set(FieldBets, "x10"), func(s *game.Settings) { s.BetOptions = opts("x1 x2 x5 x10 bank/2 bank") }, i18n.EN, nil},
+		{"bank share on", set(FieldBets, "b4"), func(s *game.Settings) { s.BetOptions = opts("x1 x2 x5 bank/4 bank/2 bank") }, i18n.EN, nil},
+		// Invalid results come back with the error, so the caller can say
+		// what is wrong with them.
+		{"stake over entry", set(FieldStake, "500"), func(s *game.Settings) { s.Stake = 500 }, i18n.EN, game.ErrInvalidSettings},
+		{"entry under stake", set(FieldEntry, "5"), func(s *game.Settings) { s.EntryLimit = 5 }, i18n.EN, game.ErrInvalidSettings},
+		{"stale", Data{Action: Setting, Version: stamp + 1, Field: FieldStake, Value: "25"}, func(*game.Settings) {}, i18n.EN, ErrStale},
+		{"not a setting", Data{Action: Join, Version: stamp}, func(*game.Settings) {}, i18n.EN, ErrInvalid},
+		{"bad value", set(FieldStake, "x"), func(*game.Settings) {}, i18n.EN, ErrInvalid},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			want := def.Clone()
+			tt.change(&want)
+			got, lang, err := tt.data.Apply(def, i18n.EN)
+			if tt.err != nil {
+				assert.ErrorIs(t, err, tt.err)
+			} else {
+				assert.NoError(t, err)
+			}
+			assert.True(t, want.Equal(got), "got %+v, want %+v", got, want)
+			assert.Equal(t, tt.lang, lang)
+		})
+	}
+	assert.True(t, def.Equal(game.DefaultSettings()), "Apply leaves its argument alone")
+}
+
+func TestToggleLastBetAndSeventhBetAreInvalid(t *testing.T) {
+	one := game.DefaultSettings()
+	one.BetOptions = []game.BetOption{{Kind: game.StakeTimes, N: 1}}
+	_, _, err := Data{Action: Setting, Version: Stamp(one, i18n.EN), Field: FieldBets, Value: "x1"}.Apply(one, i18n.EN)
+	assert.ErrorIs(t, err, game.ErrInvalidSettings)
+
+	six := game.DefaultSettings()
+	six.BetOptions = ToggleBet(six.BetOptions, game.BetOption{Kind: game.StakeTimes, N: 10})
+	require.Len(t, six.BetOptions, game.MaxBetOptions)
+	_, _, err = Data{Action: Setting, Version: Stamp(six, i18n.EN), Field: FieldBets, Value: "b3"}.Apply(six, i18n.EN)
+	assert.ErrorIs(t, err, game.ErrInvalidSettings)
+}
+
+func TestStampChangesWithEverySetting(t *testing.T) {
+	base := game.DefaultSettings()
+	seen := map[uint64]string{Stamp(base, i18n.EN): "default"}
+	variants := map[string]func(*game.Settings){
+		"stake":  func(s *game.Settings) { s.Stake = 11 },
+		"entry":  func(s *game.Settings) { s.EntryLimit = 101 },
+		"bets":   func(s *game.Settings) { s.BetOptions = s.BetOptions[1:] },
+		"order":  func(s *game.Settings) { s.BetOptions[0], s.BetOptions[1] = s.BetOptions[1], s.BetOptions[0] },
+		"turn":   func(s *game.Settings) { s.TurnTimeout = time.Minute + time.Second },
+		"lobby":  func(s *game.Settings) { s.LobbyTimeout = time.Hour },
+		"knocks": func(s *game.Settings) { s.MaxKnocks = 4 },
+	}
+	for name, change := range variants {
+		s := base.Clone()
+		change(&s)
+		st := Stamp(s, i18n.EN)
+		assert.LessOrEqual(t, st, uint64(MaxVersion))
+		_, dup := seen[st]
+		assert.False(t, dup, name)
+		seen[st] = name
+	}
+	assert.NotEqual(t, Stamp(base, i18n.EN), Stamp(base, i18n.RU))
+}
+
+func TestValueAndBetToken(t *testing.T) {
+	s := game.DefaultSettings()
+	for field, want := range map[string]string{
+		FieldStake: "10", FieldEntry: "100", FieldTurn: "60", FieldLobby: "600", FieldKnocks: "3", FieldLang: "ru", FieldBets: "",
+	} {
+		v := Value(field, s, i18n.RU)
+		assert.Equal(t, want, v, field)
+		if v != "" {
+			assert.NoError(t, checkValue(field, v), field)
+		}
+	}
+	for _, o := range s.BetOptions {
+		tok := BetToken(o)
+		got, err := parseBetToken(tok)
+		require.NoError(t, err)
+		assert.Equal(t, o, got)
+	}
+	assert.Equal(t, "x2", BetToken(game.BetOption{Kind: game.StakeTimes, N: 2}))
+	assert.Equal(t, "b1", BetToken(game.BetOption{Kind: game.BankShare, N: 1}))
+}

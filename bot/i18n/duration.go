@@ -1,0 +1,45 @@
+package i18n
+
+import (
+	"strings"
+	"time"
+)
+
+// Duration formats d in hours, minutes and seconds, leaving out the units
+// that are zero and rounding down to the second: "45 s", "10 min",
+// "1 min 30 s", "1 h"; in Russian "45 с", "10 мин". Zero and negative
+// durations are "0 s".
+func Duration(lang Lang, d time.Duration) string {
+	if d < time.Second {
+		return T(lang, UnitSeconds, "0")
+	}
+	h, m, s := int64(d/time.Hour), int64(d%time.Hour/time.Minute), int64(d%time.Minute/time.Second)
+	parts := make([]string, 0, 3)
+	if h > 0 {
+		parts = append(parts, T(lang, UnitHours, Number(h)))
+	}
+	if m > 0 {
+		parts = append(parts, T(lang, UnitMinutes, Number(m)))
+	}
+	if s > 0 {
+		parts = append(parts, T(lang, UnitSeconds, Number(s)))
+	}
+	return strings.Join(parts, " ")
+}
+
+// Countdown formats the time left until a deadline as players read it at a
+// glance: whole seconds under 100 s ("45 s"), whole minutes after that ("10
+// min", "1 h 5 min"), always rounded up so that it never shows less time
+// than there is; "0 s" once the deadline has passed.
+func Countdown(lang Lang, left time.Duration) string {
+	if left <= 0 {
+		return Duration(lang, 0)
+	}
+	if up := roundUp(left, time.Second); up < 100*time.Second {
+		return T(lang, UnitSeconds, Number(int64(up/time.Second)))
+	}
+	return Duration(lang, roundUp(left, time.Minute))
+}
+
+// roundUp rounds a positive d up to a multiple of unit.
+func roundUp(d, unit time.Duration) time.Duration { return (d + unit - 1) / unit * unit }

@@ -1,0 +1,361 @@
+package i18n
+
+// Key names one string of the catalogues. Strings whose key starts with Pop,
+// Btn, Desc, Bet, Unit, Noun, Rank, Field or LangName are plain text with no
+// HTML special characters (pop-ups, buttons, command descriptions, and the
+// pieces other strings are built from); every other string is Telegram HTML,
+// and the arguments put into it must be escaped by the caller. Placeholders
+// are %s (or %[n]s): numbers, names and cards come in already formatted.
+type Key string
+
+// The table message.
+const (
+	// TableTitleLobby heads an open table.
+	TableTitleLobby Key = "table.title.lobby"
+	// TableTitleGame heads a game: the circle and the bank.
+	TableTitleGame Key = "table.title.game"
+	// TableTitleClosed heads a closed table.
+	TableTitleClosed Key = "table.title.closed"
+	// TableLimits: the stake, the entry limit, the fewest and most players.
+	TableLimits Key = "table.limits"
+	// TableSeated heads the seats of the lobby: taken and total.
+	TableSeated Key = "table.seated"
+	// TableNobody: the lobby has no seated player.
+	TableNobody Key = "table.nobody"
+	// TableHint: who may sit (the entry limit) and who starts.
+	TableHint Key = "table.hint"
+	// TableCloses: the time left before the lobby closes.
+	TableCloses Key = "table.closes"
+	// TableBanker: the banker's name.
+	TableBanker Key = "table.banker"
+	// TableKnocks: knocks so far and the most a game may have.
+	TableKnocks Key = "table.knocks"
+	// TableSeatBet: the bet a player has on the table.
+	TableSeatBet Key = "table.seat.bet"
+	// TableSeatBetting marks the player to bet: name, time left.
+	TableSeatBetting Key = "table.seat.betting"
+	// TableSeatDrawing marks the player drawing: name, time left.
+	TableSeatDrawing Key = "table.seat.drawing"
+	// TableSeatSatOut: the player sits this circle out.
+	TableSeatSatOut Key = "table.seat.satout"
+	// TableSeatPlayed: the player's duel of this circle is over.
+	TableSeatPlayed Key = "table.seat.played"
+	// TableSeatLeaving: the player left; the seat is freed after the duel.
+	TableSeatLeaving Key = "table.seat.leaving"
+	// TableDeck: the SHA-256 of the deck in play.
+	TableDeck Key = "table.deck"
+	// TableDeckCheck: the short SHA-256 of the last deck revealed, the game.
+	TableDeckCheck Key = "table.deck.check"
+)
+
+// The duel log of the table message.
+const (
+	// LogBanker names the banker's hand in a duel line.
+	LogBanker Key = "log.banker"
+	// LogPlayerWins: the player outscored the banker: name, amount.
+	LogPlayerWins Key = "log.player.wins"
+	// LogBankerWins: the banker outscored the player: amount.
+	LogBankerWins Key = "log.banker.wins"
+	// LogTie: a tie, won by the banker: amount.
+	LogTie Key = "log.tie"
+	// LogBankerBust: the banker went over 21: name, amount.
+	LogBankerBust Key = "log.banker.bust"
+	// LogPlayerBust: the player went over 21: amount.
+	LogPlayerBust Key = "log.player.bust"
+	// LogTwentyOne: the player reached 21: name, amount.
+	LogTwentyOne Key = "log.twentyone"
+	// LogGolden: two aces: name, amount.
+	LogGolden Key = "log.golden"
+	// LogFivePictures: five pictures: name, amount.
+	LogFivePictures Key = "log.five"
+	// LogForfeit: the player left after betting: amount.
+	LogForfeit Key = "log.forfeit"
+	// LogTrimmed stands for the older lines left out to fit the message.
+	LogTrimmed Key = "log.trimmed"
+	// LogKnock: the bank grew from, to.
+	LogKnock Key = "log.knock"
+	// LogKnockTo: the bank grew to (when where it came from is not shown).
+	LogKnockTo Key = "log.knock.to"
+)
+
+// The end of a game and a closed table.
+const (
+	// GameOverTakes: the banker took the bank: name, amount.
+	GameOverTakes Key = "gameover.takes"
+	// GameOverBroken: the bank was broken: the banker's name.
+	GameOverBroken Key = "gameover.broken"
+	// GameOverLast heads the results of the last game on a closed table.
+	GameOverLast Key = "gameover.last"
+	// ClosedTimeout: nobody started the lobby in time.
+	ClosedTimeout Key = "closed.timeout"
+	// ClosedCancelled: an admin cancelled.
+	ClosedCancelled Key = "closed.cancelled"
+	// ClosedEmpty: the last player left.
+	ClosedEmpty Key = "closed.empty"
+	// ClosedEntryLimit: nobody seated could pay the entry limit.
+	ClosedEntryLimit Key = "closed.entry"
+	// ClosedOther: closed for another reason.
+	ClosedOther Key = "closed.other"
+	// ClosedHint: how to open a new table.
+	ClosedHint Key = "closed.hint"
+)
+
+// Buttons and bet labels.
+const (
+	// BtnJoin sits down in the lobby.
+	BtnJoin Key = "btn.join"
+	// BtnLeave stands up.
+	BtnLeave Key = "btn.leave"
+	// BtnStart starts the first game of a lobby.
+	BtnStart Key = "btn.start"
+	// BtnPlayAgain starts the next game after one ended.
+	BtnPlayAgain Key = "btn.again"
+	// BtnHit draws a card.
+	BtnHit Key = "btn.hit"
+	// BtnStand stops drawing.
+	BtnStand Key = "btn.stand"
+	// BtnNewTable opens a table where one closed.
+	BtnNewTable Key = "btn.newtable"
+	// BtnVerify shows the decks of the last game.
+	BtnVerify Key = "btn.verify"
+	// BetBank names the whole bank as a bet option.
+	BetBank Key = "bet.bank"
+	// BetAllIn names a bet capped at the player's whole balance.
+	BetAllIn Key = "bet.allin"
+)
+
+// Pop-ups: answers to button presses, under 200 characters, plain text.
+const (
+	// PopTurn: someone else's turn: their name.
+	PopTurn Key = "pop.turn"
+	// PopOutdated: a button of an older version of the table.
+	PopOutdated Key = "pop.outdated"
+	// PopNeedChips: the entry limit in chips, the balance, the daily bonus.
+	PopNeedChips Key = "pop.needchips"
+	// PopSeated: already seated.
+	PopSeated Key = "pop.seated"
+	// PopFull: every seat is taken.
+	PopFull Key = "pop.full"
+	// PopNotSeated: the user does not sit at the table.
+	PopNotSeated Key = "pop.notseated"
+	// PopNeedPlayers: the fewest players a game starts with.
+	PopNeedPlayers Key = "pop.needplayers"
+	// PopInProgress: a game is being played.
+	PopInProgress Key = "pop.inprogress"
+	// PopNotOffered: a bet not offered.
+	PopNotOffered Key = "pop.notoffered"
+	// PopNotNow: an action not allowed in this phase.
+	PopNotNow Key = "pop.notnow"
+	// PopNoTable: no table is open.
+	PopNoTable Key = "pop.notable"
+	// PopBadButton: callback data that is not a button of this bot.
+	PopBadButton Key = "pop.badbutton"
+	// PopAnonymous: an anonymous admin tried to play.
+	PopAnonymous Key = "pop.anonymous"
+	// PopJoined: the toast of a join.
+	PopJoined Key = "pop.joined"
+	// PopLeft: the toast of a leave.
+	PopLeft Key = "pop.left"
+	// PopBet: the toast of a bet: the amount.
+	PopBet Key = "pop.bet"
+	// PopHit: the card drawn and the new score.
+	PopHit Key = "pop.hit"
+	// PopHitBust: the card drawn and the score over 21.
+	PopHitBust Key = "pop.hit.bust"
+	// PopHitTwentyOne: the card drawn that made 21.
+	PopHitTwentyOne Key = "pop.hit.21"
+	// PopHitGolden: the second ace.
+	PopHitGolden Key = "pop.hit.golden"
+	// PopHitFivePictures: the fifth picture.
+	PopHitFivePictures Key = "pop.hit.five"
+	// PopStand: the score the player stood at.
+	PopStand Key = "pop.stand"
+	// PopAdminOnly: an admin-only action.
+	PopAdminOnly Key = "pop.adminonly"
+	// PopError: an internal error.
+	PopError Key = "pop.error"
+	// PopInvalid: an invalid value: the reason.
+	PopInvalid Key = "pop.invalid"
+	// PopSaved: a setting saved.
+	PopSaved Key = "pop.saved"
+	// PopSettingsOutdated: a button of an older settings message.
+	PopSettingsOutdated Key = "pop.settings.outdated"
+	// PopInfoStake explains the stake.
+	PopInfoStake Key = "pop.info.stake"
+	// PopInfoEntry explains the entry limit.
+	PopInfoEntry Key = "pop.info.entry"
+	// PopInfoBets explains the bet options.
+	PopInfoBets Key = "pop.info.bets"
+	// PopInfoTurn explains the turn timeout.
+	PopInfoTurn Key = "pop.info.turn"
+	// PopInfoLobby explains the lobby timeout.
+	PopInfoLobby Key = "pop.info.lobby"
+	// PopInfoKnocks explains the knocks.
+	PopInfoKnocks Key = "pop.info.knocks"
+	// PopInfoLang explains the language.
+	PopInfoLang Key = "pop.info.lang"
+)
+
+// Answers to commands.
+const (
+	// Balance: the user's name, the balance in chips.
+	Balance Key = "cmd.balance"
+	// BonusGranted: the name, the bonus in chips, the new balance.
+	BonusGranted Key = "cmd.bonus.granted"
+	// BonusWait: the name, the time until the next bonus.
+	BonusWait Key = "cmd.bonus.wait"
+	// BonusNotNeeded: the name, the entry limit, the balance.
+	BonusNotNeeded Key = "cmd.bonus.notneeded"
+	// Help: what the bot does and its commands.
+	Help Key = "cmd.help"
+	// Rules: the rules in short.
+	Rules Key = "cmd.rules"
+	// StartPrivate: /start in a private chat: how to add the bot to a group.
+	StartPrivate Key = "cmd.start.private"
+	// GroupsOnly: a group command sent in a private chat.
+	GroupsOnly Key = "cmd.groupsonly"
+	// Welcome: the bot was added to a group: the starting chips.
+	Welcome Key = "cmd.welcome"
+	// AnonymousPlay: a game command sent as an anonymous admin.
+	AnonymousPlay Key = "cmd.anonymous"
+	// NewGameOpen: /newgame while a table is open.
+	NewGameOpen Key = "cmd.newgame.open"
+	// LeaveDone: the name of who left the lobby.
+	LeaveDone Key = "cmd.leave.done"
+	// LeaveInGame: the name of who left during a game.
+	LeaveInGame Key = "cmd.leave.ingame"
+	// CancelDone: a game was cancelled.
+	CancelDone Key = "cmd.cancel.done"
+	// CancelLobby: an open table was closed.
+	CancelLobby Key = "cmd.cancel.lobby"
+	// CancelNothing: nothing to cancel.
+	CancelNothing Key = "cmd.cancel.nothing"
+	// LangCurrent: the chat's language (its name).
+	LangCurrent Key = "cmd.lang.current"
+	// LangSet: the language set (its name).
+	LangSet Key = "cmd.lang.set"
+	// LangUnknown: a language the bot does not speak (as typed).
+	LangUnknown Key = "cmd.lang.unknown"
+	// VerifyTitle: the game whose decks follow.
+	VerifyTitle Key = "cmd.verify.title"
+	// VerifyDeck: a deck's number, its SHA-256 and its preimage.
+	VerifyDeck Key = "cmd.verify.deck"
+	// VerifyHowTo: how to check a deck.
+	VerifyHowTo Key = "cmd.verify.howto"
+	// VerifyNone: no deck is kept for the game.
+	VerifyNone Key = "cmd.verify.none"
+	// VerifyUsage: how to call /verify.
+	VerifyUsage Key = "cmd.verify.usage"
+)
+
+// The /settings message and answers.
+const (
+	// SettingsTitle heads the settings message.
+	SettingsTitle Key = "settings.title"
+	// SettingsFooter ends the settings message.
+	SettingsFooter Key = "settings.footer"
+	// SettingsAdminOnly: a non-admin tried to change a setting.
+	SettingsAdminOnly Key = "settings.adminonly"
+	// SettingsSaved: a setting saved.
+	SettingsSaved Key = "settings.saved"
+	// SettingsSavedInGame: a setting saved while a game is played.
+	SettingsSavedInGame Key = "settings.saved.ingame"
+	// SettingsInvalid: an invalid value: the reason.
+	SettingsInvalid Key = "settings.invalid"
+	// SettingsBadValue: a value that does not parse: the value, the field.
+	SettingsBadValue Key = "settings.badvalue"
+	// SettingsUnknownField: a field that does not exist (as typed).
+	SettingsUnknownField Key = "settings.unknownfield"
+	// SettingsUsage: how to change a setting by command.
+	SettingsUsage Key = "settings.usage"
+	// FieldStake names the stake.
+	FieldStake Key = "field.stake"
+	// FieldEntry names the entry limit.
+	FieldEntry Key = "field.entry"
+	// FieldBets names the bet options.
+	FieldBets Key = "field.bets"
+	// FieldTurn names the turn timeout.
+	FieldTurn Key = "field.turn"
+	// FieldLobby names the lobby timeout.
+	FieldLobby Key = "field.lobby"
+	// FieldKnocks names the most knocks.
+	FieldKnocks Key = "field.knocks"
+	// FieldLang names the language.
+	FieldLang Key = "field.lang"
+	// LangNameEN names English.
+	LangNameEN Key = "langname.en"
+	// LangNameRU names Russian.
+	LangNameRU Key = "langname.ru"
+)
+
+// Why settings are invalid (the argument of SettingsInvalid and PopInvalid).
+const (
+	// ProblemStake: the smallest and largest stake.
+	ProblemStake Key = "problem.stake"
+	// ProblemEntryBelowStake: the entry limit, the stake.
+	ProblemEntryBelowStake Key = "problem.entry.below"
+	// ProblemEntryTooLarge: the largest entry limit.
+	ProblemEntryTooLarge Key = "problem.entry.large"
+	// ProblemBetCount: the most bet options.
+	ProblemBetCount Key = "problem.bet.count"
+	// ProblemBetOption: a bet option out of bounds: the option, the largest
+	// stake multiple and bank divisor.
+	ProblemBetOption Key = "problem.bet.option"
+	// ProblemBetTwice: a bet option given twice: the option.
+	ProblemBetTwice Key = "problem.bet.twice"
+	// ProblemBetSyntax: how bet options are written.
+	ProblemBetSyntax Key = "problem.bet.syntax"
+	// ProblemTurn: the shortest and longest turn timeout.
+	ProblemTurn Key = "problem.turn"
+	// ProblemLobby: the shortest and longest lobby timeout.
+	ProblemLobby Key = "problem.lobby"
+	// ProblemKnocks: the fewest and most knocks.
+	ProblemKnocks Key = "problem.knocks"
+	// ProblemNumber: not a whole number: the value.
+	ProblemNumber Key = "problem.number"
+)
+
+// Command descriptions for setMyCommands, plain text.
+const (
+	// DescNewGame describes /newgame.
+	DescNewGame Key = "desc.newgame"
+	// DescLeave describes /leave.
+	DescLeave Key = "desc.leave"
+	// DescBalance describes /balance.
+	DescBalance Key = "desc.balance"
+	// DescBonus describes /bonus.
+	DescBonus Key = "desc.bonus"
+	// DescRules describes /rules.
+	DescRules Key = "desc.rules"
+	// DescHelp describes /help.
+	DescHelp Key = "desc.help"
+	// DescSettings describes /settings.
+	DescSettings Key = "desc.settings"
+	// DescCancel describes /cancel.
+	DescCancel Key = "desc.cancel"
+	// DescLang describes /lang.
+	DescLang Key = "desc.lang"
+	// DescVerify describes /verify.
+	DescVerify Key = "desc.verify"
+)
+
+// The pieces the helpers build numbers, durations and cards from.
+const (
+	// UnitSeconds: a number of seconds.
+	UnitSeconds Key = "unit.s"
+	// UnitMinutes: a number of minutes.
+	UnitMinutes Key = "unit.min"
+	// UnitHours: a number of hours.
+	UnitHours Key = "unit.h"
+	// NounChips: the plural forms of "chip", separated by "|": one and
+	// other in English; one, few and many in Russian.
+	NounChips Key = "noun.chips"
+	// RankJack is the jack's letter.
+	RankJack Key = "rank.j"
+	// RankQueen is the queen's letter.
+	RankQueen Key = "rank.q"
+	// RankKing is the king's letter.
+	RankKing Key = "rank.k"
+	// RankAce is the ace's letter.
+	RankAce Key = "rank.a"
+)

@@ -1,0 +1,88 @@
+package i18n
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/twentyone-bot/twentyone/game"
+)
+
+// maxPopup is Telegram's limit on a callback answer's text.
+const maxPopup = 200
+
+// longestProblem returns the longest reason SettingsInvalid and PopInvalid
+// may be given in lang.
+func longestProblem(lang Lang) string {
+	big := Number(1_000_000_000_000_000)
+	candidates := []string{
+		T(lang, ProblemStake, Number(1), Number(game.MaxStake)),
+		T(lang, ProblemEntryBelowStake, big, big),
+		T(lang, ProblemEntryTooLarge, big),
+		T(lang, ProblemBetCount, Number(game.MaxBetOptions)),
+		T(lang, ProblemBetOption, "bank/9223372036854775807", Number(game.MaxStakeTimes), Number(game.MaxBankDivisor)),
+		T(lang, ProblemBetTwice, "bank/10"),
+		T(lang, ProblemBetSyntax),
+		T(lang, ProblemTurn, Duration(lang, game.MinTurnTimeout), Duration(lang, game.MaxTurnTimeout)),
+		T(lang, ProblemLobby, Duration(lang, game.MinLobbyTimeout), Duration(lang, game.MaxLobbyTimeout)),
+		T(lang, ProblemKnocks, Number(0), Number(game.MaxKnocksLimit)),
+		T(lang, ProblemNumber, strings.Repeat("9", 24)),
+	}
+	longest := ""
+	for _, c := range candidates {
+		if utf16Len(c) > utf16Len(longest) {
+			longest = c
+		}
+	}
+	return longest
+}
+
+func TestPopupsFitTelegramsLimitWithTheLongestArguments(t *testing.T) {
+	// The longest name a seat keeps is game.MaxNameLen bytes; ASCII makes it
+	// the longest in characters.
+	name := strings.Repeat("W", game.MaxNameLen)
+	bigNumber := Number(1_000_000_000_000_000)
+	for _, lang := range Langs() {
+		bigChips := Chips(lang, 1_000_000_000_000_000)
+		// The card with the longest name and the highest score a hit can make.
+		card := Card(lang, game.NewCard(game.Ten, game.Hearts))
+		args := map[Key][]any{
+			PopTurn:            {name},
+			PopNeedChips:       {bigChips, bigNumber, bigNumber},
+			PopNeedPlayers:     {Number(game.MinPlayers)},
+			PopBet:             {bigNumber},
+			PopHit:             {card, "20"},
+			PopHitBust:         {card, "31"},
+			PopHitTwentyOne:    {card},
+			PopHitGolden:       {Card(lang, game.NewCard(game.Ace, game.Hearts))},
+			PopHitFivePictures: {Card(lang, game.NewCard(game.Ace, game.Hearts))},
+			PopStand:           {"20"},
+			PopInvalid:         {longestProblem(lang)},
+		}
+		for name, k := range declaredKeys(t) {
+			if !strings.HasPrefix(name, "Pop") {
+				continue
+			}
+			n, _ := placeholders(en[k])
+			a, ok := args[k]
+			if len(n) > 0 && !assert.True(t, ok, "%s takes arguments: add its longest ones to this test", name) {
+				continue
+			}
+			text := T(lang, k, a...)
+			assert.LessOrEqual(t, utf16Len(text), maxPopup, "%s %s: %q", lang, name, text)
+			assert.NotContains(t, text, "%!", "%s %s: %q", lang, name, text)
+		}
+	}
+}
+
+func TestCommandDescriptionsFitTelegramsLimits(t *testing.T) {
+	for name, k := range declaredKeys(t) {
+		if !strings.HasPrefix(name, "Desc") {
+			continue
+		}
+		for _, lang := range Langs() {
+			n := utf16Len(T(lang, k))
+			assert.True(t, n >= 1 && n <= 256, "%s %s: %d characters", lang, name, n)
+		}
+	}
+}

@@ -1,0 +1,30 @@
+package i18n
+
+import "fmt"
+
+// catalogues holds the catalogue of each language.
+var catalogues = map[Lang]map[Key]string{EN: en, RU: ru}
+
+// T returns the string key in lang, with args put into its placeholders. An
+// unknown language falls back to English, and an unknown key (a bug the tests
+// catch) to the key itself.
+func T(lang Lang, key Key, args ...any) string {
+	s, ok := catalogues[lang][key]
+	if !ok {
+		if s, ok = en[key]; !ok {
+			return string(key)
+		}
+	}
+	if len(args) == 0 {
+		return s
+	}
+	return fmt.Sprintf(s, args...)
+}
+
+// Name returns the name of the language l, as its speakers write it.
+func Name(l Lang) string {
+	if l == RU {
+		return T(l, LangNameRU)
+	}
+	return T(l, LangNameEN)
+}

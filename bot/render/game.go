@@ -1,0 +1,95 @@
+package render
+
+import (
+	"strconv"
+
+	"github.com/twentyone-bot/twentyone/bot/i18n"
+	"github.com/twentyone-bot/twentyone/game"
+)
+
+// game draws a game in play: the circle and the bank, the banker, every
+// player's seat in the order they play, the log of this game and the deck
+// in play.
+func (v *view) game() []line {
+	t := v.t
+	lines := []line{text(bold(v.tr(i18n.TableTitleGame, i18n.Number(int64(t.Circle())), i18n.Number(t.Bank()))))}
+	banker, _ := t.Banker()
+	n := t.NumSeats()
+	if banker >= 0 && banker < n {
+		seat := t.Seat(banker)
+		l := v.tr(i18n.TableBanker, v.who(seat.User, seat.Name))
+		if b, ok := v.balance(seat.User); ok {
+			l += " — " + b
+		}
+		lines = append(lines, text("🏦 "+l))
+	}
+	if k := t.Knocks(); k > 0 {
+		lines = append(lines, text(v.tr(i18n.TableKnocks, i18n.Number(int64(k)), i18n.Number(int64(t.Settings().MaxKnocks)))))
+	}
+	lines = append(lines, blank)
+	for k := 1; k <= n; k++ {
+		i := (banker + k) % n
+		if i == banker {
+			continue
+		}
+		lines = append(lines, text(v.seat(t.Seat(i), i)))
+	}
+	if log := v.log(true); len(log) > 0 {
+		lines = append(lines, blank)
+		lines = append(lines, log...)
+	}
+	if c, ok := t.Commitment(); ok {
+		lines = append(lines, blank, text(v.tr(i18n.TableDeck, code(c.String()))))
+	}
+	return lines
+}
+
+// seat draws a player's seat during a game.
+func (v *view) seat(s game.Seat, i int) string {
+	name := v.who(s.User, s.Name)
+	l := name
+	if b, ok := v.balance(s.User); ok {
+		l += " — " + b
+	}
+	turn, isTurn := v.t.Turn()
+	isTurn = isTurn && turn == i
+	switch {
+	case isTurn && v.t.Phase() == game.Betting:
+		l += " · " + v.hand(s.Hand, false) + " " + v.tr(i18n.TableSeatBetting, name, v.countdown())
+	case isTurn:
+		l += " · " + v.tr(i18n.TableSeatBet, i18n.Number(s.Bet)) + " · " + v.hand(s.Hand, true) +
+			" " + v.tr(i18n.TableSeatDrawing, name, v.countdown())
+	case s.State == game.Waiting:
+		l += " · " + v.hand(s.Hand, false)
+	case s.State == game.Played:
+		l += " · " + v.tr(i18n.TableSeatPlayed)
+	case s.State == game.SatOut:
+		l += " · " + v.tr(i18n.TableSeatSatOut)
+	}
+	if s.Leaving {
+		l += " · " + v.tr(i18n.TableSeatLeaving)
+	}
+	if isTurn {
+		return bold(l)
+	}
+	return l
+}
+
+// countdown is the time left in the current turn.
+func (v *view) countdown() string {
+	d := v.t.Deadline()
+	if d.IsZero() {
+		return "…"
+	}
+	return i18n.Countdown(v.lang, d.Sub(v.in.Now))
+}
+
+// hand draws cards, with their score when asked for and there is more than
+// one card.
+func (v *view) hand(h game.Hand, score bool) string {
+	s := i18n.Hand(v.lang, h)
+	if score && h.Len() > 1 {
+		s += " = " + strconv.Itoa(h.Score())
+	}
+	return s
+}

@@ -1,0 +1,284 @@
+package render
+
+import (
+	"math/rand/v2"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/twentyone-bot/twentyone/bot/callback"
+	"github.com/twentyone-bot/twentyone/bot/i18n"
+	"github.com/twentyone-bot/twentyone/game"
+)
+
+func TestGoldenLongNames(t *testing.T) {
+	for _, lang := range i18n.Langs() {
+		style := map[i18n.Lang]string{i18n.EN: "ascii", i18n.RU: "cyrillic"}[lang]
+		p := fullLog(t, longNames(style))
+		require.Len(t, p.table.Log(), game.LogSize, "the log is full")
+		in := p.input(lang)
+		m := Table(in)
+		assert.LessOrEqual(t, visibleLen(m.Text), MaxText)
+		golden(t, "long_names."+string(lang), dump(m))
+		// The same state with less room: the oldest log lines go first.
+		golden(t, "long_names_trimmed."+string(lang), fit(in, 1800))
+	}
+}
+
+// checkMessage asserts what every table message must hold.
+func checkMessage(t *testing.T, in Input, m Message, context string) {
+	t.Helper()
+	n := visibleLen(m.Text)
+	assert.LessOrEqual(t, n, MaxText, "%s: %d characters", context, n)
+	assert.Positive(t, n, context)
+	checkHTML(t, m.Text, context)
+	for _, row := range m.Keyboard {
+		assert.NotEmpty(t, row, context)
+		for _, b := range row {
+			assert.NotEmpty(t, b.Text, context)
+			d, err := callback.Parse(b.Data)
+			if !assert.NoError(t, err, "%s: button %q", context, b.Text) {
+				continue
+			}
+			if d.Action.TableAction() {
+				assert.Equal(t, in.Table.Version(), d.Version, "%s: button %q carries the version", context, b.Text)
+			}
+		}
+	}
+}
+
+// tagRE matches the tags the table message uses.
+var tagRE = regexp.MustCompile(`</?(b|code)>`)
+
+// entityRE matches the entities escape writes.
+var entityRE = regexp.MustCompile(`&(amp|lt|gt|quot);`)
+
+// checkHTML asserts that html holds only balanced <b> and <code> tags and
+// escaped text.
+func checkHTML(t *testing.T, html, context string) {
+	t.Helper()
+	var open []string
+	for _, tag := range tagRE.FindAllString(html, -1) {
+		if tag[1] == '/' {
+			if assert.NotEmpty(t, open, "%s: %s closes nothing", context, tag) {
+				assert.Equal(t, tag[2:len(tag)-1], open[len(open)-1], context)
+				open = open[:len(open)-1]
+			}
+			continue
+		}
+		assert.Empty(t, open, "%s: tags do not nest here", context)
+		open = append(open, tag[1:len(tag)-1])
+	}
+	assert.Empty(t, open, "%s: unclosed tags", context)
+	rest := entityRE.ReplaceAllString(tagRE.ReplaceAllString(html, ""), "")
+	assert.NotContains(t, rest, "<", context)
+	assert.NotContains(t, rest, ">", context)
+	assert.NotContains(t, rest, "&", context)
+}
+
+func TestEveryScenarioStateFitsWithLongNames(t *testing.T) {
+	all := append([]scenario{{"full_log", fullLog}}, scenarios...)
+	for _, style := range nameStyles {
+		for _, sc := range all {
+			p := sc.play(t, longNames(style))
+			for i, st := range p.states {
+				for _, lang := range i18n.Langs() {
+					in := p.inputFor(st, lang)
+					checkMessage(t, in, Table(in), style+"/"+sc.name+"/"+string(lang)+"/"+st.Phase().String()+"#"+string(rune('0'+i%10)))
+				}
+			}
+		}
+	}
+}
+
+func TestNamesAreEscaped(t *testing.T) {
+	names := map[game.UserID]string{alice: `<b>&"A`, bob: `</b><i>B&amp;`, carol: "C<", dave: "D>", eve: "E&"}
+	for _, sc := range append([]scenario{{"full_log", fullLog}}, scenarios...) {
+		p := sc.play(t, names)
+		for _, st := range p.states {
+			in := p.inputFor(st, i18n.EN)
+			m := Table(in)
+			checkHTML(t, m.Text, sc.name)
+			assert.NotContains(t, m.Text, `<b>&"A`, sc.name)
+			if st.NumSeats() > 0 && st.Phase() == game.Lobby {
+				assert.Contains(t, m.Text, "&lt;b&gt;&amp;&quot;A", sc.name)
+			}
+		}
+	}
+}
+
+func TestFitLeavesOutTheOldestLogLinesFirstThenShortensNames(t *testing.T) {
+	p := fullLog(t, longNames("ascii"))
+	in := p.input(i18n.EN)
+	lines := build(in, namer{})
+	whole := join(lines)
+	var logs []string
+	for _, l := range lines {
+		if l.log {
+			logs = append(logs, l.html)
+		}
+	}
+	require.Len(t, logs, game.LogSize+2, "eight duels and two knocks")
+	assert.Equal(t, whole, fit(in, visibleLen(whole)), "what fits is left alone")
+
+	marker := escape(i18n.T(i18n.EN, i18n.LogTrimmed))
+	kept := len(logs)
+	for limit := visibleLen(whole) - 1; limit > 0; limit-- {
+		got, ok := trimLog(lines, i18n.EN, limit)
+		if !ok {
+			assert.Zero(t, kept, "limit %d: the log was left out whole before giving up", limit+1)
+			break
+		}
+		require.LessOrEqual(t, visibleLen(got), limit)
+		assert.Contains(t, got, marker)
+		n := 0
+		for n < len(logs) && strings.Contains(got, logs[len(logs)-1-n]) {
+			n++
+		}
+		for _, l := range logs[:len(logs)-n] {
+			assert.NotContains(t, got, l, "limit %d: only the newest lines stay", limit)
+		}
+		assert.LessOrEqual(t, n, kept, "limit %d: fewer lines as the room shrinks", limit)
+		kept = n
+	}
+
+	// With less room than the text without a log, names are shortened.
+	short := fit(in, 1200)
+	assert.LessOrEqual(t, visibleLen(short), 1200)
+	assert.Contains(t, short, ellipsis+" ")
+	checkHTML(t, short, "short")
+	for limit := 1; limit < 300; limit += 7 {
+		got := fit(in, limit)
+		assert.LessOrEqual(t, visibleLen(got), limit, "limit %d", limit)
+		checkHTML(t, got, "tiny")
+	}
+}
+
+func TestVisibleLen(t *testing.T) {
+	tests := []struct {
+		html string
+		want int
+	}{
+		{"", 0},
+		{"abc", 3},
+		{"<b>abc</b>", 3},
+		{"a &lt;b&gt; &amp; &quot;", 9},
+		{"1\u2009000", 5},
+		{"🃏", 2},
+		{"Ж", 1},
+		{"<code>3f</code>\n<b>x</b>", 4},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, visibleLen(tt.html), tt.html)
+	}
+	assert.Equal(t, `x &lt;b&gt;&amp;&quot;`, escape(`x <b>&"`))
+	assert.Equal(t, `x <b>&"`, plainText(escape(`x <b>&"`)))
+	assert.Equal(t, "ab", plainText("<b>a</b><code>b</code>"))
+}
+
+func TestRandomPlayAlwaysFits(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 21))
+	for seed := range 30 {
+		names := longNames(nameStyles[seed%len(nameStyles)])
+		p := newPlay(t, game.NewRand(rand.NewPCG(uint64(seed), 9)), names)
+		for step := 0; step < 300; step++ {
+			cmd := game.Command{Kind: game.CommandKind(1 + r.IntN(10)), User: game.UserID(1 + r.IntN(5))}
+			cmd.Name = names[cmd.User]
+			if cmd.Kind == game.Bet {
+				if offers := p.table.Offers(p.bal[cmd.User]); len(offers) > 0 {
+					cmd.Amount = offers[r.IntN(len(offers))].Amount
+				}
+			}
+			if cmd.Kind == game.Cancel && r.IntN(8) > 0 || cmd.Kind == game.Leave && r.IntN(3) > 0 {
+				continue
+			}
+			cmd.Target = game.UserID(1 + r.IntN(5))
+			if r.IntN(6) == 0 {
+				p.after(2 * time.Minute)
+			}
+			next, out, err := game.Apply(p.table, cmd, p.env)
+			if err != nil {
+				continue
+			}
+			for _, tr := range out.Transfers {
+				p.bal[tr.User] += tr.Amount
+			}
+			p.table = next
+			for _, lang := range i18n.Langs() {
+				in := p.input(lang)
+				checkMessage(t, in, Table(in), "random")
+			}
+		}
+	}
+}
+
+func TestKeyboardShowsThePhasesButtonsOnly(t *testing.T) {
+	actions := func(m Message) []callback.Action {
+		var as []callback.Action
+		for _, row := range m.Keyboard {
+			for _, b := range row {
+				d, err := callback.Parse(b.Data)
+				require.NoError(t, err)
+				as = append(as, d.Action)
+			}
+		}
+		return as
+	}
+	j, l, s, b, h, d, n, v := callback.Join, callback.Leave, callback.Start, callback.Bet, callback.Hit, callback.Stand, callback.NewTable, callback.Verify
+	tests := []struct {
+		sc   scenario
+		want []callback.Action
+	}{
+		{scenarios[0], []callback.Action{j, l, s}},
+		{scenario{"lobby_after_game", lobbyAfterGame}, []callback.Action{j, l, s, v}},
+		{scenario{"betting", betting}, []callback.Action{b, b}},
+		{scenario{"drawing", drawing}, []callback.Action{h, d}},
+		{scenario{"closed_timeout", closedTimeout}, []callback.Action{n}},
+		{scenario{"closed_cancelled", closedCancelled}, []callback.Action{n, v}},
+	}
+	for _, tt := range tests {
+		m := Table(tt.sc.play(t, plainNames[i18n.EN]).input(i18n.EN))
+		assert.Equal(t, tt.want, actions(m), tt.sc.name)
+	}
+	assert.Equal(t, []callback.Action{n}, actions(Table(Input{Lang: i18n.EN})), "a table never opened offers a new one")
+	start := Table(lobby(t, plainNames[i18n.EN], nil).input(i18n.EN)).Keyboard[0][2].Text
+	again := Table(lobbyAfterGame(t, plainNames[i18n.EN]).input(i18n.EN)).Keyboard[0][2].Text
+	assert.Equal(t, "Start ▶", start)
+	assert.Equal(t, "Play again ▶", again)
+}
+
+func TestBetButtonsMatchTheOffers(t *testing.T) {
+	p := knock(t, plainNames[i18n.EN])
+	in := p.input(i18n.EN)
+	turn, ok := in.Table.Turn()
+	require.True(t, ok)
+	offers := in.Table.Offers(in.Balances[in.Table.Seat(turn).User])
+	var amounts []int64
+	for _, row := range Table(in).Keyboard {
+		assert.LessOrEqual(t, len(row), betsPerRow)
+		for _, b := range row {
+			d, err := callback.Parse(b.Data)
+			require.NoError(t, err)
+			assert.Equal(t, callback.Bet, d.Action)
+			amounts = append(amounts, d.Amount)
+			assert.True(t, strings.HasPrefix(b.Text, i18n.Number(d.Amount)+" · "), b.Text)
+		}
+	}
+	require.Len(t, amounts, len(offers))
+	for i, o := range offers {
+		assert.Equal(t, o.Amount, amounts[i])
+	}
+	// A player whose balance caps the bets: the cap reads "all in".
+	p.bal[bob] = 35
+	in = p.input(i18n.EN)
+	labels := []string{}
+	for _, row := range Table(in).Keyboard {
+		for _, b := range row {
+			labels = append(labels, b.Text)
+		}
+	}
+	assert.Equal(t, []string{"10 · ×1", "20 · ×2", "35 · all in"}, labels)
+}

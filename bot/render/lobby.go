@@ -1,0 +1,109 @@
+package render
+
+import (
+	"github.com/twentyone-bot/twentyone/bot/i18n"
+	"github.com/twentyone-bot/twentyone/game"
+)
+
+// lobby draws an open table: the limits, what the last game gave, the seats
+// and how long the lobby waits.
+func (v *view) lobby() []line {
+	s := v.in.Settings
+	lines := []line{
+		text(bold(v.tr(i18n.TableTitleLobby))),
+		text(v.tr(i18n.TableLimits, i18n.Number(s.Stake), i18n.Number(s.EntryLimit),
+			i18n.Number(game.MinPlayers), i18n.Number(game.MaxSeats))),
+	}
+	if len(v.t.Players()) > 0 {
+		lines = append(lines, blank)
+		lines = append(lines, v.log(false)...)
+		lines = append(lines, blank)
+		lines = append(lines, v.summary()...)
+	}
+	lines = append(lines, blank)
+	seats := v.t.Seats()
+	if len(seats) == 0 {
+		lines = append(lines, text(v.tr(i18n.TableNobody)))
+	} else {
+		lines = append(lines, text(v.tr(i18n.TableSeated, i18n.Number(int64(len(seats))), i18n.Number(game.MaxSeats))))
+		for i, seat := range seats {
+			l := i18n.Number(int64(i+1)) + ". " + v.who(seat.User, seat.Name)
+			if b, ok := v.balance(seat.User); ok {
+				l += " — " + b
+			}
+			lines = append(lines, text(l))
+		}
+	}
+	lines = append(lines, blank, text(v.tr(i18n.TableHint, i18n.Number(s.EntryLimit))))
+	if d := v.t.Deadline(); !d.IsZero() {
+		lines = append(lines, text(v.tr(i18n.TableCloses, i18n.Countdown(v.lang, d.Sub(v.in.Now)))))
+	}
+	return lines
+}
+
+// summary draws how the last game ended: who took the bank, what each
+// player won or lost, and the deck to check.
+func (v *view) summary() []line {
+	players := v.t.Players()
+	var lines []line
+	for _, p := range players {
+		if !p.Banker {
+			continue
+		}
+		take := p.Net + v.t.Settings().Stake
+		if take > 0 {
+			lines = append(lines, text(v.tr(i18n.GameOverTakes, v.who(p.User, p.Name), i18n.Number(take))))
+		} else {
+			lines = append(lines, text(v.tr(i18n.GameOverBroken, v.who(p.User, p.Name))))
+		}
+	}
+	lines = append(lines, text(v.nets(players)))
+	return append(lines, v.deckCheck()...)
+}
+
+// nets draws what the game gave each player: "🏦 Alice +25 · Bob −10".
+func (v *view) nets(players []game.Participant) string {
+	s := ""
+	for i, p := range players {
+		if i > 0 {
+			s += " · "
+		}
+		if p.Banker {
+			s += "🏦 "
+		}
+		s += v.who(p.User, p.Name) + " " + i18n.Signed(p.Net)
+	}
+	return s
+}
+
+// deckCheck draws the commitment of the last deck revealed.
+func (v *view) deckCheck() []line {
+	c, ok := v.t.Revealed()
+	if !ok {
+		return nil
+	}
+	return []line{text(v.tr(i18n.TableDeckCheck, c.Short(), i18n.Number(int64(v.t.Game()))))}
+}
+
+// closed draws a closed table: why it closed and how the last game ended.
+func (v *view) closed() []line {
+	var why i18n.Key
+	switch v.t.ClosedBy() {
+	case game.ReasonTimeout:
+		why = i18n.ClosedTimeout
+	case game.ReasonCancelled:
+		why = i18n.ClosedCancelled
+	case game.ReasonEmpty:
+		why = i18n.ClosedEmpty
+	case game.ReasonEntryLimit:
+		why = i18n.ClosedEntryLimit
+	default:
+		why = i18n.ClosedOther
+	}
+	lines := []line{text(bold(v.tr(i18n.TableTitleClosed))), text(v.tr(why))}
+	if players := v.t.Players(); len(players) > 0 {
+		lines = append(lines, blank, text(v.tr(i18n.GameOverLast)), text(v.nets(players)))
+		lines = append(lines, v.deckCheck()...)
+	}
+	return append(lines, blank, text(v.tr(i18n.ClosedHint)))
+}

@@ -1,0 +1,57 @@
+// Package render draws the bot's messages as pure functions of the state:
+// the table message of a chat, with its inline keyboard, and the /settings
+// message. The bot edits the one table message of a game to the latest
+// render; the same input always gives the same message.
+package render
+
+import (
+	"time"
+
+	"github.com/twentyone-bot/twentyone/bot/i18n"
+	"github.com/twentyone-bot/twentyone/game"
+)
+
+// MaxText is Telegram's limit on a message's text, in UTF-16 code units of
+// the text as shown (after the HTML is parsed). Table never goes past it.
+const MaxText = 4096
+
+// Button is an inline keyboard button.
+type Button struct {
+	// Text is the label, plain text.
+	Text string
+	// Data is the callback data, as package callback encodes it.
+	Data string
+}
+
+// Message is a message to send or edit to.
+type Message struct {
+	// Text is in Telegram's HTML parse mode.
+	Text string
+	// Keyboard is the inline keyboard, row by row; nil for none.
+	Keyboard [][]Button
+}
+
+// Input is everything the table message shows.
+type Input struct {
+	// Table is the chat's table.
+	Table game.Table
+	// Settings are the chat's current settings, shown in the lobby (a game
+	// shows those it is played with, Table.Settings()).
+	Settings game.Settings
+	// Balances hold the balance of everyone seated.
+	Balances map[game.UserID]int64
+	// Names optionally hold users' current first names, shown instead of
+	// the names the table kept from when they sat down.
+	Names map[game.UserID]string
+	// Lang is the chat's language.
+	Lang i18n.Lang
+	// Now is when the message is drawn, for the time left.
+	Now time.Time
+}
+
+// Table draws the table message: its text, never longer than MaxText as
+// Telegram counts, and the buttons of the current phase, each carrying the
+// table's version.
+func Table(in Input) Message {
+	return Message{Text: fit(in, MaxText), Keyboard: keyboard(in)}
+}

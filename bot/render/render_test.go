@@ -1,0 +1,68 @@
+package render
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/twentyone-bot/twentyone/bot/i18n"
+	"github.com/twentyone-bot/twentyone/game"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// dump writes a message as its golden file holds it.
+func dump(m Message) string {
+	var b strings.Builder
+	b.WriteString(m.Text)
+	b.WriteString("\n\n=== keyboard ===\n")
+	for _, row := range m.Keyboard {
+		for i, btn := range row {
+			if i > 0 {
+				b.WriteString(" | ")
+			}
+			fmt.Fprintf(&b, "[%s] %s", btn.Text, btn.Data)
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// golden compares got with testdata/name.golden, or rewrites it with -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
+		return
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err, "run go test ./bot/render -update to create it")
+	assert.Equal(t, string(want), got, "%s differs; run go test ./bot/render -update and review the diff", path)
+}
+
+func TestGoldenTable(t *testing.T) {
+	for _, sc := range scenarios {
+		for _, lang := range i18n.Langs() {
+			t.Run(sc.name+"/"+string(lang), func(t *testing.T) {
+				p := sc.play(t, plainNames[lang])
+				golden(t, sc.name+"."+string(lang), dump(Table(p.input(lang))))
+			})
+		}
+	}
+}
+
+func TestCurrentNamesReplaceTheKeptOnes(t *testing.T) {
+	p := gameOver(t, plainNames[i18n.EN])
+	in := p.input(i18n.EN)
+	in.Names = map[game.UserID]string{dave: "David <3"}
+	text := Table(in).Text
+	assert.NotContains(t, text, "Dave")
+	assert.Contains(t, text, "David &lt;3: A♥ A♦ → Golden 21! David &lt;3 wins 10")
+	assert.Contains(t, text, "Alice", "names not in Names stay")
+}

@@ -1,0 +1,245 @@
+package render
+
+import (
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/stretchr/testify/require"
+	"github.com/twentyone-bot/twentyone/bot/i18n"
+	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/game/gametest"
+)
+
+// The players of the scenarios.
+const (
+	alice game.UserID = iota + 1
+	bob
+	carol
+	dave
+	eve
+)
+
+// t0 is when every scenario begins.
+var t0 = time.Date(2025, 3, 14, 18, 30, 0, 0, time.UTC)
+
+// play drives a table through real game commands.
+type play struct {
+	t     testing.TB
+	table game.Table
+	env   game.Env
+	bal   game.BalanceMap
+	names map[game.UserID]string
+	// states records every table the play went through.
+	states []game.Table
+}
+
+// newPlay starts a play with everyone holding 1 000 chips, the decks of
+// rnd and the default settings.
+func newPlay(t testing.TB, rnd game.Rand, names map[game.UserID]string) *play {
+	bal := game.BalanceMap{alice: 1000, bob: 1000, carol: 1000, dave: 1000, eve: 1000}
+	return &play{
+		t:     t,
+		env:   game.Env{Now: t0, Rand: rnd, Settings: game.DefaultSettings(), Balances: bal},
+		bal:   bal,
+		names: names,
+	}
+}
+
+// do applies a command, which must be accepted, and moves the balances.
+func (p *play) do(kind game.CommandKind, user game.UserID, amount int64) *play {
+	p.t.Helper()
+	cmd := game.Command{Kind: kind, User: user, Name: p.names[user], Amount: amount, Version: p.table.Version()}
+	next, out, err := game.Apply(p.table, cmd, p.env)
+	require.NoError(p.t, err, "%s by %d", kind, user)
+	for _, tr := range out.Transfers {
+		p.bal[tr.User] += tr.Amount
+	}
+	p.table = next
+	p.states = append(p.states, next)
+	return p
+}
+
+// after moves the clock on.
+func (p *play) after(d time.Duration) *play {
+	p.env.Now = p.env.Now.Add(d)
+	return p
+}
+
+// input is what the bot would render now, 15 s after the last command.
+func (p *play) input(lang i18n.Lang) Input {
+	return p.inputFor(p.table, lang)
+}
+
+func (p *play) inputFor(t game.Table, lang i18n.Lang) Input {
+	bal := map[game.UserID]int64{}
+	for _, u := range t.Users() {
+		bal[u] = p.bal[u]
+	}
+	return Input{Table: t, Settings: p.env.Settings, Balances: bal, Lang: lang, Now: p.env.Now.Add(15 * time.Second)}
+}
+
+// plainNames are the scenarios' usual names.
+var plainNames = map[i18n.Lang]map[game.UserID]string{
+	i18n.EN: {alice: "Alice", bob: "Bob", carol: "Carol", dave: "Dave", eve: "Eve"},
+	i18n.RU: {alice: "Алиса", bob: "Борис", carol: "Вера", dave: "Дима", eve: "Ева"},
+}
+
+// lobby: Alice opened a table and Bob joined.
+func lobby(t testing.TB, names map[game.UserID]string, rnd game.Rand) *play {
+	return newPlay(t, rnd, names).do(game.Open, alice, 0).after(time.Minute).do(game.Join, bob, 0)
+}
+
+// full: four seated, nobody started yet.
+func full(t testing.TB, names map[game.UserID]string, rnd game.Rand) *play {
+	return lobby(t, names, rnd).do(game.Join, carol, 0).do(game.Join, dave, 0)
+}
+
+// betting: Alice banks; Bob made Five pictures; Carol is to bet.
+func betting(t testing.TB, names map[game.UserID]string) *play {
+	p := full(t, names, gametest.Deck("Js 9d As Qh Kd Jh Qs 6c"))
+	p.do(game.Start, bob, 0).do(game.Bet, bob, 5)
+	for range 4 {
+		p.do(game.Hit, bob, 0)
+	}
+	return p
+}
+
+// drawing: Carol bet 5 and drew a card.
+func drawing(t testing.TB, names map[game.UserID]string) *play {
+	return betting(t, names).do(game.Bet, carol, 5).do(game.Hit, carol, 0)
+}
+
+// The long game: three circles, two knocks.
+//
+// Circle 1, bank 10: Bob busts (10), Carol loses to the banker (20), Dave
+// ties (40). The bank grew to 80: knock.
+// Circle 2, bank 80: Bob bets 80 and leaves, Carol wins 10, Dave loses 150.
+// The bank grew to 300: knock.
+// Circle 3, bank 300: Carol times out, Dave makes Golden 21 on 10. The game
+// ends; Alice takes 290.
+func longGameDecks() *gametest.Stacked {
+	return gametest.Deck(
+		"9s 8h Tc Th 7s 6s Td 9d 8s Ts 8d",
+		"7h Th 9c 9h 8c 9s 7c As 6h",
+		"6d Ah Ad",
+	)
+}
+
+// knock: the first circle ended with a knock; Bob is to bet.
+func knock(t testing.TB, names map[game.UserID]string) *play {
+	p := full(t, names, longGameDecks()).do(game.Start, alice, 0)
+	p.do(game.Bet, bob, 10).do(game.Hit, bob, 0).do(game.Hit, bob, 0)
+	p.do(game.Bet, carol, 20).do(game.Hit, carol, 0).do(game.Stand, carol, 0)
+	p.do(game.Bet, dave, 40).do(game.Hit, dave, 0).do(game.Stand, dave, 0)
+	return p
+}
+
+// duelLog: two knocks, Carol sat the third circle out; Dave is to bet.
+func duelLog(t testing.TB, names map[game.UserID]string) *play {
+	p := knock(t, names)
+	p.do(game.Bet, bob, 80).do(game.Leave, bob, 0)
+	p.do(game.Bet, carol, 10).do(game.Hit, carol, 0).do(game.Stand, carol, 0)
+	p.do(game.Bet, dave, 150).do(game.Hit, dave, 0).do(game.Stand, dave, 0)
+	return p.after(61*time.Second).do(game.Timeout, 0, 0)
+}
+
+// gameOver: Dave's Golden 21 ended the long game.
+func gameOver(t testing.TB, names map[game.UserID]string) *play {
+	return duelLog(t, names).do(game.Bet, dave, 10).do(game.Hit, dave, 0)
+}
+
+// lobbyAfterGame: after the long game Eve sat down and Carol left.
+func lobbyAfterGame(t testing.TB, names map[game.UserID]string) *play {
+	return gameOver(t, names).after(time.Minute).do(game.Join, eve, 0).do(game.Leave, carol, 0)
+}
+
+// closedTimeout: nobody started the lobby.
+func closedTimeout(t testing.TB, names map[game.UserID]string) *play {
+	return lobby(t, names, gametest.Deck()).after(11*time.Minute).do(game.Timeout, 0, 0)
+}
+
+// closedCancelled: an admin cancelled the game of drawing.
+func closedCancelled(t testing.TB, names map[game.UserID]string) *play {
+	return drawing(t, names).do(game.Cancel, alice, 0)
+}
+
+// bankBroken: Bob made 21 on half the bank, Carol won the rest when the
+// banker bust; Dave sat out and the game ended.
+func bankBroken(t testing.TB, names map[game.UserID]string) *play {
+	p := full(t, names, gametest.Deck("Th 7c As Ks 7d 9s Ts 6h 8d")).do(game.Start, dave, 0)
+	p.do(game.Bet, bob, 5).do(game.Hit, bob, 0).do(game.Hit, bob, 0)
+	return p.do(game.Bet, carol, 5).do(game.Hit, carol, 0).do(game.Stand, carol, 0)
+}
+
+// scenario names a play that ends in the state a golden file shows.
+type scenario struct {
+	name string
+	play func(testing.TB, map[game.UserID]string) *play
+}
+
+var scenarios = []scenario{
+	{"lobby", func(t testing.TB, n map[game.UserID]string) *play { return lobby(t, n, gametest.Deck()) }},
+	{"lobby_after_game", lobbyAfterGame},
+	{"betting", betting},
+	{"drawing", drawing},
+	{"knock", knock},
+	{"log", duelLog},
+	{"game_over", gameOver},
+	{"bank_broken", bankBroken},
+	{"closed_timeout", closedTimeout},
+	{"closed_cancelled", closedCancelled},
+}
+
+// fullLog plays the game with the longest log: nine duels with long hands,
+// two knocks, every player still seated at the end.
+//
+// Circles 1 and 2 are dealt the same deck: Bob busts on six cards, Carol
+// loses to the banker's three, Dave ties at 17. The bank grows from 10 to 80
+// to 250. In circle 3 Bob outscores the banker, the banker busts against
+// Carol and Dave makes Five pictures.
+func fullLog(t testing.TB, names map[game.UserID]string) *play {
+	const losing = "6s 6h 7h Js Jh Qs Qh 9s Jd Jc Qd 6d 6c 7s Ts 8s 9d"
+	p := full(t, names, gametest.Deck(losing, losing, "6s 6h Js Jh Qs Jd 7s Qh Kh Kd 6d Jc Qd Kc 6c 7h 9s Qc Ks Ah As"))
+	p.do(game.Start, alice, 0)
+	for _, bets := range [][3]int64{{10, 20, 40}, {80, 80, 10}} {
+		p.do(game.Bet, bob, bets[0])
+		for range 5 {
+			p.do(game.Hit, bob, 0)
+		}
+		p.do(game.Bet, carol, bets[1]).do(game.Hit, carol, 0).do(game.Hit, carol, 0).do(game.Hit, carol, 0).do(game.Stand, carol, 0)
+		p.do(game.Bet, dave, bets[2]).do(game.Hit, dave, 0).do(game.Stand, dave, 0)
+	}
+	p.do(game.Bet, bob, 10)
+	for range 4 {
+		p.do(game.Hit, bob, 0)
+	}
+	p.do(game.Stand, bob, 0)
+	p.do(game.Bet, carol, 10).do(game.Hit, carol, 0).do(game.Hit, carol, 0).do(game.Hit, carol, 0).do(game.Stand, carol, 0)
+	p.do(game.Bet, dave, 10)
+	for range 4 {
+		p.do(game.Hit, dave, 0)
+	}
+	return p
+}
+
+// longNames returns names of game.MaxNameLen bytes: ASCII full of HTML
+// special characters (the most characters a name can show), or Cyrillic,
+// emoji or CJK (multi-byte).
+func longNames(style string) map[game.UserID]string {
+	fill := map[string]string{"ascii": `<b>&"`, "cyrillic": "Ж", "emoji": "😀", "cjk": "漢"}[style]
+	names := map[game.UserID]string{}
+	for u, n := range plainNames[i18n.EN] {
+		name := n + " " + strings.Repeat(fill, game.MaxNameLen)
+		for len(name) > game.MaxNameLen {
+			_, size := utf8.DecodeLastRuneInString(name)
+			name = name[:len(name)-size]
+		}
+		names[u] = name
+	}
+	return names
+}
+
+// nameStyles are the styles of longNames.
+var nameStyles = []string{"ascii", "cyrillic", "emoji", "cjk"}
