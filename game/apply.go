@@ -2,6 +2,7 @@ package game
 
 import (
 	"fmt"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -11,6 +12,9 @@ import (
 func Apply(t Table, cmd Command, env Env) (Table, Outcome, error) {
 	if cmd.Version != 0 && cmd.Version != t.version {
 		return t, Outcome{}, fmt.Errorf("%w: made for version %d, the table is at %d", ErrOutdated, cmd.Version, t.version)
+	}
+	if env.Rand == nil {
+		env.Rand = CryptoRand()
 	}
 	a := applier{t: t, env: env, now: env.Now.UnixMilli()}
 	var err error
@@ -42,8 +46,15 @@ func Apply(t Table, cmd Command, env Env) (Table, Outcome, error) {
 		return t, Outcome{}, err
 	}
 	a.t.version++
-	return a.t, a.out, nil
+	return a.t, a.outcome(), nil
 }
+
+// Most commands cause a few events and transfers: the applier collects them
+// in fixed buffers and allocates each slice of the Outcome once, at its size.
+const (
+	eventBuf    = 8
+	transferBuf = 8
+)
 
 // applier holds a command being applied: a working copy of the table and
 // what the command has caused so far.
@@ -51,10 +62,40 @@ type applier struct {
 	t   Table
 	env Env
 	now int64
-	out Outcome
+	// events and transfers hold what the command caused, in order: the
+	// first ones in the buffers, any more in the slices.
+	events     []Event
+	transfers  []Transfer
+	nevents    int
+	ntransfers int
+	eventBuf   [eventBuf]Event
+	transBuf   [transferBuf]Transfer
 }
 
-func (a *applier) emit(e Event) { a.out.Events = append(a.out.Events, e) }
+func (a *applier) emit(e Event) {
+	if a.nevents < eventBuf {
+		a.eventBuf[a.nevents] = e
+	} else {
+		a.events = append(a.events, e)
+	}
+	a.nevents++
+}
+
+// outcome returns what the command caused, in slices of their own.
+func (a *applier) outcome() Outcome {
+	var out Outcome
+	if a.nevents > 0 {
+		out.Events = make([]Event, 0, a.nevents)
+		out.Events = append(out.Events, a.eventBuf[:min(a.nevents, eventBuf)]...)
+		out.Events = append(out.Events, a.events...)
+	}
+	if a.ntransfers > 0 {
+		out.Transfers = make([]Transfer, 0, a.ntransfers)
+		out.Transfers = append(out.Transfers, a.transBuf[:min(a.ntransfers, transferBuf)]...)
+		out.Transfers = append(out.Transfers, a.transfers...)
+	}
+	return out
+}
 
 // balance returns the user's balance including this command's transfers.
 func (a *applier) balance(u UserID) int64 {
@@ -62,7 +103,12 @@ func (a *applier) balance(u UserID) int64 {
 	if a.env.Balances != nil {
 		b = a.env.Balances.Balance(u)
 	}
-	for _, tr := range a.out.Transfers {
+	for _, tr := range a.transBuf[:min(a.ntransfers, transferBuf)] {
+		if tr.User == u {
+			b += tr.Amount
+		}
+	}
+	for _, tr := range a.transfers {
 		if tr.User == u {
 			b += tr.Amount
 		}
@@ -72,7 +118,13 @@ func (a *applier) balance(u UserID) int64 {
 
 // transfer records a chip movement and adds it to the user's net result.
 func (a *applier) transfer(u UserID, kind TransferKind, amount int64) {
-	a.out.Transfers = append(a.out.Transfers, Transfer{User: u, Kind: kind, Amount: amount})
+	tr := Transfer{User: u, Kind: kind, Amount: amount}
+	if a.ntransfers < transferBuf {
+		a.transBuf[a.ntransfers] = tr
+	} else {
+		a.transfers = append(a.transfers, tr)
+	}
+	a.ntransfers++
 	for i := range a.t.players[:a.t.nplayers] {
 		if a.t.players[i].User == u {
 			a.t.players[i].Net += amount
@@ -113,23 +165,29 @@ func contains(ps []Phase, p Phase) bool {
 	return false
 }
 
+// lobbyDeadline returns when the lobby times out under the chat's current
+// settings, or the game's when those are out of range.
 func (a *applier) lobbyDeadline() int64 {
-	return a.now + a.env.Settings.LobbyTimeout.Milliseconds()
+	d := a.env.Settings.LobbyTimeout
+	if d < MinLobbyTimeout || d > MaxLobbyTimeout {
+		d = a.t.settings.LobbyTimeout
+	}
+	return a.now + d.Milliseconds()
 }
 
 func (a *applier) turnDeadline() int64 {
 	return a.now + a.t.settings.TurnTimeout.Milliseconds()
 }
 
+// cleanName makes a name valid UTF-8 of at most MaxNameLen bytes: invalid
+// bytes become U+FFFD first, then the name is cut at a rune boundary.
 func cleanName(name string) string {
+	name = strings.ToValidUTF8(name, "\uFFFD")
 	if len(name) > MaxNameLen {
 		name = name[:MaxNameLen]
 		for !utf8.ValidString(name) {
 			name = name[:len(name)-1]
 		}
-	}
-	if !utf8.ValidString(name) {
-		name = string([]rune(name))
 	}
 	return name
 }
@@ -166,6 +224,9 @@ func (a *applier) join(cmd Command) error {
 	}
 	if cmd.User == 0 {
 		return fmt.Errorf("%w: join needs a user", ErrInvalidInput)
+	}
+	if err := a.env.Settings.Validate(); err != nil {
+		return err
 	}
 	if _, ok := a.t.SeatOf(cmd.User); ok {
 		return ErrAlreadySeated

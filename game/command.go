@@ -71,7 +71,8 @@ func (m BalanceMap) Balance(user UserID) int64 { return m[user] }
 type Env struct {
 	// Now is the time of the command.
 	Now time.Time
-	// Rand shuffles decks and picks the first banker.
+	// Rand shuffles decks and picks the first banker; nil means
+	// [CryptoRand].
 	Rand Rand
 	// Settings are the chat's current settings. A game keeps the settings it
 	// started with; the lobby and the next game use these.

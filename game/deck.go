@@ -34,18 +34,32 @@ type Deck struct {
 // ([Card.Code]) concatenated top first, a colon, then the salt in lowercase
 // hex. For example "Th6sAc…:00ff…".
 func (d Deck) Preimage() string {
-	var b strings.Builder
-	b.Grow(2*len(d.Cards) + 1 + 2*SaltSize)
-	for _, c := range d.Cards {
-		b.WriteString(c.Code())
-	}
-	b.WriteByte(':')
-	b.WriteString(hex.EncodeToString(d.Salt[:]))
-	return b.String()
+	return string(appendPreimage(make([]byte, 0, 2*len(d.Cards)+1+2*SaltSize), d.Cards, &d.Salt))
 }
 
 // Commitment returns the SHA-256 of the deck's preimage.
-func (d Deck) Commitment() Commitment { return sha256.Sum256([]byte(d.Preimage())) }
+func (d Deck) Commitment() Commitment { return commit(d.Cards, &d.Salt) }
+
+// commit returns the SHA-256 of the preimage of cards and salt.
+func commit(cards []Card, salt *[SaltSize]byte) Commitment {
+	var buf [2*DeckSize + 1 + 2*SaltSize]byte
+	if len(cards) > DeckSize {
+		return sha256.Sum256(appendPreimage(nil, cards, salt))
+	}
+	return sha256.Sum256(appendPreimage(buf[:0], cards, salt))
+}
+
+func appendPreimage(b []byte, cards []Card, salt *[SaltSize]byte) []byte {
+	for _, c := range cards {
+		if c.Valid() {
+			b = append(b, rankCodes[c.Rank()], suitCodes[c.Suit()])
+		} else {
+			b = append(b, '?', '?')
+		}
+	}
+	b = append(b, ':')
+	return hex.AppendEncode(b, salt[:])
+}
 
 // ParseDeck parses a preimage as returned by [Deck.Preimage].
 func ParseDeck(preimage string) (Deck, error) {
@@ -106,15 +120,19 @@ type shoe struct {
 // salt and commitment.
 func (s *shoe) fill(cards []Card, r Rand) {
 	*s = shoe{}
-	s.n = uint8(copy(s.order[:], cards))
-	r.Shuffle(s.order[:s.n])
+	// Shuffle a copy: a slice handed to an interface method escapes, and
+	// the shoe lives inside the table being built.
+	buf := new([DeckSize]Card)
+	s.n = uint8(copy(buf[:], cards))
+	r.Shuffle(buf[:s.n])
+	copy(s.order[:], buf[:s.n])
 	for i := 0; i < SaltSize; i += 8 {
 		v := r.Uint64()
 		for j := 0; j < 8; j++ {
 			s.salt[i+j] = byte(v >> (8 * j))
 		}
 	}
-	s.hash = s.deck().Commitment()
+	s.hash = commit(s.order[:s.n], &s.salt)
 }
 
 // deck returns the shoe's full order and salt, for the reveal.

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
+	"math"
 	"time"
 	"unicode/utf8"
 )
@@ -38,7 +39,12 @@ func (t *Table) AppendBinary(b []byte) ([]byte, error) {
 		b = binary.AppendVarint(b, s.Bet)
 		b = append(b, byte(s.State), boolByte(s.Leaving))
 	}
-	b = append(b, byte(t.banker), byte(t.turn))
+	// Out of a game there is no banker nor turn, also in the zero Table.
+	banker, turn := t.banker, t.turn
+	if !t.phase.InGame() {
+		banker, turn = -1, -1
+	}
+	b = append(b, byte(banker), byte(turn))
 	b = binary.AppendVarint(b, t.deadline)
 	b = binary.AppendVarint(b, t.bank)
 	b = binary.AppendVarint(b, t.circleBank)
@@ -321,9 +327,20 @@ func (r *reader) settings(s *Settings) {
 	for i := range s.BetOptions {
 		s.BetOptions[i] = BetOption{Kind: BetKind(r.byte()), N: r.varint()}
 	}
-	s.TurnTimeout = time.Duration(r.varint()) * time.Millisecond
-	s.LobbyTimeout = time.Duration(r.varint()) * time.Millisecond
+	s.TurnTimeout = r.millis()
+	s.LobbyTimeout = r.millis()
 	s.MaxKnocks = int(r.varint())
+}
+
+// millis reads a duration written in milliseconds; one that does not fit a
+// time.Duration is corrupt.
+func (r *reader) millis() time.Duration {
+	v := r.varint()
+	if v < 0 || v > math.MaxInt64/int64(time.Millisecond) {
+		r.fail("bad duration %d ms", v)
+		return 0
+	}
+	return time.Duration(v) * time.Millisecond
 }
 
 // check verifies the invariants a decoded table must hold, so that no
@@ -364,27 +381,81 @@ func (t *Table) check() error {
 			}
 		}
 	}
-	if t.phase.InGame() {
-		// Every card is in exactly one place: the deck, the discards or a hand.
-		var seen [DeckSize + 1]bool
-		total := 0
-		mark := func(cs []Card) bool {
-			for _, c := range cs {
-				if seen[c] {
-					return false
-				}
-				seen[c] = true
-				total++
-			}
-			return true
+	if !t.phase.InGame() {
+		// Between games nothing is on the table and no deck is in play.
+		if t.bank != 0 || t.circleBank != 0 || t.shoe.n != 0 || t.ndiscard != 0 {
+			return fmt.Errorf("chips or cards on the table in phase %s", t.phase)
 		}
-		ok := mark(t.shoe.order[t.shoe.drawn:t.shoe.n]) && mark(t.discard[:t.ndiscard])
 		for i := range t.seats[:t.nseats] {
-			ok = ok && mark(t.seats[i].Hand.cards[:t.seats[i].Hand.n])
+			if s := &t.seats[i]; s.State != Idle || s.Hand.n != 0 || s.Leaving {
+				return fmt.Errorf("seat %d is in play in phase %s", i, t.phase)
+			}
 		}
-		if !ok || total != DeckSize {
-			return fmt.Errorf("cards do not add up to one deck")
+		return nil
+	}
+	return t.checkGame()
+}
+
+// checkGame verifies the invariants of a table during a game.
+func (t *Table) checkGame() error {
+	if t.circle < 1 || t.knocks >= t.circle || int(t.knocks) > t.settings.MaxKnocks {
+		return fmt.Errorf("circle %d with %d knocks", t.circle, t.knocks)
+	}
+	// The bank starts every circle with at least the stake or it would
+	// have broken; a bank that small keeps every sum below in range.
+	if t.circleBank < 1 || t.bank > math.MaxInt64/2 {
+		return fmt.Errorf("bank %d from %d", t.bank, t.circleBank)
+	}
+	for i := range t.seats[:t.nseats] {
+		s := &t.seats[i]
+		var ok bool
+		switch {
+		case i == int(t.banker):
+			ok = s.State == Idle && s.Hand.n == 0
+		case i == int(t.turn) && t.phase == Betting:
+			ok = s.State == Playing && s.Hand.n == 1
+		case i == int(t.turn):
+			ok = s.State == Playing && s.Hand.n >= 1 && s.Hand.Score() < 21 && s.Bet >= 1 && s.Bet <= t.bank
+		case s.State == Waiting:
+			ok = s.Hand.n == 1 && !s.Leaving
+		default:
+			ok = (s.State == Played || s.State == SatOut) && s.Hand.n == 0
 		}
+		if !ok {
+			return fmt.Errorf("seat %d (%d cards, state %d) does not fit the game", i, s.Hand.n, s.State)
+		}
+	}
+	// The deck in play is a set of distinct cards that hashes to its
+	// commitment.
+	if t.shoe.n == 0 || commit(t.shoe.order[:t.shoe.n], &t.shoe.salt) != t.shoe.hash {
+		return fmt.Errorf("the deck does not match its commitment")
+	}
+	var inDeck [DeckSize + 1]bool
+	for _, c := range t.shoe.order[:t.shoe.n] {
+		if inDeck[c] {
+			return fmt.Errorf("card %s twice in the deck", c.Code())
+		}
+		inDeck[c] = true
+	}
+	// Every card is in exactly one place: the deck, the discards or a hand.
+	var seen [DeckSize + 1]bool
+	total := 0
+	mark := func(cs []Card) bool {
+		for _, c := range cs {
+			if seen[c] {
+				return false
+			}
+			seen[c] = true
+			total++
+		}
+		return true
+	}
+	ok := mark(t.shoe.order[t.shoe.drawn:t.shoe.n]) && mark(t.discard[:t.ndiscard])
+	for i := range t.seats[:t.nseats] {
+		ok = ok && mark(t.seats[i].Hand.cards[:t.seats[i].Hand.n])
+	}
+	if !ok || total != DeckSize {
+		return fmt.Errorf("cards do not add up to one deck")
 	}
 	return nil
 }

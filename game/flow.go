@@ -43,7 +43,6 @@ func (a *applier) nextDuel() {
 			continue
 		}
 		if t.bank <= 0 {
-			a.emit(Event{Kind: EventSatOut, User: s.User, Reason: ReasonBankBroken})
 			a.breakBank()
 			return
 		}
@@ -65,10 +64,12 @@ func (a *applier) nextDuel() {
 // breakBank ends the game because the bank is empty: every player still
 // waiting sits the circle out.
 func (a *applier) breakBank() {
-	for i := range a.t.seats[:a.t.nseats] {
-		if a.t.seats[i].State == Waiting {
-			a.discardHand(&a.t.seats[i].Hand)
-			a.t.seats[i].State = SatOut
+	n := int(a.t.nseats)
+	for k := 1; k < n; k++ {
+		if s := &a.t.seats[(int(a.t.banker)+k)%n]; s.State == Waiting {
+			a.discardHand(&s.Hand)
+			s.State = SatOut
+			a.emit(Event{Kind: EventSatOut, User: s.User, Reason: ReasonBankBroken})
 		}
 	}
 	a.endGame(ReasonBankBroken)
@@ -129,7 +130,7 @@ func (a *applier) endCircle() {
 	for i := range t.seats[:t.nseats] {
 		a.discardHand(&t.seats[i].Hand)
 	}
-	if t.bank >= KnockFactor*t.circleBank && int(t.knocks) < t.settings.MaxKnocks && a.playersLeft() {
+	if t.bank/KnockFactor >= t.circleBank && int(t.knocks) < t.settings.MaxKnocks && a.playersLeft() {
 		t.knocks++
 		a.emit(Event{Kind: EventKnocked, Amount: t.bank, From: t.circleBank})
 		a.startCircle()

@@ -3,6 +3,7 @@ package game
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -59,6 +60,9 @@ func (o BetOption) String() string {
 // amount returns the option's amount before capping.
 func (o BetOption) amount(stake, bank int64) int64 {
 	if o.Kind == StakeTimes {
+		if o.N > 0 && stake > math.MaxInt64/o.N {
+			return math.MaxInt64 // capped below anyway; never wraps
+		}
 		return stake * o.N
 	}
 	if o.N <= 0 {

@@ -292,7 +292,8 @@ func (t *Table) Offers(balance int64) []Offer {
 }
 
 // Users returns the users whose balances a command at this table may read or
-// change: everyone seated.
+// change: everyone seated. Open and Join also read the balance of the
+// command's user.
 func (t *Table) Users() []UserID {
 	users := make([]UserID, 0, t.nseats)
 	for i := range t.seats[:t.nseats] {
