@@ -1,0 +1,420 @@
+package storage
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/twentyone-bot/twentyone/game"
+)
+
+// ApplyRequest is one command for one table.
+type ApplyRequest struct {
+	Key TableKey
+	// UpdateID is the Telegram update the command comes from; 0 for
+	// commands fired by a timer. It is stored as the chat's last handled
+	// update in the same transaction; a request whose UpdateID is not
+	// above the stored one returns ErrDuplicate and changes nothing.
+	UpdateID int64
+	// User is who acts: zero for Timeout. A user appearing in the chat for
+	// the first time is created with the starting chips; the profile is
+	// refreshed.
+	User User
+	// Command is the command. Its User and Name default to User's.
+	Command game.Command
+	// Now is the time of the command; the zero time means time.Now().
+	Now time.Time
+}
+
+// Apply applies a command to a table, in one write transaction: it loads
+// the chat, the table and the balances the command needs, runs game.Apply,
+// then writes the new table, every changed balance, one ledger entry per
+// transfer, the stats the events imply, the revealed decks and the update
+// id. If anything fails, nothing is written.
+//
+// A command the game rejects returns an error wrapping the game's error
+// (errors.Is(err, game.ErrNotYourTurn) and the like) together with the
+// table's current View, and writes nothing. So does ErrDuplicate. (A user
+// appearing for the first time shows in that View with the starting chips
+// they would get, though nothing was written.) When the
+// chat's language is not decided yet, a successful Open decides it from the
+// opener's Telegram language: "ru" for ru, uk and be, else "en".
+func (s *Store) Apply(ctx context.Context, req ApplyRequest) (Applied, error) {
+	if err := req.normalize(); err != nil {
+		return Applied{}, err
+	}
+	var res Applied
+	var rerr error
+	err := s.write(ctx, func(t *txn) error {
+		var fatal error
+		res, rerr, fatal = t.apply(req)
+		return fatal
+	})
+	if err != nil {
+		return Applied{}, err
+	}
+	return res, rerr
+}
+
+// normalize fills the command's user from the request's and checks that
+// they agree.
+func (r *ApplyRequest) normalize() error {
+	if r.Key.Chat == 0 {
+		return fmt.Errorf("%w: chat 0", game.ErrInvalidInput)
+	}
+	if r.UpdateID < 0 {
+		return fmt.Errorf("%w: update id %d", game.ErrInvalidInput, r.UpdateID)
+	}
+	if r.Now.IsZero() {
+		r.Now = time.Now()
+	}
+	c := &r.Command
+	if c.Kind == game.Timeout {
+		r.User = User{}
+		c.User = 0
+		return nil
+	}
+	switch {
+	case c.User == 0:
+		c.User = r.User.ID
+	case r.User.ID == 0:
+		r.User.ID = c.User
+	case c.User != r.User.ID:
+		return fmt.Errorf("%w: command by user %d in a request of user %d", game.ErrInvalidInput, c.User, r.User.ID)
+	}
+	if c.Name == "" {
+		c.Name = r.User.Name
+	}
+	return nil
+}
+
+// change is a user record being changed by a write.
+type change struct {
+	rec   userRec
+	old   int64 // balance before, for the leaderboard index
+	isNew bool
+}
+
+// apply does the work of Apply inside a transaction. rejected is the
+// answer when the command changes nothing (a game rejection, a duplicate,
+// a damaged value): nothing was written then. fatal means something was
+// written that must not be kept: the transaction must roll back.
+func (t *txn) apply(req ApplyRequest) (res Applied, rejected, fatal error) {
+	hooks := t.s.hooks.Load()
+	now := req.Now
+	chat, crec, known, err := t.resolve(req.Key.Chat)
+	if err != nil {
+		return Applied{}, err, nil
+	}
+	key := TableKey{Chat: chat, Thread: req.Key.Thread}
+	cs, srec, err := t.chatSettings(chat)
+	if err != nil {
+		return Applied{}, err, nil
+	}
+	tb, msgID, _, err := t.table(key)
+	if err != nil {
+		return Applied{}, err, nil
+	}
+
+	// Phase 1: read and compute; nothing is written.
+	changes := map[game.UserID]*change{}
+	pending := map[game.UserID]*userRec{}
+	actor := req.User
+	if actor.ID != 0 {
+		rec, ok, err := t.user(chat, actor.ID)
+		if err != nil {
+			return Applied{}, err, nil
+		}
+		c := &change{rec: rec, old: rec.balance}
+		if !ok {
+			c.rec, c.isNew = t.newUserRec(actor, now), true
+		}
+		if c.rec.refresh(actor) || c.isNew {
+			changes[actor.ID] = c
+		}
+		pending[actor.ID] = &c.rec
+	}
+	if req.UpdateID != 0 && req.UpdateID <= crec.lastUpdate {
+		v, err := t.view(key, tb, cs, msgID, pending, actor.ID)
+		if err != nil {
+			return Applied{}, err, nil
+		}
+		return Applied{View: v}, fmt.Errorf("%w: update %d in chat %d, which is at update %d", ErrDuplicate, req.UpdateID, chat, crec.lastUpdate), nil
+	}
+	bal := &balances{t: t, chat: chat, pending: pending}
+	env := game.Env{Now: now, Rand: t.s.opts.Rand, Settings: cs.Game, Balances: bal}
+	nt, out, gerr := game.Apply(tb, req.Command, env)
+	if bal.err != nil {
+		return Applied{}, bal.err, nil
+	}
+	if gerr != nil {
+		v, err := t.view(key, tb, cs, msgID, pending, actor.ID)
+		if err != nil {
+			return Applied{}, err, nil
+		}
+		return Applied{View: v}, fmt.Errorf("%s: %w", req.Command.Kind, gerr), nil
+	}
+	if hooks != nil && hooks.outcome != nil {
+		hooks.outcome(&out)
+	}
+
+	get := func(u game.UserID) (*change, error) {
+		if c, ok := changes[u]; ok {
+			return c, nil
+		}
+		if u == actor.ID && actor.ID != 0 {
+			c := &change{rec: *pending[u], old: pending[u].balance}
+			changes[u] = c
+			return c, nil
+		}
+		rec, ok, err := t.user(chat, u)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, fmt.Errorf("%w: chips of user %d moved in chat %d, where they never appeared", ErrInternal, u, chat)
+		}
+		c := &change{rec: rec, old: rec.balance}
+		changes[u] = c
+		return c, nil
+	}
+	var entries []LedgerEntry
+	var granted int64
+	if c := changes[actor.ID]; c != nil && c.isNew {
+		granted = c.rec.balance
+		entries = append(entries, LedgerEntry{User: actor.ID, Kind: LedgerStart, Amount: c.rec.balance, Balance: c.rec.balance})
+	}
+	for _, tr := range out.Transfers {
+		kind, ok := ledgerKindOf(tr.Kind)
+		if !ok {
+			return Applied{}, fmt.Errorf("%w: transfer of unknown kind %d", ErrInternal, tr.Kind), nil
+		}
+		c, err := get(tr.User)
+		if err != nil {
+			return Applied{}, err, nil
+		}
+		nb, ok := addChips(c.rec.balance, tr.Amount)
+		if !ok || nb < 0 {
+			return Applied{}, fmt.Errorf("%w: %s of %d would make the balance of user %d in chat %d %d",
+				ErrInternal, kind, tr.Amount, tr.User, chat, c.rec.balance+tr.Amount), nil
+		}
+		c.rec.balance = nb
+		c.rec.stats.Net += tr.Amount
+		entries = append(entries, LedgerEntry{User: tr.User, Kind: kind, Amount: tr.Amount, Balance: nb, Game: nt.Game()})
+	}
+	if d := out.Delta(); d != tb.Chips()-nt.Chips() {
+		return Applied{}, fmt.Errorf("%w: balances change by %d but the table's chips by %d", ErrInternal, d, nt.Chips()-tb.Chips()), nil
+	}
+	if err := countStats(&tb, &nt, out, get); err != nil {
+		return Applied{}, err, nil
+	}
+	langDecided := false
+	if req.Command.Kind == game.Open && cs.Language == "" {
+		cs.Language = decideLanguage(actor.Language)
+		srec.Language = cs.Language
+		langDecided = true
+	}
+
+	// Phase 2: write. Any failure from here on rolls the transaction back.
+	step := func(stage string) error {
+		if hooks != nil && hooks.afterWrite != nil {
+			return hooks.afterWrite(key, stage)
+		}
+		return nil
+	}
+	if err := t.putTable(key, &nt, msgID); err != nil {
+		return Applied{}, nil, err
+	}
+	if err := step("table"); err != nil {
+		return Applied{}, nil, err
+	}
+	ids := make([]game.UserID, 0, len(changes))
+	for u := range changes {
+		ids = append(ids, u)
+	}
+	slices.Sort(ids)
+	for _, u := range ids {
+		c := changes[u]
+		if err := t.putUser(chat, u, &c.rec, c.old, c.isNew); err != nil {
+			return Applied{}, nil, err
+		}
+		pending[u] = &c.rec
+	}
+	if err := step("users"); err != nil {
+		return Applied{}, nil, err
+	}
+	if !known {
+		crec.created = timeMs(now)
+	}
+	crec.granted += granted
+	for i := range entries {
+		e := &entries[i]
+		e.Chat, e.Thread, e.Time, e.Update = chat, key.Thread, now, req.UpdateID
+		if err := t.appendLedger(&crec, e); err != nil {
+			return Applied{}, nil, err
+		}
+	}
+	if err := step("ledger"); err != nil {
+		return Applied{}, nil, err
+	}
+	if req.UpdateID != 0 {
+		crec.lastUpdate = req.UpdateID
+	}
+	if err := t.putChat(chat, &crec); err != nil {
+		return Applied{}, nil, err
+	}
+	for i, ev := range out.Events {
+		if ev.Kind != game.EventRevealed {
+			continue
+		}
+		r := Reveal{Time: now, Commitment: ev.Commitment.String(), Preimage: ev.Deck.Preimage()}
+		if err := t.reveals.Put(revealKey(key, nt.Game(), nt.Version(), i), r.encode()); err != nil {
+			return Applied{}, nil, err
+		}
+	}
+	if langDecided {
+		if err := t.putSettings(chat, &srec); err != nil {
+			return Applied{}, nil, err
+		}
+	}
+	if err := step("done"); err != nil {
+		return Applied{}, nil, err
+	}
+	extra := []game.UserID{actor.ID}
+	for _, tr := range out.Transfers {
+		extra = append(extra, tr.User)
+	}
+	v, err := t.view(key, nt, cs, msgID, pending, extra...)
+	if err != nil {
+		return Applied{}, nil, err
+	}
+	return Applied{View: v, Outcome: out}, nil, nil
+}
+
+// addChips returns a+b and whether it did not overflow.
+func addChips(a, b int64) (int64, bool) {
+	if b > 0 && a > math.MaxInt64-b || b < 0 && a < math.MinInt64-b {
+		return 0, false
+	}
+	return a + b, true
+}
+
+// countStats adds what the events say to the users' stats: duels won and
+// lost (as player and as banker), Golden 21 and Five pictures hands, and,
+// at the end of a game, the games played and the biggest win.
+func countStats(old, nt *game.Table, out game.Outcome, get func(game.UserID) (*change, error)) error {
+	var banker game.UserID
+	if i, ok := old.Banker(); ok {
+		banker = old.Seat(i).User
+	}
+	hands := func(s *Stats, h game.Hand) {
+		if h.Golden() {
+			s.Golden21s++
+		}
+		if h.FivePictures() {
+			s.FivePictures++
+		}
+	}
+	for _, ev := range out.Events {
+		switch ev.Kind {
+		case game.EventStarted:
+			banker = ev.User
+		case game.EventDuelEnded:
+			d := ev.Duel
+			p, err := get(d.User)
+			if err != nil {
+				return err
+			}
+			won := d.Result.PlayerWon()
+			if won {
+				p.rec.stats.DuelsWon++
+			} else {
+				p.rec.stats.DuelsLost++
+			}
+			hands(&p.rec.stats, d.Hand)
+			if banker == 0 {
+				continue
+			}
+			b, err := get(banker)
+			if err != nil {
+				return err
+			}
+			if won {
+				b.rec.stats.DuelsLost++
+			} else {
+				b.rec.stats.DuelsWon++
+			}
+			hands(&b.rec.stats, d.Banker)
+		case game.EventGameEnded:
+			for _, pt := range nt.Players() {
+				c, err := get(pt.User)
+				if err != nil {
+					return err
+				}
+				st := &c.rec.stats
+				st.Games++
+				if pt.Banker {
+					st.GamesAsBanker++
+				}
+				st.BiggestWin = max(st.BiggestWin, pt.Net)
+			}
+		}
+	}
+	return nil
+}
+
+// decideLanguage picks a chat's language from the Telegram language code of
+// the user who first opens a table: Russian for ru, uk and be.
+func decideLanguage(code string) string {
+	code = strings.ToLower(strings.TrimSpace(code))
+	if i := strings.IndexAny(code, "-_"); i >= 0 {
+		code = code[:i]
+	}
+	switch code {
+	case "ru", "uk", "be":
+		return "ru"
+	}
+	return "en"
+}
+
+// CancelAll cancels every open table of the chat, refunding the bets and
+// returning the banks, in one transaction: for when the bot is removed from
+// the chat. An unknown chat has nothing to cancel.
+func (s *Store) CancelAll(ctx context.Context, chat int64, now time.Time) ([]Applied, error) {
+	if now.IsZero() {
+		now = time.Now()
+	}
+	var res []Applied
+	err := s.write(ctx, func(t *txn) error {
+		res = nil
+		c, _, ok, err := t.resolve(chat)
+		if err != nil || !ok {
+			return err
+		}
+		for _, key := range t.tableKeys(c) {
+			tb, _, _, err := t.table(key)
+			if err != nil {
+				return err
+			}
+			if tb.Phase() == game.Closed {
+				continue
+			}
+			a, rejected, fatal := t.apply(ApplyRequest{Key: key, Command: game.Command{Kind: game.Cancel}, Now: now})
+			if fatal != nil {
+				return fatal
+			}
+			if rejected != nil {
+				return rejected // one transaction: all tables or none
+			}
+			res = append(res, a)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}

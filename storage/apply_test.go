@@ -1,0 +1,488 @@
+package storage
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/twentyone-bot/twentyone/game"
+)
+
+// fullGameDeck: Bob is dealt A♥ and draws A♠ (Golden 21); Carol is dealt
+// 10♥, draws 9♠ and stands on 19; the banker draws 8♦ 7♣ 6♥ = 21.
+const fullGameDeck = "Ah Th As 9s 8d 7c 6h"
+
+// playFullGame plays one game of Alice (banker), Bob and Carol in key's
+// table, with update ids from upd, and returns the last Applied.
+func playFullGame(t *testing.T, s *Store, key TableKey, upd *updates) Applied {
+	t.Helper()
+	now := t0
+	step := func(u User, cmd game.Command) Applied {
+		now = now.Add(time.Second)
+		return apply(t, s, key, upd.next(), u, cmd, now)
+	}
+	a := step(alice, game.Command{Kind: game.Open})
+	require.Equal(t, game.Lobby, a.Table.Phase())
+	step(bob, game.Command{Kind: game.Join})
+	step(carol, game.Command{Kind: game.Join})
+	a = step(alice, game.Command{Kind: game.Start})
+	require.Equal(t, game.Betting, a.Table.Phase())
+	b, _ := a.Table.Banker()
+	require.Equal(t, alice.ID, a.Table.Seat(b).User, "the stacked Rand makes seat 0 the banker")
+	step(bob, game.Command{Kind: game.Bet, Amount: 5})
+	a = step(bob, game.Command{Kind: game.Hit})
+	require.Equal(t, game.Betting, a.Table.Phase(), "Golden 21 wins at once; Carol's turn")
+	step(carol, game.Command{Kind: game.Bet, Amount: 5})
+	step(carol, game.Command{Kind: game.Hit})
+	a = step(carol, game.Command{Kind: game.Stand, Version: a.Table.Version() + 2})
+	require.Equal(t, game.Lobby, a.Table.Phase())
+	return a
+}
+
+func TestApplyFullGame(t *testing.T) {
+	s := newStore(t, stacked(fullGameDeck))
+	key := TableKey{Chat: group}
+	var upd updates
+	last := playFullGame(t, s, key, &upd)
+
+	// Balances: Alice staked 10 and took the bank of 10; Bob bet 5 and won
+	// 10; Carol lost her 5.
+	want := map[game.UserID]int64{alice.ID: 1000, bob.ID: 1005, carol.ID: 995}
+	assert.Equal(t, want, last.Balances)
+	assert.Equal(t, map[game.UserID]string{alice.ID: "Alice", bob.ID: "Bob", carol.ID: "Carol"}, last.Names)
+	assert.Equal(t, uint64(9), last.Table.Version())
+	assert.Equal(t, "ru", last.Settings.Language, "Alice opened with a Russian Telegram")
+
+	// The ledger, per user, newest first.
+	type entry struct {
+		Kind            LedgerKind
+		Amount, Balance int64
+		Game            uint64
+	}
+	ledger := map[game.UserID][]entry{
+		alice.ID: {{LedgerBank, 10, 1000, 1}, {LedgerStake, -10, 990, 1}, {LedgerStart, 1000, 1000, 0}},
+		bob.ID:   {{LedgerWin, 10, 1005, 1}, {LedgerBet, -5, 995, 1}, {LedgerStart, 1000, 1000, 0}},
+		carol.ID: {{LedgerBet, -5, 995, 1}, {LedgerStart, 1000, 1000, 0}},
+	}
+	seqs := map[uint64]bool{}
+	for u, want := range ledger {
+		h, err := s.History(ctx, group, u, 0)
+		require.NoError(t, err)
+		got := make([]entry, len(h))
+		for i, e := range h {
+			got[i] = entry{e.Kind, e.Amount, e.Balance, e.Game}
+			assert.Equal(t, group, e.Chat)
+			assert.False(t, seqs[e.Seq], "seq %d twice", e.Seq)
+			seqs[e.Seq] = true
+			assert.NotZero(t, e.Update)
+		}
+		assert.Equal(t, want, got, "ledger of %d", u)
+	}
+	assert.Len(t, seqs, 8)
+	h, err := s.History(ctx, group, bob.ID, 1)
+	require.NoError(t, err)
+	require.Len(t, h, 1)
+	assert.Equal(t, LedgerWin, h[0].Kind, "limit keeps the newest")
+
+	// Stats.
+	stats := map[game.UserID]Stats{
+		alice.ID: {Games: 1, GamesAsBanker: 1, DuelsWon: 1, DuelsLost: 1, Net: 0},
+		bob.ID:   {Games: 1, DuelsWon: 1, Net: 5, BiggestWin: 5, Golden21s: 1},
+		carol.ID: {Games: 1, DuelsLost: 1, Net: -5},
+	}
+	for u, want := range stats {
+		got, err := s.Stats(ctx, group, u)
+		require.NoError(t, err)
+		assert.Equal(t, want, got, "stats of %d", u)
+	}
+
+	// Leaderboard.
+	lb, err := s.Leaderboard(ctx, group, 10)
+	require.NoError(t, err)
+	assert.Equal(t, []Standing{
+		{User: bob.ID, Name: "Bob", Balance: 1005, Net: 5, Games: 1},
+		{User: alice.ID, Name: "Alice", Balance: 1000, Net: 0, Games: 1},
+		{User: carol.ID, Name: "Carol", Balance: 995, Net: -5, Games: 1},
+	}, lb)
+
+	// Reveals: the one deck of game 1, which verifies against its
+	// commitment.
+	rv, err := s.Reveals(ctx, group, 1)
+	require.NoError(t, err)
+	require.Len(t, rv, 1)
+	assert.NoError(t, game.VerifyDeck(rv[0].Preimage, rv[0].Commitment))
+	assert.True(t, strings.HasPrefix(rv[0].Preimage, "AhThAs9s8d7c6h"), rv[0].Preimage)
+	c, ok := last.Table.Revealed()
+	require.True(t, ok)
+	assert.Equal(t, c.String(), rv[0].Commitment)
+	_, err = s.Reveals(ctx, group, 2)
+	assert.ErrorIs(t, err, ErrNotFound)
+
+	// The lobby's deadline is the one timer.
+	timers, err := s.Timers(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, []Timer{{Key: key, Version: 9, Deadline: last.Table.Deadline().UTC()}}, timers)
+
+	// The audit.
+	a, err := s.Audit(ctx, group)
+	require.NoError(t, err)
+	assert.Equal(t, Audit{Chat: group, Balances: 3000, OnTables: 0, Granted: 3000, Ledgered: 3000, OK: true}, a)
+}
+
+func TestApplyMidGameAudit(t *testing.T) {
+	s := newStore(t, stacked(fullGameDeck))
+	key := TableKey{Chat: group, Thread: 7}
+	var upd updates
+	apply(t, s, key, upd.next(), alice, game.Command{Kind: game.Open}, t0)
+	apply(t, s, key, upd.next(), bob, game.Command{Kind: game.Join}, t0)
+	apply(t, s, key, upd.next(), alice, game.Command{Kind: game.Start}, t0)
+	a := apply(t, s, key, upd.next(), bob, game.Command{Kind: game.Bet, Amount: 10}, t0)
+	assert.Equal(t, int64(20), a.Table.Chips(), "bank 10 and Bob's bet 10")
+	au, err := s.Audit(ctx, group)
+	require.NoError(t, err)
+	assert.True(t, au.OK, au.Problems)
+	assert.Equal(t, int64(20), au.OnTables)
+	assert.Equal(t, int64(1980), au.Balances)
+
+	timers, err := s.Timers(ctx)
+	require.NoError(t, err)
+	require.Len(t, timers, 1)
+	assert.Equal(t, Timer{Key: key, Version: a.Table.Version(), Deadline: t0.Add(time.Minute)}, timers[0])
+}
+
+func TestApplyRejectedWritesNothing(t *testing.T) {
+	s := newStore(t, stacked(fullGameDeck))
+	key := TableKey{Chat: group}
+	var upd updates
+	apply(t, s, key, upd.next(), alice, game.Command{Kind: game.Open}, t0)
+	apply(t, s, key, upd.next(), bob, game.Command{Kind: game.Join}, t0)
+	apply(t, s, key, upd.next(), carol, game.Command{Kind: game.Join}, t0)
+	started := apply(t, s, key, upd.next(), alice, game.Command{Kind: game.Start}, t0)
+	v := started.Table.Version()
+
+	tests := []struct {
+		name string
+		user User
+		cmd  game.Command
+		want error
+	}{
+		{"someone else's turn", carol, game.Command{Kind: game.Bet, Amount: 5}, game.ErrNotYourTurn},
+		{"banker bets", alice, game.Command{Kind: game.Bet, Amount: 5}, game.ErrNotYourTurn},
+		{"bet not offered", bob, game.Command{Kind: game.Bet, Amount: 7}, game.ErrBetNotOffered},
+		{"hit before betting", bob, game.Command{Kind: game.Hit}, game.ErrWrongPhase},
+		{"outdated button", bob, game.Command{Kind: game.Bet, Amount: 5, Version: v - 1}, game.ErrOutdated},
+		{"open an open table", carol, game.Command{Kind: game.Open}, game.ErrTableOpen},
+		{"join during a game", dave, game.Command{Kind: game.Join}, game.ErrGameInProgress},
+		{"a new user's first command", dave, game.Command{Kind: game.Stand}, game.ErrWrongPhase},
+		{"timeout too early", User{}, game.Command{Kind: game.Timeout}, game.ErrTooEarly},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			before := fileBytes(t, s)
+			a, err := s.Apply(ctx, ApplyRequest{Key: key, UpdateID: upd.next(), User: tc.user, Command: tc.cmd, Now: t0})
+			require.Error(t, err)
+			assert.ErrorIs(t, err, tc.want)
+			assert.Equal(t, v, a.Table.Version(), "the current view comes with the rejection")
+			assert.Equal(t, game.Betting, a.Table.Phase())
+			i, _ := a.Table.Turn()
+			assert.Equal(t, bob.ID, a.Table.Seat(i).User)
+			assert.Equal(t, "Bob", a.Names[bob.ID])
+			assert.Equal(t, before, fileBytes(t, s), "a rejected command writes nothing")
+		})
+	}
+	_, err := s.Stats(ctx, group, dave.ID)
+	assert.ErrorIs(t, err, ErrNotFound, "a rejected first command does not create the user")
+}
+
+func TestApplyDuplicateUpdate(t *testing.T) {
+	s := newStore(t, Options{})
+	key := TableKey{Chat: group}
+	apply(t, s, key, 10, alice, game.Command{Kind: game.Open}, t0)
+	apply(t, s, key, 11, bob, game.Command{Kind: game.Join}, t0)
+
+	for _, id := range []int64{11, 10, 3} {
+		before := fileBytes(t, s)
+		a, err := s.Apply(ctx, ApplyRequest{Key: key, UpdateID: id, User: carol, Command: game.Command{Kind: game.Join}, Now: t0})
+		assert.ErrorIs(t, err, ErrDuplicate, "update %d", id)
+		assert.Equal(t, uint64(2), a.Table.Version())
+		assert.Equal(t, before, fileBytes(t, s))
+	}
+	// Another table of the same chat shares the chat's update ids.
+	_, err := s.Apply(ctx, ApplyRequest{Key: TableKey{Chat: group, Thread: 5}, UpdateID: 11, User: carol, Command: game.Command{Kind: game.Open}, Now: t0})
+	assert.ErrorIs(t, err, ErrDuplicate)
+	// Timer commands carry no update id and are never duplicates; another
+	// chat counts its own.
+	apply(t, s, key, 12, carol, game.Command{Kind: game.Join}, t0)
+	apply(t, s, key, 0, User{}, game.Command{Kind: game.Timeout}, t0.Add(time.Hour))
+	apply(t, s, TableKey{Chat: 42}, 5, carol, game.Command{Kind: game.Open}, t0)
+}
+
+func TestApplyFailureInjection(t *testing.T) {
+	for _, stage := range []string{"table", "users", "ledger", "done"} {
+		t.Run(stage, func(t *testing.T) {
+			s := newStore(t, stacked(fullGameDeck))
+			key := TableKey{Chat: group}
+			apply(t, s, key, 1, alice, game.Command{Kind: game.Open}, t0)
+			apply(t, s, key, 2, bob, game.Command{Kind: game.Join}, t0)
+			before := fileBytes(t, s)
+			boom := errors.New("injected")
+			calls := 0
+			s.hooks.Store(&testHooks{afterWrite: func(key TableKey, st string) error {
+				if st == stage {
+					calls++
+					return boom
+				}
+				return nil
+			}})
+			req := ApplyRequest{Key: key, UpdateID: 3, User: alice, Command: game.Command{Kind: game.Start}, Now: t0}
+			_, err := s.Apply(ctx, req)
+			assert.ErrorIs(t, err, boom)
+			assert.Equal(t, 1, calls)
+			assert.Equal(t, before, fileBytes(t, s), "nothing of the failed transaction is written")
+
+			s.hooks.Store(nil)
+			a, err := s.Apply(ctx, req)
+			require.NoError(t, err, "the same update applies once the failure is gone")
+			assert.Equal(t, uint64(3), a.Table.Version())
+			au, err := s.Audit(ctx, group)
+			require.NoError(t, err)
+			assert.True(t, au.OK, au.Problems)
+		})
+	}
+}
+
+func TestApplyInternalErrors(t *testing.T) {
+	tests := []struct {
+		name   string
+		mutate func(*game.Outcome)
+	}{
+		{"negative balance", func(o *game.Outcome) {
+			o.Transfers = append(o.Transfers, game.Transfer{User: bob.ID, Kind: game.TransferBet, Amount: -5000})
+		}},
+		{"chips not conserved", func(o *game.Outcome) { o.Transfers[0].Amount-- }},
+		{"unknown user", func(o *game.Outcome) {
+			o.Transfers = append(o.Transfers, game.Transfer{User: 999, Kind: game.TransferWin, Amount: 1})
+		}},
+		{"unknown transfer kind", func(o *game.Outcome) { o.Transfers[0].Kind = 77 }},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newStore(t, Options{})
+			key := TableKey{Chat: group}
+			apply(t, s, key, 1, alice, game.Command{Kind: game.Open}, t0)
+			apply(t, s, key, 2, bob, game.Command{Kind: game.Join}, t0)
+			before := fileBytes(t, s)
+			s.hooks.Store(&testHooks{outcome: tc.mutate})
+			_, err := s.Apply(ctx, ApplyRequest{Key: key, UpdateID: 3, User: alice, Command: game.Command{Kind: game.Start}, Now: t0})
+			assert.ErrorIs(t, err, ErrInternal)
+			assert.Equal(t, game.KindInternal, game.Kind(err))
+			assert.Equal(t, before, fileBytes(t, s))
+		})
+	}
+}
+
+// TestBatchFailureIsolation holds the commit loop on one write while others
+// queue behind it, so that they share a transaction; one of them fails.
+// The failed write leaves nothing; the others commit, with the results of
+// the run that committed.
+func TestBatchFailureIsolation(t *testing.T) {
+	s := newStore(t, Options{})
+	const chats = 12
+	const bad = int64(7)
+	for c := int64(1); c <= chats; c++ {
+		apply(t, s, TableKey{Chat: c}, 1, alice, game.Command{Kind: game.Open}, t0)
+	}
+	entered := make(chan struct{})
+	release := make(chan struct{})
+	var once sync.Once
+	free := func() { once.Do(func() { close(release) }) }
+	t.Cleanup(free)
+	var mu sync.Mutex
+	runs := map[int64]int{}
+	s.hooks.Store(&testHooks{afterWrite: func(key TableKey, stage string) error {
+		if stage != "done" {
+			return nil
+		}
+		mu.Lock()
+		runs[key.Chat]++
+		mu.Unlock()
+		switch key.Chat {
+		case 1:
+			entered <- struct{}{}
+			<-release
+		case bad:
+			return fmt.Errorf("chat %d: %w", key.Chat, errInjected)
+		}
+		return nil
+	}})
+	var wg sync.WaitGroup
+	results := make([]Applied, chats+1)
+	errs := make([]error, chats+1)
+	run := func(c int64) {
+		defer wg.Done()
+		results[c], errs[c] = s.Apply(ctx, ApplyRequest{Key: TableKey{Chat: c}, UpdateID: 2, User: bob, Command: game.Command{Kind: game.Join}, Now: t0})
+	}
+	wg.Add(1)
+	go run(1)
+	<-entered // the commit loop holds chat 1's transaction
+	for c := int64(2); c <= chats; c++ {
+		wg.Add(1)
+		go run(c)
+	}
+	waitQueued(t, s, chats-1)
+	free()
+	wg.Wait()
+
+	for c := int64(1); c <= chats; c++ {
+		v, err := s.View(ctx, TableKey{Chat: c})
+		require.NoError(t, err)
+		if c == bad {
+			assert.ErrorIs(t, errs[c], errInjected)
+			assert.Equal(t, 1, v.Table.NumSeats(), "the failed write left nothing")
+			continue
+		}
+		require.NoError(t, errs[c], "chat %d", c)
+		assert.Equal(t, 2, v.Table.NumSeats(), "chat %d", c)
+		assert.Equal(t, v.Table.Version(), results[c].Table.Version())
+		assert.Equal(t, int64(1000), results[c].Balances[bob.ID])
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	assert.Equal(t, 1, runs[1], "chat 1 committed alone before the others queued")
+	assert.Equal(t, 2, runs[bad], "the failed write ran in the batch, then alone")
+	assert.Equal(t, 2, runs[2], "a write queued before the failed one ran again without it")
+	audits, err := s.AuditAll(ctx)
+	require.NoError(t, err)
+	for _, a := range audits {
+		assert.True(t, a.OK, a.Problems)
+	}
+}
+
+var errInjected = errors.New("injected failure")
+
+// waitQueued waits until n writes are queued for the commit loop.
+func waitQueued(t *testing.T, s *Store, n int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for len(s.ops) < n {
+		require.True(t, time.Now().Before(deadline), "only %d of %d writes queued", len(s.ops), n)
+		runtime.Gosched()
+	}
+}
+
+func TestCorruptTableValue(t *testing.T) {
+	s := newStore(t, Options{})
+	key := TableKey{Chat: group, Thread: 3}
+	apply(t, s, key, 1, alice, game.Command{Kind: game.Open}, t0)
+	require.NoError(t, s.db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketTables)
+		v := append([]byte(nil), b.Get(tableKeyBytes(key))...)
+		v[len(v)/2] ^= 0x5a
+		return b.Put(tableKeyBytes(key), v)
+	}))
+	_, err := s.Apply(ctx, ApplyRequest{Key: key, UpdateID: 2, User: bob, Command: game.Command{Kind: game.Join}, Now: t0})
+	require.Error(t, err)
+	assert.ErrorIs(t, err, ErrCorrupt)
+	assert.ErrorIs(t, err, game.ErrCorrupt)
+	assert.Contains(t, err.Error(), fmt.Sprintf("chat %d thread 3", group))
+	_, err = s.View(ctx, key)
+	assert.ErrorIs(t, err, ErrCorrupt)
+	a, err := s.Audit(ctx, group)
+	require.NoError(t, err)
+	assert.False(t, a.OK)
+	_, err = s.CancelAll(ctx, group, t0)
+	assert.ErrorIs(t, err, ErrCorrupt)
+	// Other tables of the chat play on.
+	apply(t, s, TableKey{Chat: group}, 3, bob, game.Command{Kind: game.Open}, t0)
+}
+
+func TestCancelAll(t *testing.T) {
+	s := newStore(t, stacked())
+	var upd updates
+	for thread := int64(0); thread < 3; thread++ {
+		key := TableKey{Chat: group, Thread: thread}
+		apply(t, s, key, upd.next(), alice, game.Command{Kind: game.Open}, t0)
+		if thread == 2 {
+			continue // stays a lobby
+		}
+		apply(t, s, key, upd.next(), bob, game.Command{Kind: game.Join}, t0)
+		a := apply(t, s, key, upd.next(), alice, game.Command{Kind: game.Start}, t0)
+		i, _ := a.Table.Turn()
+		offers := a.Table.Offers(1000)
+		apply(t, s, key, upd.next(), User{ID: a.Table.Seat(i).User}, game.Command{Kind: game.Bet, Amount: offers[0].Amount}, t0)
+	}
+	apply(t, s, TableKey{Chat: 77}, 1, carol, game.Command{Kind: game.Open}, t0)
+
+	res, err := s.CancelAll(ctx, group, t0)
+	require.NoError(t, err)
+	require.Len(t, res, 3)
+	for _, a := range res {
+		assert.Equal(t, game.Closed, a.Table.Phase())
+		assert.Equal(t, game.ReasonCancelled, a.Table.ClosedBy())
+	}
+	for _, u := range []User{alice, bob} {
+		acc, err := s.Account(ctx, group, u, t0)
+		require.NoError(t, err)
+		assert.Equal(t, int64(1000), acc.Balance, "every bet and bank returned to %s", u.Name)
+	}
+	timers, err := s.Timers(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, []Timer{{Key: TableKey{Chat: 77}, Version: 1, Deadline: t0.Add(10 * time.Minute)}}, timers, "chat 77 is not touched")
+	a, err := s.Audit(ctx, group)
+	require.NoError(t, err)
+	assert.True(t, a.OK, a.Problems)
+
+	res, err = s.CancelAll(ctx, 555, t0)
+	assert.NoError(t, err, "an unknown chat has nothing to cancel")
+	assert.Empty(t, res)
+}
+
+func TestLanguageDecision(t *testing.T) {
+	tests := []struct{ code, want string }{
+		{"ru", "ru"}, {"uk", "ru"}, {"be", "ru"}, {"ru-RU", "ru"}, {"UK", "ru"}, {"be_BY", "ru"},
+		{"en", "en"}, {"", "en"}, {"de", "en"}, {"rue", "en"}, {"kk", "en"},
+	}
+	for i, tc := range tests {
+		t.Run(tc.code, func(t *testing.T) {
+			s := newStore(t, Options{})
+			chat := int64(-100 - i)
+			opener := User{ID: 1, Name: "O", Language: tc.code}
+			a := apply(t, s, TableKey{Chat: chat}, 1, opener, game.Command{Kind: game.Open}, t0)
+			assert.Equal(t, tc.want, a.Settings.Language)
+			// Decided once: a later opener does not change it.
+			other := User{ID: 2, Name: "X", Language: map[string]string{"ru": "en", "en": "ru"}[tc.want]}
+			a = apply(t, s, TableKey{Chat: chat, Thread: 1}, 2, other, game.Command{Kind: game.Open}, t0)
+			assert.Equal(t, tc.want, a.Settings.Language)
+		})
+	}
+	t.Run("preset", func(t *testing.T) {
+		s := newStore(t, Options{Defaults: ChatSettings{Language: "en"}})
+		a := apply(t, s, TableKey{Chat: 5}, 1, alice, game.Command{Kind: game.Open}, t0)
+		assert.Equal(t, "en", a.Settings.Language)
+	})
+}
+
+func TestApplyRequestChecks(t *testing.T) {
+	s := newStore(t, Options{})
+	tests := []ApplyRequest{
+		{Key: TableKey{}, User: alice, Command: game.Command{Kind: game.Open}},
+		{Key: TableKey{Chat: 1}, UpdateID: -1, User: alice, Command: game.Command{Kind: game.Open}},
+		{Key: TableKey{Chat: 1}, User: alice, Command: game.Command{Kind: game.Open, User: bob.ID}},
+	}
+	for _, req := range tests {
+		_, err := s.Apply(ctx, req)
+		assert.ErrorIs(t, err, game.ErrInvalidInput)
+	}
+	// The command's user alone is enough.
+	a, err := s.Apply(ctx, ApplyRequest{Key: TableKey{Chat: 1}, Command: game.Command{Kind: game.Open, User: bob.ID, Name: "Bob"}, Now: t0})
+	require.NoError(t, err)
+	assert.Equal(t, "Bob", a.Names[bob.ID])
+}

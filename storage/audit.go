@@ -1,0 +1,186 @@
+package storage
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/twentyone-bot/twentyone/game"
+)
+
+// maxProblems bounds the problems an Audit lists.
+const maxProblems = 20
+
+// Audit checks the chat's chips: the sum of the balances plus every table's
+// chips must equal the chat's running total of grants and the sum of the
+// grants in its ledger; every user's ledger must sum to their balance and
+// end at it, and the chat's entries must be numbered 1 to n; the
+// leaderboard and timer indexes must match the users and tables; every
+// table must decode. An unknown chat is ErrNotFound.
+func (s *Store) Audit(ctx context.Context, chat int64) (Audit, error) {
+	var a Audit
+	err := s.read(ctx, func(t *txn) error {
+		c, crec, ok, err := t.resolve(chat)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return fmt.Errorf("%w: chat %d", ErrNotFound, chat)
+		}
+		a, err = t.audit(ctx, c, crec)
+		return err
+	})
+	return a, err
+}
+
+// AuditAll audits every chat, in one read transaction: a consistent
+// picture even while writes go on.
+func (s *Store) AuditAll(ctx context.Context) ([]Audit, error) {
+	var out []Audit
+	err := s.read(ctx, func(t *txn) error {
+		out = nil
+		return t.chats.ForEach(func(k, v []byte) error {
+			if len(k) != 8 {
+				return t.corruptAt("chats", fmt.Errorf("key %x", k))
+			}
+			chat := getInt(k)
+			crec, err := decodeChat(v)
+			if err != nil {
+				return t.corruptAt(fmt.Sprintf("chat %d", chat), err)
+			}
+			if crec.movedTo != 0 {
+				return nil
+			}
+			a, err := t.audit(ctx, chat, crec)
+			if err != nil {
+				return err
+			}
+			out = append(out, a)
+			return nil
+		})
+	})
+	return out, err
+}
+
+func (t *txn) audit(ctx context.Context, chat int64, crec chatRec) (Audit, error) {
+	a := Audit{Chat: chat, Granted: crec.granted}
+	problem := func(format string, args ...any) {
+		if len(a.Problems) < maxProblems {
+			a.Problems = append(a.Problems, fmt.Sprintf(format, args...))
+		}
+	}
+	prefix := chatKey(chat)
+	n := 0
+	tick := func() error {
+		n++
+		if n%1024 == 0 {
+			return ctx.Err()
+		}
+		return nil
+	}
+
+	// Users and the leaderboard index.
+	balance := map[game.UserID]int64{}
+	cur := t.users.Cursor()
+	for k, v := cur.Seek(prefix); k != nil && hasPrefix(k, prefix); k, v = cur.Next() {
+		if err := tick(); err != nil {
+			return Audit{}, err
+		}
+		u := game.UserID(getInt(k[8:]))
+		rec, err := decodeUser(v)
+		if err != nil {
+			problem("user %d does not decode: %v", u, err)
+			continue
+		}
+		balance[u] = rec.balance
+		a.Balances += rec.balance
+		if t.rank.Get(rankKey(chat, rec.balance, u)) == nil {
+			problem("user %d with balance %d is missing from the leaderboard index", u, rec.balance)
+		}
+	}
+	ranked := 0
+	cur = t.rank.Cursor()
+	for k, _ := cur.Seek(prefix); k != nil && hasPrefix(k, prefix); k, _ = cur.Next() {
+		ranked++
+	}
+	if ranked != len(balance) {
+		problem("the leaderboard index holds %d entries for %d users", ranked, len(balance))
+	}
+
+	// Tables and the timer index.
+	cur = t.timers.Cursor()
+	for k, _ := cur.Seek(prefix); k != nil && hasPrefix(k, prefix); k, _ = cur.Next() {
+		if t.tables.Get(k) == nil {
+			problem("the timer index lists thread %d, which has no table", getInt(k[8:]))
+		}
+	}
+	for _, key := range t.tableKeys(chat) {
+		tb, _, _, err := t.table(key)
+		if err != nil {
+			problem("table of thread %d: %v", key.Thread, err)
+			continue
+		}
+		a.OnTables += tb.Chips()
+		if listed := t.timers.Get(tableKeyBytes(key)) != nil; listed == tb.Deadline().IsZero() {
+			problem("the timer index does not match the table of thread %d", key.Thread)
+		}
+	}
+
+	// The ledger: each user's entries, in order, sum to the balance they
+	// record; the chat's entries are numbered 1 to seq, each once.
+	sum := map[game.UserID]int64{}
+	last := map[game.UserID]int64{}
+	numbered := make([]bool, crec.seq+1)
+	var entries uint64
+	cur = t.ledger.Cursor()
+	for k, v := cur.Seek(prefix); k != nil && hasPrefix(k, prefix); k, v = cur.Next() {
+		if err := tick(); err != nil {
+			return Audit{}, err
+		}
+		u, s := game.UserID(getInt(k[8:])), getUint(k[16:])
+		entries++
+		if s == 0 || s > crec.seq || numbered[s] {
+			problem("ledger entry %d of user %d is numbered out of the chat's sequence (1 to %d) or twice", s, u, crec.seq)
+		} else {
+			numbered[s] = true
+		}
+		e, err := decodeLedger(chat, s, v)
+		if err != nil {
+			problem("ledger entry %d does not decode: %v", s, err)
+			continue
+		}
+		if e.User != u {
+			problem("ledger entry %d is filed under user %d but names %d", s, u, e.User)
+		}
+		if e.Kind.Grant() {
+			a.Ledgered += e.Amount
+		}
+		sum[u] += e.Amount
+		last[u] = e.Balance
+		if sum[u] != e.Balance {
+			problem("ledger entry %d leaves user %d at %d, the entries sum to %d", s, u, e.Balance, sum[u])
+			sum[u] = e.Balance
+		}
+	}
+	if entries != crec.seq {
+		problem("the ledger holds %d entries, the chat counts %d", entries, crec.seq)
+	}
+	for u, b := range balance {
+		if last[u] != b {
+			problem("user %d has balance %d, the ledger says %d", u, b, last[u])
+		}
+	}
+	for u := range last {
+		if _, ok := balance[u]; !ok {
+			problem("user %d is in the ledger but not among the users", u)
+		}
+	}
+
+	if a.Granted != a.Ledgered {
+		problem("the running total of grants is %d, the ledger's grants sum to %d", a.Granted, a.Ledgered)
+	}
+	if a.Balances+a.OnTables != a.Granted {
+		problem("balances %d + on tables %d = %d, but %d chips were granted", a.Balances, a.OnTables, a.Balances+a.OnTables, a.Granted)
+	}
+	a.OK = len(a.Problems) == 0
+	return a, nil
+}

@@ -1,0 +1,188 @@
+package storage
+
+import (
+	"errors"
+	"math/rand/v2"
+	"path/filepath"
+	"runtime"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/twentyone-bot/twentyone/game"
+)
+
+// Run with
+//
+//	go test -run '^$' -bench 'Apply|Floor|Leaderboard' -benchtime 3s ./storage/
+//
+// BenchmarkApply and BenchmarkFloor fsync for real: compare their rates.
+
+// benchPlayer drives one chat with the commands a sensible player sends.
+type benchPlayer struct {
+	s        *Store
+	key      TableKey
+	us       []User
+	r        *rand.Rand
+	v        View
+	rejected int
+}
+
+func newBenchPlayer(s *Store, chat int64) *benchPlayer {
+	return &benchPlayer{s: s, key: TableKey{Chat: chat}, us: players(game.UserID(chat*10), 4), r: rand.New(rand.NewPCG(uint64(chat), 3))}
+}
+
+func (p *benchPlayer) step(b *testing.B, upd int64) {
+	u, cmd := pickCommand(&p.v, p.us, p.r)
+	a, err := p.s.Apply(ctx, ApplyRequest{Key: p.key, UpdateID: upd, User: u, Command: cmd, Now: time.Now()})
+	if err != nil {
+		if errors.Is(err, ErrDuplicate) || game.Kind(err) == game.KindInternal {
+			b.Fatal(err)
+		}
+		p.rejected++
+	}
+	p.v = a.View
+}
+
+func benchStore(b *testing.B) *Store {
+	// Real fsync; chips enough for every game the benchmark plays.
+	return openAt(b, filepath.Join(b.TempDir(), "bench.db"), Options{StartingChips: 1_000_000_000})
+}
+
+func BenchmarkApply(b *testing.B) {
+	b.Run("fsync-1goroutine", func(b *testing.B) {
+		s := benchStore(b)
+		p := newBenchPlayer(s, -1)
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			p.step(b, int64(i+1))
+		}
+		b.StopTimer()
+		b.ReportMetric(float64(p.rejected)/float64(b.N), "rejected/op")
+	})
+	b.Run("fsync-64chats", func(b *testing.B) {
+		s := benchStore(b)
+		var chats, upd, rejected atomic.Int64
+		procs := runtime.GOMAXPROCS(0)
+		b.SetParallelism((64 + procs - 1) / procs) // 64 goroutines, one chat each
+		b.ResetTimer()
+		b.RunParallel(func(pb *testing.PB) {
+			p := newBenchPlayer(s, -chats.Add(1))
+			for pb.Next() {
+				p.step(b, upd.Add(1))
+			}
+			rejected.Add(int64(p.rejected))
+		})
+		b.StopTimer()
+		b.ReportMetric(float64(chats.Load()), "goroutines")
+		b.ReportMetric(float64(rejected.Load())/float64(b.N), "rejected/op")
+	})
+}
+
+// tableSize is the size of a stored table in mid-game, for the floor.
+func tableSize(b *testing.B) int {
+	s := newStore(b, Options{})
+	p := newBenchPlayer(s, -1)
+	for i := 1; !p.v.Table.Phase().InGame(); i++ {
+		p.step(b, int64(i))
+	}
+	p.step(b, 1000) // a bet: a player's hand and the deck in play
+	enc, err := encodeTable(&p.v.Table, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return len(enc)
+}
+
+// BenchmarkFloor is what one write transaction with fsync costs on this
+// disk: a bare bbolt Update writing one value of a table's size, the file
+// opened with the options Open uses.
+func BenchmarkFloor(b *testing.B) {
+	b.Run("bare-update", func(b *testing.B) {
+		size := tableSize(b)
+		db, err := bolt.Open(filepath.Join(b.TempDir(), "floor.db"), 0o600, &bolt.Options{FreelistType: bolt.FreelistMapType, InitialMmapSize: 256 << 20}) // as Open
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer db.Close()
+		val := make([]byte, size)
+		key := []byte("table")
+		if err := db.Update(func(tx *bolt.Tx) error {
+			_, err := tx.CreateBucket([]byte("tables"))
+			return err
+		}); err != nil {
+			b.Fatal(err)
+		}
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			val[0] = byte(i)
+			if err := db.Update(func(tx *bolt.Tx) error {
+				return tx.Bucket([]byte("tables")).Put(key, val)
+			}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.StopTimer()
+		b.ReportMetric(float64(size), "value-bytes")
+	})
+}
+
+// BenchmarkLeaderboard reads the top 10 of a chat of 10,000 users.
+func BenchmarkLeaderboard(b *testing.B) {
+	s := newStore(b, Options{})
+	const users = 10_000
+	err := s.write(ctx, func(t *txn) error {
+		for i := 1; i <= users; i++ {
+			e, err := t.ensure(group, User{ID: game.UserID(i), Name: "U"}, t0)
+			if err != nil {
+				return err
+			}
+			g, err := e.grant(LedgerOwner, int64(i*7919%users))
+			if err != nil {
+				return err
+			}
+			if err := t.save(e, game.UserID(i), t0, g); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		lb, err := s.Leaderboard(ctx, group, 10)
+		if err != nil || len(lb) != 10 {
+			b.Fatal(err, len(lb))
+		}
+	}
+}
+
+// BenchmarkTimers lists the deadlines of 10,000 open tables, as the bot
+// does after a restart.
+func BenchmarkTimers(b *testing.B) {
+	s := newStore(b, Options{})
+	const tables = 10_000
+	err := s.write(ctx, func(t *txn) error {
+		for i := 1; i <= tables; i++ {
+			req := ApplyRequest{Key: TableKey{Chat: int64(-i)}, User: User{ID: 1, Name: "U"}, Command: game.Command{Kind: game.Open, User: 1}, Now: t0}
+			if _, rejected, fatal := t.apply(req); rejected != nil || fatal != nil {
+				return errors.Join(rejected, fatal)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		ts, err := s.Timers(ctx)
+		if err != nil || len(ts) != tables {
+			b.Fatal(err, len(ts))
+		}
+	}
+}

@@ -1,0 +1,28 @@
+package storage
+
+import bolt "go.etcd.io/bbolt"
+
+// keysWithPrefix returns copies of the bucket's keys that start with
+// prefix, so that the caller may change the bucket while going through
+// them.
+func keysWithPrefix(b *bolt.Bucket, prefix []byte) [][]byte {
+	var keys [][]byte
+	c := b.Cursor()
+	for k, _ := c.Seek(prefix); k != nil && hasPrefix(k, prefix); k, _ = c.Next() {
+		keys = append(keys, append([]byte(nil), k...))
+	}
+	return keys
+}
+
+// moveKey moves a value to a new key in the same bucket.
+func moveKey(b *bolt.Bucket, from, to []byte) error {
+	v := b.Get(from)
+	if v == nil {
+		return nil
+	}
+	v = append([]byte(nil), v...)
+	if err := b.Delete(from); err != nil {
+		return err
+	}
+	return b.Put(to, v)
+}

@@ -1,0 +1,67 @@
+// Package storage keeps everything the groups own in one BoltDB file:
+// tables, balances, chat settings, stats, the ledger and the decks revealed
+// for /verify.
+//
+// Every exported method is one use case and one transaction. Writes
+// (Apply, the grants, settings, migrations) go through a commit loop: the
+// writes queued while a transaction commits are run together in the next
+// one, so concurrent chats share one fsync, while a writer alone pays no
+// batching delay. When one write of a batch fails, the transaction is
+// rolled back and the others are committed without it; each caller gets
+// the result of the run that committed. Reads use bbolt read transactions
+// and copy every value out of them.
+//
+// # Chips
+//
+// Grants (starting chips, the daily bonus, the owner's grants) are the only
+// source of chips, and every change of a balance is a ledger entry written
+// in the same transaction as the balance. For every chat, the sum of the
+// balances plus the chips on its tables equals the running total of grants
+// and the sum of the grant entries of its ledger; [Store.Audit] checks it.
+//
+// # Layout
+//
+// Keys are big-endian, signed numbers with the sign bit flipped so that
+// they sort numerically. "chat" is 8 bytes; a table key is chat|thread.
+// Values are small versioned binary records (a format byte first) unless
+// said otherwise.
+//
+//	meta         "schema" → schema version (8 bytes)
+//	chats        chat → last update id, running total of grants, last
+//	             ledger seq, the chat it migrated to, creation time
+//	settings     chat → ChatSettings as JSON (absent: Options.Defaults)
+//	tables       chat|thread → header (message id, deadline, version), then
+//	             game.Table.MarshalBinary
+//	timers       chat|thread → empty; the tables that have a deadline. It
+//	             changes only when a table gains or loses one; Timers reads
+//	             the deadlines from the tables' headers
+//	users        chat|user → balance, profile, last bonus, stats
+//	rank         chat|^balance|user → empty; the leaderboard index, highest
+//	             balance first (schema 2)
+//	ledger       chat|user|seq → one balance change; seq numbers the chat's
+//	             entries (append-only per chat), and a user's entries are
+//	             together for History
+//	reveals      chat|game|thread|version|n → commitment and preimage
+//
+// The layout keeps what one command touches on few pages: a chat's users,
+// leaderboard entries and ledger tails sit together, and the indexes that
+// span chats change rarely. Every page a transaction touches is rewritten
+// at commit, so this is what bounds the throughput of a batch.
+//
+// # Schema
+//
+// The meta bucket holds the schema version. Open creates a new file at
+// [SchemaVersion], migrates an older one in one transaction (each
+// migration is registered by the version it upgrades from), and refuses a
+// newer one with ErrNewerSchema. Schema 1 is schema 2 without the rank
+// bucket; its migration builds the index from the balances.
+//
+// # Damaged files
+//
+// bbolt trusts its file: a damaged page can make it panic or read past the
+// end of its memory map. Open therefore first checks the file itself,
+// without bbolt (meta pages, length, freelist, and every reachable page),
+// then runs bbolt's own consistency check, and reports ErrCorrupt naming
+// the file instead of crashing. A value that does not decode is ErrCorrupt
+// naming the chat.
+package storage

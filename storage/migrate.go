@@ -1,0 +1,213 @@
+package storage
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/twentyone-bot/twentyone/game"
+)
+
+// MigrateChat moves everything chat from owns to chat to, for a group
+// upgraded to a supergroup: tables, balances, settings, ledger, stats and
+// revealed decks, in one transaction. Chat from is left pointing at to, so
+// that later calls with the old id reach the new chat. Migrating again to
+// the same chat does nothing (Telegram reports the upgrade in both chats).
+//
+// When to already holds data, it is merged: balances, grants and stats add
+// up, the moved ledger entries follow to's, and where both have a table in
+// the same thread, to's stays and from's is cancelled (bets refunded)
+// first. Settings stay to's when it has its own.
+func (s *Store) MigrateChat(ctx context.Context, from, to int64) error {
+	if from == 0 || to == 0 || from == to {
+		return fmt.Errorf("%w: migrate chat %d to %d", game.ErrInvalidInput, from, to)
+	}
+	now := time.Now()
+	return s.write(ctx, func(t *txn) error { return t.migrate(from, to, now) })
+}
+
+func (t *txn) migrate(from, to int64, now time.Time) error {
+	src, ok, err := t.chat(from)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return fmt.Errorf("%w: chat %d", ErrNotFound, from)
+	}
+	if src.movedTo != 0 {
+		final, _, _, err := t.resolve(from)
+		if err != nil {
+			return err
+		}
+		if target, _, _, err := t.resolve(to); err == nil && target == final {
+			return nil
+		}
+		return fmt.Errorf("%w: chat %d already moved to %d", game.ErrInvalidInput, from, src.movedTo)
+	}
+	to, _, _, err = t.resolve(to)
+	if err != nil {
+		return err
+	}
+	if to == from {
+		return fmt.Errorf("%w: chat %d would move into itself", game.ErrInvalidInput, from)
+	}
+
+	// Tables: a thread both chats have keeps to's table; from's is
+	// cancelled first, so that its chips return to balances that move.
+	var moveTables []TableKey
+	for _, key := range t.tableKeys(from) {
+		_, _, taken, err := t.table(TableKey{Chat: to, Thread: key.Thread})
+		if err != nil {
+			return err
+		}
+		if !taken {
+			moveTables = append(moveTables, key)
+			continue
+		}
+		tb, _, _, err := t.table(key)
+		if err != nil {
+			return err
+		}
+		if tb.Phase() != game.Closed {
+			if _, rejected, fatal := t.apply(ApplyRequest{Key: key, Command: game.Command{Kind: game.Cancel}, Now: now}); fatal != nil || rejected != nil {
+				return fmt.Errorf("cancel the table of chat %d thread %d: %w", from, key.Thread, firstErr(fatal, rejected))
+			}
+		}
+		if err := t.tables.Delete(tableKeyBytes(key)); err != nil {
+			return err
+		}
+		if err := t.timers.Delete(tableKeyBytes(key)); err != nil {
+			return err
+		}
+	}
+	for _, key := range moveTables {
+		k := tableKeyBytes(key)
+		nk := tableKeyBytes(TableKey{Chat: to, Thread: key.Thread})
+		if err := moveKey(t.tables, k, nk); err != nil {
+			return err
+		}
+		if err := moveKey(t.timers, k, nk); err != nil {
+			return err
+		}
+	}
+
+	// The chat records, re-read: cancelling wrote to from's.
+	src, _, err = t.chat(from)
+	if err != nil {
+		return err
+	}
+	dst, known, err := t.chat(to)
+	if err != nil {
+		return err
+	}
+	if !known {
+		dst.created = src.created
+	}
+
+	// Users: moved, or merged into to's record of the same user.
+	offset := map[game.UserID]int64{}
+	prefix := chatKey(from)
+	for _, k := range keysWithPrefix(t.users, prefix) {
+		u := game.UserID(getInt(k[8:]))
+		rec, _, err := t.user(from, u)
+		if err != nil {
+			return err
+		}
+		if err := t.rank.Delete(rankKey(from, rec.balance, u)); err != nil {
+			return err
+		}
+		if err := t.users.Delete(k); err != nil {
+			return err
+		}
+		have, exists, err := t.user(to, u)
+		if err != nil {
+			return err
+		}
+		if exists {
+			offset[u] = have.balance
+			rec = mergeUsers(have, rec)
+		}
+		if err := t.putUser(to, u, &rec, have.balance, !exists); err != nil {
+			return err
+		}
+	}
+
+	// The ledger: from's entries follow to's, renumbered; a merged user's
+	// balances after each entry include what they held in to.
+	for _, k := range keysWithPrefix(t.ledger, prefix) {
+		seq := getUint(k[16:])
+		e, err := decodeLedger(from, seq, t.ledger.Get(k))
+		if err != nil {
+			return t.corruptAt(fmt.Sprintf("ledger entry %d of chat %d", seq, from), err)
+		}
+		if err := t.ledger.Delete(k); err != nil {
+			return err
+		}
+		e.Chat, e.Seq = to, dst.seq+seq
+		e.Balance += offset[e.User]
+		if err := t.ledger.Put(ledgerKey(to, e.User, e.Seq), e.encode()); err != nil {
+			return err
+		}
+	}
+
+	// Revealed decks; to's own win a clash.
+	for _, k := range keysWithPrefix(t.reveals, prefix) {
+		nk := withChat(k, to)
+		if t.reveals.Get(nk) != nil {
+			if err := t.reveals.Delete(k); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := moveKey(t.reveals, k, nk); err != nil {
+			return err
+		}
+	}
+
+	// Settings.
+	if v := t.settings.Get(chatKey(from)); v != nil {
+		if t.settings.Get(chatKey(to)) == nil {
+			if err := moveKey(t.settings, chatKey(from), chatKey(to)); err != nil {
+				return err
+			}
+		} else if err := t.settings.Delete(chatKey(from)); err != nil {
+			return err
+		}
+	}
+
+	dst.granted += src.granted
+	dst.seq += src.seq
+	dst.lastUpdate = max(dst.lastUpdate, src.lastUpdate)
+	if err := t.putChat(to, &dst); err != nil {
+		return err
+	}
+	moved := chatRec{movedTo: to, created: src.created, lastUpdate: src.lastUpdate}
+	return t.putChat(from, &moved)
+}
+
+// mergeUsers adds the chips and stats of b (the user in the old chat) to a
+// (the same user in the new one).
+func mergeUsers(a, b userRec) userRec {
+	a.balance += b.balance
+	a.created = min(a.created, b.created)
+	a.lastBonus = max(a.lastBonus, b.lastBonus)
+	s, o := &a.stats, b.stats
+	s.Games += o.Games
+	s.GamesAsBanker += o.GamesAsBanker
+	s.DuelsWon += o.DuelsWon
+	s.DuelsLost += o.DuelsLost
+	s.Net += o.Net
+	s.BiggestWin = max(s.BiggestWin, o.BiggestWin)
+	s.Golden21s += o.Golden21s
+	s.FivePictures += o.FivePictures
+	return a
+}
+
+func firstErr(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

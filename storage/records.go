@@ -1,0 +1,356 @@
+package storage
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+	"unicode/utf8"
+
+	"github.com/twentyone-bot/twentyone/game"
+)
+
+// Values are small versioned binary records: a format byte, then varints and
+// length-prefixed strings. Settings are JSON, so that a field added to
+// game.Settings is stored without a new format.
+
+const recordFormat = 1
+
+var errRecord = errors.New("malformed record")
+
+// chatRec is what storage keeps about a chat besides its settings.
+type chatRec struct {
+	// lastUpdate is the last Telegram update applied in the chat.
+	lastUpdate int64
+	// granted is the running total of grants.
+	granted int64
+	// seq is the last ledger sequence number used.
+	seq uint64
+	// movedTo is the chat this one migrated to; 0 when it did not.
+	movedTo int64
+	// created is when the chat first appeared, in Unix milliseconds.
+	created int64
+}
+
+func (c *chatRec) encode() []byte {
+	b := make([]byte, 0, 40)
+	b = append(b, recordFormat)
+	b = binary.AppendVarint(b, c.lastUpdate)
+	b = binary.AppendVarint(b, c.granted)
+	b = binary.AppendUvarint(b, c.seq)
+	b = binary.AppendVarint(b, c.movedTo)
+	return binary.AppendVarint(b, c.created)
+}
+
+func decodeChat(v []byte) (chatRec, error) {
+	r := newRecReader(v)
+	var c chatRec
+	c.lastUpdate = r.varint()
+	c.granted = r.varint()
+	c.seq = r.uvarint()
+	c.movedTo = r.varint()
+	c.created = r.varint()
+	return c, r.done()
+}
+
+// userRec is a user in a chat: balance, profile and stats.
+type userRec struct {
+	balance   int64
+	created   int64 // Unix ms
+	lastBonus int64 // Unix ms, 0 when never
+	name      string
+	username  string
+	language  string
+	stats     Stats
+}
+
+func (u *userRec) encode() []byte {
+	b := make([]byte, 0, 64+len(u.name)+len(u.username)+len(u.language))
+	b = append(b, recordFormat)
+	b = binary.AppendVarint(b, u.balance)
+	b = binary.AppendVarint(b, u.created)
+	b = binary.AppendVarint(b, u.lastBonus)
+	b = appendStr(b, u.name)
+	b = appendStr(b, u.username)
+	b = appendStr(b, u.language)
+	s := &u.stats
+	for _, n := range [...]int{s.Games, s.GamesAsBanker, s.DuelsWon, s.DuelsLost, s.Golden21s, s.FivePictures} {
+		b = binary.AppendVarint(b, int64(n))
+	}
+	b = binary.AppendVarint(b, s.Net)
+	return binary.AppendVarint(b, s.BiggestWin)
+}
+
+func decodeUser(v []byte) (userRec, error) {
+	r := newRecReader(v)
+	var u userRec
+	u.balance = r.varint()
+	u.created = r.varint()
+	u.lastBonus = r.varint()
+	u.name = r.str()
+	u.username = r.str()
+	u.language = r.str()
+	s := &u.stats
+	for _, p := range [...]*int{&s.Games, &s.GamesAsBanker, &s.DuelsWon, &s.DuelsLost, &s.Golden21s, &s.FivePictures} {
+		*p = int(r.varint())
+	}
+	s.Net = r.varint()
+	s.BiggestWin = r.varint()
+	if r.err == nil && u.balance < 0 {
+		r.err = fmt.Errorf("%w: negative balance %d", errRecord, u.balance)
+	}
+	return u, r.done()
+}
+
+// profile returns the user's profile.
+func (u *userRec) profile(id game.UserID) User {
+	return User{ID: id, Name: u.name, Username: u.username, Language: u.language}
+}
+
+// refresh copies a profile in and reports whether anything changed. Empty
+// fields of p keep what is stored.
+func (u *userRec) refresh(p User) bool {
+	changed := false
+	set := func(dst *string, v string) {
+		v = cleanString(v)
+		if v != "" && *dst != v {
+			*dst = v
+			changed = true
+		}
+	}
+	set(&u.name, p.Name)
+	set(&u.username, p.Username)
+	set(&u.language, p.Language)
+	return changed
+}
+
+// maxProfileLen bounds the profile strings storage keeps.
+const maxProfileLen = 256
+
+// cleanString makes s valid UTF-8 of at most maxProfileLen bytes.
+func cleanString(s string) string {
+	if !utf8.ValidString(s) {
+		s = string([]rune(s))
+	}
+	if len(s) > maxProfileLen {
+		s = s[:maxProfileLen]
+		for !utf8.ValidString(s) {
+			s = s[:len(s)-1]
+		}
+	}
+	return s
+}
+
+func (e *LedgerEntry) encode() []byte {
+	b := make([]byte, 0, 48)
+	b = append(b, recordFormat)
+	b = binary.AppendVarint(b, timeMs(e.Time))
+	b = binary.AppendVarint(b, e.Thread)
+	b = binary.AppendVarint(b, int64(e.User))
+	b = append(b, byte(e.Kind))
+	b = binary.AppendVarint(b, e.Amount)
+	b = binary.AppendVarint(b, e.Balance)
+	b = binary.AppendUvarint(b, e.Game)
+	return binary.AppendVarint(b, e.Update)
+}
+
+func decodeLedger(chat int64, seq uint64, v []byte) (LedgerEntry, error) {
+	r := newRecReader(v)
+	e := LedgerEntry{Seq: seq, Chat: chat}
+	e.Time = msTime(r.varint())
+	e.Thread = r.varint()
+	e.User = game.UserID(r.varint())
+	e.Kind = LedgerKind(r.byte())
+	e.Amount = r.varint()
+	e.Balance = r.varint()
+	e.Game = r.uvarint()
+	e.Update = r.varint()
+	if r.err == nil && !e.Kind.valid() {
+		r.err = fmt.Errorf("%w: ledger kind %d", errRecord, e.Kind)
+	}
+	return e, r.done()
+}
+
+// settingsRec is the stored form of ChatSettings. Game is nil while nobody
+// configured the chat: it then plays by Options.Defaults.
+type settingsRec struct {
+	Game     *game.Settings `json:"game,omitempty"`
+	Language string         `json:"language,omitempty"`
+}
+
+func decodeSettings(v []byte) (settingsRec, error) {
+	if len(v) == 0 || v[0] != recordFormat {
+		return settingsRec{}, fmt.Errorf("%w: settings format", errRecord)
+	}
+	var s settingsRec
+	if err := json.Unmarshal(v[1:], &s); err != nil {
+		return settingsRec{}, fmt.Errorf("%w: settings: %v", errRecord, err)
+	}
+	return s, nil
+}
+
+func (s *settingsRec) encode() ([]byte, error) {
+	j, err := json.Marshal(s)
+	if err != nil {
+		return nil, err
+	}
+	return append([]byte{recordFormat}, j...), nil
+}
+
+// tableHeader is what storage keeps beside a table's encoding: the message
+// it is rendered into, and its deadline and version, so that Timers reads
+// them without decoding the table.
+type tableHeader struct {
+	messageID int
+	deadline  int64 // Unix ms, 0 when none
+	version   uint64
+}
+
+// encodeTable returns a stored table: format, header, then
+// game.Table.MarshalBinary.
+func encodeTable(t *game.Table, messageID int) ([]byte, error) {
+	h := tableHeader{messageID: messageID, deadline: timeMs(t.Deadline()), version: t.Version()}
+	return t.AppendBinary(h.append(make([]byte, 0, 640)))
+}
+
+func (h *tableHeader) append(b []byte) []byte {
+	b = append(b, recordFormat)
+	b = binary.AppendUvarint(b, uint64(h.messageID))
+	b = binary.AppendVarint(b, h.deadline)
+	return binary.AppendUvarint(b, h.version)
+}
+
+// splitTable returns the header and the game encoding of a stored table.
+func splitTable(v []byte) (tableHeader, []byte, error) {
+	r := newRecReader(v)
+	id := r.uvarint()
+	h := tableHeader{messageID: int(id), deadline: r.varint(), version: r.uvarint()}
+	if r.err != nil || id > 1<<53 {
+		return tableHeader{}, nil, fmt.Errorf("%w: table header", errRecord)
+	}
+	return h, r.b, nil
+}
+
+func decodeTable(v []byte) (game.Table, int, error) {
+	h, enc, err := splitTable(v)
+	if err != nil {
+		return game.Table{}, 0, err
+	}
+	t, err := game.Decode(enc)
+	if err != nil {
+		return game.Table{}, 0, err
+	}
+	if t.Version() != h.version || timeMs(t.Deadline()) != h.deadline {
+		return game.Table{}, 0, fmt.Errorf("%w: table header does not match the table", errRecord)
+	}
+	return t, h.messageID, nil
+}
+
+func (r *Reveal) encode() []byte {
+	b := make([]byte, 0, 128)
+	b = append(b, recordFormat)
+	b = binary.AppendVarint(b, timeMs(r.Time))
+	b = appendStr(b, r.Commitment)
+	return appendStr(b, r.Preimage)
+}
+
+func decodeReveal(k, v []byte) (Reveal, error) {
+	if len(k) != 34 {
+		return Reveal{}, fmt.Errorf("%w: reveal key", errRecord)
+	}
+	rv := Reveal{Key: TableKey{Chat: getInt(k), Thread: getInt(k[16:])}, Game: getUint(k[8:]), Version: getUint(k[24:])}
+	r := newRecReader(v)
+	rv.Time = msTime(r.varint())
+	rv.Commitment = r.str()
+	rv.Preimage = r.str()
+	return rv, r.done()
+}
+
+func timeMs(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixMilli()
+}
+
+func msTime(ms int64) time.Time {
+	if ms == 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(ms).UTC()
+}
+
+func appendStr(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+// recReader reads a record; the first failure sticks.
+type recReader struct {
+	b   []byte
+	err error
+}
+
+func newRecReader(v []byte) *recReader {
+	if len(v) == 0 || v[0] != recordFormat {
+		return &recReader{err: fmt.Errorf("%w: unknown format", errRecord)}
+	}
+	return &recReader{b: v[1:]}
+}
+
+func (r *recReader) fail() {
+	if r.err == nil {
+		r.err = fmt.Errorf("%w: truncated or bad number", errRecord)
+	}
+	r.b = nil
+}
+
+func (r *recReader) varint() int64 {
+	v, n := binary.Varint(r.b)
+	if n <= 0 {
+		r.fail()
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *recReader) uvarint() uint64 {
+	v, n := binary.Uvarint(r.b)
+	if n <= 0 {
+		r.fail()
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *recReader) byte() byte {
+	if len(r.b) == 0 {
+		r.fail()
+		return 0
+	}
+	c := r.b[0]
+	r.b = r.b[1:]
+	return c
+}
+
+func (r *recReader) str() string {
+	n := r.uvarint()
+	if n > uint64(len(r.b)) {
+		r.fail()
+		return ""
+	}
+	s := string(r.b[:n])
+	r.b = r.b[n:]
+	return s
+}
+
+// done returns the first failure, or an error when bytes are left over.
+func (r *recReader) done() error {
+	if r.err == nil && len(r.b) != 0 {
+		r.err = fmt.Errorf("%w: %d trailing bytes", errRecord, len(r.b))
+	}
+	return r.err
+}

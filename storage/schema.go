@@ -1,0 +1,133 @@
+package storage
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/twentyone-bot/twentyone/game"
+)
+
+// Bucket names. See the package documentation for what each holds.
+var (
+	bucketMeta     = []byte("meta")
+	bucketChats    = []byte("chats")
+	bucketSettings = []byte("settings")
+	bucketTables   = []byte("tables")
+	bucketTimers   = []byte("timers")
+	bucketUsers    = []byte("users")
+	bucketRank     = []byte("rank")
+	bucketLedger   = []byte("ledger")
+	bucketReveals  = []byte("reveals")
+
+	// keySchema in the meta bucket holds the schema version, 8 bytes
+	// big-endian.
+	keySchema = []byte("schema")
+)
+
+// SchemaVersion is the layout this code reads and writes.
+const SchemaVersion = 2
+
+// schemaBuckets lists the buckets of each schema version.
+var schemaBuckets = map[uint64][][]byte{
+	1: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketLedger, bucketReveals},
+	2: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank, bucketLedger, bucketReveals},
+}
+
+// migration upgrades a file from schema version from to from+1.
+type migration struct {
+	from uint64
+	name string
+	run  func(tx *bolt.Tx) error
+}
+
+// migrations, in order. Open runs those a file needs, in one transaction.
+var migrations = []migration{
+	{from: 1, name: "build the leaderboard index", run: buildRankIndex},
+}
+
+// upgrade creates the buckets of a new file, or migrates an older one.
+func upgrade(db *bolt.DB) error {
+	err := db.Update(func(tx *bolt.Tx) error {
+		meta := tx.Bucket(bucketMeta)
+		if meta == nil {
+			empty := true
+			_ = tx.ForEach(func([]byte, *bolt.Bucket) error { empty = false; return nil })
+			if !empty {
+				return fmt.Errorf("%w: %s: not a twentyone database (no %q bucket)", ErrCorrupt, db.Path(), bucketMeta)
+			}
+			for _, name := range schemaBuckets[SchemaVersion] {
+				if _, err := tx.CreateBucket(name); err != nil {
+					return err
+				}
+			}
+			return setSchema(tx, SchemaVersion)
+		}
+		raw := meta.Get(keySchema)
+		if len(raw) != 8 {
+			return fmt.Errorf("%w: %s: schema version missing", ErrCorrupt, db.Path())
+		}
+		v := binary.BigEndian.Uint64(raw)
+		if v > SchemaVersion {
+			return fmt.Errorf("%w: %s has schema %d, this program reads %d", ErrNewerSchema, db.Path(), v, SchemaVersion)
+		}
+		if v == 0 {
+			return fmt.Errorf("%w: %s: schema version 0", ErrCorrupt, db.Path())
+		}
+		if err := checkBuckets(tx, v); err != nil {
+			return fmt.Errorf("%w: %s: %w", ErrCorrupt, db.Path(), err)
+		}
+		for _, m := range migrations {
+			if m.from != v {
+				continue
+			}
+			if err := m.run(tx); err != nil {
+				return fmt.Errorf("migrate %s from schema %d (%s): %w", db.Path(), v, m.name, err)
+			}
+			v++
+		}
+		if v != SchemaVersion {
+			return fmt.Errorf("%w: %s: no migration from schema %d", ErrInternal, db.Path(), v)
+		}
+		if err := checkBuckets(tx, v); err != nil {
+			return fmt.Errorf("%w: after migrating %s: %w", ErrInternal, db.Path(), err)
+		}
+		return setSchema(tx, v)
+	})
+	return err
+}
+
+func checkBuckets(tx *bolt.Tx, v uint64) error {
+	for _, name := range schemaBuckets[v] {
+		if tx.Bucket(name) == nil {
+			return fmt.Errorf("bucket %q missing", name)
+		}
+	}
+	return nil
+}
+
+func setSchema(tx *bolt.Tx, v uint64) error {
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], v)
+	return tx.Bucket(bucketMeta).Put(keySchema, b[:])
+}
+
+// buildRankIndex is the migration from schema 1 to 2: it creates the
+// leaderboard index from the users' balances.
+func buildRankIndex(tx *bolt.Tx) error {
+	rank, err := tx.CreateBucket(bucketRank)
+	if err != nil {
+		return err
+	}
+	return tx.Bucket(bucketUsers).ForEach(func(k, v []byte) error {
+		if len(k) != 16 {
+			return fmt.Errorf("%w: user key %x", ErrCorrupt, k)
+		}
+		u, err := decodeUser(v)
+		if err != nil {
+			return fmt.Errorf("%w: user %d of chat %d: %w", ErrCorrupt, getInt(k[8:]), getInt(k), err)
+		}
+		return rank.Put(rankKey(getInt(k), u.balance, game.UserID(getInt(k[8:]))), nil)
+	})
+}

@@ -1,0 +1,87 @@
+package storage
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// Validate returns an error wrapping ErrInvalidSettings (and, for the
+// game's limits, game.ErrInvalidSettings) that says what is wrong, or nil.
+func (c ChatSettings) Validate() error {
+	if err := c.Game.Validate(); err != nil {
+		return fmt.Errorf("%w: %w", ErrInvalidSettings, err)
+	}
+	switch c.Language {
+	case "", "ru", "en":
+		return nil
+	}
+	return fmt.Errorf("%w: language must be ru or en, not %q", ErrInvalidSettings, c.Language)
+}
+
+// Settings returns the chat's settings: Options.Defaults for a chat nobody
+// configured.
+func (s *Store) Settings(ctx context.Context, chat int64) (ChatSettings, error) {
+	var cs ChatSettings
+	err := s.read(ctx, func(t *txn) error {
+		c, _, _, err := t.resolve(chat)
+		if err != nil {
+			return err
+		}
+		cs, _, err = t.chatSettings(c)
+		return err
+	})
+	return cs, err
+}
+
+// UpdateSettings changes the chat's settings with fn, validates them and
+// stores them. An error from fn, or invalid settings, stores nothing. fn
+// runs inside the write transaction that other writes wait for: it must be
+// quick and must not call the Store. It may be called more than once (when
+// a write it is batched with fails), so it must only change the settings it
+// is given. A game in progress keeps the settings it started with.
+func (s *Store) UpdateSettings(ctx context.Context, chat int64, fn func(*ChatSettings) error) (ChatSettings, error) {
+	var out ChatSettings
+	var refused error
+	err := s.write(ctx, func(t *txn) error {
+		out, refused = ChatSettings{}, nil
+		c, crec, known, err := t.resolve(chat)
+		if err != nil {
+			return err
+		}
+		cs, rec, err := t.chatSettings(c)
+		if err != nil {
+			return err
+		}
+		before := cs.Game.Clone()
+		if err := fn(&cs); err != nil {
+			refused = err
+			return nil
+		}
+		if err := cs.Validate(); err != nil {
+			refused = err
+			return nil
+		}
+		// A chat keeps following the defaults until its game settings change.
+		if rec.Game != nil || !cs.Game.Equal(before) {
+			g := cs.Game.Clone()
+			rec.Game = &g
+		}
+		rec.Language = cs.Language
+		if err := t.putSettings(c, &rec); err != nil {
+			return err
+		}
+		if !known {
+			crec.created = timeMs(time.Now())
+			if err := t.putChat(c, &crec); err != nil {
+				return err
+			}
+		}
+		out, _, err = t.chatSettings(c)
+		return err
+	})
+	if err != nil {
+		return ChatSettings{}, err
+	}
+	return out, refused
+}

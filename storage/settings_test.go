@@ -1,0 +1,113 @@
+package storage
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/twentyone-bot/twentyone/game"
+)
+
+func TestChatSettingsValidate(t *testing.T) {
+	tests := []struct {
+		name   string
+		change func(*ChatSettings)
+		game   bool   // a game limit, so game.ErrInvalidSettings too
+		reason string // part of the message
+	}{
+		{"stake zero", func(c *ChatSettings) { c.Game.Stake = 0 }, true, "stake"},
+		{"stake too large", func(c *ChatSettings) { c.Game.Stake = game.MaxStake + 1; c.Game.EntryLimit = game.MaxStake + 1 }, true, "stake"},
+		{"entry below stake", func(c *ChatSettings) { c.Game.EntryLimit = 5 }, true, "entry limit"},
+		{"no bet options", func(c *ChatSettings) { c.Game.BetOptions = nil }, true, "bet options"},
+		{"bad bet option", func(c *ChatSettings) { c.Game.BetOptions = []game.BetOption{{Kind: game.BankShare, N: 99}} }, true, "divisor"},
+		{"bet option twice", func(c *ChatSettings) {
+			c.Game.BetOptions = []game.BetOption{{Kind: game.StakeTimes, N: 2}, {Kind: game.StakeTimes, N: 2}}
+		}, true, "twice"},
+		{"turn timeout", func(c *ChatSettings) { c.Game.TurnTimeout = time.Second }, true, "turn timeout"},
+		{"lobby timeout", func(c *ChatSettings) { c.Game.LobbyTimeout = 48 * time.Hour }, true, "lobby timeout"},
+		{"knocks", func(c *ChatSettings) { c.Game.MaxKnocks = -1 }, true, "knocks"},
+		{"language", func(c *ChatSettings) { c.Language = "de" }, false, "language"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			cs := ChatSettings{Game: game.DefaultSettings(), Language: "en"}
+			tc.change(&cs)
+			err := cs.Validate()
+			require.Error(t, err)
+			assert.ErrorIs(t, err, ErrInvalidSettings)
+			assert.Equal(t, tc.game, errors.Is(err, game.ErrInvalidSettings))
+			assert.Contains(t, err.Error(), tc.reason)
+
+			s := newStore(t, Options{})
+			before := fileBytes(t, s)
+			_, err = s.UpdateSettings(ctx, group, func(c *ChatSettings) error { tc.change(c); return nil })
+			assert.ErrorIs(t, err, ErrInvalidSettings)
+			assert.Equal(t, before, fileBytes(t, s), "invalid settings are not stored")
+
+			_, err = Open(s.Path()+"-other", Options{Defaults: cs, NoSync: true})
+			assert.ErrorIs(t, err, ErrInvalidSettings, "invalid defaults are refused")
+		})
+	}
+	for _, lang := range []string{"", "ru", "en"} {
+		assert.NoError(t, ChatSettings{Game: game.DefaultSettings(), Language: lang}.Validate())
+	}
+}
+
+func TestUpdateSettings(t *testing.T) {
+	s := newStore(t, stacked())
+	key := TableKey{Chat: group}
+	apply(t, s, key, 1, alice, game.Command{Kind: game.Open}, t0)
+	apply(t, s, key, 2, bob, game.Command{Kind: game.Join}, t0)
+	apply(t, s, key, 3, alice, game.Command{Kind: game.Start}, t0)
+
+	// An error from fn stores nothing.
+	oops := errors.New("oops")
+	before := fileBytes(t, s)
+	_, err := s.UpdateSettings(ctx, group, func(c *ChatSettings) error { c.Game.Stake = 20; return oops })
+	assert.ErrorIs(t, err, oops)
+	assert.Equal(t, before, fileBytes(t, s))
+
+	cs, err := s.UpdateSettings(ctx, group, func(c *ChatSettings) error {
+		c.Game.Stake, c.Game.EntryLimit, c.Language = 20, 200, "en"
+		return nil
+	})
+	require.NoError(t, err)
+	assert.Equal(t, int64(20), cs.Game.Stake)
+	assert.Equal(t, "en", cs.Language, "an admin may change the language Alice's Open chose")
+	got, err := s.Settings(ctx, group)
+	require.NoError(t, err)
+	assert.Equal(t, cs, got)
+
+	// The game in progress keeps its settings; the view shows the chat's.
+	v, err := s.View(ctx, key)
+	require.NoError(t, err)
+	assert.Equal(t, int64(10), v.Table.Settings().Stake)
+	assert.Equal(t, int64(20), v.Settings.Game.Stake)
+	assert.Equal(t, int64(10), v.Table.Bank())
+
+	// Another chat still plays by the defaults.
+	other, err := s.Settings(ctx, 777)
+	require.NoError(t, err)
+	assert.Equal(t, game.DefaultSettings(), other.Game)
+}
+
+func TestSettingsFollowDefaults(t *testing.T) {
+	// A chat whose admin changed only the language keeps following the
+	// configured defaults of the game.
+	dir := t.TempDir() + "/db"
+	s, err := Open(dir, Options{NoSync: true})
+	require.NoError(t, err)
+	_, err = s.UpdateSettings(ctx, group, func(c *ChatSettings) error { c.Language = "ru"; return nil })
+	require.NoError(t, err)
+	require.NoError(t, s.Close())
+
+	def := game.DefaultSettings()
+	def.Stake, def.EntryLimit = 50, 500
+	s = openAt(t, dir, Options{NoSync: true, Defaults: ChatSettings{Game: def}})
+	cs, err := s.Settings(ctx, group)
+	require.NoError(t, err)
+	assert.Equal(t, ChatSettings{Game: def, Language: "ru"}, cs)
+}

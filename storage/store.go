@@ -1,0 +1,405 @@
+package storage
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
+
+	"github.com/twentyone-bot/twentyone/game"
+)
+
+// Options configure a Store. The zero value of each field means its
+// default.
+type Options struct {
+	// LockTimeout is how long Open waits for another process to release the
+	// file before it returns ErrInUse; default 1s.
+	LockTimeout time.Duration
+	// StartingChips are granted on a user's first appearance in a chat;
+	// default 1000.
+	StartingChips int64
+	// DailyBonus is what ClaimBonus grants; default 100.
+	DailyBonus int64
+	// BonusInterval is how often the bonus may be claimed; default 24h.
+	BonusInterval time.Duration
+	// Defaults are the settings of a chat nobody configured. A zero Game
+	// means game.DefaultSettings(); Language "" means: decide at the chat's
+	// first Open from the opener's language.
+	Defaults ChatSettings
+	// Rand shuffles the decks; default game.CryptoRand(). Store calls it
+	// from one goroutine at a time, so a Rand that is not safe for
+	// concurrent use (gametest.Stacked) will do.
+	Rand game.Rand
+	// NoSync skips fsync: for tests only; a crash may then lose or damage
+	// the file.
+	NoSync bool
+}
+
+// withDefaults returns the options with every zero field set to its
+// default.
+func (o Options) withDefaults() (Options, error) {
+	if o.LockTimeout <= 0 {
+		o.LockTimeout = time.Second
+	}
+	if o.StartingChips <= 0 {
+		o.StartingChips = 1000
+	}
+	if o.DailyBonus <= 0 {
+		o.DailyBonus = 100
+	}
+	if o.BonusInterval <= 0 {
+		o.BonusInterval = 24 * time.Hour
+	}
+	if o.StartingChips > maxGrant || o.DailyBonus > maxGrant {
+		return o, fmt.Errorf("%w: starting chips and daily bonus must be at most %d", game.ErrInvalidInput, int64(maxGrant))
+	}
+	if o.Defaults.Game.Equal(game.Settings{}) {
+		o.Defaults.Game = game.DefaultSettings()
+	}
+	o.Defaults.Game = o.Defaults.Game.Clone()
+	if err := o.Defaults.Validate(); err != nil {
+		return o, fmt.Errorf("default settings: %w", err)
+	}
+	if o.Rand == nil {
+		o.Rand = game.CryptoRand()
+	}
+	return o, nil
+}
+
+// maxGrant bounds a single grant, so that balances cannot overflow.
+const maxGrant = game.MaxStake * game.MaxStakeTimes
+
+// maxBatch bounds how many writes share one transaction.
+const maxBatch = 256
+
+// Store is everything the groups own, in one BoltDB file. Its methods are
+// safe for concurrent use. Writes from concurrent callers are committed
+// together, in one transaction and one fsync.
+type Store struct {
+	db   *bolt.DB
+	path string
+	opts Options
+
+	mu     sync.RWMutex // held for reading while submitting, for writing by Close
+	closed bool
+	ops    chan *op
+	quit   chan struct{}
+	done   chan struct{}
+
+	hooks atomic.Pointer[testHooks]
+}
+
+// testHooks let tests inject failures inside a write transaction.
+type testHooks struct {
+	// afterWrite is called between the writes of Apply; an error aborts
+	// the transaction.
+	afterWrite func(key TableKey, stage string) error
+	// outcome may change what game.Apply returned, before storage checks
+	// and writes it.
+	outcome func(*game.Outcome)
+}
+
+// Open opens or creates the database at path. It returns an error wrapping
+// ErrInUse when another process holds the file, ErrCorrupt when the file is
+// not a database of this program or is damaged, and ErrNewerSchema when a
+// newer version of the program wrote it. A file of an older schema is
+// migrated, in one transaction.
+func Open(path string, opts Options) (*Store, error) {
+	opts, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	db, err := openBolt(path, opts.LockTimeout, false, opts.NoSync)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkTree(db); err != nil {
+		_ = db.Close()
+		return nil, err
+	}
+	if err := upgrade(db); err != nil {
+		_ = db.Close()
+		return nil, err
+	}
+	s := &Store{
+		db:   db,
+		path: db.Path(),
+		opts: opts,
+		ops:  make(chan *op, maxBatch),
+		quit: make(chan struct{}),
+		done: make(chan struct{}),
+	}
+	go s.loop()
+	return s, nil
+}
+
+// openBolt validates the file under a lock of our own, then opens it with
+// bbolt. A panic inside bbolt (it trusts the file) becomes ErrCorrupt.
+func openBolt(path string, timeout time.Duration, readOnly, noSync bool) (db *bolt.DB, err error) {
+	flag := os.O_RDWR | os.O_CREATE
+	if readOnly {
+		flag = os.O_RDONLY
+	}
+	f, err := os.OpenFile(path, flag, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	if err := lockFile(f, !readOnly, timeout); err != nil {
+		_ = f.Close()
+		if errors.Is(err, errWouldBlock) {
+			return nil, fmt.Errorf("%w: %s", ErrInUse, path)
+		}
+		return nil, fmt.Errorf("lock %s: %w", path, err)
+	}
+	verr := validateFile(f)
+	_ = unlockFile(f)
+	_ = f.Close()
+	if verr != nil {
+		if errors.Is(verr, ErrCorrupt) {
+			return nil, fmt.Errorf("%s: %w", path, verr)
+		}
+		return nil, fmt.Errorf("read %s: %w", path, verr)
+	}
+
+	var file *os.File
+	defer func() {
+		if r := recover(); r != nil {
+			if file != nil {
+				_ = file.Close()
+			}
+			db, err = nil, fmt.Errorf("%w: %s: %v", ErrCorrupt, path, r)
+		}
+	}()
+	db, err = bolt.Open(path, 0o600, &bolt.Options{
+		Timeout:         timeout,
+		ReadOnly:        readOnly,
+		NoSync:          noSync,
+		FreelistType:    bolt.FreelistMapType,
+		InitialMmapSize: 256 << 20,
+		OpenFile: func(name string, flag int, perm os.FileMode) (*os.File, error) {
+			f, err := os.OpenFile(name, flag, perm)
+			file = f
+			return f, err
+		},
+	})
+	switch {
+	case err == nil:
+		return db, nil
+	case errors.Is(err, berrors.ErrTimeout):
+		return nil, fmt.Errorf("%w: %s", ErrInUse, path)
+	case errors.Is(err, berrors.ErrInvalid), errors.Is(err, berrors.ErrChecksum), errors.Is(err, berrors.ErrVersionMismatch):
+		return nil, fmt.Errorf("%w: %s: %w", ErrCorrupt, path, err)
+	}
+	return nil, fmt.Errorf("open %s: %w", path, err)
+}
+
+// checkTree runs bbolt's consistency check, which the file validation made
+// safe to run: every page it reads lies within the file.
+func checkTree(db *bolt.DB) error {
+	var problems []error
+	err := db.View(func(tx *bolt.Tx) error {
+		for err := range tx.Check() {
+			if len(problems) < 5 {
+				problems = append(problems, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("%w: %s: %w", ErrCorrupt, db.Path(), errors.Join(problems...))
+	}
+	return nil
+}
+
+// Path returns the database file's path.
+func (s *Store) Path() string { return s.path }
+
+// Close waits for the writes in progress, then closes the file. Later
+// calls return ErrClosed.
+func (s *Store) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return ErrClosed
+	}
+	s.closed = true
+	s.mu.Unlock()
+	close(s.quit)
+	<-s.done
+	return s.db.Close()
+}
+
+// errNothingWritten rolls back a transaction in which no write changed
+// anything.
+var errNothingWritten = errors.New("nothing written")
+
+// op is one write waiting for the commit loop.
+type op struct {
+	ctx context.Context
+	// run does the write inside a shared transaction. It may run more than
+	// once (when another write in its batch fails), so it must set its
+	// results afresh each time. A non-nil error aborts the transaction:
+	// run must return one whenever it wrote something it cannot keep.
+	run  func(*txn) error
+	err  error
+	done chan struct{}
+}
+
+// write runs fn in a write transaction shared with the writes of other
+// callers, and returns once it committed or failed. The results fn sets
+// come from the run that committed.
+func (s *Store) write(ctx context.Context, fn func(*txn) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	o := &op{ctx: ctx, run: fn, done: make(chan struct{})}
+	s.mu.RLock()
+	if s.closed {
+		s.mu.RUnlock()
+		return ErrClosed
+	}
+	select {
+	case s.ops <- o:
+	case <-ctx.Done():
+		s.mu.RUnlock()
+		return ctx.Err()
+	}
+	s.mu.RUnlock()
+	// Once queued, the write is committed or not regardless of ctx: wait
+	// for the answer, so that the caller never mistakes a committed write
+	// for a failed one.
+	<-o.done
+	return o.err
+}
+
+// loop is the commit loop: it takes every write queued while the previous
+// transaction committed, and commits them together. A writer alone never
+// waits for company: its write starts at once.
+func (s *Store) loop() {
+	defer close(s.done)
+	batch := make([]*op, 0, maxBatch)
+	for {
+		batch = batch[:0]
+		select {
+		case o := <-s.ops:
+			batch = append(batch, o)
+		case <-s.quit:
+			// Close waited for every sender; finish what is queued.
+			for {
+				select {
+				case o := <-s.ops:
+					s.commit([]*op{o})
+				default:
+					return
+				}
+			}
+		}
+	gather:
+		for len(batch) < maxBatch {
+			select {
+			case o := <-s.ops:
+				batch = append(batch, o)
+			default:
+				break gather
+			}
+		}
+		s.commit(batch)
+	}
+}
+
+// commit runs ops in one transaction. When one fails, the transaction is
+// rolled back; the others are committed without it, and it runs alone to
+// give its own answer.
+func (s *Store) commit(ops []*op) {
+	live := ops[:0:0]
+	for _, o := range ops {
+		if err := o.ctx.Err(); err != nil {
+			o.finish(err)
+			continue
+		}
+		live = append(live, o)
+	}
+	if len(live) == 0 {
+		return
+	}
+	failed, ferr := -1, error(nil)
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		t := s.newTxn(tx)
+		for i, o := range live {
+			if err := t.run(o.run); err != nil {
+				failed, ferr = i, err
+				return err
+			}
+		}
+		if st := tx.Stats(); st.GetNodeCount() == 0 {
+			// Nothing was written (rejections, duplicates): a commit would
+			// still write a meta page and a freelist; roll back instead.
+			return errNothingWritten
+		}
+		return nil
+	})
+	switch {
+	case err == nil, errors.Is(err, errNothingWritten):
+		for _, o := range live {
+			o.finish(nil)
+		}
+	case failed < 0 || len(live) == 1:
+		// The commit itself failed, or the one write did.
+		if failed >= 0 {
+			err = ferr
+		}
+		for _, o := range live {
+			o.finish(err)
+		}
+	default:
+		rest := append(live[:failed:failed], live[failed+1:]...)
+		s.commit(rest)
+		s.commit(live[failed : failed+1])
+	}
+}
+
+func (o *op) finish(err error) {
+	o.err = err
+	close(o.done)
+}
+
+// run calls fn, turning a panic into an error.
+func (t *txn) run(fn func(*txn) error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%w: panic in a write: %v\n%s", ErrInternal, r, debug.Stack())
+		}
+	}()
+	return fn(t)
+}
+
+// read runs fn in a read transaction.
+func (s *Store) read(ctx context.Context, fn func(*txn) error) (err error) {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	s.mu.RLock()
+	closed := s.closed
+	s.mu.RUnlock()
+	if closed {
+		return ErrClosed
+	}
+	return s.db.View(func(tx *bolt.Tx) (err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				err = fmt.Errorf("%w: %s: panic in a read: %v", ErrCorrupt, s.path, r)
+			}
+		}()
+		return fn(s.newTxn(tx))
+	})
+}

@@ -1,0 +1,278 @@
+package storage
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/twentyone-bot/twentyone/game"
+)
+
+// txn is one transaction with the buckets at hand and the helpers every
+// method shares. Getters return copies, never slices into the mmap.
+type txn struct {
+	s        *Store
+	tx       *bolt.Tx
+	chats    *bolt.Bucket
+	settings *bolt.Bucket
+	tables   *bolt.Bucket
+	timers   *bolt.Bucket
+	users    *bolt.Bucket
+	rank     *bolt.Bucket
+	ledger   *bolt.Bucket
+	reveals  *bolt.Bucket
+}
+
+func (s *Store) newTxn(tx *bolt.Tx) *txn {
+	t := &txn{
+		s:        s,
+		tx:       tx,
+		chats:    tx.Bucket(bucketChats),
+		settings: tx.Bucket(bucketSettings),
+		tables:   tx.Bucket(bucketTables),
+		timers:   tx.Bucket(bucketTimers),
+		users:    tx.Bucket(bucketUsers),
+		rank:     tx.Bucket(bucketRank),
+		ledger:   tx.Bucket(bucketLedger),
+		reveals:  tx.Bucket(bucketReveals),
+	}
+	if tx.Writable() {
+		// Ledger keys grow within each user: fill pages before splitting.
+		t.ledger.FillPercent = 0.9
+		t.reveals.FillPercent = 0.9
+	}
+	return t
+}
+
+// corruptAt wraps a decoding error so that it names what failed.
+func (t *txn) corruptAt(what string, err error) error {
+	return fmt.Errorf("%w: %s: %s: %w", ErrCorrupt, t.s.path, what, err)
+}
+
+// maxMoves bounds how many migrations resolve follows.
+const maxMoves = 8
+
+// chat returns the chat's record; ok is false when the chat is unknown.
+func (t *txn) chat(chat int64) (chatRec, bool, error) {
+	v := t.chats.Get(chatKey(chat))
+	if v == nil {
+		return chatRec{}, false, nil
+	}
+	c, err := decodeChat(v)
+	if err != nil {
+		return chatRec{}, false, t.corruptAt(fmt.Sprintf("chat %d", chat), err)
+	}
+	return c, true, nil
+}
+
+// resolve follows the chat's migrations and returns the chat that holds its
+// data now, with its record; ok is false when that chat is unknown.
+func (t *txn) resolve(chat int64) (int64, chatRec, bool, error) {
+	for range maxMoves {
+		c, ok, err := t.chat(chat)
+		if err != nil || !ok || c.movedTo == 0 {
+			return chat, c, ok, err
+		}
+		chat = c.movedTo
+	}
+	return 0, chatRec{}, false, t.corruptAt(fmt.Sprintf("chat %d", chat), errors.New("migration chain too long"))
+}
+
+func (t *txn) putChat(chat int64, c *chatRec) error {
+	return t.chats.Put(chatKey(chat), c.encode())
+}
+
+// chatSettings returns the chat's settings, defaults filled in, and what is
+// stored.
+func (t *txn) chatSettings(chat int64) (ChatSettings, settingsRec, error) {
+	cs := ChatSettings{Game: t.s.opts.Defaults.Game.Clone(), Language: t.s.opts.Defaults.Language}
+	v := t.settings.Get(chatKey(chat))
+	if v == nil {
+		return cs, settingsRec{}, nil
+	}
+	rec, err := decodeSettings(v)
+	if err == nil && rec.Game != nil {
+		err = rec.Game.Validate()
+	}
+	if err != nil {
+		return cs, rec, t.corruptAt(fmt.Sprintf("settings of chat %d", chat), err)
+	}
+	if rec.Game != nil {
+		cs.Game = rec.Game.Clone()
+	}
+	if rec.Language != "" {
+		cs.Language = rec.Language
+	}
+	return cs, rec, nil
+}
+
+func (t *txn) putSettings(chat int64, rec *settingsRec) error {
+	v, err := rec.encode()
+	if err != nil {
+		return err
+	}
+	return t.settings.Put(chatKey(chat), v)
+}
+
+// user returns the user's record in the chat; ok is false when the user
+// never appeared there.
+func (t *txn) user(chat int64, u game.UserID) (userRec, bool, error) {
+	v := t.users.Get(userKey(chat, u))
+	if v == nil {
+		return userRec{}, false, nil
+	}
+	rec, err := decodeUser(v)
+	if err != nil {
+		return userRec{}, false, t.corruptAt(fmt.Sprintf("user %d of chat %d", u, chat), err)
+	}
+	return rec, true, nil
+}
+
+// putUser writes the user's record and moves their leaderboard entry from
+// oldBalance (ignored when the user is new) to the new balance.
+func (t *txn) putUser(chat int64, u game.UserID, rec *userRec, oldBalance int64, isNew bool) error {
+	if rec.balance < 0 {
+		return fmt.Errorf("%w: balance of user %d in chat %d would be %d", ErrInternal, u, chat, rec.balance)
+	}
+	if err := t.users.Put(userKey(chat, u), rec.encode()); err != nil {
+		return err
+	}
+	if !isNew && oldBalance == rec.balance {
+		return nil
+	}
+	if !isNew {
+		if err := t.rank.Delete(rankKey(chat, oldBalance, u)); err != nil {
+			return err
+		}
+	}
+	return t.rank.Put(rankKey(chat, rec.balance, u), nil)
+}
+
+// newUserRec returns a new user's record with the starting chips.
+func (t *txn) newUserRec(p User, now time.Time) userRec {
+	rec := userRec{balance: t.s.opts.StartingChips, created: timeMs(now)}
+	rec.refresh(p)
+	return rec
+}
+
+// appendLedger numbers e from the chat's sequence and writes it.
+func (t *txn) appendLedger(c *chatRec, e *LedgerEntry) error {
+	c.seq++
+	e.Seq = c.seq
+	return t.ledger.Put(ledgerKey(e.Chat, e.User, e.Seq), e.encode())
+}
+
+// table returns the table at key; a table never opened is the zero Table.
+func (t *txn) table(key TableKey) (game.Table, int, bool, error) {
+	v := t.tables.Get(tableKeyBytes(key))
+	if v == nil {
+		return game.Table{}, 0, false, nil
+	}
+	tb, id, err := decodeTable(v)
+	if err != nil {
+		return game.Table{}, 0, false, t.corruptAt(fmt.Sprintf("table of chat %d thread %d", key.Chat, key.Thread), err)
+	}
+	return tb, id, true, nil
+}
+
+// putTable writes the table, and keeps the timer index (the keys of the
+// tables with a deadline) up to date. The index changes only when a table
+// gains or loses its deadline: the deadline itself is in the table's header.
+func (t *txn) putTable(key TableKey, tb *game.Table, messageID int) error {
+	v, err := encodeTable(tb, messageID)
+	if err != nil {
+		return err
+	}
+	k := tableKeyBytes(key)
+	if err := t.tables.Put(k, v); err != nil {
+		return err
+	}
+	switch has, listed := !tb.Deadline().IsZero(), t.timers.Get(k) != nil; {
+	case has && !listed:
+		return t.timers.Put(k, nil)
+	case !has && listed:
+		return t.timers.Delete(k)
+	}
+	return nil
+}
+
+// tableKeys returns the keys of the chat's tables.
+func (t *txn) tableKeys(chat int64) []TableKey {
+	var keys []TableKey
+	p := chatKey(chat)
+	c := t.tables.Cursor()
+	for k, _ := c.Seek(p); k != nil && hasPrefix(k, p); k, _ = c.Next() {
+		if len(k) == 16 {
+			keys = append(keys, parseTableKey(k))
+		}
+	}
+	return keys
+}
+
+// balances is game.Balances over the transaction, for one chat. Pending
+// holds records not written yet (a user appearing for the first time).
+type balances struct {
+	t       *txn
+	chat    int64
+	pending map[game.UserID]*userRec
+	err     error
+}
+
+// Balance implements game.Balances.
+func (b *balances) Balance(u game.UserID) int64 {
+	if rec, ok := b.pending[u]; ok {
+		return rec.balance
+	}
+	rec, _, err := b.t.user(b.chat, u)
+	if err != nil && b.err == nil {
+		b.err = err
+	}
+	return rec.balance
+}
+
+// view builds the View of a table: balances and names of everyone seated
+// and of the extra users.
+func (t *txn) view(key TableKey, tb game.Table, cs ChatSettings, messageID int, pending map[game.UserID]*userRec, extra ...game.UserID) (View, error) {
+	v := View{Key: key, Table: tb, Settings: cs, MessageID: messageID,
+		Balances: make(map[game.UserID]int64, tb.NumSeats()+len(extra)),
+		Names:    make(map[game.UserID]string, tb.NumSeats()+len(extra))}
+	add := func(u game.UserID, seatName string) error {
+		if u == 0 {
+			return nil
+		}
+		if _, done := v.Balances[u]; done {
+			return nil
+		}
+		rec, ok := pending[u]
+		if !ok {
+			r, found, err := t.user(key.Chat, u)
+			if err != nil {
+				return err
+			}
+			rec = &r
+			if !found {
+				rec.name = seatName
+			}
+		}
+		v.Balances[u] = rec.balance
+		name := rec.name
+		if name == "" {
+			name = seatName
+		}
+		v.Names[u] = name
+		return nil
+	}
+	for _, s := range tb.Seats() {
+		if err := add(s.User, s.Name); err != nil {
+			return View{}, err
+		}
+	}
+	for _, u := range extra {
+		if err := add(u, ""); err != nil {
+			return View{}, err
+		}
+	}
+	return v, nil
+}

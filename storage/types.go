@@ -1,0 +1,227 @@
+package storage
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/twentyone-bot/twentyone/game"
+)
+
+// TableKey names a table: one per chat, and one per forum topic in a forum
+// supergroup. Chips are per chat, shared by the chat's tables.
+type TableKey struct {
+	Chat int64
+	// Thread is the forum topic; 0 when the chat has no topics.
+	Thread int64
+}
+
+// String returns the key as "chat/thread".
+func (k TableKey) String() string { return fmt.Sprintf("%d/%d", k.Chat, k.Thread) }
+
+// User is a user's profile as Telegram gives it, refreshed on each
+// interaction.
+type User struct {
+	ID game.UserID
+	// Name is the display name (first name, and last name if any).
+	Name     string
+	Username string
+	// Language is the user's Telegram language code, such as "ru" or "en-US".
+	Language string
+}
+
+// ChatSettings are a chat's settings: the game's limits and the language.
+type ChatSettings struct {
+	Game game.Settings
+	// Language is "ru", "en", or "" when not decided yet.
+	Language string
+}
+
+// View is a table as the bot renders it, with the balances and names of the
+// users it shows.
+type View struct {
+	// Key is the table's key; after a migration, the new chat's.
+	Key      TableKey
+	Table    game.Table
+	Settings ChatSettings
+	// Balances holds everyone seated and the acting user.
+	Balances map[game.UserID]int64
+	// Names holds the display names of the same users.
+	Names map[game.UserID]string
+	// MessageID is the message the table is rendered into; 0 when none was
+	// recorded.
+	MessageID int
+}
+
+// Applied is the result of an applied command: the table after it and what
+// the command caused.
+type Applied struct {
+	View
+	Outcome game.Outcome
+}
+
+// Account is a user's standing in a chat.
+type Account struct {
+	Chat    int64
+	User    User
+	Balance int64
+	// LastBonus is when the daily bonus was last claimed; zero if never.
+	LastBonus time.Time
+	// Created is when the user first appeared in the chat.
+	Created time.Time
+	Stats   Stats
+}
+
+// Bonus is the answer to a bonus claim.
+type Bonus struct {
+	// Amount is the bonus granted; 0 when refused.
+	Amount int64
+	// Balance is the balance after the claim.
+	Balance int64
+	// Next is when the bonus can next be claimed.
+	Next time.Time
+}
+
+// LedgerKind says why a user's balance changed.
+type LedgerKind uint8
+
+// The kinds of ledger entry. The first three are grants, the only source of
+// chips; the others mirror game.TransferKind.
+const (
+	// LedgerStart: the starting chips of a user's first appearance.
+	LedgerStart LedgerKind = iota + 1
+	// LedgerBonus: the daily bonus.
+	LedgerBonus
+	// LedgerOwner: a grant by the bot's owner.
+	LedgerOwner
+	// LedgerStake: the banker's stake into the bank.
+	LedgerStake
+	// LedgerBet: a bet onto the table.
+	LedgerBet
+	// LedgerWin: a won bet paid back double.
+	LedgerWin
+	// LedgerRefund: a bet returned from the table.
+	LedgerRefund
+	// LedgerBank: the bank to the banker.
+	LedgerBank
+)
+
+var ledgerKindNames = [...]string{"", "start", "bonus", "owner", "stake", "bet", "win", "refund", "bank"}
+
+// String returns the kind's name.
+func (k LedgerKind) String() string {
+	if k != 0 && int(k) < len(ledgerKindNames) {
+		return ledgerKindNames[k]
+	}
+	return "unknown"
+}
+
+// Grant reports whether the kind is a grant: chips that enter the chat.
+func (k LedgerKind) Grant() bool { return k >= LedgerStart && k <= LedgerOwner }
+
+// valid reports whether k is one of the kinds.
+func (k LedgerKind) valid() bool { return k >= LedgerStart && k <= LedgerBank }
+
+// ledgerKindOf maps a game transfer to its ledger kind.
+func ledgerKindOf(k game.TransferKind) (LedgerKind, bool) {
+	switch k {
+	case game.TransferStake:
+		return LedgerStake, true
+	case game.TransferBet:
+		return LedgerBet, true
+	case game.TransferWin:
+		return LedgerWin, true
+	case game.TransferRefund:
+		return LedgerRefund, true
+	case game.TransferBank:
+		return LedgerBank, true
+	}
+	return 0, false
+}
+
+// LedgerEntry is one change of one user's balance. The ledger is
+// append-only per chat.
+type LedgerEntry struct {
+	// Seq numbers the chat's entries from 1.
+	Seq    uint64
+	Time   time.Time
+	Chat   int64
+	Thread int64
+	User   game.UserID
+	Kind   LedgerKind
+	// Amount is the change of the balance, negative when chips left it.
+	Amount int64
+	// Balance is the balance after the change.
+	Balance int64
+	// Game is the table's game number; 0 for grants.
+	Game uint64
+	// Update is the Telegram update that caused the change; 0 for timers
+	// and grants.
+	Update int64
+}
+
+// Stats are a user's results in a chat.
+type Stats struct {
+	// Games counts the games played to the end (or cancelled).
+	Games int
+	// GamesAsBanker counts those the user was the banker in.
+	GamesAsBanker int
+	// DuelsWon and DuelsLost count duels, as player and as banker.
+	DuelsWon  int
+	DuelsLost int
+	// Net is the sum of the user's chip movements in play (grants excluded).
+	Net int64
+	// BiggestWin is the largest net result of one game.
+	BiggestWin int64
+	// Golden21s and FivePictures count the hands the user drew, as player
+	// or banker, that were Golden 21 or Five pictures.
+	Golden21s    int
+	FivePictures int
+}
+
+// Standing is a line of the leaderboard.
+type Standing struct {
+	User    game.UserID
+	Name    string
+	Balance int64
+	Net     int64
+	Games   int
+}
+
+// Timer is a table's stored deadline, for re-arming after a restart.
+type Timer struct {
+	Key TableKey
+	// Version is the table version the deadline was set for; the timeout
+	// command carries it.
+	Version  uint64
+	Deadline time.Time
+}
+
+// Reveal is a deck revealed at a table: its commitment and the preimage
+// that hashes to it (see game.Deck.Preimage and game.VerifyDeck).
+type Reveal struct {
+	Key  TableKey
+	Game uint64
+	// Version is the table version after the command that revealed it.
+	Version uint64
+	Time    time.Time
+	// Commitment is the SHA-256 in lowercase hex.
+	Commitment string
+	Preimage   string
+}
+
+// Audit is the result of checking a chat's chips.
+type Audit struct {
+	Chat int64
+	// Balances is the sum of the users' balances.
+	Balances int64
+	// OnTables is the sum of every table's chips (banks and bets).
+	OnTables int64
+	// Granted is the chat's running total of grants.
+	Granted int64
+	// Ledgered is the sum of the grant entries in the chat's ledger.
+	Ledgered int64
+	// OK reports that Balances+OnTables, Granted and Ledgered agree and that
+	// every user's ledger and leaderboard entry match their balance.
+	OK       bool
+	Problems []string
+}

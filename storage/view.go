@@ -1,0 +1,126 @@
+package storage
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/twentyone-bot/twentyone/game"
+)
+
+// View returns a table as it is now. A table never opened is a closed
+// table at version 0.
+func (s *Store) View(ctx context.Context, key TableKey) (View, error) {
+	var v View
+	err := s.read(ctx, func(t *txn) error {
+		c, _, _, err := t.resolve(key.Chat)
+		if err != nil {
+			return err
+		}
+		key.Chat = c
+		tb, msgID, _, err := t.table(key)
+		if err != nil {
+			return err
+		}
+		cs, _, err := t.chatSettings(c)
+		if err != nil {
+			return err
+		}
+		v, err = t.view(key, tb, cs, msgID, nil)
+		return err
+	})
+	return v, err
+}
+
+// SetMessage records the message the bot renders the table into. A table
+// never opened is ErrNotFound.
+func (s *Store) SetMessage(ctx context.Context, key TableKey, messageID int) error {
+	if messageID < 0 {
+		return fmt.Errorf("%w: message id %d", game.ErrInvalidInput, messageID)
+	}
+	var refused error
+	err := s.write(ctx, func(t *txn) error {
+		refused = nil
+		c, _, _, err := t.resolve(key.Chat)
+		if err != nil {
+			return err
+		}
+		k := tableKeyBytes(TableKey{Chat: c, Thread: key.Thread})
+		v := t.tables.Get(k)
+		if v == nil {
+			refused = fmt.Errorf("%w: no table at %v", ErrNotFound, key)
+			return nil
+		}
+		h, enc, err := splitTable(v)
+		if err != nil {
+			refused = t.corruptAt(fmt.Sprintf("table of chat %d thread %d", c, key.Thread), err)
+			return nil
+		}
+		h.messageID = messageID
+		return t.tables.Put(k, append(h.append(make([]byte, 0, len(v)+8)), enc...))
+	})
+	if err != nil {
+		return err
+	}
+	return refused
+}
+
+// Timers returns every table with a deadline, for re-arming the timers
+// after a restart. It goes through the timer index and reads each table's
+// header, without decoding the tables.
+func (s *Store) Timers(ctx context.Context) ([]Timer, error) {
+	var out []Timer
+	err := s.read(ctx, func(t *txn) error {
+		return t.timers.ForEach(func(k, _ []byte) error {
+			if len(k) != 16 {
+				return t.corruptAt("timer index", fmt.Errorf("key %x", k))
+			}
+			key := parseTableKey(k)
+			h, _, err := splitTable(t.tables.Get(k))
+			if err != nil || h.deadline == 0 {
+				return t.corruptAt(fmt.Sprintf("table of chat %d thread %d", key.Chat, key.Thread), fmt.Errorf("timer index: %v", err))
+			}
+			out = append(out, Timer{Key: key, Version: h.version, Deadline: msTime(h.deadline)})
+			return nil
+		})
+	})
+	return out, err
+}
+
+// Reveals returns the decks revealed in game number gameNo of the chat's
+// tables, in the order they were revealed. Game numbers count per table,
+// so in a forum chat the same number may name a game of each topic: see
+// TableReveals. ErrNotFound when there are none.
+func (s *Store) Reveals(ctx context.Context, chat int64, gameNo uint64) ([]Reveal, error) {
+	return s.reveals(ctx, chat, gameNo, nil)
+}
+
+// TableReveals is Reveals for one table.
+func (s *Store) TableReveals(ctx context.Context, key TableKey, gameNo uint64) ([]Reveal, error) {
+	return s.reveals(ctx, key.Chat, gameNo, &key.Thread)
+}
+
+func (s *Store) reveals(ctx context.Context, chat int64, gameNo uint64, thread *int64) ([]Reveal, error) {
+	var out []Reveal
+	err := s.read(ctx, func(t *txn) error {
+		c, _, _, err := t.resolve(chat)
+		if err != nil {
+			return err
+		}
+		prefix := revealKey(TableKey{Chat: c}, gameNo, 0, 0)[:16]
+		cur := t.reveals.Cursor()
+		for k, v := cur.Seek(prefix); k != nil && hasPrefix(k, prefix); k, v = cur.Next() {
+			r, err := decodeReveal(k, v)
+			if err != nil {
+				return t.corruptAt(fmt.Sprintf("reveal of chat %d game %d", c, gameNo), err)
+			}
+			if thread == nil || r.Key.Thread == *thread {
+				out = append(out, r)
+			}
+		}
+		if len(out) == 0 {
+			return fmt.Errorf("%w: no deck revealed in game %d of chat %d", ErrNotFound, gameNo, chat)
+		}
+		return nil
+	})
+	return out, err
+}
