@@ -373,18 +373,19 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.finish(w, spec.name, started, result, apiErr)
 }
 
-// finish writes a result or an error and records the call.
+// finish records the call, then writes its result or error: a client never
+// sees an answer the call log does not hold yet.
 func (s *Server) finish(w http.ResponseWriter, method string, started time.Time, result any, apiErr *apiError) {
 	if apiErr != nil {
-		writeAPIError(w, apiErr)
 		s.calls.record(method, apiErr.code, apiErr.description, time.Since(started))
+		writeAPIError(w, apiErr)
 	} else {
 		resp := okResponse{OK: true, Result: result}
 		if d, ok := result.(described); ok {
 			resp.Result, resp.Description = d.value, d.description
 		}
-		writeJSON(w, http.StatusOK, resp)
 		s.calls.record(method, http.StatusOK, "", time.Since(started))
+		writeJSON(w, http.StatusOK, resp)
 	}
 	s.change.broadcast()
 }

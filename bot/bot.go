@@ -1,0 +1,357 @@
+// Package bot is the Telegram adapter: it turns updates into game commands,
+// checks who may do what, applies them one chat at a time through storage,
+// renders each table into one message it edits in place, answers button
+// presses, fires timeouts, and keeps within Telegram's limits.
+package bot
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/twentyone-bot/twentyone/bot/outbox"
+	"github.com/twentyone-bot/twentyone/storage"
+)
+
+// Store is what the bot needs of storage.
+type Store interface {
+	Apply(ctx context.Context, req storage.ApplyRequest) (storage.Applied, error)
+	View(ctx context.Context, key storage.TableKey) (storage.View, error)
+	SetMessage(ctx context.Context, key storage.TableKey, messageID int) error
+	Account(ctx context.Context, chat int64, u storage.User, now time.Time) (storage.Account, error)
+	ClaimBonus(ctx context.Context, chat int64, u storage.User, now time.Time) (storage.Bonus, error)
+	Settings(ctx context.Context, chat int64) (storage.ChatSettings, error)
+	UpdateSettings(ctx context.Context, chat int64, fn func(*storage.ChatSettings) error) (storage.ChatSettings, error)
+	MigrateChat(ctx context.Context, from, to int64) error
+	CancelAll(ctx context.Context, chat int64, now time.Time) ([]storage.Applied, error)
+	Timers(ctx context.Context) ([]storage.Timer, error)
+	TableReveals(ctx context.Context, key storage.TableKey, game uint64) ([]storage.Reveal, error)
+}
+
+// Metrics is told what the bot does. Every method must be safe for
+// concurrent use and quick.
+type Metrics interface {
+	// UpdateHandled counts an update by kind (message, callback_query, ...).
+	UpdateHandled(kind string)
+	// ActionDone observes how long an update took to handle, commit included.
+	ActionDone(kind string, d time.Duration)
+	// APICall counts a Bot API call by method and result ("ok", "429",
+	// "400", "error") and observes its duration.
+	APICall(method, result string, d time.Duration)
+}
+
+type noMetrics struct{}
+
+func (noMetrics) UpdateHandled(string)                  {}
+func (noMetrics) ActionDone(string, time.Duration)      {}
+func (noMetrics) APICall(string, string, time.Duration) {}
+
+// Config configures a Bot.
+type Config struct {
+	// Token is the bot's token from @BotFather.
+	Token string
+	// Endpoint is the Bot API endpoint in tgbotapi's format
+	// (".../bot%s/%s"); empty for Telegram's.
+	Endpoint string
+	// Transport carries the HTTP requests; nil for http.DefaultTransport.
+	Transport http.RoundTripper
+	Store     Store
+	Logger    *slog.Logger
+	// Clock drives timeouts; nil for the system clock.
+	Clock Clock
+	// Limits pace the outgoing calls; the zero value is no pacing (use
+	// outbox.TelegramLimits() against Telegram).
+	Limits outbox.Limits
+	// PollTimeout is the long-polling timeout of getUpdates; default 25 s.
+	PollTimeout time.Duration
+	// CallTimeout bounds every other call; default 15 s.
+	CallTimeout time.Duration
+	// AdminCacheTTL is how long a chat member's admin status is trusted;
+	// default one minute.
+	AdminCacheTTL time.Duration
+	// Owners are the user ids of the bot's owners (owner commands).
+	Owners []int64
+	// StartingChips and DailyBonus are what storage grants, for the texts
+	// that mention them.
+	StartingChips, DailyBonus int64
+	// Metrics, if set, is told what the bot does.
+	Metrics Metrics
+}
+
+// Bot is a running bot. Create it with New, then call Run (polling) or
+// Start and Handle (webhook), and Close.
+type Bot struct {
+	cfg     Config
+	api     *api
+	store   Store
+	log     *slog.Logger
+	clock   Clock
+	metrics Metrics
+	out     *outbox.Outbox
+	chats   *serial
+	timers  *scheduler
+	owners  map[int64]bool
+
+	// handlers tracks updates and timeouts being handled, for Close.
+	handlers sync.WaitGroup
+	// base is the context handlers run in: it is not cancelled when Run's
+	// is, so that actions in flight finish.
+	base   context.Context
+	cancel context.CancelFunc
+
+	mu       sync.Mutex
+	messages map[storage.TableKey]int // the table messages the bot knows
+	reposts  map[storage.TableKey]bool
+	admins   map[adminKey]adminEntry
+}
+
+// New connects to the Bot API (getMe) and returns a Bot. Cancelling ctx
+// aborts the connection attempt.
+func New(ctx context.Context, cfg Config) (*Bot, error) {
+	if cfg.Store == nil {
+		return nil, errors.New("bot: no store")
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = SystemClock{}
+	}
+	if cfg.PollTimeout <= 0 {
+		cfg.PollTimeout = 25 * time.Second
+	}
+	if cfg.CallTimeout <= 0 {
+		cfg.CallTimeout = 15 * time.Second
+	}
+	if cfg.AdminCacheTTL <= 0 {
+		cfg.AdminCacheTTL = time.Minute
+	}
+	if cfg.Metrics == nil {
+		cfg.Metrics = noMetrics{}
+	}
+	b := &Bot{
+		cfg:      cfg,
+		store:    cfg.Store,
+		log:      cfg.Logger,
+		clock:    cfg.Clock,
+		metrics:  cfg.Metrics,
+		chats:    newSerial(),
+		owners:   make(map[int64]bool),
+		messages: make(map[storage.TableKey]int),
+		reposts:  make(map[storage.TableKey]bool),
+		admins:   make(map[adminKey]adminEntry),
+	}
+	for _, id := range cfg.Owners {
+		b.owners[id] = true
+	}
+	var err error
+	b.api, err = newAPI(ctx, cfg.Token, cfg.Endpoint, cfg.Transport, cfg.PollTimeout, cfg.CallTimeout, b.observeCall)
+	if err != nil {
+		return nil, err
+	}
+	b.out = outbox.New(outbox.Options{
+		Limits: cfg.Limits,
+		Logger: cfg.Logger,
+		OnRetryAfter: func(chat int64, after time.Duration) {
+			b.log.Info("rate limited by Telegram", "chat", chat, "retry_after", after)
+		},
+	})
+	b.base, b.cancel = context.WithCancel(context.Background())
+	b.timers = newScheduler(b.clock, b.fireTimeout)
+	return b, nil
+}
+
+// Username returns the bot's username, without the @.
+func (b *Bot) Username() string { return b.api.self.UserName }
+
+// ID returns the bot's user id.
+func (b *Bot) ID() int64 { return b.api.self.ID }
+
+func (b *Bot) observeCall(method string, err error, d time.Duration) {
+	result := "ok"
+	if err != nil {
+		result = "error"
+		if tg, ok := tgError(err); ok {
+			result = fmt.Sprint(tg.Code)
+		}
+	}
+	b.metrics.APICall(method, result, d)
+}
+
+// allowedUpdates are the update kinds the bot asks for.
+var allowedUpdates = []string{"message", "callback_query", "my_chat_member"}
+
+// Start registers the commands, re-arms the stored deadlines and re-renders
+// every open table (a render may have been lost in a crash). Run calls it;
+// call it yourself in webhook mode.
+func (b *Bot) Start(ctx context.Context) error {
+	if err := b.registerCommands(); err != nil {
+		b.log.Warn("registering commands", "err", err)
+	}
+	timers, err := b.store.Timers(ctx)
+	if err != nil {
+		return fmt.Errorf("bot: loading deadlines: %w", err)
+	}
+	for _, t := range timers {
+		b.timers.set(t.Key, t.Version, t.Deadline)
+		key := t.Key
+		b.handlers.Add(1)
+		b.chats.Go(key.Chat, func() {
+			defer b.handlers.Done()
+			v, err := b.store.View(b.base, key)
+			if err != nil {
+				b.log.Warn("re-rendering a table", "table", key, "err", err)
+				return
+			}
+			b.show(v)
+		})
+	}
+	b.log.Info("bot started", "username", b.Username(), "open_tables", len(timers))
+	return nil
+}
+
+// Run starts the bot and polls for updates until ctx is done. It returns
+// after the updates in hand were handled; Close sends what is left.
+func (b *Bot) Run(ctx context.Context) error {
+	if err := b.api.deleteWebhook(); err != nil {
+		return fmt.Errorf("bot: removing the webhook before polling: %w", err)
+	}
+	if err := b.Start(ctx); err != nil {
+		if ctx.Err() != nil {
+			return nil // stopped while starting
+		}
+		return err
+	}
+	stopPoll := context.AfterFunc(ctx, b.api.stopPolling)
+	defer stopPoll()
+	offset := 0
+	backoff := time.Second
+	for ctx.Err() == nil {
+		raws, err := b.api.getUpdates(offset, b.cfg.PollTimeout, allowedUpdates)
+		if err != nil {
+			if ctx.Err() != nil {
+				break
+			}
+			wait := backoff
+			if tg, ok := tgError(err); ok && tg.RetryAfter > 0 {
+				wait = time.Duration(tg.RetryAfter) * time.Second
+			}
+			b.log.Warn("getUpdates failed", "err", err, "retry_in", wait)
+			if !sleepCtx(ctx, wait) {
+				break
+			}
+			backoff = min(2*backoff, 30*time.Second)
+			continue
+		}
+		backoff = time.Second
+		// Handle the batch before asking for more: the next getUpdates
+		// confirms this batch to Telegram, so nothing unhandled is confirmed.
+		var batch sync.WaitGroup
+		for _, raw := range raws {
+			var id struct {
+				UpdateID int `json:"update_id"`
+			}
+			if err := json.Unmarshal(raw, &id); err != nil {
+				b.log.Warn("undecodable update skipped", "err", err)
+				continue
+			}
+			offset = max(offset, id.UpdateID+1)
+			batch.Add(1)
+			b.dispatch(raw, batch.Done)
+		}
+		batch.Wait()
+	}
+	return nil
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// Handle handles one raw update (webhook mode) and returns once it was
+// handled: its effects are committed.
+func (b *Bot) Handle(ctx context.Context, raw []byte) error {
+	done := make(chan struct{})
+	if err := b.dispatch(raw, func() { close(done) }); err != nil {
+		return err
+	}
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// SetWebhook registers url as the bot's webhook, with the secret Telegram
+// sends back in X-Telegram-Bot-Api-Secret-Token (a field tgbotapi v5.5.1
+// does not have).
+func (b *Bot) SetWebhook(url, secret string) error {
+	return b.api.setWebhook(url, secret, allowedUpdates)
+}
+
+// dispatch queues a raw update on its chat's goroutine and calls done when
+// it was handled. An update that does not decode is logged and skipped:
+// delivering it again would not help.
+func (b *Bot) dispatch(raw []byte, done func()) error {
+	u, err := decodeUpdate(raw)
+	if err != nil {
+		b.log.Warn("undecodable update skipped", "err", err)
+		done()
+		return nil
+	}
+	b.handlers.Add(1)
+	b.chats.Go(u.chat(), func() {
+		defer b.handlers.Done()
+		defer done()
+		start := time.Now()
+		b.handle(b.base, u)
+		b.metrics.UpdateHandled(u.kind())
+		b.metrics.ActionDone(u.kind(), time.Since(start))
+	})
+	return nil
+}
+
+// Close stops the timers, waits for the updates being handled, sends the
+// pending renders until ctx is done, and closes the connection to the Bot
+// API. It does not close the store.
+func (b *Bot) Close(ctx context.Context) error {
+	b.timers.stop()
+	waited := make(chan struct{})
+	go func() {
+		b.handlers.Wait()
+		close(waited)
+	}()
+	select {
+	case <-waited:
+	case <-ctx.Done():
+	}
+	err := b.out.Close(ctx)
+	b.cancel()
+	b.api.close()
+	return err
+}
+
+// fireTimeout runs a table's timeout on its chat's goroutine.
+func (b *Bot) fireTimeout(key storage.TableKey, version uint64) {
+	b.handlers.Add(1)
+	b.chats.Go(key.Chat, func() {
+		defer b.handlers.Done()
+		start := time.Now()
+		b.timeout(b.base, key, version)
+		b.metrics.UpdateHandled("timeout")
+		b.metrics.ActionDone("timeout", time.Since(start))
+	})
+}

@@ -1,0 +1,96 @@
+package bot
+
+import (
+	"context"
+	"html"
+	"strconv"
+	"strings"
+
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+
+	"github.com/twentyone-bot/twentyone/bot/i18n"
+	"github.com/twentyone-bot/twentyone/bot/render"
+	"github.com/twentyone-bot/twentyone/storage"
+)
+
+// commandList is the menu of commands, in the order shown.
+var commandList = []struct {
+	name string
+	desc i18n.Key
+}{
+	{"newgame", i18n.DescNewGame},
+	{"leave", i18n.DescLeave},
+	{"balance", i18n.DescBalance},
+	{"bonus", i18n.DescBonus},
+	{"rules", i18n.DescRules},
+	{"help", i18n.DescHelp},
+	{"settings", i18n.DescSettings},
+	{"cancel", i18n.DescCancel},
+	{"lang", i18n.DescLang},
+	{"verify", i18n.DescVerify},
+}
+
+// registerCommands sets the command menu in English (the default) and in
+// Russian.
+func (b *Bot) registerCommands() error {
+	for _, l := range i18n.Langs() {
+		cmds := make([]tgbotapi.BotCommand, len(commandList))
+		for i, c := range commandList {
+			cmds[i] = tgbotapi.BotCommand{Command: c.name, Description: i18n.T(l, c.desc)}
+		}
+		code := string(l)
+		if l == i18n.EN {
+			code = "" // the default for every language without its own list
+		}
+		if err := b.api.setCommands(cmds, code); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// verify handles "/verify N": the decks of game N of this table, revealed.
+func (c *command) verify(ctx context.Context) {
+	var n uint64
+	if c.args == "" {
+		// No number: the table's last game.
+		if v, err := c.b.store.View(ctx, c.key); err == nil {
+			n = v.Table.Game()
+		}
+	} else if x, err := strconv.ParseUint(c.args, 10, 64); err == nil {
+		n = x
+	}
+	if n == 0 {
+		c.say(i18n.T(c.lang, i18n.VerifyUsage))
+		return
+	}
+	c.b.sendVerify(ctx, c.m.Chat.ID, c.u.thread, c.m.MessageID, c.key, n, c.lang)
+}
+
+// sendVerify sends the revealed decks of a game.
+func (b *Bot) sendVerify(ctx context.Context, chat int64, thread, replyTo int, key storage.TableKey, gameNo uint64, l i18n.Lang) {
+	reveals, err := b.store.TableReveals(ctx, key, gameNo)
+	if err != nil {
+		b.internal("verify", err)
+		return
+	}
+	num := strconv.FormatUint(gameNo, 10)
+	if len(reveals) == 0 {
+		b.reply(chat, thread, replyTo, render.Message{Text: i18n.T(l, i18n.VerifyNone, num)})
+		return
+	}
+	parts := []string{i18n.T(l, i18n.VerifyTitle, num)}
+	for i, r := range reveals {
+		parts = append(parts, i18n.T(l, i18n.VerifyDeck, strconv.Itoa(i+1), html.EscapeString(r.Commitment), html.EscapeString(r.Preimage)))
+	}
+	parts = append(parts, i18n.T(l, i18n.VerifyHowTo))
+	text := strings.Join(parts, "\n\n")
+	if len([]rune(text)) > render.MaxText-100 {
+		// A game with many knocks: the newest decks that fit.
+		for len(parts) > 3 && len([]rune(strings.Join(parts, "\n\n"))) > render.MaxText-100 {
+			parts = append(parts[:1], parts[2:]...)
+		}
+		text = strings.Join(parts, "\n\n")
+	}
+	b.reply(chat, thread, replyTo, render.Message{Text: text})
+}

@@ -1,0 +1,376 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"html"
+	"strings"
+
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+
+	"github.com/twentyone-bot/twentyone/bot/i18n"
+	"github.com/twentyone-bot/twentyone/bot/render"
+	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/storage"
+)
+
+// anonymousAdmin is the user id Telegram sends for anonymous group admins
+// (GroupAnonymousBot); the message's sender_chat is the group itself.
+const anonymousAdmin = 1087968824
+
+// handle handles one update on its chat's goroutine.
+func (b *Bot) handle(ctx context.Context, u update) {
+	switch {
+	case u.CallbackQuery != nil:
+		b.press(ctx, u)
+	case u.Message != nil:
+		b.message(ctx, u)
+	case u.MyChatMember != nil:
+		b.memberChanged(ctx, u.MyChatMember)
+	}
+}
+
+// user returns the storage profile of a Telegram user.
+func user(from *tgbotapi.User) storage.User {
+	if from == nil {
+		return storage.User{}
+	}
+	return storage.User{ID: game.UserID(from.ID), Name: from.FirstName, Username: from.UserName, Language: from.LanguageCode}
+}
+
+// chatLang returns the language to answer in: the chat's, or while the
+// chat has none yet, the user's.
+func (b *Bot) chatLang(ctx context.Context, chat int64, from *tgbotapi.User) i18n.Lang {
+	s, err := b.store.Settings(ctx, chat)
+	if err == nil {
+		if l, ok := i18n.Parse(s.Language); ok {
+			return l
+		}
+	}
+	if from != nil {
+		return i18n.FromTelegram(from.LanguageCode)
+	}
+	return i18n.EN
+}
+
+func isGroup(c *tgbotapi.Chat) bool { return c != nil && (c.IsGroup() || c.IsSuperGroup()) }
+
+// anonymous reports whether a message was sent by an anonymous admin of its
+// chat.
+func anonymous(m *tgbotapi.Message) bool {
+	return m.From != nil && m.From.ID == anonymousAdmin && m.SenderChat != nil && m.SenderChat.ID == m.Chat.ID
+}
+
+// message handles a message: service messages and commands.
+func (b *Bot) message(ctx context.Context, u update) {
+	m := u.Message
+	switch {
+	case m.MigrateToChatID != 0:
+		b.migrate(ctx, m.Chat.ID, m.MigrateToChatID)
+		return
+	case m.MigrateFromChatID != 0:
+		b.migrate(ctx, m.MigrateFromChatID, m.Chat.ID)
+		return
+	}
+	if !m.IsCommand() {
+		return
+	}
+	if at := strings.Index(m.CommandWithAt(), "@"); at >= 0 {
+		if !strings.EqualFold(m.CommandWithAt()[at+1:], b.Username()) {
+			return // a command for another bot
+		}
+	}
+	c := command{b: b, u: u, m: m, key: storage.TableKey{Chat: m.Chat.ID, Thread: int64(u.thread)},
+		args: strings.TrimSpace(m.CommandArguments())}
+	c.lang = b.chatLang(ctx, m.Chat.ID, m.From)
+	cmd := strings.ToLower(m.Command())
+	if !isGroup(m.Chat) {
+		switch cmd {
+		case "start":
+			c.say(i18n.T(c.lang, i18n.StartPrivate))
+		case "help":
+			c.say(i18n.T(c.lang, i18n.Help))
+		case "rules":
+			c.say(i18n.T(c.lang, i18n.Rules))
+		case "newgame", "leave", "balance", "bonus", "settings", "cancel", "lang", "verify":
+			c.say(i18n.T(c.lang, i18n.GroupsOnly))
+		}
+		return
+	}
+	switch cmd {
+	case "start", "help":
+		c.say(i18n.T(c.lang, i18n.Help))
+	case "rules":
+		c.say(i18n.T(c.lang, i18n.Rules))
+	case "newgame":
+		c.newGame(ctx)
+	case "leave":
+		c.leave(ctx)
+	case "balance":
+		c.balance(ctx)
+	case "bonus":
+		c.bonus(ctx)
+	case "settings":
+		c.settings(ctx)
+	case "cancel":
+		c.cancel(ctx)
+	case "lang":
+		c.setLang(ctx)
+	case "verify":
+		c.verify(ctx)
+	}
+}
+
+// command is a command being handled.
+type command struct {
+	b    *Bot
+	u    update
+	m    *tgbotapi.Message
+	key  storage.TableKey
+	args string
+	lang i18n.Lang
+}
+
+// say answers the command with an HTML message, in reply to it.
+func (c *command) say(text string) {
+	c.b.reply(c.m.Chat.ID, c.u.thread, c.m.MessageID, render.Message{Text: text})
+}
+
+// player returns the acting user, or false (after answering) when the
+// command came from an anonymous admin, who cannot play.
+func (c *command) player() (storage.User, bool) {
+	if anonymous(c.m) || c.m.From == nil {
+		c.say(i18n.T(c.lang, i18n.AnonymousPlay))
+		return storage.User{}, false
+	}
+	return user(c.m.From), true
+}
+
+// apply applies a game command made by this message.
+func (c *command) apply(ctx context.Context, u storage.User, cmd game.Command) (storage.Applied, error) {
+	return c.b.store.Apply(ctx, storage.ApplyRequest{
+		Key: c.key, UpdateID: int64(c.u.UpdateID), User: u, Command: cmd, Now: c.b.clock.Now(),
+	})
+}
+
+func (c *command) newGame(ctx context.Context) {
+	u, ok := c.player()
+	if !ok {
+		return
+	}
+	res, err := c.apply(ctx, u, game.Command{Kind: game.Open, User: u.ID, Name: u.Name})
+	switch {
+	case err == nil:
+		c.b.show(res.View)
+	case errors.Is(err, game.ErrTableOpen):
+		c.b.repost(res.View) // bring the open table to the bottom of the chat
+	case errors.Is(err, storage.ErrDuplicate):
+	default:
+		c.sayError(err, res.View, u)
+	}
+}
+
+func (c *command) leave(ctx context.Context) {
+	u, ok := c.player()
+	if !ok {
+		return
+	}
+	res, err := c.apply(ctx, u, game.Command{Kind: game.Leave, User: u.ID})
+	switch {
+	case err == nil:
+		c.b.show(res.View)
+	case errors.Is(err, storage.ErrDuplicate):
+	default:
+		c.sayError(err, res.View, u)
+	}
+}
+
+// sayError answers a rejected command with the reason, as a message.
+func (c *command) sayError(err error, v storage.View, u storage.User) {
+	text, _ := c.b.rejection(c.lang, err, v, u.ID)
+	c.say(html.EscapeString(text))
+}
+
+func (c *command) balance(ctx context.Context) {
+	u, ok := c.player()
+	if !ok {
+		return
+	}
+	acc, err := c.b.store.Account(ctx, c.m.Chat.ID, u, c.b.clock.Now())
+	if err != nil {
+		c.b.internal("balance", err)
+		c.say(i18n.T(c.lang, i18n.PopError))
+		return
+	}
+	c.say(i18n.T(c.lang, i18n.Balance, html.EscapeString(u.Name), i18n.Chips(c.lang, acc.Balance)))
+}
+
+func (c *command) bonus(ctx context.Context) {
+	u, ok := c.player()
+	if !ok {
+		return
+	}
+	now := c.b.clock.Now()
+	name := html.EscapeString(u.Name)
+	got, err := c.b.store.ClaimBonus(ctx, c.m.Chat.ID, u, now)
+	switch {
+	case err == nil:
+		c.say(i18n.T(c.lang, i18n.BonusGranted, name, i18n.Chips(c.lang, got.Amount), i18n.Chips(c.lang, got.Balance)))
+	case errors.Is(err, storage.ErrBonusTooSoon):
+		c.say(i18n.T(c.lang, i18n.BonusWait, name, i18n.Duration(c.lang, got.Next.Sub(now).Round(60e9))))
+	case errors.Is(err, storage.ErrBonusNotNeeded):
+		s, _ := c.b.store.Settings(ctx, c.m.Chat.ID)
+		c.say(i18n.T(c.lang, i18n.BonusNotNeeded, name, i18n.Chips(c.lang, s.Game.EntryLimit), i18n.Chips(c.lang, got.Balance)))
+	default:
+		c.b.internal("bonus", err)
+		c.say(i18n.T(c.lang, i18n.PopError))
+	}
+}
+
+func (c *command) cancel(ctx context.Context) {
+	if !c.admin(ctx) {
+		c.say(i18n.T(c.lang, i18n.PopAdminOnly))
+		return
+	}
+	var u storage.User
+	if !anonymous(c.m) {
+		u = user(c.m.From)
+	}
+	before, err := c.b.store.View(ctx, c.key)
+	if err != nil {
+		c.b.internal("cancel", err)
+		c.say(i18n.T(c.lang, i18n.PopError))
+		return
+	}
+	res, err := c.apply(ctx, u, game.Command{Kind: game.Cancel, User: u.ID})
+	switch {
+	case err == nil:
+		c.b.show(res.View)
+		if before.Table.Phase().InGame() {
+			c.say(i18n.T(c.lang, i18n.CancelDone))
+		} else {
+			c.say(i18n.T(c.lang, i18n.CancelLobby))
+		}
+	case errors.Is(err, game.ErrNoTable):
+		c.say(i18n.T(c.lang, i18n.CancelNothing))
+	case errors.Is(err, storage.ErrDuplicate):
+	default:
+		c.sayError(err, res.View, u)
+	}
+}
+
+// admin reports whether the command's sender is an admin of the chat.
+func (c *command) admin(ctx context.Context) bool {
+	if anonymous(c.m) {
+		return true
+	}
+	ok, err := c.b.isAdmin(ctx, c.m.Chat.ID, c.m.From.ID)
+	if err != nil {
+		c.b.log.Warn("checking an admin", "chat", c.m.Chat.ID, "err", err)
+	}
+	return ok
+}
+
+func (c *command) setLang(ctx context.Context) {
+	if c.args == "" {
+		c.say(i18n.T(c.lang, i18n.LangCurrent, i18n.Name(c.lang)))
+		return
+	}
+	l, ok := i18n.Parse(c.args)
+	if !ok {
+		c.say(i18n.T(c.lang, i18n.LangUnknown, html.EscapeString(c.args)))
+		return
+	}
+	if !c.admin(ctx) {
+		c.say(i18n.T(c.lang, i18n.SettingsAdminOnly))
+		return
+	}
+	if _, err := c.b.store.UpdateSettings(ctx, c.m.Chat.ID, func(s *storage.ChatSettings) error {
+		s.Language = string(l)
+		return nil
+	}); err != nil {
+		c.b.internal("lang", err)
+		c.say(i18n.T(c.lang, i18n.PopError))
+		return
+	}
+	c.say(i18n.T(l, i18n.LangSet, i18n.Name(l)))
+	c.b.refresh(ctx, c.key)
+}
+
+// refresh re-renders a table that is open.
+func (b *Bot) refresh(ctx context.Context, key storage.TableKey) {
+	v, err := b.store.View(ctx, key)
+	if err != nil {
+		b.log.Warn("loading a table", "table", key, "err", err)
+		return
+	}
+	if v.Table.Phase() != game.Closed {
+		b.show(v)
+	}
+}
+
+func (b *Bot) internal(what string, err error) {
+	b.log.Error("internal error", "action", what, "err", err)
+}
+
+// memberChanged acts on the bot's own membership: added to a group, it says
+// hello; removed, it refunds the bets of the chat's tables.
+func (b *Bot) memberChanged(ctx context.Context, m *tgbotapi.ChatMemberUpdated) {
+	if m.NewChatMember.User == nil || m.NewChatMember.User.ID != b.ID() {
+		return
+	}
+	chat := m.Chat.ID
+	was, is := m.OldChatMember.Status, m.NewChatMember.Status
+	gone := func(s string) bool { return s == "left" || s == "kicked" || s == "" }
+	switch {
+	case gone(is) && !gone(was):
+		res, err := b.store.CancelAll(ctx, chat, b.clock.Now())
+		if err != nil {
+			b.internal("removed from chat", err)
+			return
+		}
+		b.forget(chat)
+		b.log.Info("removed from a chat: bets refunded", "chat", chat, "tables", len(res))
+	case !gone(is) && gone(was) && isGroup(&m.Chat):
+		l := i18n.EN
+		if m.From.LanguageCode != "" {
+			l = i18n.FromTelegram(m.From.LanguageCode)
+		}
+		b.reply(chat, 0, 0, render.Message{Text: i18n.T(l, i18n.Welcome, i18n.Chips(l, b.cfg.StartingChips))})
+	}
+}
+
+// forget drops what the bot remembers of a chat's tables.
+func (b *Bot) forget(chat int64) {
+	b.mu.Lock()
+	var keys []storage.TableKey
+	for k := range b.messages {
+		if k.Chat == chat {
+			keys = append(keys, k)
+		}
+	}
+	for _, k := range keys {
+		delete(b.messages, k)
+		delete(b.reposts, k)
+	}
+	b.mu.Unlock()
+	for _, k := range keys {
+		b.timers.set(k, 0, zeroTime)
+	}
+}
+
+// migrate moves a group's tables, chips and settings to the supergroup it
+// became, and shows its open table there: the bot's old messages are not
+// carried over.
+func (b *Bot) migrate(ctx context.Context, from, to int64) {
+	if err := b.store.MigrateChat(ctx, from, to); err != nil && !errors.Is(err, storage.ErrNotFound) {
+		b.internal("migrate", err)
+		return
+	}
+	b.forget(from)
+	b.handlers.Add(1)
+	b.chats.Go(to, func() {
+		defer b.handlers.Done()
+		b.refresh(b.base, storage.TableKey{Chat: to})
+	})
+}

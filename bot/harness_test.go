@@ -1,0 +1,346 @@
+package bot_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/twentyone-bot/twentyone/bot"
+	"github.com/twentyone-bot/twentyone/bot/callback"
+	"github.com/twentyone-bot/twentyone/bot/outbox"
+	"github.com/twentyone-bot/twentyone/bot/telegramtest"
+	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/game/gametest"
+	"github.com/twentyone-bot/twentyone/storage"
+)
+
+// wait is how long a test waits for a condition before failing.
+const wait = 15 * time.Second
+
+// fakeClock is a bot.Clock that moves only when the test advances it.
+type fakeClock struct {
+	mu     sync.Mutex
+	now    time.Time
+	timers []*fakeTimer
+}
+
+type fakeTimer struct {
+	c    *fakeClock
+	at   time.Time
+	f    func()
+	done bool
+}
+
+func newFakeClock() *fakeClock {
+	return &fakeClock{now: time.Date(2026, 12, 2, 18, 30, 0, 0, time.UTC)}
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+// AfterFunc runs f once the clock has been advanced by d; like
+// time.AfterFunc, at once (in its own goroutine) when d is not positive.
+func (c *fakeClock) AfterFunc(d time.Duration, f func()) bot.Timer {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t := &fakeTimer{c: c, at: c.now.Add(d), f: f}
+	if d <= 0 {
+		t.done = true
+		go f()
+		return t
+	}
+	c.timers = append(c.timers, t)
+	return t
+}
+
+func (t *fakeTimer) Stop() bool {
+	t.c.mu.Lock()
+	defer t.c.mu.Unlock()
+	was := !t.done
+	t.done = true
+	return was
+}
+
+// Advance moves the clock and runs the timers that came due.
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	var due []*fakeTimer
+	keep := c.timers[:0]
+	for _, t := range c.timers {
+		switch {
+		case t.done:
+		case !t.at.After(c.now):
+			t.done = true
+			due = append(due, t)
+		default:
+			keep = append(keep, t)
+		}
+	}
+	c.timers = keep
+	c.mu.Unlock()
+	sort.Slice(due, func(i, j int) bool { return due[i].at.Before(due[j].at) })
+	for _, t := range due {
+		t.f()
+	}
+}
+
+// harness is a group chat on our Bot API server, a real BoltDB file and the
+// real bot between them.
+type harness struct {
+	t      testing.TB
+	srv    *telegramtest.Server
+	store  *storage.Store
+	bot    *bot.Bot
+	clock  *fakeClock
+	deck   *gametest.Stacked
+	dbPath string
+	group  telegramtest.Chat
+	users  map[string]telegramtest.User
+	stop   func()
+	opts   harnessOptions
+}
+
+type harnessOptions struct {
+	srvOpts []telegramtest.Option
+	limits  outbox.Limits
+	// sync makes the store fsync every commit, as in production.
+	sync bool
+	chat func(*telegramtest.Server, ...telegramtest.User) telegramtest.Chat
+}
+
+func newHarness(t testing.TB, opts ...func(*harnessOptions)) *harness {
+	t.Helper()
+	var o harnessOptions
+	for _, f := range opts {
+		f(&o)
+	}
+	h := &harness{t: t, clock: newFakeClock(), deck: &gametest.Stacked{}, users: map[string]telegramtest.User{}, opts: o}
+	h.srv = telegramtest.StartTest(t, o.srvOpts...)
+	var members []telegramtest.User
+	for i, name := range []string{"Alice", "Bob", "Carol", "Dave", "Eve"} {
+		u := h.srv.AddUser(telegramtest.User{FirstName: name, LanguageCode: "en"})
+		h.users[name] = u
+		if i < 4 {
+			members = append(members, u)
+		}
+	}
+	newChat := o.chat
+	if newChat == nil {
+		newChat = func(s *telegramtest.Server, users ...telegramtest.User) telegramtest.Chat {
+			return s.NewGroup("Game night", users...)
+		}
+	}
+	h.group = newChat(h.srv, members...)
+	h.dbPath = filepath.Join(t.TempDir(), "twentyone.db")
+	h.start()
+	t.Cleanup(h.close)
+	return h
+}
+
+// start opens the store and runs a bot on it.
+func (h *harness) start() {
+	h.t.Helper()
+	st, err := storage.Open(h.dbPath, storage.Options{Rand: h.deck, NoSync: !h.opts.sync})
+	require.NoError(h.t, err)
+	h.store = st
+	b, err := bot.New(context.Background(), bot.Config{
+		Token: h.srv.Token(), Endpoint: h.srv.Endpoint(), Transport: h.srv.Client().Transport,
+		Store: st, Clock: h.clock, Limits: h.opts.limits,
+		Logger:      slog.New(slog.NewTextHandler(io.Discard, nil)),
+		PollTimeout: time.Second, StartingChips: 1000, DailyBonus: 100,
+	})
+	require.NoError(h.t, err)
+	h.bot = b
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- b.Run(ctx) }()
+	h.stop = func() {
+		cancel()
+		require.NoError(h.t, <-done)
+		closeCtx, cancelClose := context.WithTimeout(context.Background(), wait)
+		defer cancelClose()
+		require.NoError(h.t, b.Close(closeCtx))
+		require.NoError(h.t, st.Close())
+	}
+}
+
+// restart stops the bot and starts a new one on the same file.
+func (h *harness) restart() {
+	h.t.Helper()
+	h.stop()
+	h.stop = nil
+	h.start()
+}
+
+func (h *harness) close() {
+	if h.stop != nil {
+		h.stop()
+		h.stop = nil
+	}
+}
+
+func (h *harness) ctx() context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	h.t.Cleanup(cancel)
+	return ctx
+}
+
+func (h *harness) user(name string) telegramtest.User {
+	u, ok := h.users[name]
+	require.True(h.t, ok, "no user %s", name)
+	return u
+}
+
+func (h *harness) key() storage.TableKey { return storage.TableKey{Chat: h.group.ID} }
+
+// command sends a command as the user.
+func (h *harness) command(name, cmd string, args ...string) telegramtest.ChatMessage {
+	h.t.Helper()
+	m, err := h.srv.SendCommand(h.group.ID, h.user(name).ID, cmd, args...)
+	require.NoError(h.t, err)
+	return m
+}
+
+// view returns the stored table.
+func (h *harness) view() storage.View {
+	h.t.Helper()
+	v, err := h.store.View(context.Background(), h.key())
+	require.NoError(h.t, err)
+	return v
+}
+
+func (h *harness) version() uint64 { v := h.view(); return v.Table.Version() }
+func (h *harness) bank() int64     { v := h.view(); return v.Table.Bank() }
+
+// tableMessage waits until the table message shows the stored table's
+// current version (its buttons carry it) and holds for cond, and returns it.
+func (h *harness) tableMessage(cond func(telegramtest.ChatMessage) bool) telegramtest.ChatMessage {
+	h.t.Helper()
+	var got telegramtest.ChatMessage
+	err := h.srv.WaitFor(h.ctx(), func(v *telegramtest.View) bool {
+		sv, err := h.store.View(context.Background(), h.key())
+		if err != nil || sv.MessageID == 0 {
+			return false
+		}
+		m, ok := v.Message(h.group.ID, sv.MessageID)
+		if !ok || !showsVersion(m, sv.Table.Version()) {
+			return false
+		}
+		got = m
+		return cond == nil || cond(m)
+	})
+	require.NoError(h.t, err)
+	return got
+}
+
+// showsVersion reports whether the message's table buttons carry version v
+// (a message with no table button shows whatever it shows).
+func showsVersion(m telegramtest.ChatMessage, v uint64) bool {
+	table := false
+	for _, b := range m.Buttons() {
+		d, err := callback.Parse(b.CallbackData)
+		if err != nil || !d.Action.TableAction() {
+			continue
+		}
+		table = true
+		if d.Version == v {
+			return true
+		}
+	}
+	return !table
+}
+
+// press presses the button whose callback data starts with prefix (the
+// action's code) on the current table message and returns the answer.
+func (h *harness) pressData(name string, match func(callback.Data) bool) telegramtest.CallbackAnswer {
+	h.t.Helper()
+	var data string
+	m := h.tableMessage(func(m telegramtest.ChatMessage) bool {
+		for _, b := range m.Buttons() {
+			if d, err := callback.Parse(b.CallbackData); err == nil && match(d) {
+				data = b.CallbackData
+				return true
+			}
+		}
+		return false
+	})
+	return h.pressRaw(name, m.MessageID, data)
+}
+
+// pressRaw presses with the given callback data on a message.
+func (h *harness) pressRaw(name string, messageID int, data string) telegramtest.CallbackAnswer {
+	h.t.Helper()
+	cb, err := h.srv.Press(telegramtest.Press{ChatID: h.group.ID, From: h.user(name).ID, MessageID: messageID, Data: data})
+	require.NoError(h.t, err)
+	a, err := cb.Wait(h.ctx())
+	require.NoError(h.t, err)
+	return a
+}
+
+func action(a callback.Action) func(callback.Data) bool {
+	return func(d callback.Data) bool { return d.Action == a }
+}
+
+func (h *harness) join(name string) telegramtest.CallbackAnswer {
+	return h.pressData(name, action(callback.Join))
+}
+func (h *harness) startGame(name string) telegramtest.CallbackAnswer {
+	return h.pressData(name, action(callback.Start))
+}
+func (h *harness) hit(name string) telegramtest.CallbackAnswer {
+	return h.pressData(name, action(callback.Hit))
+}
+func (h *harness) stand(name string) telegramtest.CallbackAnswer {
+	return h.pressData(name, action(callback.Stand))
+}
+func (h *harness) bet(name string, amount int64) telegramtest.CallbackAnswer {
+	return h.pressData(name, func(d callback.Data) bool { return d.Action == callback.Bet && d.Amount == amount })
+}
+
+// balance returns the user's stored balance.
+func (h *harness) balance(name string) int64 {
+	h.t.Helper()
+	u := h.user(name)
+	acc, err := h.store.Account(context.Background(), h.group.ID,
+		storage.User{ID: game.UserID(u.ID), Name: u.FirstName}, h.clock.Now())
+	require.NoError(h.t, err)
+	return acc.Balance
+}
+
+// audit asserts the chat's chips add up.
+func (h *harness) audit() {
+	h.t.Helper()
+	a, err := h.store.Audit(context.Background(), h.group.ID)
+	require.NoError(h.t, err)
+	require.True(h.t, a.OK, "audit: %+v", a)
+}
+
+// deckOf sets the decks the next circles are dealt from.
+func (h *harness) decks(codes ...string) {
+	for _, c := range codes {
+		h.deck.Decks = append(h.deck.Decks, gametest.Cards(c))
+	}
+}
+
+func contains(sub string) func(telegramtest.ChatMessage) bool {
+	return func(m telegramtest.ChatMessage) bool { return strings.Contains(m.Text, sub) }
+}
+
+func (h *harness) String() string { return fmt.Sprintf("harness(%d)", h.group.ID) }
+
+type callbackData = callback.Data
+
+const betAction = callback.Bet

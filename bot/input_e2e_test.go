@@ -1,0 +1,197 @@
+package bot_test
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/twentyone-bot/twentyone/bot/callback"
+	"github.com/twentyone-bot/twentyone/bot/telegramtest"
+	"github.com/twentyone-bot/twentyone/game"
+)
+
+// lobby opens a table as Alice and seats the others named.
+func (h *harness) lobby(names ...string) {
+	h.t.Helper()
+	h.command("Alice", "newgame")
+	h.tableMessage(contains("Alice"))
+	for _, n := range names {
+		h.join(n)
+	}
+}
+
+func TestEntryLimit(t *testing.T) {
+	h := newHarness(t)
+	h.lobby()
+	// Alice, the group's creator, raises the entry limit over everyone's 1000.
+	h.command("Alice", "settings", "entry", "5000")
+	require.NoError(t, h.srv.WaitFor(h.ctx(), func(v *telegramtest.View) bool {
+		m, ok := v.LastBotMessage(h.group.ID)
+		return ok && strings.Contains(m.Text, "Saved")
+	}))
+	before := h.version()
+	a := h.join("Bob")
+	assert.True(t, a.ShowAlert)
+	assert.Equal(t, "You need 5\u2009000 chips to sit here; you have 1\u2009000 chips. /bonus gives 100 chips a day.", a.Text)
+	assert.Equal(t, before, h.version(), "a refused join changes nothing")
+	v := h.view()
+	assert.Equal(t, 1, v.Table.NumSeats(), "Alice only (seated before the change)")
+
+	// At the start, Alice (below the new limit) is stood up.
+	h.command("Alice", "settings", "entry", "100")
+	h.join("Bob")
+	h.command("Alice", "settings", "entry", "1000")
+	h.tableMessage(contains("Bob"))
+	// Both have exactly 1000: the game starts.
+	h.startGame("Bob")
+	v = h.view()
+	assert.Equal(t, game.Betting, v.Table.Phase())
+}
+
+func TestStaleButtonsAndDoubleTaps(t *testing.T) {
+	h := newHarness(t)
+	h.lobby("Bob")
+	m := h.tableMessage(contains("Bob"))
+	var joinData string
+	for _, b := range m.Buttons() {
+		if d, _ := callback.Parse(b.CallbackData); d.Action == callback.Join {
+			joinData = b.CallbackData
+		}
+	}
+	require.NotEmpty(t, joinData)
+	// Carol joins; a double tap of the same button is outdated.
+	a := h.pressRaw("Carol", m.MessageID, joinData)
+	assert.Equal(t, "You're in.", a.Text)
+	v := h.version()
+	a = h.pressRaw("Carol", m.MessageID, joinData)
+	assert.Equal(t, "This table has moved on.", a.Text)
+	assert.Equal(t, v, h.version())
+	// Dave presses the stale Join of an older render: outdated too.
+	a = h.pressRaw("Dave", m.MessageID, joinData)
+	assert.Equal(t, "This table has moved on.", a.Text)
+	st := h.view()
+	assert.Equal(t, 3, st.Table.NumSeats())
+}
+
+func TestForgedCallbackData(t *testing.T) {
+	h := newHarness(t)
+	h.decks("Kh Tc 9d")
+	h.lobby("Bob", "Carol")
+	h.startGame("Alice")
+	m := h.tableMessage(func(m telegramtest.ChatMessage) bool { return len(m.Buttons()) > 0 })
+	ver := strconv.FormatUint(h.version(), 10)
+
+	// A second group with its own table, at another version.
+	other := h.srv.NewGroup("Other", h.user("Alice"), h.user("Bob"))
+	_, err := h.srv.SendCommand(other.ID, h.user("Alice").ID, "newgame")
+	require.NoError(t, err)
+	otherMsg, err := h.srv.WaitForBotMessage(h.ctx(), other.ID, telegramtest.HasButton("Join"))
+	require.NoError(t, err)
+	otherJoin, _ := otherMsg.Button("Join")
+
+	before := h.view()
+	beforeBalances := map[string]int64{}
+	for _, n := range []string{"Alice", "Bob", "Carol", "Dave"} {
+		beforeBalances[n] = h.balance(n)
+	}
+	tests := []struct {
+		name, from, data, want string
+	}{
+		{"random bytes", "Bob", "\x00\xff\x13garbage", "This button doesn't work here."},
+		{"another chat's table", "Bob", otherJoin.CallbackData, "This table has moved on."},
+		{"a bet not offered", "Bob", "b:" + ver + ":7", "That bet isn't offered."},
+		{"a negative bet", "Bob", "b:" + ver + ":-10", "This button doesn't work here."},
+		{"a huge bet", "Bob", "b:" + ver + ":99999999999999999999", "This button doesn't work here."},
+		{"a bet above the bank", "Bob", "b:" + ver + ":1000", "That bet isn't offered."},
+		{"another user's turn", "Carol", "b:" + ver + ":10", "It's Bob's turn."},
+		{"a stranger", "Dave", "b:" + ver + ":10", "It's Bob's turn."},
+		{"hit while betting", "Bob", "h:" + ver, "Not now."},
+		{"a version from the future", "Bob", "b:" + strconv.FormatUint(h.version()+5, 10) + ":10", "This table has moved on."},
+		{"trailing garbage", "Bob", "b:" + ver + ":10:x", "This button doesn't work here."},
+		{"too long", "Bob", strings.Repeat("j", 65), "This button doesn't work here."},
+		{"a setting by a non-admin", "Bob", "c:1:stake:25", "Only chat admins can change the table."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := h.pressRaw(tt.from, m.MessageID, tt.data)
+			assert.Equal(t, tt.want, a.Text)
+		})
+	}
+	after := h.view()
+	assert.Equal(t, before.Table.Version(), after.Table.Version(), "no forged press changed the table")
+	for n, b := range beforeBalances {
+		assert.Equal(t, b, h.balance(n), n)
+	}
+	s, err := h.store.Settings(h.ctx(), h.group.ID)
+	require.NoError(t, err)
+	assert.EqualValues(t, 10, s.Game.Stake)
+	h.audit()
+}
+
+func TestNonAdminCannotChangeSettings(t *testing.T) {
+	h := newHarness(t)
+	h.command("Bob", "settings")
+	require.NoError(t, h.srv.WaitFor(h.ctx(), func(v *telegramtest.View) bool {
+		m, ok := v.LastBotMessage(h.group.ID)
+		return ok && m.Text == "Only chat admins can change the table."
+	}))
+	h.command("Bob", "settings", "stake", "50")
+	// The admin's /settings shows the keyboard; Bob pressing it is refused.
+	h.command("Alice", "settings")
+	msg, err := h.srv.WaitForBotMessage(h.ctx(), h.group.ID, telegramtest.TextContains("settings"))
+	require.NoError(t, err)
+	var stakeButton string
+	for _, b := range msg.Buttons() {
+		if d, err := callback.Parse(b.CallbackData); err == nil && d.Action == callback.Setting && d.Field == callback.FieldStake && d.Value == "25" {
+			stakeButton = b.CallbackData
+		}
+	}
+	require.NotEmpty(t, stakeButton, "the settings keyboard offers a stake of 25")
+	a := h.pressRaw("Bob", msg.MessageID, stakeButton)
+	assert.Equal(t, "Only chat admins can change the table.", a.Text)
+	assert.True(t, a.ShowAlert)
+	s, err := h.store.Settings(h.ctx(), h.group.ID)
+	require.NoError(t, err)
+	assert.EqualValues(t, 10, s.Game.Stake)
+
+	// Alice can; the keyboard is redrawn with the new value.
+	a = h.pressRaw("Alice", msg.MessageID, stakeButton)
+	assert.Equal(t, "Saved.", a.Text)
+	s, err = h.store.Settings(h.ctx(), h.group.ID)
+	require.NoError(t, err)
+	assert.EqualValues(t, 25, s.Game.Stake)
+	// A double tap of the same (now stale) button changes nothing more.
+	a = h.pressRaw("Alice", msg.MessageID, stakeButton)
+	assert.Equal(t, "The settings have changed meanwhile; look again.", a.Text)
+
+	// A promoted member may, once the cached answer expired.
+	require.NoError(t, h.srv.MakeAdmin(h.group.ID, h.user("Bob").ID))
+	h.clock.Advance(2 * time.Minute)
+	h.command("Bob", "settings", "knocks", "1")
+	require.NoError(t, h.srv.WaitFor(h.ctx(), func(v *telegramtest.View) bool {
+		s, err := h.store.Settings(h.ctx(), h.group.ID)
+		return err == nil && s.Game.MaxKnocks == 1
+	}))
+}
+
+func TestCommandForAnotherBotIsIgnored(t *testing.T) {
+	h := newHarness(t)
+	_, err := h.srv.Post(telegramtest.Post{ChatID: h.group.ID, From: h.user("Alice").ID, Text: "/newgame@some_other_bot"})
+	require.NoError(t, err)
+	_, err = h.srv.Post(telegramtest.Post{ChatID: h.group.ID, From: h.user("Alice").ID, Text: h.srv.CommandFor("balance")})
+	require.NoError(t, err)
+	// The /balance addressed to us is answered; the other bot's /newgame is not.
+	require.NoError(t, h.srv.WaitFor(h.ctx(), func(v *telegramtest.View) bool {
+		m, ok := v.LastBotMessage(h.group.ID)
+		return ok && strings.Contains(m.Text, "your balance")
+	}))
+	v := h.view()
+	assert.Equal(t, game.Closed, v.Table.Phase())
+	for _, m := range h.srv.Messages(h.group.ID) {
+		assert.False(t, m.FromBot && len(m.Buttons()) > 0, "no table was opened: %q", m.Text)
+	}
+}

@@ -1,0 +1,262 @@
+package bot_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/twentyone-bot/twentyone/bot/outbox"
+	"github.com/twentyone-bot/twentyone/bot/telegramtest"
+	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/storage"
+)
+
+func TestTurnTimeout(t *testing.T) {
+	h := newHarness(t)
+	h.decks("Kh Tc 9d  Ts")
+	h.lobby("Bob", "Carol")
+	h.startGame("Alice")
+	h.tableMessage(contains("your bet, Bob"))
+
+	// Bob does not bet in time: he sits the circle out, no chips move.
+	h.clock.Advance(61 * time.Second)
+	h.tableMessage(contains("your bet, Carol"))
+	assert.EqualValues(t, 1000, h.balance("Bob"))
+
+	// Carol bets, then does not draw in time: she stands at 10; the banker
+	// draws 9♦ 10♠ = 19 and wins.
+	h.bet("Carol", 10)
+	h.clock.Advance(61 * time.Second)
+	h.tableMessage(contains("Game over"))
+	v := h.view()
+	assert.Equal(t, game.Lobby, v.Table.Phase())
+	assert.EqualValues(t, 990, h.balance("Carol"))
+	h.audit()
+
+	// The lobby times out too, and the table closes.
+	h.clock.Advance(11 * time.Minute)
+	h.tableMessage(contains("closed"))
+}
+
+func TestRestartMidGame(t *testing.T) {
+	h := newHarness(t)
+	h.decks("Kh Ts 8s")
+	h.lobby("Bob")
+	h.startGame("Bob")
+	h.bet("Bob", 10)
+	assert.Equal(t, "10♠ · 14", h.hit("Bob").Text)
+
+	h.restart()
+
+	// A new bot on the same file shows the same table and finishes the game.
+	m := h.tableMessage(contains("K♥ 10♠ = 14"))
+	assert.Contains(t, m.Labels(), "Hit 🂠")
+	assert.Equal(t, "8♠ · 22: bust!", h.hit("Bob").Text)
+	h.tableMessage(contains("Game over"))
+	assert.EqualValues(t, 990, h.balance("Bob"))
+	assert.EqualValues(t, 1010, h.balance("Alice"))
+	h.audit()
+
+	// The timers were re-armed: the lobby still times out after the restart.
+	h.restart()
+	h.clock.Advance(11 * time.Minute)
+	h.tableMessage(contains("closed"))
+}
+
+func TestSupergroupMigration(t *testing.T) {
+	h := newHarness(t)
+	h.decks("Kh Ts 8s")
+	h.lobby("Bob")
+	h.startGame("Alice")
+	h.bet("Bob", 10)
+	old := h.group.ID
+	super, err := h.srv.UpgradeToSupergroup(old, h.user("Alice").ID)
+	require.NoError(t, err)
+	h.group = super
+
+	// The table, the bet and the chips moved; the table shows in the new chat.
+	m := h.tableMessage(contains("bet 10"))
+	assert.Contains(t, m.Labels(), "Hit 🂠")
+	assert.Equal(t, "10♠ · 14", h.hit("Bob").Text)
+	assert.Equal(t, "8♠ · 22: bust!", h.hit("Bob").Text)
+	h.tableMessage(contains("Game over"))
+	assert.EqualValues(t, 990, h.balance("Bob"))
+	h.audit()
+	oldView, err := h.store.View(h.ctx(), storage.TableKey{Chat: old})
+	if err == nil {
+		assert.NotEqual(t, game.Betting, oldView.Table.Phase(), "nothing is left behind in the old chat")
+	}
+}
+
+func TestBotKickedMidGame(t *testing.T) {
+	h := newHarness(t)
+	h.decks("Kh Tc 9d")
+	h.lobby("Bob", "Carol")
+	h.startGame("Alice")
+	h.bet("Bob", 10)
+	assert.EqualValues(t, 990, h.balance("Bob"))
+
+	require.NoError(t, h.srv.KickBot(h.group.ID, h.user("Alice").ID))
+	// Every bet is refunded and the bank returned to the banker. Nothing
+	// shows in the chat the bot has left: watch the store.
+	require.Eventually(t, func() bool {
+		v := h.view()
+		return v.Table.Phase() == game.Closed
+	}, wait, 5*time.Millisecond)
+	assert.EqualValues(t, 1000, h.balance("Bob"))
+	assert.EqualValues(t, 1000, h.balance("Alice"))
+	v := h.view()
+	assert.Equal(t, game.Closed, v.Table.Phase())
+	h.audit()
+}
+
+func TestAnonymousAdmin(t *testing.T) {
+	h := newHarness(t, func(o *harnessOptions) {
+		o.chat = func(s *telegramtest.Server, users ...telegramtest.User) telegramtest.Chat {
+			return s.NewSupergroup("Anon", users...)
+		}
+	})
+	// An anonymous admin may change the settings…
+	_, err := h.srv.Post(telegramtest.Post{ChatID: h.group.ID, From: h.user("Alice").ID, Anonymous: true, Text: "/settings stake 25"})
+	require.NoError(t, err)
+	require.NoError(t, h.srv.WaitFor(h.ctx(), func(v *telegramtest.View) bool {
+		s, err := h.store.Settings(h.ctx(), h.group.ID)
+		return err == nil && s.Game.Stake == 25
+	}))
+	// …but cannot sit down.
+	_, err = h.srv.Post(telegramtest.Post{ChatID: h.group.ID, From: h.user("Alice").ID, Anonymous: true, Text: "/newgame"})
+	require.NoError(t, err)
+	_, err = h.srv.WaitForBotMessage(h.ctx(), h.group.ID, telegramtest.TextContains("Anonymous admins can't play"))
+	require.NoError(t, err)
+}
+
+func TestCommandsRegisteredInEnglishAndRussian(t *testing.T) {
+	h := newHarness(t)
+	require.NoError(t, h.srv.WaitFor(h.ctx(), func(v *telegramtest.View) bool {
+		return len(h.srv.Commands(telegramtest.CommandScope{}, "ru")) > 0 && len(h.srv.Commands(telegramtest.CommandScope{}, "")) > 0
+	}))
+	names := func(lang string) (out []string) {
+		for _, c := range h.srv.Commands(telegramtest.CommandScope{}, lang) {
+			out = append(out, c.Command)
+		}
+		return out
+	}
+	for _, want := range []string{"newgame", "leave", "balance", "bonus", "rules", "help", "settings", "cancel", "lang"} {
+		assert.Contains(t, names(""), want)
+		assert.Contains(t, names("ru"), want)
+	}
+	ru := h.srv.Commands(telegramtest.CommandScope{}, "ru")
+	en := h.srv.Commands(telegramtest.CommandScope{}, "")
+	require.Equal(t, len(en), len(ru))
+	assert.NotEqual(t, en[0].Description, ru[0].Description)
+}
+
+// TestRateLimitStormDuringPlay plays three tables at once while Telegram's
+// flood limits are on with short windows and 429s are injected on top; every
+// table ends showing its final state and no press was lost.
+func TestRateLimitStormDuringPlay(t *testing.T) {
+	h := newHarness(t, func(o *harnessOptions) {
+		o.limits = outbox.Limits{} // the bot does not pace: it must recover from 429s
+	})
+	h.srv.SetRateLimits(telegramtest.RateLimits{Enabled: true,
+		Group: telegramtest.RateLimit{Limit: 3, Window: 300 * time.Millisecond}})
+	fault := h.srv.InjectFault(telegramtest.Fault{Kind: telegramtest.FaultTooManyRequests,
+		Methods: []string{"editMessageText", "sendMessage"}, Rate: 0.3, Count: 20, RetryAfter: 1})
+
+	groups := []telegramtest.Chat{h.group}
+	for i := 0; i < 2; i++ {
+		groups = append(groups, h.srv.NewGroup(fmt.Sprintf("Table %d", i), h.user("Alice"), h.user("Bob")))
+	}
+	var wg sync.WaitGroup
+	for _, g := range groups {
+		wg.Add(1)
+		go func(g telegramtest.Chat) {
+			defer wg.Done()
+			playQuickGame(t, h, g)
+		}(g)
+	}
+	wg.Wait()
+	assert.Positive(t, fault.Fired(), "the storm hit")
+	for _, g := range groups {
+		key := storage.TableKey{Chat: g.ID}
+		require.NoError(t, h.srv.WaitFor(h.ctx(), func(v *telegramtest.View) bool {
+			sv, err := h.store.View(context.Background(), key)
+			if err != nil {
+				return false
+			}
+			m, ok := v.Message(g.ID, sv.MessageID)
+			return ok && showsVersion(m, sv.Table.Version()) && strings.Contains(m.Text, "Game over")
+		}), "chat %d shows its final state", g.ID)
+		a, err := h.store.Audit(h.ctx(), g.ID)
+		require.NoError(t, err)
+		assert.True(t, a.OK)
+	}
+}
+
+// playQuickGame plays Alice (banker) against Bob in group g: Bob bets the
+// stake and stands at once.
+func playQuickGame(t *testing.T, h *harness, g telegramtest.Chat) {
+	ctx := h.ctx()
+	key := storage.TableKey{Chat: g.ID}
+	pressWhenShown := func(user string, action string) {
+		var msgID int
+		var data string
+		require.NoError(t, h.srv.WaitFor(ctx, func(v *telegramtest.View) bool {
+			sv, err := h.store.View(context.Background(), key)
+			if err != nil || sv.MessageID == 0 {
+				return false
+			}
+			m, ok := v.Message(g.ID, sv.MessageID)
+			if !ok || !showsVersion(m, sv.Table.Version()) {
+				return false
+			}
+			for _, b := range m.Buttons() {
+				if strings.HasPrefix(b.CallbackData, action) {
+					msgID, data = m.MessageID, b.CallbackData
+					return true
+				}
+			}
+			return false
+		}))
+		cb, err := h.srv.Press(telegramtest.Press{ChatID: g.ID, From: h.user(user).ID, MessageID: msgID, Data: data})
+		require.NoError(t, err)
+		_, err = cb.Wait(ctx)
+		require.NoError(t, err)
+	}
+	_, err := h.srv.SendCommand(g.ID, h.user("Alice").ID, "newgame")
+	require.NoError(t, err)
+	pressWhenShown("Bob", "j:")
+	pressWhenShown("Alice", "s:")
+	pressWhenShown("Bob", "b:")
+	pressWhenShown("Bob", "d:")
+}
+
+// TestAnswerNotHeldByPacing: the bot paces its edits of a group under
+// Telegram's limit, but answers every press at once.
+func TestAnswerNotHeldByPacing(t *testing.T) {
+	h := newHarness(t, func(o *harnessOptions) {
+		o.limits = outbox.Limits{GroupPerMinute: 2, GroupWindow: 2 * time.Second}
+	})
+	h.command("Alice", "newgame") // the table message: 1 of the 2 calls
+	h.tableMessage(contains("Alice"))
+	m, _ := h.srv.LastBotMessage(h.group.ID)
+	join, _ := m.Button("Join")
+	a := h.pressRaw("Bob", m.MessageID, join.CallbackData) // its edit: 2 of 2
+	assert.Equal(t, "You're in.", a.Text)
+	h.tableMessage(contains("Bob"))
+	m, _ = h.srv.LastBotMessage(h.group.ID)
+	join, _ = m.Button("Join")
+	// Carol's edit waits for the window; her answer does not.
+	a = h.pressRaw("Carol", m.MessageID, join.CallbackData)
+	assert.Equal(t, "You're in.", a.Text)
+	v := h.view()
+	assert.Equal(t, 3, v.Table.NumSeats())
+	m, _ = h.srv.LastBotMessage(h.group.ID)
+	assert.NotContains(t, m.Text, "Carol", "the edit is held back by the pacing")
+}

@@ -1,0 +1,213 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"time"
+
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+
+	"github.com/twentyone-bot/twentyone/bot/callback"
+	"github.com/twentyone-bot/twentyone/bot/i18n"
+	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/storage"
+)
+
+var zeroTime time.Time
+
+// press handles a button press. Nothing in the callback data is trusted:
+// it is parsed strictly, and who may do what is checked against the stored
+// table by game.Apply.
+func (b *Bot) press(ctx context.Context, u update) {
+	q := u.CallbackQuery
+	if q.Message == nil || q.Message.Chat == nil || q.From == nil {
+		b.answer(q, "", false) // an inline-mode message: not ours
+		return
+	}
+	chat := q.Message.Chat.ID
+	key := storage.TableKey{Chat: chat, Thread: int64(u.thread)}
+	data, err := callback.Parse(q.Data)
+	if err == nil && data.Action.TableAction() {
+		b.pressTable(ctx, u, key, data) // the language comes with the table
+		return
+	}
+	lang := b.chatLang(ctx, chat, q.From)
+	switch {
+	case err != nil:
+		b.answer(q, i18n.T(lang, i18n.PopBadButton), false)
+	case data.Action == callback.Setting:
+		b.pressSetting(ctx, q, key, data, lang)
+	case data.Action == callback.SettingInfo:
+		b.answer(q, i18n.T(lang, fieldInfo[data.Field]), true)
+	case data.Action == callback.Verify:
+		b.answer(q, "", false)
+		b.sendVerify(ctx, chat, u.thread, 0, key, data.Game, lang)
+	default:
+		b.answer(q, i18n.T(lang, i18n.PopBadButton), false)
+	}
+}
+
+var fieldInfo = map[string]i18n.Key{
+	callback.FieldStake:  i18n.PopInfoStake,
+	callback.FieldEntry:  i18n.PopInfoEntry,
+	callback.FieldBets:   i18n.PopInfoBets,
+	callback.FieldTurn:   i18n.PopInfoTurn,
+	callback.FieldLobby:  i18n.PopInfoLobby,
+	callback.FieldKnocks: i18n.PopInfoKnocks,
+	callback.FieldLang:   i18n.PopInfoLang,
+}
+
+// answer answers a callback query. It goes straight to the Bot API, not
+// through the chat's paced outbox: answers are not rate limited, and the
+// player must see the toast at once even while the table's edit waits.
+func (b *Bot) answer(q *tgbotapi.CallbackQuery, text string, alert bool) {
+	if err := b.api.answerCallback(q.ID, text, alert); err != nil {
+		b.log.Warn("answering a button press", "err", err)
+	}
+}
+
+// tableCommands maps the table buttons to game commands.
+var tableCommands = map[callback.Action]game.CommandKind{
+	callback.Join:     game.Join,
+	callback.Leave:    game.Leave,
+	callback.Start:    game.Start,
+	callback.Bet:      game.Bet,
+	callback.Hit:      game.Hit,
+	callback.Stand:    game.Stand,
+	callback.NewTable: game.Open,
+}
+
+func (b *Bot) pressTable(ctx context.Context, u update, key storage.TableKey, data callback.Data) {
+	q := u.CallbackQuery
+	from := user(q.From)
+	if from.ID == anonymousAdmin {
+		b.answer(q, i18n.T(b.chatLang(ctx, key.Chat, q.From), i18n.PopAnonymous), true)
+		return
+	}
+	cmd := game.Command{Kind: tableCommands[data.Action], User: from.ID, Name: from.Name,
+		Amount: data.Amount, Version: data.Version}
+	res, err := b.store.Apply(ctx, storage.ApplyRequest{
+		Key: key, UpdateID: int64(u.UpdateID), User: from, Command: cmd, Now: b.clock.Now(),
+	})
+	lang := i18n.FromTelegram(q.From.LanguageCode)
+	if l, ok := i18n.Parse(res.Settings.Language); ok {
+		lang = l
+	}
+	if err != nil {
+		if errors.Is(err, storage.ErrDuplicate) {
+			b.answer(q, "", false)
+			return
+		}
+		text, alert := b.rejection(lang, err, res.View, from.ID)
+		b.answer(q, text, alert)
+		return
+	}
+	b.answer(q, toast(lang, cmd, res.Outcome), false)
+	b.show(res.View)
+}
+
+// toast is the short answer to an accepted press: after Hit, the card and
+// the new score at once, since the table's edit may wait for Telegram's
+// pacing.
+func toast(lang i18n.Lang, cmd game.Command, out game.Outcome) string {
+	switch cmd.Kind {
+	case game.Join:
+		return i18n.T(lang, i18n.PopJoined)
+	case game.Leave:
+		return i18n.T(lang, i18n.PopLeft)
+	case game.Bet:
+		return i18n.T(lang, i18n.PopBet, i18n.Number(cmd.Amount))
+	case game.Hit:
+		for _, e := range out.Events {
+			if e.Kind != game.EventDrew {
+				continue
+			}
+			card := i18n.Card(lang, e.Card)
+			var hand game.Hand
+			for _, d := range out.Events {
+				if d.Kind == game.EventDuelEnded {
+					hand = d.Duel.Hand
+				}
+			}
+			switch {
+			case e.Score > 21:
+				return i18n.T(lang, i18n.PopHitBust, card, strconv.Itoa(e.Score))
+			case e.Score == 21 && hand.Golden():
+				return i18n.T(lang, i18n.PopHitGolden, card)
+			case e.Score == 21 && hand.FivePictures():
+				return i18n.T(lang, i18n.PopHitFivePictures, card)
+			case e.Score == 21:
+				return i18n.T(lang, i18n.PopHitTwentyOne, card)
+			}
+			return i18n.T(lang, i18n.PopHit, card, strconv.Itoa(e.Score))
+		}
+	case game.Stand:
+		for _, e := range out.Events {
+			if e.Kind == game.EventDuelEnded {
+				return i18n.T(lang, i18n.PopStand, strconv.Itoa(e.Duel.Hand.Score()))
+			}
+		}
+	}
+	return ""
+}
+
+// rejection returns the answer to a rejected command and whether it should
+// be an alert rather than a toast.
+func (b *Bot) rejection(lang i18n.Lang, err error, v storage.View, user game.UserID) (string, bool) {
+	t := &v.Table
+	switch {
+	case errors.Is(err, game.ErrOutdated):
+		return i18n.T(lang, i18n.PopOutdated), false
+	case errors.Is(err, game.ErrNotYourTurn):
+		if i, ok := t.Turn(); ok {
+			return i18n.T(lang, i18n.PopTurn, t.Seat(i).Name), false
+		}
+		return i18n.T(lang, i18n.PopNotNow), false
+	case errors.Is(err, game.ErrBelowEntryLimit):
+		return i18n.T(lang, i18n.PopNeedChips, i18n.Chips(lang, v.Settings.Game.EntryLimit),
+			i18n.Chips(lang, v.Balances[user]), i18n.Chips(lang, b.cfg.DailyBonus)), true
+	case errors.Is(err, game.ErrAlreadySeated):
+		return i18n.T(lang, i18n.PopSeated), false
+	case errors.Is(err, game.ErrTableFull):
+		return i18n.T(lang, i18n.PopFull), false
+	case errors.Is(err, game.ErrNotSeated):
+		return i18n.T(lang, i18n.PopNotSeated), false
+	case errors.Is(err, game.ErrNotEnoughPlayers):
+		return i18n.T(lang, i18n.PopNeedPlayers, strconv.Itoa(game.MinPlayers)), false
+	case errors.Is(err, game.ErrGameInProgress):
+		return i18n.T(lang, i18n.PopInProgress), false
+	case errors.Is(err, game.ErrBetNotOffered):
+		return i18n.T(lang, i18n.PopNotOffered), false
+	case errors.Is(err, game.ErrNoTable):
+		return i18n.T(lang, i18n.PopNoTable), false
+	case errors.Is(err, game.ErrTableOpen):
+		return i18n.T(lang, i18n.NewGameOpen), false
+	case errors.Is(err, game.ErrWrongPhase), errors.Is(err, game.ErrTooEarly):
+		return i18n.T(lang, i18n.PopNotNow), false
+	case errors.Is(err, game.ErrInvalidInput):
+		return i18n.T(lang, i18n.PopBadButton), false
+	case errors.Is(err, game.ErrInvalidSettings):
+		return i18n.T(lang, i18n.PopInvalid, i18n.SettingsProblem(lang, v.Settings.Game)), true
+	}
+	b.internal("apply", err)
+	return i18n.T(lang, i18n.PopError), false
+}
+
+// timeout applies a table's timeout for the version it was set for.
+func (b *Bot) timeout(ctx context.Context, key storage.TableKey, version uint64) {
+	res, err := b.store.Apply(ctx, storage.ApplyRequest{
+		Key: key, Command: game.Command{Kind: game.Timeout, Version: version}, Now: b.clock.Now(),
+	})
+	switch {
+	case err == nil:
+		b.show(res.View)
+	case errors.Is(err, game.ErrTooEarly):
+		// The clock fired early: arm the timer again for the stored deadline.
+		b.timers.set(key, res.Table.Version(), res.Table.Deadline())
+	case errors.Is(err, game.ErrOutdated), errors.Is(err, game.ErrNoTable):
+		// The table moved on; its new deadline has its own timer.
+	default:
+		b.internal("timeout", err)
+	}
+}

@@ -1,0 +1,123 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/twentyone-bot/twentyone/bot/i18n"
+	"github.com/twentyone-bot/twentyone/bot/outbox"
+	"github.com/twentyone-bot/twentyone/bot/render"
+	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/storage"
+)
+
+// lang returns the language of a chat's settings.
+func lang(s storage.ChatSettings) i18n.Lang {
+	if l, ok := i18n.Parse(s.Language); ok {
+		return l
+	}
+	return i18n.EN
+}
+
+// show renders the table into its message, through the outbox: the newest
+// view of a table replaces an older one still waiting. It also arms the
+// table's timer.
+func (b *Bot) show(v storage.View) {
+	b.timers.set(v.Key, v.Table.Version(), v.Table.Deadline())
+	key := v.Key
+	b.mu.Lock()
+	if _, ok := b.messages[key]; !ok && v.MessageID != 0 {
+		b.messages[key] = v.MessageID
+	}
+	b.mu.Unlock()
+	b.enqueue(outbox.Op{Chat: key.Chat, Slot: "table:" + key.String(), Do: func(ctx context.Context) error {
+		return b.renderTable(ctx, v)
+	}})
+}
+
+// repost makes the next render of the table a new message at the bottom of
+// the chat, deleting the old one.
+func (b *Bot) repost(v storage.View) {
+	b.mu.Lock()
+	b.reposts[v.Key] = true
+	b.mu.Unlock()
+	b.show(v)
+}
+
+func (b *Bot) enqueue(op outbox.Op) {
+	if err := b.out.Enqueue(op); err != nil {
+		b.log.Warn("outgoing call dropped", "chat", op.Chat, "err", err)
+	}
+}
+
+// renderTable edits the table's message to the view, or sends it as a new
+// message when there is none (or it was deleted, or a repost was asked for).
+func (b *Bot) renderTable(ctx context.Context, v storage.View) error {
+	key := v.Key
+	msg := render.Table(render.Input{
+		Table:    v.Table,
+		Settings: v.Settings.Game,
+		Balances: v.Balances,
+		Names:    v.Names,
+		Lang:     lang(v.Settings),
+		Now:      b.clock.Now(),
+	})
+	b.mu.Lock()
+	id := b.messages[key]
+	repost := b.reposts[key]
+	b.mu.Unlock()
+	if id != 0 && !repost {
+		err := b.api.editMessage(key.Chat, id, msg)
+		if err == nil || !hasDescription(err, errEditGone...) {
+			return forOutbox(b.chatError(key.Chat, err))
+		}
+		// The message was deleted: send a new one.
+	}
+	if v.Table.Phase() == game.Closed && id == 0 {
+		return nil // nothing to show for a table that closed unseen
+	}
+	newID, err := b.api.sendMessage(key.Chat, int(key.Thread), msg, 0)
+	if err != nil {
+		return forOutbox(b.chatError(key.Chat, err))
+	}
+	b.mu.Lock()
+	b.messages[key] = newID
+	delete(b.reposts, key)
+	b.mu.Unlock()
+	if repost && id != 0 {
+		if err := b.api.deleteMessage(key.Chat, id); err != nil {
+			b.log.Debug("deleting the old table message", "table", key, "err", err)
+		}
+	}
+	if err := b.store.SetMessage(ctx, key, newID); err != nil {
+		b.log.Warn("recording the table message", "table", key, "err", err)
+	}
+	return nil
+}
+
+// reply sends a message into a chat (and topic), in reply to a message when
+// replyTo is not 0.
+func (b *Bot) reply(chat int64, thread int, replyTo int, m render.Message) {
+	b.enqueue(outbox.Op{Chat: chat, Do: func(ctx context.Context) error {
+		_, err := b.api.sendMessage(chat, thread, m, replyTo)
+		return forOutbox(b.chatError(chat, err))
+	}})
+}
+
+// chatError acts on errors that say the chat is gone or moved: a migrated
+// group is moved in storage. It returns err.
+func (b *Bot) chatError(chat int64, err error) error {
+	if err == nil {
+		return nil
+	}
+	if tg, ok := tgError(err); ok && tg.MigrateToChatID != 0 {
+		to := tg.MigrateToChatID
+		b.handlers.Add(1)
+		b.chats.Go(chat, func() {
+			defer b.handlers.Done()
+			b.migrate(b.base, chat, to)
+		})
+		return fmt.Errorf("chat %d moved to %d: %w", chat, to, err)
+	}
+	return err
+}
