@@ -1,0 +1,506 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/url"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/twentyone-bot/twentyone/game"
+)
+
+// DefaultConfigPath is the file `-config` names when it is not given. A
+// missing default file is fine: every key has a default and can be set
+// from the environment.
+const DefaultConfigPath = "twentyone.yaml"
+
+// EnvPrefix starts the name of every environment variable that overrides a
+// config key: TWENTYONE_ and the key's path upper-cased with dots as
+// underscores (telegram.webhook.url is TWENTYONE_TELEGRAM_WEBHOOK_URL).
+const EnvPrefix = "TWENTYONE_"
+
+// TelegramEndpoint is Telegram's Bot API endpoint in tgbotapi's format
+// (".../bot%s/%s": the token, then the method).
+const TelegramEndpoint = "https://api.telegram.org/bot%s/%s"
+
+// Config is the binary's configuration. Its yaml tags are the keys of the
+// config file; the environment variables are derived from them (see
+// EnvPrefix). Load it with LoadConfig.
+type Config struct {
+	Telegram TelegramConfig `yaml:"telegram"`
+	Storage  StorageConfig  `yaml:"storage"`
+	HTTP     HTTPConfig     `yaml:"http"`
+	Log      LogConfig      `yaml:"log"`
+	// Owners are the user ids of the bot's owners, who may use the owner
+	// commands.
+	Owners []int64     `yaml:"owners"`
+	Table  TableConfig `yaml:"table"`
+}
+
+// TelegramConfig is how the bot talks to the Bot API.
+type TelegramConfig struct {
+	// Token is the bot's token from @BotFather; empty means no bot to run.
+	Token Secret `yaml:"token"`
+	// APIEndpoint is the Bot API endpoint in tgbotapi's format.
+	APIEndpoint string `yaml:"api_endpoint"`
+	// Mode is "polling" (getUpdates) or "webhook".
+	Mode string `yaml:"mode"`
+	// PollTimeout is the long-polling timeout of getUpdates.
+	PollTimeout time.Duration `yaml:"poll_timeout"`
+	// RateLimits paces outgoing calls at Telegram's limits; false only
+	// against a local test server.
+	RateLimits bool          `yaml:"rate_limits"`
+	Webhook    WebhookConfig `yaml:"webhook"`
+}
+
+// WebhookConfig is the webhook mode's HTTP endpoint.
+type WebhookConfig struct {
+	// Listen is the address the webhook server listens on (plain HTTP:
+	// put a TLS-terminating proxy in front of it).
+	Listen string `yaml:"listen"`
+	// URL is the public https URL Telegram posts updates to; its path is
+	// the path the webhook server serves.
+	URL string `yaml:"url"`
+	// Secret is sent by Telegram in X-Telegram-Bot-Api-Secret-Token; empty
+	// means a random one is made at each start.
+	Secret Secret `yaml:"secret"`
+}
+
+// StorageConfig is where the data lives.
+type StorageConfig struct {
+	// Path is the BoltDB file.
+	Path string `yaml:"path"`
+}
+
+// HTTPConfig is the admin HTTP server.
+type HTTPConfig struct {
+	// Listen is the address of /healthz, /readyz, /metrics and POST
+	// /backup; empty turns the server off.
+	Listen string `yaml:"listen"`
+}
+
+// LogConfig is how the binary logs.
+type LogConfig struct {
+	// Level is debug, info, warn or error.
+	Level string `yaml:"level"`
+	// Format is text or json.
+	Format string `yaml:"format"`
+}
+
+// TableConfig are the defaults of a chat nobody configured, and the chips
+// the bot grants.
+type TableConfig struct {
+	Stake         int64         `yaml:"stake"`
+	EntryLimit    int64         `yaml:"entry_limit"`
+	BetOptions    BetOptions    `yaml:"bet_options"`
+	TurnTimeout   time.Duration `yaml:"turn_timeout"`
+	LobbyTimeout  time.Duration `yaml:"lobby_timeout"`
+	MaxKnocks     int           `yaml:"max_knocks"`
+	StartingChips int64         `yaml:"starting_chips"`
+	DailyBonus    int64         `yaml:"daily_bonus"`
+	// Language is auto (decided per chat at its first /newgame), ru or en.
+	Language string `yaml:"language"`
+}
+
+// Game returns the table settings as the game knows them.
+func (t TableConfig) Game() game.Settings {
+	return game.Settings{
+		Stake:        t.Stake,
+		EntryLimit:   t.EntryLimit,
+		BetOptions:   append([]game.BetOption(nil), t.BetOptions...),
+		TurnTimeout:  t.TurnTimeout,
+		LobbyTimeout: t.LobbyTimeout,
+		MaxKnocks:    t.MaxKnocks,
+	}
+}
+
+// StorageLanguage returns the language as storage takes it: "" for auto.
+func (t TableConfig) StorageLanguage() string {
+	if t.Language == "auto" {
+		return ""
+	}
+	return t.Language
+}
+
+// DefaultConfig returns the configuration with every key at its default.
+func DefaultConfig() Config {
+	g := game.DefaultSettings()
+	return Config{
+		Telegram: TelegramConfig{
+			APIEndpoint: TelegramEndpoint,
+			Mode:        "polling",
+			PollTimeout: 25 * time.Second,
+			RateLimits:  true,
+			Webhook:     WebhookConfig{Listen: "127.0.0.1:8443"},
+		},
+		Storage: StorageConfig{Path: "twentyone.db"},
+		HTTP:    HTTPConfig{Listen: "127.0.0.1:9121"},
+		Log:     LogConfig{Level: "info", Format: "text"},
+		Owners:  []int64{},
+		Table: TableConfig{
+			Stake:         g.Stake,
+			EntryLimit:    g.EntryLimit,
+			BetOptions:    BetOptions(g.BetOptions),
+			TurnTimeout:   g.TurnTimeout,
+			LobbyTimeout:  g.LobbyTimeout,
+			MaxKnocks:     g.MaxKnocks,
+			StartingChips: 1000,
+			DailyBonus:    100,
+			Language:      "auto",
+		},
+	}
+}
+
+// LogValue describes the configuration for a log line, the secrets
+// redacted.
+func (c Config) LogValue() slog.Value {
+	return slog.GroupValue(
+		slog.Group("telegram",
+			slog.Any("token", c.Telegram.Token),
+			slog.String("api_endpoint", c.Telegram.APIEndpoint),
+			slog.String("mode", c.Telegram.Mode),
+			slog.Duration("poll_timeout", c.Telegram.PollTimeout),
+			slog.Bool("rate_limits", c.Telegram.RateLimits),
+			slog.String("webhook_listen", c.Telegram.Webhook.Listen),
+			slog.String("webhook_url", c.Telegram.Webhook.URL),
+			slog.Any("webhook_secret", c.Telegram.Webhook.Secret)),
+		slog.String("storage_path", c.Storage.Path),
+		slog.String("http_listen", c.HTTP.Listen),
+		slog.Any("owners", c.Owners),
+		slog.String("table_defaults", fmt.Sprintf("stake=%d entry_limit=%d bet_options=%q turn_timeout=%s lobby_timeout=%s max_knocks=%d language=%s",
+			c.Table.Stake, c.Table.EntryLimit, c.Table.BetOptions.String(), c.Table.TurnTimeout, c.Table.LobbyTimeout, c.Table.MaxKnocks, c.Table.Language)),
+		slog.Int64("starting_chips", c.Table.StartingChips),
+		slog.Int64("daily_bonus", c.Table.DailyBonus),
+	)
+}
+
+// Secret is a string that must not be printed: the bot token, the webhook
+// secret. Every fmt verb and slog print it redacted; Reveal returns it.
+type Secret string
+
+const redacted = "[REDACTED]"
+
+// Reveal returns the secret itself.
+func (s Secret) Reveal() string { return string(s) }
+
+// String returns "[REDACTED]", or "" for an empty secret.
+func (s Secret) String() string {
+	if s == "" {
+		return ""
+	}
+	return redacted
+}
+
+// GoString is String, for %#v.
+func (s Secret) GoString() string { return s.String() }
+
+// Format prints the secret redacted whatever the verb (%s, %v, %q, %x ...).
+func (s Secret) Format(f fmt.State, verb rune) {
+	if verb == 'q' {
+		fmt.Fprintf(f, "%q", s.String())
+		return
+	}
+	_, _ = f.Write([]byte(s.String()))
+}
+
+// LogValue is String, for slog.
+func (s Secret) LogValue() slog.Value { return slog.StringValue(s.String()) }
+
+// MarshalText redacts too, so that no encoder can leak the secret.
+func (s Secret) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// BetOptions is a list of bet options, written as game.ParseBetOptions reads
+// it: "x1, x2, x5, bank/2, bank".
+type BetOptions []game.BetOption
+
+// UnmarshalText parses the list.
+func (b *BetOptions) UnmarshalText(text []byte) error {
+	opts, err := game.ParseBetOptions(string(text))
+	if err != nil {
+		return err
+	}
+	*b = opts
+	return nil
+}
+
+// MarshalText formats the list.
+func (b BetOptions) MarshalText() ([]byte, error) { return []byte(b.String()), nil }
+
+// String formats the list.
+func (b BetOptions) String() string { return game.FormatBetOptions(b) }
+
+// ConfigError is a configuration that cannot be used: it names the key,
+// where its value came from, and what is wrong. Its text is one line.
+type ConfigError struct {
+	// Key is the key's path ("table.stake"); empty for an error of the
+	// file as a whole.
+	Key string
+	// Source is where the value came from: "TWENTYONE_TABLE_STAKE",
+	// "config.yaml line 12", or "" for the default.
+	Source string
+	// Msg says what is wrong.
+	Msg string
+	// Err is the underlying error, if any.
+	Err error
+}
+
+// Error returns the one line the binary prints.
+func (e *ConfigError) Error() string {
+	var b strings.Builder
+	b.WriteString("config: ")
+	switch {
+	case e.Key != "" && e.Source != "":
+		b.WriteString(e.Key + " (from " + e.Source + "): ")
+	case e.Key != "":
+		b.WriteString(e.Key + ": ")
+	case e.Source != "":
+		b.WriteString(e.Source + ": ")
+	}
+	b.WriteString(e.Msg)
+	return oneLine(b.String())
+}
+
+// Unwrap returns the underlying error.
+func (e *ConfigError) Unwrap() error { return e.Err }
+
+// oneLine folds a message onto one line.
+func oneLine(s string) string {
+	s = strings.TrimSpace(s)
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", "; ")), " ")
+}
+
+// LoadConfig returns the defaults, overridden by the YAML file at path and
+// then by the TWENTYONE_* variables of environ, validated. A missing file is
+// an error only when explicit (the user named it with -config). Every error
+// is a *ConfigError.
+func LoadConfig(path string, explicit bool, environ []string) (*Config, error) {
+	cfg := DefaultConfig()
+	src := sources{}
+	if path != "" {
+		data, err := os.ReadFile(path)
+		switch {
+		case err == nil:
+			if err := applyYAML(&cfg, data, path, src); err != nil {
+				return nil, err
+			}
+		case errors.Is(err, os.ErrNotExist) && !explicit:
+			// Env-only configuration, as in the Docker image.
+		default:
+			return nil, &ConfigError{Msg: fmt.Sprintf("reading %s: %v", path, unwrapPathError(err)), Err: err}
+		}
+	}
+	if err := applyEnv(&cfg, environ, src); err != nil {
+		return nil, err
+	}
+	if err := cfg.validate(src); err != nil {
+		return nil, err
+	}
+	return &cfg, nil
+}
+
+func unwrapPathError(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// sources records where each key's value came from.
+type sources map[string]string
+
+// validate checks every key, in the order of the file, and returns the
+// first problem.
+func (c *Config) validate(src sources) error {
+	bad := func(key, format string, args ...any) error {
+		return &ConfigError{Key: key, Source: src[key], Msg: fmt.Sprintf(format, args...)}
+	}
+	// ref names another key in a message, with its value and where that
+	// came from.
+	ref := func(key string, value any) string {
+		if s := src[key]; s != "" {
+			return fmt.Sprintf("%s (%v, from %s)", key, value, s)
+		}
+		return fmt.Sprintf("%s (%v)", key, value)
+	}
+	t := &c.Telegram
+	if strings.ContainsAny(t.Token.Reveal(), " \t\r\n/%?#") {
+		// Never echo the value: it is the token.
+		return bad("telegram.token", "the token contains a space, a line break or one of / %% ? #: paste it exactly as @BotFather gave it")
+	}
+	if err := checkEndpoint(t.APIEndpoint); err != nil {
+		return bad("telegram.api_endpoint", "%v", err)
+	}
+	if t.Mode != "polling" && t.Mode != "webhook" {
+		return bad("telegram.mode", "must be polling or webhook, not %q", t.Mode)
+	}
+	if t.PollTimeout < time.Second || t.PollTimeout > 10*time.Minute {
+		return bad("telegram.poll_timeout", "must be from 1s to 10m, not %s", t.PollTimeout)
+	}
+	if !t.RateLimits && endpointHost(t.APIEndpoint) == endpointHost(TelegramEndpoint) {
+		return bad("telegram.rate_limits", "may be false only against a local test server, not api.telegram.org (see telegram.api_endpoint)")
+	}
+	if t.Mode == "webhook" {
+		if t.Webhook.URL == "" {
+			msg := "is required when telegram.mode is webhook"
+			if s := src["telegram.mode"]; s != "" {
+				msg += " (as " + s + " says)"
+			}
+			return bad("telegram.webhook.url", "%s", msg)
+		}
+		if err := checkListen(t.Webhook.Listen); err != nil {
+			return bad("telegram.webhook.listen", "%v", err)
+		}
+	}
+	if t.Webhook.URL != "" {
+		if err := checkWebhookURL(t.Webhook.URL); err != nil {
+			return bad("telegram.webhook.url", "%v", err)
+		}
+	}
+	if s := t.Webhook.Secret.Reveal(); s != "" && !validWebhookSecret(s) {
+		return bad("telegram.webhook.secret", "must be 1 to 256 characters of A-Z, a-z, 0-9, _ and -")
+	}
+	if c.Storage.Path == "" {
+		return bad("storage.path", "must not be empty")
+	}
+	if c.HTTP.Listen != "" {
+		if err := checkListen(c.HTTP.Listen); err != nil {
+			return bad("http.listen", "%v", err)
+		}
+	}
+	if !slices.Contains([]string{"debug", "info", "warn", "error"}, c.Log.Level) {
+		return bad("log.level", "must be debug, info, warn or error, not %q", c.Log.Level)
+	}
+	if c.Log.Format != "text" && c.Log.Format != "json" {
+		return bad("log.format", "must be text or json, not %q", c.Log.Format)
+	}
+	for _, id := range c.Owners {
+		if id <= 0 {
+			return bad("owners", "a user id must be positive, not %d", id)
+		}
+	}
+	tb := &c.Table
+	switch {
+	case tb.Stake < 1 || tb.Stake > game.MaxStake:
+		return bad("table.stake", "must be from 1 to %d, not %d", game.MaxStake, tb.Stake)
+	case tb.EntryLimit < tb.Stake:
+		return bad("table.entry_limit", "must be at least %s, not %d", ref("table.stake", tb.Stake), tb.EntryLimit)
+	case tb.EntryLimit > game.MaxStake*game.MaxStakeTimes:
+		return bad("table.entry_limit", "must be at most %d, not %d", int64(game.MaxStake*game.MaxStakeTimes), tb.EntryLimit)
+	case len(tb.BetOptions) == 0:
+		return bad("table.bet_options", "must list at least one bet option, such as \"x1, x2, x5, bank/2, bank\"")
+	case tb.TurnTimeout < game.MinTurnTimeout || tb.TurnTimeout > game.MaxTurnTimeout:
+		return bad("table.turn_timeout", "must be from %s to %s, not %s", game.MinTurnTimeout, game.MaxTurnTimeout, tb.TurnTimeout)
+	case tb.LobbyTimeout < game.MinLobbyTimeout || tb.LobbyTimeout > game.MaxLobbyTimeout:
+		return bad("table.lobby_timeout", "must be from %s to %s, not %s", game.MinLobbyTimeout, game.MaxLobbyTimeout, tb.LobbyTimeout)
+	case tb.MaxKnocks < 0 || tb.MaxKnocks > game.MaxKnocksLimit:
+		return bad("table.max_knocks", "must be from 0 to %d, not %d", game.MaxKnocksLimit, tb.MaxKnocks)
+	case tb.StartingChips < 1 || tb.StartingChips > maxGrant:
+		return bad("table.starting_chips", "must be from 1 to %d, not %d", int64(maxGrant), tb.StartingChips)
+	case tb.DailyBonus < 1 || tb.DailyBonus > maxGrant:
+		return bad("table.daily_bonus", "must be from 1 to %d, not %d", int64(maxGrant), tb.DailyBonus)
+	case tb.Language != "auto" && tb.Language != "ru" && tb.Language != "en":
+		return bad("table.language", "must be auto, ru or en, not %q", tb.Language)
+	}
+	// Whatever else the game demands of its settings.
+	if err := tb.Game().Validate(); err != nil {
+		return &ConfigError{Key: "table", Msg: err.Error(), Err: err}
+	}
+	return nil
+}
+
+// maxGrant is the largest single grant storage accepts.
+const maxGrant = game.MaxStake * game.MaxStakeTimes
+
+func checkEndpoint(ep string) error {
+	if strings.Count(ep, "%s") != 2 || strings.Count(ep, "%") != 2 {
+		return fmt.Errorf("must hold two %%s, for the token and the method, like %s; not %q", TelegramEndpoint, ep)
+	}
+	u, err := url.Parse(strings.ReplaceAll(ep, "%s", "x"))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("must be an http or https URL like %s, not %q", TelegramEndpoint, ep)
+	}
+	return nil
+}
+
+// endpointHost returns the host an endpoint names, in lower case.
+func endpointHost(ep string) string {
+	u, err := url.Parse(strings.ReplaceAll(ep, "%s", "x"))
+	if err != nil {
+		return ""
+	}
+	return strings.ToLower(u.Hostname())
+}
+
+func checkListen(addr string) error {
+	if addr == "" {
+		return errors.New("must not be empty: give host:port, such as 127.0.0.1:9121")
+	}
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil || port == "" {
+		return fmt.Errorf("must be host:port, such as 127.0.0.1:9121, not %q", addr)
+	}
+	if _, err := net.LookupPort("tcp", port); err != nil {
+		return fmt.Errorf("bad port in %q", addr)
+	}
+	return nil
+}
+
+// checkWebhookURL demands https, which is all Telegram accepts; plain http
+// only to a loopback host, for a local test server.
+func checkWebhookURL(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" || u.Opaque != "" {
+		return fmt.Errorf("must be an absolute https URL, not %q", raw)
+	}
+	switch u.Scheme {
+	case "https":
+	case "http":
+		if !isLoopbackHost(u.Hostname()) {
+			return fmt.Errorf("must be https (Telegram posts only to https), not %q", raw)
+		}
+	default:
+		return fmt.Errorf("must be an https URL, not %q", raw)
+	}
+	if u.RawQuery != "" || u.Fragment != "" {
+		return fmt.Errorf("must have no query or fragment: %q", raw)
+	}
+	return nil
+}
+
+func isLoopbackHost(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// validWebhookSecret reports whether s is a secret_token Telegram accepts.
+func validWebhookSecret(s string) bool {
+	if len(s) < 1 || len(s) > 256 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// webhookPath returns the path the webhook server serves: that of the
+// webhook URL, "/" when it has none.
+func webhookPath(rawURL string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil || u.Path == "" {
+		return "/"
+	}
+	return u.Path
+}

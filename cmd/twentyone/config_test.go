@@ -1,0 +1,340 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/twentyone-bot/twentyone/game"
+)
+
+const testToken = "123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw"
+
+func writeFile(t *testing.T, name, content string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	require.NoError(t, os.WriteFile(path, []byte(content), 0o600))
+	return path
+}
+
+func TestDefaultConfig(t *testing.T) {
+	cfg, err := LoadConfig(filepath.Join(t.TempDir(), "missing.yaml"), false, nil)
+	require.NoError(t, err)
+	assert.Equal(t, DefaultConfig(), *cfg)
+
+	assert.Equal(t, TelegramEndpoint, cfg.Telegram.APIEndpoint)
+	assert.Equal(t, "polling", cfg.Telegram.Mode)
+	assert.Equal(t, 25*time.Second, cfg.Telegram.PollTimeout)
+	assert.True(t, cfg.Telegram.RateLimits)
+	assert.Equal(t, "twentyone.db", cfg.Storage.Path)
+	assert.Equal(t, "127.0.0.1:9121", cfg.HTTP.Listen)
+	assert.Equal(t, "info", cfg.Log.Level)
+	assert.Equal(t, "text", cfg.Log.Format)
+	assert.Empty(t, cfg.Owners)
+	assert.True(t, game.DefaultSettings().Equal(cfg.Table.Game()), "the table defaults are the game's")
+	assert.Equal(t, int64(1000), cfg.Table.StartingChips)
+	assert.Equal(t, int64(100), cfg.Table.DailyBonus)
+	assert.Equal(t, "auto", cfg.Table.Language)
+	assert.Equal(t, "", cfg.Table.StorageLanguage())
+	assert.Equal(t, Secret(""), cfg.Telegram.Token)
+}
+
+func TestConfigFile(t *testing.T) {
+	t.Run("missing default file is fine", func(t *testing.T) {
+		_, err := LoadConfig(filepath.Join(t.TempDir(), "twentyone.yaml"), false, nil)
+		require.NoError(t, err)
+	})
+	t.Run("missing explicit file is an error", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "nope.yaml")
+		_, err := LoadConfig(path, true, nil)
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), path)
+		assert.Contains(t, err.Error(), "no such file")
+	})
+	t.Run("empty file", func(t *testing.T) {
+		cfg, err := LoadConfig(writeFile(t, "c.yaml", ""), true, nil)
+		require.NoError(t, err)
+		assert.Equal(t, DefaultConfig(), *cfg)
+	})
+	t.Run("null keeps the default", func(t *testing.T) {
+		cfg, err := LoadConfig(writeFile(t, "c.yaml", "telegram:\n  mode:\ntable:\n"), true, nil)
+		require.NoError(t, err)
+		assert.Equal(t, DefaultConfig(), *cfg)
+	})
+}
+
+func TestYAMLOverrides(t *testing.T) {
+	path := writeFile(t, "c.yaml", `
+telegram:
+  token: "`+testToken+`"
+  api_endpoint: "http://127.0.0.1:8081/bot%s/%s"
+  mode: webhook
+  poll_timeout: 50s
+  rate_limits: false
+  webhook:
+    listen: ":8443"
+    url: https://bot.example.org/tg/hook
+    secret: s3cr3t_-X
+storage:
+  path: /var/lib/twentyone/bot.db
+http:
+  listen: "0.0.0.0:9999"
+log:
+  level: debug
+  format: json
+owners: [111, 222]
+table:
+  stake: 5
+  entry_limit: 50
+  bet_options: "x1, x3, bank"
+  turn_timeout: 90s
+  lobby_timeout: 1h
+  max_knocks: 0
+  starting_chips: 500
+  daily_bonus: 50
+  language: ru
+`)
+	cfg, err := LoadConfig(path, true, nil)
+	require.NoError(t, err)
+	want := DefaultConfig()
+	want.Telegram = TelegramConfig{
+		Token:       testToken,
+		APIEndpoint: "http://127.0.0.1:8081/bot%s/%s",
+		Mode:        "webhook",
+		PollTimeout: 50 * time.Second,
+		RateLimits:  false,
+		Webhook:     WebhookConfig{Listen: ":8443", URL: "https://bot.example.org/tg/hook", Secret: "s3cr3t_-X"},
+	}
+	want.Storage.Path = "/var/lib/twentyone/bot.db"
+	want.HTTP.Listen = "0.0.0.0:9999"
+	want.Log = LogConfig{Level: "debug", Format: "json"}
+	want.Owners = []int64{111, 222}
+	want.Table = TableConfig{
+		Stake: 5, EntryLimit: 50,
+		BetOptions:  BetOptions{{Kind: game.StakeTimes, N: 1}, {Kind: game.StakeTimes, N: 3}, {Kind: game.BankShare, N: 1}},
+		TurnTimeout: 90 * time.Second, LobbyTimeout: time.Hour, MaxKnocks: 0,
+		StartingChips: 500, DailyBonus: 50, Language: "ru",
+	}
+	assert.Equal(t, want, *cfg)
+	assert.Equal(t, "/tg/hook", webhookPath(cfg.Telegram.Webhook.URL))
+	assert.Equal(t, "ru", cfg.Table.StorageLanguage())
+}
+
+func TestYAMLStyles(t *testing.T) {
+	path := writeFile(t, "c.yaml", "log: {level: warn, format: json}\nowners:\n  - &o 7\n  - 8\ntable:\n  max_knocks: *o\n")
+	cfg, err := LoadConfig(path, true, nil)
+	require.NoError(t, err)
+	assert.Equal(t, LogConfig{Level: "warn", Format: "json"}, cfg.Log)
+	assert.Equal(t, []int64{7, 8}, cfg.Owners)
+	assert.Equal(t, 7, cfg.Table.MaxKnocks, "an alias")
+}
+
+// TestEnvOverrides sets one key of each type by its variable, over a file
+// that sets it otherwise.
+func TestEnvOverrides(t *testing.T) {
+	file := writeFile(t, "c.yaml", "telegram:\n  token: from-file\n  api_endpoint: http://127.0.0.1:1/bot%s/%s\nstorage:\n  path: file.db\nowners: [1]\n")
+	tests := []struct {
+		name  string
+		env   string
+		check func(t *testing.T, c *Config)
+	}{
+		{"secret", "TWENTYONE_TELEGRAM_TOKEN=" + testToken, func(t *testing.T, c *Config) {
+			assert.Equal(t, testToken, c.Telegram.Token.Reveal())
+		}},
+		{"string", "TWENTYONE_STORAGE_PATH=/data/twentyone.db", func(t *testing.T, c *Config) {
+			assert.Equal(t, "/data/twentyone.db", c.Storage.Path)
+		}},
+		{"nested string", "TWENTYONE_TELEGRAM_WEBHOOK_URL=https://example.org/hook", func(t *testing.T, c *Config) {
+			assert.Equal(t, "https://example.org/hook", c.Telegram.Webhook.URL)
+		}},
+		{"bool", "TWENTYONE_TELEGRAM_RATE_LIMITS=false", func(t *testing.T, c *Config) {
+			assert.False(t, c.Telegram.RateLimits)
+		}},
+		{"int64", "TWENTYONE_TABLE_STAKE=20", func(t *testing.T, c *Config) {
+			assert.Equal(t, int64(20), c.Table.Stake)
+		}},
+		{"int", "TWENTYONE_TABLE_MAX_KNOCKS=5", func(t *testing.T, c *Config) {
+			assert.Equal(t, 5, c.Table.MaxKnocks)
+		}},
+		{"duration", "TWENTYONE_TELEGRAM_POLL_TIMEOUT=40s", func(t *testing.T, c *Config) {
+			assert.Equal(t, 40*time.Second, c.Telegram.PollTimeout)
+		}},
+		{"list", "TWENTYONE_OWNERS=111, 222,333", func(t *testing.T, c *Config) {
+			assert.Equal(t, []int64{111, 222, 333}, c.Owners)
+		}},
+		{"bet options", "TWENTYONE_TABLE_BET_OPTIONS=x2,bank/3", func(t *testing.T, c *Config) {
+			assert.Equal(t, "x2, bank/3", c.Table.BetOptions.String())
+		}},
+		{"empty is unset", "TWENTYONE_STORAGE_PATH=", func(t *testing.T, c *Config) {
+			assert.Equal(t, "file.db", c.Storage.Path)
+		}},
+		{"other variables are ignored", "TWENTYONEX=1", func(t *testing.T, c *Config) {
+			assert.Equal(t, "file.db", c.Storage.Path)
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg, err := LoadConfig(file, true, []string{"HOME=/root", tt.env})
+			require.NoError(t, err)
+			tt.check(t, cfg)
+		})
+	}
+}
+
+func TestConfigKeys(t *testing.T) {
+	keys := configKeys()
+	envs := make(map[string]string)
+	var paths []string
+	for _, k := range keys {
+		if other, dup := envs[k.Env]; dup {
+			t.Errorf("%s and %s both map to %s", other, k.Path, k.Env)
+		}
+		envs[k.Env] = k.Path
+		paths = append(paths, k.Path)
+		assert.Equal(t, EnvPrefix+strings.ToUpper(strings.ReplaceAll(k.Path, ".", "_")), k.Env)
+	}
+	assert.Equal(t, []string{
+		"telegram.token", "telegram.api_endpoint", "telegram.mode", "telegram.poll_timeout",
+		"telegram.rate_limits", "telegram.webhook.listen", "telegram.webhook.url", "telegram.webhook.secret",
+		"storage.path", "http.listen", "log.level", "log.format", "owners",
+		"table.stake", "table.entry_limit", "table.bet_options", "table.turn_timeout", "table.lobby_timeout",
+		"table.max_knocks", "table.starting_chips", "table.daily_bonus", "table.language",
+	}, paths)
+
+	// Every key can be set from a string: the walk knows every field type.
+	for _, k := range keys {
+		cfg := DefaultConfig()
+		v := reflect.ValueOf(&cfg).Elem().FieldByIndex(k.index)
+		sample := map[reflect.Kind]string{reflect.String: "x", reflect.Bool: "true", reflect.Int: "1", reflect.Int64: "1s", reflect.Slice: "1"}[v.Kind()]
+		if k.Path == "table.bet_options" {
+			sample = "x1"
+		} else if v.Kind() == reflect.Int64 && v.Type() != durationType {
+			sample = "1"
+		}
+		assert.NoError(t, setString(v, sample, false), k.Path)
+	}
+}
+
+// TestExampleConfig: config.example.yaml sets every key, to its default.
+func TestExampleConfig(t *testing.T) {
+	path := filepath.Join("..", "..", "config.example.yaml")
+	cfg := DefaultConfig()
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	src := sources{}
+	require.NoError(t, applyYAML(&cfg, data, path, src))
+	assert.Equal(t, DefaultConfig(), cfg, "config.example.yaml must hold the defaults")
+	for _, k := range configKeys() {
+		assert.Contains(t, src, k.Path, "config.example.yaml lacks %s", k.Path)
+	}
+	loaded, err := LoadConfig(path, true, nil)
+	require.NoError(t, err)
+	assert.Equal(t, DefaultConfig(), *loaded)
+}
+
+// TestConfigErrors runs `twentyone run` on each bad configuration: exit
+// code 2, and one line on stderr naming the key and where it came from.
+func TestConfigErrors(t *testing.T) {
+	tests := []struct {
+		name   string
+		yaml   string
+		env    []string
+		key    string // the key the line names
+		source string // where it says the value came from
+		what   string // what it says is wrong
+	}{
+		{name: "unknown key", yaml: "telegram:\n  tokn: x\n", key: "telegram.tokn", source: "line 2", what: "unknown key"},
+		{name: "unknown top key", yaml: "tables:\n  stake: 1\n", key: "tables", source: "line 1", what: "unknown key"},
+		{name: "key twice", yaml: "log:\n  level: info\n  level: warn\n", key: "log.level", source: "line", what: "twice"},
+		{name: "unknown env", env: []string{"TWENTYONE_TELEGRAM_TOKN=x"}, key: "", source: "TWENTYONE_TELEGRAM_TOKN", what: "no such config key"},
+		{name: "env of a section", env: []string{"TWENTYONE_TABLE=x"}, source: "TWENTYONE_TABLE", what: "no such config key"},
+		{name: "yaml syntax", yaml: "telegram: [\n", source: "c.yaml", what: "yaml:"},
+		{name: "two documents", yaml: "log:\n  level: info\n---\nlog:\n  level: warn\n", source: "c.yaml", what: "more than one"},
+		{name: "mapping for a value", yaml: "storage:\n  path:\n    a: b\n", key: "storage.path", source: "line 3", what: "want a single value"},
+		{name: "value for a section", yaml: "telegram: polling\n", key: "telegram", source: "line 1", what: "want a mapping"},
+		{name: "scalar for a list", yaml: "owners: 5\n", key: "owners", source: "line 1", what: "want a list"},
+		{name: "wrong type int", yaml: "table:\n  stake: ten\n", key: "table.stake", source: "line 2", what: `not "ten"`},
+		{name: "wrong type int env", env: []string{"TWENTYONE_TABLE_STAKE=1.5"}, key: "table.stake", source: "TWENTYONE_TABLE_STAKE", what: "whole number"},
+		{name: "wrong type bool", env: []string{"TWENTYONE_TELEGRAM_RATE_LIMITS=maybe"}, key: "telegram.rate_limits", source: "TWENTYONE_TELEGRAM_RATE_LIMITS", what: "true or false"},
+		{name: "wrong type list item", yaml: "owners: [1, x]\n", key: "owners", source: "line 1", what: "item 2"},
+		{name: "wrong type list env", env: []string{"TWENTYONE_OWNERS=1,x"}, key: "owners", source: "TWENTYONE_OWNERS", what: "item 2"},
+		{name: "duration without unit", yaml: "telegram:\n  poll_timeout: 25\n", key: "telegram.poll_timeout", source: "line 2", what: "with a unit"},
+		{name: "negative poll timeout", env: []string{"TWENTYONE_TELEGRAM_POLL_TIMEOUT=-5s"}, key: "telegram.poll_timeout", source: "TWENTYONE_TELEGRAM_POLL_TIMEOUT", what: "from 1s"},
+		{name: "negative turn timeout", yaml: "table:\n  turn_timeout: -1m\n", key: "table.turn_timeout", source: "line 2", what: "from 10s"},
+		{name: "too short turn timeout", env: []string{"TWENTYONE_TABLE_TURN_TIMEOUT=5s"}, key: "table.turn_timeout", source: "TWENTYONE_TABLE_TURN_TIMEOUT", what: "not 5s"},
+		{name: "too short lobby timeout", yaml: "table:\n  lobby_timeout: 10s\n", key: "table.lobby_timeout", source: "line 2", what: "from 30s"},
+		{name: "entry limit below stake", yaml: "table:\n  stake: 50\n  entry_limit: 20\n", key: "table.entry_limit", source: "line 3", what: "at least table.stake (50, from "},
+		{name: "entry limit below env stake", env: []string{"TWENTYONE_TABLE_STAKE=500"}, key: "table.entry_limit", what: "at least table.stake (500, from TWENTYONE_TABLE_STAKE), not 100"},
+		{name: "zero stake", env: []string{"TWENTYONE_TABLE_STAKE=0"}, key: "table.stake", source: "TWENTYONE_TABLE_STAKE", what: "from 1"},
+		{name: "bad bet option", yaml: "table:\n  bet_options: x1, y2\n", key: "table.bet_options", source: "line 2", what: `"y2"`},
+		{name: "bad bet option env", env: []string{"TWENTYONE_TABLE_BET_OPTIONS=x0"}, key: "table.bet_options", source: "TWENTYONE_TABLE_BET_OPTIONS", what: "stake multiple"},
+		{name: "duplicate bet option", yaml: "table:\n  bet_options: x1, x1\n", key: "table.bet_options", what: "twice"},
+		{name: "too many knocks", yaml: "table:\n  max_knocks: 11\n", key: "table.max_knocks", what: "from 0 to 10"},
+		{name: "no starting chips", yaml: "table:\n  starting_chips: 0\n", key: "table.starting_chips", what: "from 1"},
+		{name: "negative bonus", env: []string{"TWENTYONE_TABLE_DAILY_BONUS=-1"}, key: "table.daily_bonus", source: "TWENTYONE_TABLE_DAILY_BONUS", what: "from 1"},
+		{name: "bad language", yaml: "table:\n  language: de\n", key: "table.language", source: "line 2", what: "auto, ru or en"},
+		{name: "bad log level", env: []string{"TWENTYONE_LOG_LEVEL=verbose"}, key: "log.level", source: "TWENTYONE_LOG_LEVEL", what: "debug, info, warn or error"},
+		{name: "bad log format", yaml: "log:\n  format: xml\n", key: "log.format", source: "line 2", what: "text or json"},
+		{name: "bad mode", env: []string{"TWENTYONE_TELEGRAM_MODE=push"}, key: "telegram.mode", source: "TWENTYONE_TELEGRAM_MODE", what: "polling or webhook"},
+		{name: "webhook without url", yaml: "telegram:\n  mode: webhook\n", key: "telegram.webhook.url", what: "required"},
+		{name: "webhook with http url", env: []string{"TWENTYONE_TELEGRAM_MODE=webhook", "TWENTYONE_TELEGRAM_WEBHOOK_URL=http://example.org/hook"}, key: "telegram.webhook.url", source: "TWENTYONE_TELEGRAM_WEBHOOK_URL", what: "must be https"},
+		{name: "webhook with relative url", yaml: "telegram:\n  mode: webhook\n  webhook:\n    url: /hook\n", key: "telegram.webhook.url", source: "line 4", what: "absolute https"},
+		{name: "webhook bad listen", env: []string{"TWENTYONE_TELEGRAM_MODE=webhook", "TWENTYONE_TELEGRAM_WEBHOOK_URL=https://e.org/", "TWENTYONE_TELEGRAM_WEBHOOK_LISTEN=8443"}, key: "telegram.webhook.listen", source: "TWENTYONE_TELEGRAM_WEBHOOK_LISTEN", what: "host:port"},
+		{name: "bad webhook secret", yaml: "telegram:\n  webhook:\n    secret: has space\n", key: "telegram.webhook.secret", source: "line 3", what: "A-Z"},
+		{name: "bad endpoint", env: []string{"TWENTYONE_TELEGRAM_API_ENDPOINT=https://api.telegram.org/bot"}, key: "telegram.api_endpoint", source: "TWENTYONE_TELEGRAM_API_ENDPOINT", what: "two %s"},
+		{name: "no rate limits against telegram", yaml: "telegram:\n  rate_limits: false\n", key: "telegram.rate_limits", source: "line 2", what: "local test server"},
+		{name: "bad http listen", yaml: "http:\n  listen: localhost\n", key: "http.listen", source: "line 2", what: "host:port"},
+		{name: "empty storage path", yaml: "storage:\n  path: \"\"\n", key: "storage.path", source: "line 2", what: "empty"},
+		{name: "negative owner", env: []string{"TWENTYONE_OWNERS=5,-3"}, key: "owners", source: "TWENTYONE_OWNERS", what: "positive"},
+		{name: "token with a space", yaml: "telegram:\n  token: \"" + testToken + " x\"\n", key: "telegram.token", source: "line 2", what: "paste it exactly"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := []string{"run"}
+			if tt.yaml != "" {
+				args = append(args, "-config", writeFile(t, "c.yaml", tt.yaml))
+			} else {
+				t.Chdir(t.TempDir()) // the default twentyone.yaml is missing: fine
+			}
+			var stdout, stderr bytes.Buffer
+			cli := &CLI{Stdout: &stdout, Stderr: &stderr, Environ: tt.env}
+			code := cli.Run(context.Background(), args)
+			assert.Equal(t, exitUsage, code)
+			line := stderr.String()
+			assert.Equal(t, 1, strings.Count(line, "\n"), "one line: %q", line)
+			assert.True(t, strings.HasPrefix(line, "twentyone: config: "+tt.key), "%q names %q first", line, tt.key)
+			assert.Contains(t, line, tt.source)
+			assert.Contains(t, line, tt.what)
+			assert.Empty(t, stdout.String())
+			assert.NotContains(t, line, testToken)
+		})
+	}
+}
+
+func TestSecretIsNeverPrinted(t *testing.T) {
+	s := Secret(testToken)
+	cfg := DefaultConfig()
+	cfg.Telegram.Token = s
+	cfg.Telegram.Webhook.Secret = "webhooksecret"
+	for _, format := range []string{"%s", "%v", "%+v", "%#v", "%q", "%x", "%X", "%10s", "%d"} {
+		out := fmt.Sprintf(format, cfg)
+		assert.NotContains(t, out, testToken, format)
+		assert.NotContains(t, out, "webhooksecret", format)
+		assert.NotContains(t, fmt.Sprintf(format, s), testToken, format)
+	}
+	assert.Equal(t, "[REDACTED]", s.String())
+	assert.Equal(t, "", Secret("").String())
+	text, err := s.MarshalText()
+	require.NoError(t, err)
+	assert.Equal(t, "[REDACTED]", string(text))
+	assert.Equal(t, testToken, s.Reveal())
+}

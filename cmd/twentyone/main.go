@@ -1,0 +1,583 @@
+// Command twentyone runs the Twenty One Telegram bot, and backs up and
+// compacts its database.
+//
+//	twentyone [run] [-config FILE]         run the bot (the default)
+//	twentyone backup -o OUT [-config FILE] copy the database, also while the bot runs
+//	twentyone compact -o OUT [-config FILE] write a compacted copy (bot stopped)
+//	twentyone healthcheck [-config FILE]   exit 0 when the running bot is healthy
+//	twentyone version                      print the version
+//
+// The configuration is a YAML file (see config.example.yaml) whose every
+// key may be overridden by an environment variable: TWENTYONE_ and the key
+// path upper-cased with dots as underscores (TWENTYONE_TELEGRAM_TOKEN).
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"math"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+)
+
+// Exit codes.
+const (
+	exitOK      = 0
+	exitFailure = 1
+	exitUsage   = 2 // a bad flag or a bad configuration
+)
+
+// shutdownTimeout bounds the shutdown after a signal: stop taking updates,
+// finish the actions in flight, send the pending renders. Closing the
+// database comes after, within the 10 s a container manager waits.
+const shutdownTimeout = 9 * time.Second
+
+func main() {
+	ctx, stop := signalContext(context.Background())
+	defer stop()
+	cli := &CLI{Stdout: os.Stdout, Stderr: os.Stderr, Environ: os.Environ(), StopSignals: stop}
+	code := cli.Run(ctx, os.Args[1:])
+	stop()
+	os.Exit(code)
+}
+
+// signalContext returns a context cancelled by SIGINT or SIGTERM. Calling
+// stop restores the default handling, so that a second signal kills.
+func signalContext(parent context.Context) (ctx context.Context, stop context.CancelFunc) {
+	return signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
+}
+
+// CLI runs the subcommands.
+type CLI struct {
+	Stdout, Stderr io.Writer
+	// Environ is the environment, as os.Environ returns it.
+	Environ []string
+	// StopSignals, if set, restores the default signal handling once the
+	// shutdown began.
+	StopSignals func()
+	// wire, if set, replaces the real store and bot (for tests).
+	wire func(*Main)
+}
+
+const usage = `twentyone hosts the card game Twenty One in Telegram group chats.
+
+Usage:
+  twentyone [run] [-config FILE]           run the bot (the default subcommand)
+  twentyone backup -o OUT [-config FILE]   copy the database, also while the bot runs
+  twentyone compact -o OUT [-config FILE]  write a compacted copy of the database (bot stopped)
+  twentyone healthcheck [-config FILE]     exit 0 when the running bot's /healthz answers
+  twentyone version                        print the version
+
+Run "twentyone SUBCOMMAND -h" for a subcommand's flags. Every config key can be set
+by an environment variable: TWENTYONE_ + the key path upper-cased, dots as underscores
+(telegram.token is TWENTYONE_TELEGRAM_TOKEN). See config.example.yaml.
+`
+
+// Run runs the subcommand args name and returns the exit code.
+func (c *CLI) Run(ctx context.Context, args []string) int {
+	name := "run"
+	if len(args) > 0 && (!strings.HasPrefix(args[0], "-") || isHelp(args[0])) {
+		name, args = args[0], args[1:]
+	}
+	var cmd func(context.Context, []string) error
+	switch name {
+	case "run":
+		cmd = c.run
+	case "backup":
+		cmd = c.backup
+	case "compact":
+		cmd = c.compact
+	case "healthcheck":
+		cmd = c.healthcheck
+	case "version":
+		cmd = c.version
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(c.Stdout, usage)
+		return exitOK
+	default:
+		fmt.Fprintf(c.Stderr, "twentyone: unknown subcommand %q\n\n%s", name, usage)
+		return exitUsage
+	}
+	err := cmd(ctx, args)
+	var cerr *ConfigError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, flag.ErrHelp):
+		return exitOK
+	case errors.Is(err, errUsage):
+		return exitUsage // the flag package printed the problem
+	case errors.As(err, &cerr):
+		fmt.Fprintf(c.Stderr, "twentyone: %s\n", oneLine(err.Error()))
+		return exitUsage
+	}
+	fmt.Fprintf(c.Stderr, "twentyone %s: %s\n", name, oneLine(err.Error()))
+	return exitFailure
+}
+
+func isHelp(arg string) bool { return arg == "-h" || arg == "-help" || arg == "--help" }
+
+// errUsage is a bad command line, already reported.
+var errUsage = errors.New("usage error")
+
+// flags is a subcommand's flag set with the -config flag.
+type flags struct {
+	*flag.FlagSet
+	config         string
+	configExplicit bool
+}
+
+func (c *CLI) newFlags(name, synopsis, about string, withConfig bool) *flags {
+	f := &flags{FlagSet: flag.NewFlagSet(name, flag.ContinueOnError), config: DefaultConfigPath}
+	f.SetOutput(c.Stderr)
+	f.Usage = func() {
+		out := f.Output()
+		fmt.Fprintf(out, "Usage: twentyone %s\n\n%s\n", synopsis, about)
+		var n int
+		f.VisitAll(func(*flag.Flag) { n++ })
+		if n > 0 {
+			fmt.Fprintln(out, "\nFlags:")
+			f.PrintDefaults()
+		}
+	}
+	if withConfig {
+		f.Func("config", "the YAML config `file`; a missing "+DefaultConfigPath+" is fine when not named (default "+DefaultConfigPath+")", func(s string) error {
+			f.config, f.configExplicit = s, true
+			return nil
+		})
+	}
+	return f
+}
+
+func (f *flags) parse(args []string) error {
+	if err := f.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return errUsage
+	}
+	if f.NArg() > 0 {
+		fmt.Fprintf(f.Output(), "twentyone %s: unexpected argument %q\n", f.Name(), f.Arg(0))
+		f.Usage()
+		return errUsage
+	}
+	return nil
+}
+
+func (c *CLI) loadConfig(f *flags) (*Config, error) {
+	return LoadConfig(f.config, f.configExplicit, c.Environ)
+}
+
+const noTokenHint = `No bot token is configured, so there is no bot to run.
+
+To get a token, open Telegram, talk to @BotFather (https://t.me/BotFather), send /newbot
+and follow the questions; it answers with a token like 123456789:AAH...
+Put it in the config file as telegram.token, or in the environment:
+
+    TWENTYONE_TELEGRAM_TOKEN=123456789:AAH... twentyone run
+
+To try the game without Telegram, run "twentyone playground" (coming in a later release).
+`
+
+func (c *CLI) run(ctx context.Context, args []string) (err error) {
+	f := c.newFlags("run", "[run] [-config FILE]", "Runs the bot until SIGINT or SIGTERM.", true)
+	if err := f.parse(args); err != nil {
+		return err
+	}
+	cfg, err := c.loadConfig(f)
+	if err != nil {
+		return err
+	}
+	if cfg.Telegram.Token == "" {
+		fmt.Fprint(c.Stdout, noTokenHint)
+		return nil
+	}
+	if cfg.Telegram.Mode == "webhook" && cfg.Telegram.Webhook.Secret == "" {
+		cfg.Telegram.Webhook.Secret = randomSecret()
+	}
+	secrets := []Secret{cfg.Telegram.Token, cfg.Telegram.Webhook.Secret}
+	defer func() {
+		if err != nil {
+			err = scrubError(err, secrets...)
+		}
+	}()
+	log := newLogger(c.Stderr, cfg.Log.Level, cfg.Log.Format, secrets...)
+	v := buildVersion()
+	log.Info("starting", "version", v.Version, "commit", v.Commit, "config", cfg)
+
+	m := NewMain(cfg, log)
+	if c.wire != nil {
+		c.wire(m)
+	}
+	if err := m.Run(ctx); err != nil {
+		sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+		defer cancel()
+		if cerr := m.Close(sctx); cerr != nil {
+			log.Warn("closing after a failed start", "err", cerr)
+		}
+		return err
+	}
+	var runErr error
+	select {
+	case <-ctx.Done():
+		log.Info("signal received: shutting down")
+	case runErr = <-m.Err():
+		log.Error("stopping after a failure", "err", runErr)
+	}
+	if c.StopSignals != nil {
+		c.StopSignals()
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+	defer cancel()
+	start := time.Now()
+	if err := m.Close(sctx); err != nil {
+		log.Error("shutdown", "err", err, "took", time.Since(start))
+		return errors.Join(runErr, err)
+	}
+	log.Info("stopped", "took", time.Since(start))
+	return runErr
+}
+
+func (c *CLI) backup(ctx context.Context, args []string) error {
+	f := c.newFlags("backup", "backup -o OUT [-config FILE]",
+		"Writes a consistent copy of the database to OUT (\"-\" for standard output). While the\n"+
+			"bot runs, the copy comes from its admin server (POST /backup on http.listen);\n"+
+			"when no bot runs, from the database file itself.", true)
+	out := f.String("o", "", "the `file` to write the backup to, replaced atomically; - for standard output")
+	if err := f.parse(args); err != nil {
+		return err
+	}
+	if *out == "" {
+		fmt.Fprintln(f.Output(), "twentyone backup: -o OUT is required")
+		f.Usage()
+		return errUsage
+	}
+	cfg, err := c.loadConfig(f)
+	if err != nil {
+		return err
+	}
+	if cfg.HTTP.Listen != "" {
+		var n int64
+		err := writeOutput(*out, c.Stdout, func(w io.Writer) error {
+			var err error
+			n, err = backupOverHTTP(ctx, cfg.HTTP.Listen, w)
+			return err
+		})
+		if err == nil {
+			fmt.Fprintf(c.Stderr, "twentyone backup: %d bytes from the running bot written to %s\n", n, *out)
+			return nil
+		}
+		if !errors.Is(err, errNoAdmin) {
+			return err
+		}
+	}
+	if err := backupDirect(ctx, cfg, *out, c.Stdout); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.Stderr, "twentyone backup: %s written to %s\n", cfg.Storage.Path, *out)
+	return nil
+}
+
+func (c *CLI) compact(ctx context.Context, args []string) error {
+	f := c.newFlags("compact", "compact -o OUT [-config FILE]",
+		"Writes a compacted copy of the database to OUT, which must not exist. The bot must be\n"+
+			"stopped; replace the database with OUT before starting it again.", true)
+	out := f.String("o", "", "the `file` to write the compacted database to; must not exist")
+	if err := f.parse(args); err != nil {
+		return err
+	}
+	if *out == "" {
+		fmt.Fprintln(f.Output(), "twentyone compact: -o OUT is required")
+		f.Usage()
+		return errUsage
+	}
+	cfg, err := c.loadConfig(f)
+	if err != nil {
+		return err
+	}
+	before, after, err := compactDatabase(ctx, cfg.Storage.Path, *out)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.Stderr, "twentyone compact: %s (%d bytes) compacted to %s (%d bytes)\n", cfg.Storage.Path, before, *out, after)
+	return nil
+}
+
+func (c *CLI) healthcheck(ctx context.Context, args []string) error {
+	f := c.newFlags("healthcheck", "healthcheck [-config FILE]",
+		"Exits 0 when the running bot's admin server answers GET /healthz with 200, else 1.\n"+
+			"For Docker's HEALTHCHECK, in an image with no shell.", true)
+	if err := f.parse(args); err != nil {
+		return err
+	}
+	cfg, err := c.loadConfig(f)
+	if err != nil {
+		return err
+	}
+	return healthcheck(ctx, cfg.HTTP.Listen)
+}
+
+func (c *CLI) version(_ context.Context, args []string) error {
+	f := c.newFlags("version", "version", "Prints the version, the commit and the Go version the binary was built with.", false)
+	if err := f.parse(args); err != nil {
+		return err
+	}
+	fmt.Fprintln(c.Stdout, buildVersion())
+	return nil
+}
+
+// writeOutput writes what fill writes to path, atomically (a temporary file
+// renamed over path once complete and synced), or to stdout for "-".
+func writeOutput(path string, stdout io.Writer, fill func(io.Writer) error) (err error) {
+	if path == "-" {
+		return fill(stdout)
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			_ = f.Close()
+			_ = os.Remove(f.Name())
+		}
+	}()
+	if err := fill(f); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}
+
+// Store is what Main needs of the database (storage.Store, wired in
+// wire.go).
+type Store interface {
+	// Backup writes a consistent copy of the database to w.
+	Backup(ctx context.Context, w io.Writer) (int64, error)
+	// OpenTables counts the open tables, for the metrics.
+	OpenTables(ctx context.Context) (int, error)
+	Close() error
+}
+
+// Bot is what Main needs of the bot (bot.Bot, wired in wire.go).
+type Bot interface {
+	// Run polls for updates until ctx is done.
+	Run(ctx context.Context) error
+	// Start prepares webhook mode; Handle handles one update and returns
+	// once its effects are committed.
+	Start(ctx context.Context) error
+	Handle(ctx context.Context, raw []byte) error
+	// SetWebhook registers the webhook with Telegram.
+	SetWebhook(url, secret string) error
+	// Close finishes the actions in flight and sends the pending renders
+	// until ctx is done.
+	Close(ctx context.Context) error
+}
+
+// Main is the running program: the admin server, the store, the bot, and in
+// webhook mode the webhook server. Run starts it; Close stops it.
+type Main struct {
+	Config  *Config
+	Logger  *slog.Logger
+	Metrics *Metrics
+
+	// OpenStore opens the database; NewBot connects the bot. They default
+	// to the real ones (wire.go); tests replace them.
+	OpenStore func(cfg *Config, m *Metrics, log *slog.Logger) (Store, error)
+	NewBot    func(ctx context.Context, cfg *Config, s Store, log *slog.Logger, m *Metrics) (Bot, error)
+
+	admin   *httpServer
+	webhook *httpServer
+
+	mu    sync.Mutex
+	store Store
+	bot   Bot
+
+	ready       atomic.Bool
+	fatal       chan error
+	stopPolling context.CancelFunc
+	pollDone    chan struct{}
+	closeOnce   sync.Once
+	closeErr    error
+}
+
+// NewMain returns a Main wired to the real store and bot.
+func NewMain(cfg *Config, log *slog.Logger) *Main {
+	return &Main{
+		Config:    cfg,
+		Logger:    log,
+		Metrics:   NewMetrics(),
+		OpenStore: openStore,
+		NewBot:    newBot,
+		fatal:     make(chan error, 4),
+	}
+}
+
+// Err delivers a failure that stops the program while it runs: polling
+// that gave up, a server that stopped serving.
+func (m *Main) Err() <-chan error { return m.fatal }
+
+// WebhookAddr returns the webhook server's address ("" when none runs).
+func (m *Main) WebhookAddr() string {
+	if m.webhook == nil {
+		return ""
+	}
+	return m.webhook.Addr()
+}
+
+// AdminAddr returns the admin server's address ("" when none runs).
+func (m *Main) AdminAddr() string {
+	if m.admin == nil {
+		return ""
+	}
+	return m.admin.Addr()
+}
+
+// Run starts the admin server, opens the database, connects the bot, and
+// starts polling or the webhook server. It returns once everything runs;
+// call Close to stop, also after Run failed.
+func (m *Main) Run(ctx context.Context) error {
+	cfg, log := m.Config, m.Logger
+	var err error
+	if cfg.HTTP.Listen != "" {
+		m.admin, err = startServer("admin", cfg.HTTP.Listen, newAdminHandler(adminOptions{
+			Metrics: m.Metrics.Handler(),
+			Ready:   m.readyErr,
+			Backup:  m.backup,
+			Logger:  log,
+		}), log, m.fatal)
+		if err != nil {
+			return err
+		}
+	}
+
+	st, err := m.OpenStore(cfg, m.Metrics, log)
+	if err != nil {
+		return err
+	}
+	m.mu.Lock()
+	m.store = st
+	m.mu.Unlock()
+	m.Metrics.RegisterOpenTables(func() float64 {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		n, err := st.OpenTables(ctx)
+		if err != nil {
+			return math.NaN()
+		}
+		return float64(n)
+	})
+
+	b, err := m.NewBot(ctx, cfg, st, log, m.Metrics)
+	if err != nil {
+		return err
+	}
+	m.mu.Lock()
+	m.bot = b
+	m.mu.Unlock()
+
+	switch cfg.Telegram.Mode {
+	case "webhook":
+		if err := b.Start(ctx); err != nil {
+			return err
+		}
+		h := newWebhookHandler(webhookPath(cfg.Telegram.Webhook.URL), cfg.Telegram.Webhook.Secret.Reveal(), b.Handle, log)
+		if m.webhook, err = startServer("webhook", cfg.Telegram.Webhook.Listen, h, log, m.fatal); err != nil {
+			return err
+		}
+		if err := b.SetWebhook(cfg.Telegram.Webhook.URL, cfg.Telegram.Webhook.Secret.Reveal()); err != nil {
+			return fmt.Errorf("registering the webhook: %w", err)
+		}
+		log.Info("webhook registered", "url", cfg.Telegram.Webhook.URL)
+	default:
+		// Polling runs in a context of its own: Close cancels it, so that
+		// shutting down has one path whatever stopped the program.
+		pctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+		m.stopPolling, m.pollDone = cancel, make(chan struct{})
+		go func() {
+			defer close(m.pollDone)
+			err := b.Run(pctx)
+			if pctx.Err() == nil {
+				if err == nil {
+					err = errors.New("polling stopped")
+				}
+				m.fatal <- fmt.Errorf("polling: %w", err)
+			}
+		}()
+	}
+	m.ready.Store(true)
+	return nil
+}
+
+func (m *Main) readyErr() error {
+	if !m.ready.Load() {
+		return errors.New("starting or stopping")
+	}
+	return nil
+}
+
+func (m *Main) backup(ctx context.Context, w io.Writer) (int64, error) {
+	m.mu.Lock()
+	st := m.store
+	m.mu.Unlock()
+	if st == nil {
+		return 0, errors.New("the database is not open")
+	}
+	return st.Backup(ctx, w)
+}
+
+// Close stops taking updates (cancels polling, or shuts the webhook server
+// after the updates in flight were handled), lets the bot finish its
+// actions and send the pending renders until ctx is done, then stops the
+// admin server and closes the database. Later calls return the first's
+// result.
+func (m *Main) Close(ctx context.Context) error {
+	m.closeOnce.Do(func() {
+		m.ready.Store(false)
+		var errs []error
+		if m.webhook != nil {
+			errs = append(errs, m.webhook.Shutdown(ctx))
+		}
+		if m.stopPolling != nil {
+			m.stopPolling()
+			select {
+			case <-m.pollDone:
+			case <-ctx.Done():
+				errs = append(errs, errors.New("polling did not stop before the deadline"))
+			}
+		}
+		m.mu.Lock()
+		b, st := m.bot, m.store
+		m.mu.Unlock()
+		if b != nil {
+			if err := b.Close(ctx); err != nil {
+				errs = append(errs, fmt.Errorf("closing the bot: %w", err))
+			}
+		}
+		if m.admin != nil {
+			errs = append(errs, m.admin.Shutdown(ctx))
+		}
+		if st != nil {
+			if err := st.Close(); err != nil {
+				errs = append(errs, fmt.Errorf("closing the database: %w", err))
+			}
+		}
+		m.closeErr = errors.Join(errs...)
+	})
+	return m.closeErr
+}

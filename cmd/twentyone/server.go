@@ -1,0 +1,75 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+)
+
+// httpServer is an http.Server listening on its own listener, serving in a
+// goroutine.
+type httpServer struct {
+	name string
+	srv  *http.Server
+	ln   net.Listener
+	done chan error // Serve's error, once
+}
+
+// startServer listens on addr and serves h. A failure of Serve after the
+// start is sent to fatal (if not nil).
+func startServer(name, addr string, h http.Handler, log *slog.Logger, fatal chan<- error) (*httpServer, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("%s server: %w", name, err)
+	}
+	s := &httpServer{
+		name: name,
+		ln:   ln,
+		done: make(chan error, 1),
+		srv: &http.Server{
+			Handler:           h,
+			ReadHeaderTimeout: 10 * time.Second,
+			ReadTimeout:       30 * time.Second,
+			IdleTimeout:       2 * time.Minute,
+			ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+		},
+	}
+	go func() {
+		err := s.srv.Serve(ln)
+		if errors.Is(err, http.ErrServerClosed) {
+			err = nil
+		}
+		if err != nil {
+			err = fmt.Errorf("%s server: %w", name, err)
+			if fatal != nil {
+				select {
+				case fatal <- err:
+				default:
+				}
+			}
+		}
+		s.done <- err
+		close(s.done)
+	}()
+	log.Info(name+" server listening", "addr", ln.Addr().String())
+	return s, nil
+}
+
+// Addr returns the address the server listens on.
+func (s *httpServer) Addr() string { return s.ln.Addr().String() }
+
+// Shutdown stops accepting connections and waits for the requests in
+// flight until ctx is done; then it closes the connections left.
+func (s *httpServer) Shutdown(ctx context.Context) error {
+	err := s.srv.Shutdown(ctx)
+	if err != nil {
+		_ = s.srv.Close()
+		err = fmt.Errorf("%s server: requests still in flight at the deadline: %w", s.name, err)
+	}
+	<-s.done
+	return err
+}

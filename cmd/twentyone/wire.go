@@ -1,0 +1,159 @@
+package main
+
+// This is the one file of the command that touches the bot and storage
+// packages: the rest (config, metrics, the HTTP servers, the subcommands)
+// reaches them through Main's Store and Bot interfaces.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/twentyone-bot/twentyone/bot"
+	"github.com/twentyone-bot/twentyone/bot/outbox"
+	"github.com/twentyone-bot/twentyone/storage"
+)
+
+var _ bot.Metrics = (*Metrics)(nil)
+
+// storeOptions returns the storage options the config asks for.
+func storeOptions(cfg *Config) storage.Options {
+	return storage.Options{
+		LockTimeout:   time.Second,
+		StartingChips: cfg.Table.StartingChips,
+		DailyBonus:    cfg.Table.DailyBonus,
+		Defaults: storage.ChatSettings{
+			Game:     cfg.Table.Game(),
+			Language: cfg.Table.StorageLanguage(),
+		},
+	}
+}
+
+// wiredStore is a storage.Store as Main's Store.
+type wiredStore struct{ *storage.Store }
+
+// OpenTables counts the tables with a deadline: every table in the lobby or
+// in a game has one.
+func (s wiredStore) OpenTables(ctx context.Context) (int, error) {
+	timers, err := s.Timers(ctx)
+	return len(timers), err
+}
+
+// openStore opens the database the config names.
+func openStore(cfg *Config, _ *Metrics, log *slog.Logger) (Store, error) {
+	// TODO(storage): feed Metrics.ObserveCommit once storage.Options has a
+	// commit hook (such as OnCommit func(time.Duration)).
+	s, err := storage.Open(cfg.Storage.Path, storeOptions(cfg))
+	if err != nil {
+		return nil, storeError(cfg.Storage.Path, err)
+	}
+	log.Info("database open", "path", s.Path())
+	return wiredStore{s}, nil
+}
+
+// storeError explains a failure to open the database.
+func storeError(path string, err error) error {
+	switch {
+	case errors.Is(err, storage.ErrInUse):
+		return fmt.Errorf("the database %s is in use by another process (is the bot already running?): %w", path, err)
+	case errors.Is(err, storage.ErrNewerSchema):
+		return fmt.Errorf("the database %s was written by a newer twentyone: run that version, or restore a backup: %w", path, err)
+	case errors.Is(err, storage.ErrCorrupt):
+		return fmt.Errorf("the database %s is damaged: restore a backup (twentyone backup writes one): %w", path, err)
+	}
+	return fmt.Errorf("opening the database %s: %w", path, err)
+}
+
+// newBot connects the bot to the Bot API (getMe).
+func newBot(ctx context.Context, cfg *Config, s Store, log *slog.Logger, m *Metrics) (Bot, error) {
+	ws, ok := s.(wiredStore)
+	if !ok {
+		return nil, fmt.Errorf("newBot: want the store openStore opened, not a %T", s)
+	}
+	limits := outbox.Limits{}
+	if cfg.Telegram.RateLimits {
+		limits = outbox.TelegramLimits()
+	}
+	b, err := bot.New(ctx, bot.Config{
+		Token:       cfg.Telegram.Token.Reveal(),
+		Endpoint:    cfg.Telegram.APIEndpoint,
+		Store:       ws.Store,
+		Logger:      log,
+		Limits:      limits,
+		PollTimeout: cfg.Telegram.PollTimeout,
+		Owners:      cfg.Owners,
+		Metrics:     m,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("connecting to the Bot API: %w", err)
+	}
+	return b, nil
+}
+
+// backupDirect backs up the database by opening it, for when no running bot
+// answered: it fails with ErrInUse if a process holds the file all the same.
+func backupDirect(ctx context.Context, cfg *Config, out string, stdout io.Writer) error {
+	path := cfg.Storage.Path
+	if _, err := os.Stat(path); err != nil {
+		return fmt.Errorf("no bot answered on %s and there is no database to open: %w", cfg.HTTP.Listen, err)
+	}
+	if same(path, out) {
+		return fmt.Errorf("-o %s is the database itself", out)
+	}
+	opts := storeOptions(cfg)
+	opts.LockTimeout = 200 * time.Millisecond
+	s, err := storage.Open(path, opts)
+	if err != nil {
+		if errors.Is(err, storage.ErrInUse) {
+			return fmt.Errorf("the database %s is held by a running process whose admin server (http.listen %q) did not answer; back up through that process, or stop it: %w", path, cfg.HTTP.Listen, err)
+		}
+		return storeError(path, err)
+	}
+	defer s.Close()
+	if out == "-" {
+		_, err = s.Backup(ctx, stdout)
+	} else {
+		err = s.BackupFile(ctx, out)
+	}
+	if err != nil {
+		return fmt.Errorf("backing up %s: %w", path, err)
+	}
+	return nil
+}
+
+// compactDatabase writes a compacted copy of src to dst and returns both
+// sizes.
+func compactDatabase(ctx context.Context, src, dst string) (before, after int64, err error) {
+	fi, err := os.Stat(src)
+	if err != nil {
+		return 0, 0, fmt.Errorf("no database to compact: %w", err)
+	}
+	if err := storage.Compact(ctx, src, dst); err != nil {
+		if errors.Is(err, storage.ErrInUse) {
+			return 0, 0, fmt.Errorf("the database %s is in use: stop the bot before compacting: %w", src, err)
+		}
+		return 0, 0, err
+	}
+	fo, err := os.Stat(dst)
+	if err != nil {
+		return 0, 0, err
+	}
+	return fi.Size(), fo.Size(), nil
+}
+
+// same reports whether paths a and b name the same file.
+func same(a, b string) bool {
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	if errA == nil && errB == nil {
+		return os.SameFile(fa, fb)
+	}
+	absA, errA := filepath.Abs(a)
+	absB, errB := filepath.Abs(b)
+	return errA == nil && errB == nil && absA == absB
+}
