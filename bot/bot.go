@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/twentyone-bot/twentyone/bot/outbox"
+	"github.com/twentyone-bot/twentyone/game"
 	"github.com/twentyone-bot/twentyone/storage"
 )
 
@@ -31,6 +32,11 @@ type Store interface {
 	CancelAll(ctx context.Context, chat int64, now time.Time) ([]storage.Applied, error)
 	Timers(ctx context.Context) ([]storage.Timer, error)
 	TableReveals(ctx context.Context, key storage.TableKey, game uint64) ([]storage.Reveal, error)
+	Leaderboard(ctx context.Context, chat int64, n int) ([]storage.Standing, error)
+	Stats(ctx context.Context, chat int64, user game.UserID) (storage.Stats, error)
+	History(ctx context.Context, chat int64, user game.UserID, limit int) ([]storage.LedgerEntry, error)
+	Audit(ctx context.Context, chat int64) (storage.Audit, error)
+	Grant(ctx context.Context, chat int64, u storage.User, amount int64, now time.Time) (int64, error)
 }
 
 // Metrics is told what the bot does. Every method must be safe for
@@ -106,7 +112,7 @@ type Bot struct {
 
 	mu       sync.Mutex
 	messages map[storage.TableKey]int // the table messages the bot knows
-	reposts  map[storage.TableKey]bool
+	reposts  map[storage.TableKey]repost
 	admins   map[adminKey]adminEntry
 }
 
@@ -143,7 +149,7 @@ func New(ctx context.Context, cfg Config) (*Bot, error) {
 		chats:    newSerial(),
 		owners:   make(map[int64]bool),
 		messages: make(map[storage.TableKey]int),
-		reposts:  make(map[storage.TableKey]bool),
+		reposts:  make(map[storage.TableKey]repost),
 		admins:   make(map[adminKey]adminEntry),
 	}
 	for _, id := range cfg.Owners {

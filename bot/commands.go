@@ -28,6 +28,11 @@ var commandList = []struct {
 	{"cancel", i18n.DescCancel},
 	{"lang", i18n.DescLang},
 	{"verify", i18n.DescVerify},
+	{"top", i18n.DescTop},
+	{"stats", i18n.DescStats},
+	{"history", i18n.DescHistory},
+	{"audit", i18n.DescAudit},
+	{"kick", i18n.DescKick},
 }
 
 // registerCommands sets the command menu in English (the default) and in

@@ -92,7 +92,8 @@ func (b *Bot) message(ctx context.Context, u update) {
 			c.say(i18n.T(c.lang, i18n.Help))
 		case "rules":
 			c.say(i18n.T(c.lang, i18n.Rules))
-		case "newgame", "leave", "balance", "bonus", "settings", "cancel", "lang", "verify":
+		case "newgame", "leave", "balance", "bonus", "settings", "cancel", "lang", "verify",
+			"top", "stats", "history", "audit", "kick", "grant":
 			c.say(i18n.T(c.lang, i18n.GroupsOnly))
 		}
 		return
@@ -118,6 +119,18 @@ func (b *Bot) message(ctx context.Context, u update) {
 		c.setLang(ctx)
 	case "verify":
 		c.verify(ctx)
+	case "top":
+		c.top(ctx)
+	case "stats":
+		c.stats(ctx)
+	case "history":
+		c.history(ctx)
+	case "audit":
+		c.audit(ctx)
+	case "kick":
+		c.kick(ctx)
+	case "grant":
+		c.grant(ctx)
 	}
 }
 

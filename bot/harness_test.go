@@ -118,6 +118,8 @@ type harnessOptions struct {
 	limits  outbox.Limits
 	// sync makes the store fsync every commit, as in production.
 	sync bool
+	// owners are the names of the bot's owners.
+	owners []string
 	chat func(*telegramtest.Server, ...telegramtest.User) telegramtest.Chat
 }
 
@@ -156,11 +158,15 @@ func (h *harness) start() {
 	st, err := storage.Open(h.dbPath, storage.Options{Rand: h.deck, NoSync: !h.opts.sync})
 	require.NoError(h.t, err)
 	h.store = st
+	var owners []int64
+	for _, n := range h.opts.owners {
+		owners = append(owners, h.users[n].ID)
+	}
 	b, err := bot.New(context.Background(), bot.Config{
 		Token: h.srv.Token(), Endpoint: h.srv.Endpoint(), Transport: h.srv.Client().Transport,
 		Store: st, Clock: h.clock, Limits: h.opts.limits,
 		Logger:      slog.New(slog.NewTextHandler(io.Discard, nil)),
-		PollTimeout: time.Second, StartingChips: 1000, DailyBonus: 100,
+		PollTimeout: time.Second, StartingChips: 1000, DailyBonus: 100, Owners: owners,
 	})
 	require.NoError(h.t, err)
 	h.bot = b
@@ -344,3 +350,26 @@ func (h *harness) String() string { return fmt.Sprintf("harness(%d)", h.group.ID
 type callbackData = callback.Data
 
 const betAction = callback.Bet
+
+// reply sends text as the user in reply to a message.
+func (h *harness) reply(name string, to int, text string) {
+	h.t.Helper()
+	_, err := h.srv.Post(telegramtest.Post{ChatID: h.group.ID, From: h.user(name).ID, ReplyTo: to, Text: text})
+	require.NoError(h.t, err)
+}
+
+// botSays waits for a bot message in the group containing every part, and
+// returns it.
+func (h *harness) botSays(parts ...string) telegramtest.ChatMessage {
+	h.t.Helper()
+	m, err := h.srv.WaitForBotMessage(h.ctx(), h.group.ID, func(m telegramtest.ChatMessage) bool {
+		for _, p := range parts {
+			if !strings.Contains(m.Text, p) {
+				return false
+			}
+		}
+		return true
+	})
+	require.NoError(h.t, err)
+	return m
+}

@@ -104,7 +104,7 @@ func (b *Bot) pressTable(ctx context.Context, u update, key storage.TableKey, da
 		return
 	}
 	b.answer(q, toast(lang, cmd, res.Outcome), false)
-	b.show(res.View)
+	b.showApplied(res)
 }
 
 // toast is the short answer to an accepted press: after Hit, the card and

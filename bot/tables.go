@@ -39,9 +39,37 @@ func (b *Bot) show(v storage.View) {
 // the chat, deleting the old one.
 func (b *Bot) repost(v storage.View) {
 	b.mu.Lock()
-	b.reposts[v.Key] = true
+	b.reposts[v.Key] = repost{}
 	b.mu.Unlock()
 	b.show(v)
+}
+
+// repost says how the next render of a table leaves its old message: deleted,
+// or (keep) edited into the record of the game it showed.
+type repost struct {
+	keep    bool
+	summary render.Message
+}
+
+// showApplied shows the table after an applied command. When the command
+// started a game where a finished one was shown, the finished game's
+// message stays in the chat as its record and the new game gets a message
+// of its own.
+func (b *Bot) showApplied(res storage.Applied) {
+	started := false
+	for _, e := range res.Outcome.Events {
+		started = started || e.Kind == game.EventStarted
+	}
+	if started && render.Finished(&res.Before) {
+		summary := render.Summary(render.Input{
+			Table: res.Before, Settings: res.Settings.Game, Balances: res.Balances, Names: res.Names,
+			Lang: lang(res.Settings), Now: b.clock.Now(),
+		})
+		b.mu.Lock()
+		b.reposts[res.Key] = repost{keep: true, summary: summary}
+		b.mu.Unlock()
+	}
+	b.show(res.View)
 }
 
 func (b *Bot) enqueue(op outbox.Op) {
@@ -64,9 +92,9 @@ func (b *Bot) renderTable(ctx context.Context, v storage.View) error {
 	})
 	b.mu.Lock()
 	id := b.messages[key]
-	repost := b.reposts[key]
+	rp, reposting := b.reposts[key]
 	b.mu.Unlock()
-	if id != 0 && !repost {
+	if id != 0 && !reposting {
 		err := b.api.editMessage(key.Chat, id, msg)
 		if err == nil || !hasDescription(err, errEditGone...) {
 			return forOutbox(b.chatError(key.Chat, err))
@@ -84,9 +112,15 @@ func (b *Bot) renderTable(ctx context.Context, v storage.View) error {
 	b.messages[key] = newID
 	delete(b.reposts, key)
 	b.mu.Unlock()
-	if repost && id != 0 {
-		if err := b.api.deleteMessage(key.Chat, id); err != nil {
-			b.log.Debug("deleting the old table message", "table", key, "err", err)
+	if reposting && id != 0 {
+		var err error
+		if rp.keep {
+			err = b.api.editMessage(key.Chat, id, rp.summary)
+		} else {
+			err = b.api.deleteMessage(key.Chat, id)
+		}
+		if err != nil {
+			b.log.Debug("leaving the old table message", "table", key, "err", err)
 		}
 	}
 	if err := b.store.SetMessage(ctx, key, newID); err != nil {

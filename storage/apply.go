@@ -291,7 +291,7 @@ func (t *txn) apply(req ApplyRequest) (res Applied, rejected, fatal error) {
 	if err != nil {
 		return Applied{}, nil, err
 	}
-	return Applied{View: v, Outcome: out}, nil, nil
+	return Applied{View: v, Outcome: out, Before: tb}, nil, nil
 }
 
 // addChips returns a+b and whether it did not overflow.

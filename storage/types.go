@@ -57,6 +57,9 @@ type View struct {
 type Applied struct {
 	View
 	Outcome game.Outcome
+	// Before is the table as it was before the command, for showing what a
+	// command replaced (the record of a finished game when the next starts).
+	Before game.Table
 }
 
 // Account is a user's standing in a chat.

@@ -92,7 +92,11 @@ func placeholders(s string) (args []string, bad []string) {
 		args = append(args, strconv.Itoa(n)+verb)
 		next = n + 1
 	}
-	slices.Sort(args)
+	slices.SortFunc(args, func(a, b string) int { // numerically: 2s before 10s
+		x, _ := strconv.Atoi(strings.TrimRight(a, "sdvq"))
+		y, _ := strconv.Atoi(strings.TrimRight(b, "sdvq"))
+		return x - y
+	})
 	return args, bad
 }
 

@@ -37,6 +37,7 @@ var en = map[Key]string{
 
 	GameOverTakes:    "🏁 Game over. %s takes the bank: %s.",
 	GameOverBroken:   "🏁 Game over: the bank is broken, %s takes nothing.",
+	SummaryTitle:     "🏁 Twenty One — game %s",
 	GameOverLast:     "Last game:",
 	ClosedTimeout:    "Nobody started a game in time.",
 	ClosedCancelled:  "An admin cancelled the game: every bet was refunded.",
@@ -105,7 +106,12 @@ var en = map[Key]string{
 		"/settings: the table settings (admins change them)\n" +
 		"/cancel: cancel the game and refund every bet (admins)\n" +
 		"/lang: the language, en or ru\n" +
-		"/verify N: the decks of game N, to check the shuffle",
+		"/verify N: the decks of game N, to check the shuffle\n" +
+		"/top: the chat's leaderboard\n" +
+		"/stats: your results (reply to someone for theirs)\n" +
+		"/history: your last chip movements\n" +
+		"/audit: check that the chat's chips add up (admins)\n" +
+		"/kick: reply to a player to stand them up (admins)",
 	Rules: "<b>The rules in short</b>\n" +
 		"• 36 cards, 6 to ace. Points: 6 to 10 as written, J 2, Q 3, K 4, A 11.\n" +
 		"• Two aces are a <b>Golden 21</b>, five pictures (J Q K A) are <b>21</b> too. Over 21 is a bust.\n" +
@@ -192,4 +198,35 @@ var en = map[Key]string{
 	RankQueen:   "Q",
 	RankKing:    "K",
 	RankAce:     "A",
+
+	TopTitle:       "🏆 <b>Top players</b>",
+	TopLine:        "%s. %s — %s · net %s · games: %s",
+	TopEmpty:       "Nobody has played here yet: /newgame opens a table.",
+	StatsText:      "📊 <b>%s</b>\nGames: %s (as banker: %s)\nDuels: %s won, %s lost (%s)\nBiggest win: %s\nNet result: %s\nGolden 21: %s · Five pictures: %s\nBalance: %s",
+	StatsNone:      "%s hasn't played here yet.",
+	HistoryTitle:   "🧾 %s, your last chip movements (UTC):",
+	HistoryLine:    "%s  %s · %s → %s",
+	HistoryEmpty:   "%s, you have no chip movements here yet.",
+	LedgerStart:    "starting chips",
+	LedgerBonus:    "daily bonus",
+	LedgerOwner:    "grant",
+	LedgerStake:    "stake as banker, game %s",
+	LedgerBet:      "bet, game %s",
+	LedgerWin:      "won, game %s",
+	LedgerRefund:   "refund, game %s",
+	LedgerBank:     "bank, game %s",
+	AuditOK:        "✅ The chips add up: balances %s + on tables %s = granted %s.",
+	AuditBad:       "❌ The chips do not add up: %s",
+	KickUsage:      "Reply to a player's message with /kick to stand them up.",
+	KickDone:       "%s will be stood up at the next safe moment.",
+	KickNotSeated:  "%s is not at the table.",
+	GrantUsage:     "Reply to a user's message with /grant AMOUNT.",
+	GrantDone:      "%s got %s. Balance: %s.",
+	GrantOwnerOnly: "Only the bot's owners can grant chips.",
+	GrantBad:       "The amount must be a whole number from 1 to %s.",
+	DescTop:        "The chat's leaderboard",
+	DescStats:      "Your stats, or of the user you reply to",
+	DescHistory:    "Your last chip movements",
+	DescAudit:      "Check that the chat's chips add up (admins)",
+	DescKick:       "Stand a player up: reply to them (admins)",
 }

@@ -84,6 +84,8 @@ const (
 	GameOverTakes Key = "gameover.takes"
 	// GameOverBroken: the bank was broken: the banker's name.
 	GameOverBroken Key = "gameover.broken"
+	// SummaryTitle heads the record a finished game leaves: the game's number.
+	SummaryTitle Key = "gameover.summary"
 	// GameOverLast heads the results of the last game on a closed table.
 	GameOverLast Key = "gameover.last"
 	// ClosedTimeout: nobody started the lobby in time.
@@ -358,4 +360,68 @@ const (
 	RankKing Key = "rank.k"
 	// RankAce is the ace's letter.
 	RankAce Key = "rank.a"
+)
+
+// Community commands: the leaderboard, stats, history and admin tools.
+const (
+	// TopTitle: heads the leaderboard.
+	TopTitle Key = "cmd.top.title"
+	// TopLine: a leaderboard line: rank, name, balance, net, games.
+	TopLine Key = "cmd.top.line"
+	// TopEmpty: nobody has chips in the chat yet.
+	TopEmpty Key = "cmd.top.empty"
+	// StatsText: a user"s stats: name, games, as banker, duels won, lost, win rate, biggest win, net, Golden 21s, Five pictures, balance.
+	StatsText Key = "cmd.stats"
+	// StatsNone: the user has not played in the chat: name.
+	StatsNone Key = "cmd.stats.none"
+	// HistoryTitle: heads a user"s chip movements: name.
+	HistoryTitle Key = "cmd.history.title"
+	// HistoryLine: one movement: time, signed amount, what caused it, the balance after.
+	HistoryLine Key = "cmd.history.line"
+	// HistoryEmpty: no movement yet: name.
+	HistoryEmpty Key = "cmd.history.empty"
+	// LedgerStart: starting chips.
+	LedgerStart Key = "ledger.start"
+	// LedgerBonus: the daily bonus.
+	LedgerBonus Key = "ledger.bonus"
+	// LedgerOwner: a grant by the bot"s owner.
+	LedgerOwner Key = "ledger.owner"
+	// LedgerStake: the stake as banker: the game.
+	LedgerStake Key = "ledger.stake"
+	// LedgerBet: a bet: the game.
+	LedgerBet Key = "ledger.bet"
+	// LedgerWin: a won bet: the game.
+	LedgerWin Key = "ledger.win"
+	// LedgerRefund: a refund: the game.
+	LedgerRefund Key = "ledger.refund"
+	// LedgerBank: the bank to the banker: the game.
+	LedgerBank Key = "ledger.bank"
+	// AuditOK: the chips add up: balances, on tables, granted.
+	AuditOK Key = "cmd.audit.ok"
+	// AuditBad: the chips do not add up: what is wrong.
+	AuditBad Key = "cmd.audit.bad"
+	// KickUsage: how to use /kick.
+	KickUsage Key = "cmd.kick.usage"
+	// KickDone: the player will be stood up: name.
+	KickDone Key = "cmd.kick.done"
+	// KickNotSeated: the player is not at the table: name.
+	KickNotSeated Key = "cmd.kick.notseated"
+	// GrantUsage: how to use /grant.
+	GrantUsage Key = "cmd.grant.usage"
+	// GrantDone: a grant: name, amount, new balance.
+	GrantDone Key = "cmd.grant.done"
+	// GrantOwnerOnly: a non-owner tried to grant.
+	GrantOwnerOnly Key = "cmd.grant.owneronly"
+	// GrantBad: a bad amount: the largest.
+	GrantBad Key = "cmd.grant.bad"
+	// DescTop: describes /top.
+	DescTop Key = "desc.top"
+	// DescStats: describes /stats.
+	DescStats Key = "desc.stats"
+	// DescHistory: describes /history.
+	DescHistory Key = "desc.history"
+	// DescAudit: describes /audit.
+	DescAudit Key = "desc.audit"
+	// DescKick: describes /kick.
+	DescKick Key = "desc.kick"
 )

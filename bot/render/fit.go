@@ -22,10 +22,13 @@ var nameLimits = []int{0, 48, 32, 16, 8, 2}
 // names, each time trying the whole log again. Should nothing fit (no state
 // of game comes near), it drops lines from the end, and cuts the last one
 // left as plain text.
-func fit(in Input, limit int) string {
+func fit(in Input, limit int) string { return fitWith(in, limit, build) }
+
+// fitWith is fit for the lines that draw makes.
+func fitWith(in Input, limit int, draw func(Input, namer) []line) string {
 	var lines []line
 	for _, max := range nameLimits {
-		lines = build(in, namer{max: max})
+		lines = draw(in, namer{max: max})
 		if text, ok := trimLog(lines, in.Lang, limit); ok {
 			return text
 		}

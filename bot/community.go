@@ -1,0 +1,203 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"html"
+	"strconv"
+	"strings"
+
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+
+	"github.com/twentyone-bot/twentyone/bot/i18n"
+	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/storage"
+)
+
+// Limits of the community commands.
+const (
+	topSize     = 10
+	historySize = 10
+	// maxGrant is the most chips one /grant gives.
+	maxGrant = 1_000_000_000
+)
+
+// top handles /top: the chat's leaderboard by balance.
+func (c *command) top(ctx context.Context) {
+	rows, err := c.b.store.Leaderboard(ctx, c.m.Chat.ID, topSize)
+	if err != nil {
+		c.b.internal("top", err)
+		c.say(i18n.T(c.lang, i18n.PopError))
+		return
+	}
+	if len(rows) == 0 {
+		c.say(i18n.T(c.lang, i18n.TopEmpty))
+		return
+	}
+	lines := []string{i18n.T(c.lang, i18n.TopTitle)}
+	for i, r := range rows {
+		lines = append(lines, i18n.T(c.lang, i18n.TopLine, strconv.Itoa(i+1), html.EscapeString(r.Name),
+			i18n.Chips(c.lang, r.Balance), i18n.Signed(r.Net), i18n.Number(int64(r.Games))))
+	}
+	c.say(strings.Join(lines, "\n"))
+}
+
+// target returns the user a command is about: the author of the message it
+// replies to, if that is a person, else whoever sent it.
+func (c *command) target() (*tgbotapi.User, bool) {
+	if r := c.m.ReplyToMessage; r != nil && r.From != nil && !r.From.IsBot && r.From.ID != anonymousAdmin {
+		return r.From, true
+	}
+	return c.m.From, false
+}
+
+// stats handles /stats: the results of the sender, or of the user whose
+// message it replies to.
+func (c *command) stats(ctx context.Context) {
+	who, _ := c.target()
+	if who == nil || anonymous(c.m) && who == c.m.From {
+		c.say(i18n.T(c.lang, i18n.AnonymousPlay))
+		return
+	}
+	name := html.EscapeString(who.FirstName)
+	st, err := c.b.store.Stats(ctx, c.m.Chat.ID, game.UserID(who.ID))
+	if errors.Is(err, storage.ErrNotFound) {
+		c.say(i18n.T(c.lang, i18n.StatsNone, name))
+		return
+	}
+	if err != nil {
+		c.b.internal("stats", err)
+		c.say(i18n.T(c.lang, i18n.PopError))
+		return
+	}
+	acc, err := c.b.store.Account(ctx, c.m.Chat.ID, user(who), c.b.clock.Now())
+	if err != nil {
+		c.b.internal("stats", err)
+		c.say(i18n.T(c.lang, i18n.PopError))
+		return
+	}
+	rate := "—"
+	if duels := st.DuelsWon + st.DuelsLost; duels > 0 {
+		rate = strconv.Itoa((200*st.DuelsWon+duels)/(2*duels)) + "%" // rounded half up
+	}
+	c.say(i18n.T(c.lang, i18n.StatsText, name, i18n.Number(int64(st.Games)), i18n.Number(int64(st.GamesAsBanker)),
+		i18n.Number(int64(st.DuelsWon)), i18n.Number(int64(st.DuelsLost)), rate,
+		i18n.Chips(c.lang, st.BiggestWin), i18n.Signed(st.Net),
+		i18n.Number(int64(st.Golden21s)), i18n.Number(int64(st.FivePictures)), i18n.Chips(c.lang, acc.Balance)))
+}
+
+// ledgerWords says what caused a movement.
+var ledgerWords = map[storage.LedgerKind]i18n.Key{
+	storage.LedgerStart:  i18n.LedgerStart,
+	storage.LedgerBonus:  i18n.LedgerBonus,
+	storage.LedgerOwner:  i18n.LedgerOwner,
+	storage.LedgerStake:  i18n.LedgerStake,
+	storage.LedgerBet:    i18n.LedgerBet,
+	storage.LedgerWin:    i18n.LedgerWin,
+	storage.LedgerRefund: i18n.LedgerRefund,
+	storage.LedgerBank:   i18n.LedgerBank,
+}
+
+// history handles /history: the sender's last chip movements.
+func (c *command) history(ctx context.Context) {
+	u, ok := c.player()
+	if !ok {
+		return
+	}
+	name := html.EscapeString(u.Name)
+	entries, err := c.b.store.History(ctx, c.m.Chat.ID, u.ID, historySize)
+	if errors.Is(err, storage.ErrNotFound) || err == nil && len(entries) == 0 {
+		c.say(i18n.T(c.lang, i18n.HistoryEmpty, name))
+		return
+	}
+	if err != nil {
+		c.b.internal("history", err)
+		c.say(i18n.T(c.lang, i18n.PopError))
+		return
+	}
+	lines := []string{i18n.T(c.lang, i18n.HistoryTitle, name)}
+	for _, e := range entries {
+		why := i18n.T(c.lang, ledgerWords[e.Kind])
+		if !e.Kind.Grant() {
+			why = i18n.T(c.lang, ledgerWords[e.Kind], strconv.FormatUint(e.Game, 10))
+		}
+		lines = append(lines, i18n.T(c.lang, i18n.HistoryLine, e.Time.UTC().Format("02.01 15:04"),
+			i18n.Signed(e.Amount), why, i18n.Number(e.Balance)))
+	}
+	c.say(strings.Join(lines, "\n"))
+}
+
+// audit handles /audit (admins): whether the chat's chips add up.
+func (c *command) audit(ctx context.Context) {
+	if !c.admin(ctx) {
+		c.say(i18n.T(c.lang, i18n.PopAdminOnly))
+		return
+	}
+	a, err := c.b.store.Audit(ctx, c.m.Chat.ID)
+	if err != nil && !errors.Is(err, storage.ErrNotFound) {
+		c.b.internal("audit", err)
+		c.say(i18n.T(c.lang, i18n.PopError))
+		return
+	}
+	if err == nil && !a.OK {
+		c.say(i18n.T(c.lang, i18n.AuditBad, html.EscapeString(strings.Join(a.Problems, "; "))))
+		return
+	}
+	c.say(i18n.T(c.lang, i18n.AuditOK, i18n.Number(a.Balances), i18n.Number(a.OnTables), i18n.Number(a.Granted)))
+}
+
+// kick handles /kick in reply to a player (admins): the player is stood up
+// at the next safe moment.
+func (c *command) kick(ctx context.Context) {
+	if !c.admin(ctx) {
+		c.say(i18n.T(c.lang, i18n.PopAdminOnly))
+		return
+	}
+	who, replied := c.target()
+	if !replied {
+		c.say(i18n.T(c.lang, i18n.KickUsage))
+		return
+	}
+	var admin storage.User
+	if !anonymous(c.m) {
+		admin = user(c.m.From)
+	}
+	name := html.EscapeString(who.FirstName)
+	res, err := c.apply(ctx, admin, game.Command{Kind: game.Kick, User: admin.ID, Target: game.UserID(who.ID)})
+	switch {
+	case err == nil:
+		c.b.show(res.View)
+		c.say(i18n.T(c.lang, i18n.KickDone, name))
+	case errors.Is(err, game.ErrNotSeated), errors.Is(err, game.ErrNoTable):
+		c.say(i18n.T(c.lang, i18n.KickNotSeated, name))
+	case errors.Is(err, storage.ErrDuplicate):
+	default:
+		c.sayError(err, res.View, admin)
+	}
+}
+
+// grant handles /grant AMOUNT in reply to a user (the bot's owners only):
+// chips out of nowhere, ledgered as a grant.
+func (c *command) grant(ctx context.Context) {
+	if c.m.From == nil || !c.b.owners[c.m.From.ID] || anonymous(c.m) {
+		c.say(i18n.T(c.lang, i18n.GrantOwnerOnly))
+		return
+	}
+	who, replied := c.target()
+	if !replied {
+		c.say(i18n.T(c.lang, i18n.GrantUsage))
+		return
+	}
+	amount, err := strconv.ParseInt(c.args, 10, 64)
+	if err != nil || amount < 1 || amount > maxGrant {
+		c.say(i18n.T(c.lang, i18n.GrantBad, i18n.Number(maxGrant)))
+		return
+	}
+	bal, err := c.b.store.Grant(ctx, c.m.Chat.ID, user(who), amount, c.b.clock.Now())
+	if err != nil {
+		c.b.internal("grant", err)
+		c.say(i18n.T(c.lang, i18n.PopError))
+		return
+	}
+	c.say(i18n.T(c.lang, i18n.GrantDone, html.EscapeString(who.FirstName), i18n.Chips(c.lang, amount), i18n.Chips(c.lang, bal)))
+}

@@ -1,0 +1,247 @@
+package bot_test
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"os/exec"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/twentyone-bot/twentyone/bot/callback"
+	"github.com/twentyone-bot/twentyone/bot/telegramtest"
+	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/storage"
+)
+
+// bobWins plays a game of Alice (banker) against Bob, who draws 21 on his
+// bet of 10. It returns the deck commitment the table showed during it.
+func (h *harness) bobWins() string {
+	h.t.Helper()
+	h.decks("Th Ah")
+	h.lobby("Bob")
+	h.startGame("Alice")
+	during := h.tableMessage(contains("Deck sha256"))
+	h.bet("Bob", 10)
+	h.hit("Bob")
+	h.tableMessage(contains("Game over"))
+	hash := regexp.MustCompile(`[0-9a-f]{64}`).FindString(during.Text)
+	require.NotEmpty(h.t, hash, "the table shows the deck's commitment: %q", during.Text)
+	return hash
+}
+
+func TestTopStatsHistory(t *testing.T) {
+	h := newHarness(t)
+	h.bobWins()
+
+	h.command("Carol", "top")
+	top := h.botSays("Top players")
+	lines := strings.Split(top.Text, "\n")
+	require.Len(t, lines, 3, "Bob and Alice, who played (Carol has not)")
+	assert.Contains(t, lines[1], "1. Bob — 1\u2009010 chips · net +10 · games: 1")
+	assert.Contains(t, lines[2], "2. Alice — 990 chips · net −10 · games: 1")
+
+	// Reply-less /stats: the sender's own.
+	h.command("Bob", "stats")
+	st := h.botSays("📊 Bob")
+	assert.Contains(t, st.Text, "Duels: 1 won, 0 lost (100%)")
+	assert.Contains(t, st.Text, "Balance: 1\u2009010 chips")
+
+	// /stats in reply to Alice: hers.
+	aliceMsg := h.command("Alice", "balance")
+	h.reply("Bob", aliceMsg.MessageID, "/stats")
+	st = h.botSays("📊 Alice")
+	assert.Contains(t, st.Text, "Games: 1 (as banker: 1)")
+	assert.Contains(t, st.Text, "Net result: −10")
+
+	h.command("Dave", "stats")
+	h.botSays("Dave hasn't played here yet.")
+
+	h.command("Bob", "history")
+	hist := h.botSays("Bob, your last chip movements")
+	lines = strings.Split(hist.Text, "\n")
+	require.Len(t, lines, 4)
+	assert.Contains(t, lines[1], "+20 · won, game 1 → 1\u2009010")
+	assert.Contains(t, lines[2], "−10 · bet, game 1 → 990")
+	assert.Contains(t, lines[3], "+1\u2009000 · starting chips → 1\u2009000")
+}
+
+func TestAuditAndKick(t *testing.T) {
+	h := newHarness(t)
+	h.command("Bob", "audit")
+	h.botSays("Only chat admins can do that.")
+	h.command("Alice", "audit")
+	h.botSays("✅ The chips add up")
+
+	h.lobby("Bob", "Carol")
+	carolMsg := h.command("Carol", "balance")
+	h.reply("Bob", carolMsg.MessageID, "/kick")
+	h.botSays("Only chat admins can do that.")
+	h.command("Alice", "kick")
+	h.botSays("Reply to a player's message with /kick")
+	h.reply("Alice", carolMsg.MessageID, "/kick")
+	h.botSays("Carol will be stood up")
+	v := h.view()
+	_, seated := v.Table.SeatOf(game.UserID(h.user("Carol").ID))
+	assert.False(t, seated, "in the lobby a kick stands the player up at once")
+	h.reply("Alice", carolMsg.MessageID, "/kick")
+	h.botSays("Carol is not at the table.")
+}
+
+func TestGrantIsForOwnersOnly(t *testing.T) {
+	h := newHarness(t, func(o *harnessOptions) { o.owners = []string{"Dave"} })
+	bobMsg := h.command("Bob", "balance")
+	h.botSays("Bob, your balance")
+	h.reply("Alice", bobMsg.MessageID, "/grant 500") // the group's creator, but no owner
+	h.botSays("Only the bot's owners can grant chips.")
+	assert.EqualValues(t, 1000, h.balance("Bob"))
+	h.reply("Dave", bobMsg.MessageID, "/grant -5")
+	h.botSays("The amount must be a whole number")
+	h.reply("Dave", bobMsg.MessageID, "/grant 500")
+	h.botSays("Bob got 500 chips. Balance: 1\u2009500 chips.")
+	assert.EqualValues(t, 1500, h.balance("Bob"))
+	entries, err := h.store.History(h.ctx(), h.group.ID, game.UserID(h.user("Bob").ID), 1)
+	require.NoError(t, err)
+	require.Len(t, entries, 1)
+	assert.Equal(t, storage.LedgerOwner, entries[0].Kind)
+	h.audit()
+}
+
+// TestFairnessVerify checks a game's deck the way docs/FAIRNESS.md tells
+// players to: the revealed preimage hashes (with sha256sum) to the hash the
+// table showed before the first card, and changing one card breaks it.
+func TestFairnessVerify(t *testing.T) {
+	h := newHarness(t)
+	shown := h.bobWins()
+
+	h.command("Carol", "verify")
+	msg := h.botSays("Game 1", shown)
+	m := regexp.MustCompile(`(?m)^([2-9TJQKA][shdc])+:[0-9a-f]{32}$`).FindString(msg.Text)
+	require.NotEmpty(t, m, "the preimage is in the message: %q", msg.Text)
+	sum := sha256.Sum256([]byte(m))
+	assert.Equal(t, shown, hex.EncodeToString(sum[:]))
+	require.NoError(t, game.VerifyDeck(m, shown))
+
+	if _, err := exec.LookPath("sha256sum"); err == nil {
+		out, err := exec.Command("sh", "-c", `printf '%s' "$1" | sha256sum`, "sh", m).Output()
+		require.NoError(t, err)
+		assert.True(t, strings.HasPrefix(string(out), shown), "the documented command prints the commitment")
+	}
+
+	// Swap the first two cards: the deck no longer matches.
+	forged := m[2:4] + m[0:2] + m[4:]
+	require.NotEqual(t, m, forged)
+	assert.ErrorIs(t, game.VerifyDeck(forged, shown), game.ErrCommitmentMismatch)
+
+	// The button on the finished game shows the same.
+	v := h.view()
+	tm, ok := h.srv.Message(h.group.ID, v.MessageID)
+	require.True(t, ok)
+	b, ok := tm.Button("🔐 Check the deck")
+	require.True(t, ok)
+	a := h.pressRaw("Dave", tm.MessageID, b.CallbackData)
+	assert.Empty(t, a.Text)
+	require.NoError(t, h.srv.WaitFor(h.ctx(), func(v *telegramtest.View) bool {
+		n := 0
+		for _, m := range v.Messages(h.group.ID) {
+			if m.FromBot && strings.Contains(m.Text, shown) && strings.Contains(m.Text, "Game 1") {
+				n++
+			}
+		}
+		return n == 2
+	}))
+}
+
+// TestPlayAgainLeavesSummary: a finished game stays in the chat as one
+// compact record, and the next game gets a message of its own.
+func TestPlayAgainLeavesSummary(t *testing.T) {
+	h := newHarness(t)
+	h.bobWins()
+	first := h.view().MessageID
+	h.pressData("Bob", action(callback.Start)) // Play again ▶
+	h.tableMessage(contains("circle 1"))
+	v := h.view()
+	require.NotEqual(t, first, v.MessageID, "the second game has a message of its own")
+	old, ok := h.srv.Message(h.group.ID, first)
+	require.True(t, ok)
+	assert.Contains(t, old.Text, "Twenty One — game 1")
+	assert.Contains(t, old.Text, "Bob +10")
+	assert.Equal(t, []string{"🔐 Check the deck"}, old.Labels(), "the record keeps only the deck check")
+	assert.EqualValues(t, 2, v.Table.Game())
+}
+
+// TestForumTopics: a forum supergroup has one table per topic, each in its
+// own topic, and chips per chat.
+func TestForumTopics(t *testing.T) {
+	h := newHarness(t, func(o *harnessOptions) {
+		o.chat = func(s *telegramtest.Server, users ...telegramtest.User) telegramtest.Chat {
+			return s.NewForum("Casino", users...)
+		}
+	})
+	alice := h.user("Alice").ID
+	topicA, err := h.srv.CreateTopic(h.group.ID, alice, "Table A")
+	require.NoError(t, err)
+	topicB, err := h.srv.CreateTopic(h.group.ID, alice, "Table B")
+	require.NoError(t, err)
+	h.decks("Th Ah")
+	post := func(name string, topic int, text string) {
+		_, err := h.srv.Post(telegramtest.Post{ChatID: h.group.ID, From: h.user(name).ID, ThreadID: topic, Text: text})
+		require.NoError(t, err)
+	}
+	tableIn := func(topic int, cond func(telegramtest.ChatMessage) bool) telegramtest.ChatMessage {
+		key := storage.TableKey{Chat: h.group.ID, Thread: int64(topic)}
+		var got telegramtest.ChatMessage
+		require.NoError(t, h.srv.WaitFor(h.ctx(), func(v *telegramtest.View) bool {
+			sv, err := h.store.View(h.ctx(), key)
+			if err != nil || sv.MessageID == 0 {
+				return false
+			}
+			m, ok := v.Message(h.group.ID, sv.MessageID)
+			if !ok || !showsVersion(m, sv.Table.Version()) {
+				return false
+			}
+			got = m
+			return cond(m)
+		}))
+		return got
+	}
+	press := func(name string, topic int, act callback.Action, amount int64) {
+		var data string
+		m := tableIn(topic, func(m telegramtest.ChatMessage) bool {
+			for _, b := range m.Buttons() {
+				if d, err := callback.Parse(b.CallbackData); err == nil && d.Action == act && (amount == 0 || d.Amount == amount) {
+					data = b.CallbackData
+					return true
+				}
+			}
+			return false
+		})
+		h.pressRaw(name, m.MessageID, data)
+	}
+
+	post("Alice", topicA, "/newgame")
+	post("Carol", topicB, "/newgame")
+	a := tableIn(topicA, func(m telegramtest.ChatMessage) bool { return strings.Contains(m.Text, "Alice") })
+	b := tableIn(topicB, func(m telegramtest.ChatMessage) bool { return strings.Contains(m.Text, "Carol") })
+	assert.NotEqual(t, a.MessageID, b.MessageID)
+	assert.Equal(t, topicA, a.MessageThreadID, "table A is in its topic")
+	assert.Equal(t, topicB, b.MessageThreadID, "table B is in its topic")
+
+	// Bob plays at table A and wins 10.
+	press("Bob", topicA, callback.Join, 0)
+	press("Alice", topicA, callback.Start, 0)
+	press("Bob", topicA, callback.Bet, 10)
+	press("Bob", topicA, callback.Hit, 0)
+	tableIn(topicA, func(m telegramtest.ChatMessage) bool { return strings.Contains(m.Text, "Game over") })
+
+	// His chips are the chat's: table B's lobby shows his new balance.
+	press("Bob", topicB, callback.Join, 0)
+	tableIn(topicB, func(m telegramtest.ChatMessage) bool { return strings.Contains(m.Text, "Bob — 1\u2009010") })
+	vb, err := h.store.View(h.ctx(), storage.TableKey{Chat: h.group.ID, Thread: int64(topicB)})
+	require.NoError(t, err)
+	assert.Equal(t, 2, vb.Table.NumSeats())
+	h.audit()
+}

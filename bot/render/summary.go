@@ -1,0 +1,42 @@
+package render
+
+import (
+	"github.com/twentyone-bot/twentyone/bot/callback"
+	"github.com/twentyone-bot/twentyone/bot/i18n"
+	"github.com/twentyone-bot/twentyone/game"
+)
+
+// Summary draws the record a finished game leaves in the chat once the next
+// game has started in a message of its own: how each duel ended, who took
+// the bank, what each player won or lost, and the deck check, with a button
+// that shows the game's decks. in.Table is the table as the game left it
+// (the lobby after it, or the table it closed).
+func Summary(in Input) Message {
+	t := &in.Table
+	var kb [][]Button
+	if _, ok := t.Revealed(); ok {
+		kb = [][]Button{{{
+			Text: i18n.T(in.Lang, i18n.BtnVerify),
+			Data: callback.Data{Action: callback.Verify, Game: t.Game()}.String(),
+		}}}
+	}
+	return Message{Text: fitWith(in, MaxText, buildSummary), Keyboard: kb}
+}
+
+func buildSummary(in Input, name namer) []line {
+	v := &view{in: in, t: &in.Table, lang: in.Lang, name: name}
+	lines := []line{text(bold(v.tr(i18n.SummaryTitle, i18n.Number(int64(v.t.Game())))))}
+	if log := v.log(false); len(log) > 0 {
+		lines = append(lines, blank)
+		lines = append(lines, log...)
+	}
+	if len(v.t.Players()) > 0 {
+		lines = append(lines, blank)
+		lines = append(lines, v.summary()...)
+	}
+	return lines
+}
+
+// Finished reports whether a table holds a finished game that Summary can
+// draw: the lobby or the closed table after one.
+func Finished(t *game.Table) bool { return !t.Phase().InGame() && len(t.Players()) > 0 }
