@@ -260,3 +260,26 @@ func TestAnswerNotHeldByPacing(t *testing.T) {
 	m, _ = h.srv.LastBotMessage(h.group.ID)
 	assert.NotContains(t, m.Text, "Carol", "the edit is held back by the pacing")
 }
+
+func TestCancelByAdmin(t *testing.T) {
+	h := newHarness(t)
+	h.decks("Kh Tc")
+	h.lobby("Bob", "Carol")
+	h.startGame("Alice")
+	h.bet("Bob", 10)
+	assert.EqualValues(t, 990, h.balance("Bob"))
+	h.command("Bob", "cancel")
+	h.botSays("Only chat admins can do that.")
+	v := h.view()
+	require.Equal(t, game.Drawing, v.Table.Phase())
+
+	h.command("Alice", "cancel")
+	h.botSays("Game cancelled: every bet refunded")
+	h.tableMessage(contains("table closed"))
+	for _, n := range []string{"Alice", "Bob", "Carol"} {
+		assert.EqualValues(t, 1000, h.balance(n), n)
+	}
+	h.audit()
+	h.command("Alice", "cancel")
+	h.botSays("There is nothing to cancel.")
+}

@@ -40,6 +40,10 @@ type Options struct {
 	// NoSync skips fsync: for tests only; a crash may then lose or damage
 	// the file.
 	NoSync bool
+	// OnCommit, if set, is told how long each write transaction took to
+	// commit (fsync included) and how many writes it carried. It runs on
+	// the commit loop: it must be quick.
+	OnCommit func(d time.Duration, writes int)
 }
 
 // withDefaults returns the options with every zero field set to its
@@ -333,6 +337,7 @@ func (s *Store) commit(ops []*op) {
 		return
 	}
 	failed, ferr := -1, error(nil)
+	start := time.Now()
 	err := s.db.Update(func(tx *bolt.Tx) error {
 		t := s.newTxn(tx)
 		for i, o := range live {
@@ -348,6 +353,9 @@ func (s *Store) commit(ops []*op) {
 		}
 		return nil
 	})
+	if err == nil && s.opts.OnCommit != nil {
+		s.opts.OnCommit(time.Since(start), len(live))
+	}
 	switch {
 	case err == nil, errors.Is(err, errNothingWritten):
 		for _, o := range live {
