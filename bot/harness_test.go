@@ -120,7 +120,7 @@ type harnessOptions struct {
 	sync bool
 	// owners are the names of the bot's owners.
 	owners []string
-	chat func(*telegramtest.Server, ...telegramtest.User) telegramtest.Chat
+	chat   func(*telegramtest.Server, ...telegramtest.User) telegramtest.Chat
 }
 
 func newHarness(t testing.TB, opts ...func(*harnessOptions)) *harness {
