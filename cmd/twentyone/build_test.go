@@ -3,7 +3,6 @@ package main
 import (
 	"debug/elf"
 	"os/exec"
-	"path/filepath"
 	"runtime"
 	"testing"
 
@@ -11,24 +10,14 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestStaticBuild builds the binary with the script the Dockerfile runs and
-// checks that it is static and that its version subcommand runs.
+// TestStaticBuild checks the binary that scripts/build-static.sh builds,
+// the script the Dockerfile runs (the end-to-end tests run that same
+// build): it is static and stripped, and stamped with its version.
 func TestStaticBuild(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
+	bin := twentyoneBinary(t)
 	if runtime.GOOS != "linux" {
 		t.Skip("the image is Linux")
 	}
-	if _, err := exec.LookPath("sh"); err != nil {
-		t.Skip("no sh")
-	}
-	bin := filepath.Join(t.TempDir(), "twentyone")
-	build := exec.Command("sh", filepath.Join("..", "..", "scripts", "build-static.sh"), bin)
-	build.Env = append(build.Environ(), "VERSION=v9.9.9-test", "COMMIT=0123abc")
-	out, err := build.CombinedOutput()
-	require.NoError(t, err, "%s", out)
-
 	f, err := elf.Open(bin)
 	require.NoError(t, err)
 	defer f.Close()
@@ -38,7 +27,7 @@ func TestStaticBuild(t *testing.T) {
 	}
 	assert.Nil(t, f.Section(".symtab"), "stripped (-s)")
 
-	out, err = exec.Command(bin, "version").CombinedOutput()
+	out, err := exec.Command(bin, "version").CombinedOutput()
 	require.NoError(t, err, "%s", out)
 	assert.Regexp(t, `^twentyone v9\.9\.9-test \(commit 0123abc, go1\.\d+.*, linux/`+runtime.GOARCH+`\)\n$`, string(out))
 

@@ -1,7 +1,8 @@
 // Command twentyone runs the Twenty One Telegram bot, and backs up and
 // compacts its database.
 //
-//	twentyone [run] [-config FILE]         run the bot (the default)
+//	twentyone [run] [-config FILE]         run the bot (the default); with no token, the playground
+//	twentyone playground [flags]           try the game in a local web page, no Telegram needed
 //	twentyone backup -o OUT [-config FILE] copy the database, also while the bot runs
 //	twentyone compact -o OUT [-config FILE] write a compacted copy (bot stopped)
 //	twentyone healthcheck [-config FILE]   exit 0 when the running bot is healthy
@@ -65,14 +66,15 @@ type CLI struct {
 	// StopSignals, if set, restores the default signal handling once the
 	// shutdown began.
 	StopSignals func()
-	// wire, if set, replaces the real store and bot (for tests).
-	wire func(*Main)
 }
 
 const usage = `twentyone hosts the card game Twenty One in Telegram group chats.
 
 Usage:
-  twentyone [run] [-config FILE]           run the bot (the default subcommand)
+  twentyone [run] [-config FILE]           run the bot (the default subcommand); with no token
+                                           configured, start the playground
+  twentyone playground [-port N] [-db FILE] [-seed N] [-config FILE]
+                                           try the game in a local web page, no Telegram needed
   twentyone backup -o OUT [-config FILE]   copy the database, also while the bot runs
   twentyone compact -o OUT [-config FILE]  write a compacted copy of the database (bot stopped)
   twentyone healthcheck [-config FILE]     exit 0 when the running bot's /healthz answers
@@ -101,6 +103,8 @@ func (c *CLI) Run(ctx context.Context, args []string) int {
 		cmd = c.healthcheck
 	case "version":
 		cmd = c.version
+	case "playground":
+		cmd = c.playground
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(c.Stdout, usage)
 		return exitOK
@@ -186,7 +190,7 @@ Put it in the config file as telegram.token, or in the environment:
 
     TWENTYONE_TELEGRAM_TOKEN=123456789:AAH... twentyone run
 
-To try the game without Telegram, run "twentyone playground" (coming in a later release).
+Meanwhile, here is the game without Telegram: "twentyone playground", starting now.
 `
 
 func (c *CLI) run(ctx context.Context, args []string) (err error) {
@@ -200,7 +204,7 @@ func (c *CLI) run(ctx context.Context, args []string) (err error) {
 	}
 	if cfg.Telegram.Token == "" {
 		fmt.Fprint(c.Stdout, noTokenHint)
-		return nil
+		return c.runPlayground(ctx, cfg, defaultPlaygroundFlags())
 	}
 	if cfg.Telegram.Mode == "webhook" && cfg.Telegram.Webhook.Secret == "" {
 		cfg.Telegram.Webhook.Secret = randomSecret()
@@ -216,9 +220,6 @@ func (c *CLI) run(ctx context.Context, args []string) (err error) {
 	log.Info("starting", "version", v.Version, "commit", v.Commit, "config", cfg)
 
 	m := NewMain(cfg, log)
-	if c.wire != nil {
-		c.wire(m)
-	}
 	if err := m.Run(ctx); err != nil {
 		sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
 		defer cancel()
@@ -396,11 +397,6 @@ type Main struct {
 	Logger  *slog.Logger
 	Metrics *Metrics
 
-	// OpenStore opens the database; NewBot connects the bot. They default
-	// to the real ones (wire.go); tests replace them.
-	OpenStore func(cfg *Config, m *Metrics, log *slog.Logger) (Store, error)
-	NewBot    func(ctx context.Context, cfg *Config, s Store, log *slog.Logger, m *Metrics) (Bot, error)
-
 	admin   *httpServer
 	webhook *httpServer
 
@@ -419,12 +415,10 @@ type Main struct {
 // NewMain returns a Main wired to the real store and bot.
 func NewMain(cfg *Config, log *slog.Logger) *Main {
 	return &Main{
-		Config:    cfg,
-		Logger:    log,
-		Metrics:   NewMetrics(),
-		OpenStore: openStore,
-		NewBot:    newBot,
-		fatal:     make(chan error, 4),
+		Config:  cfg,
+		Logger:  log,
+		Metrics: NewMetrics(),
+		fatal:   make(chan error, 4),
 	}
 }
 
@@ -466,7 +460,7 @@ func (m *Main) Run(ctx context.Context) error {
 		}
 	}
 
-	st, err := m.OpenStore(cfg, m.Metrics, log)
+	st, err := openStore(cfg, m.Metrics, log)
 	if err != nil {
 		return err
 	}
@@ -483,7 +477,7 @@ func (m *Main) Run(ctx context.Context) error {
 		return float64(n)
 	})
 
-	b, err := m.NewBot(ctx, cfg, st, log, m.Metrics)
+	b, err := newBot(ctx, cfg, st, log, m.Metrics)
 	if err != nil {
 		return err
 	}

@@ -3,119 +3,28 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
-	"io"
-	"log/slog"
-	"net"
 	"net/http"
-	"os"
 	"path/filepath"
-	"strings"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/twentyone-bot/twentyone/bot/telegramtest"
+	"github.com/twentyone-bot/twentyone/storage"
 )
 
-// events records what happened, in order.
-type events struct {
-	mu   sync.Mutex
-	list []string
-}
-
-func (e *events) add(s string) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.list = append(e.list, s)
-}
-
-func (e *events) get() []string {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return append([]string(nil), e.list...)
-}
-
-type fakeStore struct {
-	ev     *events
-	data   []byte
-	closed chan struct{}
-}
-
-func newFakeStore() *fakeStore {
-	return &fakeStore{ev: &events{}, data: []byte("a bolt database"), closed: make(chan struct{})}
-}
-
-func (s *fakeStore) Backup(_ context.Context, w io.Writer) (int64, error) {
-	n, err := w.Write(s.data)
-	return int64(n), err
-}
-
-func (s *fakeStore) OpenTables(context.Context) (int, error) { return 2, nil }
-
-func (s *fakeStore) Close() error {
-	s.ev.add("store closed")
-	close(s.closed)
-	return nil
-}
-
-type fakeBot struct {
-	ev      *events
-	handle  func(ctx context.Context, raw []byte) error
-	running chan struct{} // closed when Run or SetWebhook was called
-	once    sync.Once
-	webhook [2]string
-	runErr  error
-}
-
-func newFakeBot(ev *events) *fakeBot {
-	return &fakeBot{ev: ev, running: make(chan struct{}), handle: func(context.Context, []byte) error { return nil }}
-}
-
-func (b *fakeBot) Run(ctx context.Context) error {
-	b.ev.add("run")
-	b.once.Do(func() { close(b.running) })
-	if b.runErr != nil {
-		return b.runErr
-	}
-	<-ctx.Done()
-	b.ev.add("run returned")
-	return nil
-}
-
-func (b *fakeBot) Start(context.Context) error { b.ev.add("start"); return nil }
-
-func (b *fakeBot) Handle(ctx context.Context, raw []byte) error { return b.handle(ctx, raw) }
-
-func (b *fakeBot) SetWebhook(url, secret string) error {
-	b.ev.add("webhook set")
-	b.webhook = [2]string{url, secret}
-	b.once.Do(func() { close(b.running) })
-	return nil
-}
-
-func (b *fakeBot) Close(context.Context) error { b.ev.add("bot closed"); return nil }
-
-// fakeWire wires a Main to a fake store and bot sharing ev.
-func fakeWire(st *fakeStore, b *fakeBot, got chan<- *Main) func(*Main) {
-	return func(m *Main) {
-		m.OpenStore = func(*Config, *Metrics, *slog.Logger) (Store, error) { return st, nil }
-		m.NewBot = func(context.Context, *Config, Store, *slog.Logger, *Metrics) (Bot, error) { return b, nil }
-		if got != nil {
-			got <- m
-		}
-	}
-}
-
-func testConfig(t *testing.T, mode string) *Config {
-	t.Helper()
+// testConfig is the configuration of a bot on srv with its database at db
+// and the admin server on a free port.
+func testConfig(srv *telegramtest.Server, db string) *Config {
 	cfg := DefaultConfig()
-	cfg.Telegram.Token = testToken
-	cfg.Telegram.Mode = mode
+	cfg.Telegram.Token = Secret(srv.Token())
+	cfg.Telegram.APIEndpoint = srv.Endpoint()
+	cfg.Telegram.RateLimits = false
+	cfg.Telegram.PollTimeout = 5 * time.Second
+	cfg.Storage.Path = db
 	cfg.HTTP.Listen = "127.0.0.1:0"
-	cfg.Telegram.Webhook = WebhookConfig{Listen: "127.0.0.1:0", URL: "https://bot.example.org/tg/hook", Secret: "s3cret"}
 	return &cfg
 }
 
@@ -124,33 +33,25 @@ func httpGet(t *testing.T, url string) (int, string) {
 	resp, err := http.Get(url)
 	require.NoError(t, err)
 	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
+	var body bytes.Buffer
+	_, err = body.ReadFrom(resp.Body)
 	require.NoError(t, err)
-	return resp.StatusCode, string(body)
+	return resp.StatusCode, body.String()
 }
 
-func postUpdate(url, secret string) (int, error) {
-	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(update))
-	if err != nil {
-		return 0, err
-	}
-	req.Header.Set(SecretHeader, secret)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return 0, err
-	}
-	defer resp.Body.Close()
-	_, _ = io.Copy(io.Discard, resp.Body)
-	return resp.StatusCode, nil
-}
-
-func TestMainPolling(t *testing.T) {
-	st := newFakeStore()
-	b := newFakeBot(st.ev)
-	m := NewMain(testConfig(t, "polling"), discardLogger())
-	fakeWire(st, b, nil)(m)
+// TestMainRunAndClose: Main with the real store and bot on our Bot API
+// server. While it runs, the admin server answers, the bot plays, the
+// database is held (a second opening is refused with a hint) and
+// `twentyone backup` gets a copy from it; Close stops the admin server and
+// closes the database, and a second Close is harmless.
+func TestMainRunAndClose(t *testing.T) {
+	srv := telegramtest.StartTest(t)
+	dir := t.TempDir()
+	t.Chdir(dir)
+	cfg := testConfig(srv, filepath.Join(dir, "twentyone.db"))
+	m := NewMain(cfg, discardLogger())
 	require.NoError(t, m.Run(context.Background()))
-	<-b.running
+	t.Cleanup(func() { _ = m.Close(context.Background()) })
 	base := "http://" + m.AdminAddr()
 
 	code, _ := httpGet(t, base+"/healthz")
@@ -159,143 +60,68 @@ func TestMainPolling(t *testing.T) {
 	assert.Equal(t, http.StatusOK, code)
 	code, body := httpGet(t, base+"/metrics")
 	assert.Equal(t, http.StatusOK, code)
-	assert.Contains(t, body, "twentyone_open_tables 2")
+	assert.Contains(t, body, "twentyone_open_tables 0")
+
+	tb := newTable(t, srv)
+	tb.open()
+	_, body = httpGet(t, base+"/metrics")
+	assert.Contains(t, body, "twentyone_open_tables 1")
+
+	_, err := openStore(cfg, NewMetrics(), discardLogger())
+	require.ErrorIs(t, err, storage.ErrInUse)
+	assert.Contains(t, err.Error(), "is the bot already running?")
+
+	out := filepath.Join(dir, "backup.db")
+	code, _, stderr := runSub(t, []string{"TWENTYONE_HTTP_LISTEN=" + m.AdminAddr(), "TWENTYONE_STORAGE_PATH=" + cfg.Storage.Path}, "backup", "-o", out)
+	require.Equal(t, exitOK, code, stderr)
+	assert.Contains(t, stderr, "from the running bot")
 
 	ctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
 	defer cancel()
 	require.NoError(t, m.Close(ctx))
-	assert.Equal(t, []string{"run", "run returned", "bot closed", "store closed"}, st.ev.get())
-	_, err := http.Get(base + "/healthz")
+	_, err = http.Get(base + "/healthz")
 	assert.Error(t, err, "the admin server is down")
+	auditDatabase(t, cfg.Storage.Path) // opens: it was closed
+	audits := auditDatabase(t, out)
+	require.Len(t, audits, 1)
+	assert.EqualValues(t, 2000, audits[0].Granted)
 	assert.NoError(t, m.Close(ctx), "a second Close is harmless")
 }
 
-func TestMainPollingFailure(t *testing.T) {
-	st := newFakeStore()
-	b := newFakeBot(st.ev)
-	b.runErr = errors.New("deleteWebhook: 401 Unauthorized")
-	m := NewMain(testConfig(t, "polling"), discardLogger())
-	fakeWire(st, b, nil)(m)
-	require.NoError(t, m.Run(context.Background()))
-	err := <-m.Err()
-	assert.ErrorContains(t, err, "401 Unauthorized")
-	require.NoError(t, m.Close(context.Background()))
-}
-
-func TestMainWebhook(t *testing.T) {
-	st := newFakeStore()
-	b := newFakeBot(st.ev)
-	handled := make(chan []byte, 1)
-	b.handle = func(_ context.Context, raw []byte) error { handled <- raw; return nil }
-	cfg := testConfig(t, "webhook")
-	m := NewMain(cfg, discardLogger())
-	fakeWire(st, b, nil)(m)
-	require.NoError(t, m.Run(context.Background()))
-	<-b.running
-	assert.Equal(t, [2]string{"https://bot.example.org/tg/hook", "s3cret"}, b.webhook)
-
-	hook := "http://" + m.WebhookAddr() + "/tg/hook"
-	code, err := postUpdate(hook, "wrong")
-	require.NoError(t, err)
-	assert.Equal(t, http.StatusUnauthorized, code)
-	code, err = postUpdate(hook, "s3cret")
-	require.NoError(t, err)
-	assert.Equal(t, http.StatusOK, code)
-	assert.JSONEq(t, update, string(<-handled))
-
-	require.NoError(t, m.Close(context.Background()))
-	assert.Equal(t, []string{"start", "webhook set", "bot closed", "store closed"}, st.ev.get())
-}
-
-// runCLI runs `twentyone run` with the environment env and a fake store
-// and bot, under a context cancelled by SIGINT and SIGTERM, as main does.
-// It returns the Main once it runs, and the exit code when run returns.
-func runCLI(t *testing.T, env []string, st *fakeStore, b *fakeBot) (*Main, <-chan int, *bytes.Buffer) {
-	t.Helper()
-	ctx, stop := signalContext(context.Background())
-	t.Cleanup(stop)
-	got := make(chan *Main, 1)
-	stderr := &lockedBuffer{}
-	cli := &CLI{Stdout: io.Discard, Stderr: stderr, Environ: env, StopSignals: stop, wire: fakeWire(st, b, got)}
-	t.Chdir(t.TempDir())
-	code := make(chan int, 1)
-	go func() { code <- cli.Run(ctx, []string{"run"}) }()
-	m := <-got
-	<-b.running
-	return m, code, &stderr.buf
-}
-
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-// TestSignalStopsPolling: SIGINT stops polling, closes the bot and then the
-// database, and run exits 0.
-func TestSignalStopsPolling(t *testing.T) {
-	st := newFakeStore()
-	b := newFakeBot(st.ev)
-	m, code, _ := runCLI(t, []string{"TWENTYONE_TELEGRAM_TOKEN=" + testToken, "TWENTYONE_HTTP_LISTEN=127.0.0.1:0"}, st, b)
-	admin := m.AdminAddr()
-	start := time.Now()
-	require.NoError(t, syscall.Kill(os.Getpid(), syscall.SIGINT))
-	assert.Equal(t, exitOK, <-code)
-	assert.Less(t, time.Since(start), 10*time.Second)
-	assert.Equal(t, []string{"run", "run returned", "bot closed", "store closed"}, st.ev.get())
-	_, err := net.Dial("tcp", admin)
-	assert.Error(t, err, "the admin server is shut")
-}
-
-// TestSignalDrainsWebhook: on SIGTERM the webhook server stops taking
-// connections at once, but the update in flight is handled and answered
-// 200 before the bot and then the database close.
-func TestSignalDrainsWebhook(t *testing.T) {
-	st := newFakeStore()
-	b := newFakeBot(st.ev)
-	entered, release := make(chan struct{}), make(chan struct{})
-	b.handle = func(context.Context, []byte) error {
-		close(entered)
-		<-release
-		st.ev.add("update committed")
-		return nil
+// TestMainStartFailures: a Bot API failure while starting stops the
+// program: in polling mode through Err, in webhook mode from Run.
+func TestMainStartFailures(t *testing.T) {
+	tests := []struct {
+		mode   string
+		method string
+		want   string
+	}{
+		{mode: "polling", method: "deleteWebhook", want: "polling: bot: removing the webhook before polling"},
+		{mode: "webhook", method: "setWebhook", want: "registering the webhook"},
 	}
-	m, code, _ := runCLI(t, []string{
-		"TWENTYONE_TELEGRAM_TOKEN=" + testToken, "TWENTYONE_HTTP_LISTEN=127.0.0.1:0",
-		"TWENTYONE_TELEGRAM_MODE=webhook", "TWENTYONE_TELEGRAM_WEBHOOK_LISTEN=127.0.0.1:0",
-		"TWENTYONE_TELEGRAM_WEBHOOK_URL=https://bot.example.org/hook",
-	}, st, b)
-	secret := b.webhook[1]
-	require.True(t, validWebhookSecret(secret), "a random secret was made")
-	hookAddr := m.WebhookAddr()
-	shuttingDown := make(chan struct{})
-	m.webhook.srv.RegisterOnShutdown(func() { close(shuttingDown) })
-
-	answered := make(chan int, 1)
-	go func() {
-		status, err := postUpdate("http://"+hookAddr+"/hook", secret)
-		assert.NoError(t, err)
-		answered <- status
-	}()
-	<-entered
-	require.NoError(t, syscall.Kill(os.Getpid(), syscall.SIGTERM))
-	<-shuttingDown
-	_, err := net.Dial("tcp", hookAddr)
-	assert.Error(t, err, "no new connections once shutting down")
-	select {
-	case <-code:
-		t.Fatal("run returned with an update in flight")
-	default:
+	for _, tt := range tests {
+		t.Run(tt.mode, func(t *testing.T) {
+			srv := telegramtest.StartTest(t)
+			srv.InjectFault(telegramtest.Fault{Kind: telegramtest.FaultInternalError, Methods: []string{tt.method}})
+			cfg := testConfig(srv, filepath.Join(t.TempDir(), "twentyone.db"))
+			cfg.Telegram.Mode = tt.mode
+			addr := freeAddr(t)
+			cfg.Telegram.Webhook = WebhookConfig{Listen: addr, URL: "http://" + addr + "/hook", Secret: "s3cret"}
+			m := NewMain(cfg, discardLogger())
+			err := m.Run(context.Background())
+			if err == nil {
+				select {
+				case err = <-m.Err():
+				case <-time.After(waitLimit):
+					t.Fatal("no failure reported")
+				}
+			}
+			assert.ErrorContains(t, err, tt.want)
+			assert.ErrorContains(t, err, "Internal Server Error")
+			require.NoError(t, m.Close(context.Background()))
+			auditDatabase(t, cfg.Storage.Path) // closed
+		})
 	}
-	close(release)
-	assert.Equal(t, http.StatusOK, <-answered)
-	assert.Equal(t, exitOK, <-code)
-	assert.Equal(t, []string{"start", "webhook set", "update committed", "bot closed", "store closed"}, st.ev.get())
 }
 
 func TestCLI(t *testing.T) {
@@ -322,8 +148,7 @@ func TestCLI(t *testing.T) {
 		{name: "extra argument", args: []string{"version", "now"}, code: exitUsage, stderr: `unexpected argument "now"`},
 		{name: "backup without -o", args: []string{"backup"}, code: exitUsage, stderr: "-o OUT is required"},
 		{name: "compact without -o", args: []string{"compact"}, code: exitUsage, stderr: "-o OUT is required"},
-		{name: "no token", args: []string{"run"}, code: exitOK, stdout: "@BotFather"},
-		{name: "no token, no subcommand", args: nil, code: exitOK, stdout: "twentyone playground"},
+		// No token: the hint, then the playground (playground_test.go).
 		{name: "explicit missing config", args: []string{"run", "-config", "nope.yaml"}, code: exitUsage, stderr: "config: reading nope.yaml"},
 		{name: "healthcheck, nothing runs", args: []string{"healthcheck"}, env: []string{"TWENTYONE_HTTP_LISTEN=127.0.0.1:1"}, code: exitFailure, stderr: "twentyone healthcheck:"},
 		{name: "healthcheck, admin off", args: []string{"healthcheck"}, env: []string{"TWENTYONE_HTTP_LISTEN="}, code: exitFailure},
@@ -339,39 +164,4 @@ func TestCLI(t *testing.T) {
 			assert.Contains(t, stderr.String(), tt.stderr)
 		})
 	}
-}
-
-// TestBackupAndHealthcheckOfARunningBot: `twentyone backup` and
-// `twentyone healthcheck` reach the running process's admin server.
-func TestBackupAndHealthcheckOfARunningBot(t *testing.T) {
-	st := newFakeStore()
-	b := newFakeBot(st.ev)
-	m := NewMain(testConfig(t, "polling"), discardLogger())
-	fakeWire(st, b, nil)(m)
-	require.NoError(t, m.Run(context.Background()))
-	t.Cleanup(func() { _ = m.Close(context.Background()) })
-	<-b.running
-
-	env := []string{"TWENTYONE_HTTP_LISTEN=" + m.AdminAddr()}
-	dir := t.TempDir()
-	t.Chdir(dir)
-	var stdout, stderr bytes.Buffer
-	cli := &CLI{Stdout: &stdout, Stderr: &stderr, Environ: env}
-	require.Equal(t, exitOK, cli.Run(context.Background(), []string{"healthcheck"}), stderr.String())
-
-	out := filepath.Join(dir, "backup.db")
-	require.NoError(t, os.WriteFile(out, []byte("an older backup"), 0o600))
-	require.Equal(t, exitOK, cli.Run(context.Background(), []string{"backup", "-o", out}), stderr.String())
-	got, err := os.ReadFile(out)
-	require.NoError(t, err)
-	assert.Equal(t, st.data, got, "replaced by the new backup")
-	assert.Contains(t, stderr.String(), "from the running bot")
-
-	stdout.Reset()
-	require.Equal(t, exitOK, cli.Run(context.Background(), []string{"backup", "-o", "-"}), stderr.String())
-	assert.Equal(t, st.data, stdout.Bytes())
-
-	entries, err := os.ReadDir(dir)
-	require.NoError(t, err)
-	assert.Len(t, entries, 1, "no temporary file left")
 }

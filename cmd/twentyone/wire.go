@@ -44,11 +44,12 @@ func (s wiredStore) OpenTables(ctx context.Context) (int, error) {
 	return len(timers), err
 }
 
-// openStore opens the database the config names.
-func openStore(cfg *Config, _ *Metrics, log *slog.Logger) (Store, error) {
-	// TODO(storage): feed Metrics.ObserveCommit once storage.Options has a
-	// commit hook (such as OnCommit func(time.Duration)).
-	s, err := storage.Open(cfg.Storage.Path, storeOptions(cfg))
+// openStore opens the database the config names; m observes every
+// commit's latency.
+func openStore(cfg *Config, m *Metrics, log *slog.Logger) (Store, error) {
+	opts := storeOptions(cfg)
+	opts.OnCommit = func(d time.Duration, _ int) { m.ObserveCommit(d) }
+	s, err := storage.Open(cfg.Storage.Path, opts)
 	if err != nil {
 		return nil, storeError(cfg.Storage.Path, err)
 	}

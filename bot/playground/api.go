@@ -1,0 +1,444 @@
+package playground
+
+import (
+	"context"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"mime"
+	"net"
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/twentyone-bot/twentyone/bot/telegramtest"
+)
+
+//go:embed web
+var webFiles embed.FS
+
+// answerWait bounds how long a press waits for the bot's answer.
+const answerWait = 10 * time.Second
+
+// maxBody bounds a request body.
+const maxBody = 64 << 10
+
+// Handler returns the page and its API.
+func (p *Playground) Handler() http.Handler {
+	static, err := fs.Sub(webFiles, "web")
+	if err != nil {
+		panic(err) // the embedded tree is fixed at build time
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /", noCache(http.FileServerFS(static)))
+	mux.HandleFunc("GET /api/state", p.getState)
+	mux.HandleFunc("GET /api/chats/{chat}/messages", p.getMessages)
+	mux.HandleFunc("POST /api/chats/{chat}/messages", p.postMessage)
+	mux.HandleFunc("POST /api/chats/{chat}/press", p.postPress)
+	mux.HandleFunc("POST /api/users", p.postUser)
+	mux.HandleFunc("GET /api/events", p.getEvents)
+	unknown := func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, "no such API call: "+r.Method+" "+r.URL.Path)
+	}
+	mux.HandleFunc("GET /api/", unknown)
+	mux.HandleFunc("POST /api/", unknown)
+	return p.guard(mux)
+}
+
+// noCache makes the browser revalidate the page's files, so that a new
+// binary's page is never mixed with an old one's script.
+func noCache(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-cache")
+		h.ServeHTTP(w, r)
+	})
+}
+
+// guard refuses what a web page of another site could make a browser send:
+// on a loopback address, requests naming another host (DNS rebinding); and
+// writes that are not JSON or come from another origin (CSRF: a cross-site
+// JSON POST needs a CORS preflight, which is never granted).
+func (p *Playground) guard(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if p.loopback && !loopbackHost(r.Host) {
+			writeError(w, http.StatusForbidden, fmt.Sprintf("the playground answers only to a loopback host, not %q", r.Host))
+			return
+		}
+		if r.Method == http.MethodPost {
+			if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "application/json" {
+				writeError(w, http.StatusUnsupportedMediaType, "send the body as JSON, with Content-Type: application/json")
+				return
+			}
+			if origin := r.Header.Get("Origin"); origin != "" && origin != "http://"+r.Host {
+				writeError(w, http.StatusForbidden, fmt.Sprintf("requests from %s are not accepted", origin))
+				return
+			}
+		}
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		w.Header().Set("Referrer-Policy", "no-referrer")
+		w.Header().Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'")
+		next.ServeHTTP(w, r)
+	})
+}
+
+func loopbackHost(hostport string) bool {
+	host, _, err := net.SplitHostPort(hostport)
+	if err != nil {
+		host = hostport
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// chatInfo is a group chat as the page shows it.
+type chatInfo struct {
+	telegramtest.Chat
+	// Members are the ids of the users who may post, the creator first.
+	Members []int64 `json:"members"`
+	// Admins are the creator's and the administrators' ids.
+	Admins []int64 `json:"admins"`
+}
+
+// state is the answer of GET /api/state.
+type state struct {
+	Bot   telegramtest.User   `json:"bot"`
+	Users []telegramtest.User `json:"users"`
+	Chats []chatInfo          `json:"chats"`
+	// Commands are the bot's command menus by language code ("" is the
+	// default one).
+	Commands map[string][]telegramtest.BotCommand `json:"commands"`
+}
+
+func (p *Playground) getState(w http.ResponseWriter, _ *http.Request) {
+	users := p.srv.Users()
+	st := state{Bot: p.srv.Bot(), Users: users, Chats: []chatInfo{}, Commands: map[string][]telegramtest.BotCommand{}}
+	chats := p.srv.Chats()
+	// Oldest first: ids of groups grow away from zero as they are made.
+	sort.SliceStable(chats, func(i, j int) bool { return abs(chats[i].ID) < abs(chats[j].ID) })
+	for _, c := range chats {
+		if c.Type != telegramtest.ChatGroup && c.Type != telegramtest.ChatSupergroup {
+			continue
+		}
+		if p.srv.MigratedTo(c.ID) != 0 {
+			continue
+		}
+		info := chatInfo{Chat: c, Members: []int64{}, Admins: []int64{}}
+		for _, u := range users {
+			m, err := p.srv.Member(c.ID, u.ID)
+			if err != nil {
+				continue
+			}
+			switch m.Status {
+			case telegramtest.StatusCreator:
+				info.Members = append([]int64{u.ID}, info.Members...)
+				info.Admins = append(info.Admins, u.ID)
+			case telegramtest.StatusAdministrator:
+				info.Members = append(info.Members, u.ID)
+				info.Admins = append(info.Admins, u.ID)
+			case telegramtest.StatusMember:
+				info.Members = append(info.Members, u.ID)
+			}
+		}
+		if bot, err := p.srv.Member(c.ID, st.Bot.ID); err == nil && bot.Status != telegramtest.StatusLeft && bot.Status != telegramtest.StatusKicked {
+			st.Chats = append(st.Chats, info)
+		}
+	}
+	for _, set := range p.srv.AllCommands() {
+		if set.Scope.Type == "default" {
+			st.Commands[set.LanguageCode] = set.Commands
+		}
+	}
+	writeJSON(w, http.StatusOK, st)
+}
+
+func abs(n int64) int64 {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+// messages is the answer of GET /api/chats/{chat}/messages.
+type messages struct {
+	Chat     telegramtest.Chat          `json:"chat"`
+	Messages []telegramtest.ChatMessage `json:"messages"`
+}
+
+func (p *Playground) getMessages(w http.ResponseWriter, r *http.Request) {
+	chat, ok := p.chatArg(w, r)
+	if !ok {
+		return
+	}
+	msgs := p.srv.Messages(chat.ID)
+	if msgs == nil {
+		msgs = []telegramtest.ChatMessage{}
+	}
+	writeJSON(w, http.StatusOK, messages{Chat: chat, Messages: msgs})
+}
+
+// sendRequest is the body of POST /api/chats/{chat}/messages.
+type sendRequest struct {
+	From int64  `json:"from"`
+	Text string `json:"text"`
+}
+
+func (p *Playground) postMessage(w http.ResponseWriter, r *http.Request) {
+	chat, ok := p.chatArg(w, r)
+	if !ok {
+		return
+	}
+	var req sendRequest
+	if !readJSON(w, r, &req) {
+		return
+	}
+	if _, ok := p.userArg(w, req.From); !ok {
+		return
+	}
+	if strings.TrimSpace(req.Text) == "" {
+		writeError(w, http.StatusBadRequest, "the text is empty")
+		return
+	}
+	m, err := p.srv.Post(telegramtest.Post{ChatID: chat.ID, From: req.From, Text: req.Text})
+	if err != nil {
+		p.worldError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, m)
+}
+
+// pressRequest is the body of POST /api/chats/{chat}/press.
+type pressRequest struct {
+	From      int64  `json:"from"`
+	MessageID int    `json:"message_id"`
+	Data      string `json:"data"`
+}
+
+// pressResponse is the answer of POST /api/chats/{chat}/press.
+type pressResponse struct {
+	CallbackID string `json:"callback_id"`
+	// Answered is false when the bot did not answer in time.
+	Answered bool                         `json:"answered"`
+	Answer   *telegramtest.CallbackAnswer `json:"answer,omitempty"`
+}
+
+// maxCallbackData is Telegram's limit on callback data, in bytes.
+const maxCallbackData = 64
+
+func (p *Playground) postPress(w http.ResponseWriter, r *http.Request) {
+	chat, ok := p.chatArg(w, r)
+	if !ok {
+		return
+	}
+	var req pressRequest
+	if !readJSON(w, r, &req) {
+		return
+	}
+	if _, ok := p.userArg(w, req.From); !ok {
+		return
+	}
+	if _, found := p.srv.Message(chat.ID, req.MessageID); !found {
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("chat %d has no message %d", chat.ID, req.MessageID))
+		return
+	}
+	if req.Data == "" || len(req.Data) > maxCallbackData {
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("callback data must be 1 to %d bytes", maxCallbackData))
+		return
+	}
+	// The data is sent as given, as a client with a stale view of the
+	// message would send an older button's: the bot never trusts it.
+	cb, err := p.srv.Press(telegramtest.Press{ChatID: chat.ID, From: req.From, MessageID: req.MessageID, Data: req.Data})
+	if err != nil {
+		p.worldError(w, err)
+		return
+	}
+	ctx, cancel := p.untilQuit(r.Context())
+	defer cancel()
+	ctx, cancelWait := context.WithTimeout(ctx, answerWait)
+	defer cancelWait()
+	resp := pressResponse{CallbackID: cb.ID()}
+	if a, err := cb.Wait(ctx); err == nil {
+		resp.Answered, resp.Answer = true, &a
+	}
+	writeJSON(w, http.StatusOK, resp)
+}
+
+// untilQuit returns a context that ends with parent or when the playground
+// closes.
+func (p *Playground) untilQuit(parent context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(parent)
+	go func() {
+		select {
+		case <-p.quit:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, cancel
+}
+
+// userRequest is the body of POST /api/users.
+type userRequest struct {
+	FirstName    string `json:"first_name"`
+	LastName     string `json:"last_name"`
+	LanguageCode string `json:"language_code"`
+	// Chats are the groups to add the user to; absent means every group.
+	Chats *[]int64 `json:"chats"`
+}
+
+// maxName bounds a user's first and last name, as Telegram does.
+const maxName = 64
+
+func (p *Playground) postUser(w http.ResponseWriter, r *http.Request) {
+	var req userRequest
+	if !readJSON(w, r, &req) {
+		return
+	}
+	req.FirstName, req.LastName = strings.TrimSpace(req.FirstName), strings.TrimSpace(req.LastName)
+	if msg := checkName("first_name", req.FirstName, true); msg != "" {
+		writeError(w, http.StatusBadRequest, msg)
+		return
+	}
+	if msg := checkName("last_name", req.LastName, false); msg != "" {
+		writeError(w, http.StatusBadRequest, msg)
+		return
+	}
+	switch req.LanguageCode {
+	case "":
+		req.LanguageCode = "en"
+	case "en", "ru":
+	default:
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("language_code must be en or ru, not %q", req.LanguageCode))
+		return
+	}
+	var chats []int64
+	if req.Chats == nil {
+		for _, c := range p.srv.Chats() {
+			if c.Type == telegramtest.ChatGroup || c.Type == telegramtest.ChatSupergroup {
+				chats = append(chats, c.ID)
+			}
+		}
+	} else {
+		for _, id := range *req.Chats {
+			c, ok := p.srv.Chat(id)
+			if !ok {
+				writeError(w, http.StatusBadRequest, fmt.Sprintf("there is no chat %d", id))
+				return
+			}
+			if c.Type == telegramtest.ChatPrivate {
+				writeError(w, http.StatusBadRequest, fmt.Sprintf("chat %d is not a group", id))
+				return
+			}
+			chats = append(chats, id)
+		}
+	}
+	u := p.srv.AddUser(telegramtest.User{FirstName: req.FirstName, LastName: req.LastName, LanguageCode: req.LanguageCode})
+	for _, id := range chats {
+		if _, err := p.srv.AddMember(id, u, 0); err != nil {
+			p.worldError(w, err)
+			return
+		}
+	}
+	writeJSON(w, http.StatusOK, u)
+}
+
+// checkName returns what is wrong with a name, or "".
+func checkName(field, name string, required bool) string {
+	switch {
+	case name == "" && required:
+		return field + " is required"
+	case !utf8.ValidString(name):
+		return field + " is not valid UTF-8"
+	case utf8.RuneCountInString(name) > maxName:
+		return fmt.Sprintf("%s is longer than %d characters", field, maxName)
+	case strings.IndexFunc(name, unicode.IsControl) >= 0:
+		return field + " has a control character"
+	}
+	return ""
+}
+
+// chatArg resolves the {chat} of the path; it answers 400 itself when there
+// is no such chat.
+func (p *Playground) chatArg(w http.ResponseWriter, r *http.Request) (telegramtest.Chat, bool) {
+	raw := r.PathValue("chat")
+	id, err := strconv.ParseInt(raw, 10, 64)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("the chat id must be a number, not %q", raw))
+		return telegramtest.Chat{}, false
+	}
+	c, ok := p.srv.Chat(id)
+	if !ok {
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("there is no chat %d", id))
+		return telegramtest.Chat{}, false
+	}
+	return c, true
+}
+
+// userArg resolves a user id of a request body; it answers 400 itself when
+// there is no such user.
+func (p *Playground) userArg(w http.ResponseWriter, id int64) (telegramtest.User, bool) {
+	if id == 0 {
+		writeError(w, http.StatusBadRequest, `"from" is required: the id of the user who acts`)
+		return telegramtest.User{}, false
+	}
+	u, ok := p.srv.User(id)
+	if !ok || u.IsBot {
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("there is no user %d", id))
+		return telegramtest.User{}, false
+	}
+	return u, true
+}
+
+// worldError answers an error of the Bot API server's Go API: 400 for what
+// the request got wrong, 503 once the server is closed.
+func (p *Playground) worldError(w http.ResponseWriter, err error) {
+	switch {
+	case errors.Is(err, telegramtest.ErrClosed):
+		writeError(w, http.StatusServiceUnavailable, "the playground is shutting down")
+	case errors.Is(err, telegramtest.ErrNotMember):
+		writeError(w, http.StatusBadRequest, "the user is not a member of this chat: "+err.Error())
+	default:
+		writeError(w, http.StatusBadRequest, err.Error())
+	}
+}
+
+// readJSON decodes the body strictly into v; it answers 400 itself when it
+// cannot.
+func readJSON(w http.ResponseWriter, r *http.Request, v any) bool {
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		writeError(w, http.StatusBadRequest, "the body is not the JSON expected: "+err.Error())
+		return false
+	}
+	if dec.More() {
+		writeError(w, http.StatusBadRequest, "the body has more than one JSON value")
+		return false
+	}
+	return true
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	body, err := json.Marshal(v)
+	if err != nil {
+		status = http.StatusInternalServerError
+		body = []byte(`{"error":"the answer could not be encoded"}`)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_, _ = w.Write(append(body, '\n'))
+}
+
+func writeError(w http.ResponseWriter, status int, msg string) {
+	writeJSON(w, status, map[string]string{"error": msg})
+}

@@ -1,0 +1,424 @@
+package playground_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/twentyone-bot/twentyone/bot/playground"
+	"github.com/twentyone-bot/twentyone/bot/telegramtest"
+	"github.com/twentyone-bot/twentyone/storage"
+)
+
+func startPlayground(t *testing.T, opts playground.Options) *playground.Playground {
+	t.Helper()
+	if opts.Addr == "" {
+		opts.Addr = "127.0.0.1:0"
+	}
+	opts.Store.NoSync = true
+	pg, err := playground.Start(context.Background(), opts)
+	require.NoError(t, err)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		assert.NoError(t, pg.Close(ctx))
+	})
+	return pg
+}
+
+// call makes a request to the page's API and decodes the JSON answer.
+func call(t *testing.T, method, url string, body any, out any) int {
+	t.Helper()
+	var r io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		require.NoError(t, err)
+		r = bytes.NewReader(b)
+	}
+	req, err := http.NewRequest(method, url, r)
+	require.NoError(t, err)
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	assert.Equal(t, "application/json", resp.Header.Get("Content-Type"))
+	if out != nil {
+		require.NoError(t, json.NewDecoder(resp.Body).Decode(out))
+	}
+	return resp.StatusCode
+}
+
+type apiError struct {
+	Error string `json:"error"`
+}
+
+type apiState struct {
+	Bot   telegramtest.User   `json:"bot"`
+	Users []telegramtest.User `json:"users"`
+	Chats []struct {
+		ID      int64   `json:"id"`
+		Title   string  `json:"title"`
+		Members []int64 `json:"members"`
+		Admins  []int64 `json:"admins"`
+	} `json:"chats"`
+	Commands map[string][]telegramtest.BotCommand `json:"commands"`
+}
+
+func TestStateAndMessages(t *testing.T) {
+	pg := startPlayground(t, playground.Options{})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	night := pg.Groups()[0]
+	// The bot greets each group once it polls.
+	_, err := pg.Server().WaitForBotMessage(ctx, night.ID, telegramtest.TextContains("I host Twenty One"))
+	require.NoError(t, err)
+	require.NoError(t, pg.Server().WaitFor(ctx, func(v *telegramtest.View) bool {
+		return len(pg.Server().AllCommands()) > 0
+	}))
+
+	var st apiState
+	require.Equal(t, http.StatusOK, call(t, "GET", pg.URL()+"/api/state", nil, &st))
+	assert.Equal(t, playground.Bot.ID, st.Bot.ID)
+	var names []string
+	for _, u := range st.Users {
+		names = append(names, u.FirstName)
+	}
+	assert.Equal(t, []string{"Alice", "Bob", "Carol", "Dave", "Иван"}, names)
+	require.Len(t, st.Chats, 2)
+	assert.Equal(t, "Game night", st.Chats[0].Title)
+	assert.Len(t, st.Chats[0].Members, 4)
+	assert.Equal(t, []int64{st.Users[0].ID}, st.Chats[0].Admins, "Alice created Game night")
+	assert.Equal(t, "Office", st.Chats[1].Title)
+	assert.Len(t, st.Chats[1].Members, 3)
+	assert.NotEmpty(t, st.Commands[""], "the default command menu")
+	assert.NotEmpty(t, st.Commands["ru"], "the Russian command menu")
+
+	var msgs struct {
+		Chat     telegramtest.Chat          `json:"chat"`
+		Messages []telegramtest.ChatMessage `json:"messages"`
+	}
+	require.Equal(t, http.StatusOK, call(t, "GET", pg.URL()+"/api/chats/"+itoa(night.ID)+"/messages", nil, &msgs))
+	assert.Equal(t, "Game night", msgs.Chat.Title)
+	require.Len(t, msgs.Messages, 2, "the bot added, and its welcome")
+	assert.Equal(t, playground.Bot.ID, msgs.Messages[0].NewChatMembers[0].ID)
+	assert.True(t, msgs.Messages[1].FromBot)
+}
+
+func TestSendAndPress(t *testing.T) {
+	pg := startPlayground(t, playground.Options{})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	night := pg.Groups()[0]
+	users := pg.Server().Users()
+	alice, bob := users[0], users[1]
+	base := pg.URL() + "/api/chats/" + itoa(night.ID)
+
+	var sent telegramtest.ChatMessage
+	require.Equal(t, http.StatusOK, call(t, "POST", base+"/messages", map[string]any{"from": alice.ID, "text": "/newgame"}, &sent))
+	assert.Equal(t, "/newgame", sent.Text)
+	assert.Equal(t, "bot_command", sent.Entities[0].Type)
+	lobby, err := pg.Server().WaitForBotMessage(ctx, night.ID, telegramtest.HasButton("Join"))
+	require.NoError(t, err)
+	join, _ := lobby.Button("Join")
+
+	var pressed struct {
+		CallbackID string                       `json:"callback_id"`
+		Answered   bool                         `json:"answered"`
+		Answer     *telegramtest.CallbackAnswer `json:"answer"`
+	}
+	require.Equal(t, http.StatusOK, call(t, "POST", base+"/press", map[string]any{"from": bob.ID, "message_id": lobby.MessageID, "data": join.CallbackData}, &pressed))
+	require.True(t, pressed.Answered)
+	assert.Equal(t, "You're in.", pressed.Answer.Text)
+	assert.False(t, pressed.Answer.ShowAlert)
+	assert.NotEmpty(t, pressed.CallbackID)
+
+	// The same button again: the bot never trusts the data, the press is
+	// answered all the same.
+	require.Equal(t, http.StatusOK, call(t, "POST", base+"/press", map[string]any{"from": bob.ID, "message_id": lobby.MessageID, "data": join.CallbackData}, &pressed))
+	require.True(t, pressed.Answered)
+	assert.NotEqual(t, "You're in.", pressed.Answer.Text)
+}
+
+func TestAPIValidation(t *testing.T) {
+	pg := startPlayground(t, playground.Options{})
+	night, office := pg.Groups()[0], pg.Groups()[1]
+	alice := pg.Server().Users()[0]
+	msg, err := pg.Server().SendText(night.ID, alice.ID, "hello")
+	require.NoError(t, err)
+
+	tests := []struct {
+		name   string
+		method string
+		path   string
+		body   any
+		status int
+		want   string
+	}{
+		{"unknown chat", "GET", "/api/chats/-42/messages", nil, 400, "there is no chat -42"},
+		{"chat not a number", "GET", "/api/chats/night/messages", nil, 400, `the chat id must be a number, not "night"`},
+		{"send as nobody", "POST", "/api/chats/" + itoa(night.ID) + "/messages", map[string]any{"from": 7, "text": "hi"}, 400, "there is no user 7"},
+		{"send as the bot", "POST", "/api/chats/" + itoa(night.ID) + "/messages", map[string]any{"from": playground.Bot.ID, "text": "hi"}, 400, "there is no user"},
+		{"send without from", "POST", "/api/chats/" + itoa(night.ID) + "/messages", map[string]any{"text": "hi"}, 400, `"from" is required`},
+		{"send to an unknown chat", "POST", "/api/chats/-42/messages", map[string]any{"from": alice.ID, "text": "hi"}, 400, "there is no chat -42"},
+		{"send where not a member", "POST", "/api/chats/" + itoa(office.ID) + "/messages", map[string]any{"from": alice.ID, "text": "hi"}, 400, "not a member"},
+		{"send nothing", "POST", "/api/chats/" + itoa(night.ID) + "/messages", map[string]any{"from": alice.ID, "text": "  "}, 400, "the text is empty"},
+		{"send too much", "POST", "/api/chats/" + itoa(night.ID) + "/messages", map[string]any{"from": alice.ID, "text": strings.Repeat("a", 4097)}, 400, "over 4096"},
+		{"unknown field", "POST", "/api/chats/" + itoa(night.ID) + "/messages", map[string]any{"from": alice.ID, "txt": "hi"}, 400, `unknown field "txt"`},
+		{"press an unknown message", "POST", "/api/chats/" + itoa(night.ID) + "/press", map[string]any{"from": alice.ID, "message_id": 999, "data": "j:1"}, 400, "has no message 999"},
+		{"press without data", "POST", "/api/chats/" + itoa(night.ID) + "/press", map[string]any{"from": alice.ID, "message_id": msg.MessageID}, 400, "callback data must be 1 to 64 bytes"},
+		{"press as nobody", "POST", "/api/chats/" + itoa(night.ID) + "/press", map[string]any{"from": 7, "message_id": msg.MessageID, "data": "x"}, 400, "there is no user 7"},
+		{"add nobody", "POST", "/api/users", map[string]any{"first_name": " "}, 400, "first_name is required"},
+		{"add in klingon", "POST", "/api/users", map[string]any{"first_name": "Worf", "language_code": "tlh"}, 400, `language_code must be en or ru, not "tlh"`},
+		{"add to an unknown chat", "POST", "/api/users", map[string]any{"first_name": "Eve", "chats": []int64{-42}}, 400, "there is no chat -42"},
+		{"add a long name", "POST", "/api/users", map[string]any{"first_name": strings.Repeat("e", 65)}, 400, "longer than 64"},
+		{"unknown call", "GET", "/api/nope", nil, 404, "no such API call"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var e apiError
+			assert.Equal(t, tt.status, call(t, tt.method, pg.URL()+tt.path, tt.body, &e))
+			assert.Contains(t, e.Error, tt.want)
+		})
+	}
+	assert.Len(t, pg.Server().Users(), 5, "no user was added by a refused request")
+}
+
+func TestGuard(t *testing.T) {
+	pg := startPlayground(t, playground.Options{})
+	night := pg.Groups()[0]
+	alice := pg.Server().Users()[0]
+	body := `{"from":` + itoa(alice.ID) + `,"text":"hi"}`
+	post := func(contentType, origin, host string) (int, string) {
+		req, err := http.NewRequest("POST", pg.URL()+"/api/chats/"+itoa(night.ID)+"/messages", strings.NewReader(body))
+		require.NoError(t, err)
+		if contentType != "" {
+			req.Header.Set("Content-Type", contentType)
+		}
+		if origin != "" {
+			req.Header.Set("Origin", origin)
+		}
+		if host != "" {
+			req.Host = host
+		}
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		var e apiError
+		_ = json.NewDecoder(resp.Body).Decode(&e)
+		return resp.StatusCode, e.Error
+	}
+	code, msg := post("text/plain", "", "")
+	assert.Equal(t, http.StatusUnsupportedMediaType, code, "a form post from another site is not JSON")
+	assert.Contains(t, msg, "Content-Type: application/json")
+	code, _ = post("application/json", "https://evil.example", "")
+	assert.Equal(t, http.StatusForbidden, code, "another origin")
+	code, msg = post("application/json", "", "evil.example:8021")
+	assert.Equal(t, http.StatusForbidden, code, "DNS rebinding: a name that is not loopback")
+	assert.Contains(t, msg, "loopback")
+	code, _ = post("application/json; charset=utf-8", pg.URL(), "")
+	assert.Equal(t, http.StatusOK, code, "the page itself")
+	code, _ = post("application/json", "", "localhost")
+	assert.Equal(t, http.StatusOK, code, "localhost is loopback")
+}
+
+func TestAddUser(t *testing.T) {
+	pg := startPlayground(t, playground.Options{})
+	night, office := pg.Groups()[0], pg.Groups()[1]
+	var eve telegramtest.User
+	require.Equal(t, http.StatusOK, call(t, "POST", pg.URL()+"/api/users", map[string]any{"first_name": "Eve", "last_name": "Evans"}, &eve))
+	assert.Equal(t, "en", eve.LanguageCode)
+	for _, chat := range []int64{night.ID, office.ID} {
+		m, err := pg.Server().Member(chat, eve.ID)
+		require.NoError(t, err)
+		assert.Equal(t, telegramtest.StatusMember, m.Status)
+		last, _ := pg.Server().LastMessage(chat)
+		require.Len(t, last.NewChatMembers, 1, "the join shows in the chat")
+		assert.Equal(t, eve.ID, last.NewChatMembers[0].ID)
+	}
+
+	var oleg telegramtest.User
+	require.Equal(t, http.StatusOK, call(t, "POST", pg.URL()+"/api/users", map[string]any{"first_name": "Олег", "language_code": "ru", "chats": []int64{office.ID}}, &oleg))
+	m, err := pg.Server().Member(night.ID, oleg.ID)
+	require.NoError(t, err)
+	assert.Equal(t, telegramtest.StatusLeft, m.Status, "only the groups asked for")
+	m, err = pg.Server().Member(office.ID, oleg.ID)
+	require.NoError(t, err)
+	assert.Equal(t, telegramtest.StatusMember, m.Status)
+}
+
+// event is an event of the stream as the page reads it.
+type event struct {
+	name string
+	data string
+}
+
+func readEvent(t *testing.T, r *bufio.Reader) event {
+	t.Helper()
+	var e event
+	for {
+		line, err := r.ReadString('\n')
+		require.NoError(t, err)
+		line = strings.TrimRight(line, "\n")
+		switch {
+		case line == "":
+			if e.name != "" || e.data != "" {
+				return e
+			}
+		case strings.HasPrefix(line, "event: "):
+			e.name = strings.TrimPrefix(line, "event: ")
+		case strings.HasPrefix(line, "data: "):
+			e.data = strings.TrimPrefix(line, "data: ")
+		}
+	}
+}
+
+func TestEventStream(t *testing.T) {
+	pg := startPlayground(t, playground.Options{})
+	night := pg.Groups()[0]
+	bob := pg.Server().Users()[1]
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, err := pg.Server().WaitForBotMessage(ctx, night.ID, nil) // the welcomes are out
+	require.NoError(t, err)
+
+	req, err := http.NewRequestWithContext(ctx, "GET", pg.URL()+"/api/events", nil)
+	require.NoError(t, err)
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	assert.Equal(t, "text/event-stream", resp.Header.Get("Content-Type"))
+	r := bufio.NewReader(resp.Body)
+	require.Equal(t, "ready", readEvent(t, r).name)
+
+	_, err = pg.Server().SendText(night.ID, bob.ID, "anyone?")
+	require.NoError(t, err)
+	for {
+		e := readEvent(t, r)
+		if e.name != "" {
+			continue
+		}
+		var ev telegramtest.Event
+		require.NoError(t, json.Unmarshal([]byte(e.data), &ev))
+		if ev.Kind != telegramtest.EventMessageSent || ev.Message.Text != "anyone?" {
+			continue
+		}
+		assert.Equal(t, night.ID, ev.ChatID)
+		assert.Equal(t, bob.ID, ev.Message.From.ID)
+		break
+	}
+}
+
+func TestPageIsServed(t *testing.T) {
+	pg := startPlayground(t, playground.Options{})
+	for path, want := range map[string]string{"/": "text/html", "/app.js": "javascript", "/style.css": "text/css"} {
+		resp, err := http.Get(pg.URL() + path)
+		require.NoError(t, err)
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		require.NoError(t, err)
+		assert.Equal(t, http.StatusOK, resp.StatusCode, path)
+		assert.Contains(t, resp.Header.Get("Content-Type"), want, path)
+		assert.Contains(t, resp.Header.Get("Content-Security-Policy"), "default-src 'self'", path)
+		for _, remote := range []string{`src="http`, `href="http`, "url(http", "@import", "//cdn"} {
+			assert.NotContains(t, string(body), remote, "%s works offline: nothing from elsewhere", path)
+		}
+	}
+	// The page's script never turns text into HTML.
+	resp, err := http.Get(pg.URL() + "/app.js")
+	require.NoError(t, err)
+	script, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	require.NoError(t, err)
+	for _, sink := range []string{"innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval("} {
+		assert.NotContains(t, string(script), sink)
+	}
+}
+
+func TestCloseRemovesTheTemporaryDatabase(t *testing.T) {
+	pg, err := playground.Start(context.Background(), playground.Options{Addr: "127.0.0.1:0"})
+	require.NoError(t, err)
+	db := pg.DBPath()
+	_, err = os.Stat(db)
+	require.NoError(t, err)
+
+	// An open event stream does not hold the shutdown up.
+	resp, err := http.Get(pg.URL() + "/api/events")
+	require.NoError(t, err)
+	defer resp.Body.Close()
+
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	require.NoError(t, pg.Close(ctx))
+	_, err = os.Stat(filepath.Dir(db))
+	assert.True(t, os.IsNotExist(err), "the temporary directory is gone: %v", err)
+	require.NoError(t, pg.Close(ctx), "Close again is harmless")
+}
+
+func TestKeptDatabaseAndSeed(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "kept.db")
+	seed := uint64(7)
+	deal := func() string {
+		pg, err := playground.Start(context.Background(), playground.Options{Addr: "127.0.0.1:0", DBPath: db, Seed: &seed, Store: storage.Options{NoSync: true}})
+		require.NoError(t, err)
+		defer func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			require.NoError(t, pg.Close(ctx))
+		}()
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		// Office, where no game was played yet.
+		office := pg.Groups()[1]
+		bob, carol := pg.Server().Users()[1], pg.Server().Users()[2]
+		_, err = pg.Server().SendCommand(office.ID, bob.ID, "newgame")
+		require.NoError(t, err)
+		_, err = pg.Server().WaitForBotMessage(ctx, office.ID, telegramtest.HasButton("Join"))
+		require.NoError(t, err)
+		p, err := pg.Server().PressButton(office.ID, carol.ID, "Join")
+		require.NoError(t, err)
+		_, err = p.Wait(ctx)
+		require.NoError(t, err)
+		// The answer comes before the edit: press Start on the new version.
+		_, err = pg.Server().WaitForBotMessage(ctx, office.ID, telegramtest.TextContains("Carol"))
+		require.NoError(t, err)
+		p, err = pg.Server().PressButton(office.ID, bob.ID, "Start ▶")
+		require.NoError(t, err)
+		_, err = p.Wait(ctx)
+		require.NoError(t, err)
+		m, err := pg.Server().WaitForBotMessage(ctx, office.ID, telegramtest.TextContains("circle 1"))
+		require.NoError(t, err)
+		_, err = pg.Server().SendCommand(office.ID, bob.ID, "cancel")
+		require.NoError(t, err)
+		_, err = pg.Server().WaitForBotMessage(ctx, office.ID, telegramtest.TextContains("Game cancelled"))
+		require.NoError(t, err)
+		_, err = os.Stat(db)
+		require.NoError(t, err, "the database is where it was asked to be")
+		return m.Text
+	}
+	first := deal()
+	_, err := os.Stat(db)
+	require.NoError(t, err, "a database named with -db is kept")
+	// Same seed, same moves, a reopened database: the same cards. (The
+	// deck's hash differs: it is salted by the game's number.)
+	second := deal()
+	cards := func(s string) string { return strings.Split(s, "🔐")[0] }
+	assert.Equal(t, cards(first), cards(second))
+}
+
+func itoa(n int64) string {
+	b, _ := json.Marshal(n)
+	return string(b)
+}

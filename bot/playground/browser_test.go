@@ -1,0 +1,510 @@
+package playground_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	cdplog "github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/twentyone-bot/twentyone/bot/playground"
+	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/storage"
+)
+
+// screenshotEnv, set to 1, makes TestBrowserGame write docs/playground.png.
+const screenshotEnv = "TWENTYONE_UPDATE_SCREENSHOT"
+
+// screenshotDirEnv names a directory to keep the screenshots in (default:
+// the test's temporary directory).
+const screenshotDirEnv = "TWENTYONE_SCREENSHOT_DIR"
+
+// browserSeed fixes the decks, so that the game and its screenshot are the
+// same at every run.
+const browserSeed = 21
+
+// chromium returns the browser to drive. Without one the test fails in CI
+// (.ci/run installs it) and is skipped elsewhere.
+func chromium(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser"} {
+		if path, err := exec.LookPath(name); err == nil {
+			return path
+		}
+	}
+	if _, err := os.Stat("/usr/bin/chromium"); err == nil {
+		return "/usr/bin/chromium"
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatal("chromium not found and CI is set: the browser test must run in CI (.ci/run installs Debian's chromium with apt-get)")
+	}
+	t.Skip("chromium not found: install Debian's chromium to run the browser test")
+	return ""
+}
+
+// browser drives one tab of a headless chromium on the playground's page.
+// Its methods take the tab's context first, as chromedp's actions do.
+type browser struct {
+	t *testing.T
+}
+
+// wait is how long one step may take before the test fails.
+const wait = 15 * time.Second
+
+func newBrowser(t *testing.T) (context.Context, *browser) {
+	t.Helper()
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(chromium(t)),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1280, 800),
+		// Without these, this machine's closed network makes chromium hang
+		// on connections nobody answers.
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.Flag("hide-scrollbars", true),
+		chromedp.Flag("lang", "en-US"),
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(cancel)
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
+	t.Cleanup(cancelAlloc)
+	tabCtx, cancelTab := chromedp.NewContext(allocCtx, chromedp.WithLogf(t.Logf))
+	t.Cleanup(cancelTab)
+	// The first action starts the browser.
+	if err := chromedp.Do(tabCtx); err != nil {
+		t.Fatalf("chromium did not start: %v", err)
+	}
+	watchPageErrors(t, tabCtx)
+	return tabCtx, &browser{t: t}
+}
+
+// watchPageErrors fails the test, at its end, if the page threw, logged an
+// error on the console, or the browser logged one (a Content-Security-Policy
+// violation, a failed request).
+func watchPageErrors(t *testing.T, ctx context.Context) {
+	t.Helper()
+	var mu sync.Mutex
+	var problems []string
+	add := func(s string) {
+		mu.Lock()
+		problems = append(problems, s)
+		mu.Unlock()
+	}
+	require.NoError(t, chromedp.Listen(ctx, func(ev any) {
+		switch e := ev.(type) {
+		case *runtime.EventExceptionThrown:
+			text := e.ExceptionDetails.Text
+			if ex := e.ExceptionDetails.Exception; ex != nil && ex.Description != "" {
+				text += " " + ex.Description
+			}
+			add("exception: " + text)
+		case *runtime.EventConsoleAPICalled:
+			if e.Type == runtime.ConsoleAPICalledTypeError {
+				add("console.error")
+			}
+		case *cdplog.EventEntryAdded:
+			if e.Entry.Level == cdplog.EntryLevelError {
+				add(fmt.Sprintf("%s: %s %s", e.Entry.Source, e.Entry.Text, e.Entry.URL))
+			}
+		}
+	}))
+	require.NoError(t, chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, cdplog.Enable, cdp.Empty{})
+		return err
+	})))
+	t.Cleanup(func() {
+		mu.Lock()
+		defer mu.Unlock()
+		assert.Empty(t, problems, "errors in the page")
+	})
+}
+
+// run runs the actions in order, each step within the time one step may take.
+func (b *browser) run(ctx context.Context, what string, actions ...chromedp.Action[chromedp.Void]) {
+	b.t.Helper()
+	step, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	require.NoError(b.t, chromedp.Do(step, actions...), what)
+}
+
+// get runs one action and returns its value.
+func get[T any](ctx context.Context, b *browser, what string, action chromedp.Action[T]) T {
+	b.t.Helper()
+	step, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	v, err := chromedp.Run(step, action)
+	require.NoError(b.t, err, what)
+	return v
+}
+
+// poll waits until the JavaScript expression is truthy in the page and
+// returns its value.
+func poll[T any](ctx context.Context, b *browser, what, expr string) T {
+	b.t.Helper()
+	return get(ctx, b, "waiting for "+what, chromedp.Poll[T](expr, chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(wait)))
+}
+
+// waitFor waits until the JavaScript expression is truthy in the page.
+func (b *browser) waitFor(ctx context.Context, what, expr string) {
+	b.t.Helper()
+	poll[bool](ctx, b, what, "!!("+expr+")")
+}
+
+// eval evaluates a JavaScript expression and returns its value.
+func eval[T any](ctx context.Context, b *browser, expr string) T {
+	b.t.Helper()
+	return get(ctx, b, "evaluating "+expr, chromedp.Evaluate[T](expr))
+}
+
+// js quotes a string as a JavaScript literal.
+func js(s string) string {
+	q, _ := json.Marshal(s)
+	return string(q)
+}
+
+// The page's structure, as the test reads it.
+const (
+	// tableRowJS is the newest bot message with an inline keyboard: the table.
+	tableRowJS = `[...document.querySelectorAll('#messages-inner .row[data-from-bot]')].filter(r => r.querySelector('.kb') && r.querySelector('.text').textContent.includes('Twenty One —')).pop()`
+	// toastsJS are the texts of the pop-ups on screen.
+	toastsJS = `[...document.querySelectorAll('#toasts .toast')].map(t => t.textContent)`
+)
+
+// as switches to the user with this first name in the sidebar.
+func (b *browser) as(ctx context.Context, name string) {
+	b.t.Helper()
+	sel := `.sidebar .user[data-user-name=` + js(name) + `]`
+	b.run(ctx, "switching to "+name, chromedp.Click(chromedp.CSS(sel)))
+	b.waitFor(ctx, name+" selected", `document.querySelector(`+js(sel)+`)?.getAttribute('aria-checked') === 'true'`)
+}
+
+// openChat opens a chat from the chat list.
+func (b *browser) openChat(ctx context.Context, id int64) {
+	b.t.Helper()
+	sel := fmt.Sprintf(`.chat-item[data-chat-id="%d"]`, id)
+	b.run(ctx, "opening a chat", chromedp.Click(chromedp.CSS(sel)))
+	b.waitFor(ctx, "the chat open", `document.querySelector(`+js(sel)+`)?.classList.contains('active')`)
+}
+
+// send types a message in the composer and sends it, then waits until it
+// shows as the current user's bubble.
+func (b *browser) send(ctx context.Context, text string) {
+	b.t.Helper()
+	before := b.count(ctx, `#messages-inner .row.out`)
+	b.run(ctx, "typing "+text,
+		chromedp.SendKeys(chromedp.ID("input"), text),
+		chromedp.Click(chromedp.ID("send")))
+	b.waitFor(ctx, "my message "+text, fmt.Sprintf(`(() => { const out = [...document.querySelectorAll('#messages-inner .row.out')];
+		return out.length > %d && out.pop().querySelector('.text').textContent === %s })()`, before, js(text)))
+}
+
+func (b *browser) count(ctx context.Context, selector string) int {
+	b.t.Helper()
+	return eval[int](ctx, b, `document.querySelectorAll(`+js(selector)+`).length`)
+}
+
+// table is the table message as the page shows it.
+type table struct {
+	ID     string   `json:"id"`
+	Edits  string   `json:"edits"`
+	Text   string   `json:"text"`
+	Labels []string `json:"labels"`
+}
+
+func (t table) sig() string { return t.ID + "/" + t.Edits }
+
+func (b *browser) table(ctx context.Context) table {
+	b.t.Helper()
+	return eval[table](ctx, b, `(() => { const r = `+tableRowJS+`; if (!r) return {id: '', edits: '', text: '', labels: []};
+		return {id: r.dataset.messageId, edits: r.dataset.edits, text: r.querySelector('.text').innerText,
+			labels: [...r.querySelectorAll('.kb-btn')].map(b => b.textContent)} })()`)
+}
+
+// waitTable waits until the table message satisfies cond (a JavaScript
+// expression over r, the table's row element).
+func (b *browser) waitTable(ctx context.Context, what, cond string) table {
+	b.t.Helper()
+	b.waitFor(ctx, what, `(() => { const r = `+tableRowJS+`; return !!r && (`+cond+`) })()`)
+	return b.table(ctx)
+}
+
+// press clicks the table's button with this label, as the current user,
+// and waits for the bot's answer to show as a toast containing answer
+// (for an empty answer, only until the press is done).
+func (b *browser) press(ctx context.Context, label, answer string) {
+	b.t.Helper()
+	btn := `[...(` + tableRowJS + `).querySelectorAll('.kb-btn')].find(b => b.textContent === ` + js(label) + `)`
+	b.clearToasts(ctx)
+	b.run(ctx, "pressing "+label, chromedp.Click(chromedp.JSPath(btn)))
+	if answer == "" {
+		b.waitFor(ctx, "the press of "+label+" answered", `!document.querySelector('.kb-btn.loading')`)
+		return
+	}
+	b.waitFor(ctx, fmt.Sprintf("the answer %q to %s", answer, label), toastsJS+`.some(t => t.includes(`+js(answer)+`))`)
+}
+
+// pressAndWait presses a button and waits until the table message changed.
+func (b *browser) pressAndWait(ctx context.Context, label, answer string) table {
+	b.t.Helper()
+	before := b.table(ctx).sig()
+	b.press(ctx, label, answer)
+	return b.waitTable(ctx, "the table to change after "+label,
+		`r.dataset.messageId + '/' + r.dataset.edits !== `+js(before))
+}
+
+func (b *browser) clearToasts(ctx context.Context) {
+	b.t.Helper()
+	b.run(ctx, "clearing the toasts", evalVoid(`document.querySelectorAll('#toasts .toast').forEach(t => t.remove())`))
+}
+
+// evalVoid evaluates JavaScript for its effect.
+func evalVoid(expr string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := chromedp.Evaluate[*runtime.RemoteObject](expr)(ctx, t)
+		return err
+	})
+}
+
+// screenshot takes a screenshot of the page and saves it.
+func (b *browser) screenshot(ctx context.Context, name string) {
+	b.t.Helper()
+	b.save(ctx, name, get(ctx, b, "screenshot", chromedp.CaptureScreenshot()))
+}
+
+// save writes a screenshot to the test's temporary directory, or to
+// $TWENTYONE_SCREENSHOT_DIR.
+func (b *browser) save(ctx context.Context, name string, png []byte) {
+	b.t.Helper()
+	dir := os.Getenv(screenshotDirEnv)
+	if dir == "" {
+		dir = b.t.TempDir()
+	}
+	path := filepath.Join(dir, name)
+	require.NoError(b.t, os.WriteFile(path, png, 0o644))
+	b.t.Logf("screenshot: %s", path)
+}
+
+var (
+	bettingRe  = regexp.MustCompile(`← your bet, (\S+) \(`)
+	drawingRe  = regexp.MustCompile(`(?m)^(\S+) — .*?(?:= (\d+) )?← \S+: hit or stand\?`)
+	resultRe   = regexp.MustCompile(`(?m)→`)
+	seatedRe   = regexp.MustCompile(`(?m)^\d+\. (\S+) — ([\d\x{2009}\x{202F} ]+)$`)
+	balanceRe  = regexp.MustCompile(`^(\S+), your balance: ([\d\x{2009}\x{202F} ]+) chips?\.$`)
+	notDigitRe = regexp.MustCompile(`\D`)
+)
+
+func chips(t *testing.T, s string) int64 {
+	t.Helper()
+	n, err := strconv.ParseInt(notDigitRe.ReplaceAllString(s, ""), 10, 64)
+	require.NoError(t, err, "chips %q", s)
+	return n
+}
+
+// TestBrowserGame plays a game in the page with a real browser: Alice opens
+// a table in "Game night", Bob and Carol join, and whoever's turn it is bets
+// and draws until the game is over; the balances the page shows must be
+// the database's. Then a refused join in "Office" shows an alert, a player
+// added in the page is escaped, and the page fits a phone.
+func TestBrowserGame(t *testing.T) {
+	seed := uint64(browserSeed)
+	pg, err := playground.Start(context.Background(), playground.Options{
+		Addr:   "127.0.0.1:0",
+		DBPath: filepath.Join(t.TempDir(), "playground.db"),
+		Seed:   &seed,
+		Store:  storage.Options{NoSync: true},
+	})
+	require.NoError(t, err)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		assert.NoError(t, pg.Close(ctx))
+	})
+	ctx, b := newBrowser(t)
+	night, office := pg.Groups()[0], pg.Groups()[1]
+	ids := map[string]int64{}
+	for _, u := range pg.Server().Users() {
+		ids[u.FirstName] = u.ID
+	}
+
+	b.run(ctx, "opening the page", chromedp.EmulateViewport(1280, 800), chromedp.Navigate(pg.URL()))
+	b.waitFor(ctx, "the page to load", `document.body.dataset.ready === '1' && !!document.querySelector('.chat-item')`)
+	b.as(ctx, "Alice")
+	b.openChat(ctx, night.ID)
+	b.waitFor(ctx, "the bot's welcome", `[...document.querySelectorAll('#messages-inner .row[data-from-bot] .text')].some(t => t.textContent.includes('I host Twenty One'))`)
+
+	// A word first, then Alice opens a table; Bob and Carol sit down.
+	b.send(ctx, "Who's up for a round of Twenty One?")
+	b.as(ctx, "Bob")
+	b.send(ctx, "Deal me in!")
+	b.as(ctx, "Carol")
+	b.send(ctx, "Me too")
+	b.as(ctx, "Alice")
+	b.send(ctx, "/newgame")
+	b.waitTable(ctx, "the lobby", `r.innerText.includes('Join')`)
+	b.as(ctx, "Bob")
+	b.pressAndWait(ctx, "Join", "You're in.")
+	b.as(ctx, "Carol")
+	tb := b.pressAndWait(ctx, "Join", "You're in.")
+	require.Contains(t, tb.Text, "Carol")
+	b.as(ctx, "Alice")
+	tb = b.pressAndWait(ctx, "Start ▶", "")
+
+	// Whoever's turn it is bets the smallest bet and draws to 16. The
+	// README's picture is the last moment of the game where someone draws
+	// after a duel was decided.
+	var png []byte
+	refused := false
+	for step := 0; !strings.Contains(tb.Text, "Game over"); step++ {
+		require.Less(t, step, 80, "the game should be over by now; the table: %s", tb.Text)
+		if m := bettingRe.FindStringSubmatch(tb.Text); m != nil {
+			if !refused {
+				// Someone else pressing the player's bet gets a pop-up.
+				other := "Bob"
+				if m[1] == "Bob" {
+					other = "Carol"
+				}
+				b.as(ctx, other)
+				b.press(ctx, tb.Labels[0], "It's "+m[1]+"'s turn.")
+				require.Equal(t, tb.sig(), b.table(ctx).sig(), "a refused press changes nothing")
+				refused = true
+			}
+			b.as(ctx, m[1])
+			tb = b.pressAndWait(ctx, tb.Labels[0], "Bet ")
+			continue
+		}
+		if m := drawingRe.FindStringSubmatch(tb.Text); m != nil {
+			score, _ := strconv.Atoi(m[2])
+			if resultRe.MatchString(tb.Text) {
+				b.clearToasts(ctx)
+				png = get(ctx, b, "screenshot", chromedp.CaptureScreenshot())
+			}
+			b.as(ctx, m[1])
+			if score < 16 {
+				tb = b.pressAndWait(ctx, "Hit 🂠", " · ")
+			} else {
+				tb = b.pressAndWait(ctx, "Stand ✋", "Stand at")
+			}
+			continue
+		}
+		t.Fatalf("whose turn is it? The table:\n%s", tb.Text)
+	}
+	require.NotNil(t, png, "a moment to take the screenshot")
+	b.save(ctx, "playground.png", png)
+	if os.Getenv(screenshotEnv) == "1" {
+		require.NoError(t, os.WriteFile(filepath.Join("..", "..", "docs", "playground.png"), png, 0o644))
+		t.Log("docs/playground.png updated")
+	}
+
+	// The balances the table shows are the database's.
+	dbCtx := context.Background()
+	board, err := pg.Store().Leaderboard(dbCtx, night.ID, 10)
+	require.NoError(t, err)
+	stored := map[string]int64{}
+	for _, s := range board {
+		stored[s.Name] = s.Balance
+	}
+	shown := map[string]int64{}
+	for _, m := range seatedRe.FindAllStringSubmatch(tb.Text, -1) {
+		shown[m[1]] = chips(t, m[2])
+	}
+	require.Len(t, shown, 3, "the seated players after the game:\n%s", tb.Text)
+	assert.Equal(t, stored, shown)
+	var total int64
+	for _, v := range shown {
+		total += v
+	}
+	assert.EqualValues(t, 3000, total, "chips are conserved between the players")
+	audit, err := pg.Store().Audit(dbCtx, night.ID)
+	require.NoError(t, err)
+	assert.True(t, audit.OK, "audit: %v", audit.Problems)
+
+	// And /balance says the same, in a reply to each player.
+	for _, name := range []string{"Alice", "Bob", "Carol"} {
+		b.as(ctx, name)
+		b.send(ctx, "/balance")
+		text := poll[string](ctx, b, name+"'s balance",
+			`[...document.querySelectorAll('#messages-inner .row[data-from-bot] .text')].map(t => t.textContent).filter(t => t.startsWith(`+js(name+", your balance")+`)).pop()`)
+		m := balanceRe.FindStringSubmatch(text)
+		require.NotNil(t, m, "a balance answer: %q", text)
+		acc, err := pg.Store().Account(dbCtx, night.ID, storage.User{ID: game.UserID(ids[name]), Name: name}, time.Time{})
+		require.NoError(t, err)
+		assert.Equal(t, acc.Balance, chips(t, m[2]), name)
+		assert.Equal(t, stored[name], acc.Balance, name)
+	}
+
+	// "Office" has a table and chips of its own; a join refused there comes
+	// as an alert.
+	b.as(ctx, "Bob")
+	b.openChat(ctx, office.ID)
+	b.send(ctx, "/newgame")
+	b.waitTable(ctx, "Office's lobby", `r.innerText.includes('Bob — 1')`)
+	b.send(ctx, "/settings entry 5000")
+	b.waitFor(ctx, "the settings saved", `[...document.querySelectorAll('#messages-inner .row[data-from-bot] .text')].some(t => t.textContent.includes('Saved'))`)
+	b.as(ctx, "Carol")
+	b.run(ctx, "pressing Join", chromedp.Click(chromedp.JSPath(`[...(`+tableRowJS+`).querySelectorAll('.kb-btn')].find(b => b.textContent === 'Join')`)))
+	b.run(ctx, "the alert", chromedp.WaitVisible(chromedp.ID("alert")))
+	alert := get(ctx, b, "the alert's text", chromedp.Text(chromedp.ID("alert-text")))
+	assert.Contains(t, alert, "You need 5\u2009000 chips to sit here; you have 1\u2009000 chips.")
+	b.run(ctx, "closing the alert", chromedp.Click(chromedp.ID("alert-ok")), chromedp.WaitNotVisible(chromedp.ID("alert")))
+	carol, err := pg.Store().Account(dbCtx, office.ID, storage.User{ID: game.UserID(ids["Carol"]), Name: "Carol"}, time.Time{})
+	require.NoError(t, err)
+	assert.EqualValues(t, 1000, carol.Balance, "Carol's chips in Office are not Game night's")
+
+	// A player added in the page, with a name that is HTML, shows as text.
+	name := `<img src=x onerror="document.body.dataset.pwned=1">`
+	b.run(ctx, "adding a player",
+		chromedp.Click(chromedp.ID("add-user-btn")),
+		chromedp.WaitVisible(chromedp.ID("add-user")),
+		chromedp.SendKeys(chromedp.ID("new-first"), name),
+		chromedp.Click(chromedp.ID("add-user-ok")))
+	b.waitFor(ctx, "the new player selected", `document.querySelector('.sidebar .user[aria-checked="true"]')?.dataset.userName === `+js(name))
+	b.waitFor(ctx, "the new player's arrival", `[...document.querySelectorAll('#messages-inner .service-row')].some(r => r.textContent === `+js(name+" joined the group")+`)`)
+	injected := eval[bool](ctx, b, `!!document.querySelector('#messages-inner img, .users img') || document.body.dataset.pwned === '1'`)
+	assert.False(t, injected, "names are text, never HTML")
+
+	// A phone-sized window: the chat fits, nothing scrolls sideways.
+	b.run(ctx, "a phone-sized window", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(3), chromedp.EmulateMobile))
+	b.openChatOnPhone(ctx, night.ID)
+	overflow := eval[int](ctx, b, `document.documentElement.scrollWidth - window.innerWidth`)
+	assert.LessOrEqual(t, overflow, 0, "no horizontal scrolling on a phone")
+	b.waitFor(ctx, "the table's buttons on screen", `(() => { const k = (`+tableRowJS+`).querySelector('.kb').getBoundingClientRect(); return k.left >= 0 && k.right <= window.innerWidth })()`)
+	b.screenshot(ctx, "playground-phone.png")
+
+	// On a phone, who you are is switched from the chat's header.
+	b.run(ctx, "the switcher on a phone", chromedp.Click(chromedp.ID("who-btn")), chromedp.WaitVisible(chromedp.ID("who-menu")))
+	b.run(ctx, "switching to Dave", chromedp.Click(chromedp.CSS(`#who-menu .who-item[data-user-name="Dave"]`)), chromedp.WaitNotVisible(chromedp.ID("who-menu")))
+	b.waitFor(ctx, "Dave selected", `document.querySelector('#who-menu .who-item[data-user-name="Dave"]').getAttribute('aria-checked') === 'true' && document.getElementById('input').placeholder === 'Message as Dave'`)
+}
+
+// openChatOnPhone opens a chat in the phone layout, where the chat list
+// and the chat are two screens.
+func (b *browser) openChatOnPhone(ctx context.Context, id int64) {
+	b.t.Helper()
+	if !eval[bool](ctx, b, `getComputedStyle(document.getElementById('sidebar')).display !== 'none'`) {
+		b.run(ctx, "back to the chats", chromedp.Click(chromedp.ID("back")))
+	}
+	b.openChat(ctx, id)
+	b.waitFor(ctx, "the chat screen", `getComputedStyle(document.getElementById('sidebar')).display === 'none' && getComputedStyle(document.getElementById('chat')).display !== 'none'`)
+}

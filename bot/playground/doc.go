@@ -1,0 +1,34 @@
+// Package playground runs the whole product on one machine without
+// Telegram: our Bot API server (bot/telegramtest) in-process, the real bot
+// polling it over HTTP with a real BoltDB file, and a web page that looks
+// and behaves like a Telegram group chat.
+//
+// The page is served by the binary itself (go:embed, no CDN, no build step).
+// It shows the bot's messages with their inline keyboards, edits them in
+// place as Telegram does, shows callback answers as toasts (show_alert ones
+// as a modal), and lets you type commands and press buttons as any of the
+// seeded users, or one you add. Changes arrive live over server-sent events.
+//
+// # HTTP API
+//
+// Every answer is JSON; errors are {"error": "..."} with status 400 for a
+// request the world cannot satisfy (an unknown user, chat or message, a user
+// who is not a member, an empty text). POST bodies must be JSON
+// (Content-Type: application/json).
+//
+//	GET  /api/state                     the bot, the users, the group chats with their
+//	                                    members, the bot's command menus
+//	GET  /api/chats/{chat}/messages     a chat and its messages (edits applied)
+//	POST /api/chats/{chat}/messages     {"from": user, "text": "/newgame"}: send as a user
+//	POST /api/chats/{chat}/press        {"from": user, "message_id": 5, "data": "j:2"}:
+//	                                    press a button; answers {"answer": {...}} once
+//	                                    the bot answered (or "answered": false)
+//	POST /api/users                     {"first_name": "Eve", "language_code": "en",
+//	                                    "chats": [-4000000001]}: add a user to groups
+//	                                    (all of them when chats is absent)
+//	GET  /api/events                    text/event-stream of telegramtest events: a
+//	                                    "ready" event first (load the state now), then
+//	                                    one unnamed event per change (the telegramtest
+//	                                    Event as JSON), and "gap" when events were
+//	                                    dropped (reload the state)
+package playground

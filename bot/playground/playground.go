@@ -1,0 +1,269 @@
+package playground
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/twentyone-bot/twentyone/bot"
+	"github.com/twentyone-bot/twentyone/bot/telegramtest"
+	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/storage"
+)
+
+// DefaultAddr is the address the page is served on when Options.Addr is
+// empty: loopback only.
+const DefaultAddr = "127.0.0.1:8021"
+
+// pollTimeout is the bot's long-polling timeout: short, so that stopping
+// never waits on a poll (updates arrive at once whatever it is).
+const pollTimeout = time.Second
+
+// Bot is the bot's identity in the playground.
+var Bot = telegramtest.User{ID: 7000000021, IsBot: true, FirstName: "Twenty One", Username: "twentyone_bot"}
+
+// Options configure a Playground. The zero value is a playground on
+// DefaultAddr with a temporary database and random decks.
+type Options struct {
+	// Addr is the host:port the page is served on; DefaultAddr when empty,
+	// port 0 picks a free one.
+	Addr string
+	// DBPath is the BoltDB file; empty means a new file in a temporary
+	// directory that Close removes.
+	DBPath string
+	// Seed, when set, fixes the decks: every game shuffles from
+	// game.NewRand(rand.NewPCG(seed, seed)), for demos and tests.
+	Seed *uint64
+	// Store are the storage options (starting chips, table defaults ...);
+	// Rand is replaced when Seed is set.
+	Store storage.Options
+	// Owners are the user ids of the bot's owners.
+	Owners []int64
+	// Logger receives the bot's and the playground's logs; nil discards them.
+	Logger *slog.Logger
+}
+
+// Playground is a running playground: the Bot API server, the store, the
+// bot and the web page. Start it with Start, stop it with Close.
+type Playground struct {
+	srv   *telegramtest.Server
+	store *storage.Store
+	bot   *bot.Bot
+	log   *slog.Logger
+
+	web      *http.Server
+	listener net.Listener
+	url      string
+	loopback bool
+
+	tmpDir string
+	dbPath string
+	groups []telegramtest.Chat
+
+	// quit ends the event streams and the waits for callback answers, so
+	// that the web server can shut down.
+	quit      chan struct{}
+	stopBot   context.CancelFunc
+	botDone   chan struct{}
+	fatal     chan error
+	closeOnce sync.Once
+	closeErr  error
+
+	// eventBuffer sizes each event stream's subscription.
+	eventBuffer int
+}
+
+// Start seeds the world (users Alice, Bob, Carol, Dave and Иван; the groups
+// "Game night" and "Office"), opens the database, connects the bot to the
+// Bot API server, starts it polling and serves the page. Cancelling ctx
+// aborts the start; once Start returned, only Close stops the playground.
+func Start(ctx context.Context, opts Options) (_ *Playground, err error) {
+	p := &Playground{
+		log:         opts.Logger,
+		quit:        make(chan struct{}),
+		botDone:     make(chan struct{}),
+		fatal:       make(chan error, 2),
+		eventBuffer: 256,
+	}
+	if p.log == nil {
+		p.log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	defer func() {
+		if err != nil {
+			p.abort()
+		}
+	}()
+
+	addr := opts.Addr
+	if addr == "" {
+		addr = DefaultAddr
+	}
+	// Listen first: a port in use is the likeliest failure, and the cheapest.
+	if p.listener, err = net.Listen("tcp", addr); err != nil {
+		return nil, fmt.Errorf("playground: serving the page on %s: %w", addr, err)
+	}
+	tcp := p.listener.Addr().(*net.TCPAddr)
+	p.loopback = tcp.IP.IsLoopback()
+	p.url = "http://" + displayAddr(tcp)
+
+	// The database remembers the last update id each chat applied and skips
+	// updates at or below it as redelivered; a kept database outlives this
+	// server, so number the updates from the clock, past any earlier run's.
+	p.srv = telegramtest.New(telegramtest.WithBot(Bot), telegramtest.WithFirstUpdateID(int(time.Now().UnixMilli())))
+	if err := p.srv.Listen("127.0.0.1:0"); err != nil {
+		return nil, fmt.Errorf("playground: starting the Bot API server: %w", err)
+	}
+	if p.groups, err = seed(p.srv); err != nil {
+		return nil, fmt.Errorf("playground: seeding the chats: %w", err)
+	}
+
+	p.dbPath = opts.DBPath
+	if p.dbPath == "" {
+		if p.tmpDir, err = os.MkdirTemp("", "twentyone-playground-"); err != nil {
+			return nil, fmt.Errorf("playground: a temporary directory for the database: %w", err)
+		}
+		p.dbPath = filepath.Join(p.tmpDir, "twentyone.db")
+	}
+	storeOpts := opts.Store
+	if opts.Seed != nil {
+		// Storage calls Rand only from its commit loop, one call at a
+		// time: a rand.Rand that is not safe for concurrent use will do.
+		storeOpts.Rand = game.NewRand(rand.NewPCG(*opts.Seed, *opts.Seed))
+	}
+	if p.store, err = storage.Open(p.dbPath, storeOpts); err != nil {
+		return nil, fmt.Errorf("playground: opening the database %s: %w", p.dbPath, err)
+	}
+
+	chips, bonus := storeOpts.StartingChips, storeOpts.DailyBonus
+	if chips <= 0 {
+		chips = 1000
+	}
+	if bonus <= 0 {
+		bonus = 100
+	}
+	// No pacing: the server's rate limits are off.
+	p.bot, err = bot.New(ctx, bot.Config{
+		Token:         p.srv.Token(),
+		Endpoint:      p.srv.Endpoint(),
+		Transport:     p.srv.Client().Transport,
+		Store:         p.store,
+		Logger:        p.log,
+		PollTimeout:   pollTimeout,
+		Owners:        opts.Owners,
+		StartingChips: chips,
+		DailyBonus:    bonus,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("playground: connecting the bot: %w", err)
+	}
+	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	p.stopBot = cancel
+	go func() {
+		defer close(p.botDone)
+		err := p.bot.Run(runCtx)
+		if runCtx.Err() == nil {
+			if err == nil {
+				err = errors.New("polling stopped")
+			}
+			p.fatal <- fmt.Errorf("playground: the bot: %w", err)
+		}
+	}()
+
+	p.web = &http.Server{Handler: p.Handler(), ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(p.log.Handler(), slog.LevelWarn)}
+	go func() {
+		if err := p.web.Serve(p.listener); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			p.fatal <- fmt.Errorf("playground: serving the page: %w", err)
+		}
+	}()
+	p.log.Info("playground started", "url", p.url, "database", p.dbPath, "bot_api", p.srv.URL())
+	return p, nil
+}
+
+// displayAddr is the address to print: a wildcard host becomes 127.0.0.1,
+// which a browser on the same machine can open.
+func displayAddr(a *net.TCPAddr) string {
+	if a.IP.IsUnspecified() {
+		return net.JoinHostPort("127.0.0.1", fmt.Sprint(a.Port))
+	}
+	return a.String()
+}
+
+// URL returns the page's address, such as http://127.0.0.1:8021.
+func (p *Playground) URL() string { return p.url }
+
+// DBPath returns the database file.
+func (p *Playground) DBPath() string { return p.dbPath }
+
+// Server returns the Bot API server and its world.
+func (p *Playground) Server() *telegramtest.Server { return p.srv }
+
+// Store returns the database the bot writes.
+func (p *Playground) Store() *storage.Store { return p.store }
+
+// Groups returns the seeded group chats: "Game night", then "Office".
+func (p *Playground) Groups() []telegramtest.Chat {
+	return append([]telegramtest.Chat(nil), p.groups...)
+}
+
+// Err delivers a failure that stops the playground while it runs: the bot's
+// polling gave up, or the page's server stopped.
+func (p *Playground) Err() <-chan error { return p.fatal }
+
+// Close stops serving the page, stops the bot (it finishes the actions in
+// flight and sends the pending renders until ctx is done), closes the
+// database and the Bot API server, and removes the temporary database.
+// Later calls return the first's result.
+func (p *Playground) Close(ctx context.Context) error {
+	p.closeOnce.Do(func() {
+		var errs []error
+		close(p.quit)
+		if err := p.web.Shutdown(ctx); err != nil {
+			errs = append(errs, fmt.Errorf("stopping the page's server: %w", err))
+		}
+		p.stopBot()
+		select {
+		case <-p.botDone:
+		case <-ctx.Done():
+			errs = append(errs, errors.New("the bot did not stop polling before the deadline"))
+		}
+		if err := p.bot.Close(ctx); err != nil {
+			errs = append(errs, fmt.Errorf("closing the bot: %w", err))
+		}
+		if err := p.store.Close(); err != nil {
+			errs = append(errs, fmt.Errorf("closing the database: %w", err))
+		}
+		p.srv.Close()
+		if p.tmpDir != "" {
+			if err := os.RemoveAll(p.tmpDir); err != nil {
+				errs = append(errs, fmt.Errorf("removing the temporary database: %w", err))
+			}
+		}
+		p.closeErr = errors.Join(errs...)
+	})
+	return p.closeErr
+}
+
+// abort releases what a failed Start acquired.
+func (p *Playground) abort() {
+	if p.listener != nil {
+		_ = p.listener.Close()
+	}
+	if p.store != nil {
+		_ = p.store.Close()
+	}
+	if p.srv != nil {
+		p.srv.Close()
+	}
+	if p.tmpDir != "" {
+		_ = os.RemoveAll(p.tmpDir)
+	}
+}

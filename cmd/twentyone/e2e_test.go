@@ -1,0 +1,408 @@
+package main
+
+// End-to-end tests of the binary: built once per run (binary_test.go), run
+// as a child process against our Bot API server, configured only through
+// its environment as in the Docker image.
+
+import (
+	"context"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/twentyone-bot/twentyone/bot/callback"
+	"github.com/twentyone-bot/twentyone/bot/telegramtest"
+	"github.com/twentyone-bot/twentyone/storage"
+)
+
+// stopLimit is how long a container manager waits after SIGTERM.
+const stopLimit = 10 * time.Second
+
+// auditDatabase opens the database at path as the binary would (after the
+// binary is gone, or on a copy), checks every chat's chips, and returns the
+// audits.
+func auditDatabase(t *testing.T, path string) []storage.Audit {
+	t.Helper()
+	s, err := storage.Open(path, storage.Options{NoSync: true})
+	require.NoError(t, err, "the database opens: it was closed")
+	defer s.Close()
+	audits, err := s.AuditAll(context.Background())
+	require.NoError(t, err)
+	for _, a := range audits {
+		assert.True(t, a.OK, "chat %d: %v", a.Chat, a.Problems)
+	}
+	return audits
+}
+
+// current returns the newest bot message of the group with a button of
+// action a, without waiting.
+func (tb *table) current(a callback.Action) (telegramtest.ChatMessage, bool) {
+	msgs := tb.srv.Messages(tb.group.ID)
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if _, ok := button(msgs[i], a); ok && msgs[i].FromBot {
+			return msgs[i], true
+		}
+	}
+	return telegramtest.ChatMessage{}, false
+}
+
+// TestBinaryPlaysAGame: a whole game through the binary in polling mode;
+// after SIGTERM the database holds the two players' chips, all accounted
+// for.
+func TestBinaryPlaysAGame(t *testing.T) {
+	t.Parallel()
+	srv := telegramtest.StartTest(t)
+	db := filepath.Join(t.TempDir(), "twentyone.db")
+	p := startBinary(t, botEnv(srv, db))
+	p.waitReady()
+
+	tb := newTable(t, srv)
+	tb.open()
+	player := tb.start()
+	assert.Regexp(t, `^Bet \d+$`, tb.bet(player))
+	over := tb.stand(player)
+	assert.Contains(t, over.Text, "takes the bank")
+	assert.Contains(t, over.Labels(), "Play again ▶")
+
+	p.signal(syscall.SIGTERM)
+	require.Equal(t, exitOK, p.waitExit(stopLimit))
+	audits := auditDatabase(t, db)
+	require.Len(t, audits, 1)
+	assert.Equal(t, tb.group.ID, audits[0].Chat)
+	assert.EqualValues(t, 2000, audits[0].Granted, "1000 starting chips each")
+	assert.EqualValues(t, 2000, audits[0].Balances, "nothing left on the table")
+}
+
+// TestBinarySIGTERMMidGame: SIGTERM while a press is being handled (the
+// Bot API holds its answer): the process finishes the action, sends the
+// table's new render, closes the database and exits 0 within 10 s; a new
+// process on the same file finishes the game. In both update modes.
+func TestBinarySIGTERMMidGame(t *testing.T) {
+	for _, mode := range []string{"polling", "webhook"} {
+		t.Run(mode, func(t *testing.T) {
+			t.Parallel()
+			srv := telegramtest.StartTest(t)
+			db := filepath.Join(t.TempDir(), "twentyone.db")
+			env := botEnv(srv, db)
+			if mode == "webhook" {
+				addr := freeAddr(t)
+				env = append(env, "TWENTYONE_TELEGRAM_MODE=webhook",
+					"TWENTYONE_TELEGRAM_WEBHOOK_LISTEN="+addr,
+					"TWENTYONE_TELEGRAM_WEBHOOK_URL=http://"+addr+"/telegram")
+			}
+			first := startBinary(t, env)
+			first.waitReady()
+			tb := newTable(t, srv)
+			tb.open()
+			player := tb.start()
+
+			// The bet is committed, then its answer is held by the Bot API:
+			// the signal comes while the action is in flight, before its
+			// render was sent.
+			slow := srv.InjectFault(telegramtest.Fault{Kind: telegramtest.FaultDelay,
+				Methods: []string{"answerCallbackQuery"}, Delay: 1500 * time.Millisecond, Count: 1})
+			press := tb.press(player, tb.message(callback.Bet), callback.Bet)
+			poll(t, "the bet's answer is on its way", func() bool { return slow.Fired() == 1 })
+			_, drawn := tb.current(callback.Stand)
+			require.False(t, drawn, "the table after the bet is not shown yet")
+
+			signalled := time.Now()
+			first.signal(syscall.SIGTERM)
+			require.Equal(t, exitOK, first.waitExit(stopLimit))
+			t.Logf("stopped %s after SIGTERM", time.Since(signalled).Round(time.Millisecond))
+			first.logRecord("signal received: shutting down")
+			first.logRecord("stopped") // after the database closed without error
+
+			answer, answered := press.Answer()
+			require.True(t, answered, "the action in flight finished: the press was answered")
+			assert.Regexp(t, `^Bet \d+$`, answer.Text)
+			_, drawn = tb.current(callback.Stand)
+			assert.True(t, drawn, "the pending render was sent: the table offers Hit and Stand")
+			if mode == "webhook" {
+				for _, a := range srv.WebhookAttempts() {
+					assert.True(t, a.OK(), "update %d: the webhook answered %d %s", a.UpdateID, a.StatusCode, a.Error)
+				}
+			}
+			auditDatabase(t, db)
+
+			second := startBinary(t, env)
+			second.waitReady()
+			over := tb.stand(player)
+			assert.Contains(t, over.Text, "takes the bank")
+			second.signal(syscall.SIGTERM)
+			require.Equal(t, exitOK, second.waitExit(stopLimit))
+			audits := auditDatabase(t, db)
+			require.Len(t, audits, 1)
+			assert.EqualValues(t, 2000, audits[0].Balances, "the bet was applied once, the game is over")
+		})
+	}
+}
+
+// TestBinaryWebhook: in webhook mode the binary registers its webhook with
+// the Bot API, which then posts every update of a game to it with the
+// secret; a request with a wrong or no secret gets 401. With a configured
+// secret and with the random one the binary makes.
+func TestBinaryWebhook(t *testing.T) {
+	tests := []struct {
+		name   string
+		secret string
+	}{
+		{name: "configured secret", secret: "s3cret-Token_1"},
+		{name: "random secret"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv := telegramtest.StartTest(t)
+			addr := freeAddr(t)
+			hook := "http://" + addr + "/telegram"
+			env := botEnv(srv, filepath.Join(t.TempDir(), "twentyone.db"),
+				"TWENTYONE_TELEGRAM_MODE=webhook",
+				"TWENTYONE_TELEGRAM_WEBHOOK_LISTEN="+addr,
+				"TWENTYONE_TELEGRAM_WEBHOOK_URL="+hook,
+				"TWENTYONE_TELEGRAM_WEBHOOK_SECRET="+tt.secret)
+			p := startBinary(t, env)
+			p.waitReady()
+			assert.Equal(t, hook, srv.WebhookInfo().URL, "the binary registered its webhook")
+
+			tb := newTable(t, srv)
+			tb.open()
+			player := tb.start()
+			tb.bet(player)
+			tb.stand(player)
+			attempts := srv.WebhookAttempts()
+			require.NotEmpty(t, attempts)
+			for _, a := range attempts {
+				assert.True(t, a.OK(), "update %d: %d %s", a.UpdateID, a.StatusCode, a.Error)
+			}
+			assert.Zero(t, srv.Calls().Count("getUpdates"), "no polling in webhook mode")
+
+			post := func(secret *string) int {
+				req, err := http.NewRequest(http.MethodPost, hook, strings.NewReader(`{"update_id":900000}`))
+				require.NoError(t, err)
+				if secret != nil {
+					req.Header.Set(SecretHeader, *secret)
+				}
+				resp, err := http.DefaultClient.Do(req)
+				require.NoError(t, err)
+				resp.Body.Close()
+				return resp.StatusCode
+			}
+			assert.Equal(t, http.StatusUnauthorized, post(nil), "no secret")
+			assert.Equal(t, http.StatusUnauthorized, post(new("")), "an empty secret")
+			assert.Equal(t, http.StatusUnauthorized, post(new("wrong")), "a wrong secret")
+			if tt.secret != "" {
+				assert.Equal(t, http.StatusUnauthorized, post(new(tt.secret+"x")), "the secret and more")
+				assert.Equal(t, http.StatusOK, post(new(tt.secret)), "the right secret")
+			}
+
+			p.signal(syscall.SIGTERM)
+			require.Equal(t, exitOK, p.waitExit(stopLimit))
+		})
+	}
+}
+
+// TestBinaryBadConfig: each kind of mistake in the file or the
+// environment makes `twentyone run` exit 2 with one line that names the
+// key, before it starts anything.
+func TestBinaryBadConfig(t *testing.T) {
+	tests := []struct {
+		name  string
+		yaml  string
+		env   []string
+		names string // what the line names first
+		what  string // what it says is wrong
+	}{
+		{name: "unknown key", yaml: "table:\n  stake: 10\n  stakes: 20\n", names: "table.stakes (from ", what: "config.yaml line 3): unknown key"},
+		{name: "unknown variable", env: []string{"TWENTYONE_TABLE_STAKES=20"}, names: "TWENTYONE_TABLE_STAKES", what: "no such config key"},
+		{name: "wrong type", yaml: "table:\n  stake: ten\n", names: "table.stake", what: `want a whole number, not "ten"`},
+		{name: "wrong type in the environment", env: []string{"TWENTYONE_TELEGRAM_RATE_LIMITS=maybe"}, names: "telegram.rate_limits (from TWENTYONE_TELEGRAM_RATE_LIMITS)", what: "true or false"},
+		{name: "entry limit below the stake", yaml: "table:\n  stake: 50\n  entry_limit: 20\n", names: "table.entry_limit", what: "must be at least table.stake (50"},
+		{name: "negative timeout", env: []string{"TWENTYONE_TABLE_TURN_TIMEOUT=-1m"}, names: "table.turn_timeout", what: "not -1m0s"},
+		{name: "webhook mode without URL", env: []string{"TWENTYONE_TELEGRAM_MODE=webhook"}, names: "telegram.webhook.url", what: "required when telegram.mode is webhook"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			env := append([]string{
+				"TWENTYONE_TELEGRAM_TOKEN=" + testToken,
+				"TWENTYONE_TELEGRAM_API_ENDPOINT=http://127.0.0.1:1/bot%s/%s", // never reached
+				"TWENTYONE_STORAGE_PATH=" + filepath.Join(dir, "twentyone.db"),
+				"TWENTYONE_HTTP_LISTEN=127.0.0.1:0",
+			}, tt.env...)
+			args := []string{"run"}
+			if tt.yaml != "" {
+				file := filepath.Join(dir, "config.yaml")
+				require.NoError(t, os.WriteFile(file, []byte(tt.yaml), 0o600))
+				args = append(args, "-config", file)
+			}
+			code, stdout, stderr := runBinary(t, env, args...)
+			assert.Equal(t, exitUsage, code, stderr)
+			assert.Empty(t, stdout)
+			assert.Equal(t, 1, strings.Count(stderr, "\n"), "one line: %q", stderr)
+			assert.True(t, strings.HasSuffix(stderr, "\n"))
+			assert.True(t, strings.HasPrefix(stderr, "twentyone: config: "+tt.names), "%q names %s first", stderr, tt.names)
+			assert.Contains(t, stderr, tt.what)
+			assert.NoFileExists(t, filepath.Join(dir, "twentyone.db"), "nothing was started")
+		})
+	}
+}
+
+// TestBinarySecondInstance: a second process on the database of a running
+// one says the file is in use and exits 1; the first goes on.
+func TestBinarySecondInstance(t *testing.T) {
+	t.Parallel()
+	srv := telegramtest.StartTest(t)
+	env := botEnv(srv, filepath.Join(t.TempDir(), "twentyone.db"))
+	first := startBinary(t, env)
+	admin := first.waitReady()
+
+	second := startBinary(t, env)
+	assert.Equal(t, exitFailure, second.waitExit(waitLimit))
+	logs := strings.Split(second.stderr.String(), "\n")
+	last := logs[len(logs)-1]
+	assert.True(t, strings.HasPrefix(last, "twentyone run: the database "), last)
+	assert.Contains(t, last, "is in use by another process (is the bot already running?)")
+
+	resp, err := http.Get(admin + "/readyz")
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusOK, resp.StatusCode, "the first process is unharmed")
+	first.signal(syscall.SIGTERM)
+	assert.Equal(t, exitOK, first.waitExit(stopLimit))
+}
+
+// metrics is one scrape of /metrics.
+type metrics map[string]*dto.MetricFamily
+
+func scrapeURL(t *testing.T, url string) metrics {
+	t.Helper()
+	resp, err := http.Get(url)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	parser := expfmt.NewTextParser(model.UTF8Validation)
+	fams, err := parser.TextToMetricFamilies(resp.Body)
+	require.NoError(t, err)
+	return fams
+}
+
+// value returns a counter's or gauge's value, or a histogram's count, of
+// the series with labels; 0 when there is none yet.
+func (m metrics) value(name string, labels map[string]string) float64 {
+	for _, s := range m[name].GetMetric() {
+		if !matches(s, labels) {
+			continue
+		}
+		switch {
+		case s.Counter != nil:
+			return s.Counter.GetValue()
+		case s.Gauge != nil:
+			return s.Gauge.GetValue()
+		case s.Histogram != nil:
+			return float64(s.Histogram.GetSampleCount())
+		}
+	}
+	return 0
+}
+
+// TestBinaryMetrics: /metrics counts the updates handled, the Bot API
+// calls by method, the actions' latency and the commits' latency as
+// players press buttons.
+func TestBinaryMetrics(t *testing.T) {
+	t.Parallel()
+	srv := telegramtest.StartTest(t)
+	p := startBinary(t, botEnv(srv, filepath.Join(t.TempDir(), "twentyone.db")))
+	url := p.waitReady() + "/metrics"
+	before := scrapeURL(t, url)
+	assert.Zero(t, before.value("twentyone_open_tables", nil))
+	assert.Equal(t, 1.0, before.value("twentyone_build_info", map[string]string{"version": testVersion, "commit": testCommit}))
+
+	tb := newTable(t, srv)
+	tb.open()            // a command and a press (Join)
+	player := tb.start() // a press
+	tb.bet(player)       // a press
+	const presses = 3
+	pressKind := map[string]string{"kind": "callback_query"}
+	// A press is counted once handled, just after its answer: wait for it.
+	var after metrics
+	poll(t, "the presses counted", func() bool {
+		after = scrapeURL(t, url)
+		return after.value("twentyone_updates_handled_total", pressKind) >= presses
+	})
+	delta := func(name string, labels map[string]string) float64 {
+		return after.value(name, labels) - before.value(name, labels)
+	}
+	assert.Equal(t, float64(presses), delta("twentyone_updates_handled_total", pressKind))
+	assert.GreaterOrEqual(t, delta("twentyone_updates_handled_total", map[string]string{"kind": "message"}), 1.0, "/newgame")
+	assert.Equal(t, float64(presses), delta("twentyone_action_duration_seconds", pressKind), "a latency observed per press")
+	assert.GreaterOrEqual(t, delta("twentyone_action_duration_seconds", map[string]string{"kind": "message"}), 1.0)
+	for _, method := range []string{"answerCallbackQuery", "sendMessage", "editMessageText", "getUpdates"} {
+		assert.Positive(t, delta("twentyone_bot_api_calls_total", map[string]string{"method": method, "result": "ok"}), method)
+		assert.Positive(t, delta("twentyone_bot_api_call_duration_seconds", map[string]string{"method": method}), method)
+	}
+	assert.Equal(t, float64(presses), delta("twentyone_bot_api_calls_total", map[string]string{"method": "answerCallbackQuery", "result": "ok"}))
+	assert.GreaterOrEqual(t, delta("twentyone_storage_commit_duration_seconds", nil), float64(presses),
+		"a commit observed per press at least")
+	assert.Equal(t, 1.0, after.value("twentyone_open_tables", nil))
+
+	p.signal(syscall.SIGTERM)
+	assert.Equal(t, exitOK, p.waitExit(stopLimit))
+}
+
+// TestBinaryBackupWhilePlaying: `twentyone backup` reaches the running
+// binary's admin server while a game goes on, and writes a database that
+// opens and passes the audit, to a file (replacing an older backup, with
+// no temporary file left) or to stdout; `twentyone healthcheck` answers 0.
+func TestBinaryBackupWhilePlaying(t *testing.T) {
+	t.Parallel()
+	srv := telegramtest.StartTest(t)
+	db := filepath.Join(t.TempDir(), "twentyone.db")
+	p := startBinary(t, botEnv(srv, db))
+	p.waitReady()
+	admin := []string{"TWENTYONE_HTTP_LISTEN=" + p.adminAddr(), "TWENTYONE_STORAGE_PATH=" + db}
+
+	code, _, stderr := runBinary(t, admin, "healthcheck")
+	assert.Equal(t, exitOK, code, stderr)
+
+	tb := newTable(t, srv)
+	tb.open()
+	player := tb.start()
+
+	dir := t.TempDir()
+	out := filepath.Join(dir, "backup.db")
+	require.NoError(t, os.WriteFile(out, []byte("an older backup"), 0o600))
+	backup := startBinary(t, admin, "backup", "-o", out)
+	tb.bet(player) // while the backup runs
+	tb.stand(player)
+	require.Equal(t, exitOK, backup.waitExit(waitLimit))
+	assert.Contains(t, backup.stderr.String(), "from the running bot")
+	audits := auditDatabase(t, out)
+	require.Len(t, audits, 1)
+	assert.EqualValues(t, 2000, audits[0].Granted)
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	assert.Len(t, entries, 1, "no temporary file left")
+
+	code, stdout, stderr := runBinary(t, admin, "backup", "-o", "-")
+	require.Equal(t, exitOK, code, stderr)
+	fromStdout := filepath.Join(dir, "stdout.db")
+	require.NoError(t, os.WriteFile(fromStdout, []byte(stdout), 0o600))
+	audits = auditDatabase(t, fromStdout)
+	require.Len(t, audits, 1)
+	assert.EqualValues(t, 2000, audits[0].Balances, "the game was over")
+
+	p.signal(syscall.SIGTERM)
+	assert.Equal(t, exitOK, p.waitExit(stopLimit))
+}
