@@ -10,6 +10,7 @@ import (
 
 	"github.com/twentyone-bot/twentyone/bot/callback"
 	"github.com/twentyone-bot/twentyone/bot/i18n"
+	"github.com/twentyone-bot/twentyone/bot/outbox"
 	"github.com/twentyone-bot/twentyone/game"
 	"github.com/twentyone-bot/twentyone/storage"
 )
@@ -61,11 +62,25 @@ var fieldInfo = map[string]i18n.Key{
 // answer answers a callback query. It goes straight to the Bot API, not
 // through the chat's paced outbox: answers are not rate limited, and the
 // player must see the toast at once even while the table's edit waits.
+//
+// A failure worth a retry (a 5xx, a dropped connection) is retried at once,
+// up to answerAttempts in all: an unanswered press leaves the player's
+// client spinning until it gives up (cmd/loadtest -faults: 5 % of answers
+// lost without the retry).
 func (b *Bot) answer(q *tgbotapi.CallbackQuery, text string, alert bool) {
-	if err := b.api.answerCallback(q.ID, text, alert); err != nil {
+	var err error
+	for range answerAttempts {
+		if err = b.api.answerCallback(q.ID, text, alert); err == nil || !outbox.IsTemporary(forOutbox(err)) {
+			break
+		}
+	}
+	if err != nil {
 		b.log.Warn("answering a button press", "err", err)
 	}
 }
+
+// answerAttempts bounds the tries of one callback answer.
+const answerAttempts = 3
 
 // tableCommands maps the table buttons to game commands.
 var tableCommands = map[callback.Action]game.CommandKind{

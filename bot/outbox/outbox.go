@@ -114,6 +114,8 @@ type Outbox struct {
 	wg     sync.WaitGroup
 	// enqueued counts Enqueue calls, to prune idle chats now and then.
 	enqueued int
+	// pending counts the ops queued over all chats, for Pending.
+	pending int
 }
 
 // item is a queued op; gen grows each time a newer render replaces do, so
@@ -180,6 +182,7 @@ func (o *Outbox) Enqueue(op Op) error {
 		}
 	}
 	q.ops = append(q.ops, &item{slot: op.Slot, do: op.Do})
+	o.pending++
 	if o.enqueued++; o.enqueued%1024 == 0 {
 		o.prune(time.Now())
 	}
@@ -201,15 +204,12 @@ func (o *Outbox) prune(now time.Time) {
 	}
 }
 
-// Pending returns how many ops wait, over all chats.
+// Pending returns how many ops wait, over all chats (the one running in
+// each chat included). It is cheap: callers may poll it.
 func (o *Outbox) Pending() int {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	n := 0
-	for _, q := range o.chats {
-		n += len(q.ops)
-	}
-	return n
+	return o.pending
 }
 
 // Close stops taking ops and sends those queued until ctx is done; then it
@@ -280,7 +280,7 @@ func (o *Outbox) work(chat int64, q *chatQueue) {
 		switch {
 		case err == nil:
 			attempts = 0
-			q.done(op, gen)
+			o.done(q, op, gen)
 		case errors.As(err, &ra):
 			q.paused = time.Now().Add(ra.After)
 			if o.opts.OnRetryAfter != nil {
@@ -291,7 +291,7 @@ func (o *Outbox) work(chat int64, q *chatQueue) {
 			q.paused = time.Now().Add(o.opts.Backoff << (attempts - 1))
 		default:
 			attempts = 0
-			q.done(op, gen)
+			o.done(q, op, gen)
 			o.opts.Logger.Warn("outbox: call given up", "chat", chat, "slot", op.slot, "err", err)
 		}
 		o.mu.Unlock()
@@ -300,10 +300,12 @@ func (o *Outbox) work(chat int64, q *chatQueue) {
 
 // done takes the op that ran at generation gen out of the queue, unless a
 // newer render replaced it in the meantime: then it stays, to be sent next.
-func (q *chatQueue) done(op *item, gen int) {
+// o.mu is held.
+func (o *Outbox) done(q *chatQueue, op *item, gen int) {
 	if op.gen == gen && len(q.ops) > 0 && q.ops[0] == op {
 		q.ops[0] = nil
 		q.ops = q.ops[1:]
+		o.pending--
 	}
 }
 
