@@ -1,0 +1,513 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/twentyone-bot/twentyone/bot/callback"
+	"github.com/twentyone-bot/twentyone/bot/telegramtest"
+)
+
+// playerNames are the four players of every chat; the table message names
+// them, which is how a player sees whose turn it is.
+var playerNames = [4]string{"Ann", "Bob", "Cid", "Dee"}
+
+// driver plays every chat: one goroutine per chat presses a legal button
+// for the player who may press it, waits until the table message shows the
+// version that press made, and presses again. A router goroutine reads the
+// server's event stream and tells each chat what it shows.
+type driver struct {
+	srv   *telegramtest.Server
+	cfg   *Config
+	sub   *telegramtest.Subscription
+	chats map[int64]*chat // fixed once set up
+	list  []*chat
+	pace  *pacer
+
+	measuring atomic.Bool
+	draining  atomic.Bool
+	// stalePresses makes chats press an outdated button now and then (chaos).
+	stalePresses bool
+
+	lat    *histogram                // press-to-edit over the measurement window
+	window atomic.Pointer[histogram] // since the last progress line
+
+	presses      atomic.Int64 // accepted presses in the measurement window
+	allPresses   atomic.Int64 // every press made
+	applied      atomic.Int64 // presses that moved their table by one version
+	rejections   atomic.Int64 // presses answered with a refusal
+	stalls       atomic.Int64 // presses that saw neither an edit nor a refusal in time
+	jumps        atomic.Int64 // presses after which the version moved by more than one
+	stale        atomic.Int64 // outdated buttons pressed on purpose
+	staleApplied atomic.Int64 // ... that were not refused as outdated: must stay 0
+	pressErrors  atomic.Int64 // presses the server refused (message gone)
+	games        atomic.Int64 // games started
+
+	mu         sync.Mutex
+	shownPre   map[int64]bool           // preloaded chats whose table was rendered
+	unanswered []*telegramtest.Callback // presses without an answer yet
+	refusals   map[string]int           // the refusals' texts
+}
+
+// chat is one group with its four players.
+type chat struct {
+	id    int64
+	users [4]telegramtest.User
+	index map[string]int
+	rng   *rand.Rand
+
+	mu      sync.Mutex
+	view    tableView // the newest table message
+	shown   bool
+	pending *pendingPress
+	wake    chan struct{}
+	done    bool // drained
+}
+
+// pendingPress is the press a chat waits on; the router fills it in.
+type pendingPress struct {
+	data     string
+	version  uint64 // the version shown when it was pressed
+	id       string
+	at       time.Time
+	answered bool
+	answer   string
+	moved    bool
+	to       uint64 // the version it moved to
+	latency  time.Duration
+}
+
+func newDriver(srv *telegramtest.Server, cfg *Config) *driver {
+	d := &driver{srv: srv, cfg: cfg, chats: map[int64]*chat{}, lat: newHistogram(), shownPre: map[int64]bool{}}
+	d.window.Store(newHistogram())
+	d.sub = srv.Subscribe(1 << 18)
+	go d.route()
+	return d
+}
+
+// route reads the event stream until the subscription closes.
+func (d *driver) route() {
+	for e := range d.sub.C {
+		switch e.Kind {
+		case telegramtest.EventMessageSent, telegramtest.EventMessageEdited:
+			if e.Message == nil || !e.Message.FromBot {
+				continue
+			}
+			v, ok := readTable(e.Message)
+			if !ok {
+				continue
+			}
+			c := d.lookup(e.ChatID)
+			if c == nil {
+				if isPreloaded(e.ChatID) {
+					d.mu.Lock()
+					d.shownPre[e.ChatID] = true
+					d.mu.Unlock()
+				}
+				continue
+			}
+			c.mu.Lock()
+			if !c.shown || v.version >= c.view.version {
+				c.view, c.shown = v, true
+				if p := c.pending; p != nil && !p.moved && v.version > p.version {
+					p.moved, p.to, p.latency = true, v.version, e.Time.Sub(p.at)
+				}
+			}
+			c.mu.Unlock()
+			c.signal()
+		case telegramtest.EventButtonPressed:
+			c := d.lookup(e.ChatID)
+			if c == nil || e.Callback == nil {
+				continue
+			}
+			c.mu.Lock()
+			if p := c.pending; p != nil && p.id == "" && p.data == e.Callback.Data {
+				p.id, p.at = e.Callback.ID, e.Callback.PressedAt
+			}
+			c.mu.Unlock()
+		case telegramtest.EventCallbackAnswered:
+			c := d.lookup(e.ChatID)
+			if c == nil || e.Callback == nil || e.Callback.Answer == nil {
+				continue
+			}
+			c.mu.Lock()
+			if p := c.pending; p != nil && p.id == e.Callback.ID {
+				p.answered, p.answer = true, e.Callback.Answer.Text
+			}
+			c.mu.Unlock()
+			c.signal()
+		}
+	}
+}
+
+func (d *driver) lookup(id int64) *chat {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.chats[id]
+}
+
+func (c *chat) signal() {
+	select {
+	case c.wake <- struct{}{}:
+	default:
+	}
+}
+
+// setup creates the chats, each with four players and an open table, and
+// waits until every table is shown.
+func (d *driver) setup(ctx context.Context, n int) error {
+	for i := range n {
+		c := &chat{index: map[string]int{}, rng: newRand(d.cfg.Seed<<20 + uint64(i)), wake: make(chan struct{}, 1)}
+		var members []telegramtest.User
+		for j, name := range playerNames {
+			u := d.srv.AddUser(telegramtest.User{FirstName: name, LanguageCode: "en"})
+			c.users[j], c.index[name] = u, j
+			members = append(members, u)
+		}
+		c.id = d.srv.NewGroup(fmt.Sprintf("Load %d", i), members...).ID
+		d.mu.Lock()
+		d.chats[c.id] = c
+		d.mu.Unlock()
+		d.list = append(d.list, c)
+	}
+	for _, c := range d.list {
+		if _, err := d.srv.SendCommand(c.id, c.users[0].ID, "newgame"); err != nil {
+			return fmt.Errorf("opening a table: %w", err)
+		}
+	}
+	for _, c := range d.list {
+		if err := c.waitShown(ctx); err != nil {
+			return fmt.Errorf("chat %d: the table never showed: %w", c.id, err)
+		}
+	}
+	return nil
+}
+
+func (c *chat) waitShown(ctx context.Context) error {
+	for {
+		c.mu.Lock()
+		shown := c.shown
+		c.mu.Unlock()
+		if shown {
+			return nil
+		}
+		select {
+		case <-c.wake:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// play runs every chat until ctx is done or, once draining, until every
+// table is out of its game.
+func (d *driver) play(ctx context.Context) {
+	var wg sync.WaitGroup
+	for _, c := range d.list {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			d.playChat(ctx, c)
+		}()
+	}
+	wg.Wait()
+}
+
+func (d *driver) playChat(ctx context.Context, c *chat) {
+	for ctx.Err() == nil {
+		c.mu.Lock()
+		v := c.view
+		c.mu.Unlock()
+		if d.draining.Load() && v.settled() {
+			c.mu.Lock()
+			c.done = true
+			c.mu.Unlock()
+			return
+		}
+		who, b, ok := c.choose(&v, d.draining.Load())
+		if !ok {
+			// The message does not say who acts (it should): read the
+			// newest table message again, after a pause.
+			d.stalls.Add(1)
+			if !sleepCtx(ctx, 100*time.Millisecond) {
+				return
+			}
+			c.resync(d.srv)
+			continue
+		}
+		if d.pace != nil && !d.pace.wait(ctx) {
+			return
+		}
+		moved := d.pressAndWait(ctx, c, v, who, b, false)
+		if moved && d.stalePresses && c.rng.IntN(20) == 0 && ctx.Err() == nil {
+			// Press the button just pressed again: its version is gone.
+			d.pressAndWait(ctx, c, v, c.rng.IntN(4), b, true)
+		}
+	}
+}
+
+// pressAndWait presses b as user who and waits until the table shows a
+// newer version or the press is refused. It reports whether the table
+// moved.
+func (d *driver) pressAndWait(ctx context.Context, c *chat, v tableView, who int, b button, stale bool) bool {
+	p := &pendingPress{data: b.data, version: v.version}
+	c.mu.Lock()
+	if stale {
+		p.version = c.view.version
+	}
+	c.pending = p
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		c.pending = nil
+		c.mu.Unlock()
+	}()
+	cb, err := d.srv.Press(telegramtest.Press{ChatID: c.id, From: c.users[who].ID, MessageID: v.messageID, Data: b.data})
+	if err != nil {
+		d.pressErrors.Add(1)
+		c.resync(d.srv)
+		return false
+	}
+	d.allPresses.Add(1)
+	if stale {
+		d.stale.Add(1)
+	}
+	timer := time.NewTimer(d.cfg.PressTimeout)
+	defer timer.Stop()
+	for {
+		c.mu.Lock()
+		moved, answered, text, to, latency := p.moved, p.answered, p.answer, p.to, p.latency
+		c.mu.Unlock()
+		switch {
+		case moved:
+			if !answered {
+				d.mu.Lock()
+				d.unanswered = append(d.unanswered, cb)
+				d.mu.Unlock()
+			}
+			if stale {
+				d.staleApplied.Add(1)
+				return true
+			}
+			d.applied.Add(1)
+			if to > p.version+1 {
+				d.jumps.Add(1)
+			}
+			if b.cb.Action == callback.Start {
+				d.games.Add(1)
+			}
+			if d.measuring.Load() {
+				d.presses.Add(1)
+				d.lat.add(latency)
+				d.window.Load().add(latency)
+			}
+			return true
+		case answered && stale:
+			if text != answerOutdated {
+				d.staleApplied.Add(1) // refused for another reason, or taken
+			}
+			return false
+		case answered && rejected(text):
+			d.rejections.Add(1)
+			d.mu.Lock()
+			if d.refusals == nil {
+				d.refusals = map[string]int{}
+			}
+			d.refusals[text]++
+			d.mu.Unlock()
+			return false
+		}
+		select {
+		case <-c.wake:
+		case <-timer.C:
+			d.stalls.Add(1)
+			if !answered {
+				d.mu.Lock()
+				d.unanswered = append(d.unanswered, cb)
+				d.mu.Unlock()
+			}
+			c.resync(d.srv)
+			return false
+		case <-ctx.Done():
+			return false
+		}
+	}
+}
+
+// resync reads the chat's newest table message from the server, for when
+// an event was missed.
+func (c *chat) resync(srv *telegramtest.Server) {
+	msgs := srv.Messages(c.id)
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if !msgs[i].FromBot {
+			continue
+		}
+		if v, ok := readTable(&msgs[i]); ok {
+			c.mu.Lock()
+			if v.version >= c.view.version {
+				c.view, c.shown = v, true
+			}
+			c.mu.Unlock()
+			return
+		}
+	}
+}
+
+// choose picks a random legal press: who presses which button. It returns
+// false when there is nothing to press (a drained table) or the message
+// does not say who may act.
+func (c *chat) choose(v *tableView, draining bool) (int, button, bool) {
+	r := c.rng
+	switch v.phase {
+	case phaseLobby:
+		if draining {
+			return 0, button{}, false
+		}
+		seated := map[int]bool{}
+		for _, name := range v.seated {
+			if i, ok := c.index[name]; ok {
+				seated[i] = true
+			}
+		}
+		var in, out []int
+		for i := range c.users {
+			if seated[i] {
+				in = append(in, i)
+			} else {
+				out = append(out, i)
+			}
+		}
+		if len(in) > 0 && r.IntN(50) == 0 {
+			if b, ok := v.find(callback.Leave); ok {
+				return in[r.IntN(len(in))], b, true
+			}
+		}
+		if len(out) > 0 && (len(in) < 2 || r.IntN(2) == 0) {
+			if b, ok := v.find(callback.Join); ok {
+				return out[r.IntN(len(out))], b, true
+			}
+		}
+		if b, ok := v.find(callback.Start); ok && len(in) >= 2 {
+			return in[r.IntN(len(in))], b, true
+		}
+	case phaseBetting, phaseDrawing:
+		i, ok := c.index[v.turn]
+		if !ok {
+			return 0, button{}, false
+		}
+		return i, v.buttons[r.IntN(len(v.buttons))], true
+	case phaseClosed:
+		if draining {
+			return 0, button{}, false
+		}
+		if b, ok := v.find(callback.NewTable); ok {
+			return r.IntN(len(c.users)), b, true
+		}
+	}
+	return 0, button{}, false
+}
+
+// unansweredPresses waits until ctx is done for the presses seen without
+// an answer, and returns those still unanswered.
+func (d *driver) unansweredPresses(ctx context.Context) []*telegramtest.Callback {
+	d.mu.Lock()
+	list := append([]*telegramtest.Callback(nil), d.unanswered...)
+	d.mu.Unlock()
+	var out []*telegramtest.Callback
+	for _, cb := range list {
+		if _, err := cb.Wait(ctx); err != nil {
+			out = append(out, cb)
+		}
+	}
+	return out
+}
+
+// notDrained returns the chats whose table is still in a game.
+func (d *driver) notDrained() []*chat {
+	var out []*chat
+	for _, c := range d.list {
+		c.mu.Lock()
+		if !c.done {
+			out = append(out, c)
+		}
+		c.mu.Unlock()
+	}
+	return out
+}
+
+// pacer hands out presses at a steady rate. Tokens nobody takes in time
+// are not saved up: the rate is a ceiling, not a debt.
+type pacer struct {
+	c chan struct{}
+}
+
+func startPacer(ctx context.Context, rate float64) *pacer {
+	p := &pacer{c: make(chan struct{}, max(1, int(rate/100)))}
+	go func() {
+		start := time.Now()
+		sent := 0
+		tick := time.NewTicker(2 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case now := <-tick.C:
+				due := int(now.Sub(start).Seconds()*rate) - sent
+				for ; due > 0; due-- {
+					sent++
+					select {
+					case p.c <- struct{}{}:
+					default:
+					}
+				}
+			}
+		}
+	}()
+	return p
+}
+
+func (p *pacer) wait(ctx context.Context) bool {
+	select {
+	case <-p.c:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// describe says what the chat shows and waits for, for a report.
+func (c *chat) describe() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := fmt.Sprintf("chat %d shows message %d at version %d (%s, turn %q)", c.id, c.view.messageID, c.view.version, c.view.phase, c.view.turn)
+	if p := c.pending; p != nil {
+		s += fmt.Sprintf("; waits on press %s of %q at version %d: answered %t %q", p.id, p.data, p.version, p.answered, p.answer)
+	}
+	return s
+}
+
+// preloadedShown returns how many preloaded tables were rendered.
+func (d *driver) preloadedShown() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return len(d.shownPre)
+}
+
+// newRand returns a seeded source of the players' choices.
+func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x21)) }

@@ -1,0 +1,112 @@
+// Command loadtest puts numbers on the bot's speed and reliability. It
+// starts our Bot API server (bot/telegramtest, rate limits off) and the real
+// bot with a real BoltDB file that fsyncs, then plays N chats × 4 simulated
+// players who press random legal buttons as fast as the bot answers (or at
+// a paced rate), and prints presses per second, press-to-edit latency, Bot
+// API calls per press, memory and goroutines, each next to a floor measured
+// in the same run: a bare bbolt commit of a table's size and a bare HTTP
+// round trip to the same server. At the end every game in progress is
+// played to its end and the run is checked: the audit of every chat, every
+// chat showing its table's latest version, no press applied twice, every
+// press answered.
+//
+//	loadtest [flags]                          a load run
+//	loadtest -rate 500                        paced, for latency
+//	loadtest -process -preload 10000          memory and start-up with 10,000 stored tables
+//	loadtest -chaos-kills 20 -duration 60s    kill -9 the bot at random moments
+//	loadtest -faults                          5xx, dropped connections, slow answers, 429 bursts
+//	loadtest -soak 10m -rate 500 -process     a steady soak: memory and goroutines at start and end
+//	loadtest bot                              (internal) run the bot as a child, configured by TWENTYONE_*
+//
+// The bot runs in this process by default, as a child process of this
+// binary with -process, or as the twentyone binary with -binary PATH (built
+// with `go build ./cmd/twentyone`). Chaos kills need a child process.
+//
+// It exits 0 when every check passed, 1 when one failed, 2 on bad flags.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+)
+
+func main() {
+	if os.Getenv(childEnv) == "bot" || len(os.Args) > 1 && os.Args[1] == "bot" {
+		os.Exit(runChild())
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	os.Exit(cli(ctx, os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// cli runs the load tool with args and returns the exit code.
+func cli(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("loadtest", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var cfg Config
+	var soak time.Duration
+	var quiet bool
+	fs.IntVar(&cfg.Chats, "chats", 100, "group chats playing at once, 4 players each")
+	fs.DurationVar(&cfg.Duration, "duration", 10*time.Second, "length of the measured part")
+	fs.DurationVar(&cfg.Warmup, "warmup", 2*time.Second, "length of the unmeasured start")
+	fs.Float64Var(&cfg.Rate, "rate", 0, "presses per second over all chats; 0: as fast as the bot answers")
+	fs.StringVar(&cfg.DB, "db", "", "the database `file` (default: a temporary one)")
+	fs.StringVar(&cfg.Dir, "dir", "", "keep the database, scratch files and the bot's log in this `directory` (default: a temporary one, removed)")
+	fs.Uint64Var(&cfg.Seed, "seed", 1, "seed of the players' choices and the injected faults")
+	fs.IntVar(&cfg.Preload, "preload", 0, "fill the database with `N` tables in progress before the bot starts")
+	fs.BoolVar(&cfg.Process, "process", false, "run the bot as a child process of this binary (memory and goroutines are then the bot's alone)")
+	fs.StringVar(&cfg.Binary, "binary", "", "run this twentyone `binary` as the bot (`go build ./cmd/twentyone`)")
+	fs.IntVar(&cfg.ChaosKills, "chaos-kills", 0, "kill -9 the bot `N` times at random moments, restarting it each time (implies -process)")
+	fs.BoolVar(&cfg.Faults, "faults", false, "inject 5 % 5xx, 1 % dropped connections, 5 % slow answers and 429 bursts")
+	fs.DurationVar(&soak, "soak", 0, "a soak of this length: sets -duration, and -rate 500 unless given")
+	fs.DurationVar(&cfg.TurnTimeout, "turn-timeout", 10*time.Minute, "the tables' turn timeout")
+	fs.DurationVar(&cfg.DrainTimeout, "drain-timeout", 2*time.Minute, "how long the end may take to play every game out")
+	fs.DurationVar(&cfg.FloorSpan, "floor", 2*time.Second, "how long each floor is measured")
+	fs.DurationVar(&cfg.Progress, "progress", 2*time.Second, "interval of the progress line")
+	fs.StringVar(&cfg.CPUProfile, "cpuprofile", "", "write a CPU profile of the measured part to `file` (in-process: bot, server and players)")
+	fs.BoolVar(&quiet, "q", false, "no progress lines")
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "loadtest: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	if soak > 0 {
+		cfg.Duration = soak
+		if cfg.Rate == 0 {
+			cfg.Rate = 500
+		}
+	}
+	if cfg.ChaosKills > 0 && cfg.Binary == "" {
+		cfg.Process = true
+	}
+	if !quiet {
+		cfg.Log = stderr
+	}
+	if cfg.Dir != "" {
+		if err := os.MkdirAll(cfg.Dir, 0o755); err != nil {
+			fmt.Fprintf(stderr, "loadtest: %v\n", err)
+			return 1
+		}
+	}
+	res, err := run(ctx, cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "loadtest: %v\n", err)
+		return 1
+	}
+	res.print(stdout, cfg)
+	if len(res.problems(cfg.Faults)) > 0 {
+		return 1
+	}
+	return 0
+}

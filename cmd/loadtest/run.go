@@ -1,0 +1,678 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime/pprof"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/twentyone-bot/twentyone/bot/telegramtest"
+	"github.com/twentyone-bot/twentyone/storage"
+)
+
+// Config is one load run.
+type Config struct {
+	// Chats is how many group chats play at once, four players each.
+	Chats int
+	// Duration is how long the measured part runs; Warmup runs before it.
+	Duration, Warmup time.Duration
+	// Rate caps the presses per second over all chats; 0 presses as fast
+	// as the bot answers.
+	Rate float64
+	// DB is the database file; empty for one in Dir.
+	DB string
+	// Dir holds the database, the floor's scratch files and the bot's log;
+	// empty for a temporary directory removed at the end.
+	Dir string
+	// Seed makes the players' choices and the injected faults
+	// reproducible (the decks come from the bot's crypto source).
+	Seed uint64
+	// Preload fills the database with this many tables in progress before
+	// the bot starts.
+	Preload int
+	// Process runs the bot as a child process of this binary (`loadtest
+	// bot`); Binary runs that twentyone binary instead. Neither: the bot
+	// runs in this process.
+	Process bool
+	Binary  string
+	// ChaosKills kills the bot with SIGKILL this many times at random
+	// moments of the measured part, restarting it each time.
+	ChaosKills int
+	// Faults makes the server fail 5 % of calls with 5xx, drop 1 % of
+	// connections, answer 5 % slowly, and answer 429 in bursts.
+	Faults bool
+	// TurnTimeout and LobbyTimeout are the tables' timeouts: long, so that
+	// the players, not the timers, move every table.
+	TurnTimeout, LobbyTimeout time.Duration
+	// PressTimeout is how long a player waits for the table to move after
+	// a press before reading the chat again (a stall).
+	PressTimeout time.Duration
+	// DrainTimeout bounds the end of the run, when every game in progress
+	// is played to its end.
+	DrainTimeout time.Duration
+	// FloorSpan is how long each floor is measured.
+	FloorSpan time.Duration
+	// Progress is the interval of the progress line; 0 for none.
+	Progress time.Duration
+	// CPUProfile writes a CPU profile of the measured part (in-process:
+	// the bot, the server and the players together).
+	CPUProfile string
+	// Log receives the progress lines; BotLog the in-process bot's log.
+	Log    io.Writer
+	BotLog io.Writer
+}
+
+// defaults fills the zero fields.
+func (c *Config) defaults() {
+	if c.Chats <= 0 {
+		c.Chats = 100
+	}
+	if c.Duration <= 0 {
+		c.Duration = 10 * time.Second
+	}
+	if c.TurnTimeout <= 0 {
+		c.TurnTimeout = 10 * time.Minute
+	}
+	if c.LobbyTimeout <= 0 {
+		c.LobbyTimeout = 10 * time.Minute
+	}
+	if c.PressTimeout <= 0 {
+		c.PressTimeout = 30 * time.Second
+	}
+	if c.DrainTimeout <= 0 {
+		c.DrainTimeout = 2 * time.Minute
+	}
+	if c.FloorSpan <= 0 {
+		c.FloorSpan = 2 * time.Second
+	}
+	if c.Log == nil {
+		c.Log = io.Discard
+	}
+	if c.ChaosKills > 0 && c.Binary == "" {
+		c.Process = true
+	}
+}
+
+// Result is what a run measured and checked.
+type Result struct {
+	// Target says what ran the bot; Chats and Rate are the load.
+	Target string
+	Chats  int
+	Rate   float64
+	// Measured is the measured part's length; Presses the presses whose
+	// table moved in it.
+	Measured      time.Duration
+	Presses       int64
+	PressesPerSec float64
+	// P50 to Mean are the press-to-edit latencies: from the press to the
+	// edit (or new message) showing the version it made.
+	P50, P95, P99, Max, Mean time.Duration
+	// CallsPerPress counts the Bot API calls other than getUpdates per
+	// press, CallsPerPressAll getUpdates too; Calls and FailedCalls count
+	// them by method over the measured part.
+	CallsPerPress, CallsPerPressAll float64
+	Calls, FailedCalls              map[string]int
+	// RSSStart, RSSEnd, GoroutinesStart and GoroutinesEnd are the bot's
+	// (see Target) at the start and end of the measured part; PeakRSS is
+	// its peak over the whole run.
+	RSSStart, RSSEnd, PeakRSS      int64
+	GoroutinesStart, GoroutinesEnd int
+	// MemStart and MemEnd split RSSStart and RSSEnd into anonymous memory
+	// and file pages (the database's memory map).
+	MemStart, MemEnd memStatus
+	// Ready is the time from starting the bot to its answer to a press.
+	Ready time.Duration
+	// PreloadTook is how long filling the database took.
+	PreloadTook time.Duration
+	// Floors are the same run's floors.
+	Floors floors
+	// CommitsPerSec to CommitBusy describe the commit loop (in-process
+	// only): its rate, writes per commit, commit times, and the share of
+	// the measured time it spent committing.
+	CommitsPerSec, WritesPerCommit float64
+	CommitP50, CommitP99           time.Duration
+	CommitBusy                     float64
+	// DiskPerPress is how many bytes the bot wrote to disk per press
+	// (without chaos kills, which restart the count).
+	DiskPerPress float64
+	// Kills counts the kill -9s; Games the games started.
+	Kills int
+	Games int64
+	// Applied, Rejections and Stalls count the presses that moved their
+	// table, were refused, or saw neither in time; PressErrors those the
+	// server refused to make.
+	Applied, Rejections, Stalls, PressErrors int64
+	// Jumps counts presses after which the version moved by more than one;
+	// Stale the outdated presses made on purpose and StaleNotRefused those
+	// not refused as outdated. Both must be 0.
+	Jumps, Stale, StaleNotRefused int64
+	// Refusals counts the refusals by text.
+	Refusals map[string]int
+	// Unanswered counts presses never answered.
+	Unanswered int
+	// NotDrained counts chats still in a game after the drain;
+	// NotShowingLatest those whose newest table message does not show the
+	// stored version (Mismatches says how).
+	NotDrained, NotShowingLatest int
+	Mismatches                   []string
+	// Stuck describes chats not drained.
+	Stuck []string
+	// Orphans counts chats whose newest table message is not the one the
+	// table is rendered into and shows an older version.
+	Orphans int
+	// Preload is how many tables were preloaded; PreloadedShown counts the preloaded tables rendered by the end, all
+	// of them RestoredAfter the start.
+	Preload        int
+	PreloadedShown int
+	RestoredAfter  time.Duration
+	// AuditedChats and AuditProblems are the audit's.
+	AuditedChats  int
+	AuditProblems []string
+	// DroppedEvents counts server events the load tool missed.
+	DroppedEvents uint64
+}
+
+// run runs one load as cfg says and returns what it measured. An error is
+// a run that could not be made; what it found wrong is in the Result.
+func run(ctx context.Context, cfg Config) (res *Result, err error) {
+	cfg.defaults()
+	var logMu sync.Mutex
+	logf := func(format string, args ...any) {
+		logMu.Lock()
+		defer logMu.Unlock()
+		fmt.Fprintf(cfg.Log, format+"\n", args...)
+	}
+	dir := cfg.Dir
+	if dir == "" {
+		if dir, err = os.MkdirTemp("", "loadtest-"); err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(dir)
+	}
+	db := cfg.DB
+	if db == "" {
+		db = filepath.Join(dir, "loadtest.db")
+	}
+	srv, err := telegramtest.Start(telegramtest.WithFaultSeed(cfg.Seed))
+	if err != nil {
+		return nil, err
+	}
+	defer srv.Close()
+	set := botSettings{
+		Endpoint: srv.Endpoint(), Token: srv.Token(), DBPath: db, StartingChips: 1_000_000,
+		TurnTimeout: cfg.TurnTimeout, LobbyTimeout: cfg.LobbyTimeout, PollTimeout: 25 * time.Second,
+	}
+	if cfg.Preload > maxPreload {
+		return nil, fmt.Errorf("-preload %d: at most %d", cfg.Preload, maxPreload)
+	}
+	res = &Result{Chats: cfg.Chats, Rate: cfg.Rate, Preload: cfg.Preload}
+
+	logf("measuring the floors (%s each)", cfg.FloorSpan)
+	if res.Floors, err = measureFloors(ctx, srv, dir, cfg.FloorSpan); err != nil {
+		return nil, err
+	}
+	logf("floors: bbolt commit of %d bytes %s (%.0f/s), HTTP round trip %s (%.0f/s with 64 clients)",
+		res.Floors.TableBytes, res.Floors.Commit, res.Floors.CommitsPerSec, res.Floors.RoundTrip, res.Floors.RoundTripsPerSec)
+
+	if cfg.Preload > 0 {
+		logf("preloading %d tables in progress", cfg.Preload)
+		if res.PreloadTook, err = preload(ctx, srv, set, cfg.Preload); err != nil {
+			return nil, err
+		}
+		logf("preloaded in %s", res.PreloadTook.Round(time.Millisecond))
+	}
+
+	d := newDriver(srv, &cfg)
+	defer d.sub.Close()
+	d.stalePresses = cfg.ChaosKills > 0
+	tgt := newTarget(cfg, set, dir)
+	res.Target = tgt.describe()
+	probe, err := newProbe(srv)
+	if err != nil {
+		return nil, err
+	}
+	logf("starting the bot: %s", res.Target)
+	t0 := time.Now()
+	if err := tgt.start(ctx); err != nil {
+		return nil, err
+	}
+	running := true
+	defer func() {
+		if running {
+			sctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+			defer cancel()
+			err = errors.Join(err, tgt.stop(sctx))
+		}
+	}()
+	rctx, cancel := context.WithTimeout(ctx, time.Minute)
+	answer, err := probe.Wait(rctx)
+	cancel()
+	if err != nil {
+		return nil, fmt.Errorf("the bot never answered its first press: %w", err)
+	}
+	res.Ready = answer.AnsweredAt.Sub(t0)
+	logf("ready: first press answered %s after the start", res.Ready.Round(time.Millisecond))
+
+	sctx, cancel := context.WithTimeout(ctx, time.Minute+time.Duration(cfg.Chats)*10*time.Millisecond)
+	err = d.setup(sctx, cfg.Chats)
+	cancel()
+	if err != nil {
+		return nil, err
+	}
+	logf("%d chats with an open table each", cfg.Chats)
+
+	stopFaults := func() {}
+	if cfg.Faults {
+		stopFaults = injectFaults(ctx, srv, cfg.Seed)
+	}
+	defer stopFaults()
+
+	playCtx, stopPlay := context.WithCancel(ctx)
+	defer stopPlay()
+	if cfg.Rate > 0 {
+		d.pace = startPacer(playCtx, cfg.Rate)
+	}
+	played := make(chan struct{})
+	go func() {
+		defer close(played)
+		d.play(playCtx)
+	}()
+
+	sample := func() (m memStatus, goroutines int) {
+		m, _ = tgt.mem()
+		goroutines, _ = tgt.goroutines(ctx)
+		return m, goroutines
+	}
+	if cfg.Warmup > 0 {
+		logf("warming up for %s", cfg.Warmup)
+		if !sleepCtx(ctx, cfg.Warmup) {
+			return nil, ctx.Err()
+		}
+	}
+	res.MemStart, res.GoroutinesStart = sample()
+	res.RSSStart = res.MemStart.RSS
+
+	if cfg.CPUProfile != "" {
+		f, err := os.Create(cfg.CPUProfile)
+		if err != nil {
+			return nil, err
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return nil, err
+		}
+		defer func() {
+			pprof.StopCPUProfile()
+			_ = f.Close()
+		}()
+	}
+	before := srv.Calls()
+	var commitsBefore, writesBefore int64
+	var busyBefore time.Duration
+	if ip, ok := tgt.(*inProcess); ok {
+		commitsBefore, writesBefore, busyBefore = ip.commits.Load(), ip.writes.Load(), ip.commit.total()
+	}
+	writtenBefore, _ := tgt.written()
+	d.measuring.Store(true)
+	mstart := time.Now()
+	mend := mstart.Add(cfg.Duration)
+
+	var chaos sync.WaitGroup
+	var chaosErr error
+	if cfg.ChaosKills > 0 {
+		p, ok := tgt.(*process)
+		if !ok {
+			return nil, errors.New("chaos kills need the bot in a child process")
+		}
+		chaos.Add(1)
+		go func() {
+			defer chaos.Done()
+			chaosErr = killLoop(ctx, p, cfg.ChaosKills, mend, rand.New(rand.NewPCG(cfg.Seed, 99)), logf)
+		}()
+	}
+
+	progress := cfg.Progress
+	if progress <= 0 {
+		progress = time.Second
+	}
+	tick := time.NewTicker(progress)
+	last, lastAt := int64(0), mstart
+	for time.Now().Before(mend) {
+		select {
+		case <-ctx.Done():
+			tick.Stop()
+			return nil, ctx.Err()
+		case now := <-tick.C:
+			if p, ok := tgt.(*process); ok {
+				p.sample()
+			}
+			if cfg.Progress <= 0 {
+				continue
+			}
+			n := d.presses.Load()
+			w := d.window.Swap(newHistogram())
+			rss, peak, _ := tgt.memory()
+			g, _ := tgt.goroutines(ctx)
+			kills := ""
+			if p, ok := tgt.(*process); ok && cfg.ChaosKills > 0 {
+				kills = fmt.Sprintf("  kills %d", p.killCount())
+			}
+			logf("[%5.1fs] presses %d (%.0f/s)  p50 %s p95 %s p99 %s  bot RSS %.0f MB (peak %.0f)  goroutines %d  stalls %d%s",
+				now.Sub(mstart).Seconds(), n, float64(n-last)/now.Sub(lastAt).Seconds(),
+				ms(w.quantile(.5)), ms(w.quantile(.95)), ms(w.quantile(.99)), mb(rss), mb(peak), g, d.stalls.Load(), kills)
+			last, lastAt = n, now
+		}
+	}
+	tick.Stop()
+	d.measuring.Store(false)
+	res.Measured = time.Since(mstart)
+	after := srv.Calls()
+	if w, err := tgt.written(); err == nil && cfg.ChaosKills == 0 && d.presses.Load() > 0 {
+		res.DiskPerPress = float64(w-writtenBefore) / float64(d.presses.Load())
+	}
+	res.MemEnd, res.GoroutinesEnd = sample()
+	res.RSSEnd = res.MemEnd.RSS
+	chaos.Wait()
+	if chaosErr != nil {
+		return nil, chaosErr
+	}
+	if p, ok := tgt.(*process); ok {
+		res.Kills = p.killCount()
+	}
+	if ip, ok := tgt.(*inProcess); ok {
+		commits, writes := ip.commits.Load()-commitsBefore, ip.writes.Load()-writesBefore
+		res.CommitsPerSec = float64(commits) / res.Measured.Seconds()
+		if commits > 0 {
+			res.WritesPerCommit = float64(writes) / float64(commits)
+		}
+		res.CommitP50, res.CommitP99 = ip.commit.quantile(.5), ip.commit.quantile(.99)
+		res.CommitBusy = float64(ip.commit.total()-busyBefore) / float64(res.Measured)
+	}
+	res.Presses = d.presses.Load()
+	res.PressesPerSec = float64(res.Presses) / res.Measured.Seconds()
+	res.P50, res.P95, res.P99 = d.lat.quantile(.5), d.lat.quantile(.95), d.lat.quantile(.99)
+	res.Max, res.Mean = d.lat.quantile(1), d.lat.mean()
+	calls := after.Sub(before)
+	res.Calls = map[string]int{}
+	res.FailedCalls = map[string]int{}
+	for _, m := range calls.MethodNames() {
+		res.Calls[m] = calls.Count(m)
+		if f := calls.Failed(m); f > 0 {
+			res.FailedCalls[m] = f
+		}
+	}
+	if res.Presses > 0 {
+		res.CallsPerPress = float64(calls.Total("getUpdates")) / float64(res.Presses)
+		res.CallsPerPressAll = float64(calls.Total()) / float64(res.Presses)
+	}
+
+	// Every game in progress is played to its end.
+	logf("measured %s: draining: playing every game to its end", res.Measured.Round(time.Millisecond))
+	d.draining.Store(true)
+	drainEnd := time.Now().Add(cfg.DrainTimeout)
+	for len(d.notDrained()) > 0 && time.Now().Before(drainEnd) {
+		if !sleepCtx(ctx, 50*time.Millisecond) {
+			return nil, ctx.Err()
+		}
+	}
+	if len(d.notDrained()) > 0 {
+		dumpGoroutines(ctx, tgt, filepath.Join(dir, "goroutines.txt"), logf)
+	}
+	for _, c := range d.notDrained() {
+		res.NotDrained++
+		if len(res.Stuck) < 5 {
+			res.Stuck = append(res.Stuck, c.describe())
+		}
+	}
+	stopPlay()
+	<-played
+	stopFaults()
+	// After a start the bot renders every open table again, yielding to
+	// the live renders: the preloaded ones must all be shown by now, or
+	// soon.
+	for cfg.Preload > 0 && d.preloadedShown() < cfg.Preload && time.Now().Before(drainEnd) {
+		if !sleepCtx(ctx, 50*time.Millisecond) {
+			return nil, ctx.Err()
+		}
+	}
+	res.PreloadedShown = d.preloadedShown()
+	if cfg.Preload > 0 {
+		res.RestoredAfter = time.Since(t0)
+	}
+	uctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	res.Unanswered = len(d.unansweredPresses(uctx))
+	cancel()
+	_, res.PeakRSS, _ = tgt.memory()
+	if res.PeakRSS == 0 {
+		if p, ok := tgt.(*process); ok {
+			res.PeakRSS = p.peak
+		}
+	}
+
+	stopCtx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	running = false
+	err = tgt.stop(stopCtx)
+	cancel()
+	if p, ok := tgt.(*process); ok {
+		res.PeakRSS = max(res.PeakRSS, p.peak)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("stopping the bot: %w", err)
+	}
+	res.DroppedEvents = d.sub.Dropped()
+	res.Games = d.games.Load()
+	res.Applied, res.Rejections, res.Stalls = d.applied.Load(), d.rejections.Load(), d.stalls.Load()
+	res.Jumps, res.Stale, res.StaleNotRefused = d.jumps.Load(), d.stale.Load(), d.staleApplied.Load()
+	res.PressErrors = d.pressErrors.Load()
+	d.mu.Lock()
+	res.Refusals = d.refusals
+	d.mu.Unlock()
+	if err := check(ctx, srv, set, d, res); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// check opens the database the bot left and compares it with the chats:
+// the audit, and that every chat shows its table's latest version.
+func check(ctx context.Context, srv *telegramtest.Server, set botSettings, d *driver, res *Result) error {
+	st, err := storage.Open(set.DBPath, storage.Options{StartingChips: set.StartingChips})
+	if err != nil {
+		return fmt.Errorf("opening the database to check it: %w", err)
+	}
+	defer st.Close()
+	audits, err := st.AuditAll(ctx)
+	if err != nil {
+		return fmt.Errorf("audit: %w", err)
+	}
+	res.AuditedChats = len(audits)
+	for _, a := range audits {
+		for _, p := range a.Problems {
+			res.AuditProblems = append(res.AuditProblems, fmt.Sprintf("chat %d: %s", a.Chat, p))
+		}
+	}
+	newest := func(chat int64) (tableView, bool) {
+		msgs := srv.Messages(chat)
+		for i := len(msgs) - 1; i >= 0; i-- {
+			if msgs[i].FromBot {
+				if v, ok := readTable(&msgs[i]); ok {
+					return v, true
+				}
+			}
+		}
+		return tableView{}, false
+	}
+	for _, c := range d.list {
+		v, err := st.View(ctx, storage.TableKey{Chat: c.id})
+		if err != nil {
+			return fmt.Errorf("chat %d: %w", c.id, err)
+		}
+		// The message the table is rendered into must show its version.
+		var shown uint64
+		if m, ok := srv.Message(c.id, v.MessageID); ok {
+			tv, _ := readTable(&m)
+			shown = tv.version
+		}
+		if shown != v.Table.Version() {
+			res.NotShowingLatest++
+			if len(res.Mismatches) < 10 {
+				res.Mismatches = append(res.Mismatches, fmt.Sprintf("chat %d: message %d shows version %d, its table is at %d (%s)",
+					c.id, v.MessageID, shown, v.Table.Version(), v.Table.Phase()))
+			}
+		}
+		// A newer table message than the stored one is an orphan: sent by a
+		// bot killed before it stored the message's id.
+		if n, ok := newest(c.id); ok && n.messageID != v.MessageID && n.version < v.Table.Version() {
+			res.Orphans++
+		}
+	}
+	return nil
+}
+
+// newTarget returns the bot the config asks for.
+func newTarget(cfg Config, set botSettings, dir string) target {
+	switch {
+	case cfg.Binary != "":
+		return &process{argv: []string{cfg.Binary, "run"}, set: set, logPath: filepath.Join(dir, "bot.log")}
+	case cfg.Process:
+		self, err := os.Executable()
+		if err != nil {
+			self = os.Args[0]
+		}
+		return &process{argv: []string{self}, set: set, logPath: filepath.Join(dir, "bot.log")}
+	}
+	t := &inProcess{set: set, log: discardLogger()}
+	w := cfg.BotLog
+	if w == nil {
+		f, err := os.OpenFile(filepath.Join(dir, "bot.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			return t
+		}
+		w, t.logFile = f, f
+	}
+	t.log = slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	return t
+}
+
+func (t *process) killCount() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.kills
+}
+
+// killLoop kills the bot kills times at random moments until end,
+// restarting it at once each time.
+func killLoop(ctx context.Context, p *process, kills int, end time.Time, rng *rand.Rand, logf func(string, ...any)) error {
+	for i := range kills {
+		left := time.Until(end)
+		if left <= 0 {
+			left = 100 * time.Millisecond
+		}
+		// A random moment in the next 2/(kills left) of the time left: the
+		// kills spread over the run, at no regular beat.
+		wait := time.Duration(rng.Int64N(int64(2*left/time.Duration(kills-i)) + 1))
+		if !sleepCtx(ctx, wait) {
+			return ctx.Err()
+		}
+		if err := p.kill(); err != nil {
+			return err
+		}
+		logf("kill -9 #%d", i+1)
+		if err := p.start(ctx); err != nil {
+			return fmt.Errorf("restarting after kill %d: %w", i+1, err)
+		}
+	}
+	return nil
+}
+
+// injectFaults disturbs the server as -faults says until the returned
+// function is called.
+func injectFaults(ctx context.Context, srv *telegramtest.Server, seed uint64) func() {
+	srv.SeedFaults(seed)
+	srv.InjectFault(telegramtest.Fault{Kind: telegramtest.FaultDelay, Rate: 0.05, Delay: 300 * time.Millisecond})
+	srv.InjectFault(telegramtest.Fault{Kind: telegramtest.FaultInternalError, Rate: 0.025})
+	srv.InjectFault(telegramtest.Fault{Kind: telegramtest.FaultBadGateway, Rate: 0.025})
+	srv.InjectFault(telegramtest.Fault{Kind: telegramtest.FaultDropConnection, Rate: 0.005})
+	srv.InjectFault(telegramtest.Fault{Kind: telegramtest.FaultDropConnection, Rate: 0.005, AfterHandling: true})
+	fctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		// Every few seconds, a burst of 200 to 500 ms in which every message
+		// sent or edited is answered 429 with retry_after 1, as Telegram
+		// does to a bot over its limits.
+		rng := rand.New(rand.NewPCG(seed, 429))
+		for sleepCtx(fctx, time.Duration(1000+rng.IntN(3000))*time.Millisecond) {
+			h := srv.InjectFault(telegramtest.Fault{Kind: telegramtest.FaultTooManyRequests,
+				Methods: []string{"editMessageText", "sendMessage"}, RetryAfter: 1})
+			sleepCtx(fctx, time.Duration(200+rng.IntN(300))*time.Millisecond)
+			h.Remove()
+		}
+	}()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			cancel()
+			<-done
+			srv.ClearFaults()
+		})
+	}
+}
+
+// newProbe presses a button for the bot's first answer: a button on a
+// message in a chat with no table, which the bot refuses at once. The press
+// waits in the server's queue until the bot polls.
+func newProbe(srv *telegramtest.Server) (*telegramtest.Callback, error) {
+	u := srv.AddUser(telegramtest.User{FirstName: "Probe", LanguageCode: "en"})
+	chat := srv.NewGroup("Probe", u)
+	msg, err := sendAsBot(srv, chat.ID, "probe", "j:1")
+	if err != nil {
+		return nil, err
+	}
+	return srv.Press(telegramtest.Press{ChatID: chat.ID, From: u.ID, MessageID: msg, Data: "j:1"})
+}
+
+func ms(d time.Duration) string {
+	switch {
+	case d >= time.Second:
+		return fmt.Sprintf("%.2fs", d.Seconds())
+	case d >= 10*time.Millisecond:
+		return fmt.Sprintf("%.0fms", float64(d)/float64(time.Millisecond))
+	}
+	return fmt.Sprintf("%.1fms", float64(d)/float64(time.Millisecond))
+}
+
+func sortedKeys(m map[string]int) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// dumpGoroutines writes the bot's goroutines to path, for a run that got
+// stuck.
+func dumpGoroutines(ctx context.Context, tgt target, path string, logf func(string, ...any)) {
+	f, err := os.Create(path)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	switch t := tgt.(type) {
+	case *inProcess:
+		err = pprof.Lookup("goroutine").WriteTo(f, 2)
+	case *process:
+		err = fetch(ctx, "http://"+t.set.HTTPListen+"/debug/pprof/goroutine?debug=2", f)
+	}
+	if err == nil {
+		logf("stuck: the bot's goroutines are in %s", path)
+	}
+}

@@ -1,0 +1,118 @@
+package main
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/twentyone-bot/twentyone/bot/callback"
+	"github.com/twentyone-bot/twentyone/bot/i18n"
+	"github.com/twentyone-bot/twentyone/bot/telegramtest"
+)
+
+// phase is what a table message shows, as a player reads it.
+type phase int
+
+const (
+	phaseUnknown phase = iota
+	phaseLobby
+	phaseBetting
+	phaseDrawing
+	phaseClosed
+)
+
+func (p phase) String() string {
+	return [...]string{"unknown", "lobby", "betting", "drawing", "closed"}[p]
+}
+
+// button is a table button and what its callback data says.
+type button struct {
+	data string
+	cb   callback.Data
+}
+
+// tableView is a table message as a player reads it: the buttons, the
+// version they were drawn for, who sits and whose turn it is.
+type tableView struct {
+	messageID int
+	version   uint64
+	phase     phase
+	buttons   []button
+	seated    []string // first names, lobby only
+	turn      string   // first name of the player to act, in a game
+}
+
+var seatLine = regexp.MustCompile(`^\d+\. (.+?) — `)
+
+// readTable reads a bot message; ok is false when it shows no table
+// buttons (a summary, a reply).
+func readTable(m *telegramtest.ChatMessage) (tableView, bool) {
+	v := tableView{messageID: m.MessageID}
+	for _, b := range m.Buttons() {
+		d, err := callback.Parse(b.CallbackData)
+		if err != nil || !d.Action.TableAction() {
+			continue
+		}
+		v.buttons = append(v.buttons, button{data: b.CallbackData, cb: d})
+		v.version = max(v.version, d.Version)
+		switch d.Action {
+		case callback.Join, callback.Leave, callback.Start:
+			v.phase = phaseLobby
+		case callback.Bet:
+			v.phase = phaseBetting
+		case callback.Hit, callback.Stand:
+			v.phase = phaseDrawing
+		case callback.NewTable:
+			v.phase = phaseClosed
+		}
+	}
+	if len(v.buttons) == 0 {
+		return v, false
+	}
+	for _, line := range strings.Split(m.Text, "\n") {
+		if s := seatLine.FindStringSubmatch(line); s != nil && v.phase == phaseLobby {
+			v.seated = append(v.seated, s[1])
+		}
+		if strings.Contains(line, "←") {
+			if name, _, ok := strings.Cut(line, " — "); ok {
+				v.turn = strings.TrimSpace(name)
+			}
+		}
+	}
+	return v, true
+}
+
+// find returns the table's button for an action.
+func (v *tableView) find(a callback.Action) (button, bool) {
+	for _, b := range v.buttons {
+		if b.cb.Action == a {
+			return b, true
+		}
+	}
+	return button{}, false
+}
+
+// settled reports whether no game is in progress: the drain is done.
+func (v *tableView) settled() bool { return v.phase == phaseLobby || v.phase == phaseClosed }
+
+// The answers to accepted presses (English: the players speak it).
+var (
+	answerJoined   = i18n.T(i18n.EN, i18n.PopJoined)
+	answerLeft     = i18n.T(i18n.EN, i18n.PopLeft)
+	answerBet      = i18n.T(i18n.EN, i18n.PopBet, "")
+	answerStand    = strings.Split(i18n.T(i18n.EN, i18n.PopStand, "\x00"), "\x00")[0]
+	answerOutdated = i18n.T(i18n.EN, i18n.PopOutdated)
+)
+
+// rejected reports whether an answer says the press was refused. An empty
+// answer is an accepted Start or New table, or a redelivered update.
+func rejected(text string) bool {
+	switch {
+	case text == "", text == answerJoined, text == answerLeft:
+		return false
+	case strings.HasPrefix(text, answerBet), strings.HasPrefix(text, answerStand):
+		return false
+	case strings.Contains(text, " · "): // a card drawn
+		return false
+	}
+	return true
+}
