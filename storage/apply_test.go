@@ -334,10 +334,12 @@ func TestBatchFailureIsolation(t *testing.T) {
 	go run(1)
 	<-entered // the commit loop holds chat 1's transaction
 	for c := int64(2); c <= chats; c++ {
+		// One at a time, so that the batch holds them in order: chat 2
+		// before the bad one, chat 12 after it.
 		wg.Add(1)
 		go run(c)
+		waitQueued(t, s, int(c-1))
 	}
-	waitQueued(t, s, chats-1)
 	free()
 	wg.Wait()
 
@@ -359,6 +361,7 @@ func TestBatchFailureIsolation(t *testing.T) {
 	assert.Equal(t, 1, runs[1], "chat 1 committed alone before the others queued")
 	assert.Equal(t, 2, runs[bad], "the failed write ran in the batch, then alone")
 	assert.Equal(t, 2, runs[2], "a write queued before the failed one ran again without it")
+	assert.Equal(t, 1, runs[chats], "a write queued after the failed one ran once")
 	audits, err := s.AuditAll(ctx)
 	require.NoError(t, err)
 	for _, a := range audits {
