@@ -1,7 +1,7 @@
 // Command twentyone runs the Twenty One Telegram bot, and backs up and
 // compacts its database.
 //
-//	twentyone [run] [-config FILE]         run the bot (the default); with no token, the playground
+//	twentyone [run] [-config FILE]         run the bot (the default); with no token, "twentyone" alone starts the playground
 //	twentyone playground [flags]           try the game in a local web page, no Telegram needed
 //	twentyone backup -o OUT [-config FILE] copy the database, also while the bot runs
 //	twentyone compact -o OUT [-config FILE] write a compacted copy (bot stopped)
@@ -72,7 +72,8 @@ const usage = `twentyone hosts the card game Twenty One in Telegram group chats.
 
 Usage:
   twentyone [run] [-config FILE]           run the bot (the default subcommand); with no token
-                                           configured, start the playground
+                                           configured, "twentyone" alone starts the playground
+                                           and "twentyone run" stops with how to get one
   twentyone playground [-port N] [-db FILE] [-seed N] [-config FILE]
                                            try the game in a local web page, no Telegram needed
   twentyone backup -o OUT [-config FILE]   copy the database, also while the bot runs
@@ -87,14 +88,14 @@ by an environment variable: TWENTYONE_ + the key path upper-cased, dots as under
 
 // Run runs the subcommand args name and returns the exit code.
 func (c *CLI) Run(ctx context.Context, args []string) int {
-	name := "run"
+	name, named := "run", false
 	if len(args) > 0 && (!strings.HasPrefix(args[0], "-") || isHelp(args[0])) {
-		name, args = args[0], args[1:]
+		name, args, named = args[0], args[1:], true
 	}
 	var cmd func(context.Context, []string) error
 	switch name {
 	case "run":
-		cmd = c.run
+		cmd = func(ctx context.Context, args []string) error { return c.run(ctx, args, !named) }
 	case "backup":
 		cmd = c.backup
 	case "compact":
@@ -190,10 +191,25 @@ Put it in the config file as telegram.token, or in the environment:
 
     TWENTYONE_TELEGRAM_TOKEN=123456789:AAH... twentyone run
 
-Meanwhile, here is the game without Telegram: "twentyone playground", starting now.
 `
 
-func (c *CLI) run(ctx context.Context, args []string) (err error) {
+// Where the no-token hint goes on: "twentyone" alone, what a newcomer
+// types, starts the playground; "twentyone run", what a service manager or
+// Docker runs, stops, so that a missing token is not hidden behind a
+// playground nobody can reach.
+const (
+	noTokenPlayground = `Meanwhile, here is the game without Telegram: "twentyone playground", starting now.
+`
+	noTokenStop = `Meanwhile, "twentyone playground" shows the game without Telegram.
+`
+)
+
+// errNoToken stops "twentyone run" when no token is configured.
+var errNoToken = &ConfigError{Key: "telegram.token", Msg: "not set: the bot needs a token from @BotFather (see above)"}
+
+// run runs the bot; with no token it starts the playground when orPlayground
+// (no subcommand named), and stops with errNoToken otherwise.
+func (c *CLI) run(ctx context.Context, args []string, orPlayground bool) (err error) {
 	f := c.newFlags("run", "[run] [-config FILE]", "Runs the bot until SIGINT or SIGTERM.", true)
 	if err := f.parse(args); err != nil {
 		return err
@@ -203,8 +219,12 @@ func (c *CLI) run(ctx context.Context, args []string) (err error) {
 		return err
 	}
 	if cfg.Telegram.Token == "" {
-		fmt.Fprint(c.Stdout, noTokenHint)
-		return c.runPlayground(ctx, cfg, defaultPlaygroundFlags())
+		if orPlayground {
+			fmt.Fprint(c.Stdout, noTokenHint+noTokenPlayground)
+			return c.runPlayground(ctx, cfg, defaultPlaygroundFlags())
+		}
+		fmt.Fprint(c.Stderr, noTokenHint+noTokenStop)
+		return errNoToken
 	}
 	if cfg.Telegram.Mode == "webhook" && cfg.Telegram.Webhook.Secret == "" {
 		cfg.Telegram.Webhook.Secret = randomSecret()

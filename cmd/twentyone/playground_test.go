@@ -149,12 +149,16 @@ func TestPlaygroundKeepsANamedDatabase(t *testing.T) {
 	assert.NoError(t, err, "a database named with -db is kept")
 }
 
-// TestRunWithoutTokenStartsThePlayground: with no token, `twentyone` (and
-// `twentyone run`) explain how to get one, then start the playground.
+// TestRunWithoutTokenStartsThePlayground: with no token, `twentyone` alone
+// (what a newcomer types) explains how to get one, then starts the
+// playground.
 func TestRunWithoutTokenStartsThePlayground(t *testing.T) {
-	for _, args := range [][]string{nil, {"run"}} {
+	for _, args := range [][]string{nil, {"-config", "twentyone.yaml"}} {
 		t.Run(fmt.Sprint(args), func(t *testing.T) {
-			t.Chdir(t.TempDir()) // no twentyone.yaml here
+			t.Chdir(t.TempDir())
+			if len(args) > 0 {
+				require.NoError(t, os.WriteFile("twentyone.yaml", []byte("log:\n  level: warn\n"), 0o600))
+			}
 			r := startCLI(t, []string{"TWENTYONE_LOG_LEVEL=warn"}, args...)
 			url := r.stdout.waitMatch(t, urlRe, r.exited)
 			out := r.stdout.String()
@@ -165,6 +169,27 @@ func TestRunWithoutTokenStartsThePlayground(t *testing.T) {
 			assert.Equal(t, exitOK, r.stop(t), r.stderr.String())
 		})
 	}
+}
+
+// TestRunNamedWithoutTokenStops: `twentyone run`, what Docker and service
+// managers start, does not hide a missing token behind a playground nobody
+// can reach: it explains how to get one and exits 2, serving nothing.
+func TestRunNamedWithoutTokenStops(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	db := filepath.Join(dir, "bot.db")
+	var stdout, stderr bytes.Buffer
+	cli := &CLI{Stdout: &stdout, Stderr: &stderr, Environ: []string{"TWENTYONE_STORAGE_PATH=" + db}}
+	code := cli.Run(context.Background(), []string{"run"})
+	assert.Equal(t, exitUsage, code)
+	assert.Empty(t, stdout.String(), "no playground address")
+	out := stderr.String()
+	assert.Contains(t, out, "@BotFather")
+	assert.Contains(t, out, "twentyone playground")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	assert.Equal(t, "twentyone: config: telegram.token: not set: the bot needs a token from @BotFather (see above)", lines[len(lines)-1])
+	_, err := os.Stat(db)
+	assert.True(t, os.IsNotExist(err), "no database is created")
 }
 
 // TestPlaygroundPortInUse: the default port, taken, gives way to a free
