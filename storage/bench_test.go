@@ -46,16 +46,37 @@ func (p *benchPlayer) step(b *testing.B, upd int64) {
 	p.v = a.View
 }
 
-func benchStore(b *testing.B) *Store {
-	// Real fsync; chips enough for every game the benchmark plays.
-	return openAt(b, filepath.Join(b.TempDir(), "bench.db"), Options{StartingChips: 1_000_000_000})
+// benchStore opens a store with real fsync and chips enough for every game
+// the benchmark plays. Its report adds, per op, the pages the commits wrote
+// and how many ops shared a commit: what bounds the rate with many chats.
+func benchStore(b *testing.B) (*Store, func()) {
+	var commits, ops atomic.Int64
+	s := openAt(b, filepath.Join(b.TempDir(), "bench.db"), Options{StartingChips: 1_000_000_000,
+		OnCommit: func(_ time.Duration, writes int) {
+			commits.Add(1)
+			ops.Add(int64(writes))
+		}})
+	var writes0 int64
+	start := func() {
+		b.ResetTimer()
+		writes0 = pagesWritten(s)
+		commits.Store(0)
+		ops.Store(0)
+	}
+	b.Cleanup(func() {
+		if n := commits.Load(); n > 0 {
+			b.ReportMetric(float64(pagesWritten(s)-writes0)/float64(ops.Load()), "pages/op")
+			b.ReportMetric(float64(ops.Load())/float64(n), "ops/commit")
+		}
+	})
+	return s, start
 }
 
 func BenchmarkApply(b *testing.B) {
 	b.Run("fsync-1goroutine", func(b *testing.B) {
-		s := benchStore(b)
+		s, start := benchStore(b)
 		p := newBenchPlayer(s, -1)
-		b.ResetTimer()
+		start()
 		for i := 0; i < b.N; i++ {
 			p.step(b, int64(i+1))
 		}
@@ -63,11 +84,11 @@ func BenchmarkApply(b *testing.B) {
 		b.ReportMetric(float64(p.rejected)/float64(b.N), "rejected/op")
 	})
 	b.Run("fsync-64chats", func(b *testing.B) {
-		s := benchStore(b)
+		s, start := benchStore(b)
 		var chats, upd, rejected atomic.Int64
 		procs := runtime.GOMAXPROCS(0)
 		b.SetParallelism((64 + procs - 1) / procs) // 64 goroutines, one chat each
-		b.ResetTimer()
+		start()
 		b.RunParallel(func(pb *testing.PB) {
 			p := newBenchPlayer(s, -chats.Add(1))
 			for pb.Next() {
@@ -79,6 +100,12 @@ func BenchmarkApply(b *testing.B) {
 		b.ReportMetric(float64(chats.Load()), "goroutines")
 		b.ReportMetric(float64(rejected.Load())/float64(b.N), "rejected/op")
 	})
+}
+
+// pagesWritten is how many pages the store's commits wrote so far.
+func pagesWritten(s *Store) int64 {
+	st := s.db.Stats()
+	return st.TxStats.GetWrite()
 }
 
 // tableSize is the size of a stored table in mid-game, for the floor.
