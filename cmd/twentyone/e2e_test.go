@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -260,7 +261,9 @@ func TestBinaryBadConfig(t *testing.T) {
 }
 
 // TestBinarySecondInstance: a second process on the database of a running
-// one says the file is in use and exits 1; the first goes on.
+// one says the file is in use and exits 1; the first goes on. The second
+// has the same config, admin address included: it must blame the
+// database, not the address the first holds.
 func TestBinarySecondInstance(t *testing.T) {
 	t.Parallel()
 	srv := telegramtest.StartTest(t)
@@ -268,7 +271,7 @@ func TestBinarySecondInstance(t *testing.T) {
 	first := startBinary(t, env)
 	admin := first.waitReady()
 
-	second := startBinary(t, env)
+	second := startBinary(t, append(slices.Clip(env), "TWENTYONE_HTTP_LISTEN="+strings.TrimPrefix(admin, "http://")))
 	assert.Equal(t, exitFailure, second.waitExit(waitLimit))
 	logs := strings.Split(second.stderr.String(), "\n")
 	last := logs[len(logs)-1]

@@ -462,12 +462,21 @@ func (m *Main) AdminAddr() string {
 	return m.admin.Addr()
 }
 
-// Run starts the admin server, opens the database, connects the bot, and
+// Run opens the database, starts the admin server, connects the bot, and
 // starts polling or the webhook server. It returns once everything runs;
 // call Close to stop, also after Run failed.
 func (m *Main) Run(ctx context.Context) error {
 	cfg, log := m.Config, m.Logger
-	var err error
+	// The database first: its lock says whether another instance runs,
+	// which a second instance must be told, not that the admin address is
+	// taken (by that same instance).
+	st, err := openStore(cfg, m.Metrics, log)
+	if err != nil {
+		return err
+	}
+	m.mu.Lock()
+	m.store = st
+	m.mu.Unlock()
 	if cfg.HTTP.Listen != "" {
 		m.admin, err = startServer("admin", cfg.HTTP.Listen, newAdminHandler(adminOptions{
 			Metrics: m.Metrics.Handler(),
@@ -479,14 +488,6 @@ func (m *Main) Run(ctx context.Context) error {
 			return err
 		}
 	}
-
-	st, err := openStore(cfg, m.Metrics, log)
-	if err != nil {
-		return err
-	}
-	m.mu.Lock()
-	m.store = st
-	m.mu.Unlock()
 	m.Metrics.RegisterOpenTables(func() float64 {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
