@@ -47,6 +47,48 @@ func (s *Store) BackupFile(ctx context.Context, path string) error {
 	})
 }
 
+// BackupClosed copies the database file at src, which no process may have
+// open for writing (ErrInUse), to dst as BackupFile does. It opens src
+// read-only and never as a Store: nothing, not even a schema migration,
+// changes the file it copies. A damaged file fails with ErrCorrupt.
+func BackupClosed(ctx context.Context, src, dst string, lockTimeout time.Duration) error {
+	return withClosed(ctx, src, lockTimeout, func(tx *bolt.Tx) error {
+		return writeAtomic(dst, func(f *os.File) error {
+			_, err := tx.WriteTo(ctxWriter{ctx, f})
+			return err
+		})
+	})
+}
+
+// BackupClosedTo is BackupClosed writing to w, and returns the bytes
+// written.
+func BackupClosedTo(ctx context.Context, src string, w io.Writer, lockTimeout time.Duration) (int64, error) {
+	var n int64
+	err := withClosed(ctx, src, lockTimeout, func(tx *bolt.Tx) error {
+		var err error
+		n, err = tx.WriteTo(ctxWriter{ctx, w})
+		return err
+	})
+	return n, err
+}
+
+// withClosed runs fn in a read transaction of the database at path, opened
+// read-only and checked.
+func withClosed(ctx context.Context, path string, lockTimeout time.Duration, fn func(*bolt.Tx) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	db, err := openBolt(path, lockTimeout, true, false)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if err := checkTree(db); err != nil {
+		return err
+	}
+	return db.View(fn)
+}
+
 // writeAtomic creates path through a temporary file that fill writes, then
 // fsyncs, renames and fsyncs the directory.
 func writeAtomic(path string, fill func(*os.File) error) (err error) {

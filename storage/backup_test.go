@@ -8,9 +8,11 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	bolt "go.etcd.io/bbolt"
 
 	"github.com/twentyone-bot/twentyone/game"
 )
@@ -128,4 +130,55 @@ func TestCompact(t *testing.T) {
 	assert.ErrorIs(t, Compact(ctx, bad, filepath.Join(dir, "out.db")), ErrCorrupt)
 	_, err = os.Stat(filepath.Join(dir, "out.db"))
 	assert.ErrorIs(t, err, os.ErrNotExist)
+}
+
+// TestBackupClosed copies a file no Store has open without changing it:
+// a file of an older schema stays as it was, and so does its copy, which
+// Open then migrates. A file in use and a damaged file are refused.
+func TestBackupClosed(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "old.db")
+	s, err := Open(path, Options{NoSync: true})
+	require.NoError(t, err)
+	playChats(t, s, []int64{-1, -2}, 40, nil)
+	require.NoError(t, s.Close())
+	rewrite(t, path, func(tx *bolt.Tx) error {
+		if err := tx.DeleteBucket(bucketRank); err != nil {
+			return err
+		}
+		return setSchemaRaw(1)(tx)
+	})
+	before, err := os.ReadFile(path)
+	require.NoError(t, err)
+
+	out := filepath.Join(dir, "copy.db")
+	require.NoError(t, BackupClosed(ctx, path, out, time.Second))
+	var buf bytes.Buffer
+	n, err := BackupClosedTo(ctx, path, &buf, time.Second)
+	require.NoError(t, err)
+	assert.Equal(t, int64(buf.Len()), n)
+
+	after, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.True(t, bytes.Equal(before, after), "the file backed up is unchanged")
+	assert.Equal(t, uint64(1), schemaOf(t, path))
+	assert.Equal(t, uint64(1), schemaOf(t, out), "the copy is of the file as it was")
+	c := openAt(t, out, Options{NoSync: true})
+	audits, err := c.AuditAll(ctx)
+	require.NoError(t, err)
+	require.Len(t, audits, 2)
+	for _, a := range audits {
+		assert.True(t, a.OK, a.Problems)
+	}
+
+	held := openAt(t, path, Options{NoSync: true})
+	err = BackupClosed(ctx, path, filepath.Join(dir, "x.db"), 50*time.Millisecond)
+	assert.ErrorIs(t, err, ErrInUse)
+	assert.NoFileExists(t, filepath.Join(dir, "x.db"))
+	require.NoError(t, held.Close())
+
+	junk := filepath.Join(dir, "junk.db")
+	require.NoError(t, os.WriteFile(junk, bytes.Repeat([]byte("twentyone"), 2000), 0o600))
+	_, err = BackupClosedTo(ctx, junk, &buf, time.Second)
+	assert.ErrorIs(t, err, ErrCorrupt)
 }

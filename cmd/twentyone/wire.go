@@ -106,22 +106,21 @@ func backupDirect(ctx context.Context, cfg *Config, out string, stdout io.Writer
 	if same(path, out) {
 		return fmt.Errorf("-o %s is the database itself", out)
 	}
-	opts := storeOptions(cfg)
-	opts.LockTimeout = 200 * time.Millisecond
-	s, err := storage.Open(path, opts)
-	if err != nil {
-		if errors.Is(err, storage.ErrInUse) {
-			return fmt.Errorf("the database %s is held by a running process whose admin server (http.listen %q) did not answer; back up through that process, or stop it: %w", path, cfg.HTTP.Listen, err)
-		}
-		return storeError(path, err)
-	}
-	defer s.Close()
+	// Read-only and not as a Store: a newer binary backing up before an
+	// upgrade must not migrate the file it copies.
+	const lockTimeout = 200 * time.Millisecond
+	var err error
 	if out == "-" {
-		_, err = s.Backup(ctx, stdout)
+		_, err = storage.BackupClosedTo(ctx, path, stdout, lockTimeout)
 	} else {
-		err = s.BackupFile(ctx, out)
+		err = storage.BackupClosed(ctx, path, out, lockTimeout)
 	}
-	if err != nil {
+	switch {
+	case errors.Is(err, storage.ErrInUse):
+		return fmt.Errorf("the database %s is held by a running process whose admin server (http.listen %q) did not answer; back up through that process, or stop it: %w", path, cfg.HTTP.Listen, err)
+	case errors.Is(err, storage.ErrCorrupt):
+		return storeError(path, err)
+	case err != nil:
 		return fmt.Errorf("backing up %s: %w", path, err)
 	}
 	return nil
