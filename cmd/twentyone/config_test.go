@@ -180,6 +180,18 @@ func TestEnvOverrides(t *testing.T) {
 		{"other variables are ignored", "TWENTYONEX=1", func(t *testing.T, c *Config) {
 			assert.Equal(t, "file.db", c.Storage.Path)
 		}},
+		{"a Kubernetes service's port", "TWENTYONE_PORT=tcp://10.0.0.7:9121", func(t *testing.T, c *Config) {
+			assert.Equal(t, "file.db", c.Storage.Path)
+		}},
+		{"a Kubernetes service's address", "TWENTYONE_PORT_9121_TCP_ADDR=10.0.0.7", func(t *testing.T, c *Config) {
+			assert.Equal(t, "file.db", c.Storage.Path)
+		}},
+		{"a Kubernetes service's host", "TWENTYONE_SERVICE_HOST=10.0.0.7", func(t *testing.T, c *Config) {
+			assert.Equal(t, "file.db", c.Storage.Path)
+		}},
+		{"a Docker link", "TWENTYONE_ENV_FOO=bar", func(t *testing.T, c *Config) {
+			assert.Equal(t, "file.db", c.Storage.Path)
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -257,6 +269,7 @@ func TestConfigErrors(t *testing.T) {
 		{name: "key twice", yaml: "log:\n  level: info\n  level: warn\n", key: "log.level", source: "line", what: "twice"},
 		{name: "unknown env", env: []string{"TWENTYONE_TELEGRAM_TOKN=x"}, key: "", source: "TWENTYONE_TELEGRAM_TOKN", what: "no such config key"},
 		{name: "env of a section", env: []string{"TWENTYONE_TABLE=x"}, source: "TWENTYONE_TABLE", what: "no such config key"},
+		{name: "env like a port, misspelt", env: []string{"TWENTYONE_HTTP_PORT=9121"}, source: "TWENTYONE_HTTP_PORT", what: "no such config key"},
 		{name: "yaml syntax", yaml: "telegram: [\n", source: "c.yaml", what: "yaml:"},
 		{name: "two documents", yaml: "log:\n  level: info\n---\nlog:\n  level: warn\n", source: "c.yaml", what: "more than one"},
 		{name: "mapping for a value", yaml: "storage:\n  path:\n    a: b\n", key: "storage.path", source: "line 3", what: "want a single value"},

@@ -83,8 +83,21 @@ func envName(path string) string {
 	return EnvPrefix + strings.ToUpper(strings.ReplaceAll(path, ".", "_"))
 }
 
+// linkVariable reports whether a TWENTYONE_ variable is one that
+// Kubernetes (for a Service named twentyone: TWENTYONE_SERVICE_HOST,
+// TWENTYONE_PORT_9121_TCP, ...) or Docker's legacy links (TWENTYONE_NAME,
+// TWENTYONE_ENV_...) set on their own. Such a variable names no key and is
+// no typo of one: refusing it would stop the bot where its operator never
+// wrote it.
+func linkVariable(name string) bool {
+	rest := strings.TrimPrefix(name, EnvPrefix)
+	return rest == "PORT" || rest == "NAME" ||
+		strings.HasPrefix(rest, "PORT_") || strings.HasPrefix(rest, "SERVICE_") || strings.HasPrefix(rest, "ENV_")
+}
+
 // applyEnv applies the TWENTYONE_* variables of environ. A variable that
-// names no key is an error; an empty one is ignored, as if unset.
+// names no key is an error, unless a container platform sets it (see
+// linkVariable); an empty one is ignored, as if unset.
 func applyEnv(cfg *Config, environ []string, src sources) error {
 	byEnv := make(map[string]configKey)
 	for _, k := range configKeys() {
@@ -97,6 +110,9 @@ func applyEnv(cfg *Config, environ []string, src sources) error {
 			continue
 		}
 		k, ok := byEnv[name]
+		if !ok && linkVariable(name) {
+			continue
+		}
 		if !ok {
 			return &ConfigError{Source: name, Msg: "no such config key (a TWENTYONE_ variable is TWENTYONE_ and a key path upper-cased with dots as underscores, such as TWENTYONE_TELEGRAM_TOKEN)"}
 		}
