@@ -165,9 +165,17 @@ func TestPlayAgainLeavesSummary(t *testing.T) {
 	h.tableMessage(contains("circle 1"))
 	v := h.view()
 	require.NotEqual(t, first, v.MessageID, "the second game has a message of its own")
+	// The new message comes first, then the old one becomes the record.
+	require.NoError(t, h.srv.WaitFor(h.ctx(), func(v *telegramtest.View) bool {
+		for _, m := range v.Messages(h.group.ID) {
+			if m.MessageID == first {
+				return strings.Contains(m.Text, "Twenty One — game 1")
+			}
+		}
+		return false
+	}), "the first game's message becomes its record")
 	old, ok := h.srv.Message(h.group.ID, first)
 	require.True(t, ok)
-	assert.Contains(t, old.Text, "Twenty One — game 1")
 	assert.Contains(t, old.Text, "Bob +10")
 	assert.Equal(t, []string{"🔐 Check the deck"}, old.Labels(), "the record keeps only the deck check")
 	assert.EqualValues(t, 2, v.Table.Game())
