@@ -36,7 +36,7 @@ type Store interface {
 	Stats(ctx context.Context, chat int64, user game.UserID) (storage.Stats, error)
 	History(ctx context.Context, chat int64, user game.UserID, limit int) ([]storage.LedgerEntry, error)
 	Audit(ctx context.Context, chat int64) (storage.Audit, error)
-	Grant(ctx context.Context, chat int64, u storage.User, amount int64, now time.Time) (int64, error)
+	Grant(ctx context.Context, chat int64, u storage.User, amount, update int64, now time.Time) (int64, error)
 }
 
 // Metrics is told what the bot does. Every method must be safe for

@@ -193,7 +193,10 @@ func (c *command) grant(ctx context.Context) {
 		c.say(i18n.T(c.lang, i18n.GrantBad, i18n.Number(maxGrant)))
 		return
 	}
-	bal, err := c.b.store.Grant(ctx, c.m.Chat.ID, user(who), amount, c.b.clock.Now())
+	bal, err := c.b.store.Grant(ctx, c.m.Chat.ID, user(who), amount, int64(c.u.UpdateID), c.b.clock.Now())
+	if errors.Is(err, storage.ErrDuplicate) {
+		return // delivered again after a restart: granted and answered the first time
+	}
 	if err != nil {
 		c.b.internal("grant", err)
 		c.say(i18n.T(c.lang, i18n.PopError))

@@ -17,7 +17,8 @@ type ApplyRequest struct {
 	// UpdateID is the Telegram update the command comes from; 0 for
 	// commands fired by a timer. It is stored as the chat's last handled
 	// update in the same transaction; a request whose UpdateID is not
-	// above the stored one returns ErrDuplicate and changes nothing.
+	// above the stored one, within RedeliveryWindow of it, returns
+	// ErrDuplicate and changes nothing.
 	UpdateID int64
 	// User is who acts: zero for Timeout. A user appearing in the chat for
 	// the first time is created with the starting chips; the profile is
@@ -137,7 +138,7 @@ func (t *txn) apply(req ApplyRequest) (res Applied, rejected, fatal error) {
 		}
 		pending[actor.ID] = &c.rec
 	}
-	if req.UpdateID != 0 && req.UpdateID <= crec.lastUpdate {
+	if crec.handled(req.UpdateID, now) {
 		v, err := t.view(key, tb, cs, msgID, pending, actor.ID)
 		if err != nil {
 			return Applied{}, err, nil
@@ -260,9 +261,7 @@ func (t *txn) apply(req ApplyRequest) (res Applied, rejected, fatal error) {
 	if err := step("ledger"); err != nil {
 		return Applied{}, nil, err
 	}
-	if req.UpdateID != 0 {
-		crec.lastUpdate = req.UpdateID
-	}
+	crec.markHandled(req.UpdateID, now)
 	if err := t.putChat(chat, &crec); err != nil {
 		return Applied{}, nil, err
 	}

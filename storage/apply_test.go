@@ -225,6 +225,30 @@ func TestApplyDuplicateUpdate(t *testing.T) {
 	apply(t, s, TableKey{Chat: 42}, 5, carol, game.Command{Kind: game.Open}, t0)
 }
 
+// TestUpdateIDsRestartLower: an update id not above the chat's last one is
+// a duplicate only within RedeliveryWindow of the last. After a week with
+// no updates Telegram starts the ids again at random, possibly lower: a
+// chat must then take them, not ignore every command for good.
+func TestUpdateIDsRestartLower(t *testing.T) {
+	s := newStore(t, Options{})
+	key := TableKey{Chat: group}
+	apply(t, s, key, 1000, alice, game.Command{Kind: game.Open}, t0)
+	join := func(id int64, u User, at time.Time) error {
+		_, err := s.Apply(ctx, ApplyRequest{Key: key, UpdateID: id, User: u, Command: game.Command{Kind: game.Join}, Now: at})
+		return err
+	}
+	assert.ErrorIs(t, join(1000, bob, t0.Add(RedeliveryWindow-time.Minute)), ErrDuplicate, "a redelivery within the window")
+	assert.ErrorIs(t, join(7, bob, t0.Add(RedeliveryWindow-time.Minute)), ErrDuplicate, "an older one within the window")
+
+	later := t0.Add(8 * 24 * time.Hour)
+	require.NoError(t, join(7, bob, later), "a restarted sequence after a week")
+	assert.ErrorIs(t, join(7, carol, later.Add(time.Second)), ErrDuplicate, "the new sequence is tracked in turn")
+	require.NoError(t, join(8, carol, later.Add(time.Second)))
+	v, err := s.View(ctx, key)
+	require.NoError(t, err)
+	assert.Equal(t, 3, v.Table.NumSeats())
+}
+
 func TestApplyFailureInjection(t *testing.T) {
 	for _, stage := range []string{"table", "users", "ledger", "done"} {
 		t.Run(stage, func(t *testing.T) {

@@ -191,8 +191,11 @@ func (s *Store) ClaimBonus(ctx context.Context, chat int64, u User, now time.Tim
 }
 
 // Grant adds amount (at least 1) to the user's balance as the bot owner's
-// grant, ledgered, and returns the new balance.
-func (s *Store) Grant(ctx context.Context, chat int64, u User, amount int64, now time.Time) (int64, error) {
+// grant, ledgered, and returns the new balance. update is the Telegram
+// update that asked for it (0: none), stored as the chat's last handled
+// one as Apply does: the same update delivered again returns ErrDuplicate
+// and grants nothing.
+func (s *Store) Grant(ctx context.Context, chat int64, u User, amount, update int64, now time.Time) (int64, error) {
 	if err := checkUser(chat, u); err != nil {
 		return 0, err
 	}
@@ -208,10 +211,14 @@ func (s *Store) Grant(ctx context.Context, chat int64, u User, amount int64, now
 		if err != nil {
 			return err
 		}
+		if e.crec.handled(update, now) {
+			return fmt.Errorf("%w: update %d in chat %d, which is at update %d", ErrDuplicate, update, e.chat, e.crec.lastUpdate)
+		}
 		g, err := e.grant(LedgerOwner, amount)
 		if err != nil {
 			return err
 		}
+		e.crec.markHandled(update, now)
 		if err := t.save(e, u.ID, now, g); err != nil {
 			return err
 		}

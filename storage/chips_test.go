@@ -126,17 +126,17 @@ func TestBonusAfterLosing(t *testing.T) {
 func TestGrant(t *testing.T) {
 	s := newStore(t, Options{})
 	for _, amount := range []int64{0, -5, maxGrant + 1} {
-		_, err := s.Grant(ctx, group, alice, amount, t0)
+		_, err := s.Grant(ctx, group, alice, amount, 0, t0)
 		assert.ErrorIs(t, err, game.ErrInvalidInput, "amount %d", amount)
 	}
-	_, err := s.Grant(ctx, 0, alice, 10, t0)
+	_, err := s.Grant(ctx, 0, alice, 10, 0, t0)
 	assert.ErrorIs(t, err, game.ErrInvalidInput)
-	_, err = s.Grant(ctx, group, User{}, 10, t0)
+	_, err = s.Grant(ctx, group, User{}, 10, 0, t0)
 	assert.ErrorIs(t, err, game.ErrInvalidInput)
 	_, err = s.Stats(ctx, group, alice.ID)
 	assert.ErrorIs(t, err, ErrNotFound, "a refused grant creates nobody")
 
-	bal, err := s.Grant(ctx, group, alice, 250, t0)
+	bal, err := s.Grant(ctx, group, alice, 250, 0, t0)
 	require.NoError(t, err)
 	assert.Equal(t, int64(1250), bal, "starting chips, then the grant")
 	h, err := s.History(ctx, group, alice.ID, 0)
@@ -150,14 +150,37 @@ func TestGrant(t *testing.T) {
 	assert.Equal(t, Audit{Chat: group, Balances: 1250, Granted: 1250, Ledgered: 1250, OK: true}, a)
 }
 
+// TestGrantOnce: the update that asked for a grant is recorded with it,
+// so that the same update delivered again after a crash grants nothing;
+// it shares the chat's update ids with the game's commands.
+func TestGrantOnce(t *testing.T) {
+	s := newStore(t, Options{})
+	bal, err := s.Grant(ctx, group, alice, 100, 40, t0)
+	require.NoError(t, err)
+	assert.Equal(t, int64(1100), bal)
+	before := fileBytes(t, s)
+	_, err = s.Grant(ctx, group, alice, 100, 40, t0.Add(time.Minute))
+	assert.ErrorIs(t, err, ErrDuplicate)
+	assert.Equal(t, before, fileBytes(t, s), "a duplicate writes nothing")
+	_, err = s.Apply(ctx, ApplyRequest{Key: TableKey{Chat: group}, UpdateID: 40, User: bob, Command: game.Command{Kind: game.Open}, Now: t0})
+	assert.ErrorIs(t, err, ErrDuplicate, "a command of the same update")
+
+	bal, err = s.Grant(ctx, group, alice, 100, 41, t0)
+	require.NoError(t, err)
+	assert.Equal(t, int64(1200), bal)
+	a, err := s.Audit(ctx, group)
+	require.NoError(t, err)
+	assert.Equal(t, Audit{Chat: group, Balances: 1200, Granted: 1200, Ledgered: 1200, OK: true}, a)
+}
+
 func TestLeaderboard(t *testing.T) {
 	s := newStore(t, Options{})
 	grants := map[User]int64{alice: 500, bob: 2000, carol: 500, dave: 1}
 	for u, g := range grants {
-		_, err := s.Grant(ctx, group, u, g, t0)
+		_, err := s.Grant(ctx, group, u, g, 0, t0)
 		require.NoError(t, err)
 	}
-	_, err := s.Grant(ctx, 999, User{ID: 1, Name: "Other"}, 1_000_000, t0)
+	_, err := s.Grant(ctx, 999, User{ID: 1, Name: "Other"}, 1_000_000, 0, t0)
 	require.NoError(t, err)
 
 	tests := []struct {

@@ -44,7 +44,7 @@ func TestConcurrentChats(t *testing.T) {
 			u := User{ID: game.UserID(chat*10 + int64(r.IntN(4))), Name: "P"}
 			switch r.IntN(5) {
 			case 0:
-				_, err := s.Grant(ctx, chat, u, 1+r.Int64N(100), t0)
+				_, err := s.Grant(ctx, chat, u, 1+r.Int64N(100), 0, t0)
 				assert.NoError(t, err)
 			case 1:
 				_, err := s.ClaimBonus(ctx, chat, u, t0)
@@ -115,7 +115,7 @@ func TestConcurrentSameChat(t *testing.T) {
 			defer wg.Done()
 			u := User{ID: game.UserID(g + 1), Name: "U"}
 			for range 10 {
-				_, err := s.Grant(ctx, group, u, 10, t0)
+				_, err := s.Grant(ctx, group, u, 10, 0, t0)
 				assert.NoError(t, err)
 			}
 		}()
@@ -138,7 +138,7 @@ func TestCancelledContext(t *testing.T) {
 	cancel()
 	_, err := s.Apply(c, ApplyRequest{Key: TableKey{Chat: 1}, User: alice, Command: game.Command{Kind: game.Open}})
 	assert.ErrorIs(t, err, errCanceled)
-	_, err = s.Grant(c, 1, alice, 5, t0)
+	_, err = s.Grant(c, 1, alice, 5, 0, t0)
 	assert.ErrorIs(t, err, errCanceled)
 	_, err = s.AuditAll(c)
 	assert.ErrorIs(t, err, errCanceled)

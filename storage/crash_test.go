@@ -135,9 +135,9 @@ func TestCrash(t *testing.T) {
 	v, err := s.CancelAll(ctx, key.Chat, time.Now())
 	require.NoError(t, err)
 	_ = v
-	_, err = s.Grant(ctx, key.Chat, alice, 1000, time.Now())
+	_, err = s.Grant(ctx, key.Chat, alice, 1000, 0, time.Now())
 	require.NoError(t, err)
-	_, err = s.Grant(ctx, key.Chat, bob, 1000, time.Now())
+	_, err = s.Grant(ctx, key.Chat, bob, 1000, 0, time.Now())
 	require.NoError(t, err)
 	last := lines[len(lines)-1].upd
 	apply(t, s, key, last+1, alice, game.Command{Kind: game.Open}, time.Now())
@@ -359,7 +359,7 @@ func TestCrashChild(t *testing.T) {
 				case n < 6: // chips for whoever runs low
 					for _, u := range us {
 						if b, ok := v.Balances[u.ID]; ok && b < 200 {
-							if _, err := s.Grant(ctx, key.Chat, u, 1000, time.Now()); err != nil {
+							if _, err := s.Grant(ctx, key.Chat, u, 1000, 0, time.Now()); err != nil {
 								fail("grant: %v", err)
 							}
 						}

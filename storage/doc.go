@@ -28,7 +28,8 @@
 //
 //	meta         "schema" → schema version (8 bytes)
 //	chats        chat → last update id, running total of grants, last
-//	             ledger seq, the chat it migrated to, creation time
+//	             ledger seq, the chat it migrated to, creation time, time
+//	             of the last update (schema 3)
 //	settings     chat → ChatSettings as JSON (absent: Options.Defaults)
 //	tables       chat|thread → header (message id, deadline, version), then
 //	             game.Table.MarshalBinary
@@ -54,7 +55,9 @@
 // [SchemaVersion], migrates an older one in one transaction (each
 // migration is registered by the version it upgrades from), and refuses a
 // newer one with ErrNewerSchema. Schema 1 is schema 2 without the rank
-// bucket; its migration builds the index from the balances.
+// bucket; its migration builds the index from the balances. Schema 2 is
+// schema 3 without the time of each chat's last update; its migration
+// stamps the chats with the time of the upgrade (see RedeliveryWindow).
 //
 // # Damaged files
 //

@@ -177,11 +177,14 @@ func (t *txn) migrate(from, to int64, now time.Time) error {
 
 	dst.granted += src.granted
 	dst.seq += src.seq
-	dst.lastUpdate = max(dst.lastUpdate, src.lastUpdate)
+	if src.lastUpdate > dst.lastUpdate {
+		dst.lastUpdate = src.lastUpdate
+	}
+	dst.lastUpdateAt = max(dst.lastUpdateAt, src.lastUpdateAt)
 	if err := t.putChat(to, &dst); err != nil {
 		return err
 	}
-	moved := chatRec{movedTo: to, created: src.created, lastUpdate: src.lastUpdate}
+	moved := chatRec{movedTo: to, created: src.created, lastUpdate: src.lastUpdate, lastUpdateAt: src.lastUpdateAt}
 	return t.putChat(from, &moved)
 }
 

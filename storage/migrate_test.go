@@ -98,12 +98,12 @@ func TestMigrateChatMerge(t *testing.T) {
 	apply(t, s, old, 2, bob, game.Command{Kind: game.Join}, t0)
 	apply(t, s, old, 3, alice, game.Command{Kind: game.Start}, t0)
 	apply(t, s, old, 4, bob, game.Command{Kind: game.Bet, Amount: 10}, t0)
-	_, err := s.Grant(ctx, group, carol, 50, t0)
+	_, err := s.Grant(ctx, group, carol, 50, 0, t0)
 	require.NoError(t, err)
 
 	// Before the migration is handled, the supergroup saw Bob and has a
 	// table of its own.
-	_, err = s.Grant(ctx, supergroup, bob, 300, t0)
+	_, err = s.Grant(ctx, supergroup, bob, 300, 0, t0)
 	require.NoError(t, err)
 	apply(t, s, TableKey{Chat: supergroup}, 10, bob, game.Command{Kind: game.Open}, t0)
 

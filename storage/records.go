@@ -21,8 +21,11 @@ var errRecord = errors.New("malformed record")
 
 // chatRec is what storage keeps about a chat besides its settings.
 type chatRec struct {
-	// lastUpdate is the last Telegram update applied in the chat.
-	lastUpdate int64
+	// lastUpdate is the last Telegram update applied in the chat, and
+	// lastUpdateAt when, in Unix milliseconds (0: not known, a record
+	// older than schema 3 that the migration did not stamp).
+	lastUpdate   int64
+	lastUpdateAt int64
 	// granted is the running total of grants.
 	granted int64
 	// seq is the last ledger sequence number used.
@@ -40,7 +43,8 @@ func (c *chatRec) encode() []byte {
 	b = binary.AppendVarint(b, c.granted)
 	b = binary.AppendUvarint(b, c.seq)
 	b = binary.AppendVarint(b, c.movedTo)
-	return binary.AppendVarint(b, c.created)
+	b = binary.AppendVarint(b, c.created)
+	return binary.AppendVarint(b, c.lastUpdateAt)
 }
 
 func decodeChat(v []byte) (chatRec, error) {
@@ -51,7 +55,33 @@ func decodeChat(v []byte) (chatRec, error) {
 	c.seq = r.uvarint()
 	c.movedTo = r.varint()
 	c.created = r.varint()
+	if len(r.b) > 0 { // absent before schema 3
+		c.lastUpdateAt = r.varint()
+	}
 	return c, r.done()
+}
+
+// RedeliveryWindow is how long Telegram keeps an update it may deliver
+// again (24 hours). An update id not above the chat's last one is a
+// redelivery, handled already, only within that time of the last: later,
+// it is a new update of a restarted sequence (after a week without
+// updates Telegram picks the next id at random, possibly lower), and a
+// chat that refused those would never answer again.
+const RedeliveryWindow = 24 * time.Hour
+
+// handled reports whether the update was handled in the chat already.
+func (c *chatRec) handled(update int64, now time.Time) bool {
+	if update == 0 || update > c.lastUpdate {
+		return false
+	}
+	return c.lastUpdateAt == 0 || timeMs(now)-c.lastUpdateAt < RedeliveryWindow.Milliseconds()
+}
+
+// markHandled records the update as the chat's last one.
+func (c *chatRec) markHandled(update int64, now time.Time) {
+	if update != 0 {
+		c.lastUpdate, c.lastUpdateAt = update, timeMs(now)
+	}
 }
 
 // userRec is a user in a chat: balance, profile and stats.

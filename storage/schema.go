@@ -3,6 +3,7 @@ package storage
 import (
 	"encoding/binary"
 	"fmt"
+	"time"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -27,12 +28,13 @@ var (
 )
 
 // SchemaVersion is the layout this code reads and writes.
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 // schemaBuckets lists the buckets of each schema version.
 var schemaBuckets = map[uint64][][]byte{
 	1: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketLedger, bucketReveals},
 	2: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank, bucketLedger, bucketReveals},
+	3: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank, bucketLedger, bucketReveals},
 }
 
 // migration upgrades a file from schema version from to from+1.
@@ -45,6 +47,7 @@ type migration struct {
 // migrations, in order. Open runs those a file needs, in one transaction.
 var migrations = []migration{
 	{from: 1, name: "build the leaderboard index", run: buildRankIndex},
+	{from: 2, name: "stamp each chat's last update with the time of the upgrade", run: stampLastUpdates},
 }
 
 // upgrade creates the buckets of a new file, or migrates an older one.
@@ -130,4 +133,38 @@ func buildRankIndex(tx *bolt.Tx) error {
 		}
 		return rank.Put(rankKey(getInt(k), u.balance, game.UserID(getInt(k[8:]))), nil)
 	})
+}
+
+// stampLastUpdates is the migration from schema 2 to 3: chat records gain
+// the time of their last update (see RedeliveryWindow). Schema 2 did not
+// keep it; the time of the upgrade is a safe stand-in, as no redelivery
+// can come later than a day after it.
+func stampLastUpdates(tx *bolt.Tx) error {
+	now := timeMs(time.Now())
+	b := tx.Bucket(bucketChats)
+	type stamped struct {
+		k []byte
+		c chatRec
+	}
+	var todo []stamped
+	err := b.ForEach(func(k, v []byte) error {
+		c, err := decodeChat(v)
+		if err != nil {
+			return fmt.Errorf("%w: chat %x: %w", ErrCorrupt, k, err)
+		}
+		if c.lastUpdate != 0 && c.lastUpdateAt == 0 {
+			c.lastUpdateAt = now
+			todo = append(todo, stamped{append([]byte(nil), k...), c})
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, s := range todo {
+		if err := b.Put(s.k, s.c.encode()); err != nil {
+			return err
+		}
+	}
+	return nil
 }

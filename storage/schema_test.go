@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -47,10 +48,10 @@ func TestMigrateFromSchema1(t *testing.T) {
 	s, err := Open(path, Options{NoSync: true})
 	require.NoError(t, err)
 	for i, u := range []User{alice, bob, carol, dave} {
-		_, err := s.Grant(ctx, group, u, int64(100*(i+1)), t0)
+		_, err := s.Grant(ctx, group, u, int64(100*(i+1)), 0, t0)
 		require.NoError(t, err)
 	}
-	_, err = s.Grant(ctx, 55, alice, 7, t0)
+	_, err = s.Grant(ctx, 55, alice, 7, 0, t0)
 	require.NoError(t, err)
 	want, err := s.Leaderboard(ctx, group, 10)
 	require.NoError(t, err)
@@ -85,7 +86,7 @@ func TestAuditFindsMissingIndex(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "db")
 	s, err := Open(path, Options{NoSync: true})
 	require.NoError(t, err)
-	_, err = s.Grant(ctx, group, alice, 5, t0)
+	_, err = s.Grant(ctx, group, alice, 5, 0, t0)
 	require.NoError(t, err)
 	require.NoError(t, s.Close())
 	rewrite(t, path, func(tx *bolt.Tx) error {
@@ -177,4 +178,48 @@ func TestCorruptRecords(t *testing.T) {
 			assert.Contains(t, err.Error(), tc.where)
 		})
 	}
+}
+
+// TestMigrateFromSchema2 stamps each chat's last update with the time of
+// the upgrade: a lower update id is a redelivery for a day after it, and a
+// new sequence's after that.
+func TestMigrateFromSchema2(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "old.db")
+	s, err := Open(path, Options{NoSync: true})
+	require.NoError(t, err)
+	key := TableKey{Chat: group}
+	apply(t, s, key, 500, alice, game.Command{Kind: game.Open}, t0)
+	require.NoError(t, s.Close())
+
+	// Schema 2: chat records without the time of their last update.
+	rewrite(t, path, func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketChats)
+		c, err := decodeChat(b.Get(chatKey(group)))
+		if err != nil {
+			return err
+		}
+		old := []byte{recordFormat}
+		for _, v := range []int64{c.lastUpdate, c.granted} {
+			old = binary.AppendVarint(old, v)
+		}
+		old = binary.AppendUvarint(old, c.seq)
+		old = binary.AppendVarint(old, c.movedTo)
+		old = binary.AppendVarint(old, c.created)
+		if err := b.Put(chatKey(group), old); err != nil {
+			return err
+		}
+		return setSchemaRaw(2)(tx)
+	})
+	require.Equal(t, uint64(2), schemaOf(t, path))
+
+	upgraded := time.Now()
+	s = openAt(t, path, Options{NoSync: true})
+	join := func(id int64, u User, at time.Time) error {
+		_, err := s.Apply(ctx, ApplyRequest{Key: key, UpdateID: id, User: u, Command: game.Command{Kind: game.Join}, Now: at})
+		return err
+	}
+	assert.ErrorIs(t, join(100, bob, upgraded.Add(time.Hour)), ErrDuplicate, "within a day of the upgrade")
+	require.NoError(t, join(100, bob, upgraded.Add(RedeliveryWindow+time.Hour)), "a day after it")
+	require.NoError(t, s.Close())
+	assert.Equal(t, uint64(SchemaVersion), schemaOf(t, path))
 }
