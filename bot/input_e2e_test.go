@@ -12,6 +12,7 @@ import (
 	"github.com/twentyone-bot/twentyone/bot/callback"
 	"github.com/twentyone-bot/twentyone/bot/telegramtest"
 	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/storage"
 )
 
 // lobby opens a table as Alice and seats the others named.
@@ -130,6 +131,38 @@ func TestForgedCallbackData(t *testing.T) {
 	require.NoError(t, err)
 	assert.EqualValues(t, 10, s.Game.Stake)
 	h.audit()
+}
+
+// TestForgedPressInAPrivateChat: a private chat has no table and no
+// settings; buttons forged on the bot's message there are refused and
+// open nothing.
+func TestForgedPressInAPrivateChat(t *testing.T) {
+	h := newHarness(t)
+	alice := h.user("Alice")
+	dm := h.srv.PrivateChat(alice)
+	_, err := h.srv.SendCommand(dm.ID, alice.ID, "start")
+	require.NoError(t, err)
+	msg, err := h.srv.WaitForBotMessage(h.ctx(), dm.ID, func(telegramtest.ChatMessage) bool { return true })
+	require.NoError(t, err)
+	for _, data := range []string{"n:0", "j:0", "c:0:stake:25", "v:1"} {
+		cb, err := h.srv.Press(telegramtest.Press{ChatID: dm.ID, From: alice.ID, MessageID: msg.MessageID, Data: data})
+		require.NoError(t, err)
+		a, err := cb.Wait(h.ctx())
+		require.NoError(t, err)
+		assert.Equal(t, "Tables are played in group chats: add me to a group and send /newgame there.", a.Text, data)
+		assert.True(t, a.ShowAlert, data)
+	}
+	v, err := h.store.View(h.ctx(), storage.TableKey{Chat: dm.ID})
+	require.NoError(t, err)
+	assert.Equal(t, game.Closed, v.Table.Phase())
+	assert.Zero(t, v.Table.Version(), "no table was ever opened")
+	fromBot := 0
+	for _, m := range h.srv.Messages(dm.ID) {
+		if m.FromBot {
+			fromBot++
+		}
+	}
+	assert.Equal(t, 1, fromBot, "the bot sent nothing more")
 }
 
 func TestNonAdminCannotChangeSettings(t *testing.T) {

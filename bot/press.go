@@ -27,6 +27,12 @@ func (b *Bot) press(ctx context.Context, u update) {
 		return
 	}
 	chat := q.Message.Chat.ID
+	if !isGroup(q.Message.Chat) {
+		// The bot shows no table or settings outside groups: a press there
+		// is forged, and would open a table in a private chat.
+		b.answer(q, i18n.T(b.chatLang(ctx, chat, q.From), i18n.GroupsOnly), true)
+		return
+	}
 	key := storage.TableKey{Chat: chat, Thread: int64(u.thread)}
 	data, err := callback.Parse(q.Data)
 	if err == nil && data.Action.TableAction() {
