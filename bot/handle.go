@@ -291,7 +291,7 @@ func (c *command) setLang(ctx context.Context) {
 	}
 	l, ok := i18n.Parse(c.args)
 	if !ok {
-		c.say(i18n.T(c.lang, i18n.LangUnknown, html.EscapeString(c.args)))
+		c.say(i18n.T(c.lang, i18n.LangUnknown, echo(c.args)))
 		return
 	}
 	if !c.admin(ctx) {

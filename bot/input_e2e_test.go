@@ -165,6 +165,35 @@ func TestForgedPressInAPrivateChat(t *testing.T) {
 	assert.Equal(t, 1, fromBot, "the bot sent nothing more")
 }
 
+// TestLongArgumentsAreQuotedShort: a reply that quotes what an admin typed
+// quotes a short part of it, so that it stays within Telegram's 4096
+// characters and the admin gets an answer.
+func TestLongArgumentsAreQuotedShort(t *testing.T) {
+	h := newHarness(t)
+	long := strings.Repeat("9", 4000)
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"turn", long}, " is not a value for turn."},
+		{[]string{"lang", long}, ""},
+		{[]string{long, "1"}, ""},
+	}
+	for i, tt := range tests {
+		sent := h.command("Alice", "settings", tt.args...)
+		m, err := h.srv.WaitForBotMessage(h.ctx(), h.group.ID, func(m telegramtest.ChatMessage) bool {
+			return m.MessageID > sent.MessageID && strings.Contains(m.Text, "99…")
+		})
+		require.NoError(t, err, "case %d", i)
+		assert.Less(t, len([]rune(m.Text)), 200, m.Text)
+		assert.Contains(t, m.Text, tt.want)
+	}
+	h.command("Alice", "lang", long)
+	_, err := h.srv.WaitForBotMessage(h.ctx(), h.group.ID, telegramtest.TextContains("99…"))
+	require.NoError(t, err)
+	assert.Zero(t, h.srv.Calls().Failed("sendMessage"), "no reply was refused")
+}
+
 func TestNonAdminCannotChangeSettings(t *testing.T) {
 	h := newHarness(t)
 	h.command("Bob", "settings")

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
@@ -73,18 +74,30 @@ func (b *Bot) savedText(ctx context.Context, key storage.TableKey, l i18n.Lang) 
 	return i18n.T(l, i18n.SettingsSaved)
 }
 
+// maxEcho bounds, in characters, what a reply quotes of what a user typed:
+// a long argument must not push the reply past Telegram's 4096.
+const maxEcho = 40
+
+// echo is s as a reply quotes it: at most maxEcho characters, HTML-escaped.
+func echo(s string) string {
+	if utf8.RuneCountInString(s) > maxEcho {
+		s = string([]rune(s)[:maxEcho-1]) + "…"
+	}
+	return html.EscapeString(s)
+}
+
 // parseSetting applies "FIELD VALUE" as an admin typed it to s. It returns
 // the new settings and language, or a message (HTML) saying what is wrong.
 func parseSetting(s game.Settings, cur i18n.Lang, field, value string, say i18n.Lang) (game.Settings, i18n.Lang, string) {
 	bad := func() (game.Settings, i18n.Lang, string) {
-		return s, cur, i18n.T(say, i18n.SettingsBadValue, html.EscapeString(value), html.EscapeString(field))
+		return s, cur, i18n.T(say, i18n.SettingsBadValue, echo(value), echo(field))
 	}
 	next := s.Clone()
 	switch field {
 	case callback.FieldStake, callback.FieldEntry, callback.FieldKnocks:
 		n, err := strconv.ParseInt(value, 10, 64)
 		if err != nil {
-			return s, cur, i18n.T(say, i18n.SettingsInvalid, i18n.T(say, i18n.ProblemNumber, html.EscapeString(value)))
+			return s, cur, i18n.T(say, i18n.SettingsInvalid, i18n.T(say, i18n.ProblemNumber, echo(value)))
 		}
 		switch field {
 		case callback.FieldStake:
@@ -121,11 +134,11 @@ func parseSetting(s game.Settings, cur i18n.Lang, field, value string, say i18n.
 	case callback.FieldLang:
 		l, ok := i18n.Parse(value)
 		if !ok {
-			return s, cur, i18n.T(say, i18n.LangUnknown, html.EscapeString(value))
+			return s, cur, i18n.T(say, i18n.LangUnknown, echo(value))
 		}
 		return s, l, ""
 	default:
-		return s, cur, i18n.T(say, i18n.SettingsUnknownField, html.EscapeString(field))
+		return s, cur, i18n.T(say, i18n.SettingsUnknownField, echo(field))
 	}
 	if p := i18n.SettingsProblem(say, next); p != "" {
 		return s, cur, i18n.T(say, i18n.SettingsInvalid, html.EscapeString(p))
