@@ -173,6 +173,8 @@ func (c *command) newGame(ctx context.Context) {
 	}
 	res, err := c.apply(ctx, u, game.Command{Kind: game.Open, User: u.ID, Name: u.Name})
 	switch {
+	case err == nil && res.Before.Phase() == game.Closed && res.Before.Version() > 0:
+		c.b.reopened(res)
 	case err == nil:
 		c.b.show(res.View)
 	case errors.Is(err, game.ErrTableOpen):

@@ -44,6 +44,50 @@ func TestTurnTimeout(t *testing.T) {
 	h.tableMessage(contains("closed"))
 }
 
+// TestNewGameAfterClose: /newgame over a closed table opens the lobby in a
+// new message at the bottom of the chat, where the command was typed. The
+// closed table's message becomes the record of its last game, or goes
+// when it held none.
+func TestNewGameAfterClose(t *testing.T) {
+	t.Run("after a game", func(t *testing.T) {
+		h := newHarness(t)
+		h.bobWins()
+		h.clock.Advance(11 * time.Minute)
+		h.tableMessage(contains("closed"))
+		closed := h.view().MessageID
+		h.command("Carol", "newgame")
+		m := h.tableMessage(contains("Carol"))
+		require.NotEqual(t, closed, m.MessageID, "the lobby has a message of its own")
+		require.NoError(t, h.srv.WaitFor(h.ctx(), func(v *telegramtest.View) bool {
+			for _, m := range v.Messages(h.group.ID) {
+				if m.MessageID == closed {
+					return strings.Contains(m.Text, "Twenty One — game 1")
+				}
+			}
+			return false
+		}), "the closed table's message becomes the record of game 1")
+		assert.Contains(t, m.Labels(), "Join")
+	})
+	t.Run("no game played", func(t *testing.T) {
+		h := newHarness(t)
+		h.lobby("Bob")
+		h.clock.Advance(11 * time.Minute)
+		h.tableMessage(contains("closed"))
+		closed := h.view().MessageID
+		h.command("Carol", "newgame")
+		m := h.tableMessage(contains("Carol"))
+		require.NotEqual(t, closed, m.MessageID)
+		require.NoError(t, h.srv.WaitFor(h.ctx(), func(v *telegramtest.View) bool {
+			for _, m := range v.Messages(h.group.ID) {
+				if m.MessageID == closed {
+					return false
+				}
+			}
+			return true
+		}), "the closed lobby's message is deleted")
+	})
+}
+
 func TestRestartMidGame(t *testing.T) {
 	h := newHarness(t)
 	h.decks("Kh Ts 8s")

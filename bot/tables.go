@@ -61,15 +61,35 @@ func (b *Bot) showApplied(res storage.Applied) {
 		started = started || e.Kind == game.EventStarted
 	}
 	if started && render.Finished(&res.Before) {
-		summary := render.Summary(render.Input{
-			Table: res.Before, Settings: res.Settings.Game, Balances: res.Balances, Names: res.Names,
-			Lang: lang(res.Settings), Now: b.clock.Now(),
-		})
 		b.mu.Lock()
-		b.reposts[res.Key] = repost{keep: true, summary: summary}
+		b.reposts[res.Key] = b.record(res)
 		b.mu.Unlock()
 	}
 	b.show(res.View)
+}
+
+// reopened shows a table that /newgame opened where a closed one was
+// shown: the command was typed at the bottom of the chat, so the new lobby
+// goes there, and the closed table's message becomes the record of its
+// last game, or goes when it held none.
+func (b *Bot) reopened(res storage.Applied) {
+	rp := repost{}
+	if render.Finished(&res.Before) {
+		rp = b.record(res)
+	}
+	b.mu.Lock()
+	b.reposts[res.Key] = rp
+	b.mu.Unlock()
+	b.show(res.View)
+}
+
+// record is the repost that edits the table's old message into the record
+// of the game res.Before holds.
+func (b *Bot) record(res storage.Applied) repost {
+	return repost{keep: true, summary: render.Summary(render.Input{
+		Table: res.Before, Settings: res.Settings.Game, Balances: res.Balances, Names: res.Names,
+		Lang: lang(res.Settings), Now: b.clock.Now(),
+	})}
 }
 
 func (b *Bot) enqueue(op outbox.Op) {
