@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -131,7 +132,16 @@ func TestFairnessVerify(t *testing.T) {
 		assert.True(t, strings.HasPrefix(string(out), shown), "the documented command prints the commitment")
 	}
 
-	// Swap the first two cards: the deck no longer matches.
+	// Change one card: the documented hash no longer matches.
+	other := "2s"
+	if m[:2] == other {
+		other = "3s"
+	}
+	changed := other + m[2:]
+	changedSum := sha256.Sum256([]byte(changed))
+	assert.NotEqual(t, shown, hex.EncodeToString(changedSum[:]))
+	assert.Error(t, game.VerifyDeck(changed, shown))
+	// Swap the first two cards (still a whole deck): no match either.
 	forged := m[2:4] + m[0:2] + m[4:]
 	require.NotEqual(t, m, forged)
 	assert.ErrorIs(t, game.VerifyDeck(forged, shown), game.ErrCommitmentMismatch)
@@ -144,15 +154,28 @@ func TestFairnessVerify(t *testing.T) {
 	require.True(t, ok)
 	a := h.pressRaw("Dave", tm.MessageID, b.CallbackData)
 	assert.Empty(t, a.Text)
-	require.NoError(t, h.srv.WaitFor(h.ctx(), func(v *telegramtest.View) bool {
+	checks := func(msgs []telegramtest.ChatMessage) int {
 		n := 0
-		for _, m := range v.Messages(h.group.ID) {
+		for _, m := range msgs {
 			if m.FromBot && strings.Contains(m.Text, shown) && strings.Contains(m.Text, "Game 1") {
 				n++
 			}
 		}
-		return n == 2
-	}))
+		return n
+	}
+	require.NoError(t, h.srv.WaitFor(h.ctx(), func(v *telegramtest.View) bool { return checks(v.Messages(h.group.ID)) == 2 }))
+
+	// Pressed again soon after, it points to the check instead of
+	// flooding the chat; after the cooldown it sends it again.
+	for _, who := range []string{"Dave", "Carol", "Dave"} {
+		a = h.pressRaw(who, tm.MessageID, b.CallbackData)
+		assert.Equal(t, "The deck check is in the chat, just above.", a.Text)
+	}
+	h.clock.Advance(2 * time.Minute)
+	a = h.pressRaw("Carol", tm.MessageID, b.CallbackData)
+	assert.Empty(t, a.Text)
+	require.NoError(t, h.srv.WaitFor(h.ctx(), func(v *telegramtest.View) bool { return checks(v.Messages(h.group.ID)) == 3 }))
+	assert.Equal(t, 3, checks(h.srv.Messages(h.group.ID)), "one check per press that was due")
 }
 
 // TestPlayAgainLeavesSummary: a finished game stays in the chat as one

@@ -48,6 +48,10 @@ func (b *Bot) press(ctx context.Context, u update) {
 	case data.Action == callback.SettingInfo:
 		b.answer(q, i18n.T(lang, fieldInfo[data.Field]), true)
 	case data.Action == callback.Verify:
+		if !b.verifyDue(key, data.Game) {
+			b.answer(q, i18n.T(lang, i18n.PopVerifySent), false)
+			return
+		}
 		b.answer(q, "", false)
 		b.sendVerify(ctx, chat, u.thread, 0, key, data.Game, lang)
 	default:
@@ -231,4 +235,37 @@ func (b *Bot) timeout(ctx context.Context, key storage.TableKey, version uint64)
 	default:
 		b.internal("timeout", err)
 	}
+}
+
+// verifyKey is a game of a table, whose deck check the button sends.
+type verifyKey struct {
+	table storage.TableKey
+	game  uint64
+}
+
+// verifyCooldown is how long after sending a game's deck check the button
+// answers with a pointer to it instead of sending it again: a message per
+// press would let anyone flood the chat, and hold up the table's edits
+// behind the group's pacing.
+const verifyCooldown = 2 * time.Minute
+
+// verifyDue reports whether the deck check of the game may be sent now,
+// and if so records it as sent.
+func (b *Bot) verifyDue(key storage.TableKey, gameNo uint64) bool {
+	now := b.clock.Now()
+	k := verifyKey{key, gameNo}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if last, ok := b.verified[k]; ok && now.Sub(last) < verifyCooldown {
+		return false
+	}
+	if len(b.verified) >= 1024 {
+		for k, last := range b.verified {
+			if now.Sub(last) >= verifyCooldown {
+				delete(b.verified, k)
+			}
+		}
+	}
+	b.verified[k] = now
+	return true
 }

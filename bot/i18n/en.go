@@ -69,6 +69,7 @@ var en = map[Key]string{
 	PopNotNow:           "Not now.",
 	PopNoTable:          "No table is open: /newgame opens one.",
 	PopBadButton:        "This button doesn't work here.",
+	PopVerifySent:       "The deck check is in the chat, just above.",
 	PopAnonymous:        "Anonymous admins can't play: post as yourself to sit down.",
 	PopJoined:           "You're in.",
 	PopLeft:             "You left the table.",

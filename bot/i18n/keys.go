@@ -152,6 +152,9 @@ const (
 	PopNoTable Key = "pop.notable"
 	// PopBadButton: callback data that is not a button of this bot.
 	PopBadButton Key = "pop.badbutton"
+	// PopVerifySent: "Check the deck" pressed again soon after the check
+	// was sent.
+	PopVerifySent Key = "pop.verifysent"
 	// PopAnonymous: an anonymous admin tried to play.
 	PopAnonymous Key = "pop.anonymous"
 	// PopJoined: the toast of a join.
