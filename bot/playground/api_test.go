@@ -391,8 +391,13 @@ func TestKeptDatabaseAndSeed(t *testing.T) {
 		require.NoError(t, err)
 		_, err = p.Wait(ctx)
 		require.NoError(t, err)
-		// The answer comes before the edit: press Start on the new version.
-		_, err = pg.Server().WaitForBotMessage(ctx, office.ID, telegramtest.TextContains("Carol"))
+		// The answer comes before the edit: press Start on the new version
+		// (the second time, in the new lobby's message, not in the last
+		// game's).
+		_, err = pg.Server().WaitForBotMessage(ctx, office.ID, func(m telegramtest.ChatMessage) bool {
+			_, ok := m.Button("Start ▶")
+			return ok && strings.Contains(m.Text, "Carol")
+		})
 		require.NoError(t, err)
 		p, err = pg.Server().PressButton(office.ID, bob.ID, "Start ▶")
 		require.NoError(t, err)
