@@ -140,7 +140,9 @@ func (c *command) audit(ctx context.Context) {
 		return
 	}
 	if err == nil && !a.OK {
-		c.say(i18n.T(c.lang, i18n.AuditBad, html.EscapeString(strings.Join(a.Problems, "; "))))
+		c.b.log.Error("audit: the chips do not add up", "chat", a.Chat, "problems", a.Problems)
+		c.say(i18n.T(c.lang, i18n.AuditBad, i18n.Number(a.Balances), i18n.Number(a.OnTables), i18n.Number(a.Granted),
+			i18n.Number(a.Ledgered), i18n.Number(int64(len(a.Problems)))))
 		return
 	}
 	c.say(i18n.T(c.lang, i18n.AuditOK, i18n.Number(a.Balances), i18n.Number(a.OnTables), i18n.Number(a.Granted)))

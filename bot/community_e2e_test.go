@@ -11,6 +11,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	bolt "go.etcd.io/bbolt"
 
 	"github.com/twentyone-bot/twentyone/bot/callback"
 	"github.com/twentyone-bot/twentyone/bot/telegramtest"
@@ -68,6 +69,32 @@ func TestTopStatsHistory(t *testing.T) {
 	assert.Contains(t, lines[1], "+20 · won, game 1 → 1\u2009010")
 	assert.Contains(t, lines[2], "−10 · bet, game 1 → 990")
 	assert.Contains(t, lines[3], "+1\u2009000 · starting chips → 1\u2009000")
+}
+
+// TestAuditFindsTampering: a database changed behind the bot's back (a
+// ledger entry removed) makes /audit say, in the chat's language, that the
+// chips do not add up.
+func TestAuditFindsTampering(t *testing.T) {
+	h := newHarness(t)
+	h.bobWins()
+	h.stop()
+	h.stop = nil
+	db, err := bolt.Open(h.dbPath, 0o600, nil)
+	require.NoError(t, err)
+	require.NoError(t, db.Update(func(tx *bolt.Tx) error {
+		k, _ := tx.Bucket([]byte("ledger")).Cursor().First()
+		require.NotNil(t, k)
+		return tx.Bucket([]byte("ledger")).Delete(k)
+	}))
+	require.NoError(t, db.Close())
+	h.start()
+
+	h.command("Alice", "audit")
+	h.botSays("❌ The chips do not add up: balances 2\u2009000 + on tables 0, granted 2\u2009000, in the ledger 1\u2009000; problems found: ")
+	h.command("Alice", "lang", "ru")
+	h.botSays("Русский")
+	h.command("Alice", "audit")
+	h.botSays("❌ Фишки не сходятся")
 }
 
 func TestAuditAndKick(t *testing.T) {

@@ -111,6 +111,9 @@ type harness struct {
 	users  map[string]telegramtest.User
 	stop   func()
 	opts   harnessOptions
+	// said is the id of the last message a user sent to the group through
+	// command or reply: botSays looks at the bot's messages after it.
+	said int
 }
 
 type harnessOptions struct {
@@ -217,6 +220,9 @@ func (h *harness) command(name, cmd string, args ...string) telegramtest.ChatMes
 	h.t.Helper()
 	m, err := h.srv.SendCommand(h.group.ID, h.user(name).ID, cmd, args...)
 	require.NoError(h.t, err)
+	if m.Chat.ID == h.group.ID {
+		h.said = m.MessageID
+	}
 	return m
 }
 
@@ -354,15 +360,20 @@ const betAction = callback.Bet
 // reply sends text as the user in reply to a message.
 func (h *harness) reply(name string, to int, text string) {
 	h.t.Helper()
-	_, err := h.srv.Post(telegramtest.Post{ChatID: h.group.ID, From: h.user(name).ID, ReplyTo: to, Text: text})
+	m, err := h.srv.Post(telegramtest.Post{ChatID: h.group.ID, From: h.user(name).ID, ReplyTo: to, Text: text})
 	require.NoError(h.t, err)
+	h.said = m.MessageID
 }
 
-// botSays waits for a bot message in the group containing every part, and
+// botSays waits for a bot message in the group, sent after the last
+// command or reply of the harness's users, containing every part, and
 // returns it.
 func (h *harness) botSays(parts ...string) telegramtest.ChatMessage {
 	h.t.Helper()
 	m, err := h.srv.WaitForBotMessage(h.ctx(), h.group.ID, func(m telegramtest.ChatMessage) bool {
+		if m.MessageID <= h.said {
+			return false
+		}
 		for _, p := range parts {
 			if !strings.Contains(m.Text, p) {
 				return false

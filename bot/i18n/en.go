@@ -117,7 +117,7 @@ var en = map[Key]string{
 		"• 36 cards, 6 to ace. Points: 6 to 10 as written, J 2, Q 3, K 4, A 11.\n" +
 		"• Two aces are a <b>Golden 21</b>, five pictures (J Q K A) are <b>21</b> too. Over 21 is a bust.\n" +
 		"• 2 to 4 players. The banker puts the stake into the bank; the next game the next player is the banker.\n" +
-		"• Each player in turn gets a card, bets (at most the bank), then takes cards (Hit) or stops (Stand). " +
+		"• The banker deals every player one card. Then each in turn bets (at most the bank) and takes cards (Hit) or stops (Stand). " +
 		"21 wins at once, over 21 loses at once.\n" +
 		"• Then the banker draws a hand of his own until he has 17 or more. " +
 		"He busts: you win. Otherwise the higher score wins, and a tie goes to the banker.\n" +
@@ -126,7 +126,7 @@ var en = map[Key]string{
 		"Otherwise the banker takes the bank. An empty bank ends the game.\n" +
 		"• No move in time: before your bet you sit the circle out, after it you stand. " +
 		"Leaving during a game loses your bet on the table.\n" +
-		"• Sitting down takes the table's entry limit in chips; /bonus gives free chips once a day when you are below it.\n" +
+		"• To sit down you need at least the table's entry limit in chips (it is not paid, only checked); /bonus gives free chips once a day when you are below it.\n" +
 		"• Every deck is locked by its SHA-256 before the first card and revealed after: /verify checks it.",
 	StartPrivate: "Hi! I host <b>Twenty One</b> (Ochko) in group chats. " +
 		"Add me to a group (the group's menu: Add members), then send /newgame there to open a table. " +
@@ -217,7 +217,7 @@ var en = map[Key]string{
 	LedgerRefund:   "refund, game %s",
 	LedgerBank:     "bank, game %s",
 	AuditOK:        "✅ The chips add up: balances %s + on tables %s = granted %s.",
-	AuditBad:       "❌ The chips do not add up: %s",
+	AuditBad:       "❌ The chips do not add up: balances %s + on tables %s, granted %s, in the ledger %s; problems found: %s, listed in the bot's log.",
 	KickUsage:      "Reply to a player's message with /kick to stand them up.",
 	KickDone:       "%s will be stood up at the next safe moment.",
 	KickNotSeated:  "%s is not at the table.",

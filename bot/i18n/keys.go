@@ -401,7 +401,8 @@ const (
 	LedgerBank Key = "ledger.bank"
 	// AuditOK: the chips add up: balances, on tables, granted.
 	AuditOK Key = "cmd.audit.ok"
-	// AuditBad: the chips do not add up: what is wrong.
+	// AuditBad: the chips do not add up: balances, on tables, granted, in
+	// the ledger, how many problems (listed in the log, in English).
 	AuditBad Key = "cmd.audit.bad"
 	// KickUsage: how to use /kick.
 	KickUsage Key = "cmd.kick.usage"
