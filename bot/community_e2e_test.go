@@ -231,6 +231,31 @@ func TestPlayAgainLeavesSummary(t *testing.T) {
 	assert.EqualValues(t, 2, v.Table.Game())
 }
 
+// TestRecordAfterRateLimit: when Telegram answers 429 to the edit that
+// turns the finished game's message into its record, the edit is made
+// again after retry_after: no old message is left with live-looking
+// buttons.
+func TestRecordAfterRateLimit(t *testing.T) {
+	h := newHarness(t)
+	h.bobWins()
+	first := h.view().MessageID
+	limited := h.srv.InjectFault(telegramtest.Fault{Kind: telegramtest.FaultTooManyRequests, Methods: []string{"editMessageText"}, Count: 1})
+	h.pressData("Bob", action(callback.Start)) // Play again ▶
+	h.tableMessage(contains("circle 1"))
+	require.NoError(t, h.srv.WaitFor(h.ctx(), func(v *telegramtest.View) bool {
+		for _, m := range v.Messages(h.group.ID) {
+			if m.MessageID == first {
+				return strings.Contains(m.Text, "Twenty One — game 1")
+			}
+		}
+		return false
+	}), "the record is made after the 429")
+	assert.Equal(t, 1, limited.Fired())
+	old, ok := h.srv.Message(h.group.ID, first)
+	require.True(t, ok)
+	assert.Equal(t, []string{"🔐 Check the deck"}, old.Labels())
+}
+
 // TestForumTopics: a forum supergroup has one table per topic, each in its
 // own topic, and chips per chat.
 func TestForumTopics(t *testing.T) {

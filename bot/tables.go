@@ -140,17 +140,28 @@ func (b *Bot) renderTable(ctx context.Context, v storage.View) error {
 		b.log.Warn("recording the table message", "table", key, "err", err)
 	}
 	if reposting && id != 0 {
+		b.leave(key, id, rp)
+	}
+	return nil
+}
+
+// leave edits a table's old message into its record, or deletes it, as an
+// outbox op of its own: paced as the call it is, and retried after a 429 or
+// a 5xx, so that the old message does not stay behind showing buttons that
+// look live.
+func (b *Bot) leave(key storage.TableKey, id int, rp repost) {
+	b.enqueue(outbox.Op{Chat: key.Chat, Slot: fmt.Sprintf("old:%s:%d", key, id), Do: func(ctx context.Context) error {
 		var err error
 		if rp.keep {
 			err = b.api.editMessage(key.Chat, id, rp.summary)
 		} else {
 			err = b.api.deleteMessage(key.Chat, id)
 		}
-		if err != nil {
-			b.log.Debug("leaving the old table message", "table", key, "err", err)
+		if hasDescription(err, errEditGone...) || hasDescription(err, errDeleteGone...) {
+			return nil // gone already: nothing to leave
 		}
-	}
-	return nil
+		return forOutbox(b.chatError(key.Chat, err))
+	}})
 }
 
 // reply sends a message into a chat (and topic), in reply to a message when

@@ -24,6 +24,7 @@ const DefaultEndpoint = tgbotapi.APIEndpoint
 var (
 	errNotModified = "message is not modified"
 	errEditGone    = []string{"message to edit not found", "message can't be edited", "MESSAGE_ID_INVALID"}
+	errDeleteGone  = []string{"message to delete not found", "message can't be deleted"}
 	errQueryOld    = "query is too old"
 )
 
