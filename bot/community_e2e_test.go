@@ -71,6 +71,44 @@ func TestTopStatsHistory(t *testing.T) {
 	assert.Contains(t, lines[3], "+1\u2009000 · starting chips → 1\u2009000")
 }
 
+// TestKickDuringAGame: a kick takes nothing at stake: the player in their
+// duel finishes it, a player waiting for theirs sits it out, and both
+// stand up when the game is over.
+func TestKickDuringAGame(t *testing.T) {
+	h := newHarness(t)
+	h.decks("Kh Tc 9d Ts")
+	h.lobby("Bob", "Carol")
+	h.startGame("Alice")
+	h.tableMessage(contains("your bet, Bob"))
+	h.bet("Bob", 10)
+	bobMsg := h.command("Bob", "balance")
+	carolMsg := h.command("Carol", "balance")
+
+	h.reply("Alice", bobMsg.MessageID, "/kick")
+	h.botSays("Bob will be stood up at the next safe moment.")
+	v := h.view()
+	assert.Equal(t, game.Drawing, v.Table.Phase(), "Bob's duel goes on")
+	_, seated := v.Table.SeatOf(game.UserID(h.user("Bob").ID))
+	assert.True(t, seated)
+	h.reply("Alice", carolMsg.MessageID, "/kick")
+	h.botSays("Carol will be stood up at the next safe moment.")
+	h.reply("Alice", carolMsg.MessageID, "/kick")
+	h.botSays("Carol is not at the table.")
+
+	// Bob stands at 4; the banker draws 9♦ 10♠ = 19 and wins his bet.
+	h.stand("Bob")
+	h.tableMessage(contains("Game over"))
+	v = h.view()
+	assert.Equal(t, game.Lobby, v.Table.Phase())
+	for _, name := range []string{"Bob", "Carol"} {
+		_, seated := v.Table.SeatOf(game.UserID(h.user(name).ID))
+		assert.False(t, seated, "%s stood up after the game", name)
+	}
+	assert.EqualValues(t, 990, h.balance("Bob"), "Bob's duel was played out")
+	assert.EqualValues(t, 1000, h.balance("Carol"), "Carol sat out: nothing at stake")
+	h.audit()
+}
+
 // TestAuditFindsTampering: a database changed behind the bot's back (a
 // ledger entry removed) makes /audit say, in the chat's language, that the
 // chips do not add up.

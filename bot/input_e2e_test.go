@@ -194,6 +194,59 @@ func TestLongArgumentsAreQuotedShort(t *testing.T) {
 	assert.Zero(t, h.srv.Calls().Failed("sendMessage"), "no reply was refused")
 }
 
+// TestSettingsRefusedWithTheReason: an admin's invalid setting is refused
+// with what is wrong, and changes nothing; a valid one made during a game
+// applies from the next game, the game in progress keeping its own.
+func TestSettingsRefusedWithTheReason(t *testing.T) {
+	h := newHarness(t)
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"entry", "5"}, "Not valid: the entry limit 5 is below the stake 10"},
+		{[]string{"stake", "-3"}, "Not valid: the stake must be from 1 to "},
+		{[]string{"bets", "x2 x2"}, "Not valid: the bet x2 is there twice"},
+		{[]string{"turn", "1s"}, "Not valid: the turn time must be from "},
+		{[]string{"knocks", "many"}, "Not valid: "},
+	}
+	for _, tt := range tests {
+		h.command("Alice", "settings", tt.args...)
+		h.botSays(tt.want)
+	}
+	s, err := h.store.Settings(h.ctx(), h.group.ID)
+	require.NoError(t, err)
+	assert.EqualValues(t, 10, s.Game.Stake)
+	assert.EqualValues(t, 100, s.Game.EntryLimit)
+	assert.Equal(t, time.Minute, s.Game.TurnTimeout)
+
+	h.decks("Kh Tc 9d Ts")
+	h.lobby("Bob")
+	h.startGame("Alice")
+	h.command("Alice", "settings", "stake", "20")
+	h.botSays("Saved. The game in progress keeps its settings.")
+	v := h.view()
+	assert.EqualValues(t, 10, v.Table.Bank(), "the game in progress keeps its stake")
+	s, err = h.store.Settings(h.ctx(), h.group.ID)
+	require.NoError(t, err)
+	assert.EqualValues(t, 20, s.Game.Stake)
+}
+
+// TestStartInAPrivateChat: /start in a private chat says how to add the
+// bot to a group; a group command there says tables are played in groups.
+func TestStartInAPrivateChat(t *testing.T) {
+	h := newHarness(t)
+	alice := h.user("Alice")
+	dm := h.srv.PrivateChat(alice)
+	_, err := h.srv.SendCommand(dm.ID, alice.ID, "start")
+	require.NoError(t, err)
+	_, err = h.srv.WaitForBotMessage(h.ctx(), dm.ID, telegramtest.TextContains("Add me to a group"))
+	require.NoError(t, err)
+	_, err = h.srv.SendCommand(dm.ID, alice.ID, "newgame")
+	require.NoError(t, err)
+	_, err = h.srv.WaitForBotMessage(h.ctx(), dm.ID, telegramtest.TextContains("Tables are played in group chats"))
+	require.NoError(t, err)
+}
+
 func TestNonAdminCannotChangeSettings(t *testing.T) {
 	h := newHarness(t)
 	h.command("Bob", "settings")

@@ -88,6 +88,21 @@ func TestNewGameAfterClose(t *testing.T) {
 	})
 }
 
+// TestTurnTimerAfterRestart: the turn timer of a game in progress is armed
+// again by a new bot on the same file.
+func TestTurnTimerAfterRestart(t *testing.T) {
+	h := newHarness(t)
+	h.decks("Kh Tc 9d Ts")
+	h.lobby("Bob", "Carol")
+	h.startGame("Alice")
+	h.tableMessage(contains("your bet, Bob"))
+	h.restart()
+	h.clock.Advance(61 * time.Second)
+	h.tableMessage(contains("your bet, Carol"))
+	assert.EqualValues(t, 1000, h.balance("Bob"), "Bob sat the circle out")
+	h.audit()
+}
+
 func TestRestartMidGame(t *testing.T) {
 	h := newHarness(t)
 	h.decks("Kh Ts 8s")
