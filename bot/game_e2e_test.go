@@ -1,11 +1,13 @@
 package bot_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/twentyone-bot/twentyone/bot/telegramtest"
 	"github.com/twentyone-bot/twentyone/game"
 )
 
@@ -74,11 +76,35 @@ func TestFullGameWithKnockAndBrokenBank(t *testing.T) {
 	v = h.view()
 	assert.Equal(t, game.Lobby, v.Table.Phase())
 	assert.EqualValues(t, 0, v.Table.Bank())
-	h.tableMessage(contains("Game over"))
+	end := h.tableMessage(contains("Game over"))
+
+	// Both circles' decks were revealed, and the message shows each one's
+	// commitment, in order.
+	reveals, err := h.store.TableReveals(h.ctx(), h.key(), v.Table.Game())
+	require.NoError(t, err)
+	require.Len(t, reveals, 2)
+	require.Len(t, v.Decks, 2)
+	for i, r := range reveals {
+		assert.Equal(t, r.Commitment, v.Decks[i].String())
+	}
+	assert.Contains(t, end.Text, "🔐 Deck checks: circle 1 sha256 "+v.Decks[0].Short()+" · circle 2 sha256 "+v.Decks[1].Short()+" · /verify 1")
 
 	want := map[string]int64{"Alice": 990, "Bob": 1020, "Carol": 980, "Dave": 1010}
 	for name, bal := range want {
 		assert.Equal(t, bal, h.balance(name), name)
 	}
 	h.audit()
+
+	// Play again: the game's message becomes its record, with both decks.
+	h.decks("Kh Tc 9d")
+	h.startGame("Carol")
+	require.NoError(t, h.srv.WaitFor(h.ctx(), func(tv *telegramtest.View) bool {
+		for _, m := range tv.Messages(h.group.ID) {
+			if m.MessageID == end.MessageID {
+				return strings.Contains(m.Text, "Twenty One — game 1") &&
+					strings.Contains(m.Text, "circle 1 sha256 "+v.Decks[0].Short()+" · circle 2 sha256 "+v.Decks[1].Short())
+			}
+		}
+		return false
+	}), "the record shows both circles' decks")
 }

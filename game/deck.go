@@ -88,6 +88,18 @@ func ParseDeck(preimage string) (Deck, error) {
 	return d, nil
 }
 
+// ParseCommitment parses a commitment written in hex, as
+// [Commitment.String] writes it.
+func ParseCommitment(s string) (Commitment, error) {
+	var c Commitment
+	raw, err := hex.DecodeString(strings.TrimSpace(s))
+	if err != nil || len(raw) != len(c) {
+		return c, fmt.Errorf("%w: commitment must be %d hex bytes", ErrInvalidInput, len(c))
+	}
+	copy(c[:], raw)
+	return c, nil
+}
+
 // VerifyDeck checks a revealed deck's preimage against the commitment
 // published for it (hex). It returns nil when they match.
 func VerifyDeck(preimage, commitment string) error {
@@ -95,12 +107,12 @@ func VerifyDeck(preimage, commitment string) error {
 	if err != nil {
 		return err
 	}
-	want, err := hex.DecodeString(strings.TrimSpace(commitment))
-	if err != nil || len(want) != sha256.Size {
-		return fmt.Errorf("%w: commitment must be %d hex bytes", ErrInvalidInput, sha256.Size)
+	want, err := ParseCommitment(commitment)
+	if err != nil {
+		return err
 	}
 	got := d.Commitment()
-	if string(got[:]) != string(want) {
+	if got != want {
 		return fmt.Errorf("%w: the deck hashes to %s, not %s", ErrCommitmentMismatch, got, strings.ToLower(strings.TrimSpace(commitment)))
 	}
 	return nil

@@ -129,3 +129,30 @@ func TestStacked(t *testing.T) {
 	assert.Equal(t, "6s 7s", codes(cs))
 	assert.Panics(t, func() { gametest.Cards("6s 5s") })
 }
+
+func TestParseCommitment(t *testing.T) {
+	d := game.Deck{Cards: gametest.Cards("Th 6s Ac 9d")}
+	want := d.Commitment()
+	tests := []struct {
+		name, in string
+		ok       bool
+	}{
+		{"as written", want.String(), true},
+		{"upper case, spaces", " " + strings.ToUpper(want.String()) + "\n", true},
+		{"short", want.String()[:62], false},
+		{"long", want.String() + "00", false},
+		{"not hex", "zz" + want.String()[2:], false},
+		{"empty", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := game.ParseCommitment(tt.in)
+			if !tt.ok {
+				assert.ErrorIs(t, err, game.ErrInvalidInput)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, want, got)
+		})
+	}
+}

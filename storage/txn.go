@@ -274,5 +274,32 @@ func (t *txn) view(key TableKey, tb game.Table, cs ChatSettings, messageID int, 
 			return View{}, err
 		}
 	}
+	if _, ok := tb.Revealed(); ok {
+		decks, err := t.decks(key, tb.Game())
+		if err != nil {
+			return View{}, err
+		}
+		v.Decks = decks
+	}
 	return v, nil
+}
+
+// decks returns the commitments of the decks revealed in a game of a
+// table, oldest first.
+func (t *txn) decks(key TableKey, gameNo uint64) ([]game.Commitment, error) {
+	var out []game.Commitment
+	prefix := revealKey(key, gameNo, 0, 0)[:24] // chat|game|thread
+	c := t.reveals.Cursor()
+	for k, v := c.Seek(prefix); k != nil && hasPrefix(k, prefix); k, v = c.Next() {
+		r, err := decodeReveal(k, v)
+		if err != nil {
+			return nil, t.corruptAt(fmt.Sprintf("reveal of chat %d game %d", key.Chat, gameNo), err)
+		}
+		cm, err := game.ParseCommitment(r.Commitment)
+		if err != nil {
+			return nil, t.corruptAt(fmt.Sprintf("reveal of chat %d game %d", key.Chat, gameNo), err)
+		}
+		out = append(out, cm)
+	}
+	return out, nil
 }

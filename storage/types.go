@@ -50,6 +50,9 @@ type View struct {
 	// MessageID is the message the table is rendered into; 0 when none was
 	// recorded.
 	MessageID int
+	// Decks are the commitments of the decks revealed in the table's
+	// current or last game, one per finished circle, oldest first.
+	Decks []game.Commitment
 }
 
 // Applied is the result of an applied command: the table after it and what

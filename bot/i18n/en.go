@@ -20,6 +20,8 @@ var en = map[Key]string{
 	TableSeatLeaving: "leaving",
 	TableDeck:        "🔐 Deck sha256: %s",
 	TableDeckCheck:   "🔐 Deck check: sha256 %s · /verify %s",
+	TableDeckChecks:  "🔐 Deck checks: %s · /verify %s",
+	TableDeckCircle:  "circle %s sha256 %s",
 
 	LogBanker:       "banker",
 	LogPlayerWins:   "%s wins %s",

@@ -46,6 +46,11 @@ const (
 	TableDeck Key = "table.deck"
 	// TableDeckCheck: the short SHA-256 of the last deck revealed, the game.
 	TableDeckCheck Key = "table.deck.check"
+	// TableDeckChecks: the decks of a game of several circles (a list of
+	// TableDeckCircle), the game.
+	TableDeckChecks Key = "table.deck.checks"
+	// TableDeckCircle: a circle's number and its deck's short SHA-256.
+	TableDeckCircle Key = "table.deck.circle"
 )
 
 // The duel log of the table message.

@@ -20,6 +20,8 @@ var ru = map[Key]string{
 	TableSeatLeaving: "уходит",
 	TableDeck:        "🔐 Колода, sha256: %s",
 	TableDeckCheck:   "🔐 Проверка колоды: sha256 %s · /verify %s",
+	TableDeckChecks:  "🔐 Проверка колод: %s · /verify %s",
+	TableDeckCircle:  "круг %s sha256 %s",
 
 	LogBanker:       "банкир",
 	LogPlayerWins:   "%s выигрывает %s",

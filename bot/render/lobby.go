@@ -1,6 +1,8 @@
 package render
 
 import (
+	"strings"
+
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/game"
 )
@@ -76,13 +78,22 @@ func (v *view) nets(players []game.Participant) string {
 	return s
 }
 
-// deckCheck draws the commitment of the last deck revealed.
+// deckCheck draws the commitments of the game's revealed decks: of each
+// circle's when the game had several, else of the last deck revealed.
 func (v *view) deckCheck() []line {
+	gameNo := i18n.Number(int64(v.t.Game()))
+	if decks := v.in.Decks; len(decks) > 1 {
+		parts := make([]string, len(decks))
+		for i, c := range decks {
+			parts[i] = v.tr(i18n.TableDeckCircle, i18n.Number(int64(i+1)), c.Short())
+		}
+		return []line{text(v.tr(i18n.TableDeckChecks, strings.Join(parts, " · "), gameNo))}
+	}
 	c, ok := v.t.Revealed()
 	if !ok {
 		return nil
 	}
-	return []line{text(v.tr(i18n.TableDeckCheck, c.Short(), i18n.Number(int64(v.t.Game()))))}
+	return []line{text(v.tr(i18n.TableDeckCheck, c.Short(), gameNo))}
 }
 
 // closed draws a closed table: why it closed and how the last game ended.

@@ -47,6 +47,10 @@ type Input struct {
 	Lang i18n.Lang
 	// Now is when the message is drawn, for the time left.
 	Now time.Time
+	// Decks are the commitments of the decks revealed in the table's game,
+	// one per finished circle, oldest first (storage.View.Decks). Without
+	// them the message shows the last revealed deck's only.
+	Decks []game.Commitment
 }
 
 // Table draws the table message: its text, never longer than MaxText as
