@@ -23,6 +23,7 @@ import (
 type Store interface {
 	Apply(ctx context.Context, req storage.ApplyRequest) (storage.Applied, error)
 	View(ctx context.Context, key storage.TableKey) (storage.View, error)
+	ChatTables(ctx context.Context, chat int64) ([]storage.TableKey, error)
 	SetMessage(ctx context.Context, key storage.TableKey, messageID int) error
 	Account(ctx context.Context, chat int64, u storage.User, now time.Time) (storage.Account, error)
 	ClaimBonus(ctx context.Context, chat int64, u storage.User, now time.Time) (storage.Bonus, error)

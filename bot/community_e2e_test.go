@@ -365,4 +365,12 @@ func TestForumTopics(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 2, vb.Table.NumSeats())
 	h.audit()
+
+	// The language is the chat's: changed in topic A, both tables show it.
+	post("Alice", topicA, "/lang ru")
+	for _, topic := range []int{topicA, topicB} {
+		tableIn(topic, func(m telegramtest.ChatMessage) bool {
+			return strings.Contains(m.Text, "🃏 Очко — стол открыт")
+		})
+	}
 }

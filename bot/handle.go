@@ -309,7 +309,20 @@ func (c *command) setLang(ctx context.Context) {
 		return
 	}
 	c.say(i18n.T(l, i18n.LangSet, i18n.Name(l)))
-	c.b.refresh(ctx, c.key)
+	c.b.refreshChat(ctx, c.key.Chat)
+}
+
+// refreshChat re-renders every open table of a chat (one per forum topic):
+// after a change of the chat's settings or language.
+func (b *Bot) refreshChat(ctx context.Context, chat int64) {
+	keys, err := b.store.ChatTables(ctx, chat)
+	if err != nil {
+		b.log.Warn("listing a chat's tables", "chat", chat, "err", err)
+		return
+	}
+	for _, key := range keys {
+		b.refresh(ctx, key)
+	}
 }
 
 // refresh re-renders a table that is open.

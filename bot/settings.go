@@ -62,7 +62,7 @@ func (c *command) settings(ctx context.Context) {
 		c.say(i18n.T(c.lang, i18n.PopError))
 	default:
 		c.say(c.b.savedText(ctx, c.key, lang(s)))
-		c.b.refresh(ctx, c.key)
+		c.b.refreshChat(ctx, c.key.Chat)
 	}
 }
 
@@ -193,7 +193,7 @@ func (b *Bot) pressSetting(ctx context.Context, q *tgbotapi.CallbackQuery, key s
 		return
 	default:
 		b.answer(q, i18n.T(lang(s), i18n.PopSaved), false)
-		b.refresh(ctx, key)
+		b.refreshChat(ctx, key.Chat)
 	}
 	chat, id := key.Chat, q.Message.MessageID
 	msg := render.Settings(s.Game, lang(s))

@@ -31,6 +31,21 @@ func (s *Store) View(ctx context.Context, key TableKey) (View, error) {
 	return v, err
 }
 
+// ChatTables returns the keys of a chat's tables (one per forum topic that
+// ever had one), open or closed; none for an unknown chat.
+func (s *Store) ChatTables(ctx context.Context, chat int64) ([]TableKey, error) {
+	var keys []TableKey
+	err := s.read(ctx, func(t *txn) error {
+		c, _, _, err := t.resolve(chat)
+		if err != nil {
+			return err
+		}
+		keys = t.tableKeys(c)
+		return nil
+	})
+	return keys, err
+}
+
 // SetMessage records the message the bot renders the table into. A table
 // never opened is ErrNotFound.
 func (s *Store) SetMessage(ctx context.Context, key TableKey, messageID int) error {
