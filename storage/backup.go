@@ -89,6 +89,14 @@ func withClosed(ctx context.Context, path string, lockTimeout time.Duration, fn 
 	return db.View(fn)
 }
 
+// WriteFile writes a database file, such as a backup received from a
+// running bot, to path as the backups here are written: into a temporary
+// file in the same directory, fsynced, renamed over path, the directory
+// fsynced. A crash leaves either the old file or the whole new one.
+func WriteFile(path string, fill func(io.Writer) error) error {
+	return writeAtomic(path, func(f *os.File) error { return fill(f) })
+}
+
 // writeAtomic creates path through a temporary file that fill writes, then
 // fsyncs, renames and fsyncs the directory.
 func writeAtomic(path string, fill func(*os.File) error) (err error) {

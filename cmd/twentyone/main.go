@@ -23,12 +23,13 @@ import (
 	"math"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/twentyone-bot/twentyone/storage"
 )
 
 // Exit codes.
@@ -359,30 +360,11 @@ func (c *CLI) version(_ context.Context, args []string) error {
 
 // writeOutput writes what fill writes to path, atomically (a temporary file
 // renamed over path once complete and synced), or to stdout for "-".
-func writeOutput(path string, stdout io.Writer, fill func(io.Writer) error) (err error) {
+func writeOutput(path string, stdout io.Writer, fill func(io.Writer) error) error {
 	if path == "-" {
 		return fill(stdout)
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			_ = f.Close()
-			_ = os.Remove(f.Name())
-		}
-	}()
-	if err := fill(f); err != nil {
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
+	return storage.WriteFile(path, fill)
 }
 
 // Store is what Main needs of the database (storage.Store, wired in
