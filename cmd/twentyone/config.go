@@ -368,6 +368,11 @@ func (c *Config) validate(src sources) error {
 	if c.Storage.Path == "" {
 		return bad("storage.path", "must not be empty")
 	}
+	if c.HTTP.Listen == "off" {
+		// An empty variable counts as unset, so the environment (the
+		// Docker image sets 0.0.0.0:9121) turns it off with "off".
+		c.HTTP.Listen = ""
+	}
 	if c.HTTP.Listen != "" {
 		if err := checkListen(c.HTTP.Listen); err != nil {
 			return bad("http.listen", "%v", err)

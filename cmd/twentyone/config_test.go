@@ -177,6 +177,9 @@ func TestEnvOverrides(t *testing.T) {
 		{"empty is unset", "TWENTYONE_STORAGE_PATH=", func(t *testing.T, c *Config) {
 			assert.Equal(t, "file.db", c.Storage.Path)
 		}},
+		{"the admin server off", "TWENTYONE_HTTP_LISTEN=off", func(t *testing.T, c *Config) {
+			assert.Empty(t, c.HTTP.Listen)
+		}},
 		{"other variables are ignored", "TWENTYONEX=1", func(t *testing.T, c *Config) {
 			assert.Equal(t, "file.db", c.Storage.Path)
 		}},
