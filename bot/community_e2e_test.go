@@ -254,16 +254,7 @@ func TestPlayAgainLeavesSummary(t *testing.T) {
 	v := h.view()
 	require.NotEqual(t, first, v.MessageID, "the second game has a message of its own")
 	// The new message comes first, then the old one becomes the record.
-	require.NoError(t, h.srv.WaitFor(h.ctx(), func(v *telegramtest.View) bool {
-		for _, m := range v.Messages(h.group.ID) {
-			if m.MessageID == first {
-				return strings.Contains(m.Text, "Twenty One — game 1")
-			}
-		}
-		return false
-	}), "the first game's message becomes its record")
-	old, ok := h.srv.Message(h.group.ID, first)
-	require.True(t, ok)
+	old := h.messageSays(first, "Twenty One — game 1")
 	assert.Contains(t, old.Text, "Bob +10")
 	assert.Equal(t, []string{"🔐 Check the deck"}, old.Labels(), "the record keeps only the deck check")
 	assert.EqualValues(t, 2, v.Table.Game())
@@ -280,17 +271,8 @@ func TestRecordAfterRateLimit(t *testing.T) {
 	limited := h.srv.InjectFault(telegramtest.Fault{Kind: telegramtest.FaultTooManyRequests, Methods: []string{"editMessageText"}, Count: 1})
 	h.pressData("Bob", action(callback.Start)) // Play again ▶
 	h.tableMessage(contains("circle 1"))
-	require.NoError(t, h.srv.WaitFor(h.ctx(), func(v *telegramtest.View) bool {
-		for _, m := range v.Messages(h.group.ID) {
-			if m.MessageID == first {
-				return strings.Contains(m.Text, "Twenty One — game 1")
-			}
-		}
-		return false
-	}), "the record is made after the 429")
+	old := h.messageSays(first, "Twenty One — game 1") // the record, made after the 429
 	assert.Equal(t, 1, limited.Fired())
-	old, ok := h.srv.Message(h.group.ID, first)
-	require.True(t, ok)
 	assert.Equal(t, []string{"🔐 Check the deck"}, old.Labels())
 }
 

@@ -365,6 +365,36 @@ func (h *harness) reply(name string, to int, text string) {
 	h.said = m.MessageID
 }
 
+// messageSays waits until the group's message id shows every part, and
+// returns it.
+func (h *harness) messageSays(id int, parts ...string) telegramtest.ChatMessage {
+	h.t.Helper()
+	var got telegramtest.ChatMessage
+	require.NoError(h.t, h.srv.WaitFor(h.ctx(), func(v *telegramtest.View) bool {
+		m, ok := v.Message(h.group.ID, id)
+		if !ok {
+			return false
+		}
+		for _, p := range parts {
+			if !strings.Contains(m.Text, p) {
+				return false
+			}
+		}
+		got = m
+		return true
+	}), "message %d says %q", id, parts)
+	return got
+}
+
+// messageGone waits until the group's message id is deleted.
+func (h *harness) messageGone(id int) {
+	h.t.Helper()
+	require.NoError(h.t, h.srv.WaitFor(h.ctx(), func(v *telegramtest.View) bool {
+		_, ok := v.Message(h.group.ID, id)
+		return !ok
+	}), "message %d is deleted", id)
+}
+
 // botSays waits for a bot message in the group, sent after the last
 // command or reply of the harness's users, containing every part, and
 // returns it.

@@ -58,14 +58,7 @@ func TestNewGameAfterClose(t *testing.T) {
 		h.command("Carol", "newgame")
 		m := h.tableMessage(contains("Carol"))
 		require.NotEqual(t, closed, m.MessageID, "the lobby has a message of its own")
-		require.NoError(t, h.srv.WaitFor(h.ctx(), func(v *telegramtest.View) bool {
-			for _, m := range v.Messages(h.group.ID) {
-				if m.MessageID == closed {
-					return strings.Contains(m.Text, "Twenty One — game 1")
-				}
-			}
-			return false
-		}), "the closed table's message becomes the record of game 1")
+		h.messageSays(closed, "Twenty One — game 1") // the record of the last game
 		assert.Contains(t, m.Labels(), "Join")
 	})
 	t.Run("no game played", func(t *testing.T) {
@@ -77,14 +70,7 @@ func TestNewGameAfterClose(t *testing.T) {
 		h.command("Carol", "newgame")
 		m := h.tableMessage(contains("Carol"))
 		require.NotEqual(t, closed, m.MessageID)
-		require.NoError(t, h.srv.WaitFor(h.ctx(), func(v *telegramtest.View) bool {
-			for _, m := range v.Messages(h.group.ID) {
-				if m.MessageID == closed {
-					return false
-				}
-			}
-			return true
-		}), "the closed lobby's message is deleted")
+		h.messageGone(closed) // no game to keep a record of
 	})
 }
 
