@@ -244,7 +244,7 @@ const (
 func (b *Bot) restore(keys []storage.TableKey) {
 	for _, key := range keys {
 		for waited := time.Duration(0); b.out.Pending() >= restoreBacklog && waited < restoreMaxWait; waited += 10 * time.Millisecond {
-			if !sleepCtx(b.closing, 10*time.Millisecond) {
+			if !outbox.Sleep(b.closing, 10*time.Millisecond) {
 				return
 			}
 		}
@@ -317,7 +317,7 @@ func (b *Bot) Run(ctx context.Context) error {
 				wait = time.Duration(tg.RetryAfter) * time.Second
 			}
 			b.log.Warn("getUpdates failed", "err", err, "retry_in", wait)
-			if !sleepCtx(ctx, wait) {
+			if !outbox.Sleep(ctx, wait) {
 				break
 			}
 			backoff = min(2*backoff, 30*time.Second)
@@ -446,17 +446,6 @@ func (w *inFlight) waitFreed(ctx context.Context, d time.Duration) {
 
 // wait waits until every update taken was handled.
 func (w *inFlight) wait() { w.all.Wait() }
-
-func sleepCtx(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
-}
 
 // Handle handles one raw update (webhook mode) and returns once it was
 // handled: its effects are committed.

@@ -255,7 +255,7 @@ func (o *Outbox) work(chat int64, q *chatQueue) {
 		}
 		o.mu.Unlock()
 
-		if wait > 0 && !sleep(o.ctx, wait) {
+		if wait > 0 && !Sleep(o.ctx, wait) {
 			continue
 		}
 		if o.global != nil && !o.global.wait(o.ctx) {
@@ -309,7 +309,9 @@ func (o *Outbox) done(q *chatQueue, op *item, gen int) {
 	}
 }
 
-func sleep(ctx context.Context, d time.Duration) bool {
+// Sleep waits d, or until ctx is done; it reports whether d passed. The
+// outbox waits with it, and so may its callers.
+func Sleep(ctx context.Context, d time.Duration) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
@@ -360,7 +362,7 @@ func (w *window) wait(ctx context.Context) bool {
 			return true
 		}
 		w.mu.Unlock()
-		if !sleep(ctx, d) {
+		if !Sleep(ctx, d) {
 			return false
 		}
 	}
