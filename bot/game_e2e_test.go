@@ -65,6 +65,7 @@ func TestFullGameWithKnockAndBrokenBank(t *testing.T) {
 	assert.Equal(t, 1, v.Table.Knocks())
 	assert.Equal(t, 2, v.Table.Circle())
 	assert.EqualValues(t, 30, v.Table.Bank())
+	assert.Empty(t, v.Decks, "no deck is read for a game in progress")
 	h.tableMessage(contains("Knock"))
 
 	// Circle 2. Bob: A♠, bets the whole bank (30), draws A♣: Golden 21.

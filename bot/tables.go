@@ -2,7 +2,6 @@ package bot
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/twentyone-bot/twentyone/bot/i18n"
@@ -89,31 +88,8 @@ func (b *Bot) reopened(res storage.Applied) {
 func (b *Bot) record(res storage.Applied) repost {
 	return repost{keep: true, summary: render.Summary(render.Input{
 		Table: res.Before, Settings: res.Settings.Game, Balances: res.Balances, Names: res.Names,
-		Lang: lang(res.Settings), Now: b.clock.Now(), Decks: b.decks(res.Key, res.Before.Game()),
+		Lang: lang(res.Settings), Now: b.clock.Now(), Decks: res.BeforeDecks,
 	})}
-}
-
-// decks returns the commitments of the decks revealed in a game of a
-// table; none when it cannot read them (the record then shows the last
-// one, which the table itself keeps).
-func (b *Bot) decks(key storage.TableKey, gameNo uint64) []game.Commitment {
-	reveals, err := b.store.TableReveals(b.base, key, gameNo)
-	if err != nil {
-		if !errors.Is(err, storage.ErrNotFound) {
-			b.log.Warn("reading a game's decks", "table", key, "game", gameNo, "err", err)
-		}
-		return nil
-	}
-	out := make([]game.Commitment, 0, len(reveals))
-	for _, r := range reveals {
-		c, err := game.ParseCommitment(r.Commitment)
-		if err != nil {
-			b.log.Warn("reading a game's decks", "table", key, "game", gameNo, "err", err)
-			return nil
-		}
-		out = append(out, c)
-	}
-	return out
 }
 
 func (b *Bot) enqueue(op outbox.Op) {

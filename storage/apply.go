@@ -290,7 +290,13 @@ func (t *txn) apply(req ApplyRequest) (res Applied, rejected, fatal error) {
 	if err != nil {
 		return Applied{}, nil, err
 	}
-	return Applied{View: v, Outcome: out, Before: tb}, nil, nil
+	var beforeDecks []game.Commitment
+	if nt.Game() != tb.Game() || tb.Phase() == game.Closed {
+		if beforeDecks, err = t.decks(key, &tb); err != nil {
+			return Applied{}, nil, err
+		}
+	}
+	return Applied{View: v, Outcome: out, Before: tb, BeforeDecks: beforeDecks}, nil, nil
 }
 
 // addChips returns a+b and whether it did not overflow.

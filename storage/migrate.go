@@ -177,9 +177,7 @@ func (t *txn) migrate(from, to int64, now time.Time) error {
 
 	dst.granted += src.granted
 	dst.seq += src.seq
-	if src.lastUpdate > dst.lastUpdate {
-		dst.lastUpdate = src.lastUpdate
-	}
+	dst.lastUpdate = max(dst.lastUpdate, src.lastUpdate)
 	dst.lastUpdateAt = max(dst.lastUpdateAt, src.lastUpdateAt)
 	if err := t.putChat(to, &dst); err != nil {
 		return err

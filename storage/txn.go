@@ -274,19 +274,23 @@ func (t *txn) view(key TableKey, tb game.Table, cs ChatSettings, messageID int, 
 			return View{}, err
 		}
 	}
-	if _, ok := tb.Revealed(); ok {
-		decks, err := t.decks(key, tb.Game())
-		if err != nil {
-			return View{}, err
-		}
-		v.Decks = decks
+	decks, err := t.decks(key, &tb)
+	if err != nil {
+		return View{}, err
 	}
+	v.Decks = decks
 	return v, nil
 }
 
-// decks returns the commitments of the decks revealed in a game of a
-// table, oldest first.
-func (t *txn) decks(key TableKey, gameNo uint64) ([]game.Commitment, error) {
+// decks returns the commitments of the decks revealed in the game a table
+// shows as finished (in the lobby or closed after it), oldest first; none
+// while a game is played, so that a command in the middle of a game reads
+// nothing more.
+func (t *txn) decks(key TableKey, tb *game.Table) ([]game.Commitment, error) {
+	if tb.Phase().InGame() || len(tb.Players()) == 0 {
+		return nil, nil
+	}
+	gameNo := tb.Game()
 	var out []game.Commitment
 	prefix := revealKey(key, gameNo, 0, 0)[:24] // chat|game|thread
 	c := t.reveals.Cursor()

@@ -50,8 +50,9 @@ type View struct {
 	// MessageID is the message the table is rendered into; 0 when none was
 	// recorded.
 	MessageID int
-	// Decks are the commitments of the decks revealed in the table's
-	// current or last game, one per finished circle, oldest first.
+	// Decks are the commitments of the decks revealed in the finished game
+	// the table shows (in the lobby or closed after it), one per circle,
+	// oldest first; none during a game.
 	Decks []game.Commitment
 }
 
@@ -63,6 +64,10 @@ type Applied struct {
 	// Before is the table as it was before the command, for showing what a
 	// command replaced (the record of a finished game when the next starts).
 	Before game.Table
+	// BeforeDecks are Before's View.Decks when the command left a finished
+	// game (started the next, or opened a table over a closed one), for
+	// that game's record.
+	BeforeDecks []game.Commitment
 }
 
 // Account is a user's standing in a chat.
