@@ -120,7 +120,7 @@ type Bot struct {
 	messages map[storage.TableKey]int // the table messages the bot knows
 	reposts  map[storage.TableKey]repost
 	admins   map[adminKey]adminEntry
-	verified map[verifyKey]time.Time // when each game's check was last sent
+	verified map[storage.TableKey]verifySent // the tables' last deck checks
 }
 
 // New connects to the Bot API (getMe) and returns a Bot. Cancelling ctx
@@ -158,7 +158,7 @@ func New(ctx context.Context, cfg Config) (*Bot, error) {
 		messages: make(map[storage.TableKey]int),
 		reposts:  make(map[storage.TableKey]repost),
 		admins:   make(map[adminKey]adminEntry),
-		verified: make(map[verifyKey]time.Time),
+		verified: make(map[storage.TableKey]verifySent),
 	}
 	for _, id := range cfg.Owners {
 		b.owners[id] = true

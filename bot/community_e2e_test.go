@@ -236,6 +236,11 @@ func TestFairnessVerify(t *testing.T) {
 		a = h.pressRaw(who, tm.MessageID, b.CallbackData)
 		assert.Equal(t, "The deck check is in the chat, just above.", a.Text)
 	}
+	// Nor with forged buttons naming other games.
+	for _, forged := range []string{"v:2", "v:99", "v:123456"} {
+		a = h.pressRaw("Dave", tm.MessageID, forged)
+		assert.Equal(t, "One deck check at a time: try again in a couple of minutes.", a.Text, forged)
+	}
 	h.clock.Advance(2 * time.Minute)
 	a = h.pressRaw("Carol", tm.MessageID, b.CallbackData)
 	assert.Empty(t, a.Text)

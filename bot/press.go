@@ -48,8 +48,8 @@ func (b *Bot) press(ctx context.Context, u update) {
 	case data.Action == callback.SettingInfo:
 		b.answer(q, i18n.T(lang, fieldInfo[data.Field]), true)
 	case data.Action == callback.Verify:
-		if !b.verifyDue(key, data.Game) {
-			b.answer(q, i18n.T(lang, i18n.PopVerifySent), false)
+		if text, ok := b.verifyDue(key, data.Game, lang); !ok {
+			b.answer(q, text, false)
 			return
 		}
 		b.answer(q, "", false)
@@ -237,35 +237,38 @@ func (b *Bot) timeout(ctx context.Context, key storage.TableKey, version uint64)
 	}
 }
 
-// verifyKey is a game of a table, whose deck check the button sends.
-type verifyKey struct {
-	table storage.TableKey
-	game  uint64
+// verifySent is when a table's deck check was last sent, and of which
+// game.
+type verifySent struct {
+	game uint64
+	at   time.Time
 }
 
-// verifyCooldown is how long after sending a game's deck check the button
-// answers with a pointer to it instead of sending it again: a message per
-// press would let anyone flood the chat, and hold up the table's edits
-// behind the group's pacing.
+// verifyCooldown is how long after sending a deck check the table's button
+// sends no other: a message per press would let anyone flood the chat
+// (also with forged buttons naming other games), and hold up the table's
+// edits behind the group's pacing.
 const verifyCooldown = 2 * time.Minute
 
-// verifyDue reports whether the deck check of the game may be sent now,
-// and if so records it as sent.
-func (b *Bot) verifyDue(key storage.TableKey, gameNo uint64) bool {
+// verifyDue says whether the deck check of a game of the table may be sent
+// now, and if so records it as sent; else the answer to give instead.
+func (b *Bot) verifyDue(key storage.TableKey, gameNo uint64, l i18n.Lang) (string, bool) {
 	now := b.clock.Now()
-	k := verifyKey{key, gameNo}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if last, ok := b.verified[k]; ok && now.Sub(last) < verifyCooldown {
-		return false
+	if last, ok := b.verified[key]; ok && now.Sub(last.at) < verifyCooldown {
+		if last.game == gameNo {
+			return i18n.T(l, i18n.PopVerifySent), false
+		}
+		return i18n.T(l, i18n.PopVerifyWait), false
 	}
 	if len(b.verified) >= 1024 {
 		for k, last := range b.verified {
-			if now.Sub(last) >= verifyCooldown {
+			if now.Sub(last.at) >= verifyCooldown {
 				delete(b.verified, k)
 			}
 		}
 	}
-	b.verified[k] = now
-	return true
+	b.verified[key] = verifySent{game: gameNo, at: now}
+	return "", true
 }

@@ -72,6 +72,7 @@ var en = map[Key]string{
 	PopNoTable:          "No table is open: /newgame opens one.",
 	PopBadButton:        "This button doesn't work here.",
 	PopVerifySent:       "The deck check is in the chat, just above.",
+	PopVerifyWait:       "One deck check at a time: try again in a couple of minutes.",
 	PopAnonymous:        "Anonymous admins can't play: post as yourself to sit down.",
 	PopJoined:           "You're in.",
 	PopLeft:             "You left the table.",

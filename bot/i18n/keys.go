@@ -160,6 +160,9 @@ const (
 	// PopVerifySent: "Check the deck" pressed again soon after the check
 	// was sent.
 	PopVerifySent Key = "pop.verifysent"
+	// PopVerifyWait: "Check the deck" of another game pressed soon after a
+	// check was sent.
+	PopVerifyWait Key = "pop.verifywait"
 	// PopAnonymous: an anonymous admin tried to play.
 	PopAnonymous Key = "pop.anonymous"
 	// PopJoined: the toast of a join.
