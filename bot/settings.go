@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
@@ -127,15 +126,11 @@ func parseSetting(s game.Settings, cur i18n.Lang, field, value string, say i18n.
 			next.LobbyTimeout = d
 		}
 	case callback.FieldBets:
-		// One option at a time, so that a list that parses but is not
-		// valid (an option twice, too many) gets its own reason below.
-		var opts []game.BetOption
-		for _, f := range strings.FieldsFunc(value, func(r rune) bool { return r == ',' || r == ';' || unicode.IsSpace(r) }) {
-			o, err := game.ParseBetOptions(f)
-			if err != nil {
-				return s, cur, i18n.T(say, i18n.SettingsInvalid, i18n.T(say, i18n.ProblemBetSyntax))
-			}
-			opts = append(opts, o...)
+		// Only the syntax here: a list too long or with an option twice
+		// gets its own reason from SettingsProblem below.
+		opts, err := game.ReadBetOptions(value)
+		if err != nil {
+			return s, cur, i18n.T(say, i18n.SettingsInvalid, i18n.T(say, i18n.ProblemBetSyntax))
 		}
 		next.BetOptions = opts
 	case callback.FieldLang:

@@ -89,22 +89,37 @@ func (o BetOption) validate() error {
 
 // ParseBetOptions parses a list of bet options separated by commas or spaces:
 // "x1, x2, x5, bank/2, bank". "×" may stand for "x", and "½" for "bank/2".
+// The list must hold 1 to MaxBetOptions options, none twice.
 func ParseBetOptions(s string) ([]BetOption, error) {
-	fields := strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == ';' || r == '\t' })
-	if len(fields) == 0 {
+	opts, err := ReadBetOptions(s)
+	if err != nil {
+		return nil, err
+	}
+	if len(opts) == 0 {
 		return nil, fmt.Errorf("%w: no bet options", ErrInvalidSettings)
 	}
-	if len(fields) > MaxBetOptions {
-		return nil, fmt.Errorf("%w: at most %d bet options, not %d", ErrInvalidSettings, MaxBetOptions, len(fields))
+	if len(opts) > MaxBetOptions {
+		return nil, fmt.Errorf("%w: at most %d bet options, not %d", ErrInvalidSettings, MaxBetOptions, len(opts))
 	}
+	for i, o := range opts {
+		if slices.Contains(opts[:i], o) {
+			return nil, fmt.Errorf("%w: bet option %s appears twice", ErrInvalidSettings, o)
+		}
+	}
+	return opts, nil
+}
+
+// ReadBetOptions reads a list as ParseBetOptions does, checking only that
+// each option is well written: how many there are and whether one is there
+// twice are left to Settings.Validate, for a caller that reports each
+// problem in its own words.
+func ReadBetOptions(s string) ([]BetOption, error) {
+	fields := strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == ';' || r == '\t' })
 	opts := make([]BetOption, 0, len(fields))
 	for _, f := range fields {
 		o, err := parseBetOption(strings.ToLower(f))
 		if err != nil {
 			return nil, err
-		}
-		if slices.Contains(opts, o) {
-			return nil, fmt.Errorf("%w: bet option %s appears twice", ErrInvalidSettings, o)
 		}
 		opts = append(opts, o)
 	}

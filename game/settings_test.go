@@ -128,6 +128,16 @@ func TestParseBetOptions(t *testing.T) {
 		})
 	}
 	assert.Equal(t, "?", game.BetOption{}.String())
+
+	// ReadBetOptions checks the writing only; the list is Validate's.
+	read, err := game.ReadBetOptions("x1 x1 x2 x3 x4 x5 x6")
+	require.NoError(t, err)
+	assert.Len(t, read, 7)
+	read, err = game.ReadBetOptions(" , ")
+	require.NoError(t, err)
+	assert.Empty(t, read)
+	_, err = game.ReadBetOptions("x1 y2")
+	assert.ErrorIs(t, err, game.ErrInvalidSettings)
 	assert.Equal(t, "", game.FormatBetOptions(nil))
 }
 
