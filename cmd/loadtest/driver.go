@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/twentyone-bot/twentyone/bot/callback"
+	"github.com/twentyone-bot/twentyone/bot/outbox"
 	"github.com/twentyone-bot/twentyone/bot/telegramtest"
 )
 
@@ -233,7 +234,7 @@ func (d *driver) playChat(ctx context.Context, c *chat) {
 			// The message does not say who acts (it should): read the
 			// newest table message again, after a pause.
 			d.stalls.Add(1)
-			if !sleepCtx(ctx, 100*time.Millisecond) {
+			if !outbox.Sleep(ctx, 100*time.Millisecond) {
 				return
 			}
 			c.resync(d.srv)
@@ -474,17 +475,6 @@ func startPacer(ctx context.Context, rate float64) *pacer {
 func (p *pacer) wait(ctx context.Context) bool {
 	select {
 	case <-p.c:
-		return true
-	case <-ctx.Done():
-		return false
-	}
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
 		return true
 	case <-ctx.Done():
 		return false

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/twentyone-bot/twentyone/bot/outbox"
 	"github.com/twentyone-bot/twentyone/bot/telegramtest"
 	"github.com/twentyone-bot/twentyone/storage"
 )
@@ -293,7 +294,7 @@ func run(ctx context.Context, cfg Config) (res *Result, err error) {
 	}
 	if cfg.Warmup > 0 {
 		logf("warming up for %s", cfg.Warmup)
-		if !sleepCtx(ctx, cfg.Warmup) {
+		if !outbox.Sleep(ctx, cfg.Warmup) {
 			return nil, ctx.Err()
 		}
 	}
@@ -418,7 +419,7 @@ func run(ctx context.Context, cfg Config) (res *Result, err error) {
 	d.draining.Store(true)
 	drainEnd := time.Now().Add(cfg.DrainTimeout)
 	for len(d.notDrained()) > 0 && time.Now().Before(drainEnd) {
-		if !sleepCtx(ctx, 50*time.Millisecond) {
+		if !outbox.Sleep(ctx, 50*time.Millisecond) {
 			return nil, ctx.Err()
 		}
 	}
@@ -438,7 +439,7 @@ func run(ctx context.Context, cfg Config) (res *Result, err error) {
 	// the live renders: the preloaded ones must all be shown by now, or
 	// soon.
 	for cfg.Preload > 0 && d.preloadedShown() < cfg.Preload && time.Now().Before(drainEnd) {
-		if !sleepCtx(ctx, 50*time.Millisecond) {
+		if !outbox.Sleep(ctx, 50*time.Millisecond) {
 			return nil, ctx.Err()
 		}
 	}
@@ -578,7 +579,7 @@ func killLoop(ctx context.Context, p *process, kills int, end time.Time, rng *ra
 		// A random moment in the next 2/(kills left) of the time left: the
 		// kills spread over the run, at no regular beat.
 		wait := time.Duration(rng.Int64N(int64(2*left/time.Duration(kills-i)) + 1))
-		if !sleepCtx(ctx, wait) {
+		if !outbox.Sleep(ctx, wait) {
 			return ctx.Err()
 		}
 		if err := p.kill(); err != nil {
@@ -609,10 +610,10 @@ func injectFaults(ctx context.Context, srv *telegramtest.Server, seed uint64) fu
 		// sent or edited is answered 429 with retry_after 1, as Telegram
 		// does to a bot over its limits.
 		rng := rand.New(rand.NewPCG(seed, 429))
-		for sleepCtx(fctx, time.Duration(1000+rng.IntN(3000))*time.Millisecond) {
+		for outbox.Sleep(fctx, time.Duration(1000+rng.IntN(3000))*time.Millisecond) {
 			h := srv.InjectFault(telegramtest.Fault{Kind: telegramtest.FaultTooManyRequests,
 				Methods: []string{"editMessageText", "sendMessage"}, RetryAfter: 1})
-			sleepCtx(fctx, time.Duration(200+rng.IntN(300))*time.Millisecond)
+			outbox.Sleep(fctx, time.Duration(200+rng.IntN(300))*time.Millisecond)
 			h.Remove()
 		}
 	}()
