@@ -106,10 +106,9 @@ type Bot struct {
 
 	// handlers tracks updates and timeouts being handled, for Close.
 	handlers sync.WaitGroup
-	// restoring tracks the re-rendering after Start; closing, cancelled
+	// restoring tracks the re-rendering after Start; stopRestore, called
 	// first thing by Close, stops it.
 	restoring   sync.WaitGroup
-	closing     context.Context
 	stopRestore context.CancelFunc
 	// base is the context handlers run in: it is not cancelled when Run's
 	// is, so that actions in flight finish.
@@ -176,7 +175,7 @@ func New(ctx context.Context, cfg Config) (*Bot, error) {
 		},
 	})
 	b.base, b.cancel = context.WithCancel(context.Background())
-	b.closing, b.stopRestore = context.WithCancel(b.base)
+	b.stopRestore = func() {} // until Start
 	b.timers = newScheduler(b.clock, b.fireTimeout)
 	return b, nil
 }
@@ -219,10 +218,14 @@ func (b *Bot) Start(ctx context.Context) error {
 		b.timers.set(t.Key, t.Version, t.Deadline)
 		keys[i] = t.Key
 	}
+	rctx, stop := context.WithCancel(context.Background())
+	b.mu.Lock()
+	b.stopRestore = stop
+	b.mu.Unlock()
 	b.restoring.Add(1)
 	go func() {
 		defer b.restoring.Done()
-		b.restore(keys)
+		b.restore(rctx, keys)
 	}()
 	b.log.Info("bot started", "username", b.Username(), "open_tables", len(timers))
 	return nil
@@ -241,14 +244,14 @@ const (
 // render replaces it), while the outbox is not busy with live renders.
 // Queueing every table at once made a start with 10,000 open tables take
 // 15 s to answer its first press and peak at 377 MB (cmd/loadtest).
-func (b *Bot) restore(keys []storage.TableKey) {
+func (b *Bot) restore(ctx context.Context, keys []storage.TableKey) {
 	for _, key := range keys {
 		for waited := time.Duration(0); b.out.Pending() >= restoreBacklog && waited < restoreMaxWait; waited += 10 * time.Millisecond {
-			if !outbox.Sleep(b.closing, 10*time.Millisecond) {
+			if !outbox.Sleep(ctx, 10*time.Millisecond) {
 				return
 			}
 		}
-		if b.closing.Err() != nil {
+		if ctx.Err() != nil {
 			return
 		}
 		done := make(chan struct{})
@@ -265,7 +268,7 @@ func (b *Bot) restore(keys []storage.TableKey) {
 		})
 		select {
 		case <-done:
-		case <-b.closing.Done():
+		case <-ctx.Done():
 			return
 		}
 	}
@@ -495,7 +498,10 @@ func (b *Bot) dispatch(raw []byte, done func()) error {
 // pending renders until ctx is done, and closes the connection to the Bot
 // API. It does not close the store.
 func (b *Bot) Close(ctx context.Context) error {
-	b.stopRestore()
+	b.mu.Lock()
+	stop := b.stopRestore
+	b.mu.Unlock()
+	stop()
 	b.restoring.Wait()
 	b.timers.stop()
 	waited := make(chan struct{})
