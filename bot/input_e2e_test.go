@@ -139,11 +139,7 @@ func TestForgedCallbackData(t *testing.T) {
 func TestForgedPressInAPrivateChat(t *testing.T) {
 	h := newHarness(t)
 	alice := h.user("Alice")
-	dm := h.srv.PrivateChat(alice)
-	_, err := h.srv.SendCommand(dm.ID, alice.ID, "start")
-	require.NoError(t, err)
-	msg, err := h.srv.WaitForBotMessage(h.ctx(), dm.ID, func(telegramtest.ChatMessage) bool { return true })
-	require.NoError(t, err)
+	dm, msg := h.startPrivately(alice)
 	for _, data := range []string{"n:0", "j:0", "c:0:stake:25", "v:1"} {
 		cb, err := h.srv.Press(telegramtest.Press{ChatID: dm.ID, From: alice.ID, MessageID: msg.MessageID, Data: data})
 		require.NoError(t, err)
@@ -233,17 +229,26 @@ func TestSettingsRefusedWithTheReason(t *testing.T) {
 	assert.EqualValues(t, 20, s.Game.Stake)
 }
 
+// startPrivately sends /start in the user's private chat with the bot and
+// returns the chat and the bot's answer.
+func (h *harness) startPrivately(u telegramtest.User) (telegramtest.Chat, telegramtest.ChatMessage) {
+	h.t.Helper()
+	dm := h.srv.PrivateChat(u)
+	_, err := h.srv.SendCommand(dm.ID, u.ID, "start")
+	require.NoError(h.t, err)
+	msg, err := h.srv.WaitForBotMessage(h.ctx(), dm.ID, func(telegramtest.ChatMessage) bool { return true })
+	require.NoError(h.t, err)
+	return dm, msg
+}
+
 // TestStartInAPrivateChat: /start in a private chat says how to add the
 // bot to a group; a group command there says tables are played in groups.
 func TestStartInAPrivateChat(t *testing.T) {
 	h := newHarness(t)
 	alice := h.user("Alice")
-	dm := h.srv.PrivateChat(alice)
-	_, err := h.srv.SendCommand(dm.ID, alice.ID, "start")
-	require.NoError(t, err)
-	_, err = h.srv.WaitForBotMessage(h.ctx(), dm.ID, telegramtest.TextContains("Add me to a group"))
-	require.NoError(t, err)
-	_, err = h.srv.SendCommand(dm.ID, alice.ID, "newgame")
+	dm, msg := h.startPrivately(alice)
+	assert.Contains(t, msg.Text, "Add me to a group")
+	_, err := h.srv.SendCommand(dm.ID, alice.ID, "newgame")
 	require.NoError(t, err)
 	_, err = h.srv.WaitForBotMessage(h.ctx(), dm.ID, telegramtest.TextContains("Tables are played in group chats"))
 	require.NoError(t, err)

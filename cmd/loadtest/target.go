@@ -265,12 +265,19 @@ func (t *process) sample() {
 	}
 }
 
-func (t *process) stop(ctx context.Context) error {
+// take samples the running bot a last time and takes it over for stopping
+// it: nil when none runs.
+func (t *process) take() (*exec.Cmd, chan struct{}) {
 	t.sample()
 	t.mu.Lock()
+	defer t.mu.Unlock()
 	cmd, done := t.cmd, t.done
 	t.cmd = nil
-	t.mu.Unlock()
+	return cmd, done
+}
+
+func (t *process) stop(ctx context.Context) error {
+	cmd, done := t.take()
 	if cmd == nil {
 		return nil
 	}
@@ -289,11 +296,7 @@ func (t *process) stop(ctx context.Context) error {
 }
 
 func (t *process) kill() error {
-	t.sample()
-	t.mu.Lock()
-	cmd, done := t.cmd, t.done
-	t.cmd = nil
-	t.mu.Unlock()
+	cmd, done := t.take()
 	if cmd == nil {
 		return errors.New("no bot runs")
 	}
