@@ -2,6 +2,11 @@ package storage
 
 import bolt "go.etcd.io/bbolt"
 
+// present is the value of an index key, whose key says it all. It is not
+// nil: bbolt returns nil for a key written with a nil value in the same
+// transaction, which would then read as absent.
+var present = []byte{}
+
 // keysWithPrefix returns copies of the bucket's keys that start with
 // prefix, so that the caller may change the bucket while going through
 // them.

@@ -145,3 +145,29 @@ func TestCancelledContext(t *testing.T) {
 	_, err = s.Audit(ctx, 1)
 	assert.ErrorIs(t, err, ErrNotFound, "nothing was written")
 }
+
+// TestTimerIndexInOneTransaction: two commands on one table that share a
+// transaction (as concurrent writers' commands may) keep the timer index
+// right: the first gives the table a deadline, the second takes it away.
+func TestTimerIndexInOneTransaction(t *testing.T) {
+	s := newStore(t, Options{})
+	key := TableKey{Chat: group}
+	err := s.write(ctx, func(tx *txn) error {
+		for _, req := range []ApplyRequest{
+			{Key: key, UpdateID: 1, User: alice, Command: game.Command{Kind: game.Open, User: alice.ID, Name: alice.Name}, Now: t0},
+			{Key: key, UpdateID: 2, Command: game.Command{Kind: game.Cancel}, Now: t0},
+		} {
+			if _, rejected, fatal := tx.apply(req); rejected != nil || fatal != nil {
+				return errors.Join(rejected, fatal)
+			}
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	v, err := s.View(ctx, key)
+	require.NoError(t, err)
+	require.Equal(t, game.Closed, v.Table.Phase())
+	timers, err := s.Timers(ctx)
+	require.NoError(t, err, "a closed table left in the timer index reads as damage")
+	assert.Empty(t, timers)
+}

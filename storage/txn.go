@@ -147,7 +147,7 @@ func (t *txn) putUser(chat int64, u game.UserID, rec *userRec, oldBalance int64,
 			return err
 		}
 	}
-	return t.rank.Put(rankKey(chat, rec.balance, u), nil)
+	return t.rank.Put(rankKey(chat, rec.balance, u), present)
 }
 
 // newUserRec returns a new user's record with the starting chips.
@@ -191,7 +191,7 @@ func (t *txn) putTable(key TableKey, tb *game.Table, messageID int) error {
 	}
 	switch has, listed := !tb.Deadline().IsZero(), t.timers.Get(k) != nil; {
 	case has && !listed:
-		return t.timers.Put(k, nil)
+		return t.timers.Put(k, present)
 	case !has && listed:
 		return t.timers.Delete(k)
 	}
