@@ -47,17 +47,24 @@ func (s *Store) Apply(ctx context.Context, req ApplyRequest) (Applied, error) {
 	if err := req.normalize(); err != nil {
 		return Applied{}, err
 	}
-	var res Applied
-	var rerr error
+	// One answer, set afresh by each run of the write: an Applied is too
+	// big to copy around.
+	r := &applyResult{}
 	err := s.write(ctx, func(t *txn) error {
 		var fatal error
-		res, rerr, fatal = t.apply(req)
+		r.rejected, fatal = t.apply(req, &r.res)
 		return fatal
 	})
 	if err != nil {
 		return Applied{}, err
 	}
-	return res, rerr
+	return r.res, r.rejected
+}
+
+// applyResult is Apply's answer.
+type applyResult struct {
+	res      Applied
+	rejected error
 }
 
 // normalize fills the command's user from the request's and checks that
@@ -99,25 +106,27 @@ type change struct {
 	isNew bool
 }
 
-// apply does the work of Apply inside a transaction. rejected is the
-// answer when the command changes nothing (a game rejection, a duplicate,
-// a damaged value): nothing was written then. fatal means something was
-// written that must not be kept: the transaction must roll back.
-func (t *txn) apply(req ApplyRequest) (res Applied, rejected, fatal error) {
+// apply does the work of Apply inside a transaction, setting res afresh
+// (in place: an Applied is big). rejected is the answer when the command
+// changes nothing (a game rejection, a duplicate, a damaged value): nothing
+// was written then. fatal means something was written that must not be
+// kept: the transaction must roll back.
+func (t *txn) apply(req ApplyRequest, res *Applied) (rejected, fatal error) {
+	*res = Applied{}
 	hooks := t.s.hooks.Load()
 	now := req.Now
 	chat, crec, known, err := t.resolve(req.Key.Chat)
 	if err != nil {
-		return Applied{}, err, nil
+		return err, nil
 	}
 	key := TableKey{Chat: chat, Thread: req.Key.Thread}
 	cs, srec, err := t.chatSettings(chat)
 	if err != nil {
-		return Applied{}, err, nil
+		return err, nil
 	}
 	tb, msgID, _, err := t.table(key)
 	if err != nil {
-		return Applied{}, err, nil
+		return err, nil
 	}
 
 	// Phase 1: read and compute; nothing is written.
@@ -127,7 +136,7 @@ func (t *txn) apply(req ApplyRequest) (res Applied, rejected, fatal error) {
 	if actor.ID != 0 {
 		rec, ok, err := t.user(chat, actor.ID)
 		if err != nil {
-			return Applied{}, err, nil
+			return err, nil
 		}
 		c := &change{rec: rec, old: rec.balance}
 		if !ok {
@@ -139,24 +148,22 @@ func (t *txn) apply(req ApplyRequest) (res Applied, rejected, fatal error) {
 		pending[actor.ID] = &c.rec
 	}
 	if crec.handled(req.UpdateID, now) {
-		v, err := t.view(key, tb, cs, msgID, pending, actor.ID)
-		if err != nil {
-			return Applied{}, err, nil
+		if err := t.view(&res.View, key, &tb, cs, msgID, pending, actor.ID); err != nil {
+			return err, nil
 		}
-		return Applied{View: v}, fmt.Errorf("%w: update %d in chat %d, which is at update %d", ErrDuplicate, req.UpdateID, chat, crec.lastUpdate), nil
+		return fmt.Errorf("%w: update %d in chat %d, which is at update %d", ErrDuplicate, req.UpdateID, chat, crec.lastUpdate), nil
 	}
 	bal := &balances{t: t, chat: chat, pending: pending}
 	env := game.Env{Now: now, Rand: t.s.opts.Rand, Settings: cs.Game, Balances: bal}
 	nt, out, gerr := game.Apply(tb, req.Command, env)
 	if bal.err != nil {
-		return Applied{}, bal.err, nil
+		return bal.err, nil
 	}
 	if gerr != nil {
-		v, err := t.view(key, tb, cs, msgID, pending, actor.ID)
-		if err != nil {
-			return Applied{}, err, nil
+		if err := t.view(&res.View, key, &tb, cs, msgID, pending, actor.ID); err != nil {
+			return err, nil
 		}
-		return Applied{View: v}, fmt.Errorf("%s: %w", req.Command.Kind, gerr), nil
+		return fmt.Errorf("%s: %w", req.Command.Kind, gerr), nil
 	}
 	if hooks != nil && hooks.outcome != nil {
 		hooks.outcome(&out)
@@ -191,15 +198,15 @@ func (t *txn) apply(req ApplyRequest) (res Applied, rejected, fatal error) {
 	for _, tr := range out.Transfers {
 		kind, ok := ledgerKindOf(tr.Kind)
 		if !ok {
-			return Applied{}, fmt.Errorf("%w: transfer of unknown kind %d", ErrInternal, tr.Kind), nil
+			return fmt.Errorf("%w: transfer of unknown kind %d", ErrInternal, tr.Kind), nil
 		}
 		c, err := get(tr.User)
 		if err != nil {
-			return Applied{}, err, nil
+			return err, nil
 		}
 		nb, ok := addChips(c.rec.balance, tr.Amount)
 		if !ok || nb < 0 {
-			return Applied{}, fmt.Errorf("%w: %s of %d would make the balance of user %d in chat %d %d",
+			return fmt.Errorf("%w: %s of %d would make the balance of user %d in chat %d %d",
 				ErrInternal, kind, tr.Amount, tr.User, chat, c.rec.balance+tr.Amount), nil
 		}
 		c.rec.balance = nb
@@ -207,10 +214,10 @@ func (t *txn) apply(req ApplyRequest) (res Applied, rejected, fatal error) {
 		entries = append(entries, LedgerEntry{User: tr.User, Kind: kind, Amount: tr.Amount, Balance: nb, Game: nt.Game()})
 	}
 	if d := out.Delta(); d != tb.Chips()-nt.Chips() {
-		return Applied{}, fmt.Errorf("%w: balances change by %d but the table's chips by %d", ErrInternal, d, nt.Chips()-tb.Chips()), nil
+		return fmt.Errorf("%w: balances change by %d but the table's chips by %d", ErrInternal, d, nt.Chips()-tb.Chips()), nil
 	}
 	if err := countStats(&tb, &nt, out, get); err != nil {
-		return Applied{}, err, nil
+		return err, nil
 	}
 	langDecided := false
 	if req.Command.Kind == game.Open && cs.Language == "" {
@@ -227,10 +234,10 @@ func (t *txn) apply(req ApplyRequest) (res Applied, rejected, fatal error) {
 		return nil
 	}
 	if err := t.putTable(key, &nt, msgID); err != nil {
-		return Applied{}, nil, err
+		return nil, err
 	}
 	if err := step("table"); err != nil {
-		return Applied{}, nil, err
+		return nil, err
 	}
 	ids := make([]game.UserID, 0, len(changes))
 	for u := range changes {
@@ -240,12 +247,12 @@ func (t *txn) apply(req ApplyRequest) (res Applied, rejected, fatal error) {
 	for _, u := range ids {
 		c := changes[u]
 		if err := t.putUser(chat, u, &c.rec, c.old, c.isNew); err != nil {
-			return Applied{}, nil, err
+			return nil, err
 		}
 		pending[u] = &c.rec
 	}
 	if err := step("users"); err != nil {
-		return Applied{}, nil, err
+		return nil, err
 	}
 	if !known {
 		crec.created = timeMs(now)
@@ -255,15 +262,15 @@ func (t *txn) apply(req ApplyRequest) (res Applied, rejected, fatal error) {
 		e := &entries[i]
 		e.Chat, e.Thread, e.Time, e.Update = chat, key.Thread, now, req.UpdateID
 		if err := t.appendLedger(&crec, e); err != nil {
-			return Applied{}, nil, err
+			return nil, err
 		}
 	}
 	if err := step("ledger"); err != nil {
-		return Applied{}, nil, err
+		return nil, err
 	}
 	crec.markHandled(req.UpdateID, now)
 	if err := t.putChat(chat, &crec); err != nil {
-		return Applied{}, nil, err
+		return nil, err
 	}
 	for i, ev := range out.Events {
 		if ev.Kind != game.EventRevealed {
@@ -271,32 +278,33 @@ func (t *txn) apply(req ApplyRequest) (res Applied, rejected, fatal error) {
 		}
 		r := Reveal{Time: now, Commitment: ev.Commitment.String(), Preimage: ev.Deck.Preimage()}
 		if err := t.reveals.Put(revealKey(key, nt.Game(), nt.Version(), i), r.encode()); err != nil {
-			return Applied{}, nil, err
+			return nil, err
 		}
 	}
 	if langDecided {
 		if err := t.putSettings(chat, &srec); err != nil {
-			return Applied{}, nil, err
+			return nil, err
 		}
 	}
 	if err := step("done"); err != nil {
-		return Applied{}, nil, err
+		return nil, err
 	}
 	extra := []game.UserID{actor.ID}
 	for _, tr := range out.Transfers {
 		extra = append(extra, tr.User)
 	}
-	v, err := t.view(key, nt, cs, msgID, pending, extra...)
-	if err != nil {
-		return Applied{}, nil, err
+	if err := t.view(&res.View, key, &nt, cs, msgID, pending, extra...); err != nil {
+		return nil, err
 	}
-	var beforeDecks []game.Commitment
 	if nt.Game() != tb.Game() || tb.Phase() == game.Closed {
-		if beforeDecks, err = t.decks(key, &tb); err != nil {
-			return Applied{}, nil, err
+		decks, err := t.decks(key, &tb)
+		if err != nil {
+			return nil, err
 		}
+		res.BeforeDecks = decks
 	}
-	return Applied{View: v, Outcome: out, Before: tb, BeforeDecks: beforeDecks}, nil, nil
+	res.Outcome, res.Before = out, tb
+	return nil, nil
 }
 
 // addChips returns a+b and whether it did not overflow.
@@ -407,7 +415,8 @@ func (s *Store) CancelAll(ctx context.Context, chat int64, now time.Time) ([]App
 			if tb.Phase() == game.Closed {
 				continue
 			}
-			a, rejected, fatal := t.apply(ApplyRequest{Key: key, Command: game.Command{Kind: game.Cancel}, Now: now})
+			var a Applied
+			rejected, fatal := t.apply(ApplyRequest{Key: key, Command: game.Command{Kind: game.Cancel}, Now: now}, &a)
 			if fatal != nil {
 				return fatal
 			}

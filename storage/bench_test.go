@@ -196,7 +196,8 @@ func BenchmarkTimers(b *testing.B) {
 	err := s.write(ctx, func(t *txn) error {
 		for i := 1; i <= tables; i++ {
 			req := ApplyRequest{Key: TableKey{Chat: int64(-i)}, User: User{ID: 1, Name: "U"}, Command: game.Command{Kind: game.Open, User: 1}, Now: t0}
-			if _, rejected, fatal := t.apply(req); rejected != nil || fatal != nil {
+			var a Applied
+			if rejected, fatal := t.apply(req, &a); rejected != nil || fatal != nil {
 				return errors.Join(rejected, fatal)
 			}
 		}

@@ -157,7 +157,8 @@ func TestTimerIndexInOneTransaction(t *testing.T) {
 			{Key: key, UpdateID: 1, User: alice, Command: game.Command{Kind: game.Open, User: alice.ID, Name: alice.Name}, Now: t0},
 			{Key: key, UpdateID: 2, Command: game.Command{Kind: game.Cancel}, Now: t0},
 		} {
-			if _, rejected, fatal := tx.apply(req); rejected != nil || fatal != nil {
+			var a Applied
+			if rejected, fatal := tx.apply(req, &a); rejected != nil || fatal != nil {
 				return errors.Join(rejected, fatal)
 			}
 		}

@@ -69,7 +69,8 @@ func (t *txn) migrate(from, to int64, now time.Time) error {
 			return err
 		}
 		if tb.Phase() != game.Closed {
-			if _, rejected, fatal := t.apply(ApplyRequest{Key: key, Command: game.Command{Kind: game.Cancel}, Now: now}); fatal != nil || rejected != nil {
+			var a Applied
+			if rejected, fatal := t.apply(ApplyRequest{Key: key, Command: game.Command{Kind: game.Cancel}, Now: now}, &a); fatal != nil || rejected != nil {
 				return fmt.Errorf("cancel the table of chat %d thread %d: %w", from, key.Thread, firstErr(fatal, rejected))
 			}
 		}

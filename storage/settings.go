@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 )
 
@@ -84,4 +85,46 @@ func (s *Store) UpdateSettings(ctx context.Context, chat int64, fn func(*ChatSet
 		return ChatSettings{}, err
 	}
 	return out, refused
+}
+
+// settingsCache holds valid settings records decoded, by their encoding.
+// Most chats share one of a few (only a language chosen), and decoding
+// their JSON costs more than the game's part of a command. Keyed by the
+// encoding, an entry is never stale.
+type settingsCache struct {
+	mu sync.RWMutex
+	m  map[string]settingsRec
+}
+
+// maxCachedSettings bounds the cache: past it, it starts over.
+const maxCachedSettings = 1024
+
+// decode returns the record v encodes, checked; its Game is the caller's
+// own copy.
+func (c *settingsCache) decode(v []byte) (settingsRec, error) {
+	c.mu.RLock()
+	rec, ok := c.m[string(v)]
+	c.mu.RUnlock()
+	if !ok {
+		var err error
+		if rec, err = decodeSettings(v); err != nil {
+			return rec, err
+		}
+		if rec.Game != nil {
+			if err := rec.Game.Validate(); err != nil {
+				return rec, err
+			}
+		}
+		c.mu.Lock()
+		if c.m == nil || len(c.m) >= maxCachedSettings {
+			c.m = make(map[string]settingsRec)
+		}
+		c.m[string(v)] = rec
+		c.mu.Unlock()
+	}
+	if rec.Game != nil {
+		g := rec.Game.Clone()
+		rec.Game = &g
+	}
+	return rec, nil
 }

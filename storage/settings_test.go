@@ -111,3 +111,32 @@ func TestSettingsFollowDefaults(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, ChatSettings{Game: def, Language: "ru"}, cs)
 }
+
+// TestSettingsCacheHandsOutCopies: chats with the same settings share one
+// decoded record, and changing the settings one chat got changes no
+// other's.
+func TestSettingsCacheHandsOutCopies(t *testing.T) {
+	var c settingsCache
+	g := game.DefaultSettings()
+	rec := settingsRec{Game: &g, Language: "ru"}
+	enc, err := rec.encode()
+	require.NoError(t, err)
+	first, err := c.decode(enc)
+	require.NoError(t, err)
+	first.Game.BetOptions[0].N = 99
+	first.Game.Stake = 1
+	second, err := c.decode(enc)
+	require.NoError(t, err)
+	assert.Equal(t, rec, second)
+
+	_, err = c.decode([]byte{recordFormat, '{'})
+	require.Error(t, err)
+	bad := game.DefaultSettings()
+	bad.Stake = -1
+	enc, err = (&settingsRec{Game: &bad}).encode()
+	require.NoError(t, err)
+	_, err = c.decode(enc)
+	assert.Error(t, err, "invalid settings are not cached as valid")
+	_, err = c.decode(enc)
+	assert.Error(t, err)
+}

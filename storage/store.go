@@ -97,7 +97,8 @@ type Store struct {
 	quit   chan struct{}
 	done   chan struct{}
 
-	hooks atomic.Pointer[testHooks]
+	hooks    atomic.Pointer[testHooks]
+	settings settingsCache
 }
 
 // testHooks let tests inject failures inside a write transaction.

@@ -92,10 +92,7 @@ func (t *txn) chatSettings(chat int64) (ChatSettings, settingsRec, error) {
 	if v == nil {
 		return cs, settingsRec{}, nil
 	}
-	rec, err := decodeSettings(v)
-	if err == nil && rec.Game != nil {
-		err = rec.Game.Validate()
-	}
+	rec, err := t.s.settings.decode(v)
 	if err != nil {
 		return cs, rec, t.corruptAt(fmt.Sprintf("settings of chat %d", chat), err)
 	}
@@ -232,10 +229,10 @@ func (b *balances) Balance(u game.UserID) int64 {
 	return rec.balance
 }
 
-// view builds the View of a table: balances and names of everyone seated
-// and of the extra users.
-func (t *txn) view(key TableKey, tb game.Table, cs ChatSettings, messageID int, pending map[game.UserID]*userRec, extra ...game.UserID) (View, error) {
-	v := View{Key: key, Table: tb, Settings: cs, MessageID: messageID,
+// view sets v to the View of a table (in place: a View is big): balances
+// and names of everyone seated and of the extra users.
+func (t *txn) view(v *View, key TableKey, tb *game.Table, cs ChatSettings, messageID int, pending map[game.UserID]*userRec, extra ...game.UserID) error {
+	*v = View{Key: key, Table: *tb, Settings: cs, MessageID: messageID,
 		Balances: make(map[game.UserID]int64, tb.NumSeats()+len(extra)),
 		Names:    make(map[game.UserID]string, tb.NumSeats()+len(extra))}
 	add := func(u game.UserID, seatName string) error {
@@ -266,20 +263,20 @@ func (t *txn) view(key TableKey, tb game.Table, cs ChatSettings, messageID int, 
 	}
 	for _, s := range tb.Seats() {
 		if err := add(s.User, s.Name); err != nil {
-			return View{}, err
+			return err
 		}
 	}
 	for _, u := range extra {
 		if err := add(u, ""); err != nil {
-			return View{}, err
+			return err
 		}
 	}
-	decks, err := t.decks(key, &tb)
+	decks, err := t.decks(key, tb)
 	if err != nil {
-		return View{}, err
+		return err
 	}
 	v.Decks = decks
-	return v, nil
+	return nil
 }
 
 // decks returns the commitments of the decks revealed in the game a table

@@ -25,8 +25,7 @@ func (s *Store) View(ctx context.Context, key TableKey) (View, error) {
 		if err != nil {
 			return err
 		}
-		v, err = t.view(key, tb, cs, msgID, nil)
-		return err
+		return t.view(&v, key, &tb, cs, msgID, nil)
 	})
 	return v, err
 }
