@@ -120,9 +120,9 @@ func TestAuditFindsTampering(t *testing.T) {
 	db, err := bolt.Open(h.dbPath, 0o600, nil)
 	require.NoError(t, err)
 	require.NoError(t, db.Update(func(tx *bolt.Tx) error {
-		k, _ := tx.Bucket([]byte("ledger")).Cursor().First()
+		k, _ := tx.Bucket([]byte("log")).Cursor().First()
 		require.NotNil(t, k)
-		return tx.Bucket([]byte("ledger")).Delete(k)
+		return tx.Bucket([]byte("log")).Delete(k)
 	}))
 	require.NoError(t, db.Close())
 	h.start()

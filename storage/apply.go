@@ -239,6 +239,26 @@ func (t *txn) apply(req ApplyRequest, res *Applied) (rejected, fatal error) {
 	if err := step("table"); err != nil {
 		return nil, err
 	}
+	if !known {
+		crec.created = timeMs(now)
+	}
+	crec.granted += granted
+	for i := range entries {
+		e := &entries[i]
+		e.Chat, e.Thread, e.Time, e.Update = chat, key.Thread, now, req.UpdateID
+		// Every entry's user is among the changes: their record, written
+		// below, points at their last entry.
+		c := changes[e.User]
+		if c == nil {
+			return nil, fmt.Errorf("%w: a ledger entry of user %d, whose record is not written", ErrInternal, e.User)
+		}
+		if err := t.appendLedger(&crec, &c.rec, e); err != nil {
+			return nil, err
+		}
+	}
+	if err := step("ledger"); err != nil {
+		return nil, err
+	}
 	ids := make([]game.UserID, 0, len(changes))
 	for u := range changes {
 		ids = append(ids, u)
@@ -252,20 +272,6 @@ func (t *txn) apply(req ApplyRequest, res *Applied) (rejected, fatal error) {
 		pending[u] = &c.rec
 	}
 	if err := step("users"); err != nil {
-		return nil, err
-	}
-	if !known {
-		crec.created = timeMs(now)
-	}
-	crec.granted += granted
-	for i := range entries {
-		e := &entries[i]
-		e.Chat, e.Thread, e.Time, e.Update = chat, key.Thread, now, req.UpdateID
-		if err := t.appendLedger(&crec, e); err != nil {
-			return nil, err
-		}
-	}
-	if err := step("ledger"); err != nil {
 		return nil, err
 	}
 	crec.markHandled(req.UpdateID, now)

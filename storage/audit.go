@@ -2,7 +2,10 @@ package storage
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/twentyone-bot/twentyone/game"
 )
@@ -80,6 +83,7 @@ func (t *txn) audit(ctx context.Context, chat int64, crec chatRec) (Audit, error
 
 	// Users and the leaderboard index.
 	balance := map[game.UserID]int64{}
+	lastEntry := map[game.UserID]uint64{}
 	cur := t.users.Cursor()
 	for k, v := cur.Seek(prefix); k != nil && hasPrefix(k, prefix); k, v = cur.Next() {
 		if err := tick(); err != nil {
@@ -92,6 +96,7 @@ func (t *txn) audit(ctx context.Context, chat int64, crec chatRec) (Audit, error
 			continue
 		}
 		balance[u] = rec.balance
+		lastEntry[u] = rec.lastEntry
 		a.Balances += rec.balance
 		if t.rank.Get(rankKey(chat, rec.balance, u)) == nil {
 			problem("user %d with balance %d is missing from the leaderboard index", u, rec.balance)
@@ -126,53 +131,50 @@ func (t *txn) audit(ctx context.Context, chat int64, crec chatRec) (Audit, error
 	}
 
 	// The ledger: each user's entries, in order, sum to the balance they
-	// record; the chat's entries are numbered 1 to seq, each once.
-	sum := map[game.UserID]int64{}
-	last := map[game.UserID]int64{}
+	// record, the last to the user's balance; the chat's entries are
+	// numbered 1 to seq, each once.
 	numbered := make([]bool, crec.seq+1)
 	var entries uint64
-	cur = t.ledger.Cursor()
-	for k, v := cur.Seek(prefix); k != nil && hasPrefix(k, prefix); k, v = cur.Next() {
-		if err := tick(); err != nil {
+	users := slices.Sorted(maps.Keys(balance))
+	for _, u := range users {
+		var chain []LedgerEntry // newest first
+		err := t.walkLedger(chat, u, lastEntry[u], crec.seq, func(_ uint64, e LedgerEntry, _ uint64) error {
+			chain = append(chain, e)
+			return tick()
+		})
+		if broken := (*brokenChain)(nil); errors.As(err, &broken) {
+			problem("the ledger of user %d is broken: %v", u, broken.err)
+		} else if err != nil {
 			return Audit{}, err
 		}
-		u, s := game.UserID(getInt(k[8:])), getUint(k[16:])
-		entries++
-		if s == 0 || s > crec.seq || numbered[s] {
-			problem("ledger entry %d of user %d is numbered out of the chat's sequence (1 to %d) or twice", s, u, crec.seq)
-		} else {
-			numbered[s] = true
+		var sum int64
+		for i := len(chain) - 1; i >= 0; i-- {
+			e := &chain[i]
+			entries++
+			if s := e.Seq; s == 0 || s > crec.seq || numbered[s] {
+				problem("ledger entry %d of user %d is numbered out of the chat's sequence (1 to %d) or twice", s, u, crec.seq)
+			} else {
+				numbered[s] = true
+			}
+			if e.Kind.Grant() {
+				a.Ledgered += e.Amount
+			}
+			sum += e.Amount
+			if sum != e.Balance {
+				problem("ledger entry %d leaves user %d at %d, the entries sum to %d", e.Seq, u, e.Balance, sum)
+				sum = e.Balance
+			}
 		}
-		e, err := decodeLedger(chat, s, v)
-		if err != nil {
-			problem("ledger entry %d does not decode: %v", s, err)
-			continue
+		var last int64
+		if len(chain) > 0 {
+			last = chain[0].Balance
 		}
-		if e.User != u {
-			problem("ledger entry %d is filed under user %d but names %d", s, u, e.User)
-		}
-		if e.Kind.Grant() {
-			a.Ledgered += e.Amount
-		}
-		sum[u] += e.Amount
-		last[u] = e.Balance
-		if sum[u] != e.Balance {
-			problem("ledger entry %d leaves user %d at %d, the entries sum to %d", s, u, e.Balance, sum[u])
-			sum[u] = e.Balance
+		if last != balance[u] {
+			problem("user %d has balance %d, the ledger says %d", u, balance[u], last)
 		}
 	}
 	if entries != crec.seq {
-		problem("the ledger holds %d entries, the chat counts %d", entries, crec.seq)
-	}
-	for u, b := range balance {
-		if last[u] != b {
-			problem("user %d has balance %d, the ledger says %d", u, b, last[u])
-		}
-	}
-	for u := range last {
-		if _, ok := balance[u]; !ok {
-			problem("user %d is in the ledger but not among the users", u)
-		}
+		problem("the users' ledgers hold %d entries, the chat counts %d", entries, crec.seq)
 	}
 
 	if a.Granted != a.Ledgered {

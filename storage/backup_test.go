@@ -143,6 +143,9 @@ func TestBackupClosed(t *testing.T) {
 	playChats(t, s, []int64{-1, -2}, 40, nil)
 	require.NoError(t, s.Close())
 	rewrite(t, path, func(tx *bolt.Tx) error {
+		if err := toLedgerV3(tx); err != nil {
+			return err
+		}
 		if err := tx.DeleteBucket(bucketRank); err != nil {
 			return err
 		}

@@ -71,7 +71,7 @@ func (t *txn) save(e *ensured, p game.UserID, now time.Time, grants ...LedgerEnt
 		g := &grants[i]
 		g.Chat, g.User, g.Time = e.chat, p, now
 		e.crec.granted += g.Amount
-		if err := t.appendLedger(&e.crec, g); err != nil {
+		if err := t.appendLedger(&e.crec, &e.rec, g); err != nil {
 			return err
 		}
 	}
@@ -233,39 +233,27 @@ func (s *Store) Grant(ctx context.Context, chat int64, u User, amount, update in
 func (s *Store) History(ctx context.Context, chat int64, user game.UserID, limit int) ([]LedgerEntry, error) {
 	var out []LedgerEntry
 	err := s.read(ctx, func(t *txn) error {
-		c, _, _, err := t.resolve(chat)
+		c, crec, _, err := t.resolve(chat)
 		if err != nil {
 			return err
 		}
-		if _, ok, err := t.user(c, user); err != nil || !ok {
+		rec, ok, err := t.user(c, user)
+		if err != nil || !ok {
 			if err == nil {
 				err = fmt.Errorf("%w: user %d in chat %d", ErrNotFound, user, chat)
 			}
 			return err
 		}
-		prefix := ledgerKey(c, user, 0)[:16]
-		cur := t.ledger.Cursor()
-		k, v := cur.Seek(ledgerKey(c, user, ^uint64(0)))
-		if k == nil {
-			k, v = cur.Last()
-		} else {
-			k, v = cur.Prev()
-		}
-		for ; k != nil && hasPrefix(k, prefix); k, v = cur.Prev() {
+		return t.walkLedger(c, user, rec.lastEntry, crec.seq, func(_ uint64, e LedgerEntry, _ uint64) error {
 			if limit > 0 && len(out) >= limit {
-				break
+				return errStop
 			}
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			seq := getUint(k[16:])
-			e, err := decodeLedger(c, seq, v)
-			if err != nil {
-				return t.corruptAt(fmt.Sprintf("ledger entry %d of chat %d", seq, c), err)
-			}
 			out = append(out, e)
-		}
-		return nil
+			return nil
+		})
 	})
 	return out, err
 }

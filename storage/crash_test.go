@@ -237,14 +237,15 @@ func checkCrashedFile(t *testing.T, db, journal string, versions map[TableKey]ui
 	for _, a := range audits {
 		var entries []LedgerEntry
 		require.NoError(t, s.db.View(func(tx *bolt.Tx) error {
-			c := tx.Bucket(bucketLedger).Cursor()
-			p := chatKey(a.Chat)
-			for k, v := c.Seek(p); k != nil && hasPrefix(k, p); k, v = c.Next() {
-				e, err := decodeLedger(a.Chat, getUint(k[16:]), v)
-				if err != nil {
-					return err
+			err := tx.Bucket(bucketLedger).ForEach(func(_, v []byte) error {
+				e, _, err := decodeLedger(v)
+				if err == nil && e.Chat == a.Chat {
+					entries = append(entries, e)
 				}
-				entries = append(entries, e)
+				return err
+			})
+			if err != nil {
+				return err
 			}
 			crec, _, err := s.newTxn(tx).chat(a.Chat)
 			if err != nil {

@@ -36,18 +36,26 @@
 //	timers       chat|thread → empty; the tables that have a deadline. It
 //	             changes only when a table gains or loses one; Timers reads
 //	             the deadlines from the tables' headers
-//	users        chat|user → balance, profile, last bonus, stats
+//	users        chat|user → balance, profile, last bonus, stats, the
+//	             number of the user's last ledger entry (schema 4)
 //	rank         chat|^balance|user → empty; the leaderboard index, highest
 //	             balance first (schema 2)
-//	ledger       chat|user|seq → one balance change; seq numbers the chat's
-//	             entries (append-only per chat), and a user's entries are
-//	             together for History
+//	log          n → one balance change: chat, seq, the number of the
+//	             user's previous entry in the chat, then who, what and when
+//	             (schema 4). n comes from the bucket's sequence, so every
+//	             entry is appended at the end; seq numbers the chat's
+//	             entries (append-only per chat). History and the audit
+//	             follow a user's entries from their record back to the first
 //	reveals      chat|game|thread|version|n → commitment and preimage
 //
-// The layout keeps what one command touches on few pages: a chat's users,
-// leaderboard entries and ledger tails sit together, and the indexes that
-// span chats change rarely. Every page a transaction touches is rewritten
-// at commit, so this is what bounds the throughput of a batch.
+// The layout keeps what one commit touches on few pages: a chat's users
+// and leaderboard entries sit together, the ledger entries of every chat
+// in a commit share the log's last page, and the indexes that span chats
+// change rarely. Every page a transaction touches is rewritten at commit,
+// so this is what bounds the throughput of a batch. (Schema 3 kept each
+// user's ledger entries together, keyed chat|user|seq: a commit of 32 chats'
+// commands then rewrote a page per user it paid, 1.7 pages per command
+// against 1.0 now.)
 //
 // # Schema
 //
@@ -58,6 +66,9 @@
 // bucket; its migration builds the index from the balances. Schema 2 is
 // schema 3 without the time of each chat's last update; its migration
 // stamps the chats with the time of the upgrade (see RedeliveryWindow).
+// Schema 3 is schema 4 with the ledger keyed chat|user|seq in a bucket
+// named "ledger"; its migration writes the entries into the log, a user's
+// in order, and points each user's record at their last.
 //
 // # Damaged files
 //

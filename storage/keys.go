@@ -57,9 +57,18 @@ func rankKey(chat int64, balance int64, u game.UserID) []byte {
 	return b
 }
 
-// ledgerKey is chat|user|seq: a user's entries are together, in order, for
-// History and the audit; seq numbers the chat's entries.
-func ledgerKey(chat int64, u game.UserID, seq uint64) []byte {
+// entryKey is the key of a ledger entry: the number the ledger bucket's
+// sequence gave it. Every chat's entries are appended at the end of one
+// bucket, so that a commit of many chats' commands writes their entries on
+// the same few pages; each entry links to the user's previous one.
+func entryKey(n uint64) []byte {
+	b := make([]byte, 8)
+	putUint(b, n)
+	return b
+}
+
+// ledgerKeyV3 is how schema 3 and older keyed a ledger entry: chat|user|seq.
+func ledgerKeyV3(chat int64, u game.UserID, seq uint64) []byte {
 	b := make([]byte, 24)
 	putInt(b, chat)
 	putInt(b[8:], int64(u))

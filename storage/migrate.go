@@ -105,8 +105,10 @@ func (t *txn) migrate(from, to int64, now time.Time) error {
 		dst.created = src.created
 	}
 
-	// Users: moved, or merged into to's record of the same user.
-	offset := map[game.UserID]int64{}
+	// Users: moved, or merged into to's record of the same user. Their
+	// ledger entries follow to's, renumbered after them; a merged user's
+	// chain continues from their last entry in to, and their balances
+	// after each entry include what they held there.
 	prefix := chatKey(from)
 	for _, k := range keysWithPrefix(t.users, prefix) {
 		u := game.UserID(getInt(k[8:]))
@@ -124,29 +126,25 @@ func (t *txn) migrate(from, to int64, now time.Time) error {
 		if err != nil {
 			return err
 		}
+		err = t.walkLedger(from, u, rec.lastEntry, src.seq, func(n uint64, e LedgerEntry, prev uint64) error {
+			if prev == 0 {
+				prev = have.lastEntry
+			}
+			e.Chat, e.Seq = to, dst.seq+e.Seq
+			e.Balance += have.balance
+			return t.ledger.Put(entryKey(n), e.encode(prev))
+		})
+		if err != nil {
+			return err
+		}
+		last := rec.lastEntry
 		if exists {
-			offset[u] = have.balance
 			rec = mergeUsers(have, rec)
 		}
+		if last != 0 {
+			rec.lastEntry = last
+		}
 		if err := t.putUser(to, u, &rec, have.balance, !exists); err != nil {
-			return err
-		}
-	}
-
-	// The ledger: from's entries follow to's, renumbered; a merged user's
-	// balances after each entry include what they held in to.
-	for _, k := range keysWithPrefix(t.ledger, prefix) {
-		seq := getUint(k[16:])
-		e, err := decodeLedger(from, seq, t.ledger.Get(k))
-		if err != nil {
-			return t.corruptAt(fmt.Sprintf("ledger entry %d of chat %d", seq, from), err)
-		}
-		if err := t.ledger.Delete(k); err != nil {
-			return err
-		}
-		e.Chat, e.Seq = to, dst.seq+seq
-		e.Balance += offset[e.User]
-		if err := t.ledger.Put(ledgerKey(to, e.User, e.Seq), e.encode()); err != nil {
 			return err
 		}
 	}

@@ -93,6 +93,9 @@ type userRec struct {
 	username  string
 	language  string
 	stats     Stats
+	// lastEntry is the key number of the user's last ledger entry in the
+	// chat, 0 before the first (schema 4).
+	lastEntry uint64
 }
 
 func (u *userRec) encode() []byte {
@@ -109,7 +112,8 @@ func (u *userRec) encode() []byte {
 		b = binary.AppendVarint(b, int64(n))
 	}
 	b = binary.AppendVarint(b, s.Net)
-	return binary.AppendVarint(b, s.BiggestWin)
+	b = binary.AppendVarint(b, s.BiggestWin)
+	return binary.AppendUvarint(b, u.lastEntry)
 }
 
 func decodeUser(v []byte) (userRec, error) {
@@ -127,6 +131,9 @@ func decodeUser(v []byte) (userRec, error) {
 	}
 	s.Net = r.varint()
 	s.BiggestWin = r.varint()
+	if len(r.b) > 0 { // absent before schema 4
+		u.lastEntry = r.uvarint()
+	}
 	if r.err == nil && u.balance < 0 {
 		r.err = fmt.Errorf("%w: negative balance %d", errRecord, u.balance)
 	}
@@ -172,9 +179,24 @@ func cleanString(s string) string {
 	return s
 }
 
-func (e *LedgerEntry) encode() []byte {
-	b := make([]byte, 0, 48)
-	b = append(b, recordFormat)
+// entryFormat is the format byte of a ledger entry since schema 4, which
+// holds its chat, its number in the chat and the link to the user's
+// previous entry besides what schema 3 stored.
+const entryFormat = 2
+
+// encode encodes the entry, linked to prev, the key number of the user's
+// previous entry in the chat (0 for their first).
+func (e *LedgerEntry) encode(prev uint64) []byte {
+	b := make([]byte, 0, 64)
+	b = append(b, entryFormat)
+	b = binary.AppendVarint(b, e.Chat)
+	b = binary.AppendUvarint(b, e.Seq)
+	b = binary.AppendUvarint(b, prev)
+	return e.appendFields(b)
+}
+
+// appendFields appends what every format of an entry holds.
+func (e *LedgerEntry) appendFields(b []byte) []byte {
 	b = binary.AppendVarint(b, timeMs(e.Time))
 	b = binary.AppendVarint(b, e.Thread)
 	b = binary.AppendVarint(b, int64(e.User))
@@ -185,9 +207,31 @@ func (e *LedgerEntry) encode() []byte {
 	return binary.AppendVarint(b, e.Update)
 }
 
-func decodeLedger(chat int64, seq uint64, v []byte) (LedgerEntry, error) {
+// decodeLedger decodes an entry and the key number of the user's previous
+// one.
+func decodeLedger(v []byte) (e LedgerEntry, prev uint64, err error) {
+	r := &recReader{b: v}
+	if f := r.byte(); r.err == nil && f != entryFormat {
+		r.err = fmt.Errorf("%w: ledger entry format %d", errRecord, f)
+	}
+	e.Chat = r.varint()
+	e.Seq = r.uvarint()
+	prev = r.uvarint()
+	r.fields(&e)
+	return e, prev, r.done()
+}
+
+// decodeLedgerV3 decodes an entry as schema 3 and older stored it, under
+// a key that held its chat and number.
+func decodeLedgerV3(chat int64, seq uint64, v []byte) (LedgerEntry, error) {
 	r := newRecReader(v)
 	e := LedgerEntry{Seq: seq, Chat: chat}
+	r.fields(&e)
+	return e, r.done()
+}
+
+// fields reads what every format of an entry holds.
+func (r *recReader) fields(e *LedgerEntry) {
 	e.Time = msTime(r.varint())
 	e.Thread = r.varint()
 	e.User = game.UserID(r.varint())
@@ -199,7 +243,6 @@ func decodeLedger(chat int64, seq uint64, v []byte) (LedgerEntry, error) {
 	if r.err == nil && !e.Kind.valid() {
 		r.err = fmt.Errorf("%w: ledger kind %d", errRecord, e.Kind)
 	}
-	return e, r.done()
 }
 
 // settingsRec is the stored form of ChatSettings. Game is nil while nobody

@@ -19,8 +19,12 @@ var (
 	bucketTimers   = []byte("timers")
 	bucketUsers    = []byte("users")
 	bucketRank     = []byte("rank")
-	bucketLedger   = []byte("ledger")
+	bucketLedger   = []byte("log") // schema 4: the ledger, as one log
 	bucketReveals  = []byte("reveals")
+
+	// bucketLedgerV3 is the ledger of schema 3 and older, keyed
+	// chat|user|seq.
+	bucketLedgerV3 = []byte("ledger")
 
 	// keySchema in the meta bucket holds the schema version, 8 bytes
 	// big-endian.
@@ -28,13 +32,14 @@ var (
 )
 
 // SchemaVersion is the layout this code reads and writes.
-const SchemaVersion = 3
+const SchemaVersion = 4
 
 // schemaBuckets lists the buckets of each schema version.
 var schemaBuckets = map[uint64][][]byte{
-	1: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketLedger, bucketReveals},
-	2: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank, bucketLedger, bucketReveals},
-	3: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank, bucketLedger, bucketReveals},
+	1: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketLedgerV3, bucketReveals},
+	2: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank, bucketLedgerV3, bucketReveals},
+	3: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank, bucketLedgerV3, bucketReveals},
+	4: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank, bucketLedger, bucketReveals},
 }
 
 // migration upgrades a file from schema version from to from+1.
@@ -48,6 +53,7 @@ type migration struct {
 var migrations = []migration{
 	{from: 1, name: "build the leaderboard index", run: buildRankIndex},
 	{from: 2, name: "stamp each chat's last update with the time of the upgrade", run: stampLastUpdates},
+	{from: 3, name: "chain the ledger into one log", run: chainLedger},
 }
 
 // upgrade creates the buckets of a new file, or migrates an older one.
@@ -131,7 +137,7 @@ func buildRankIndex(tx *bolt.Tx) error {
 		if err != nil {
 			return fmt.Errorf("%w: user %d of chat %d: %w", ErrCorrupt, getInt(k[8:]), getInt(k), err)
 		}
-		return rank.Put(rankKey(getInt(k), u.balance, game.UserID(getInt(k[8:]))), nil)
+		return rank.Put(rankKey(getInt(k), u.balance, game.UserID(getInt(k[8:]))), present)
 	})
 }
 
@@ -167,4 +173,73 @@ func stampLastUpdates(tx *bolt.Tx) error {
 		}
 	}
 	return nil
+}
+
+// chainLedger is the migration from schema 3 to 4. The ledger, keyed
+// chat|user|seq, becomes one log keyed by a number from the bucket's
+// sequence, each entry linked to the user's previous one, and each user
+// record points at the user's last entry. A commit then writes every
+// chat's new entries on the same pages at the log's end, where it used to
+// touch a page per user.
+func chainLedger(tx *bolt.Tx) error {
+	old := tx.Bucket(bucketLedgerV3)
+	log, err := tx.CreateBucket(bucketLedger)
+	if err != nil {
+		return err
+	}
+	log.FillPercent = 1 // appended in order: fill the pages
+	users := tx.Bucket(bucketUsers)
+	var (
+		chat int64
+		user game.UserID
+		last uint64 // the user's last entry so far; 0 before the first
+	)
+	// link points the user's record at their last entry. An entry whose
+	// user has no record stays in the log, unreachable: the audit counts
+	// it missing, as it counted it before.
+	link := func() error {
+		if last == 0 {
+			return nil
+		}
+		k := userKey(chat, user)
+		v := users.Get(k)
+		if v == nil {
+			return nil
+		}
+		rec, err := decodeUser(v)
+		if err != nil {
+			return fmt.Errorf("%w: user %d of chat %d: %w", ErrCorrupt, user, chat, err)
+		}
+		rec.lastEntry = last
+		return users.Put(k, rec.encode())
+	}
+	c := old.Cursor()
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		if len(k) != 24 {
+			return fmt.Errorf("%w: ledger key %x", ErrCorrupt, k)
+		}
+		ch, u, seq := getInt(k), game.UserID(getInt(k[8:])), getUint(k[16:])
+		if ch != chat || u != user {
+			if err := link(); err != nil {
+				return err
+			}
+			chat, user, last = ch, u, 0
+		}
+		e, err := decodeLedgerV3(ch, seq, v)
+		if err != nil {
+			return fmt.Errorf("%w: ledger entry %d of chat %d: %w", ErrCorrupt, seq, ch, err)
+		}
+		n, err := log.NextSequence()
+		if err != nil {
+			return err
+		}
+		if err := log.Put(entryKey(n), e.encode(last)); err != nil {
+			return err
+		}
+		last = n
+	}
+	if err := link(); err != nil {
+		return err
+	}
+	return tx.DeleteBucket(bucketLedgerV3)
 }

@@ -1,8 +1,13 @@
 package storage
 
 import (
+	"bytes"
 	"encoding/binary"
+	"errors"
+	"fmt"
+	"math/rand/v2"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -43,6 +48,50 @@ func setSchemaRaw(v uint64) func(tx *bolt.Tx) error {
 	}
 }
 
+// toLedgerV3 rewrites the ledger as schema 3 and older stored it: keyed
+// chat|user|seq, each entry without its chat, number and link, and user
+// records without their last entry.
+func toLedgerV3(tx *bolt.Tx) error {
+	old, err := tx.CreateBucket(bucketLedgerV3)
+	if err != nil {
+		return err
+	}
+	err = tx.Bucket(bucketLedger).ForEach(func(_, v []byte) error {
+		e, _, err := decodeLedger(v)
+		if err != nil {
+			return err
+		}
+		return old.Put(ledgerKeyV3(e.Chat, e.User, e.Seq), e.appendFields([]byte{recordFormat}))
+	})
+	if err != nil {
+		return err
+	}
+	if err := tx.DeleteBucket(bucketLedger); err != nil {
+		return err
+	}
+	users := tx.Bucket(bucketUsers)
+	var keys, values [][]byte
+	err = users.ForEach(func(k, v []byte) error {
+		rec, err := decodeUser(v)
+		if err != nil {
+			return err
+		}
+		rec.lastEntry = 0
+		enc := rec.encode()
+		keys, values = append(keys, bytes.Clone(k)), append(values, enc[:len(enc)-1]) // without the 0
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for i, k := range keys {
+		if err := users.Put(k, values[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func TestMigrateFromSchema1(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "old.db")
 	s, err := Open(path, Options{NoSync: true})
@@ -57,8 +106,11 @@ func TestMigrateFromSchema1(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, s.Close())
 
-	// Schema 1: the same layout without the leaderboard index.
+	// Schema 1: the layout of schema 3 without the leaderboard index.
 	rewrite(t, path, func(tx *bolt.Tx) error {
+		if err := toLedgerV3(tx); err != nil {
+			return err
+		}
 		if err := tx.DeleteBucket(bucketRank); err != nil {
 			return err
 		}
@@ -191,8 +243,12 @@ func TestMigrateFromSchema2(t *testing.T) {
 	apply(t, s, key, 500, alice, game.Command{Kind: game.Open}, t0)
 	require.NoError(t, s.Close())
 
-	// Schema 2: chat records without the time of their last update.
+	// Schema 2: the layout of schema 3, with chat records without the time
+	// of their last update.
 	rewrite(t, path, func(tx *bolt.Tx) error {
+		if err := toLedgerV3(tx); err != nil {
+			return err
+		}
 		b := tx.Bucket(bucketChats)
 		c, err := decodeChat(b.Get(chatKey(group)))
 		if err != nil {
@@ -222,4 +278,179 @@ func TestMigrateFromSchema2(t *testing.T) {
 	require.NoError(t, join(100, bob, upgraded.Add(RedeliveryWindow+time.Hour)), "a day after it")
 	require.NoError(t, s.Close())
 	assert.Equal(t, uint64(SchemaVersion), schemaOf(t, path))
+}
+
+// TestMigrateFromSchema3: the ledger, keyed by chat and user, becomes one
+// log; every user's history, the audits and further play are as before.
+func TestMigrateFromSchema3(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "old.db")
+	s, err := Open(path, Options{NoSync: true})
+	require.NoError(t, err)
+	chats := []int64{group, -42}
+	for i, chat := range chats {
+		key := TableKey{Chat: chat}
+		playGame(t, s, key, int64(1000*i+1), []User{alice, bob, carol})
+		_, err := s.Grant(ctx, chat, dave, 50, 0, t0)
+		require.NoError(t, err)
+	}
+	history := func(s *Store) map[int64]map[game.UserID][]LedgerEntry {
+		out := map[int64]map[game.UserID][]LedgerEntry{}
+		for _, chat := range chats {
+			out[chat] = map[game.UserID][]LedgerEntry{}
+			for _, u := range []User{alice, bob, carol, dave} {
+				h, err := s.History(ctx, chat, u.ID, 0)
+				if errors.Is(err, ErrNotFound) {
+					continue // never sat down
+				}
+				require.NoError(t, err)
+				out[chat][u.ID] = h
+			}
+		}
+		return out
+	}
+	want := history(s)
+	require.NotEmpty(t, want[group][dave.ID])
+	require.NoError(t, s.Close())
+
+	rewrite(t, path, func(tx *bolt.Tx) error {
+		if err := toLedgerV3(tx); err != nil {
+			return err
+		}
+		return setSchemaRaw(3)(tx)
+	})
+	require.Equal(t, uint64(3), schemaOf(t, path))
+
+	s = openAt(t, path, Options{NoSync: true})
+	assert.Equal(t, want, history(s))
+	audits, err := s.AuditAll(ctx)
+	require.NoError(t, err)
+	require.Len(t, audits, len(chats))
+	for _, a := range audits {
+		assert.True(t, a.OK, a.Problems)
+	}
+	playGame(t, s, TableKey{Chat: group}, 5000, []User{alice, bob, carol})
+	got := history(s)
+	grown := false
+	for u, old := range want[group] {
+		now := got[group][u]
+		require.GreaterOrEqual(t, len(now), len(old))
+		assert.Equal(t, old, now[len(now)-len(old):], "user %d: the new entries come before the old", u)
+		grown = grown || len(now) > len(old)
+	}
+	assert.True(t, grown, "the game moved chips")
+	audits, err = s.AuditAll(ctx)
+	require.NoError(t, err)
+	for _, a := range audits {
+		assert.True(t, a.OK, a.Problems)
+	}
+	require.NoError(t, s.Close())
+	assert.Equal(t, uint64(SchemaVersion), schemaOf(t, path))
+}
+
+// playGame plays one game to its end at the table with sensible moves,
+// from update upd on.
+func playGame(t *testing.T, s *Store, key TableKey, upd int64, us []User) {
+	t.Helper()
+	r := rand.New(rand.NewPCG(uint64(upd), 1))
+	v, err := s.View(ctx, key)
+	require.NoError(t, err)
+	played := false
+	for range 1000 {
+		u, cmd := pickCommand(&v, us, r)
+		a, err := s.Apply(ctx, ApplyRequest{Key: key, UpdateID: upd, User: u, Command: cmd, Now: t0})
+		require.NoError(t, err, "%s by %s", cmd.Kind, u.Name)
+		upd++
+		v = a.View
+		if v.Table.Phase().InGame() {
+			played = true
+		} else if played {
+			return
+		}
+	}
+	t.Fatal("the game did not end")
+}
+
+// TestAuditBrokenLedger: a user's chain of ledger entries that cannot be
+// followed to its start is a problem the audit names, and History reports
+// the file damaged; the other users' ledgers still check.
+func TestAuditBrokenLedger(t *testing.T) {
+	tests := []struct {
+		name   string
+		tamper func(log *bolt.Bucket, alices []uint64) error // alice's entries, oldest first
+		want   string
+	}{
+		{"an entry missing", func(log *bolt.Bucket, alices []uint64) error {
+			return log.Delete(entryKey(alices[1]))
+		}, "entry #%d is missing"},
+		{"an entry that does not decode", func(log *bolt.Bucket, alices []uint64) error {
+			return log.Put(entryKey(alices[1]), []byte{entryFormat, 0xff})
+		}, "entry #%d: malformed record"},
+		{"a loop", func(log *bolt.Bucket, alices []uint64) error {
+			e, _, err := decodeLedger(log.Get(entryKey(alices[1])))
+			if err != nil {
+				return err
+			}
+			return log.Put(entryKey(alices[1]), e.encode(alices[2]))
+		}, "more than 8 entries: the chain loops"},
+		{"another user's entry", func(log *bolt.Bucket, alices []uint64) error {
+			e, prev, err := decodeLedger(log.Get(entryKey(alices[1])))
+			if err != nil {
+				return err
+			}
+			e.User = bob.ID
+			return log.Put(entryKey(alices[1]), e.encode(prev))
+		}, "entry #%d is user 102's"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "db")
+			s, err := Open(path, Options{NoSync: true})
+			require.NoError(t, err)
+			for i := range 3 {
+				_, err := s.Grant(ctx, group, alice, int64(10+i), 0, t0)
+				require.NoError(t, err)
+				_, err = s.Grant(ctx, group, bob, 5, 0, t0)
+				require.NoError(t, err)
+			}
+			require.NoError(t, s.Close())
+			var alices []uint64
+			rewrite(t, path, func(tx *bolt.Tx) error {
+				log := tx.Bucket(bucketLedger)
+				err := log.ForEach(func(k, v []byte) error {
+					e, _, err := decodeLedger(v)
+					if err == nil && e.User == alice.ID {
+						alices = append(alices, getUint(k))
+					}
+					return err
+				})
+				require.NoError(t, err)
+				require.Len(t, alices, 4, "the start and three grants")
+				return tc.tamper(log, alices)
+			})
+			want := tc.want
+			if strings.Contains(want, "%d") {
+				want = fmt.Sprintf(want, alices[1])
+			}
+
+			s = openAt(t, path, Options{NoSync: true})
+			a, err := s.Audit(ctx, group)
+			require.NoError(t, err)
+			assert.False(t, a.OK)
+			require.NotEmpty(t, a.Problems)
+			assert.Contains(t, a.Problems[0], "the ledger of user 101 is broken: "+want)
+			for _, p := range a.Problems {
+				assert.NotContains(t, p, "ledger of user 102", "bob's ledger is whole")
+				assert.NotContains(t, p, "user 102 has", "bob's ledger is whole")
+			}
+			_, err = s.History(ctx, group, alice.ID, 0)
+			assert.ErrorIs(t, err, ErrCorrupt)
+			assert.ErrorContains(t, err, want)
+			h, err := s.History(ctx, group, alice.ID, 1)
+			require.NoError(t, err, "the newest entry is whole")
+			assert.Len(t, h, 1)
+			h, err = s.History(ctx, group, bob.ID, 0)
+			require.NoError(t, err)
+			assert.Len(t, h, 4)
+		})
+	}
 }

@@ -39,8 +39,9 @@ func (s *Store) newTxn(tx *bolt.Tx) *txn {
 		reveals:  tx.Bucket(bucketReveals),
 	}
 	if tx.Writable() {
-		// Ledger keys grow within each user: fill pages before splitting.
-		t.ledger.FillPercent = 0.9
+		// The ledger is appended at its end, and reveal keys grow within
+		// each game: fill pages before splitting.
+		t.ledger.FillPercent = 1
 		t.reveals.FillPercent = 0.9
 	}
 	return t
@@ -154,11 +155,72 @@ func (t *txn) newUserRec(p User, now time.Time) userRec {
 	return rec
 }
 
-// appendLedger numbers e from the chat's sequence and writes it.
-func (t *txn) appendLedger(c *chatRec, e *LedgerEntry) error {
+// appendLedger numbers e from the chat's sequence and appends it to the
+// ledger, linked to the user's previous entry; rec, the user's record,
+// then points at it: the caller writes rec after.
+func (t *txn) appendLedger(c *chatRec, rec *userRec, e *LedgerEntry) error {
+	n, err := t.ledger.NextSequence()
+	if err != nil {
+		return err
+	}
 	c.seq++
 	e.Seq = c.seq
-	return t.ledger.Put(ledgerKey(e.Chat, e.User, e.Seq), e.encode())
+	if err := t.ledger.Put(entryKey(n), e.encode(rec.lastEntry)); err != nil {
+		return err
+	}
+	rec.lastEntry = n
+	return nil
+}
+
+// brokenChain is a user's chain of ledger entries that cannot be followed.
+type brokenChain struct {
+	chat int64
+	user game.UserID
+	err  error
+}
+
+func (b *brokenChain) Error() string {
+	return fmt.Sprintf("user %d in chat %d: %v", b.user, b.chat, b.err)
+}
+
+func (b *brokenChain) Unwrap() error { return b.err }
+
+// errStop stops walkLedger without an error.
+var errStop = errors.New("stop")
+
+// walkLedger calls fn for a user's ledger entries in a chat, newest first,
+// from the entry numbered n (the user's last) back to their first. An
+// entry that is missing or does not decode or is another user's, and a
+// chain longer than most (a loop), are errors wrapping ErrCorrupt. fn may
+// return errStop to stop early.
+func (t *txn) walkLedger(chat int64, u game.UserID, n, most uint64, fn func(n uint64, e LedgerEntry, prev uint64) error) error {
+	broken := func(format string, args ...any) error {
+		return t.corruptAt("ledger", &brokenChain{chat: chat, user: u, err: fmt.Errorf(format, args...)})
+	}
+	for i := uint64(0); n != 0; i++ {
+		if i == most {
+			return broken("more than %d entries: the chain loops", most)
+		}
+		v := t.ledger.Get(entryKey(n))
+		if v == nil {
+			return broken("entry #%d is missing", n)
+		}
+		e, prev, err := decodeLedger(v)
+		if err != nil {
+			return broken("entry #%d: %w", n, err)
+		}
+		if e.Chat != chat || e.User != u {
+			return broken("entry #%d is user %d's in chat %d", n, e.User, e.Chat)
+		}
+		if err := fn(n, e, prev); err != nil {
+			if errors.Is(err, errStop) {
+				return nil
+			}
+			return err
+		}
+		n = prev
+	}
+	return nil
 }
 
 // table returns the table at key; a table never opened is the zero Table.
