@@ -16,9 +16,10 @@ import (
 
 // Run with
 //
-//	go test -run '^$' -bench 'Apply|Floor|Leaderboard' -benchtime 3s ./storage/
+//	go test -run '^$' -bench 'Apply|Floor|Leaderboard|Timers' -benchtime 3s ./storage/
 //
 // BenchmarkApply and BenchmarkFloor fsync for real: compare their rates.
+// BenchmarkApplyAgainstFloor compares them within one loop.
 
 // benchPlayer drives one chat with the commands a sensible player sends.
 type benchPlayer struct {
@@ -128,32 +129,66 @@ func tableSize(b *testing.B) int {
 // opened with the options Open uses.
 func BenchmarkFloor(b *testing.B) {
 	b.Run("bare-update", func(b *testing.B) {
-		size := tableSize(b)
-		db, err := bolt.Open(filepath.Join(b.TempDir(), "floor.db"), 0o600, &bolt.Options{FreelistType: bolt.FreelistMapType, InitialMmapSize: 256 << 20}) // as Open
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer db.Close()
-		val := make([]byte, size)
-		key := []byte("table")
-		if err := db.Update(func(tx *bolt.Tx) error {
-			_, err := tx.CreateBucket([]byte("tables"))
-			return err
-		}); err != nil {
-			b.Fatal(err)
-		}
+		update, size := newFloor(b)
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
-			val[0] = byte(i)
-			if err := db.Update(func(tx *bolt.Tx) error {
-				return tx.Bucket([]byte("tables")).Put(key, val)
-			}); err != nil {
-				b.Fatal(err)
-			}
+			update(i)
 		}
 		b.StopTimer()
 		b.ReportMetric(float64(size), "value-bytes")
 	})
+}
+
+// BenchmarkApplyAgainstFloor alternates one Apply of one goroutine with one
+// bare update of BenchmarkFloor, so that both meet the same disk and the
+// same neighbours on a shared machine, and reports what share of the
+// floor's rate Apply reaches.
+func BenchmarkApplyAgainstFloor(b *testing.B) {
+	s, start := benchStore(b)
+	p := newBenchPlayer(s, -1)
+	update, _ := newFloor(b)
+	var applying, floor time.Duration
+	start()
+	for i := 0; i < b.N; i++ {
+		t := time.Now()
+		p.step(b, int64(i+1))
+		applying += time.Since(t)
+		t = time.Now()
+		update(i)
+		floor += time.Since(t)
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(applying.Microseconds())/float64(b.N), "apply-us/op")
+	b.ReportMetric(float64(floor.Microseconds())/float64(b.N), "floor-us/op")
+	b.ReportMetric(100*float64(floor)/float64(applying), "%floor-rate")
+}
+
+// newFloor opens a bare bbolt file next to the benchmark's and returns a
+// function that writes one value of a table's size in one transaction,
+// and that size.
+func newFloor(b *testing.B) (update func(i int), size int) {
+	size = tableSize(b)
+	db, err := bolt.Open(filepath.Join(b.TempDir(), "floor.db"), 0o600, &bolt.Options{FreelistType: bolt.FreelistMapType, InitialMmapSize: 256 << 20}) // as Open
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = db.Close() })
+	val := make([]byte, size)
+	key := []byte("table")
+	if err := db.Update(func(tx *bolt.Tx) error {
+		_, err := tx.CreateBucket([]byte("tables"))
+		return err
+	}); err != nil {
+		b.Fatal(err)
+	}
+	return func(i int) {
+		val[0] = byte(i)
+		if err := db.Update(func(tx *bolt.Tx) error {
+			return tx.Bucket([]byte("tables")).Put(key, val)
+		}); err != nil {
+			b.Fatal(err)
+		}
+	}, size
 }
 
 // BenchmarkLeaderboard reads the top 10 of a chat of 10,000 users.
