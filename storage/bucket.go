@@ -1,6 +1,10 @@
 package storage
 
-import bolt "go.etcd.io/bbolt"
+import (
+	"bytes"
+
+	bolt "go.etcd.io/bbolt"
+)
 
 // present is the value of an index key, whose key says it all. It is not
 // nil: bbolt returns nil for a key written with a nil value in the same
@@ -25,7 +29,7 @@ func moveKey(b *bolt.Bucket, from, to []byte) error {
 	if v == nil {
 		return nil
 	}
-	v = append([]byte(nil), v...)
+	v = bytes.Clone(v) // an index key's empty value stays present, not nil
 	if err := b.Delete(from); err != nil {
 		return err
 	}

@@ -245,13 +245,13 @@ func (s *Store) History(ctx context.Context, chat int64, user game.UserID, limit
 			return err
 		}
 		return t.walkLedger(c, user, rec.lastEntry, crec.seq, func(_ uint64, e LedgerEntry, _ uint64) error {
-			if limit > 0 && len(out) >= limit {
-				return errStop
-			}
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 			out = append(out, e)
+			if len(out) == limit {
+				return errStop // without reading an entry more
+			}
 			return nil
 		})
 	})

@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -125,4 +126,30 @@ func TestMigrateChatMerge(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, int64(2300), h[0].Balance, "the merged ledger ends at the merged balance")
 	assert.Equal(t, int64(10), h[0].Amount, "the refund")
+}
+
+// TestMigrateThenCommandInOneTransaction: a migration and a command on the
+// moved table that share a commit keep the timer index right: the moved
+// timer entry is seen, and removed when the table loses its deadline.
+func TestMigrateThenCommandInOneTransaction(t *testing.T) {
+	s := newStore(t, Options{})
+	apply(t, s, TableKey{Chat: group}, 1, alice, game.Command{Kind: game.Open}, t0)
+	moved := TableKey{Chat: supergroup}
+	err := s.write(ctx, func(tx *txn) error {
+		if err := tx.migrate(group, supergroup, t0); err != nil {
+			return err
+		}
+		var a Applied
+		if rejected, fatal := tx.apply(ApplyRequest{Key: moved, UpdateID: 2, Command: game.Command{Kind: game.Cancel}, Now: t0}, &a); rejected != nil || fatal != nil {
+			return errors.Join(rejected, fatal)
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	timers, err := s.Timers(ctx)
+	require.NoError(t, err)
+	assert.Empty(t, timers)
+	a, err := s.Audit(ctx, supergroup)
+	require.NoError(t, err)
+	assert.True(t, a.OK, a.Problems)
 }

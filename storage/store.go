@@ -296,8 +296,9 @@ func (s *Store) write(ctx context.Context, fn func(*txn) error) error {
 }
 
 // loop is the commit loop: it takes every write queued while the previous
-// transaction committed, and commits them together (see gather). A writer
-// alone never waits for company: its write starts at once.
+// transaction committed, and commits them together. After a commit of
+// several writes it waits briefly for more (see gather); after a commit of
+// one, a writer alone never waits for company: its write starts at once.
 func (s *Store) loop() {
 	defer close(s.done)
 	batch := make([]*op, 0, maxBatch)
