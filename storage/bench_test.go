@@ -36,15 +36,24 @@ func newBenchPlayer(s *Store, chat int64) *benchPlayer {
 }
 
 func (p *benchPlayer) step(b *testing.B, upd int64) {
+	if err := p.try(upd); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// try sends the next command; an error is one the benchmark must not
+// meet.
+func (p *benchPlayer) try(upd int64) error {
 	u, cmd := pickCommand(&p.v, p.us, p.r)
 	a, err := p.s.Apply(ctx, ApplyRequest{Key: p.key, UpdateID: upd, User: u, Command: cmd, Now: time.Now()})
 	if err != nil {
 		if errors.Is(err, ErrDuplicate) || game.Kind(err) == game.KindInternal {
-			b.Fatal(err)
+			return err
 		}
 		p.rejected++
 	}
 	p.v = a.View
+	return nil
 }
 
 // benchStore opens a store with real fsync and chips enough for every game
@@ -101,6 +110,57 @@ func BenchmarkApply(b *testing.B) {
 		b.ReportMetric(float64(chats.Load()), "goroutines")
 		b.ReportMetric(float64(rejected.Load())/float64(b.N), "rejected/op")
 	})
+}
+
+// BenchmarkApplyParallelGain alternates the two loads of BenchmarkApply
+// on one store, round after round: 64 commands from one goroutine, then
+// 128 commands in each of 64 goroutines at once, one chat each. Both are
+// measured in the same rounds, so that the machine's neighbours weigh on
+// both alike; gain is how many times the one goroutine's rate the 64 reach.
+func BenchmarkApplyParallelGain(b *testing.B) {
+	const alone, together, goroutines = 64, 128, 64
+	s, start := benchStore(b)
+	single := newBenchPlayer(s, -1000)
+	many := make([]*benchPlayer, goroutines)
+	for i := range many {
+		many[i] = newBenchPlayer(s, int64(-i-1))
+	}
+	var upd atomic.Int64
+	var tAlone, tTogether time.Duration
+	start()
+	for i := 0; i < b.N; i++ {
+		t := time.Now()
+		for range alone {
+			single.step(b, upd.Add(1))
+		}
+		tAlone += time.Since(t)
+
+		t = time.Now()
+		errs := make(chan error, goroutines)
+		for _, p := range many {
+			go func() {
+				for range together {
+					if err := p.try(upd.Add(1)); err != nil {
+						errs <- err
+						return
+					}
+				}
+				errs <- nil
+			}()
+		}
+		for range many {
+			if err := <-errs; err != nil {
+				b.Fatal(err)
+			}
+		}
+		tTogether += time.Since(t)
+	}
+	b.StopTimer()
+	perAlone := float64(tAlone) / float64(b.N*alone)
+	perTogether := float64(tTogether) / float64(b.N*together*goroutines)
+	b.ReportMetric(perAlone/1e3, "1goroutine-us/op")
+	b.ReportMetric(perTogether/1e3, "64chats-us/op")
+	b.ReportMetric(perAlone/perTogether, "gain")
 }
 
 // pagesWritten is how many pages the store's commits wrote so far.
