@@ -12,7 +12,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	bolt "go.etcd.io/bbolt"
 
 	"github.com/twentyone-bot/twentyone/game"
 )
@@ -142,15 +141,7 @@ func TestBackupClosed(t *testing.T) {
 	require.NoError(t, err)
 	playChats(t, s, []int64{-1, -2}, 40, nil)
 	require.NoError(t, s.Close())
-	rewrite(t, path, func(tx *bolt.Tx) error {
-		if err := toLedgerV3(tx); err != nil {
-			return err
-		}
-		if err := tx.DeleteBucket(bucketRank); err != nil {
-			return err
-		}
-		return setSchemaRaw(1)(tx)
-	})
+	rewrite(t, path, toSchema1)
 	before, err := os.ReadFile(path)
 	require.NoError(t, err)
 

@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -92,6 +91,18 @@ func toLedgerV3(tx *bolt.Tx) error {
 	return nil
 }
 
+// toSchema1 rewrites a file in the layout of schema 1: that of schema 3
+// without the leaderboard index.
+func toSchema1(tx *bolt.Tx) error {
+	if err := toLedgerV3(tx); err != nil {
+		return err
+	}
+	if err := tx.DeleteBucket(bucketRank); err != nil {
+		return err
+	}
+	return setSchemaRaw(1)(tx)
+}
+
 func TestMigrateFromSchema1(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "old.db")
 	s, err := Open(path, Options{NoSync: true})
@@ -106,16 +117,7 @@ func TestMigrateFromSchema1(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, s.Close())
 
-	// Schema 1: the layout of schema 3 without the leaderboard index.
-	rewrite(t, path, func(tx *bolt.Tx) error {
-		if err := toLedgerV3(tx); err != nil {
-			return err
-		}
-		if err := tx.DeleteBucket(bucketRank); err != nil {
-			return err
-		}
-		return setSchemaRaw(1)(tx)
-	})
+	rewrite(t, path, toSchema1)
 	require.Equal(t, uint64(1), schemaOf(t, path))
 
 	s = openAt(t, path, Options{NoSync: true})
@@ -286,18 +288,13 @@ func TestMigrateFromSchema3(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "old.db")
 	s, err := Open(path, Options{NoSync: true})
 	require.NoError(t, err)
-	chats := []int64{group, -42}
-	for i, chat := range chats {
-		key := TableKey{Chat: chat}
-		playGame(t, s, key, int64(1000*i+1), []User{alice, bob, carol})
-		_, err := s.Grant(ctx, chat, dave, 50, 0, t0)
-		require.NoError(t, err)
-	}
+	chats := []int64{-41, -42}
+	playChats(t, s, chats, 60, nil)
 	history := func(s *Store) map[int64]map[game.UserID][]LedgerEntry {
 		out := map[int64]map[game.UserID][]LedgerEntry{}
 		for _, chat := range chats {
 			out[chat] = map[game.UserID][]LedgerEntry{}
-			for _, u := range []User{alice, bob, carol, dave} {
+			for _, u := range players(game.UserID(chat*10), 4) { // as playChats
 				h, err := s.History(ctx, chat, u.ID, 0)
 				if errors.Is(err, ErrNotFound) {
 					continue // never sat down
@@ -309,7 +306,9 @@ func TestMigrateFromSchema3(t *testing.T) {
 		return out
 	}
 	want := history(s)
-	require.NotEmpty(t, want[group][dave.ID])
+	for _, chat := range chats {
+		require.NotEmpty(t, want[chat], "chat %d has users with a ledger", chat)
+	}
 	require.NoError(t, s.Close())
 
 	rewrite(t, path, func(tx *bolt.Tx) error {
@@ -328,16 +327,16 @@ func TestMigrateFromSchema3(t *testing.T) {
 	for _, a := range audits {
 		assert.True(t, a.OK, a.Problems)
 	}
-	playGame(t, s, TableKey{Chat: group}, 5000, []User{alice, bob, carol})
+	playChats(t, s, chats[:1], 60, nil)
 	got := history(s)
 	grown := false
-	for u, old := range want[group] {
-		now := got[group][u]
+	for u, old := range want[chats[0]] {
+		now := got[chats[0]][u]
 		require.GreaterOrEqual(t, len(now), len(old))
 		assert.Equal(t, old, now[len(now)-len(old):], "user %d: the new entries come before the old", u)
 		grown = grown || len(now) > len(old)
 	}
-	assert.True(t, grown, "the game moved chips")
+	assert.True(t, grown, "the play moved chips")
 	audits, err = s.AuditAll(ctx)
 	require.NoError(t, err)
 	for _, a := range audits {
@@ -345,29 +344,6 @@ func TestMigrateFromSchema3(t *testing.T) {
 	}
 	require.NoError(t, s.Close())
 	assert.Equal(t, uint64(SchemaVersion), schemaOf(t, path))
-}
-
-// playGame plays one game to its end at the table with sensible moves,
-// from update upd on.
-func playGame(t *testing.T, s *Store, key TableKey, upd int64, us []User) {
-	t.Helper()
-	r := rand.New(rand.NewPCG(uint64(upd), 1))
-	v, err := s.View(ctx, key)
-	require.NoError(t, err)
-	played := false
-	for range 1000 {
-		u, cmd := pickCommand(&v, us, r)
-		a, err := s.Apply(ctx, ApplyRequest{Key: key, UpdateID: upd, User: u, Command: cmd, Now: t0})
-		require.NoError(t, err, "%s by %s", cmd.Kind, u.Name)
-		upd++
-		v = a.View
-		if v.Table.Phase().InGame() {
-			played = true
-		} else if played {
-			return
-		}
-	}
-	t.Fatal("the game did not end")
 }
 
 // TestAuditBrokenLedger: a user's chain of ledger entries that cannot be
