@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"html"
 	"strconv"
 	"strings"
@@ -72,24 +73,36 @@ func (c *command) verify(ctx context.Context) {
 	c.b.sendVerify(ctx, c.m.Chat.ID, c.u.thread, c.m.MessageID, c.key, n, c.lang)
 }
 
-// sendVerify sends the revealed decks of a game.
+// sendVerify sends the revealed decks of a game, or says it has none.
 func (b *Bot) sendVerify(ctx context.Context, chat int64, thread, replyTo int, key storage.TableKey, gameNo uint64, l i18n.Lang) {
-	reveals, err := b.store.TableReveals(ctx, key, gameNo)
+	text, found, err := b.verifyText(ctx, key, gameNo, l)
 	if err != nil {
 		b.internal("verify", err)
 		return
 	}
-	num := strconv.FormatUint(gameNo, 10)
-	if len(reveals) == 0 {
-		b.reply(chat, thread, replyTo, render.Message{Text: i18n.T(l, i18n.VerifyNone, num)})
-		return
+	if !found {
+		text = i18n.T(l, i18n.VerifyNone, strconv.FormatUint(gameNo, 10))
 	}
+	b.reply(chat, thread, replyTo, render.Message{Text: text})
+}
+
+// verifyText is the message listing the revealed decks of a game of the
+// table; found is false when the game revealed none.
+func (b *Bot) verifyText(ctx context.Context, key storage.TableKey, gameNo uint64, l i18n.Lang) (text string, found bool, err error) {
+	reveals, err := b.store.TableReveals(ctx, key, gameNo)
+	if errors.Is(err, storage.ErrNotFound) || err == nil && len(reveals) == 0 {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, err
+	}
+	num := strconv.FormatUint(gameNo, 10)
 	parts := []string{i18n.T(l, i18n.VerifyTitle, num)}
 	for i, r := range reveals {
 		parts = append(parts, i18n.T(l, i18n.VerifyDeck, strconv.Itoa(i+1), html.EscapeString(r.Commitment), html.EscapeString(r.Preimage)))
 	}
 	parts = append(parts, i18n.T(l, i18n.VerifyHowTo))
-	text := strings.Join(parts, "\n\n")
+	text = strings.Join(parts, "\n\n")
 	if len([]rune(text)) > render.MaxText-100 {
 		// A game with many knocks: the newest decks that fit.
 		for len(parts) > 3 && len([]rune(strings.Join(parts, "\n\n"))) > render.MaxText-100 {
@@ -97,5 +110,5 @@ func (b *Bot) sendVerify(ctx context.Context, chat int64, thread, replyTo int, k
 		}
 		text = strings.Join(parts, "\n\n")
 	}
-	b.reply(chat, thread, replyTo, render.Message{Text: text})
+	return text, true, nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/twentyone-bot/twentyone/bot/callback"
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/bot/outbox"
+	"github.com/twentyone-bot/twentyone/bot/render"
 	"github.com/twentyone-bot/twentyone/game"
 	"github.com/twentyone-bot/twentyone/storage"
 )
@@ -48,12 +49,7 @@ func (b *Bot) press(ctx context.Context, u update) {
 	case data.Action == callback.SettingInfo:
 		b.answer(q, i18n.T(lang, fieldInfo[data.Field]), true)
 	case data.Action == callback.Verify:
-		if text, ok := b.verifyDue(key, data.Game, lang); !ok {
-			b.answer(q, text, false)
-			return
-		}
-		b.answer(q, "", false)
-		b.sendVerify(ctx, chat, u.thread, 0, key, data.Game, lang)
+		b.pressVerify(ctx, q, key, u.thread, data.Game, lang)
 	default:
 		b.answer(q, i18n.T(lang, i18n.PopBadButton), false)
 	}
@@ -249,6 +245,30 @@ type verifySent struct {
 // (also with forged buttons naming other games), and hold up the table's
 // edits behind the group's pacing.
 const verifyCooldown = 2 * time.Minute
+
+// pressVerify answers the "Check the deck" button: it sends the revealed
+// decks of the game the button names, at most one check per table every
+// verifyCooldown. A button naming a game that revealed no deck is forged
+// or stale: it is refused and starts no cooldown, so that nobody can hold
+// up the real button with forged ones.
+func (b *Bot) pressVerify(ctx context.Context, q *tgbotapi.CallbackQuery, key storage.TableKey, thread int, gameNo uint64, l i18n.Lang) {
+	text, found, err := b.verifyText(ctx, key, gameNo, l)
+	switch {
+	case err != nil:
+		b.answer(q, "", false)
+		b.internal("verify", err)
+		return
+	case !found:
+		b.answer(q, i18n.T(l, i18n.PopBadButton), false)
+		return
+	}
+	if wait, ok := b.verifyDue(key, gameNo, l); !ok {
+		b.answer(q, wait, false)
+		return
+	}
+	b.answer(q, "", false)
+	b.reply(key.Chat, thread, 0, render.Message{Text: text})
+}
 
 // verifyDue says whether the deck check of a game of the table may be sent
 // now, and if so records it as sent; else the answer to give instead.
