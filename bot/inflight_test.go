@@ -57,6 +57,11 @@ func TestInFlightWaitIdle(t *testing.T) {
 		w.waitIdle(context.Background(), time.Minute)
 		close(idle)
 	}()
+	select {
+	case <-idle:
+		t.Fatal("waitIdle returned while an update was in hand")
+	case <-time.After(50 * time.Millisecond): // waitIdle is given a chance to return wrongly
+	}
 	done()
 	select {
 	case <-idle:

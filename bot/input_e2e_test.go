@@ -172,8 +172,8 @@ func TestLongArgumentsAreQuotedShort(t *testing.T) {
 		want string
 	}{
 		{[]string{"turn", long}, " is not a value for turn."},
-		{[]string{"lang", long}, ""},
-		{[]string{long, "1"}, ""},
+		{[]string{"lang", long}, "…: use en or ru."},
+		{[]string{long, "1"}, "The settings: stake, entry, bets, turn, lobby, knocks, lang."},
 	}
 	for i, tt := range tests {
 		sent := h.command("Alice", "settings", tt.args...)

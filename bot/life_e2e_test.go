@@ -328,3 +328,18 @@ func TestCancelByAdmin(t *testing.T) {
 	h.command("Alice", "cancel")
 	h.botSays("There is nothing to cancel.")
 }
+
+// TestAnswerRetried: an answer to a press that fails at once (a 5xx, a
+// dropped connection) is tried again, so the player's client does not
+// spin until it gives up.
+func TestAnswerRetried(t *testing.T) {
+	h := newHarness(t)
+	h.command("Alice", "newgame")
+	h.tableMessage(contains("Alice"))
+	m, _ := h.srv.LastBotMessage(h.group.ID)
+	join, _ := m.Button("Join")
+	h.srv.InjectFault(telegramtest.Fault{Kind: telegramtest.FaultInternalError, Methods: []string{"answerCallbackQuery"}, Count: 1})
+	h.srv.InjectFault(telegramtest.Fault{Kind: telegramtest.FaultDropConnection, Methods: []string{"answerCallbackQuery"}, Count: 1})
+	a := h.pressRaw("Bob", m.MessageID, join.CallbackData)
+	assert.Equal(t, "You're in.", a.Text, "answered at the third try")
+}

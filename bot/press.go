@@ -70,13 +70,17 @@ var fieldInfo = map[string]i18n.Key{
 // player must see the toast at once even while the table's edit waits.
 //
 // A failure worth a retry (a 5xx, a dropped connection) is retried at once,
-// up to answerAttempts in all: an unanswered press leaves the player's
-// client spinning until it gives up (cmd/loadtest -faults: 5 % of answers
-// lost without the retry).
+// up to answerAttempts in all, while answerRetryWithin has not passed since
+// the first try: an unanswered press leaves the player's client spinning
+// until it gives up (cmd/loadtest -faults: 5 % of answers lost without the
+// retry), but a slow failure (a timeout) is not worth the chat's queue
+// waiting for it again, and Telegram refuses late answers anyway.
 func (b *Bot) answer(q *tgbotapi.CallbackQuery, text string, alert bool) {
+	start := time.Now()
 	var err error
 	for range answerAttempts {
-		if err = b.api.answerCallback(q.ID, text, alert); err == nil || !outbox.IsTemporary(forOutbox(err)) {
+		err = b.api.answerCallback(q.ID, text, alert)
+		if err == nil || !outbox.IsTemporary(forOutbox(err)) || time.Since(start) > answerRetryWithin {
 			break
 		}
 	}
@@ -85,8 +89,13 @@ func (b *Bot) answer(q *tgbotapi.CallbackQuery, text string, alert bool) {
 	}
 }
 
-// answerAttempts bounds the tries of one callback answer.
-const answerAttempts = 3
+// answerAttempts bounds the tries of one callback answer, and
+// answerRetryWithin the time after the first try within which a failure is
+// tried again.
+const (
+	answerAttempts    = 3
+	answerRetryWithin = 2 * time.Second
+)
 
 // tableCommands maps the table buttons to game commands.
 var tableCommands = map[callback.Action]game.CommandKind{
