@@ -173,10 +173,14 @@ func (c *command) newGame(ctx context.Context) {
 	}
 	res, err := c.apply(ctx, u, game.Command{Kind: game.Open, User: u.ID, Name: u.Name})
 	switch {
-	case err == nil && res.Before.Phase() == game.Closed && res.Before.Version() > 0:
-		c.b.reopened(res)
 	case err == nil:
-		c.b.show(res.View)
+		if res.Before.Phase() == game.Closed && res.Before.Version() > 0 {
+			// Typed at the bottom of the chat: the lobby goes there, and
+			// the closed table's message goes, unless showApplied keeps
+			// it as the record of its last game.
+			c.b.repostNext(res.Key)
+		}
+		c.b.showApplied(res)
 	case errors.Is(err, game.ErrTableOpen):
 		c.b.repost(res.View) // bring the open table to the bottom of the chat
 	case errors.Is(err, storage.ErrDuplicate):

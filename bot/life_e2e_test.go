@@ -61,6 +61,23 @@ func TestNewGameAfterClose(t *testing.T) {
 		h.messageSays(closed, "Twenty One — game 1") // the record of the last game
 		assert.Contains(t, m.Labels(), "Join")
 	})
+	t.Run("the button, after a game", func(t *testing.T) {
+		// The same through the closed table's own button: the record of
+		// the last game is kept there too.
+		h := newHarness(t)
+		h.bobWins()
+		h.clock.Advance(11 * time.Minute)
+		h.tableMessage(contains("closed"))
+		closed := h.view().MessageID
+		tm, ok := h.srv.Message(h.group.ID, closed)
+		require.True(t, ok)
+		b, ok := tm.Button("New table")
+		require.True(t, ok)
+		h.pressRaw("Carol", closed, b.CallbackData)
+		m := h.tableMessage(contains("Carol"))
+		require.NotEqual(t, closed, m.MessageID, "the lobby has a message of its own")
+		h.messageSays(closed, "Twenty One — game 1")
+	})
 	t.Run("no game played", func(t *testing.T) {
 		h := newHarness(t)
 		h.lobby("Bob")

@@ -38,10 +38,16 @@ func (b *Bot) show(v storage.View) {
 // repost makes the next render of the table a new message at the bottom of
 // the chat, deleting the old one.
 func (b *Bot) repost(v storage.View) {
-	b.mu.Lock()
-	b.reposts[v.Key] = repost{}
-	b.mu.Unlock()
+	b.repostNext(v.Key)
 	b.show(v)
+}
+
+// repostNext makes the next render of the table a new message at the
+// bottom of the chat, deleting the old one.
+func (b *Bot) repostNext(key storage.TableKey) {
+	b.mu.Lock()
+	b.reposts[key] = repost{}
+	b.mu.Unlock()
 }
 
 // repost says how the next render of a table leaves its old message: deleted,
@@ -52,34 +58,20 @@ type repost struct {
 }
 
 // showApplied shows the table after an applied command. When the command
-// started a game where a finished one was shown, the finished game's
-// message stays in the chat as its record and the new game gets a message
-// of its own.
+// replaced a finished game in the table's message (it started the next
+// game, or opened a lobby over the closed table), the finished game's
+// message stays in the chat as its record, and the table gets a message of
+// its own.
 func (b *Bot) showApplied(res storage.Applied) {
-	started := false
+	replaced := res.Before.Phase() == game.Closed && res.Table.Phase() != game.Closed
 	for _, e := range res.Outcome.Events {
-		started = started || e.Kind == game.EventStarted
+		replaced = replaced || e.Kind == game.EventStarted
 	}
-	if started && render.Finished(&res.Before) {
+	if replaced && render.Finished(&res.Before) {
 		b.mu.Lock()
 		b.reposts[res.Key] = b.record(res)
 		b.mu.Unlock()
 	}
-	b.show(res.View)
-}
-
-// reopened shows a table that /newgame opened where a closed one was
-// shown: the command was typed at the bottom of the chat, so the new lobby
-// goes there, and the closed table's message becomes the record of its
-// last game, or goes when it held none.
-func (b *Bot) reopened(res storage.Applied) {
-	rp := repost{}
-	if render.Finished(&res.Before) {
-		rp = b.record(res)
-	}
-	b.mu.Lock()
-	b.reposts[res.Key] = rp
-	b.mu.Unlock()
 	b.show(res.View)
 }
 
