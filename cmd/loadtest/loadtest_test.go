@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -139,6 +140,10 @@ func TestSoak(t *testing.T) {
 	cfg.Rate = 100
 	cfg.Warmup = 2 * time.Second
 	res := runOK(t, cfg)
+	require.Positive(t, res.GoroutinesStart, "the bot's goroutines were counted")
+	require.Positive(t, res.RSSStart, "the bot's memory was read")
+	require.Positive(t, res.GoroutinesEnd)
+	require.Positive(t, res.RSSEnd)
 	assert.LessOrEqual(t, res.GoroutinesEnd, res.GoroutinesStart+50, "goroutines stay flat")
 	assert.Less(t, res.RSSEnd, res.RSSStart*3/2+16<<20, "memory stays flat")
 }
@@ -152,6 +157,24 @@ func TestCLI(t *testing.T) {
 
 	assert.Equal(t, 2, cli(context.Background(), []string{"-nonsense"}, &out, &errs))
 	assert.Equal(t, 2, cli(context.Background(), []string{"extra"}, &out, &errs))
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-chats", "-5"}, "-chats must be above 0"},
+		{[]string{"-duration", "0s"}, "-duration must be above 0"},
+		{[]string{"-drain-timeout", "-1s"}, "-drain-timeout must be above 0"},
+		{[]string{"-rate", "-1"}, "-rate must not be negative"},
+		{[]string{"-preload", "-1"}, "-preload must be 0 to"},
+		{[]string{"-preload", "200000000"}, "-preload must be 0 to"},
+		{[]string{"-chaos-kills", "-2"}, "-chaos-kills must not be negative"},
+		{[]string{"-process", "-binary", "x"}, "give one"},
+		{[]string{"-cpuprofile", filepath.Join(t.TempDir(), "no", "such", "dir", "cpu.prof")}, "-cpuprofile"},
+	} {
+		errs.Reset()
+		assert.Equal(t, 2, cli(context.Background(), tt.args, &out, &errs), tt.args)
+		assert.Contains(t, errs.String(), tt.want, tt.args)
+	}
 }
 
 func TestReadTable(t *testing.T) {

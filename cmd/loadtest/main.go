@@ -27,6 +27,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -81,6 +82,10 @@ func cli(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "loadtest: unexpected argument %q\n", fs.Arg(0))
 		return 2
 	}
+	if err := checkFlags(cfg, soak); err != nil {
+		fmt.Fprintf(stderr, "loadtest: %v\n", err)
+		return 2
+	}
 	if soak > 0 {
 		cfg.Duration = soak
 		if cfg.Rate == 0 {
@@ -109,4 +114,47 @@ func cli(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// checkFlags refuses the values no run can use, so that a typo is not
+// quietly replaced by a default.
+func checkFlags(cfg Config, soak time.Duration) error {
+	positive := []struct {
+		name string
+		ok   bool
+	}{
+		{"-chats", cfg.Chats > 0},
+		{"-duration", cfg.Duration > 0},
+		{"-turn-timeout", cfg.TurnTimeout > 0},
+		{"-drain-timeout", cfg.DrainTimeout > 0},
+		{"-floor", cfg.FloorSpan > 0},
+		{"-progress", cfg.Progress > 0},
+	}
+	for _, p := range positive {
+		if !p.ok {
+			return fmt.Errorf("%s must be above 0", p.name)
+		}
+	}
+	switch {
+	case cfg.Warmup < 0:
+		return errors.New("-warmup must not be negative")
+	case cfg.Rate < 0:
+		return errors.New("-rate must not be negative (0: as fast as the bot answers)")
+	case cfg.Preload < 0 || cfg.Preload > maxPreload:
+		return fmt.Errorf("-preload must be 0 to %d", maxPreload)
+	case cfg.ChaosKills < 0:
+		return errors.New("-chaos-kills must not be negative")
+	case soak < 0:
+		return errors.New("-soak must not be negative")
+	case cfg.Process && cfg.Binary != "":
+		return errors.New("-process and -binary both say how to run the bot: give one")
+	}
+	if cfg.CPUProfile != "" {
+		f, err := os.OpenFile(cfg.CPUProfile, os.O_CREATE|os.O_WRONLY, 0o644)
+		if err != nil {
+			return fmt.Errorf("-cpuprofile: %w", err)
+		}
+		_ = f.Close()
+	}
+	return nil
 }

@@ -115,6 +115,9 @@ func fetch(ctx context.Context, url string, w io.Writer) error {
 		return err
 	}
 	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("GET %s: %s", url, resp.Status)
+	}
 	_, err = io.Copy(w, resp.Body)
 	return err
 }

@@ -196,7 +196,13 @@ func run(ctx context.Context, cfg Config) (res *Result, err error) {
 		if dir, err = os.MkdirTemp("", "loadtest-"); err != nil {
 			return nil, err
 		}
-		defer os.RemoveAll(dir)
+		defer func() {
+			if err != nil {
+				logf("kept %s: the bot's log is there", dir)
+				return
+			}
+			_ = os.RemoveAll(dir)
+		}()
 	}
 	db := cfg.DB
 	if db == "" {
@@ -254,9 +260,22 @@ func run(ctx context.Context, cfg Config) (res *Result, err error) {
 		}
 	}()
 	rctx, cancel := context.WithTimeout(ctx, time.Minute)
+	exited := tgt.exited()
+	go func() {
+		select {
+		case <-exited: // no use waiting out the minute
+			cancel()
+		case <-rctx.Done():
+		}
+	}()
 	answer, err := probe.Wait(rctx)
 	cancel()
 	if err != nil {
+		select {
+		case <-exited:
+			return nil, errors.New("the bot stopped before it answered its first press")
+		default:
+		}
 		return nil, fmt.Errorf("the bot never answered its first press: %w", err)
 	}
 	res.Ready = answer.AnsweredAt.Sub(t0)
@@ -673,7 +692,11 @@ func dumpGoroutines(ctx context.Context, tgt target, path string, logf func(stri
 	case *process:
 		err = fetch(ctx, "http://"+t.set.HTTPListen+"/debug/pprof/goroutine?debug=2", f)
 	}
-	if err == nil {
-		logf("stuck: the bot's goroutines are in %s", path)
+	if err != nil {
+		// The twentyone binary serves no /debug/pprof.
+		logf("stuck: the bot's goroutines could not be read: %v", err)
+		_ = os.Remove(path)
+		return
 	}
+	logf("stuck: the bot's goroutines are in %s", path)
 }

@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -127,6 +128,8 @@ type target interface {
 	written() (int64, error)
 	// describe says what runs, for the report.
 	describe() string
+	// exited is closed when the bot started last stopped running.
+	exited() <-chan struct{}
 }
 
 // inProcess runs the bot in this process: figures of memory and
@@ -188,6 +191,8 @@ func (t *inProcess) stop(ctx context.Context) error {
 	return err
 }
 
+func (t *inProcess) exited() <-chan struct{} { return t.done }
+
 func (t *inProcess) kill() error {
 	return errors.New("the in-process bot cannot be killed: use -process or -binary")
 }
@@ -215,6 +220,12 @@ type process struct {
 	kills int
 }
 
+func (t *process) exited() <-chan struct{} {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.done
+}
+
 func (t *process) describe() string {
 	return fmt.Sprintf("child process %s (memory and goroutines are the bot's alone)", strings.Join(t.argv, " "))
 }
@@ -235,6 +246,9 @@ func (t *process) start(ctx context.Context) error {
 	}
 	fmt.Fprintf(logf, "--- start %d at %s\n", t.runs+1, time.Now().Format(time.RFC3339Nano))
 	cmd := exec.Command(t.argv[0], t.argv[1:]...)
+	// In the run's directory, so that a twentyone.yaml where the tool was
+	// started does not configure the bot under test.
+	cmd.Dir = filepath.Dir(t.logPath)
 	cmd.Env = append(withoutTwentyone(os.Environ()), t.set.env()...)
 	cmd.Env = append(cmd.Env, childEnv+"=bot")
 	cmd.Stdout, cmd.Stderr = logf, logf
