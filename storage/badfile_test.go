@@ -224,3 +224,22 @@ func TestOpenWildPageReference(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckFree: a database another store holds is in use; a free one and
+// a missing one are not, and checking creates nothing.
+func TestCheckFree(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "missing.db")
+	require.NoError(t, CheckFree(missing))
+	assert.NoFileExists(t, missing, "checking creates nothing")
+
+	path := filepath.Join(dir, "db")
+	s, err := Open(path, Options{NoSync: true})
+	require.NoError(t, err)
+	err = CheckFree(path)
+	assert.ErrorIs(t, err, ErrInUse)
+	assert.ErrorContains(t, err, path)
+	require.NoError(t, s.Close())
+	require.NoError(t, CheckFree(path))
+	openAt(t, path, Options{NoSync: true}) // the check let go of its lock
+}

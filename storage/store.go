@@ -456,3 +456,27 @@ func (s *Store) read(ctx context.Context, fn func(*txn) error) (err error) {
 		return fn(s.newTxn(tx))
 	})
 }
+
+// CheckFree returns an error wrapping ErrInUse when another process holds
+// the database at path, without opening it as a database: it creates,
+// migrates and changes nothing. It returns nil when the file is free or
+// does not exist. A process that starts other things (a server) before it
+// opens the database asks this first, so that a second instance is told
+// the database is in use, not what else the first one holds.
+func CheckFree(path string) error {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("open %s: %w", path, err)
+	}
+	defer f.Close()
+	if err := lockFile(f, false, 0); err != nil {
+		if errors.Is(err, errWouldBlock) {
+			return fmt.Errorf("%w: %s", ErrInUse, path)
+		}
+		return fmt.Errorf("lock %s: %w", path, err)
+	}
+	return unlockFile(f)
+}

@@ -28,8 +28,6 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
-
-	"github.com/twentyone-bot/twentyone/storage"
 )
 
 // Exit codes.
@@ -358,15 +356,6 @@ func (c *CLI) version(_ context.Context, args []string) error {
 	return nil
 }
 
-// writeOutput writes what fill writes to path, atomically (a temporary file
-// renamed over path once complete and synced), or to stdout for "-".
-func writeOutput(path string, stdout io.Writer, fill func(io.Writer) error) error {
-	if path == "-" {
-		return fill(stdout)
-	}
-	return storage.WriteFile(path, fill)
-}
-
 // Store is what Main needs of the database (storage.Store, wired in
 // wire.go).
 type Store interface {
@@ -449,17 +438,15 @@ func (m *Main) AdminAddr() string {
 // call Close to stop, also after Run failed.
 func (m *Main) Run(ctx context.Context) error {
 	cfg, log := m.Config, m.Logger
-	// The database first: its lock says whether another instance runs,
-	// which a second instance must be told, not that the admin address is
-	// taken (by that same instance).
-	st, err := openStore(cfg, m.Metrics, log)
-	if err != nil {
+	// The database's lock first: a second instance must be told that the
+	// database is in use, not that the admin address is taken (by that same
+	// instance). Then the admin address, and only then the database is
+	// opened (created or migrated), so that a taken address changes no file.
+	if err := checkStoreFree(cfg); err != nil {
 		return err
 	}
-	m.mu.Lock()
-	m.store = st
-	m.mu.Unlock()
 	if cfg.HTTP.Listen != "" {
+		var err error
 		m.admin, err = startServer("admin", cfg.HTTP.Listen, newAdminHandler(adminOptions{
 			Metrics: m.Metrics.Handler(),
 			Ready:   m.readyErr,
@@ -470,6 +457,13 @@ func (m *Main) Run(ctx context.Context) error {
 			return err
 		}
 	}
+	st, err := openStore(cfg, m.Metrics, log)
+	if err != nil {
+		return err
+	}
+	m.mu.Lock()
+	m.store = st
+	m.mu.Unlock()
 	m.Metrics.RegisterOpenTables(func() float64 {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()

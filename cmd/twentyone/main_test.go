@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"net"
 	"net/http"
 	"path/filepath"
 	"testing"
@@ -164,4 +165,22 @@ func TestCLI(t *testing.T) {
 			assert.Contains(t, stderr.String(), tt.stderr)
 		})
 	}
+}
+
+// TestRunAdminAddressTaken: when another program holds the admin address,
+// Run says so and leaves the database alone: no file is created.
+func TestRunAdminAddressTaken(t *testing.T) {
+	srv := telegramtest.StartTest(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer ln.Close()
+	db := filepath.Join(t.TempDir(), "twentyone.db")
+	cfg := testConfig(srv, db)
+	cfg.HTTP.Listen = ln.Addr().String()
+	m := NewMain(cfg, discardLogger())
+	err = m.Run(context.Background())
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "address already in use")
+	require.NoError(t, m.Close(context.Background()))
+	assert.NoFileExists(t, db, "the database was not created")
 }

@@ -1,8 +1,8 @@
 package main
 
 // The playground subcommand: the whole product on this machine, without
-// Telegram (bot/playground). `run` starts it too when no token is
-// configured.
+// Telegram (bot/playground). A bare `twentyone` starts it too when no
+// token is configured; `run` without a token exits 2.
 
 import (
 	"context"

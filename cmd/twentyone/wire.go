@@ -58,6 +58,15 @@ func openStore(cfg *Config, m *Metrics, log *slog.Logger) (Store, error) {
 }
 
 // storeError explains a failure to open the database.
+// checkStoreFree says, without opening it, whether another process holds
+// the database.
+func checkStoreFree(cfg *Config) error {
+	if err := storage.CheckFree(cfg.Storage.Path); err != nil {
+		return storeError(cfg.Storage.Path, err)
+	}
+	return nil
+}
+
 func storeError(path string, err error) error {
 	switch {
 	case errors.Is(err, storage.ErrInUse):
@@ -156,4 +165,13 @@ func same(a, b string) bool {
 	absA, errA := filepath.Abs(a)
 	absB, errB := filepath.Abs(b)
 	return errA == nil && errB == nil && absA == absB
+}
+
+// writeOutput writes what fill writes to path, atomically (a temporary file
+// renamed over path once complete and synced), or to stdout for "-".
+func writeOutput(path string, stdout io.Writer, fill func(io.Writer) error) error {
+	if path == "-" {
+		return fill(stdout)
+	}
+	return storage.WriteFile(path, fill)
 }
