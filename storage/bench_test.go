@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"github.com/twentyone-bot/twentyone/game"
 )
 
@@ -177,16 +175,15 @@ func tableSize(b *testing.B) int {
 		p.step(b, int64(i))
 	}
 	p.step(b, 1000) // a bet: a player's hand and the deck in play
-	enc, err := encodeTable(&p.v.Table, 0)
+	size, err := EncodedSize(&p.v)
 	if err != nil {
 		b.Fatal(err)
 	}
-	return len(enc)
+	return size
 }
 
 // BenchmarkFloor is what one write transaction with fsync costs on this
-// disk: a bare bbolt Update writing one value of a table's size, the file
-// opened with the options Open uses.
+// disk: a Floor, writing one value of a table's size.
 func BenchmarkFloor(b *testing.B) {
 	b.Run("bare-update", func(b *testing.B) {
 		update, size := newFloor(b)
@@ -223,29 +220,17 @@ func BenchmarkApplyAgainstFloor(b *testing.B) {
 	b.ReportMetric(100*float64(floor)/float64(applying), "%floor-rate")
 }
 
-// newFloor opens a bare bbolt file next to the benchmark's and returns a
-// function that writes one value of a table's size in one transaction,
-// and that size.
+// newFloor opens a Floor next to the benchmark's file, its value of a
+// table's size, and returns its commit and that size.
 func newFloor(b *testing.B) (update func(i int), size int) {
 	size = tableSize(b)
-	db, err := bolt.Open(filepath.Join(b.TempDir(), "floor.db"), 0o600, &bolt.Options{FreelistType: bolt.FreelistMapType, InitialMmapSize: 256 << 20}) // as Open
+	f, err := OpenFloor(filepath.Join(b.TempDir(), "floor.db"), size)
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Cleanup(func() { _ = db.Close() })
-	val := make([]byte, size)
-	key := []byte("table")
-	if err := db.Update(func(tx *bolt.Tx) error {
-		_, err := tx.CreateBucket([]byte("tables"))
-		return err
-	}); err != nil {
-		b.Fatal(err)
-	}
+	b.Cleanup(func() { _ = f.Close() })
 	return func(i int) {
-		val[0] = byte(i)
-		if err := db.Update(func(tx *bolt.Tx) error {
-			return tx.Bucket([]byte("tables")).Put(key, val)
-		}); err != nil {
+		if err := f.Commit(i); err != nil {
 			b.Fatal(err)
 		}
 	}, size

@@ -190,18 +190,14 @@ func openBolt(path string, timeout time.Duration, readOnly, noSync bool) (db *bo
 			db, err = nil, fmt.Errorf("%w: %s: %v", ErrCorrupt, path, r)
 		}
 	}()
-	db, err = bolt.Open(path, 0o600, &bolt.Options{
-		Timeout:         timeout,
-		ReadOnly:        readOnly,
-		NoSync:          noSync,
-		FreelistType:    bolt.FreelistMapType,
-		InitialMmapSize: 256 << 20,
-		OpenFile: func(name string, flag int, perm os.FileMode) (*os.File, error) {
-			f, err := os.OpenFile(name, flag, perm)
-			file = f
-			return f, err
-		},
-	})
+	opts := boltOptions(readOnly, noSync)
+	opts.Timeout = timeout
+	opts.OpenFile = func(name string, flag int, perm os.FileMode) (*os.File, error) {
+		f, err := os.OpenFile(name, flag, perm)
+		file = f
+		return f, err
+	}
+	db, err = bolt.Open(path, 0o600, opts)
 	switch {
 	case err == nil:
 		return db, nil

@@ -10,8 +10,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"github.com/twentyone-bot/twentyone/bot/telegramtest"
 	"github.com/twentyone-bot/twentyone/game"
 	"github.com/twentyone-bot/twentyone/storage"
@@ -58,36 +56,20 @@ func measureFloors(ctx context.Context, srv *telegramtest.Server, dir string, sp
 // tableBytes plays one table into mid-game in a scratch database and
 // returns the size of its stored value.
 func tableBytes(dir string) (int, error) {
-	path := filepath.Join(dir, "size.db")
-	st, err := storage.Open(path, storage.Options{NoSync: true})
+	st, err := storage.Open(filepath.Join(dir, "size.db"), storage.Options{NoSync: true})
 	if err != nil {
 		return 0, fmt.Errorf("measuring a table: %w", err)
 	}
+	defer st.Close()
 	key := storage.TableKey{Chat: -1}
 	if err := playToGame(context.Background(), st, key, 1, 2); err != nil {
-		_ = st.Close()
 		return 0, err
 	}
-	if err := st.Close(); err != nil {
-		return 0, err
-	}
-	db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
+	v, err := st.View(context.Background(), key)
 	if err != nil {
 		return 0, fmt.Errorf("measuring a table: %w", err)
 	}
-	defer db.Close()
-	size := 0
-	err = db.View(func(tx *bolt.Tx) error {
-		b := tx.Bucket([]byte("tables"))
-		if b == nil {
-			return fmt.Errorf("measuring a table: no tables bucket")
-		}
-		return b.ForEach(func(_, v []byte) error {
-			size = max(size, len(v))
-			return nil
-		})
-	})
-	return size, err
+	return storage.EncodedSize(&v)
 }
 
 // playToGame opens a table, seats a second player and starts a game: a
@@ -105,32 +87,22 @@ func playToGame(ctx context.Context, st *storage.Store, key storage.TableKey, a,
 	return nil
 }
 
-// commitFloor returns the median time of a bare bbolt Update writing one
-// value of size bytes, fsync included, with the options storage uses.
+// commitFloor returns the median time of a bare commit (storage.Floor)
+// writing one value of size bytes, fsync included.
 func commitFloor(ctx context.Context, path string, size int, span time.Duration) (time.Duration, error) {
-	db, err := bolt.Open(path, 0o600, &bolt.Options{FreelistType: bolt.FreelistMapType, InitialMmapSize: 256 << 20})
+	f, err := storage.OpenFloor(path, size)
 	if err != nil {
 		return 0, fmt.Errorf("commit floor: %w", err)
 	}
-	defer db.Close()
-	bucket := []byte("tables")
-	if err := db.Update(func(tx *bolt.Tx) error {
-		_, err := tx.CreateBucketIfNotExists(bucket)
-		return err
-	}); err != nil {
-		return 0, fmt.Errorf("commit floor: %w", err)
-	}
-	val := make([]byte, size)
+	defer f.Close()
 	var samples []time.Duration
 	end := time.Now().Add(span)
 	for i := 0; len(samples) < 20 || time.Now().Before(end) && len(samples) < 5000; i++ {
 		if ctx.Err() != nil {
 			return 0, ctx.Err()
 		}
-		val[0] = byte(i)
-		key := []byte{byte(i % 64)} // a few tables, rewritten in turn
 		start := time.Now()
-		if err := db.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucket).Put(key, val) }); err != nil {
+		if err := f.Commit(i); err != nil {
 			return 0, fmt.Errorf("commit floor: %w", err)
 		}
 		samples = append(samples, time.Since(start))
