@@ -76,10 +76,7 @@ func TestTopStatsHistory(t *testing.T) {
 // stand up when the game is over.
 func TestKickDuringAGame(t *testing.T) {
 	h := newHarness(t)
-	h.decks("Kh Tc 9d Ts")
-	h.lobby("Bob", "Carol")
-	h.startGame("Alice")
-	h.tableMessage(contains("your bet, Bob"))
+	h.betting("Kh Tc 9d Ts")
 	h.bet("Bob", 10)
 	bobMsg := h.command("Bob", "balance")
 	carolMsg := h.command("Carol", "balance")

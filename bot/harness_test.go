@@ -302,6 +302,16 @@ func (h *harness) pressRaw(name string, messageID int, data string) telegramtest
 	return a
 }
 
+// betting stacks the decks, seats Bob and Carol with Alice (the banker)
+// and starts the game: Bob is to bet.
+func (h *harness) betting(decks string) {
+	h.t.Helper()
+	h.decks(decks)
+	h.lobby("Bob", "Carol")
+	h.startGame("Alice")
+	h.tableMessage(contains("your bet, Bob"))
+}
+
 func action(a callback.Action) func(callback.Data) bool {
 	return func(d callback.Data) bool { return d.Action == a }
 }

@@ -19,10 +19,7 @@ import (
 
 func TestTurnTimeout(t *testing.T) {
 	h := newHarness(t)
-	h.decks("Kh Tc 9d  Ts")
-	h.lobby("Bob", "Carol")
-	h.startGame("Alice")
-	h.tableMessage(contains("your bet, Bob"))
+	h.betting("Kh Tc 9d  Ts")
 
 	// Bob does not bet in time: he sits the circle out, no chips move.
 	h.clock.Advance(61 * time.Second)
@@ -95,10 +92,7 @@ func TestNewGameAfterClose(t *testing.T) {
 // again by a new bot on the same file.
 func TestTurnTimerAfterRestart(t *testing.T) {
 	h := newHarness(t)
-	h.decks("Kh Tc 9d Ts")
-	h.lobby("Bob", "Carol")
-	h.startGame("Alice")
-	h.tableMessage(contains("your bet, Bob"))
+	h.betting("Kh Tc 9d Ts")
 	h.restart()
 	h.clock.Advance(61 * time.Second)
 	h.tableMessage(contains("your bet, Carol"))
