@@ -116,9 +116,13 @@ func Start(ctx context.Context, opts Options) (_ *Playground, err error) {
 	p.url = "http://" + displayAddr(tcp)
 
 	// The database remembers the last update id each chat applied and skips
-	// updates at or below it as redelivered; a kept database outlives this
-	// server, so number the updates from the clock, past any earlier run's.
-	p.srv = telegramtest.New(telegramtest.WithBot(Bot), telegramtest.WithFirstUpdateID(int(time.Now().UnixMilli())))
+	// updates at or below it as redelivered, and the messages its tables
+	// are shown in; a kept database outlives this server, so number the
+	// updates and every chat's messages from the clock, past any earlier
+	// run's (a table's old message id must not name a new message).
+	now := int(time.Now().UnixMilli())
+	p.srv = telegramtest.New(telegramtest.WithBot(Bot), telegramtest.WithFirstUpdateID(now),
+		telegramtest.WithFirstMessageID(now-firstMessageEpoch))
 	if err := p.srv.Listen("127.0.0.1:0"); err != nil {
 		return nil, fmt.Errorf("playground: starting the Bot API server: %w", err)
 	}
@@ -190,6 +194,11 @@ func Start(ctx context.Context, opts Options) (_ *Playground, err error) {
 
 // displayAddr is the address to print: a wildcard host becomes 127.0.0.1,
 // which a browser on the same machine can open.
+// firstMessageEpoch is subtracted from the clock's milliseconds to number
+// the playground's messages: ids well apart across runs, and small enough
+// for the page's JavaScript numbers.
+const firstMessageEpoch = 1_780_000_000_000
+
 func displayAddr(a *net.TCPAddr) string {
 	if a.IP.IsUnspecified() {
 		return net.JoinHostPort("127.0.0.1", fmt.Sprint(a.Port))

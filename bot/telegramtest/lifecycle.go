@@ -286,7 +286,7 @@ func (s *Server) UpgradeToSupergroup(chatID, byID int64) (Chat, error) {
 		return Chat{}, fmt.Errorf("user %d is not an administrator of chat %d: %w", by.ID, chatID, ErrNotMember)
 	}
 	id := s.allocChatIDLocked(ChatSupergroup)
-	sg := newChatState(Chat{ID: id, Type: ChatSupergroup, Title: old.chat.Title, Username: old.chat.Username}, s.w.bot.ID)
+	sg := newChatState(Chat{ID: id, Type: ChatSupergroup, Title: old.chat.Title, Username: old.chat.Username}, s.w.bot.ID, s.cfg.firstMessageID)
 	for uid, m := range old.members {
 		cp := *m
 		sg.members[uid] = &cp

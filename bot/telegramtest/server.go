@@ -61,6 +61,7 @@ type config struct {
 	webhookMaxWait   time.Duration
 	webhookTimeout   time.Duration
 	firstUpdateID    int
+	firstMessageID   int
 	maxPollTimeout   time.Duration
 }
 
@@ -118,6 +119,10 @@ func WithWebhookBackoff(first, maxWait time.Duration) Option {
 // WithFirstUpdateID sets the update_id of the first update (default 1).
 func WithFirstUpdateID(id int) Option { return func(c *config) { c.firstUpdateID = id } }
 
+// WithFirstMessageID sets the message_id of the first message of every
+// chat (default 1, as Telegram numbers a new chat's messages).
+func WithFirstMessageID(id int) Option { return func(c *config) { c.firstMessageID = id } }
+
 // WithMaxPollTimeout caps getUpdates' timeout (default 50 s, like Telegram).
 func WithMaxPollTimeout(d time.Duration) Option { return func(c *config) { c.maxPollTimeout = d } }
 
@@ -164,6 +169,7 @@ func New(opts ...Option) *Server {
 		webhookMaxWait:   time.Second,
 		webhookTimeout:   10 * time.Second,
 		firstUpdateID:    1,
+		firstMessageID:   1,
 		maxPollTimeout:   50 * time.Second,
 	}
 	for _, opt := range opts {

@@ -69,14 +69,14 @@ type chatState struct {
 	instance   string
 }
 
-func newChatState(chat Chat, botID int64) *chatState {
+func newChatState(chat Chat, botID int64, firstMsgID int) *chatState {
 	h := fnv.New64a()
 	fmt.Fprintf(h, "%d/%d", botID, chat.ID)
 	return &chatState{
 		chat:      chat,
 		members:   map[int64]*member{},
 		bot:       member{status: StatusMember},
-		nextMsgID: 1,
+		nextMsgID: firstMsgID,
 		msgs:      map[int]*msgRecord{},
 		topics:    map[int]string{},
 		instance:  strconv.FormatInt(int64(h.Sum64()>>1), 10),
@@ -288,7 +288,7 @@ func (s *Server) addChatLocked(spec ChatSpec) (*chatState, error) {
 		if c, ok := s.w.chats[u.ID]; ok {
 			return c, nil
 		}
-		c := newChatState(Chat{ID: u.ID, Type: ChatPrivate, FirstName: u.FirstName, LastName: u.LastName, Username: u.Username}, s.w.bot.ID)
+		c := newChatState(Chat{ID: u.ID, Type: ChatPrivate, FirstName: u.FirstName, LastName: u.LastName, Username: u.Username}, s.w.bot.ID, s.cfg.firstMessageID)
 		s.w.chats[u.ID] = c
 		return c, nil
 	case ChatGroup, ChatSupergroup:
@@ -313,7 +313,7 @@ func (s *Server) addChatLocked(spec ChatSpec) (*chatState, error) {
 	if title == "" {
 		title = "Group " + strconv.FormatInt(-id, 10)
 	}
-	c := newChatState(Chat{ID: id, Type: spec.Type, Title: title, Username: spec.Username, IsForum: spec.IsForum}, s.w.bot.ID)
+	c := newChatState(Chat{ID: id, Type: spec.Type, Title: title, Username: spec.Username, IsForum: spec.IsForum}, s.w.bot.ID, s.cfg.firstMessageID)
 	creator := spec.Creator
 	if creator == 0 && len(spec.Members) > 0 {
 		creator = spec.Members[0]
