@@ -1,21 +1,27 @@
 // Package outbox sends the bot's outgoing Bot API calls at the pace Telegram
 // allows: one queue per chat in which a newer render of a message replaces an
-// older one still waiting, a global limit on calls per second, per-chat pacing
-// under Telegram's group limits, and waiting out 429's retry_after before
-// trying again.
+// older one still waiting and renders go before replies, a global limit on
+// calls per second shared in turn among the chats that have something to
+// send, per-chat pacing under Telegram's group limits, and waiting out 429's
+// retry_after before trying again.
 //
 // An Op is a function that makes one call. The outbox does not look inside:
 // it orders, paces, coalesces and retries, and the caller's function does the
 // Bot API call and reports how it went through its error: nil, a
 // *RetryAfterError (429), a temporary error (Temporary) or anything else
 // (given up, logged).
+//
+// An idle outbox runs no goroutine: one dispatcher runs while any op waits,
+// and one goroutine per call in flight, at most Options.MaxInFlight.
 package outbox
 
 import (
+	"container/heap"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime/debug"
 	"sync"
 	"time"
 )
@@ -39,15 +45,32 @@ func TelegramLimits() Limits {
 	return Limits{PerSecond: 25, GroupPerMinute: 19, ChatInterval: time.Second}
 }
 
+// Class orders the waiting ops of a chat: every waiting Render goes before
+// any waiting Say, so that a chat's table is never held up by replies.
+type Class uint8
+
+const (
+	// Render is a call that brings a message the bot keeps up to date to
+	// its latest state: the table, a settings panel, an old table message
+	// turned into its record.
+	Render Class = iota
+	// Say sends a message said once: a reply, an announcement. A chat holds
+	// at most Options.MaxSays of them waiting.
+	Say
+)
+
 // Op is one outgoing call into a chat.
 type Op struct {
 	// Chat is the chat the call goes to; ops of one chat run one at a time,
-	// in order.
+	// renders in the order enqueued, then replies in the order enqueued.
 	Chat int64
-	// Slot, when not empty, names what the op renders (a table message):
-	// enqueuing an op with the slot of one still waiting replaces it in its
-	// place, so only the newest render is sent.
+	// Slot, when not empty, names what the op renders or says: enqueuing
+	// an op with the slot of one still waiting replaces it in its place,
+	// so only the newest render is sent and a reply identical to one
+	// waiting is sent once.
 	Slot string
+	// Class is the op's class; the zero value is Render.
+	Class Class
 	// Do makes the call.
 	Do func(ctx context.Context) error
 }
@@ -84,6 +107,10 @@ func IsTemporary(err error) bool {
 // ErrClosed is returned by Enqueue after Close.
 var ErrClosed = errors.New("outbox closed")
 
+// ErrFull is returned by Enqueue when the op's chat holds as many ops (or,
+// for a Say, as many replies) as it may: the op is dropped.
+var ErrFull = errors.New("outbox: the chat's queue is full")
+
 // Options configure an Outbox.
 type Options struct {
 	Limits Limits
@@ -93,6 +120,13 @@ type Options struct {
 	// Backoff is the first wait after a temporary error, doubling each time;
 	// default 200 ms.
 	Backoff time.Duration
+	// MaxSays bounds the replies waiting in one chat; default 8.
+	MaxSays int
+	// MaxOps bounds the ops waiting in one chat, renders included; default
+	// 64.
+	MaxOps int
+	// MaxInFlight bounds the calls made at once over all chats; default 64.
+	MaxInFlight int
 	// Logger receives the ops given up; default slog.Default().
 	Logger *slog.Logger
 	// OnRetryAfter, if set, is told of every 429.
@@ -102,13 +136,22 @@ type Options struct {
 // Outbox queues and paces ops. Its methods are safe for concurrent use.
 type Outbox struct {
 	opts   Options
-	global *window
+	global *window // nil: no limit over all chats
 
-	mu     sync.Mutex
-	chats  map[int64]*chatQueue
-	closed bool
+	mu    sync.Mutex
+	chats map[int64]*chatQueue
+	// ready holds the chats whose next op may be called now, in turn;
+	// timed those whose next op waits for their pacing or a pause.
+	ready    ring
+	timed    timedHeap
+	inFlight int
+	// dispatching is whether the dispatcher runs; wake tells it that
+	// something changed.
+	dispatching bool
+	wake        chan struct{}
+	closed      bool
 	// ctx is cancelled by Close when its deadline passes, to stop the
-	// workers' waiting.
+	// waiting and the calls.
 	ctx    context.Context
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
@@ -118,21 +161,36 @@ type Outbox struct {
 	pending int
 }
 
-// item is a queued op; gen grows each time a newer render replaces do, so
-// that a render replaced while its call was in flight is sent again.
+// item is a queued op; gen grows each time a newer op replaces do, so that
+// a render replaced while its call was in flight is sent again.
 type item struct {
 	slot string
 	do   func(ctx context.Context) error
 	gen  int
 }
 
+// Where a chat's queue is scheduled.
+const (
+	nowhere = iota
+	inReady
+	inTimed
+)
+
 type chatQueue struct {
-	ops     []*item
-	running bool
-	paused  time.Time
-	pace    *window
-	last    time.Time
+	id            int64
+	renders, says []*item
+	where         int
+	due           time.Time // when timed: when its next op may go
+	paused        time.Time
+	pace          *window
+	last          time.Time
+	attempts      int
+	// running is the op in flight and the generation it was called at.
+	running    *item
+	runningGen int
 }
+
+func (q *chatQueue) len() int { return len(q.renders) + len(q.says) }
 
 // New returns an Outbox.
 func New(opts Options) *Outbox {
@@ -142,18 +200,32 @@ func New(opts Options) *Outbox {
 	if opts.Backoff <= 0 {
 		opts.Backoff = 200 * time.Millisecond
 	}
+	if opts.MaxSays <= 0 {
+		opts.MaxSays = 8
+	}
+	if opts.MaxOps <= 0 {
+		opts.MaxOps = 64
+	}
+	if opts.MaxInFlight <= 0 {
+		opts.MaxInFlight = 64
+	}
+	if opts.Limits.GroupWindow <= 0 {
+		opts.Limits.GroupWindow = time.Minute
+	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	o := &Outbox{opts: opts, chats: make(map[int64]*chatQueue), ctx: ctx, cancel: cancel}
+	o := &Outbox{opts: opts, chats: make(map[int64]*chatQueue), ctx: ctx, cancel: cancel,
+		wake: make(chan struct{}, 1)}
 	if opts.Limits.PerSecond > 0 {
 		o.global = newWindow(opts.Limits.PerSecond, time.Second)
 	}
 	return o
 }
 
-// Enqueue adds op to its chat's queue.
+// Enqueue adds op to its chat's queue. It returns ErrFull, dropping op,
+// when the chat holds as many ops as it may, and ErrClosed after Close.
 func (o *Outbox) Enqueue(op Op) error {
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -162,18 +234,18 @@ func (o *Outbox) Enqueue(op Op) error {
 	}
 	q := o.chats[op.Chat]
 	if q == nil {
-		q = &chatQueue{}
+		q = &chatQueue{id: op.Chat}
 		if n := o.opts.Limits.GroupPerMinute; n > 0 && op.Chat < 0 {
-			per := o.opts.Limits.GroupWindow
-			if per <= 0 {
-				per = time.Minute
-			}
-			q.pace = newWindow(n, per)
+			q.pace = newWindow(n, o.opts.Limits.GroupWindow)
 		}
 		o.chats[op.Chat] = q
 	}
+	list := &q.renders
+	if op.Class == Say {
+		list = &q.says
+	}
 	if op.Slot != "" {
-		for _, queued := range q.ops {
+		for _, queued := range *list {
 			if queued.slot == op.Slot {
 				queued.do = op.Do
 				queued.gen++
@@ -181,24 +253,82 @@ func (o *Outbox) Enqueue(op Op) error {
 			}
 		}
 	}
-	q.ops = append(q.ops, &item{slot: op.Slot, do: op.Do})
+	if q.len() >= o.opts.MaxOps || op.Class == Say && len(q.says) >= o.opts.MaxSays {
+		return fmt.Errorf("%w: chat %d", ErrFull, op.Chat)
+	}
+	*list = append(*list, &item{slot: op.Slot, do: op.Do})
 	o.pending++
 	if o.enqueued++; o.enqueued%1024 == 0 {
 		o.prune(time.Now())
 	}
-	if !q.running {
-		q.running = true
-		o.wg.Add(1)
-		go o.work(op.Chat, q)
-	}
+	o.schedule(q, time.Now())
 	return nil
 }
 
-// prune forgets chats that have been idle for longer than any pacing
-// window; o.mu is held.
+// schedule puts a chat that has ops waiting, and none running, in the ready
+// ring or in the timed heap; o.mu is held.
+func (o *Outbox) schedule(q *chatQueue, now time.Time) {
+	if q.running != nil || q.where != nowhere || q.len() == 0 {
+		return
+	}
+	due := q.paused
+	if o.opts.Limits.ChatInterval > 0 && !q.last.IsZero() {
+		due = later(due, q.last.Add(o.opts.Limits.ChatInterval))
+	}
+	if q.pace != nil {
+		due = later(due, now.Add(q.pace.delay(now)))
+	}
+	if due.After(now) {
+		q.where, q.due = inTimed, due
+		heap.Push(&o.timed, q)
+	} else {
+		q.where = inReady
+		o.ready.push(q)
+	}
+	o.kick()
+}
+
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
+}
+
+// kick makes the dispatcher look at the queues again, starting it if it
+// does not run; o.mu is held.
+func (o *Outbox) kick() {
+	if !o.dispatching {
+		o.dispatching = true
+		o.wg.Add(1)
+		go o.dispatch()
+		return
+	}
+	select {
+	case o.wake <- struct{}{}:
+	default:
+	}
+}
+
+// idle reports whether the chat's queue holds nothing the outbox must
+// remember: no op, and no pacing or pause still in force; o.mu is held.
+func (o *Outbox) idle(q *chatQueue, now time.Time) bool {
+	if q.running != nil || q.len() > 0 || now.Before(q.paused) {
+		return false
+	}
+	if q.last.IsZero() {
+		return true
+	}
+	if o.opts.Limits.ChatInterval > 0 && now.Sub(q.last) < o.opts.Limits.ChatInterval {
+		return false
+	}
+	return q.pace == nil || now.Sub(q.last) >= o.opts.Limits.GroupWindow
+}
+
+// prune forgets chats that are idle; o.mu is held.
 func (o *Outbox) prune(now time.Time) {
 	for id, q := range o.chats {
-		if !q.running && len(q.ops) == 0 && now.Sub(q.last) > time.Minute && now.After(q.paused) {
+		if q.where == nowhere && o.idle(q, now) {
 			delete(o.chats, id)
 		}
 	}
@@ -210,6 +340,14 @@ func (o *Outbox) Pending() int {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	return o.pending
+}
+
+// Chats returns how many chats the outbox keeps a queue for: those with
+// ops waiting and those whose pacing is still in force.
+func (o *Outbox) Chats() int {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return len(o.chats)
 }
 
 // Close stops taking ops and sends those queued until ctx is done; then it
@@ -234,78 +372,159 @@ func (o *Outbox) Close(ctx context.Context) error {
 	}
 }
 
-// work runs the chat's ops until its queue is empty.
-func (o *Outbox) work(chat int64, q *chatQueue) {
+// dispatch starts the calls of the ready chats in turn, as the global limit
+// and MaxInFlight allow, and moves the timed chats to the ready ring when
+// they come due. It returns when nothing waits and nothing is in flight.
+func (o *Outbox) dispatch() {
 	defer o.wg.Done()
-	attempts := 0
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
 	for {
 		o.mu.Lock()
-		if len(q.ops) == 0 || o.ctx.Err() != nil {
-			q.running = false
+		if o.ctx.Err() != nil {
+			o.dispatching = false
 			o.mu.Unlock()
 			return
 		}
-		op := q.ops[0]
-		wait := time.Until(q.paused)
-		if o.opts.Limits.ChatInterval > 0 {
-			wait = max(wait, time.Until(q.last.Add(o.opts.Limits.ChatInterval)))
+		now := time.Now()
+		for o.timed.Len() > 0 && !o.timed[0].due.After(now) {
+			q := heap.Pop(&o.timed).(*chatQueue)
+			q.where = inReady
+			o.ready.push(q)
 		}
-		if q.pace != nil {
-			wait = max(wait, q.pace.delay(time.Now()))
-		}
-		o.mu.Unlock()
-
-		if wait > 0 && !Sleep(o.ctx, wait) {
-			continue
-		}
-		if o.global != nil && !o.global.wait(o.ctx) {
-			continue
-		}
-		o.mu.Lock()
-		if q.pace != nil {
-			if d := q.pace.delay(time.Now()); d > 0 {
+		wait := time.Duration(-1) // until woken
+		if o.ready.len() > 0 && o.inFlight < o.opts.MaxInFlight {
+			if d := o.globalDelay(now); d > 0 {
+				wait = d
+			} else {
+				o.start(o.ready.pop(), now)
 				o.mu.Unlock()
 				continue
 			}
-			q.pace.record(time.Now())
 		}
-		q.last = time.Now()
-		do, gen := op.do, op.gen // a newer render may have replaced it while we waited
-		o.mu.Unlock()
-
-		err := do(o.ctx)
-
-		o.mu.Lock()
-		var ra *RetryAfterError
-		switch {
-		case err == nil:
-			attempts = 0
-			o.done(q, op, gen)
-		case errors.As(err, &ra):
-			q.paused = time.Now().Add(ra.After)
-			if o.opts.OnRetryAfter != nil {
-				o.opts.OnRetryAfter(chat, ra.After)
+		if o.ready.len() == 0 && o.timed.Len() == 0 && o.inFlight == 0 {
+			o.dispatching = false
+			o.mu.Unlock()
+			return
+		}
+		if o.timed.Len() > 0 && (o.ready.len() == 0 || o.inFlight < o.opts.MaxInFlight) {
+			if d := o.timed[0].due.Sub(now); wait < 0 || d < wait {
+				wait = d
 			}
-		case IsTemporary(err) && attempts+1 < o.opts.MaxAttempts:
-			attempts++
-			q.paused = time.Now().Add(o.opts.Backoff << (attempts - 1))
-		default:
-			attempts = 0
-			o.done(q, op, gen)
-			o.opts.Logger.Warn("outbox: call given up", "chat", chat, "slot", op.slot, "err", err)
 		}
 		o.mu.Unlock()
+		if wait < 0 {
+			select {
+			case <-o.wake:
+			case <-o.ctx.Done():
+			}
+			continue
+		}
+		timer.Reset(wait)
+		select {
+		case <-o.wake:
+		case <-timer.C:
+		case <-o.ctx.Done():
+		}
+		timer.Stop()
 	}
 }
 
-// done takes the op that ran at generation gen out of the queue, unless a
-// newer render replaced it in the meantime: then it stays, to be sent next.
+// globalDelay returns how long until another call fits the global limit;
+// o.mu is held.
+func (o *Outbox) globalDelay(now time.Time) time.Duration {
+	if o.global == nil {
+		return 0
+	}
+	return o.global.delay(now)
+}
+
+// start calls the next op of a ready chat in a goroutine of its own, its
+// renders first; o.mu is held.
+func (o *Outbox) start(q *chatQueue, now time.Time) {
+	q.where = nowhere
+	op := q.next()
+	if o.global != nil {
+		o.global.record(now)
+	}
+	if q.pace != nil {
+		q.pace.record(now)
+	}
+	q.last = now
+	q.running, q.runningGen = op, op.gen
+	o.inFlight++
+	o.wg.Add(1)
+	go o.call(q, op.do)
+}
+
+// next returns the chat's next op: its first render, else its first reply.
+func (q *chatQueue) next() *item {
+	if len(q.renders) > 0 {
+		return q.renders[0]
+	}
+	return q.says[0]
+}
+
+// call makes one call and acts on its result.
+func (o *Outbox) call(q *chatQueue, do func(context.Context) error) {
+	defer o.wg.Done()
+	err := o.safely(q.id, do)
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	now := time.Now()
+	o.inFlight--
+	op, gen := q.running, q.runningGen
+	q.running = nil
+	var ra *RetryAfterError
+	switch {
+	case err == nil:
+		q.attempts = 0
+		o.done(q, op, gen)
+	case errors.As(err, &ra):
+		q.paused = now.Add(ra.After)
+		if o.opts.OnRetryAfter != nil {
+			o.opts.OnRetryAfter(q.id, ra.After)
+		}
+	case IsTemporary(err) && q.attempts+1 < o.opts.MaxAttempts:
+		q.attempts++
+		q.paused = now.Add(o.opts.Backoff << (q.attempts - 1))
+	default:
+		q.attempts = 0
+		o.done(q, op, gen)
+		o.opts.Logger.Warn("outbox: call given up", "chat", q.id, "slot", op.slot, "err", err)
+	}
+	if q.len() == 0 && o.idle(q, now) {
+		delete(o.chats, q.id)
+	}
+	o.schedule(q, now)
+	o.kick()
+}
+
+// safely runs do, turning a panic into an error that gives the op up.
+func (o *Outbox) safely(chat int64, do func(context.Context) error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			o.opts.Logger.Error("outbox: call panicked", "chat", chat, "panic", r, "stack", string(debug.Stack()))
+			err = fmt.Errorf("outbox: call panicked: %v", r)
+		}
+	}()
+	return do(o.ctx)
+}
+
+// done takes the op that ran at generation gen out of its queue, unless a
+// newer op replaced it in the meantime: then it stays, to be sent next.
 // o.mu is held.
 func (o *Outbox) done(q *chatQueue, op *item, gen int) {
-	if op.gen == gen && len(q.ops) > 0 && q.ops[0] == op {
-		q.ops[0] = nil
-		q.ops = q.ops[1:]
-		o.pending--
+	if op.gen != gen {
+		return
+	}
+	for _, list := range []*[]*item{&q.renders, &q.says} {
+		if len(*list) > 0 && (*list)[0] == op {
+			(*list)[0] = nil
+			*list = (*list)[1:]
+			o.pending--
+			return
+		}
 	}
 }
 
@@ -324,7 +543,6 @@ func Sleep(ctx context.Context, d time.Duration) bool {
 
 // window allows at most n events in any span of length per.
 type window struct {
-	mu    sync.Mutex
 	n     int
 	per   time.Duration
 	times []time.Time // ring of the last n events
@@ -341,7 +559,7 @@ func (w *window) delay(now time.Time) time.Duration {
 	if oldest.IsZero() {
 		return 0
 	}
-	return oldest.Add(w.per).Sub(now)
+	return max(oldest.Add(w.per).Sub(now), 0)
 }
 
 func (w *window) record(now time.Time) {
@@ -349,21 +567,45 @@ func (w *window) record(now time.Time) {
 	w.next = (w.next + 1) % w.n
 }
 
-// wait blocks until an event fits, records it, and reports whether it did
-// before ctx was done.
-func (w *window) wait(ctx context.Context) bool {
-	for {
-		w.mu.Lock()
-		now := time.Now()
-		d := w.delay(now)
-		if d <= 0 {
-			w.record(now)
-			w.mu.Unlock()
-			return true
-		}
-		w.mu.Unlock()
-		if !Sleep(ctx, d) {
-			return false
-		}
+// ring is a FIFO of chat queues.
+type ring struct {
+	items []*chatQueue
+	head  int
+}
+
+func (r *ring) len() int { return len(r.items) - r.head }
+
+func (r *ring) push(q *chatQueue) {
+	if r.head > 0 && r.head == len(r.items) {
+		r.items, r.head = r.items[:0], 0
 	}
+	if r.head > 1024 && r.head*2 > len(r.items) {
+		n := copy(r.items, r.items[r.head:])
+		clear(r.items[n:])
+		r.items, r.head = r.items[:n], 0
+	}
+	r.items = append(r.items, q)
+}
+
+func (r *ring) pop() *chatQueue {
+	q := r.items[r.head]
+	r.items[r.head] = nil
+	r.head++
+	return q
+}
+
+// timedHeap orders chat queues by when their next op may go.
+type timedHeap []*chatQueue
+
+func (h timedHeap) Len() int           { return len(h) }
+func (h timedHeap) Less(i, j int) bool { return h[i].due.Before(h[j].due) }
+func (h timedHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *timedHeap) Push(x any)        { *h = append(*h, x.(*chatQueue)) }
+
+func (h *timedHeap) Pop() any {
+	old := *h
+	q := old[len(old)-1]
+	old[len(old)-1] = nil
+	*h = old[:len(old)-1]
+	return q
 }

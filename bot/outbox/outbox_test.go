@@ -3,6 +3,8 @@ package outbox
 import (
 	"context"
 	"errors"
+	"io"
+	"log/slog"
 	"sync"
 	"testing"
 	"time"
@@ -236,3 +238,126 @@ func TestCloseGivesUpAtDeadline(t *testing.T) {
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
 	assert.Equal(t, 1, o.Pending())
 }
+
+// blocked enqueues into chat an op that holds the chat's queue until the
+// returned function is called, and waits until it runs.
+func blocked(t *testing.T, o *Outbox, chat int64) (release func()) {
+	t.Helper()
+	started, done := make(chan struct{}), make(chan struct{})
+	require.NoError(t, o.Enqueue(Op{Chat: chat, Do: func(context.Context) error {
+		close(started)
+		<-done
+		return nil
+	}}))
+	<-started
+	return func() { close(done) }
+}
+
+func TestRendersGoBeforeReplies(t *testing.T) {
+	o := New(Options{})
+	r := newRecorder()
+	release := blocked(t, o, -1)
+	for _, n := range []string{"reply1", "reply2"} {
+		op := r.op(-1, "", n)
+		op.Class = Say
+		require.NoError(t, o.Enqueue(op))
+	}
+	require.NoError(t, o.Enqueue(r.op(-1, "table", "render")))
+	release()
+	r.waitDone(t, "render", "reply1", "reply2")
+	require.NoError(t, o.Close(context.Background()))
+	assert.Equal(t, []string{"render", "reply1", "reply2"}, r.snapshot())
+}
+
+func TestIdenticalRepliesCoalesced(t *testing.T) {
+	o := New(Options{})
+	r := newRecorder()
+	release := blocked(t, o, -1)
+	for _, n := range []string{"rules1", "rules2", "rules3"} {
+		op := r.op(-1, "say:rules", n)
+		op.Class = Say
+		require.NoError(t, o.Enqueue(op))
+	}
+	other := r.op(-1, "say:help", "help")
+	other.Class = Say
+	require.NoError(t, o.Enqueue(other))
+	release()
+	r.waitDone(t, "rules3", "help")
+	require.NoError(t, o.Close(context.Background()))
+	assert.Equal(t, []string{"rules3", "help"}, r.snapshot(), "one rules reply, in the place of the first")
+}
+
+func TestQueueBounded(t *testing.T) {
+	o := New(Options{MaxSays: 2, MaxOps: 5}) // the op in flight counts
+	r := newRecorder()
+	release := blocked(t, o, -1)
+	var says []error
+	for range 4 {
+		op := r.op(-1, "", "say")
+		op.Class = Say
+		says = append(says, o.Enqueue(op))
+	}
+	assert.NoError(t, says[0])
+	assert.NoError(t, says[1])
+	assert.ErrorIs(t, says[2], ErrFull, "a third reply waiting is dropped")
+	assert.ErrorIs(t, says[3], ErrFull)
+	require.NoError(t, o.Enqueue(r.op(-1, "t1", "render1")), "renders still fit")
+	require.NoError(t, o.Enqueue(r.op(-1, "t2", "render2")))
+	assert.ErrorIs(t, o.Enqueue(r.op(-1, "t3", "render3")), ErrFull, "past MaxOps nothing fits")
+	require.NoError(t, o.Enqueue(r.op(-1, "t1", "render1b")), "a render replacing a waiting one always fits")
+	release()
+	r.waitDone(t, "render1b", "render2")
+	require.NoError(t, o.Close(context.Background()))
+	assert.Equal(t, 0, o.Pending())
+}
+
+func TestChatsTakeTurns(t *testing.T) {
+	o := New(Options{MaxInFlight: 1})
+	r := newRecorder()
+	release := blocked(t, o, 1)
+	for _, n := range []string{"a1", "a2", "a3"} {
+		require.NoError(t, o.Enqueue(r.op(1, "", n)))
+	}
+	require.NoError(t, o.Enqueue(r.op(2, "", "b1")))
+	require.NoError(t, o.Enqueue(r.op(2, "", "b2")))
+	release()
+	r.waitDone(t, "a1", "a2", "a3", "b1", "b2")
+	require.NoError(t, o.Close(context.Background()))
+	assert.Equal(t, []string{"b1", "a1", "b2", "a2", "a3"}, r.snapshot(),
+		"the chat that waited goes first, then they alternate")
+}
+
+func TestPanicGivesTheOpUp(t *testing.T) {
+	o := New(Options{Logger: discard()})
+	r := newRecorder()
+	require.NoError(t, o.Enqueue(Op{Chat: -1, Do: func(context.Context) error { panic("boom") }}))
+	require.NoError(t, o.Enqueue(r.op(-1, "", "next")))
+	r.waitDone(t, "next")
+	require.NoError(t, o.Close(context.Background()))
+	assert.Equal(t, 0, o.Pending())
+}
+
+func TestIdleChatsForgotten(t *testing.T) {
+	tests := []struct {
+		name   string
+		limits Limits
+		chat   int64
+		kept   bool
+	}{
+		{"no limits", Limits{}, -1, false},
+		{"private chat paced by interval only", Limits{ChatInterval: time.Hour}, 5, true},
+		{"group within its pacing window", Limits{GroupPerMinute: 5, GroupWindow: time.Hour}, -1, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := New(Options{Limits: tt.limits})
+			r := newRecorder()
+			require.NoError(t, o.Enqueue(r.op(tt.chat, "", "call")))
+			r.waitDone(t, "call")
+			require.NoError(t, o.Close(context.Background()))
+			assert.Equal(t, tt.kept, o.Chats() == 1, "a chat's queue is kept only while its pacing is in force")
+		})
+	}
+}
+
+func discard() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
