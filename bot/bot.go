@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -45,6 +46,9 @@ type Store interface {
 type Metrics interface {
 	// UpdateHandled counts an update by kind (message, callback_query, ...).
 	UpdateHandled(kind string)
+	// UpdateFailed counts an update whose handling panicked (recovered,
+	// confirmed and skipped), or one that did not decode ("undecodable").
+	UpdateFailed(kind string)
 	// ActionDone observes how long an update took to handle, commit included.
 	ActionDone(kind string, d time.Duration)
 	// APICall counts a Bot API call by method and result ("ok", "429",
@@ -55,6 +59,7 @@ type Metrics interface {
 type noMetrics struct{}
 
 func (noMetrics) UpdateHandled(string)                  {}
+func (noMetrics) UpdateFailed(string)                   {}
 func (noMetrics) ActionDone(string, time.Duration)      {}
 func (noMetrics) APICall(string, string, time.Duration) {}
 
@@ -119,6 +124,7 @@ type Bot struct {
 	messages map[storage.TableKey]int // the table messages the bot knows
 	reposts  map[storage.TableKey]repost
 	admins   map[adminKey]adminEntry
+	quota    *quota
 	verified map[storage.TableKey]verifySent // the tables' last deck checks
 }
 
@@ -152,11 +158,12 @@ func New(ctx context.Context, cfg Config) (*Bot, error) {
 		log:      cfg.Logger,
 		clock:    cfg.Clock,
 		metrics:  cfg.Metrics,
-		chats:    newSerial(),
+		chats:    newSerial(serialWorkers),
 		owners:   make(map[int64]bool),
 		messages: make(map[storage.TableKey]int),
 		reposts:  make(map[storage.TableKey]repost),
 		admins:   make(map[adminKey]adminEntry),
+		quota:    newQuota(),
 		verified: make(map[storage.TableKey]verifySent),
 	}
 	for _, id := range cfg.Owners {
@@ -205,6 +212,11 @@ var allowedUpdates = []string{"message", "callback_query", "my_chat_member"}
 // crash). Run calls it; call it yourself in webhook mode. It returns once
 // the deadlines are armed: the re-renders yield to the live ones (see
 // restore), so that a bot restarted with many open tables answers at once.
+//
+// No deadline fires before startGrace has passed since the start, or Run
+// has handled the updates that waited for the bot, whichever is first: a
+// press made in time while the bot was down is applied before the timer
+// can decide the turn.
 func (b *Bot) Start(ctx context.Context) error {
 	if err := b.registerCommands(); err != nil {
 		b.log.Warn("registering commands", "err", err)
@@ -214,6 +226,7 @@ func (b *Bot) Start(ctx context.Context) error {
 		return fmt.Errorf("bot: loading deadlines: %w", err)
 	}
 	keys := make([]storage.TableKey, len(timers))
+	b.timers.holdUntil(b.clock.Now().Add(startGrace))
 	for i, t := range timers {
 		b.timers.set(t.Key, t.Version, t.Deadline)
 		keys[i] = t.Key
@@ -230,6 +243,10 @@ func (b *Bot) Start(ctx context.Context) error {
 	b.log.Info("bot started", "username", b.Username(), "open_tables", len(timers))
 	return nil
 }
+
+// startGrace is how long after a start the deadlines wait, at the most,
+// for the updates queued while the bot was down.
+const startGrace = 10 * time.Second
 
 // Restoring the renders after a start: at most restoreBacklog calls wait in
 // the outbox while restore adds one, and it waits at most restoreMaxWait
@@ -255,9 +272,7 @@ func (b *Bot) restore(ctx context.Context, keys []storage.TableKey) {
 			return
 		}
 		done := make(chan struct{})
-		b.handlers.Add(1)
-		b.chats.Go(key.Chat, func() {
-			defer b.handlers.Done()
+		b.onChat(key.Chat, "restore", func() {
 			defer close(done)
 			v, err := b.store.View(b.base, key)
 			if err != nil {
@@ -265,7 +280,7 @@ func (b *Bot) restore(ctx context.Context, keys []storage.TableKey) {
 				return
 			}
 			b.show(v)
-		})
+		}, "table", key)
 		select {
 		case <-done:
 		case <-ctx.Done():
@@ -293,6 +308,7 @@ func (b *Bot) Run(ctx context.Context) error {
 	w := newInFlight()
 	defer w.wait()
 	backoff := firstPollBackoff
+	caughtUp := false // the updates that waited for the start were handled
 	for ctx.Err() == nil {
 		// Nothing below the offset is unhandled: getUpdates confirms only
 		// what was handled, and a crash loses nothing. While updates are in
@@ -307,7 +323,7 @@ func (b *Bot) Run(ctx context.Context) error {
 			continue
 		}
 		timeout := b.cfg.PollTimeout
-		if busy > 0 {
+		if busy > 0 || !caughtUp {
 			timeout = 0
 		}
 		raws, err := b.api.getUpdates(offset, timeout, allowedUpdates)
@@ -326,18 +342,36 @@ func (b *Bot) Run(ctx context.Context) error {
 			backoff = min(2*backoff, 30*time.Second)
 			continue
 		}
-		backoff = firstPollBackoff
+		taken := 0
 		for _, raw := range raws {
-			var id struct {
-				UpdateID int `json:"update_id"`
-			}
-			if err := json.Unmarshal(raw, &id); err != nil {
-				b.log.Warn("undecodable update skipped", "err", err)
+			id, err := updateID(raw)
+			if err != nil {
+				b.log.Warn("update without an id skipped", "err", err, "update", quote(raw))
+				b.metrics.UpdateFailed("undecodable")
 				continue
 			}
-			if done, ok := w.take(id.UpdateID); ok {
+			if done, ok := w.take(id); ok {
+				taken++
 				b.dispatch(raw, done)
 			}
+		}
+		if len(raws) > 0 && taken == 0 && busy == 0 {
+			// Nothing new though nothing was in hand: updates without an
+			// id, or with ids below the offset, which the Bot API never
+			// sends. Polling again at once would get the same answer,
+			// thousands of times a second: wait as after a failure.
+			b.log.Warn("getUpdates answered nothing new", "updates", len(raws), "retry_in", backoff)
+			if !outbox.Sleep(ctx, backoff) {
+				break
+			}
+			backoff = min(2*backoff, 30*time.Second)
+			continue
+		}
+		backoff = firstPollBackoff
+		if !caughtUp && len(raws) < pollLimit {
+			w.waitIdle(ctx, startGrace)
+			b.timers.release()
+			caughtUp = true
 		}
 		if len(raws) < pollLimit {
 			// Telegram had no more: let the updates in hand be handled, so
@@ -472,26 +506,68 @@ func (b *Bot) SetWebhook(url, secret string) error {
 	return b.api.setWebhook(url, secret, allowedUpdates)
 }
 
+// updateID returns the update_id of a raw update: a positive number, as
+// the Bot API sends.
+func updateID(raw []byte) (int, error) {
+	var id struct {
+		UpdateID *int `json:"update_id"`
+	}
+	if err := json.Unmarshal(raw, &id); err != nil {
+		return 0, fmt.Errorf("decoding an update's id: %w", err)
+	}
+	if id.UpdateID == nil || *id.UpdateID <= 0 {
+		return 0, errors.New("an update without a positive update_id")
+	}
+	return *id.UpdateID, nil
+}
+
+// quote is the start of a raw update, for a log line.
+func quote(raw []byte) string {
+	const most = 200
+	if len(raw) > most {
+		return string(raw[:most]) + "…"
+	}
+	return string(raw)
+}
+
 // dispatch queues a raw update on its chat's goroutine and calls done when
-// it was handled. An update that does not decode is logged and skipped:
-// delivering it again would not help.
+// it was handled, or its handling failed. An update that does not decode is
+// logged and skipped at once: delivering it again would not help.
 func (b *Bot) dispatch(raw []byte, done func()) error {
 	u, err := decodeUpdate(raw)
 	if err != nil {
-		b.log.Warn("undecodable update skipped", "err", err)
+		b.log.Warn("undecodable update skipped", "err", err, "update", quote(raw))
+		b.metrics.UpdateFailed("undecodable")
 		done()
 		return nil
 	}
-	b.handlers.Add(1)
-	b.chats.Go(u.chat(), func() {
-		defer b.handlers.Done()
+	b.onChat(u.chat(), u.kind(), func() {
 		defer done()
 		start := time.Now()
 		b.handle(b.base, u)
 		b.metrics.UpdateHandled(u.kind())
 		b.metrics.ActionDone(u.kind(), time.Since(start))
-	})
+	}, "update_id", u.UpdateID)
 	return nil
+}
+
+// onChat runs fn on the chat's goroutine (see serial). A panic in fn is
+// recovered: it is logged with attrs and the stack, counted as a failed
+// update of the kind, and the chat goes on with its next update. Deferred
+// calls in fn run, so that an update is still confirmed.
+func (b *Bot) onChat(chat int64, kind string, fn func(), attrs ...any) {
+	b.handlers.Add(1)
+	b.chats.Go(chat, func() {
+		defer b.handlers.Done()
+		defer func() {
+			if r := recover(); r != nil {
+				b.log.Error("handling failed", append(attrs, "kind", kind, "chat", chat,
+					"panic", fmt.Sprint(r), "stack", string(debug.Stack()))...)
+				b.metrics.UpdateFailed(kind)
+			}
+		}()
+		fn()
+	})
 }
 
 // Close stops the timers, waits for the updates being handled, sends the
@@ -521,12 +597,10 @@ func (b *Bot) Close(ctx context.Context) error {
 
 // fireTimeout runs a table's timeout on its chat's goroutine.
 func (b *Bot) fireTimeout(key storage.TableKey, version uint64) {
-	b.handlers.Add(1)
-	b.chats.Go(key.Chat, func() {
-		defer b.handlers.Done()
+	b.onChat(key.Chat, "timeout", func() {
 		start := time.Now()
 		b.timeout(b.base, key, version)
 		b.metrics.UpdateHandled("timeout")
 		b.metrics.ActionDone("timeout", time.Since(start))
-	})
+	}, "table", key, "version", version)
 }

@@ -70,20 +70,16 @@ func (c *command) verify(ctx context.Context) {
 		c.say(i18n.T(c.lang, i18n.VerifyUsage))
 		return
 	}
-	c.b.sendVerify(ctx, c.m.Chat.ID, c.u.thread, c.m.MessageID, c.key, n, c.lang)
-}
-
-// sendVerify sends the revealed decks of a game, or says it has none.
-func (b *Bot) sendVerify(ctx context.Context, chat int64, thread, replyTo int, key storage.TableKey, gameNo uint64, l i18n.Lang) {
-	text, found, err := b.verifyText(ctx, key, gameNo, l)
-	if err != nil {
-		b.internal("verify", err)
-		return
+	text, found, err := c.b.verifyText(ctx, c.key, n, c.lang)
+	switch {
+	case err != nil:
+		c.b.internal("verify", err)
+		c.say(i18n.T(c.lang, i18n.PopError))
+	case !found:
+		c.say(i18n.T(c.lang, i18n.VerifyNone, strconv.FormatUint(n, 10)))
+	default:
+		c.say(text)
 	}
-	if !found {
-		text = i18n.T(l, i18n.VerifyNone, strconv.FormatUint(gameNo, 10))
-	}
-	b.reply(chat, thread, replyTo, render.Message{Text: text})
 }
 
 // verifyText is the message listing the revealed decks of a game of the

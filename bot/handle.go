@@ -84,6 +84,13 @@ func (b *Bot) message(ctx context.Context, u update) {
 		args: strings.TrimSpace(m.CommandArguments())}
 	c.lang = b.chatLang(ctx, m.Chat.ID, m.From)
 	cmd := strings.ToLower(m.Command())
+	c.name = cmd
+	switch {
+	case m.From != nil:
+		c.who = m.From.ID
+	case m.SenderChat != nil:
+		c.who = m.SenderChat.ID
+	}
 	if !isGroup(m.Chat) {
 		switch cmd {
 		case "start":
@@ -142,11 +149,23 @@ type command struct {
 	key  storage.TableKey
 	args string
 	lang i18n.Lang
+	// name is the command's name, lower case; who is the sender, for the
+	// reply quota: the user, or the chat they posted as.
+	name string
+	who  int64
 }
 
 // say answers the command with an HTML message, in reply to it.
-func (c *command) say(text string) {
-	c.b.reply(c.m.Chat.ID, c.u.thread, c.m.MessageID, render.Message{Text: text})
+func (c *command) say(text string) { c.sayMessage(render.Message{Text: text}) }
+
+// sayMessage answers the command with a message, in reply to it, within
+// the sender's reply quota: the answer they were just given to the same
+// command, or one past their budget, is not sent.
+func (c *command) sayMessage(m render.Message) {
+	slot := saySlot(c.u.thread, m)
+	if c.b.quota.allow(c.m.Chat.ID, c.who, c.name+" "+slot, c.b.clock.Now()) {
+		c.b.reply(c.m.Chat.ID, c.u.thread, c.m.MessageID, slot, m)
+	}
 }
 
 // player returns the acting user, or false (after answering) when the
@@ -182,7 +201,11 @@ func (c *command) newGame(ctx context.Context) {
 		}
 		c.b.showApplied(res)
 	case errors.Is(err, game.ErrTableOpen):
-		c.b.repost(res.View) // bring the open table to the bottom of the chat
+		// Bring the open table to the bottom of the chat: a new message,
+		// within the sender's quota like an answer.
+		if c.b.quota.allow(c.m.Chat.ID, c.who, "repost:"+c.key.String(), c.b.clock.Now()) {
+			c.b.repost(res.View)
+		}
 	case errors.Is(err, storage.ErrDuplicate):
 	default:
 		c.sayError(err, res.View, u)
@@ -368,7 +391,7 @@ func (b *Bot) memberChanged(ctx context.Context, m *tgbotapi.ChatMemberUpdated) 
 		if m.From.LanguageCode != "" {
 			l = i18n.FromTelegram(m.From.LanguageCode)
 		}
-		b.reply(chat, 0, 0, render.Message{Text: i18n.T(l, i18n.Welcome, i18n.Chips(l, b.cfg.StartingChips))})
+		b.reply(chat, 0, 0, "", render.Message{Text: i18n.T(l, i18n.Welcome, i18n.Chips(l, b.cfg.StartingChips))})
 	}
 }
 
@@ -400,9 +423,5 @@ func (b *Bot) migrate(ctx context.Context, from, to int64) {
 		return
 	}
 	b.forget(from)
-	b.handlers.Add(1)
-	b.chats.Go(to, func() {
-		defer b.handlers.Done()
-		b.refresh(b.base, storage.TableKey{Chat: to})
-	})
+	b.onChat(to, "migrate", func() { b.refresh(b.base, storage.TableKey{Chat: to}) }, "from", from)
 }

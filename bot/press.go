@@ -276,7 +276,7 @@ func (b *Bot) pressVerify(ctx context.Context, q *tgbotapi.CallbackQuery, key st
 		return
 	}
 	b.answer(q, "", false)
-	b.reply(key.Chat, thread, 0, render.Message{Text: text})
+	b.reply(key.Chat, thread, 0, "", render.Message{Text: text})
 }
 
 // verifyDue says whether the deck check of a game of the table may be sent

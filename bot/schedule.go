@@ -1,64 +1,166 @@
 package bot
 
 import (
+	"container/heap"
 	"sync"
 	"time"
 
 	"github.com/twentyone-bot/twentyone/storage"
 )
 
-// scheduler keeps one timer per table: the table's deadline, firing a
-// timeout for the version it was set for.
+// scheduler keeps each table's deadline, firing a timeout for the version
+// it was set for. The deadlines are one heap under one clock timer, set for
+// the earliest: a hundred thousand open tables cost a hundred thousand
+// small entries, not as many timers.
 type scheduler struct {
-	clock  Clock
-	fire   func(key storage.TableKey, version uint64)
-	mu     sync.Mutex
-	timers map[storage.TableKey]Timer
+	clock Clock
+	fire  func(key storage.TableKey, version uint64)
+
+	mu      sync.Mutex
+	byKey   map[storage.TableKey]*deadline
+	heap    deadlineHeap
+	timer   Timer     // set for timerAt, the earliest deadline; nil if none
+	timerAt time.Time // the deadline timer is set for
+	gen     uint64    // tells the timer set last from those it replaced
+	// hold is the time before which no deadline fires (see hold).
+	hold   time.Time
 	closed bool
 }
 
-func newScheduler(clock Clock, fire func(storage.TableKey, uint64)) *scheduler {
-	return &scheduler{clock: clock, fire: fire, timers: make(map[storage.TableKey]Timer)}
+// deadline is a table's armed deadline.
+type deadline struct {
+	key     storage.TableKey
+	version uint64
+	at      time.Time
+	index   int // in the heap
 }
 
-// set arms the table's timer for deadline, replacing the one it had; a zero
-// deadline only clears it.
-func (s *scheduler) set(key storage.TableKey, version uint64, deadline time.Time) {
+func newScheduler(clock Clock, fire func(storage.TableKey, uint64)) *scheduler {
+	return &scheduler{clock: clock, fire: fire, byKey: make(map[storage.TableKey]*deadline)}
+}
+
+// set arms the table's deadline, replacing the one it had; a zero deadline
+// only clears it. A deadline already past fires at once.
+func (s *scheduler) set(key storage.TableKey, version uint64, at time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if t, ok := s.timers[key]; ok {
-		t.Stop()
-		delete(s.timers, key)
+	if d, ok := s.byKey[key]; ok {
+		heap.Remove(&s.heap, d.index)
+		delete(s.byKey, key)
 	}
-	if deadline.IsZero() || s.closed {
-		return
+	if !at.IsZero() && !s.closed {
+		d := &deadline{key: key, version: version, at: at}
+		heap.Push(&s.heap, d)
+		s.byKey[key] = d
 	}
-	var t Timer
-	t = s.clock.AfterFunc(deadline.Sub(s.clock.Now()), func() {
-		s.mu.Lock()
-		if s.timers[key] == t {
-			delete(s.timers, key)
-		}
-		s.mu.Unlock()
-		s.fire(key, version)
-	})
-	s.timers[key] = t
+	s.arm()
 }
 
-// len returns how many timers are armed.
+// holdUntil makes every deadline before t fire at t, until release.
+func (s *scheduler) holdUntil(t time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.hold = t
+	s.arm()
+}
+
+// release ends a hold: the deadlines it held fire now.
+func (s *scheduler) release() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.hold = time.Time{}
+	s.arm()
+}
+
+// when is the time a deadline fires: its own, or the hold's end.
+func (s *scheduler) when(d *deadline) time.Time {
+	if d.at.Before(s.hold) {
+		return s.hold
+	}
+	return d.at
+}
+
+// arm sets the clock timer for the earliest deadline; s.mu is held.
+func (s *scheduler) arm() {
+	if len(s.heap) == 0 {
+		if s.timer != nil {
+			s.timer.Stop()
+			s.timer = nil
+		}
+		return
+	}
+	at := s.when(s.heap[0])
+	if s.timer != nil && s.timerAt.Equal(at) {
+		return
+	}
+	if s.timer != nil {
+		s.timer.Stop()
+	}
+	s.timerAt = at
+	s.gen++
+	gen := s.gen
+	s.timer = s.clock.AfterFunc(at.Sub(s.clock.Now()), func() { s.tick(gen) })
+}
+
+// tick fires the deadlines that came due and sets the timer for the next.
+func (s *scheduler) tick(gen uint64) {
+	s.mu.Lock()
+	if s.gen != gen || s.timer == nil {
+		s.mu.Unlock()
+		return // replaced, or stopped
+	}
+	s.timer = nil
+	now := s.clock.Now()
+	var due []*deadline
+	for len(s.heap) > 0 && !s.when(s.heap[0]).After(now) {
+		d := heap.Pop(&s.heap).(*deadline)
+		delete(s.byKey, d.key)
+		due = append(due, d)
+	}
+	s.arm()
+	s.mu.Unlock()
+	for _, d := range due {
+		s.fire(d.key, d.version)
+	}
+}
+
+// len returns how many deadlines are armed.
 func (s *scheduler) len() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return len(s.timers)
+	return len(s.heap)
 }
 
-// stop clears every timer and arms no more.
+// stop clears every deadline and arms no more.
 func (s *scheduler) stop() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.closed = true
-	for k, t := range s.timers {
-		t.Stop()
-		delete(s.timers, k)
-	}
+	clear(s.byKey)
+	s.heap = nil
+	s.arm()
+}
+
+// deadlineHeap orders deadlines, earliest first.
+type deadlineHeap []*deadline
+
+func (h deadlineHeap) Len() int           { return len(h) }
+func (h deadlineHeap) Less(i, j int) bool { return h[i].at.Before(h[j].at) }
+func (h deadlineHeap) Swap(i, j int) {
+	h[i], h[j] = h[j], h[i]
+	h[i].index, h[j].index = i, j
+}
+
+func (h *deadlineHeap) Push(x any) {
+	d := x.(*deadline)
+	d.index = len(*h)
+	*h = append(*h, d)
+}
+
+func (h *deadlineHeap) Pop() any {
+	old := *h
+	d := old[len(old)-1]
+	old[len(old)-1] = nil
+	*h = old[:len(old)-1]
+	return d
 }

@@ -3,54 +3,92 @@ package bot
 import "sync"
 
 // serial runs functions one at a time per chat, in the order they were
-// given, and many chats in parallel. A chat's goroutine lives while it has
-// work.
+// given, and many chats in parallel: at most its limit at once, the chats
+// with work taking turns one function each. An idle serial runs no
+// goroutine, and forgets a chat as soon as its queue is empty.
 type serial struct {
-	mu     sync.Mutex
-	queues map[int64]*serialQueue
-	wg     sync.WaitGroup
+	limit int
+
+	mu      sync.Mutex
+	queues  map[int64]*serialQueue // the chats with work, running or waiting
+	ready   []*serialQueue         // the chats waiting for a worker, in turn
+	head    int                    // ready[head:] wait
+	workers int
+	wg      sync.WaitGroup
 }
 
 type serialQueue struct {
-	fns     []func()
-	running bool
+	chat int64
+	fns  []func()
 }
 
-func newSerial() *serial { return &serial{queues: make(map[int64]*serialQueue)} }
+// serialWorkers is how many functions a serial runs at once by default:
+// enough to keep storage's group commit full, few enough that a flood of
+// chats (100,000 lobbies timing out together) does not become a flood of
+// goroutines.
+const serialWorkers = 128
 
-// Go queues fn to run on chat's goroutine.
+func newSerial(limit int) *serial {
+	return &serial{limit: limit, queues: make(map[int64]*serialQueue)}
+}
+
+// Go queues fn to run on chat's turn. fn must not wait for another
+// function of the serial.
 func (s *serial) Go(chat int64, fn func()) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	q := s.queues[chat]
-	if q == nil {
-		q = &serialQueue{}
-		s.queues[chat] = q
+	if q != nil {
+		q.fns = append(q.fns, fn) // running or waiting: it keeps its turn
+		return
 	}
-	q.fns = append(q.fns, fn)
-	if !q.running {
-		q.running = true
+	q = &serialQueue{chat: chat, fns: []func(){fn}}
+	s.queues[chat] = q
+	s.push(q)
+	if s.workers < s.limit {
+		s.workers++
 		s.wg.Add(1)
-		go s.run(chat, q)
+		go s.work()
 	}
 }
 
-func (s *serial) run(chat int64, q *serialQueue) {
+// push puts a chat at the end of the ready line; s.mu is held.
+func (s *serial) push(q *serialQueue) {
+	if s.head > 0 && s.head == len(s.ready) {
+		s.ready, s.head = s.ready[:0], 0
+	}
+	s.ready = append(s.ready, q)
+}
+
+// work runs the ready chats' functions, one per turn, until none waits.
+func (s *serial) work() {
 	defer s.wg.Done()
-	for {
-		s.mu.Lock()
-		if len(q.fns) == 0 {
-			q.running = false
-			delete(s.queues, chat)
-			s.mu.Unlock()
-			return
-		}
+	s.mu.Lock()
+	for s.head < len(s.ready) {
+		q := s.ready[s.head]
+		s.ready[s.head] = nil
+		s.head++
 		fn := q.fns[0]
-		q.fns[0] = nil
-		q.fns = q.fns[1:]
 		s.mu.Unlock()
 		fn()
+		s.mu.Lock()
+		q.fns[0] = nil
+		q.fns = q.fns[1:]
+		if len(q.fns) > 0 {
+			s.push(q)
+		} else {
+			delete(s.queues, q.chat)
+		}
 	}
+	s.workers--
+	s.mu.Unlock()
+}
+
+// len returns how many chats have work.
+func (s *serial) len() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.queues)
 }
 
 // Wait waits until every queued function has run.

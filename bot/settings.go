@@ -34,7 +34,7 @@ func (c *command) settings(ctx context.Context) {
 			c.say(i18n.T(c.lang, i18n.PopError))
 			return
 		}
-		c.b.reply(chat, c.u.thread, c.m.MessageID, render.Settings(s.Game, lang(s)))
+		c.sayMessage(render.Settings(s.Game, lang(s)))
 		return
 	}
 	field, value, _ := strings.Cut(c.args, " ")

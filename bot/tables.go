@@ -3,6 +3,8 @@ package bot
 import (
 	"context"
 	"fmt"
+	"hash/fnv"
+	"strconv"
 
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/bot/outbox"
@@ -105,10 +107,16 @@ func (b *Bot) renderTable(ctx context.Context, v storage.View) error {
 	})
 	b.mu.Lock()
 	id := b.messages[key]
+	if id == 0 {
+		id = v.MessageID
+	}
 	rp, reposting := b.reposts[key]
 	b.mu.Unlock()
 	if id != 0 && !reposting {
 		err := b.api.editMessage(key.Chat, id, msg)
+		if err == nil && v.Table.Phase() == game.Closed {
+			b.forgetClosed(key, id)
+		}
 		if err == nil || !hasDescription(err, errEditGone...) {
 			return forOutbox(b.chatError(key.Chat, err))
 		}
@@ -138,6 +146,18 @@ func (b *Bot) renderTable(ctx context.Context, v storage.View) error {
 	return nil
 }
 
+// forgetClosed drops the table's message id once its closed table was
+// shown in it, unless a newer message replaced it meanwhile: the bot keeps
+// the messages of open tables only (a later view carries the id from
+// storage), so that a hundred thousand chats that played once cost nothing.
+func (b *Bot) forgetClosed(key storage.TableKey, id int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.messages[key] == id {
+		delete(b.messages, key)
+	}
+}
+
 // leave edits a table's old message into its record, or deletes it, as an
 // outbox op of its own: paced as the call it is, and retried after a 429 or
 // a 5xx, so that the old message does not stay behind showing buttons that
@@ -158,12 +178,31 @@ func (b *Bot) leave(key storage.TableKey, id int, rp repost) {
 }
 
 // reply sends a message into a chat (and topic), in reply to a message when
-// replyTo is not 0.
-func (b *Bot) reply(chat int64, thread int, replyTo int, m render.Message) {
-	b.enqueue(outbox.Op{Chat: chat, Do: func(ctx context.Context) error {
+// replyTo is not 0. It waits behind the chat's renders, and a message the
+// same as one still waiting is sent once, in reply to the later.
+//
+// slot is saySlot(thread, m), or empty to compute it.
+func (b *Bot) reply(chat int64, thread int, replyTo int, slot string, m render.Message) {
+	if slot == "" {
+		slot = saySlot(thread, m)
+	}
+	b.enqueue(outbox.Op{Chat: chat, Class: outbox.Say, Slot: slot, Do: func(ctx context.Context) error {
 		_, err := b.api.sendMessage(chat, thread, m, replyTo)
 		return forOutbox(b.chatError(chat, err))
 	}})
+}
+
+// saySlot names a message by its topic, text and buttons, so that the
+// outbox sends a message once however often it waits.
+func saySlot(thread int, m render.Message) string {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%d\x00%s", thread, m.Text)
+	for _, row := range m.Keyboard {
+		for _, btn := range row {
+			fmt.Fprintf(h, "\x00%s\x00%s", btn.Text, btn.Data)
+		}
+	}
+	return "say:" + strconv.FormatUint(h.Sum64(), 36)
 }
 
 // chatError acts on errors that say the chat is gone or moved: a migrated
@@ -174,11 +213,7 @@ func (b *Bot) chatError(chat int64, err error) error {
 	}
 	if tg, ok := tgError(err); ok && tg.MigrateToChatID != 0 {
 		to := tg.MigrateToChatID
-		b.handlers.Add(1)
-		b.chats.Go(chat, func() {
-			defer b.handlers.Done()
-			b.migrate(b.base, chat, to)
-		})
+		b.onChat(chat, "migrate", func() { b.migrate(b.base, chat, to) }, "to", to)
 		return fmt.Errorf("chat %d moved to %d: %w", chat, to, err)
 	}
 	return err

@@ -24,6 +24,9 @@ const (
 	FaultDropConnection
 	// FaultTooManyRequests answers 429 with Fault.RetryAfter (default 1).
 	FaultTooManyRequests
+	// FaultAnswer answers 200 with Fault.Body as the JSON answer, for
+	// answers the Bot API never gives (a broken proxy, a bug of ours).
+	FaultAnswer
 )
 
 // String names the fault kind.
@@ -39,6 +42,8 @@ func (k FaultKind) String() string {
 		return "drop connection"
 	case FaultTooManyRequests:
 		return "too many requests"
+	case FaultAnswer:
+		return "answer"
 	}
 	return "unknown fault"
 }
@@ -63,6 +68,8 @@ type Fault struct {
 	Delay time.Duration
 	// RetryAfter is the retry_after of FaultTooManyRequests (default 1).
 	RetryAfter int
+	// Body is the answer of FaultAnswer.
+	Body string
 	// AfterHandling makes an error or dropped-connection fault happen after
 	// the method ran: the change is made (the message is sent) but the
 	// client sees a failure, as when Telegram's answer gets lost.
@@ -203,6 +210,10 @@ func (s *Server) applyFault(w http.ResponseWriter, method string, started time.T
 		e := tooManyRequests(retry)
 		writeAPIError(w, e)
 		s.calls.record(method, e.code, e.description+" (injected)", time.Since(started))
+	case FaultAnswer:
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(f.Body))
+		s.calls.record(method, http.StatusOK, "answer (injected)", time.Since(started))
 	default:
 		writeAPIError(w, errInternal)
 		s.calls.record(method, errInternal.code, errInternal.description+" (injected)", time.Since(started))

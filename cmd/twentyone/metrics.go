@@ -17,6 +17,7 @@ type Metrics struct {
 	reg *prometheus.Registry
 
 	updates       *prometheus.CounterVec
+	failed        *prometheus.CounterVec
 	actionSeconds *prometheus.HistogramVec
 	apiCalls      *prometheus.CounterVec
 	apiSeconds    *prometheus.HistogramVec
@@ -32,6 +33,10 @@ func NewMetrics() *Metrics {
 		updates: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "twentyone_updates_handled_total",
 			Help: "Updates and timeouts handled, by kind (message, callback_query, my_chat_member, timeout, ...).",
+		}, []string{"kind"}),
+		failed: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "twentyone_updates_failed_total",
+			Help: "Updates and timeouts whose handling panicked, and updates that did not decode, by kind; each was confirmed and skipped.",
 		}, []string{"kind"}),
 		actionSeconds: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    "twentyone_action_duration_seconds",
@@ -66,7 +71,7 @@ func NewMetrics() *Metrics {
 	m.reg.MustRegister(
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		m.updates, m.actionSeconds, m.apiCalls, m.apiSeconds, m.rateLimited, m.commitSeconds,
+		m.updates, m.failed, m.actionSeconds, m.apiCalls, m.apiSeconds, m.rateLimited, m.commitSeconds,
 		buildInfo,
 	)
 	return m
@@ -74,6 +79,9 @@ func NewMetrics() *Metrics {
 
 // UpdateHandled counts an update by kind.
 func (m *Metrics) UpdateHandled(kind string) { m.updates.WithLabelValues(kind).Inc() }
+
+// UpdateFailed counts an update that could not be handled, by kind.
+func (m *Metrics) UpdateFailed(kind string) { m.failed.WithLabelValues(kind).Inc() }
 
 // ActionDone observes how long an update took to handle.
 func (m *Metrics) ActionDone(kind string, d time.Duration) {

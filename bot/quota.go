@@ -1,0 +1,80 @@
+package bot
+
+import (
+	"sync"
+	"time"
+)
+
+// The reply quota of one user in one chat: an answer the same as the last
+// one given them within quotaRepeatWindow is not given again (a command
+// repeated while nothing changed), and past quotaPerMinute answers in a
+// minute the user gets none. A group shares about 20 writes a
+// minute among all its members and its table: one member's command spam
+// must not spend them.
+const (
+	quotaRepeatWindow = 15 * time.Second
+	quotaPerMinute    = 8
+	// quotaPruneAt is how many users the quota remembers before it forgets
+	// those who got no answer for a minute.
+	quotaPruneAt = 1024
+)
+
+// quota decides which answers to commands are given. Its methods are safe for
+// concurrent use.
+type quota struct {
+	mu    sync.Mutex
+	users map[quotaKey]*userQuota
+}
+
+type quotaKey struct{ chat, user int64 }
+
+type userQuota struct {
+	answered [quotaPerMinute]time.Time // ring of the last answers' times
+	next     int
+	answer   string    // the last answer given
+	at       time.Time // and when
+}
+
+func newQuota() *quota { return &quota{users: make(map[quotaKey]*userQuota)} }
+
+// allow reports whether the user gets the answer (named by a string that
+// differs between answers) in the chat at now, and if so counts it.
+func (q *quota) allow(chat, user int64, answer string, now time.Time) bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	k := quotaKey{chat, user}
+	u := q.users[k]
+	if u == nil {
+		if len(q.users) >= quotaPruneAt {
+			q.prune(now)
+		}
+		u = &userQuota{}
+		q.users[k] = u
+	}
+	if answer == u.answer && now.Sub(u.at) < quotaRepeatWindow {
+		return false
+	}
+	if oldest := u.answered[u.next]; !oldest.IsZero() && now.Sub(oldest) < time.Minute {
+		return false
+	}
+	u.answered[u.next] = now
+	u.next = (u.next + 1) % quotaPerMinute
+	u.answer, u.at = answer, now
+	return true
+}
+
+// prune forgets the users whose last answer is a minute old; q.mu is held.
+func (q *quota) prune(now time.Time) {
+	for k, u := range q.users {
+		if now.Sub(u.at) >= time.Minute {
+			delete(q.users, k)
+		}
+	}
+}
+
+// len returns how many users the quota remembers.
+func (q *quota) len() int {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return len(q.users)
+}
