@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/twentyone-bot/twentyone/game"
 )
@@ -342,8 +343,8 @@ func (c *Config) validate(src sources) error {
 	if t.PollTimeout < time.Second || t.PollTimeout > 10*time.Minute {
 		return bad("telegram.poll_timeout", "must be from 1s to 10m, not %s", t.PollTimeout)
 	}
-	if !t.RateLimits && endpointHost(t.APIEndpoint) == endpointHost(TelegramEndpoint) {
-		return bad("telegram.rate_limits", "may be false only against a local test server, not api.telegram.org (see telegram.api_endpoint)")
+	if !t.RateLimits && mayReachTelegram(t.APIEndpoint) {
+		return bad("telegram.rate_limits", "may be false only against a local test server, not api.telegram.org (see telegram.api_endpoint; a host name not in plain ASCII counts as api.telegram.org)")
 	}
 	if t.Mode == "webhook" {
 		if t.Webhook.URL == "" {
@@ -433,13 +434,30 @@ func checkEndpoint(ep string) error {
 	return nil
 }
 
-// endpointHost returns the host an endpoint names, in lower case.
+// endpointHost returns the host name an endpoint dials, as DNS compares
+// it: without userinfo, port and trailing dots ("api.telegram.org." is
+// api.telegram.org), in lower case.
 func endpointHost(ep string) string {
 	u, err := url.Parse(strings.ReplaceAll(ep, "%s", "x"))
 	if err != nil {
 		return ""
 	}
-	return strings.ToLower(u.Hostname())
+	return strings.ToLower(strings.TrimRight(u.Hostname(), "."))
+}
+
+// mayReachTelegram reports whether endpoint ep may dial api.telegram.org:
+// its host is api.telegram.org, or it is not plain ASCII. net/http maps a
+// host to ASCII (IDNA, UTS #46) before it dials, so "ａｐｉ.telegram.org"
+// (fullwidth letters) or "api。telegram。org" (ideographic full stops) do;
+// a local test server has an ASCII name.
+func mayReachTelegram(ep string) bool {
+	host := endpointHost(ep)
+	for i := range len(host) {
+		if host[i] >= utf8.RuneSelf {
+			return true
+		}
+	}
+	return host == endpointHost(TelegramEndpoint)
 }
 
 func checkListen(addr string) error {

@@ -336,6 +336,49 @@ func TestConfigErrors(t *testing.T) {
 	}
 }
 
+// TestRateLimitsGuard: telegram.rate_limits may be false only with an
+// endpoint that does not reach api.telegram.org, however its host is
+// spelt.
+func TestRateLimitsGuard(t *testing.T) {
+	tests := []struct {
+		endpoint string
+		refused  bool
+	}{
+		{"https://api.telegram.org/bot%s/%s", true},
+		{"https://api.telegram.org./bot%s/%s", true},
+		{"https://api.telegram.org../bot%s/%s", true},
+		{"https://API.Telegram.ORG./bot%s/%s", true},
+		{"https://api.telegram.org:443/bot%s/%s", true},
+		{"https://api.telegram.org.:443/bot%s/%s", true},
+		{"http://api.telegram.org:80/bot%s/%s", true},
+		{"https://user:pass@api.telegram.org./bot%s/%s", true},
+		// net/http maps a host to ASCII (IDNA) before it dials: these two
+		// reach api.telegram.org.
+		{"https://\uff41\uff50\uff49.telegram.org/bot%s/%s", true}, // fullwidth "api"
+		{"https://api\u3002telegram\u3002org/bot%s/%s", true},      // ideographic full stops
+		{"http://127.0.0.1:8081/bot%s/%s", false},
+		{"http://localhost:8081/bot%s/%s", false},
+		{"http://[::1]:8081/bot%s/%s", false},
+		{"https://api.telegram.org.example.com/bot%s/%s", false},
+		{"https://bot-api.internal/bot%s/%s", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.endpoint, func(t *testing.T) {
+			_, err := LoadConfig("", false, []string{
+				"TWENTYONE_TELEGRAM_API_ENDPOINT=" + tt.endpoint,
+				"TWENTYONE_TELEGRAM_RATE_LIMITS=false",
+			})
+			if !tt.refused {
+				assert.NoError(t, err)
+				return
+			}
+			var cerr *ConfigError
+			require.ErrorAs(t, err, &cerr)
+			assert.Equal(t, "telegram.rate_limits", cerr.Key)
+		})
+	}
+}
+
 func TestSecretIsNeverPrinted(t *testing.T) {
 	s := Secret(testToken)
 	cfg := DefaultConfig()
