@@ -398,6 +398,15 @@ func TestBinaryBackupWhilePlaying(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, entries, 1, "no temporary file left")
 
+	before, err := os.Stat(db)
+	require.NoError(t, err)
+	code, _, stderr = runBinary(t, admin, "backup", "-o", db)
+	assert.Equal(t, exitFailure, code, "a backup over the database it copies")
+	assert.Contains(t, stderr, "is the database itself")
+	after, err := os.Stat(db)
+	require.NoError(t, err)
+	assert.True(t, os.SameFile(before, after), "the running bot's database was not replaced")
+
 	code, stdout, stderr := runBinary(t, admin, "backup", "-o", "-")
 	require.Equal(t, exitOK, code, stderr)
 	fromStdout := filepath.Join(dir, "stdout.db")

@@ -286,6 +286,11 @@ func (c *CLI) backup(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	if same(cfg.Storage.Path, *out) {
+		// The output is replaced by a rename: over the database, it would
+		// take the file from under the running bot.
+		return fmt.Errorf("-o %s is the database itself", *out)
+	}
 	if cfg.HTTP.Listen != "" {
 		var n int64
 		err := writeOutput(*out, c.Stdout, func(w io.Writer) error {

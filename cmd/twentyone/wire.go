@@ -107,13 +107,11 @@ func newBot(ctx context.Context, cfg *Config, s Store, log *slog.Logger, m *Metr
 
 // backupDirect backs up the database by opening it, for when no running bot
 // answered: it fails with ErrInUse if a process holds the file all the same.
+// out must not be the database (the caller checks).
 func backupDirect(ctx context.Context, cfg *Config, out string, stdout io.Writer) error {
 	path := cfg.Storage.Path
 	if _, err := os.Stat(path); err != nil {
 		return fmt.Errorf("no bot answered on %s and there is no database to open: %w", cfg.HTTP.Listen, err)
-	}
-	if same(path, out) {
-		return fmt.Errorf("-o %s is the database itself", out)
 	}
 	// Read-only and not as a Store: a newer binary backing up before an
 	// upgrade must not migrate the file it copies.
