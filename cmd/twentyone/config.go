@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/twentyone-bot/twentyone/game"
 )
@@ -77,11 +78,30 @@ type StorageConfig struct {
 	Path string `yaml:"path"`
 }
 
-// HTTPConfig is the admin HTTP server.
+// HTTPConfig is the admin HTTP server and the backup socket.
 type HTTPConfig struct {
-	// Listen is the address of /healthz, /readyz, /metrics and POST
-	// /backup; empty turns the server off.
+	// Listen is the address of /healthz, /readyz and /metrics; empty turns
+	// the server off.
 	Listen string `yaml:"listen"`
+	// BackupSocket is the Unix socket that serves POST /backup to
+	// `twentyone backup`: empty for the database's path + ".sock", "off"
+	// for none. See Config.BackupSocket.
+	BackupSocket string `yaml:"backup_socket"`
+}
+
+// backupSocketOff is the http.backup_socket that turns the socket off.
+const backupSocketOff = "off"
+
+// BackupSocket returns the path of the backup socket, "" when it is off:
+// http.backup_socket, or storage.path + ".sock" when that is empty.
+func (c *Config) BackupSocket() string {
+	switch c.HTTP.BackupSocket {
+	case backupSocketOff:
+		return ""
+	case "":
+		return c.Storage.Path + ".sock"
+	}
+	return c.HTTP.BackupSocket
 }
 
 // LogConfig is how the binary logs.
@@ -171,6 +191,7 @@ func (c Config) LogValue() slog.Value {
 			slog.Any("webhook_secret", c.Telegram.Webhook.Secret)),
 		slog.String("storage_path", c.Storage.Path),
 		slog.String("http_listen", c.HTTP.Listen),
+		slog.String("http_backup_socket", c.BackupSocket()),
 		slog.Any("owners", c.Owners),
 		slog.String("table_defaults", fmt.Sprintf("stake=%d entry_limit=%d bet_options=%q turn_timeout=%s lobby_timeout=%s max_knocks=%d language=%s",
 			c.Table.Stake, c.Table.EntryLimit, c.Table.BetOptions.String(), c.Table.TurnTimeout, c.Table.LobbyTimeout, c.Table.MaxKnocks, c.Table.Language)),
@@ -342,8 +363,8 @@ func (c *Config) validate(src sources) error {
 	if t.PollTimeout < time.Second || t.PollTimeout > 10*time.Minute {
 		return bad("telegram.poll_timeout", "must be from 1s to 10m, not %s", t.PollTimeout)
 	}
-	if !t.RateLimits && endpointHost(t.APIEndpoint) == endpointHost(TelegramEndpoint) {
-		return bad("telegram.rate_limits", "may be false only against a local test server, not api.telegram.org (see telegram.api_endpoint)")
+	if !t.RateLimits && mayReachTelegram(t.APIEndpoint) {
+		return bad("telegram.rate_limits", "may be false only against a local test server, not api.telegram.org (see telegram.api_endpoint; a host name not in plain ASCII counts as api.telegram.org)")
 	}
 	if t.Mode == "webhook" {
 		if t.Webhook.URL == "" {
@@ -376,6 +397,22 @@ func (c *Config) validate(src sources) error {
 	if c.HTTP.Listen != "" {
 		if err := checkListen(c.HTTP.Listen); err != nil {
 			return bad("http.listen", "%v", err)
+		}
+	}
+	if sock := c.BackupSocket(); sock != "" {
+		what := fmt.Sprintf("%q", sock)
+		if c.HTTP.BackupSocket == "" {
+			what += ", made from " + ref("storage.path", c.Storage.Path) + ","
+		}
+		switch {
+		case len(sock) > maxSocketPath:
+			return bad("http.backup_socket", "%s is %d bytes, longer than a socket's path may be (%d): set http.backup_socket to a shorter path", what, len(sock), maxSocketPath)
+		case strings.HasPrefix(sock, "@"):
+			// Linux takes "@name" for an abstract socket: no file, no
+			// permissions, anyone on the host may connect.
+			return bad("http.backup_socket", "%s starts with @, an abstract socket that anyone on the host could connect to: give a file path", what)
+		case same(sock, c.Storage.Path):
+			return bad("http.backup_socket", "%s is the database itself: give another path", what)
 		}
 	}
 	if !slices.Contains([]string{"debug", "info", "warn", "error"}, c.Log.Level) {
@@ -433,13 +470,30 @@ func checkEndpoint(ep string) error {
 	return nil
 }
 
-// endpointHost returns the host an endpoint names, in lower case.
+// endpointHost returns the host name an endpoint dials, as DNS compares
+// it: without userinfo, port and trailing dots ("api.telegram.org." is
+// api.telegram.org), in lower case.
 func endpointHost(ep string) string {
 	u, err := url.Parse(strings.ReplaceAll(ep, "%s", "x"))
 	if err != nil {
 		return ""
 	}
-	return strings.ToLower(u.Hostname())
+	return strings.ToLower(strings.TrimRight(u.Hostname(), "."))
+}
+
+// mayReachTelegram reports whether endpoint ep may dial api.telegram.org:
+// its host is api.telegram.org, or it is not plain ASCII. net/http maps a
+// host to ASCII (IDNA, UTS #46) before it dials, so "ａｐｉ.telegram.org"
+// (fullwidth letters) or "api。telegram。org" (ideographic full stops) do;
+// a local test server has an ASCII name.
+func mayReachTelegram(ep string) bool {
+	host := endpointHost(ep)
+	for i := range len(host) {
+		if host[i] >= utf8.RuneSelf {
+			return true
+		}
+	}
+	return host == endpointHost(TelegramEndpoint)
 }
 
 func checkListen(addr string) error {

@@ -37,6 +37,7 @@ func TestDefaultConfig(t *testing.T) {
 	assert.True(t, cfg.Telegram.RateLimits)
 	assert.Equal(t, "twentyone.db", cfg.Storage.Path)
 	assert.Equal(t, "127.0.0.1:9121", cfg.HTTP.Listen)
+	assert.Equal(t, "twentyone.db.sock", cfg.BackupSocket(), "next to the database")
 	assert.Equal(t, "info", cfg.Log.Level)
 	assert.Equal(t, "text", cfg.Log.Format)
 	assert.Empty(t, cfg.Owners)
@@ -88,6 +89,7 @@ storage:
   path: /var/lib/twentyone/bot.db
 http:
   listen: "0.0.0.0:9999"
+  backup_socket: /run/twentyone/backup.sock
 log:
   level: debug
   format: json
@@ -115,7 +117,7 @@ table:
 		Webhook:     WebhookConfig{Listen: ":8443", URL: "https://bot.example.org/tg/hook", Secret: "s3cr3t_-X"},
 	}
 	want.Storage.Path = "/var/lib/twentyone/bot.db"
-	want.HTTP.Listen = "0.0.0.0:9999"
+	want.HTTP = HTTPConfig{Listen: "0.0.0.0:9999", BackupSocket: "/run/twentyone/backup.sock"}
 	want.Log = LogConfig{Level: "debug", Format: "json"}
 	want.Owners = []int64{111, 222}
 	want.Table = TableConfig{
@@ -179,6 +181,16 @@ func TestEnvOverrides(t *testing.T) {
 		}},
 		{"the admin server off", "TWENTYONE_HTTP_LISTEN=off", func(t *testing.T, c *Config) {
 			assert.Empty(t, c.HTTP.Listen)
+			assert.Equal(t, "file.db.sock", c.BackupSocket(), "the backup socket stays")
+		}},
+		{"the backup socket off", "TWENTYONE_HTTP_BACKUP_SOCKET=off", func(t *testing.T, c *Config) {
+			assert.Empty(t, c.BackupSocket())
+		}},
+		{"the backup socket elsewhere", "TWENTYONE_HTTP_BACKUP_SOCKET=/run/twentyone.sock", func(t *testing.T, c *Config) {
+			assert.Equal(t, "/run/twentyone.sock", c.BackupSocket())
+		}},
+		{"the backup socket follows the database", "TWENTYONE_STORAGE_PATH=/data/twentyone.db", func(t *testing.T, c *Config) {
+			assert.Equal(t, "/data/twentyone.db.sock", c.BackupSocket())
 		}},
 		{"other variables are ignored", "TWENTYONEX=1", func(t *testing.T, c *Config) {
 			assert.Equal(t, "file.db", c.Storage.Path)
@@ -220,7 +232,7 @@ func TestConfigKeys(t *testing.T) {
 	assert.Equal(t, []string{
 		"telegram.token", "telegram.api_endpoint", "telegram.mode", "telegram.poll_timeout",
 		"telegram.rate_limits", "telegram.webhook.listen", "telegram.webhook.url", "telegram.webhook.secret",
-		"storage.path", "http.listen", "log.level", "log.format", "owners",
+		"storage.path", "http.listen", "http.backup_socket", "log.level", "log.format", "owners",
 		"table.stake", "table.entry_limit", "table.bet_options", "table.turn_timeout", "table.lobby_timeout",
 		"table.max_knocks", "table.starting_chips", "table.daily_bonus", "table.language",
 	}, paths)
@@ -309,6 +321,10 @@ func TestConfigErrors(t *testing.T) {
 		{name: "bad endpoint", env: []string{"TWENTYONE_TELEGRAM_API_ENDPOINT=https://api.telegram.org/bot"}, key: "telegram.api_endpoint", source: "TWENTYONE_TELEGRAM_API_ENDPOINT", what: "two %s"},
 		{name: "no rate limits against telegram", yaml: "telegram:\n  rate_limits: false\n", key: "telegram.rate_limits", source: "line 2", what: "local test server"},
 		{name: "bad http listen", yaml: "http:\n  listen: localhost\n", key: "http.listen", source: "line 2", what: "host:port"},
+		{name: "backup socket too long", env: []string{"TWENTYONE_HTTP_BACKUP_SOCKET=/" + strings.Repeat("s", maxSocketPath)}, key: "http.backup_socket", source: "TWENTYONE_HTTP_BACKUP_SOCKET", what: "longer than a socket's path may be"},
+		{name: "database path too long for the socket", yaml: "storage:\n  path: /" + strings.Repeat("d", maxSocketPath-6) + ".db\n", key: "http.backup_socket", what: "made from storage.path (/ddd"},
+		{name: "abstract backup socket", yaml: "http:\n  backup_socket: \"@twentyone\"\n", key: "http.backup_socket", source: "line 2", what: "abstract socket"},
+		{name: "backup socket is the database", env: []string{"TWENTYONE_STORAGE_PATH=bot.db", "TWENTYONE_HTTP_BACKUP_SOCKET=./bot.db"}, key: "http.backup_socket", source: "TWENTYONE_HTTP_BACKUP_SOCKET", what: "the database itself"},
 		{name: "empty storage path", yaml: "storage:\n  path: \"\"\n", key: "storage.path", source: "line 2", what: "empty"},
 		{name: "negative owner", env: []string{"TWENTYONE_OWNERS=5,-3"}, key: "owners", source: "TWENTYONE_OWNERS", what: "positive"},
 		{name: "token with a space", yaml: "telegram:\n  token: \"" + testToken + " x\"\n", key: "telegram.token", source: "line 2", what: "paste it exactly"},
@@ -332,6 +348,49 @@ func TestConfigErrors(t *testing.T) {
 			assert.Contains(t, line, tt.what)
 			assert.Empty(t, stdout.String())
 			assert.NotContains(t, line, testToken)
+		})
+	}
+}
+
+// TestRateLimitsGuard: telegram.rate_limits may be false only with an
+// endpoint that does not reach api.telegram.org, however its host is
+// spelt.
+func TestRateLimitsGuard(t *testing.T) {
+	tests := []struct {
+		endpoint string
+		refused  bool
+	}{
+		{"https://api.telegram.org/bot%s/%s", true},
+		{"https://api.telegram.org./bot%s/%s", true},
+		{"https://api.telegram.org../bot%s/%s", true},
+		{"https://API.Telegram.ORG./bot%s/%s", true},
+		{"https://api.telegram.org:443/bot%s/%s", true},
+		{"https://api.telegram.org.:443/bot%s/%s", true},
+		{"http://api.telegram.org:80/bot%s/%s", true},
+		{"https://user:pass@api.telegram.org./bot%s/%s", true},
+		// net/http maps a host to ASCII (IDNA) before it dials: these two
+		// reach api.telegram.org.
+		{"https://\uff41\uff50\uff49.telegram.org/bot%s/%s", true}, // fullwidth "api"
+		{"https://api\u3002telegram\u3002org/bot%s/%s", true},      // ideographic full stops
+		{"http://127.0.0.1:8081/bot%s/%s", false},
+		{"http://localhost:8081/bot%s/%s", false},
+		{"http://[::1]:8081/bot%s/%s", false},
+		{"https://api.telegram.org.example.com/bot%s/%s", false},
+		{"https://bot-api.internal/bot%s/%s", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.endpoint, func(t *testing.T) {
+			_, err := LoadConfig("", false, []string{
+				"TWENTYONE_TELEGRAM_API_ENDPOINT=" + tt.endpoint,
+				"TWENTYONE_TELEGRAM_RATE_LIMITS=false",
+			})
+			if !tt.refused {
+				assert.NoError(t, err)
+				return
+			}
+			var cerr *ConfigError
+			require.ErrorAs(t, err, &cerr)
+			assert.Equal(t, "telegram.rate_limits", cerr.Key)
 		})
 	}
 }

@@ -6,6 +6,7 @@ package main
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -267,7 +268,8 @@ func TestBinaryBadConfig(t *testing.T) {
 func TestBinarySecondInstance(t *testing.T) {
 	t.Parallel()
 	srv := telegramtest.StartTest(t)
-	env := botEnv(srv, filepath.Join(t.TempDir(), "twentyone.db"))
+	db := filepath.Join(t.TempDir(), "twentyone.db")
+	env := botEnv(srv, db)
 	first := startBinary(t, env)
 	admin := first.waitReady()
 
@@ -282,6 +284,9 @@ func TestBinarySecondInstance(t *testing.T) {
 	require.NoError(t, err)
 	resp.Body.Close()
 	assert.Equal(t, http.StatusOK, resp.StatusCode, "the first process is unharmed")
+	code, _, stderr := runBinary(t, []string{"TWENTYONE_STORAGE_PATH=" + db}, "backup", "-o", filepath.Join(t.TempDir(), "backup.db"))
+	assert.Equal(t, exitOK, code, stderr)
+	assert.Contains(t, stderr, "from the running bot", "the first one's backup socket too")
 	first.signal(syscall.SIGTERM)
 	assert.Equal(t, exitOK, first.waitExit(stopLimit))
 }
@@ -364,20 +369,51 @@ func TestBinaryMetrics(t *testing.T) {
 	assert.Equal(t, exitOK, p.waitExit(stopLimit))
 }
 
-// TestBinaryBackupWhilePlaying: `twentyone backup` reaches the running
-// binary's admin server while a game goes on, and writes a database that
-// opens and passes the audit, to a file (replacing an older backup, with
-// no temporary file left) or to stdout; `twentyone healthcheck` answers 0.
+// TestBinaryBackupWhilePlaying: `twentyone backup`, given only the
+// database's path (as `docker exec` in the image is), reaches the running
+// binary through its backup socket while a game goes on, and writes a
+// database that opens and passes the audit, to a file (replacing an older
+// backup, with no temporary file left) or to stdout. The socket has mode
+// 0600, refuses a request a proxy forwarded, and is gone after SIGTERM; the
+// admin server hands out no database. `twentyone healthcheck` answers 0.
 func TestBinaryBackupWhilePlaying(t *testing.T) {
 	t.Parallel()
 	srv := telegramtest.StartTest(t)
 	db := filepath.Join(t.TempDir(), "twentyone.db")
 	p := startBinary(t, botEnv(srv, db))
 	p.waitReady()
-	admin := []string{"TWENTYONE_HTTP_LISTEN=" + p.adminAddr(), "TWENTYONE_STORAGE_PATH=" + db}
+	sock := db + ".sock"
+	assert.Equal(t, sock, p.logRecord("backup server listening")["addr"])
+	fi, err := os.Lstat(sock)
+	require.NoError(t, err)
+	assert.Equal(t, os.ModeSocket|0o600, fi.Mode())
 
-	code, _, stderr := runBinary(t, admin, "healthcheck")
+	code, _, stderr := runBinary(t, []string{"TWENTYONE_HTTP_LISTEN=" + p.adminAddr()}, "healthcheck")
 	assert.Equal(t, exitOK, code, stderr)
+
+	resp, err := http.Post(p.admin+"/backup", "", nil)
+	require.NoError(t, err)
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusGone, resp.StatusCode, "the admin server serves no backup")
+	assert.NotContains(t, string(body), "\x00", "no database in the answer")
+
+	client := socketClient(sock)
+	defer client.CloseIdleConnections()
+	req, err := http.NewRequest(http.MethodPost, socketURL+"/backup", nil)
+	require.NoError(t, err)
+	req.Header.Set("X-Forwarded-For", "192.0.2.60")
+	resp, err = client.Do(req)
+	require.NoError(t, err)
+	body, err = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusForbidden, resp.StatusCode, "a request through a proxy")
+	assert.NotContains(t, string(body), "\x00", "no database in the answer")
+	p.logRecord("backup refused: the request came through a proxy")
+
+	admin := []string{"TWENTYONE_STORAGE_PATH=" + db}
 
 	tb := newTable(t, srv)
 	tb.open()
@@ -398,6 +434,15 @@ func TestBinaryBackupWhilePlaying(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, entries, 1, "no temporary file left")
 
+	before, err := os.Stat(db)
+	require.NoError(t, err)
+	code, _, stderr = runBinary(t, admin, "backup", "-o", db)
+	assert.Equal(t, exitFailure, code, "a backup over the database it copies")
+	assert.Contains(t, stderr, "is the database itself")
+	after, err := os.Stat(db)
+	require.NoError(t, err)
+	assert.True(t, os.SameFile(before, after), "the running bot's database was not replaced")
+
 	code, stdout, stderr := runBinary(t, admin, "backup", "-o", "-")
 	require.Equal(t, exitOK, code, stderr)
 	fromStdout := filepath.Join(dir, "stdout.db")
@@ -408,4 +453,41 @@ func TestBinaryBackupWhilePlaying(t *testing.T) {
 
 	p.signal(syscall.SIGTERM)
 	assert.Equal(t, exitOK, p.waitExit(stopLimit))
+	assert.NoFileExists(t, sock, "the socket is removed at the stop")
+}
+
+// TestBinaryBackupAfterACrash: a binary killed with SIGKILL leaves its
+// backup socket behind. `twentyone backup` then copies the file itself, and
+// the next start replaces the socket and serves backups through it, the
+// admin server off.
+func TestBinaryBackupAfterACrash(t *testing.T) {
+	t.Parallel()
+	srv := telegramtest.StartTest(t)
+	db := filepath.Join(t.TempDir(), "twentyone.db")
+	sock := db + ".sock"
+	first := startBinary(t, botEnv(srv, db))
+	first.waitReady()
+	first.signal(syscall.SIGKILL)
+	<-first.exited
+	fi, err := os.Lstat(sock)
+	require.NoError(t, err, "the socket is left behind")
+	require.Equal(t, os.ModeSocket, fi.Mode().Type())
+
+	env := []string{"TWENTYONE_STORAGE_PATH=" + db}
+	out := filepath.Join(t.TempDir(), "backup.db")
+	code, _, stderr := runBinary(t, env, "backup", "-o", out)
+	require.Equal(t, exitOK, code, stderr)
+	assert.NotContains(t, stderr, "from the running bot", "copied from the file")
+	auditDatabase(t, out)
+
+	second := startBinary(t, botEnv(srv, db, "TWENTYONE_HTTP_LISTEN=off"))
+	second.logRecord("bot started") // after the database opened
+	code, _, stderr = runBinary(t, env, "backup", "-o", out)
+	require.Equal(t, exitOK, code, stderr)
+	assert.Contains(t, stderr, "from the running bot")
+	auditDatabase(t, out)
+
+	second.signal(syscall.SIGTERM)
+	assert.Equal(t, exitOK, second.waitExit(stopLimit))
+	assert.NoFileExists(t, sock)
 }

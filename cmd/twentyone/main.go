@@ -271,8 +271,8 @@ func (c *CLI) run(ctx context.Context, args []string, orPlayground bool) (err er
 func (c *CLI) backup(ctx context.Context, args []string) error {
 	f := c.newFlags("backup", "backup -o OUT [-config FILE]",
 		"Writes a consistent copy of the database to OUT (\"-\" for standard output). While the\n"+
-			"bot runs, the copy comes from its admin server (POST /backup on http.listen);\n"+
-			"when no bot runs, from the database file itself.", true)
+			"bot runs, the copy comes from it, through its backup socket (http.backup_socket, by\n"+
+			"default storage.path + \".sock\"); when no bot runs, from the database file itself.", true)
 	out := f.String("o", "", "the `file` to write the backup to, replaced atomically; - for standard output")
 	if err := f.parse(args); err != nil {
 		return err
@@ -286,18 +286,23 @@ func (c *CLI) backup(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if cfg.HTTP.Listen != "" {
+	if same(cfg.Storage.Path, *out) {
+		// The output is replaced by a rename: over the database, it would
+		// take the file from under the running bot.
+		return fmt.Errorf("-o %s is the database itself", *out)
+	}
+	if sock := cfg.BackupSocket(); sock != "" {
 		var n int64
 		err := writeOutput(*out, c.Stdout, func(w io.Writer) error {
 			var err error
-			n, err = backupOverHTTP(ctx, cfg.HTTP.Listen, w)
+			n, err = backupOverSocket(ctx, sock, w)
 			return err
 		})
 		if err == nil {
 			fmt.Fprintf(c.Stderr, "twentyone backup: %d bytes from the running bot written to %s\n", n, *out)
 			return nil
 		}
-		if !errors.Is(err, errNoAdmin) {
+		if !errors.Is(err, errNoBot) {
 			return err
 		}
 	}
@@ -381,15 +386,17 @@ type Bot interface {
 	Close(ctx context.Context) error
 }
 
-// Main is the running program: the admin server, the store, the bot, and in
-// webhook mode the webhook server. Run starts it; Close stops it.
+// Main is the running program: the admin server, the backup socket, the
+// store, the bot, and in webhook mode the webhook server. Run starts it;
+// Close stops it.
 type Main struct {
 	Config  *Config
 	Logger  *slog.Logger
 	Metrics *Metrics
 
-	admin   *httpServer
-	webhook *httpServer
+	admin        *httpServer
+	backupSocket *httpServer
+	webhook      *httpServer
 
 	mu    sync.Mutex
 	store Store
@@ -425,6 +432,14 @@ func (m *Main) WebhookAddr() string {
 	return m.webhook.Addr()
 }
 
+// BackupSocketAddr returns the backup socket's path ("" when none runs).
+func (m *Main) BackupSocketAddr() string {
+	if m.backupSocket == nil {
+		return ""
+	}
+	return m.backupSocket.Addr()
+}
+
 // AdminAddr returns the admin server's address ("" when none runs).
 func (m *Main) AdminAddr() string {
 	if m.admin == nil {
@@ -433,15 +448,16 @@ func (m *Main) AdminAddr() string {
 	return m.admin.Addr()
 }
 
-// Run opens the database, starts the admin server, connects the bot, and
-// starts polling or the webhook server. It returns once everything runs;
-// call Close to stop, also after Run failed.
+// Run opens the database, starts the admin server and the backup socket,
+// connects the bot, and starts polling or the webhook server. It returns
+// once everything runs; call Close to stop, also after Run failed.
 func (m *Main) Run(ctx context.Context) error {
 	cfg, log := m.Config, m.Logger
 	// The database's lock first: a second instance must be told that the
 	// database is in use, not that the admin address is taken (by that same
-	// instance). Then the admin address, and only then the database is
-	// opened (created or migrated), so that a taken address changes no file.
+	// instance). Then the admin address and the backup socket, and only then
+	// the database is opened (created or migrated), so that a taken address
+	// changes no file.
 	if err := checkStoreFree(cfg); err != nil {
 		return err
 	}
@@ -450,12 +466,17 @@ func (m *Main) Run(ctx context.Context) error {
 		m.admin, err = startServer("admin", cfg.HTTP.Listen, newAdminHandler(adminOptions{
 			Metrics: m.Metrics.Handler(),
 			Ready:   m.readyErr,
-			Backup:  m.backup,
-			Logger:  log,
 		}), log, m.fatal)
 		if err != nil {
 			return err
 		}
+	}
+	if sock := cfg.BackupSocket(); sock != "" {
+		ln, err := listenBackupSocket(sock)
+		if err != nil {
+			return err
+		}
+		m.backupSocket = serve("backup", ln, newBackupHandler(m.backup, log), log, m.fatal)
 	}
 	st, err := openStore(cfg, m.Metrics, log)
 	if err != nil {
@@ -535,8 +556,8 @@ func (m *Main) backup(ctx context.Context, w io.Writer) (int64, error) {
 // Close stops taking updates (cancels polling, or shuts the webhook server
 // after the updates in flight were handled), lets the bot finish its
 // actions and send the pending renders until ctx is done, then stops the
-// admin server and closes the database. Later calls return the first's
-// result.
+// admin server and the backup socket (removing its file) and closes the
+// database. Later calls return the first's result.
 func (m *Main) Close(ctx context.Context) error {
 	m.closeOnce.Do(func() {
 		m.ready.Store(false)
@@ -560,8 +581,10 @@ func (m *Main) Close(ctx context.Context) error {
 				errs = append(errs, fmt.Errorf("closing the bot: %w", err))
 			}
 		}
-		if m.admin != nil {
-			errs = append(errs, m.admin.Shutdown(ctx))
+		for _, srv := range []*httpServer{m.admin, m.backupSocket} {
+			if srv != nil {
+				errs = append(errs, srv.Shutdown(ctx))
+			}
 		}
 		if st != nil {
 			if err := st.Close(); err != nil {

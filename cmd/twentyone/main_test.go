@@ -5,6 +5,7 @@ import (
 	"context"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -72,16 +73,19 @@ func TestMainRunAndClose(t *testing.T) {
 	require.ErrorIs(t, err, storage.ErrInUse)
 	assert.Contains(t, err.Error(), "is the bot already running?")
 
+	sock := cfg.Storage.Path + ".sock"
+	assert.Equal(t, sock, m.BackupSocketAddr(), "the backup socket is next to the database")
 	out := filepath.Join(dir, "backup.db")
-	code, _, stderr := runSub(t, []string{"TWENTYONE_HTTP_LISTEN=" + m.AdminAddr(), "TWENTYONE_STORAGE_PATH=" + cfg.Storage.Path}, "backup", "-o", out)
+	code, _, stderr := runSub(t, []string{"TWENTYONE_STORAGE_PATH=" + cfg.Storage.Path, "TWENTYONE_HTTP_LISTEN=off"}, "backup", "-o", out)
 	require.Equal(t, exitOK, code, stderr)
-	assert.Contains(t, stderr, "from the running bot")
+	assert.Contains(t, stderr, "from the running bot", "through the socket, not the admin server")
 
 	ctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
 	defer cancel()
 	require.NoError(t, m.Close(ctx))
 	_, err = http.Get(base + "/healthz")
 	assert.Error(t, err, "the admin server is down")
+	assert.NoFileExists(t, sock, "the backup socket is removed")
 	auditDatabase(t, cfg.Storage.Path) // opens: it was closed
 	audits := auditDatabase(t, out)
 	require.Len(t, audits, 1)
@@ -183,4 +187,22 @@ func TestRunAdminAddressTaken(t *testing.T) {
 	assert.Contains(t, err.Error(), "address already in use")
 	require.NoError(t, m.Close(context.Background()))
 	assert.NoFileExists(t, db, "the database was not created")
+}
+
+// TestRunBackupSocketTaken: when a file that is no socket is where the
+// backup socket goes, Run says so and leaves both alone: the file keeps
+// its content, no database is created.
+func TestRunBackupSocketTaken(t *testing.T) {
+	srv := telegramtest.StartTest(t)
+	db := filepath.Join(t.TempDir(), "twentyone.db")
+	require.NoError(t, os.WriteFile(db+".sock", []byte("precious"), 0o600))
+	m := NewMain(testConfig(srv, db), discardLogger())
+	err := m.Run(context.Background())
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "is not a socket")
+	require.NoError(t, m.Close(context.Background()))
+	assert.NoFileExists(t, db, "the database was not created")
+	data, err := os.ReadFile(db + ".sock")
+	require.NoError(t, err)
+	assert.Equal(t, "precious", string(data))
 }

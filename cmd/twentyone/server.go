@@ -19,13 +19,18 @@ type httpServer struct {
 	done chan error // Serve's error, once
 }
 
-// startServer listens on addr and serves h. A failure of Serve after the
-// start is sent to fatal (if not nil).
+// startServer listens on the TCP address addr and serves h (see serve).
 func startServer(name, addr string, h http.Handler, log *slog.Logger, fatal chan<- error) (*httpServer, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("%s server: %w", name, err)
 	}
+	return serve(name, ln, h, log, fatal), nil
+}
+
+// serve serves h on ln, which it closes at Shutdown. A failure of Serve
+// after the start is sent to fatal (if not nil).
+func serve(name string, ln net.Listener, h http.Handler, log *slog.Logger, fatal chan<- error) *httpServer {
 	s := &httpServer{
 		name: name,
 		ln:   ln,
@@ -56,7 +61,7 @@ func startServer(name, addr string, h http.Handler, log *slog.Logger, fatal chan
 		close(s.done)
 	}()
 	log.Info(name+" server listening", "addr", ln.Addr().String())
-	return s, nil
+	return s
 }
 
 // Addr returns the address the server listens on.

@@ -107,13 +107,11 @@ func newBot(ctx context.Context, cfg *Config, s Store, log *slog.Logger, m *Metr
 
 // backupDirect backs up the database by opening it, for when no running bot
 // answered: it fails with ErrInUse if a process holds the file all the same.
+// out must not be the database (the caller checks).
 func backupDirect(ctx context.Context, cfg *Config, out string, stdout io.Writer) error {
 	path := cfg.Storage.Path
 	if _, err := os.Stat(path); err != nil {
-		return fmt.Errorf("no bot answered on %s and there is no database to open: %w", cfg.HTTP.Listen, err)
-	}
-	if same(path, out) {
-		return fmt.Errorf("-o %s is the database itself", out)
+		return fmt.Errorf("no running bot answered and there is no database to open: %w", err)
 	}
 	// Read-only and not as a Store: a newer binary backing up before an
 	// upgrade must not migrate the file it copies.
@@ -126,7 +124,11 @@ func backupDirect(ctx context.Context, cfg *Config, out string, stdout io.Writer
 	}
 	switch {
 	case errors.Is(err, storage.ErrInUse):
-		return fmt.Errorf("the database %s is held by a running process whose admin server (http.listen %q) did not answer; back up through that process, or stop it: %w", path, cfg.HTTP.Listen, err)
+		why := fmt.Sprintf("whose backup socket (%s) did not answer", cfg.BackupSocket())
+		if cfg.BackupSocket() == "" {
+			why = "and http.backup_socket is off"
+		}
+		return fmt.Errorf("the database %s is held by a running process %s; back up through that process (with its own config and version), or stop it: %w", path, why, err)
 	case errors.Is(err, storage.ErrCorrupt):
 		return storeError(path, err)
 	case err != nil:

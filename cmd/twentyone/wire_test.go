@@ -39,14 +39,11 @@ func runSub(t *testing.T, env []string, args ...string) (int, string, string) {
 	return code, stdout.String(), stderr.String()
 }
 
-// noAdmin is an http.listen where nothing listens.
-const noAdmin = "TWENTYONE_HTTP_LISTEN=127.0.0.1:1"
-
 func TestBackupOpensTheFileWhenNoBotRuns(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
 	db := newDatabase(t, dir)
-	env := []string{"TWENTYONE_STORAGE_PATH=" + db, noAdmin}
+	env := []string{"TWENTYONE_STORAGE_PATH=" + db}
 
 	out := filepath.Join(dir, "backup.db")
 	code, _, stderr := runSub(t, env, "backup", "-o", out)
@@ -63,7 +60,16 @@ func TestBackupOpensTheFileWhenNoBotRuns(t *testing.T) {
 	assert.Equal(t, exitFailure, code)
 	assert.Contains(t, stderr, "is the database itself")
 
-	code, _, stderr = runSub(t, []string{"TWENTYONE_STORAGE_PATH=" + filepath.Join(dir, "none.db"), noAdmin}, "backup", "-o", out)
+	// The socket a bot that crashed left behind: nobody answers, the file is
+	// copied.
+	staleSocket(t, db+".sock")
+	require.NoError(t, os.Remove(out))
+	code, _, stderr = runSub(t, env, "backup", "-o", out)
+	require.Equal(t, exitOK, code, stderr)
+	assert.NotContains(t, stderr, "from the running bot")
+	checkDatabase(t, out)
+
+	code, _, stderr = runSub(t, []string{"TWENTYONE_STORAGE_PATH=" + filepath.Join(dir, "none.db")}, "backup", "-o", out)
 	assert.Equal(t, exitFailure, code)
 	assert.Contains(t, stderr, "no database to open")
 	assert.NoFileExists(t, filepath.Join(dir, "none.db"), "backup creates no database")
@@ -77,10 +83,15 @@ func TestBackupOfAFileInUse(t *testing.T) {
 	require.NoError(t, err)
 	defer s.Close()
 
-	code, _, stderr := runSub(t, []string{"TWENTYONE_STORAGE_PATH=" + db, noAdmin}, "backup", "-o", filepath.Join(dir, "b.db"))
-	assert.Equal(t, exitFailure, code)
-	assert.Contains(t, stderr, "held by a running process")
-	assert.Equal(t, 1, bytes.Count([]byte(stderr), []byte("\n")), stderr)
+	for _, tt := range []struct{ socket, says string }{
+		{"", "whose backup socket (" + db + ".sock) did not answer"},
+		{"off", "and http.backup_socket is off"},
+	} {
+		code, _, stderr := runSub(t, []string{"TWENTYONE_STORAGE_PATH=" + db, "TWENTYONE_HTTP_BACKUP_SOCKET=" + tt.socket}, "backup", "-o", filepath.Join(dir, "b.db"))
+		assert.Equal(t, exitFailure, code)
+		assert.Contains(t, stderr, "held by a running process "+tt.says)
+		assert.Equal(t, 1, bytes.Count([]byte(stderr), []byte("\n")), stderr)
+	}
 }
 
 func TestCompact(t *testing.T) {
