@@ -237,6 +237,10 @@ func (c *command) bonus(ctx context.Context) {
 		c.say(i18n.T(c.lang, i18n.BonusGranted, name, i18n.Chips(c.lang, got.Amount), i18n.Chips(c.lang, got.Balance)))
 	case errors.Is(err, storage.ErrBonusTooSoon):
 		c.say(i18n.T(c.lang, i18n.BonusWait, name, i18n.Duration(c.lang, got.Next.Sub(now).Round(60e9))))
+	case errors.Is(err, storage.ErrBonusNotNeeded) && got.OnTables > 0:
+		s, _ := c.b.store.Settings(ctx, c.m.Chat.ID)
+		c.say(i18n.T(c.lang, i18n.BonusNotNeededOnTable, name, i18n.Chips(c.lang, s.Game.EntryLimit),
+			i18n.Chips(c.lang, got.Balance), i18n.Chips(c.lang, got.OnTables)))
 	case errors.Is(err, storage.ErrBonusNotNeeded):
 		s, _ := c.b.store.Settings(ctx, c.m.Chat.ID)
 		c.say(i18n.T(c.lang, i18n.BonusNotNeeded, name, i18n.Chips(c.lang, s.Game.EntryLimit), i18n.Chips(c.lang, got.Balance)))

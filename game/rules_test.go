@@ -116,6 +116,9 @@ func TestRuleBetOptionsCappedByBankAndBalance(t *testing.T) {
 	assert.Equal(t, int64(7), f.seat(bob).Bet)
 	assert.Equal(t, int64(0), f.bal[bob])
 	assert.Equal(t, int64(17), f.tb.Chips())
+	assert.Equal(t, int64(10), f.tb.ChipsOf(alice), "the banker's: the bank")
+	assert.Equal(t, int64(7), f.tb.ChipsOf(bob), "the player's: the bet")
+	assert.Zero(t, f.tb.ChipsOf(carol), "seated, nothing bet")
 }
 
 func TestRuleBetOptionsMergedAndBelowOneDropped(t *testing.T) {

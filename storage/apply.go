@@ -413,13 +413,9 @@ func (s *Store) CancelAll(ctx context.Context, chat int64, now time.Time) ([]App
 		if err != nil || !ok {
 			return err
 		}
-		for _, key := range t.tableKeys(c) {
-			tb, _, _, err := t.table(key)
-			if err != nil {
+		return t.eachTable(c, func(key TableKey, tb *game.Table, err error) error {
+			if err != nil || tb.Phase() == game.Closed {
 				return err
-			}
-			if tb.Phase() == game.Closed {
-				continue
 			}
 			var a Applied
 			rejected, fatal := t.apply(ApplyRequest{Key: key, Command: game.Command{Kind: game.Cancel}, Now: now}, &a)
@@ -430,8 +426,8 @@ func (s *Store) CancelAll(ctx context.Context, chat int64, now time.Time) ([]App
 				return rejected // one transaction: all tables or none
 			}
 			res = append(res, a)
-		}
-		return nil
+			return nil
+		})
 	})
 	if err != nil {
 		return nil, err

@@ -118,17 +118,17 @@ func (t *txn) audit(ctx context.Context, chat int64, crec chatRec) (Audit, error
 			problem("the timer index lists thread %d, which has no table", getInt(k[8:]))
 		}
 	}
-	for _, key := range t.tableKeys(chat) {
-		tb, _, _, err := t.table(key)
+	_ = t.eachTable(chat, func(key TableKey, tb *game.Table, err error) error {
 		if err != nil {
 			problem("table of thread %d: %v", key.Thread, err)
-			continue
+			return nil
 		}
 		a.OnTables += tb.Chips()
 		if listed := t.timers.Get(tableKeyBytes(key)) != nil; listed == tb.Deadline().IsZero() {
 			problem("the timer index does not match the table of thread %d", key.Thread)
 		}
-	}
+		return nil
+	})
 
 	// The ledger: each user's entries, in order, sum to the balance they
 	// record, the last to the user's balance; the chat's entries are

@@ -270,6 +270,19 @@ func (t *txn) tableKeys(chat int64) []TableKey {
 	return keys
 }
 
+// eachTable calls fn with each of the chat's tables, in key order. A table
+// that does not decode is passed with its error (and the zero Table); fn's
+// error stops the walk.
+func (t *txn) eachTable(chat int64, fn func(key TableKey, tb *game.Table, err error) error) error {
+	for _, key := range t.tableKeys(chat) {
+		tb, _, _, err := t.table(key)
+		if err := fn(key, &tb, err); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // balances is game.Balances over the transaction, for one chat. Pending
 // holds records not written yet (a user appearing for the first time).
 type balances struct {

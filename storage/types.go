@@ -88,6 +88,10 @@ type Bonus struct {
 	Amount int64
 	// Balance is the balance after the claim.
 	Balance int64
+	// OnTables is the user's chips on the chat's tables, which count
+	// towards the entry limit with the balance; set when the claim was
+	// weighed against the limit.
+	OnTables int64
 	// Next is when the bonus can next be claimed.
 	Next time.Time
 }
