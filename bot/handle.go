@@ -161,9 +161,12 @@ func (c *command) player() (storage.User, bool) {
 
 // apply applies a game command made by this message.
 func (c *command) apply(ctx context.Context, u storage.User, cmd game.Command) (storage.Applied, error) {
-	return c.b.store.Apply(ctx, storage.ApplyRequest{
-		Key: c.key, UpdateID: int64(c.u.UpdateID), User: u, Command: cmd, Now: c.b.clock.Now(),
-	})
+	return c.b.store.Apply(ctx, c.request(u, cmd))
+}
+
+// request is the storage request of a game command made by this message.
+func (c *command) request(u storage.User, cmd game.Command) storage.ApplyRequest {
+	return storage.ApplyRequest{Key: c.key, UpdateID: int64(c.u.UpdateID), User: u, Command: cmd, Now: c.b.clock.Now()}
 }
 
 func (c *command) newGame(ctx context.Context) {
@@ -171,18 +174,23 @@ func (c *command) newGame(ctx context.Context) {
 	if !ok {
 		return
 	}
-	res, err := c.apply(ctx, u, game.Command{Kind: game.Open, User: u.ID, Name: u.Name})
+	// Typed at the bottom of the chat: the lobby goes there, and the closed
+	// table's message goes, or stays as the record of its last game.
+	req := c.request(u, game.Command{Kind: game.Open, User: u.ID, Name: u.Name})
+	req.Repost = true
+	res, err := c.b.store.Apply(ctx, req)
 	switch {
 	case err == nil:
-		if res.Before.Phase() == game.Closed && res.Before.Version() > 0 {
-			// Typed at the bottom of the chat: the lobby goes there, and
-			// the closed table's message goes, unless showApplied keeps
-			// it as the record of its last game.
-			c.b.repostNext(res.Key)
-		}
-		c.b.showApplied(res)
+		c.b.show(res.View)
 	case errors.Is(err, game.ErrTableOpen):
-		c.b.repost(res.View) // bring the open table to the bottom of the chat
+		// Bring the open table to the bottom of the chat.
+		v, err := c.b.store.Repost(ctx, c.key)
+		if err != nil {
+			c.b.internal("newgame", err)
+			c.say(i18n.T(c.lang, i18n.PopError))
+			return
+		}
+		c.b.show(v)
 	case errors.Is(err, storage.ErrDuplicate):
 	default:
 		c.sayError(err, res.View, u)
@@ -387,7 +395,6 @@ func (b *Bot) forget(chat int64) {
 	}
 	for _, k := range keys {
 		delete(b.messages, k)
-		delete(b.reposts, k)
 	}
 	b.mu.Unlock()
 	for _, k := range keys {

@@ -88,6 +88,25 @@ func TestNewGameAfterClose(t *testing.T) {
 	})
 }
 
+// TestNewGameMovesTheOpenTableDown: /newgame while the table is open
+// brings it to the bottom of the chat in a new message and deletes the old
+// one, even when the bot crashes before the delete.
+func TestNewGameMovesTheOpenTableDown(t *testing.T) {
+	h := newHarness(t)
+	h.lobby("Bob")
+	old := h.view().MessageID
+	failing := h.srv.InjectFault(telegramtest.Fault{Kind: telegramtest.FaultInternalError, Methods: []string{"deleteMessage"}})
+	h.command("Carol", "newgame")
+	m := h.tableMessage(func(m telegramtest.ChatMessage) bool { return m.MessageID > h.said })
+	require.NoError(t, h.srv.WaitFor(h.ctx(), func(*telegramtest.View) bool { return failing.Fired() > 0 }),
+		"the old message's delete is tried")
+	h.crash()
+	failing.Remove()
+	h.messageGone(old)
+	assert.Equal(t, m.MessageID, h.tableMessage(nil).MessageID)
+	assert.Contains(t, m.Labels(), "Join")
+}
+
 // TestTurnTimerAfterRestart: the turn timer of a game in progress is armed
 // again by a new bot on the same file.
 func TestTurnTimerAfterRestart(t *testing.T) {

@@ -134,7 +134,7 @@ func (b *Bot) pressTable(ctx context.Context, u update, key storage.TableKey, da
 		return
 	}
 	b.answer(q, toast(lang, cmd, res.Outcome), false)
-	b.showApplied(res)
+	b.show(res.View)
 }
 
 // toast is the short answer to an accepted press: after Hit, the card and

@@ -677,7 +677,10 @@ func TestRuleKnockLimit(t *testing.T) {
 
 func TestRuleBankerTakesBank(t *testing.T) {
 	f := newFixture(t, "Th 6s 7s 9h 6h")
-	f.game()
+	f.lobby(alice, bob, carol, dave)
+	assert.False(t, f.tb.Finished(), "a lobby before any game")
+	f.start(alice)
+	assert.False(t, f.tb.Finished(), "a game being played")
 	f.bet(bob, 10)
 	f.hit(bob)
 	f.hit(bob)
@@ -689,6 +692,7 @@ func TestRuleBankerTakesBank(t *testing.T) {
 	assert.Equal(t, game.ReasonFinished, end.Reason)
 	assert.Equal(t, int64(20), end.Amount)
 	assert.Equal(t, game.Lobby, f.tb.Phase())
+	assert.True(t, f.tb.Finished(), "the lobby after a game")
 	assert.Equal(t, int64(0), f.tb.Chips())
 	_, ok := f.tb.Banker()
 	assert.False(t, ok)

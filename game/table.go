@@ -293,6 +293,10 @@ func (t *Table) Commitment() (Commitment, bool) {
 // deck was revealed since the table opened.
 func (t *Table) Revealed() (Commitment, bool) { return t.revealed, t.hasRevealed }
 
+// Finished reports whether the table shows a finished game: the lobby or
+// the closed table after one.
+func (t *Table) Finished() bool { return !t.phase.InGame() && t.nplayers > 0 }
+
 // ClosedBy returns why the table closed, when it is closed.
 func (t *Table) ClosedBy() Reason { return t.closedBy }
 

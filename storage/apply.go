@@ -28,13 +28,22 @@ type ApplyRequest struct {
 	Command game.Command
 	// Now is the time of the command; the zero time means time.Now().
 	Now time.Time
+	// Repost asks, when the command applies, for the table's next render
+	// in a new message at the bottom of the chat (a /newgame typed there):
+	// the table's current message is then owed to be retired, in the same
+	// transaction (see View.Retiring). Apply owes it without being asked
+	// when the command replaced the finished game the message showed (it
+	// started the next game, or opened a table over the closed one): the
+	// message then becomes that game's record, else it is deleted.
+	Repost bool
 }
 
 // Apply applies a command to a table, in one write transaction: it loads
 // the chat, the table and the balances the command needs, runs game.Apply,
 // then writes the new table, every changed balance, one ledger entry per
-// transfer, the stats the events imply, the revealed decks and the update
-// id. If anything fails, nothing is written.
+// transfer, the stats the events imply, the revealed decks, the table's
+// old message when it is owed (see ApplyRequest.Repost) and the update id.
+// If anything fails, nothing is written.
 //
 // A command the game rejects returns an error wrapping the game's error
 // (errors.Is(err, game.ErrNotYourTurn) and the like) together with the
@@ -236,6 +245,18 @@ func (t *txn) apply(req ApplyRequest, res *Applied) (rejected, fatal error) {
 	if err := t.putTable(key, &nt, msgID); err != nil {
 		return nil, err
 	}
+	if msgID != 0 {
+		var err error
+		switch {
+		case replacesGame(&tb, &nt, out):
+			err = t.owe(key, msgID, &tb)
+		case req.Repost:
+			err = t.owe(key, msgID, nil)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 	if err := step("table"); err != nil {
 		return nil, err
 	}
@@ -302,15 +323,26 @@ func (t *txn) apply(req ApplyRequest, res *Applied) (rejected, fatal error) {
 	if err := t.view(&res.View, key, &nt, cs, msgID, pending, extra...); err != nil {
 		return nil, err
 	}
-	if nt.Game() != tb.Game() || tb.Phase() == game.Closed {
-		decks, err := t.decks(key, &tb)
-		if err != nil {
-			return nil, err
-		}
-		res.BeforeDecks = decks
-	}
 	res.Outcome, res.Before = out, tb
 	return nil, nil
+}
+
+// replacesGame reports whether a command replaced the finished game a
+// table showed with another table: it started the next game, or opened a
+// table over the closed one.
+func replacesGame(before, after *game.Table, out game.Outcome) bool {
+	if !before.Finished() {
+		return false
+	}
+	if before.Phase() == game.Closed && after.Phase() != game.Closed {
+		return true
+	}
+	for _, e := range out.Events {
+		if e.Kind == game.EventStarted {
+			return true
+		}
+	}
+	return false
 }
 
 // addChips returns a+b and whether it did not overflow.

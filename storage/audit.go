@@ -18,7 +18,9 @@ const maxProblems = 20
 // grants in its ledger; every user's ledger must sum to their balance and
 // end at it, and the chat's entries must be numbered 1 to n; the
 // leaderboard and timer indexes must match the users and tables; every
-// table must decode. An unknown chat is ErrNotFound.
+// table, and every old table message owed to the chat, must decode, and
+// each such message must belong to a table. An unknown chat is
+// ErrNotFound.
 func (s *Store) Audit(ctx context.Context, chat int64) (Audit, error) {
 	var a Audit
 	err := s.read(ctx, func(t *txn) error {
@@ -129,6 +131,20 @@ func (t *txn) audit(ctx context.Context, chat int64, crec chatRec) (Audit, error
 		}
 		return nil
 	})
+	cur = t.retire.Cursor()
+	for k, v := cur.Seek(prefix); k != nil && hasPrefix(k, prefix); k, v = cur.Next() {
+		if len(k) != 24 {
+			problem("an old message owed has the key %x", k)
+			continue
+		}
+		key := parseTableKey(k)
+		if _, err := t.retirement(key, k, v); err != nil {
+			problem("an old message owed in thread %d: %v", key.Thread, err)
+		}
+		if t.tables.Get(k[:16]) == nil {
+			problem("thread %d owes an old message, and has no table", key.Thread)
+		}
+	}
 
 	// The ledger: each user's entries, in order, sum to the balance they
 	// record, the last to the user's balance; the chat's entries are

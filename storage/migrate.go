@@ -10,7 +10,8 @@ import (
 
 // MigrateChat moves everything chat from owns to chat to, for a group
 // upgraded to a supergroup: tables, balances, settings, ledger, stats and
-// revealed decks, in one transaction. Chat from is left pointing at to, so
+// revealed decks, in one transaction; the old messages owed in from (see
+// View.Retiring) are dropped, as the old group can no longer change. Chat from is left pointing at to, so
 // that later calls with the old id reach the new chat. Migrating again to
 // the same chat does nothing (Telegram reports the upgrade in both chats).
 //
@@ -88,6 +89,14 @@ func (t *txn) migrate(from, to int64, now time.Time) error {
 			return err
 		}
 		if err := moveKey(t.timers, k, nk); err != nil {
+			return err
+		}
+	}
+
+	// The old messages owed in from are in the old group, which the bot
+	// cannot change any more: the debt ends with the chat.
+	for _, k := range keysWithPrefix(t.retire, chatKey(from)) {
+		if err := t.retire.Delete(k); err != nil {
 			return err
 		}
 	}

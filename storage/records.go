@@ -320,6 +320,30 @@ func decodeTable(v []byte) (game.Table, int, error) {
 	return t, h.messageID, nil
 }
 
+// encodeRetirement returns the value of an owed message: the format, then
+// the finished table it is to become the record of
+// (game.Table.MarshalBinary), or nothing when it is to be deleted.
+func encodeRetirement(record *game.Table) ([]byte, error) {
+	b := []byte{recordFormat}
+	if record == nil {
+		return b, nil
+	}
+	return record.AppendBinary(b)
+}
+
+// decodeRetirement decodes an owed message's value; record is false when
+// the message is to be deleted.
+func decodeRetirement(v []byte) (tb game.Table, record bool, err error) {
+	if len(v) == 0 || v[0] != recordFormat {
+		return game.Table{}, false, fmt.Errorf("%w: retirement format", errRecord)
+	}
+	if len(v) == 1 {
+		return game.Table{}, false, nil
+	}
+	tb, err = game.Decode(v[1:])
+	return tb, err == nil, err
+}
+
 func (r *Reveal) encode() []byte {
 	b := make([]byte, 0, 128)
 	b = append(b, recordFormat)
