@@ -295,8 +295,7 @@ func TestRecordAfterCrash(t *testing.T) {
 	require.NotEqual(t, first, m.MessageID, "the new message is sent")
 	require.NoError(t, h.srv.WaitFor(h.ctx(), func(*telegramtest.View) bool { return failing.Fired() > 0 }),
 		"the old message's edit is tried")
-	h.crash()
-	failing.Remove()
+	h.crash(failing.Remove)
 
 	old := h.messageSays(first, "Twenty One — game 1")
 	assert.Contains(t, old.Text, "Bob +10")

@@ -197,14 +197,19 @@ func (h *harness) start() {
 	}
 }
 
-// crash stops the bot as a kill would, as far as one process can, and
-// starts a new one on the same file: the calls the old bot still held are
-// dropped, those in flight aborted, the updates it did not confirm are
-// delivered again; only what the store committed is left.
-func (h *harness) crash() {
+// crash stops the bot as a kill would, as far as one process can, runs
+// whileDown, and starts a new bot on the same file: the calls the old bot
+// still held are dropped, those in flight aborted (a call it makes while
+// stopping may still get through: hold its method with a fault until
+// whileDown removes it), the updates it did not confirm are delivered
+// again; only what the store committed is left.
+func (h *harness) crash(whileDown ...func()) {
 	h.t.Helper()
 	h.kill()
 	h.stop, h.kill = nil, nil
+	for _, f := range whileDown {
+		f()
+	}
 	h.start()
 }
 

@@ -47,7 +47,12 @@ type ApplyRequest struct {
 //
 // A command the game rejects returns an error wrapping the game's error
 // (errors.Is(err, game.ErrNotYourTurn) and the like) together with the
-// table's current View, and writes nothing. So does ErrDuplicate. (A user
+// table's current View, and writes nothing. So does ErrDuplicate; when
+// the update is the chat's last handled one (the one a crash may have left
+// unanswered: a chat's updates are handled one at a time), its Outcome
+// then holds what the command did to its user the first time: the events
+// about them, without decks and transfers, enough to answer it the same.
+// (A user
 // appearing for the first time shows in that View with the starting chips
 // they would get, though nothing was written.) When the
 // chat's language is not decided yet, a successful Open decides it from the
@@ -159,6 +164,9 @@ func (t *txn) apply(req ApplyRequest, res *Applied) (rejected, fatal error) {
 	if crec.handled(req.UpdateID, now) {
 		if err := t.view(&res.View, key, &tb, cs, msgID, pending, actor.ID); err != nil {
 			return err, nil
+		}
+		if req.UpdateID == crec.lastUpdate {
+			res.Outcome.Events = crec.answer
 		}
 		return fmt.Errorf("%w: update %d in chat %d, which is at update %d", ErrDuplicate, req.UpdateID, chat, crec.lastUpdate), nil
 	}
@@ -295,7 +303,7 @@ func (t *txn) apply(req ApplyRequest, res *Applied) (rejected, fatal error) {
 	if err := step("users"); err != nil {
 		return nil, err
 	}
-	crec.markHandled(req.UpdateID, now)
+	crec.markHandled(req.UpdateID, now, answerOf(actor.ID, &out))
 	if err := t.putChat(chat, &crec); err != nil {
 		return nil, err
 	}

@@ -236,7 +236,7 @@ func (s *Store) Grant(ctx context.Context, chat int64, u User, amount, update in
 		if err != nil {
 			return err
 		}
-		e.crec.markHandled(update, now)
+		e.crec.markHandled(update, now, nil)
 		if err := t.save(e, u.ID, now, g); err != nil {
 			return err
 		}

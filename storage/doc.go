@@ -31,7 +31,8 @@
 //	meta         "schema" → schema version (8 bytes)
 //	chats        chat → last update id, running total of grants, last
 //	             ledger seq, the chat it migrated to, creation time, time
-//	             of the last update (schema 3)
+//	             of the last update (schema 3), what the last update's
+//	             command did to its user, to answer it again (schema 5)
 //	settings     chat → ChatSettings as JSON (absent: Options.Defaults)
 //	tables       chat|thread → header (message id, deadline, version), then
 //	             game.Table.MarshalBinary
@@ -75,7 +76,8 @@
 // named "ledger"; its migration writes the entries into the log, a user's
 // in order, and points each user's record at their last. Schema 4 is
 // schema 5 without the retire bucket (the bot kept the old messages it
-// owed in memory); its migration creates it empty.
+// owed in memory) and without the last command's answer in chat records
+// (read as none); its migration creates the bucket empty.
 //
 // # Damaged files
 //

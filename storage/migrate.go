@@ -185,6 +185,9 @@ func (t *txn) migrate(from, to int64, now time.Time) error {
 
 	dst.granted += src.granted
 	dst.seq += src.seq
+	if src.lastUpdate > dst.lastUpdate {
+		dst.answer = src.answer
+	}
 	dst.lastUpdate = max(dst.lastUpdate, src.lastUpdate)
 	dst.lastUpdateAt = max(dst.lastUpdateAt, src.lastUpdateAt)
 	if err := t.putChat(to, &dst); err != nil {
