@@ -331,7 +331,7 @@ func (t *txn) apply(req ApplyRequest, res *Applied) (rejected, fatal error) {
 	if err := t.view(&res.View, key, &nt, cs, msgID, pending, extra...); err != nil {
 		return nil, err
 	}
-	res.Outcome, res.Before = out, tb
+	res.Outcome = out
 	return nil, nil
 }
 
@@ -441,7 +441,8 @@ func decideLanguage(code string) string {
 
 // CancelAll cancels every open table of the chat, refunding the bets and
 // returning the banks, in one transaction: for when the bot is removed from
-// the chat. An unknown chat has nothing to cancel.
+// the chat. The old messages owed there are dropped: the bot can no longer
+// change them. An unknown chat has nothing to cancel.
 func (s *Store) CancelAll(ctx context.Context, chat int64, now time.Time) ([]Applied, error) {
 	if now.IsZero() {
 		now = time.Now()
@@ -451,6 +452,9 @@ func (s *Store) CancelAll(ctx context.Context, chat int64, now time.Time) ([]App
 		res = nil
 		c, _, ok, err := t.resolve(chat)
 		if err != nil || !ok {
+			return err
+		}
+		if err := t.dropRetiring(c); err != nil {
 			return err
 		}
 		return t.eachTable(c, func(key TableKey, tb *game.Table, err error) error {

@@ -95,10 +95,8 @@ func (t *txn) migrate(from, to int64, now time.Time) error {
 
 	// The old messages owed in from are in the old group, which the bot
 	// cannot change any more: the debt ends with the chat.
-	for _, k := range keysWithPrefix(t.retire, chatKey(from)) {
-		if err := t.retire.Delete(k); err != nil {
-			return err
-		}
+	if err := t.dropRetiring(from); err != nil {
+		return err
 	}
 
 	// The chat records, re-read: cancelling wrote to from's.

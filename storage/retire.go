@@ -30,6 +30,17 @@ func (t *txn) owe(key TableKey, messageID int, record *game.Table) error {
 	return t.retire.Put(k, v)
 }
 
+// dropRetiring forgets the old messages owed in a chat whose messages the
+// bot can no longer change.
+func (t *txn) dropRetiring(chat int64) error {
+	for _, k := range keysWithPrefix(t.retire, chatKey(chat)) {
+		if err := t.retire.Delete(k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // retirements returns the table's owed messages, oldest first, with what
 // their records need: the current names of the players and the decks of
 // the game.

@@ -198,21 +198,40 @@ func TestRetireNothingToRetire(t *testing.T) {
 	assert.Empty(t, keys)
 }
 
-// TestRetireMigrateChat: the old messages owed in a group end with it when
-// it becomes a supergroup.
-func TestRetireMigrateChat(t *testing.T) {
-	s := newStore(t, stacked(fullGameDeck, fullGameDeck))
-	key := TableKey{Chat: group}
-	var upd updates
-	shown(t, s, key, &upd, 10)
-	playFullGame(t, s, key, &upd)
-	a := apply(t, s, key, upd.next(), bob, game.Command{Kind: game.Start}, t0)
-	require.Len(t, a.Retiring, 1)
-	require.NoError(t, s.MigrateChat(ctx, group, supergroup))
-	assert.Empty(t, view(t, s, TableKey{Chat: supergroup}).Retiring)
-	keys, err := s.Retiring(ctx)
-	require.NoError(t, err)
-	assert.Empty(t, keys)
+// TestRetireEndsWithTheChat: the old messages owed in a chat are dropped
+// when the bot can no longer change them: it was removed from the chat, or
+// the group became a supergroup.
+func TestRetireEndsWithTheChat(t *testing.T) {
+	tests := []struct {
+		name  string
+		end   func(s *Store) error
+		table TableKey // the table after the end
+	}{
+		{"removed from the chat", func(s *Store) error {
+			_, err := s.CancelAll(ctx, group, t0)
+			return err
+		}, TableKey{Chat: group}},
+		{"the group upgraded", func(s *Store) error { return s.MigrateChat(ctx, group, supergroup) }, TableKey{Chat: supergroup}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newStore(t, stacked(fullGameDeck, fullGameDeck))
+			key := TableKey{Chat: group}
+			var upd updates
+			shown(t, s, key, &upd, 10)
+			playFullGame(t, s, key, &upd)
+			a := apply(t, s, key, upd.next(), bob, game.Command{Kind: game.Start}, t0)
+			require.Len(t, a.Retiring, 1)
+			require.NoError(t, tc.end(s))
+			assert.Empty(t, view(t, s, tc.table).Retiring)
+			keys, err := s.Retiring(ctx)
+			require.NoError(t, err)
+			assert.Empty(t, keys)
+			au, err := s.Audit(ctx, group)
+			require.NoError(t, err)
+			assert.True(t, au.OK, au.Problems)
+		})
+	}
 }
 
 // TestAuditOldMessages: an owed message that does not decode, or whose

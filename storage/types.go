@@ -84,8 +84,6 @@ type Retirement struct {
 type Applied struct {
 	View
 	Outcome game.Outcome
-	// Before is the table as it was before the command.
-	Before game.Table
 }
 
 // Account is a user's standing in a chat.
