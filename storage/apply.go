@@ -47,12 +47,11 @@ type ApplyRequest struct {
 //
 // A command the game rejects returns an error wrapping the game's error
 // (errors.Is(err, game.ErrNotYourTurn) and the like) together with the
-// table's current View, and writes nothing. So does ErrDuplicate; when
-// the update is the chat's last handled one (the one a crash may have left
-// unanswered: a chat's updates are handled one at a time), its Outcome
-// then holds what the command did to its user the first time: the events
-// about them, without decks and transfers, enough to answer it the same.
-// (A user
+// table's current View, and writes nothing. So does ErrDuplicate; when the
+// update is the chat's last handled one (the one a crash may have left
+// unanswered: a chat's updates are handled one at a time), Outcome then
+// holds what the command did to its user the first time: the events about
+// them, without decks and transfers, enough to answer it the same. (A user
 // appearing for the first time shows in that View with the starting chips
 // they would get, though nothing was written.) When the
 // chat's language is not decided yet, a successful Open decides it from the
