@@ -26,6 +26,9 @@ type Store interface {
 	View(ctx context.Context, key storage.TableKey) (storage.View, error)
 	ChatTables(ctx context.Context, chat int64) ([]storage.TableKey, error)
 	SetMessage(ctx context.Context, key storage.TableKey, messageID int) error
+	Repost(ctx context.Context, key storage.TableKey) (storage.View, error)
+	Retired(ctx context.Context, key storage.TableKey, messageID int) error
+	Retiring(ctx context.Context) ([]storage.TableKey, error)
 	Account(ctx context.Context, chat int64, u storage.User, now time.Time) (storage.Account, error)
 	ClaimBonus(ctx context.Context, chat int64, u storage.User, now time.Time) (storage.Bonus, error)
 	Settings(ctx context.Context, chat int64) (storage.ChatSettings, error)
@@ -122,7 +125,6 @@ type Bot struct {
 
 	mu       sync.Mutex
 	messages map[storage.TableKey]int // the table messages the bot knows
-	reposts  map[storage.TableKey]repost
 	admins   map[adminKey]adminEntry
 	quota    *quota
 	verified map[storage.TableKey]verifySent // the tables' last deck checks
@@ -161,7 +163,6 @@ func New(ctx context.Context, cfg Config) (*Bot, error) {
 		chats:    newSerial(serialWorkers),
 		owners:   make(map[int64]bool),
 		messages: make(map[storage.TableKey]int),
-		reposts:  make(map[storage.TableKey]repost),
 		admins:   make(map[adminKey]adminEntry),
 		quota:    newQuota(),
 		verified: make(map[storage.TableKey]verifySent),
@@ -209,8 +210,9 @@ var allowedUpdates = []string{"message", "callback_query", "my_chat_member"}
 
 // Start registers the commands, re-arms the stored deadlines and, in the
 // background, re-renders every open table (a render may have been lost in a
-// crash). Run calls it; call it yourself in webhook mode. It returns once
-// the deadlines are armed: the re-renders yield to the live ones (see
+// crash) and every table that owes its chat an old message (the render
+// retires it). Run calls it; call it yourself in webhook mode. It returns
+// once the deadlines are armed: the re-renders yield to the live ones (see
 // restore), so that a bot restarted with many open tables answers at once.
 //
 // No deadline fires before startGrace has passed since the start, or Run
@@ -230,6 +232,9 @@ func (b *Bot) Start(ctx context.Context) error {
 	for i, t := range timers {
 		b.timers.set(t.Key, t.Version, t.Deadline)
 		keys[i] = t.Key
+	}
+	if keys, err = b.withRetiring(ctx, keys); err != nil {
+		return err
 	}
 	rctx, stop := context.WithCancel(context.Background())
 	b.mu.Lock()

@@ -281,6 +281,42 @@ func TestRecordAfterRateLimit(t *testing.T) {
 	assert.Equal(t, []string{"🔐 Check the deck"}, old.Labels())
 }
 
+// TestRecordAfterCrash: a crash between Play again's new table message and
+// the edit that turns the old message into the finished game's record.
+// After the restart the old message becomes the record, and no message but
+// the table's current one carries table buttons.
+func TestRecordAfterCrash(t *testing.T) {
+	h := newHarness(t)
+	h.bobWins()
+	first := h.view().MessageID
+	failing := h.srv.InjectFault(telegramtest.Fault{Kind: telegramtest.FaultInternalError, Methods: []string{"editMessageText"}})
+	h.pressData("Bob", action(callback.Start)) // Play again ▶
+	m := h.tableMessage(contains("circle 1"))
+	require.NotEqual(t, first, m.MessageID, "the new message is sent")
+	require.NoError(t, h.srv.WaitFor(h.ctx(), func(*telegramtest.View) bool { return failing.Fired() > 0 }),
+		"the old message's edit is tried")
+	h.crash(failing.Remove)
+
+	old := h.messageSays(first, "Twenty One — game 1")
+	assert.Contains(t, old.Text, "Bob +10")
+	assert.Equal(t, []string{"🔐 Check the deck"}, old.Labels(), "the record keeps only the deck check")
+	cur := h.tableMessage(contains("circle 1"))
+	assert.Equal(t, m.MessageID, cur.MessageID)
+	for _, msg := range h.srv.Messages(h.group.ID) {
+		if msg.MessageID == cur.MessageID {
+			continue
+		}
+		for _, b := range msg.Buttons() {
+			d, err := callback.Parse(b.CallbackData)
+			assert.False(t, err == nil && d.Action.TableAction(), "message %d shows the table button %q", msg.MessageID, b.Text)
+		}
+	}
+	assert.Eventually(t, func() bool {
+		keys, err := h.store.Retiring(h.ctx())
+		return err == nil && len(keys) == 0
+	}, wait, 10*time.Millisecond, "the record is reported done: nothing is owed any more")
+}
+
 // TestForumTopics: a forum supergroup has one table per topic, each in its
 // own topic, and chips per chat.
 func TestForumTopics(t *testing.T) {

@@ -180,9 +180,12 @@ func (c *command) player() (storage.User, bool) {
 
 // apply applies a game command made by this message.
 func (c *command) apply(ctx context.Context, u storage.User, cmd game.Command) (storage.Applied, error) {
-	return c.b.store.Apply(ctx, storage.ApplyRequest{
-		Key: c.key, UpdateID: int64(c.u.UpdateID), User: u, Command: cmd, Now: c.b.clock.Now(),
-	})
+	return c.b.store.Apply(ctx, c.request(u, cmd))
+}
+
+// request is the storage request of a game command made by this message.
+func (c *command) request(u storage.User, cmd game.Command) storage.ApplyRequest {
+	return storage.ApplyRequest{Key: c.key, UpdateID: int64(c.u.UpdateID), User: u, Command: cmd, Now: c.b.clock.Now()}
 }
 
 func (c *command) newGame(ctx context.Context) {
@@ -190,22 +193,27 @@ func (c *command) newGame(ctx context.Context) {
 	if !ok {
 		return
 	}
-	res, err := c.apply(ctx, u, game.Command{Kind: game.Open, User: u.ID, Name: u.Name})
+	// Typed at the bottom of the chat: the lobby goes there, and the closed
+	// table's message goes, or stays as the record of its last game.
+	req := c.request(u, game.Command{Kind: game.Open, User: u.ID, Name: u.Name})
+	req.Repost = true
+	res, err := c.b.store.Apply(ctx, req)
 	switch {
 	case err == nil:
-		if res.Before.Phase() == game.Closed && res.Before.Version() > 0 {
-			// Typed at the bottom of the chat: the lobby goes there, and
-			// the closed table's message goes, unless showApplied keeps
-			// it as the record of its last game.
-			c.b.repostNext(res.Key)
-		}
-		c.b.showApplied(res)
+		c.b.show(res.View)
 	case errors.Is(err, game.ErrTableOpen):
 		// Bring the open table to the bottom of the chat: a new message,
 		// within the sender's quota like an answer.
-		if c.b.quota.allow(c.m.Chat.ID, c.who, "repost:"+c.key.String(), c.b.clock.Now()) {
-			c.b.repost(res.View)
+		if !c.b.quota.allow(c.m.Chat.ID, c.who, "repost:"+c.key.String(), c.b.clock.Now()) {
+			return
 		}
+		v, err := c.b.store.Repost(ctx, c.key)
+		if err != nil {
+			c.b.internal("newgame", err)
+			c.say(i18n.T(c.lang, i18n.PopError))
+			return
+		}
+		c.b.show(v)
 	case errors.Is(err, storage.ErrDuplicate):
 	default:
 		c.sayError(err, res.View, u)
@@ -260,6 +268,10 @@ func (c *command) bonus(ctx context.Context) {
 		c.say(i18n.T(c.lang, i18n.BonusGranted, name, i18n.Chips(c.lang, got.Amount), i18n.Chips(c.lang, got.Balance)))
 	case errors.Is(err, storage.ErrBonusTooSoon):
 		c.say(i18n.T(c.lang, i18n.BonusWait, name, i18n.Duration(c.lang, got.Next.Sub(now).Round(60e9))))
+	case errors.Is(err, storage.ErrBonusNotNeeded) && got.OnTables > 0:
+		s, _ := c.b.store.Settings(ctx, c.m.Chat.ID)
+		c.say(i18n.T(c.lang, i18n.BonusNotNeededOnTable, name, i18n.Chips(c.lang, s.Game.EntryLimit),
+			i18n.Chips(c.lang, got.Balance), i18n.Chips(c.lang, got.OnTables)))
 	case errors.Is(err, storage.ErrBonusNotNeeded):
 		s, _ := c.b.store.Settings(ctx, c.m.Chat.ID)
 		c.say(i18n.T(c.lang, i18n.BonusNotNeeded, name, i18n.Chips(c.lang, s.Game.EntryLimit), i18n.Chips(c.lang, got.Balance)))
@@ -406,7 +418,6 @@ func (b *Bot) forget(chat int64) {
 	}
 	for _, k := range keys {
 		delete(b.messages, k)
-		delete(b.reposts, k)
 	}
 	b.mu.Unlock()
 	for _, k := range keys {

@@ -110,7 +110,10 @@ type harness struct {
 	group  telegramtest.Chat
 	users  map[string]telegramtest.User
 	stop   func()
-	opts   harnessOptions
+	// kill stops the bot as a kill would, as far as one process can: see
+	// crash.
+	kill func()
+	opts harnessOptions
 	// said is the id of the last message a user sent to the group through
 	// command or reply: botSays looks at the bot's messages after it.
 	said int
@@ -184,6 +187,30 @@ func (h *harness) start() {
 		require.NoError(h.t, b.Close(closeCtx))
 		require.NoError(h.t, st.Close())
 	}
+	h.kill = func() {
+		cancel()
+		gone, abandon := context.WithCancel(context.Background())
+		abandon()
+		_ = b.Close(gone) // drops what the outbox holds, aborts the calls in flight
+		require.NoError(h.t, <-done)
+		require.NoError(h.t, st.Close())
+	}
+}
+
+// crash stops the bot as a kill would, as far as one process can, runs
+// whileDown, and starts a new bot on the same file: the calls the old bot
+// still held are dropped, those in flight aborted (a call it makes while
+// stopping may still get through: hold its method with a fault until
+// whileDown removes it), the updates it did not confirm are delivered
+// again; only what the store committed is left.
+func (h *harness) crash(whileDown ...func()) {
+	h.t.Helper()
+	h.kill()
+	h.stop, h.kill = nil, nil
+	for _, f := range whileDown {
+		f()
+	}
+	h.start()
 }
 
 // restart stops the bot and starts a new one on the same file.

@@ -53,6 +53,29 @@ func TestEntryLimit(t *testing.T) {
 	assert.Equal(t, game.Betting, v.Table.Phase())
 }
 
+// TestBonusWhileOnTheTable: the chips a user has on the table count
+// towards the entry limit: the banker, whose stake is in the bank, is
+// refused the bonus while worth the limit with it.
+func TestBonusWhileOnTheTable(t *testing.T) {
+	h := newHarness(t)
+	h.decks("Kh Tc")
+	h.lobby("Bob")
+	h.command("Alice", "settings", "entry", "1000") // everyone has exactly 1000
+	h.botSays("Saved")
+	h.startGame("Alice")
+	h.tableMessage(contains("your bet, Bob"))
+	v := h.view()
+	i, ok := v.Table.Banker()
+	require.True(t, ok)
+	require.Equal(t, h.user("Alice").FirstName, v.Table.Seat(i).Name, "Alice is the banker")
+	require.EqualValues(t, 990, h.balance("Alice"), "her stake of 10 is in the bank")
+
+	h.command("Alice", "bonus")
+	h.botSays("Alice, the bonus is for balances below 1\u2009000 chips; yours is 990 chips, with 10 chips more on the table.")
+	assert.EqualValues(t, 990, h.balance("Alice"), "no bonus")
+	h.audit()
+}
+
 func TestStaleButtonsAndDoubleTaps(t *testing.T) {
 	h := newHarness(t)
 	h.lobby("Bob")

@@ -88,6 +88,24 @@ func TestNewGameAfterClose(t *testing.T) {
 	})
 }
 
+// TestNewGameMovesTheOpenTableDown: /newgame while the table is open
+// brings it to the bottom of the chat in a new message and deletes the old
+// one, even when the bot crashes before the delete.
+func TestNewGameMovesTheOpenTableDown(t *testing.T) {
+	h := newHarness(t)
+	h.lobby("Bob")
+	old := h.view().MessageID
+	failing := h.srv.InjectFault(telegramtest.Fault{Kind: telegramtest.FaultInternalError, Methods: []string{"deleteMessage"}})
+	h.command("Carol", "newgame")
+	m := h.tableMessage(func(m telegramtest.ChatMessage) bool { return m.MessageID > h.said })
+	require.NoError(t, h.srv.WaitFor(h.ctx(), func(*telegramtest.View) bool { return failing.Fired() > 0 }),
+		"the old message's delete is tried")
+	h.crash(failing.Remove)
+	h.messageGone(old)
+	assert.Equal(t, m.MessageID, h.tableMessage(nil).MessageID)
+	assert.Contains(t, m.Labels(), "Join")
+}
+
 // TestTurnTimerAfterRestart: the turn timer of a game in progress is armed
 // again by a new bot on the same file.
 func TestTurnTimerAfterRestart(t *testing.T) {
@@ -100,12 +118,19 @@ func TestTurnTimerAfterRestart(t *testing.T) {
 	h.audit()
 }
 
-func TestRestartMidGame(t *testing.T) {
-	h := newHarness(t)
+// bobToDraw stacks K♥ 10♠ 8♠, seats Bob with Alice (the banker), starts
+// the game, and Bob bets 10: he is to draw, 10♠ next.
+func (h *harness) bobToDraw() {
+	h.t.Helper()
 	h.decks("Kh Ts 8s")
 	h.lobby("Bob")
 	h.startGame("Bob")
 	h.bet("Bob", 10)
+}
+
+func TestRestartMidGame(t *testing.T) {
+	h := newHarness(t)
+	h.bobToDraw()
 	assert.Equal(t, "10♠ · 14", h.hit("Bob").Text)
 
 	h.restart()
@@ -123,6 +148,34 @@ func TestRestartMidGame(t *testing.T) {
 	h.restart()
 	h.clock.Advance(11 * time.Minute)
 	h.tableMessage(contains("closed"))
+}
+
+// TestHitAnsweredAfterCrash: the bot crashes after a Hit was committed
+// and before its answer reached Telegram. The press, never confirmed, is
+// delivered again to the next bot, which answers it as the first would
+// have: with the card drawn, not an empty toast.
+func TestHitAnsweredAfterCrash(t *testing.T) {
+	h := newHarness(t)
+	h.bobToDraw()
+	var data string
+	m := h.tableMessage(func(m telegramtest.ChatMessage) bool {
+		b, ok := m.Button("Hit 🂠")
+		data = b.CallbackData
+		return ok
+	})
+	held := h.srv.InjectFault(telegramtest.Fault{Kind: telegramtest.FaultDelay, Methods: []string{"answerCallbackQuery"}, Delay: wait})
+	cb, err := h.srv.Press(telegramtest.Press{ChatID: h.group.ID, From: h.user("Bob").ID, MessageID: m.MessageID, Data: data})
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { return held.Fired() == 1 }, wait, 10*time.Millisecond, "the Hit is committed, its answer on its way")
+	h.crash(held.Remove)
+
+	a, err := cb.Wait(h.ctx())
+	require.NoError(t, err)
+	assert.Equal(t, "10♠ · 14", a.Text, "the answer names the card, as the first would have")
+	m = h.tableMessage(contains("K♥ 10♠ = 14"))
+	assert.Contains(t, m.Labels(), "Stand ✋")
+	assert.EqualValues(t, 990, h.balance("Bob"), "the Hit was applied once")
+	h.audit()
 }
 
 func TestSupergroupMigration(t *testing.T) {

@@ -126,7 +126,9 @@ func (b *Bot) pressTable(ctx context.Context, u update, key storage.TableKey, da
 	}
 	if err != nil {
 		if errors.Is(err, storage.ErrDuplicate) {
-			b.answer(q, "", false)
+			// Delivered again (after a crash, before its answer): the same
+			// answer as the first time, from what storage kept of it.
+			b.answer(q, toast(lang, cmd, res.Outcome), false)
 			return
 		}
 		text, alert := b.rejection(lang, err, res.View, from.ID)
@@ -134,7 +136,7 @@ func (b *Bot) pressTable(ctx context.Context, u update, key storage.TableKey, da
 		return
 	}
 	b.answer(q, toast(lang, cmd, res.Outcome), false)
-	b.showApplied(res)
+	b.show(res.View)
 }
 
 // toast is the short answer to an accepted press: after Hit, the card and

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"strconv"
@@ -37,55 +38,6 @@ func (b *Bot) show(v storage.View) {
 	}})
 }
 
-// repost makes the next render of the table a new message at the bottom of
-// the chat, deleting the old one.
-func (b *Bot) repost(v storage.View) {
-	b.repostNext(v.Key)
-	b.show(v)
-}
-
-// repostNext makes the next render of the table a new message at the
-// bottom of the chat, deleting the old one.
-func (b *Bot) repostNext(key storage.TableKey) {
-	b.mu.Lock()
-	b.reposts[key] = repost{}
-	b.mu.Unlock()
-}
-
-// repost says how the next render of a table leaves its old message: deleted,
-// or (keep) edited into the record of the game it showed.
-type repost struct {
-	keep    bool
-	summary render.Message
-}
-
-// showApplied shows the table after an applied command. When the command
-// replaced a finished game in the table's message (it started the next
-// game, or opened a lobby over the closed table), the finished game's
-// message stays in the chat as its record, and the table gets a message of
-// its own.
-func (b *Bot) showApplied(res storage.Applied) {
-	replaced := res.Before.Phase() == game.Closed && res.Table.Phase() != game.Closed
-	for _, e := range res.Outcome.Events {
-		replaced = replaced || e.Kind == game.EventStarted
-	}
-	if replaced && render.Finished(&res.Before) {
-		b.mu.Lock()
-		b.reposts[res.Key] = b.record(res)
-		b.mu.Unlock()
-	}
-	b.show(res.View)
-}
-
-// record is the repost that edits the table's old message into the record
-// of the game res.Before holds.
-func (b *Bot) record(res storage.Applied) repost {
-	return repost{keep: true, summary: render.Summary(render.Input{
-		Table: res.Before, Settings: res.Settings.Game, Balances: res.Balances, Names: res.Names,
-		Lang: lang(res.Settings), Now: b.clock.Now(), Decks: res.BeforeDecks,
-	})}
-}
-
 func (b *Bot) enqueue(op outbox.Op) {
 	if err := b.out.Enqueue(op); err != nil {
 		b.log.Warn("outgoing call dropped", "chat", op.Chat, "err", err)
@@ -93,7 +45,10 @@ func (b *Bot) enqueue(op outbox.Op) {
 }
 
 // renderTable edits the table's message to the view, or sends it as a new
-// message when there is none (or it was deleted, or a repost was asked for).
+// message when there is none, it was deleted, or it is one of the old
+// messages the view says the table owes the chat (a command moved the
+// table into a new message). Once the table's message is not one of those,
+// it retires them.
 func (b *Bot) renderTable(ctx context.Context, v storage.View) error {
 	key := v.Key
 	msg := render.Table(render.Input{
@@ -110,12 +65,14 @@ func (b *Bot) renderTable(ctx context.Context, v storage.View) error {
 	if id == 0 {
 		id = v.MessageID
 	}
-	rp, reposting := b.reposts[key]
 	b.mu.Unlock()
-	if id != 0 && !reposting {
+	if id != 0 && !owed(v, id) {
 		err := b.api.editMessage(key.Chat, id, msg)
-		if err == nil && v.Table.Phase() == game.Closed {
-			b.forgetClosed(key, id)
+		if err == nil {
+			b.retire(v)
+			if v.Table.Phase() == game.Closed {
+				b.forgetClosed(key, id)
+			}
 		}
 		if err == nil || !hasDescription(err, errEditGone...) {
 			return forOutbox(b.chatError(key.Chat, err))
@@ -131,18 +88,18 @@ func (b *Bot) renderTable(ctx context.Context, v storage.View) error {
 	}
 	b.mu.Lock()
 	b.messages[key] = newID
-	delete(b.reposts, key)
 	b.mu.Unlock()
 	// Store the new message's id before anything else: a crash before it
 	// is stored leaves the new message behind, showing a state no restart
 	// updates (cmd/loadtest -chaos-kills counted about one such orphan per
-	// kill while the old message was edited first).
+	// kill while the old message was edited first). Until it is stored,
+	// the old messages stay owed: retired now, a restart would render the
+	// table into them again.
 	if err := b.store.SetMessage(ctx, key, newID); err != nil {
 		b.log.Warn("recording the table message", "table", key, "err", err)
+		return nil
 	}
-	if reposting && id != 0 {
-		b.leave(key, id, rp)
-	}
+	b.retire(v)
 	return nil
 }
 
@@ -158,23 +115,76 @@ func (b *Bot) forgetClosed(key storage.TableKey, id int) {
 	}
 }
 
-// leave edits a table's old message into its record, or deletes it, as an
-// outbox op of its own: paced as the call it is, and retried after a 429 or
-// a 5xx, so that the old message does not stay behind showing buttons that
-// look live.
-func (b *Bot) leave(key storage.TableKey, id int, rp repost) {
-	b.enqueue(outbox.Op{Chat: key.Chat, Slot: fmt.Sprintf("old:%s:%d", key, id), Do: func(ctx context.Context) error {
-		var err error
-		if rp.keep {
-			err = b.api.editMessage(key.Chat, id, rp.summary)
-		} else {
-			err = b.api.deleteMessage(key.Chat, id)
+// withRetiring adds to keys, the tables to re-render after a start, those
+// that owe their chats an old message: their render finishes retiring it.
+func (b *Bot) withRetiring(ctx context.Context, keys []storage.TableKey) ([]storage.TableKey, error) {
+	owing, err := b.store.Retiring(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("bot: loading the old messages owed: %w", err)
+	}
+	listed := make(map[storage.TableKey]bool, len(keys))
+	for _, k := range keys {
+		listed[k] = true
+	}
+	for _, k := range owing {
+		if !listed[k] {
+			keys = append(keys, k)
 		}
-		if hasDescription(err, errEditGone...) || hasDescription(err, errDeleteGone...) {
-			return nil // gone already: nothing to leave
+	}
+	return keys, nil
+}
+
+// owed reports whether message id is one of the old messages the table
+// owes the chat.
+func owed(v storage.View, id int) bool {
+	for _, r := range v.Retiring {
+		if r.MessageID == id {
+			return true
 		}
-		return forOutbox(b.chatError(key.Chat, err))
-	}})
+	}
+	return false
+}
+
+// retire edits each old message the table owes the chat into the record of
+// the game it showed, or deletes it, as an outbox op of its own: paced as
+// the call it is, and retried after a 429 or a 5xx, so that the old
+// message does not stay behind showing buttons that look live. Once done
+// (or found gone, or refused for good) it is reported to the store; what a
+// crash or the retries leave undone stays owed, and the next start
+// finishes it.
+func (b *Bot) retire(v storage.View) {
+	key := v.Key
+	for _, r := range v.Retiring {
+		b.enqueue(outbox.Op{Chat: key.Chat, Slot: fmt.Sprintf("old:%s:%d", key, r.MessageID), Do: func(ctx context.Context) error {
+			var err error
+			if r.Record {
+				err = b.api.editMessage(key.Chat, r.MessageID, render.Summary(render.Input{
+					Table: r.Table, Settings: v.Settings.Game, Names: r.Names,
+					Lang: lang(v.Settings), Now: b.clock.Now(), Decks: r.Decks,
+				}))
+			} else {
+				err = b.api.deleteMessage(key.Chat, r.MessageID)
+			}
+			if hasDescription(err, errEditGone...) || hasDescription(err, errDeleteGone...) {
+				err = nil // gone already: nothing to leave
+			}
+			err = forOutbox(b.chatError(key.Chat, err))
+			if retried(err) {
+				return err
+			}
+			if serr := b.store.Retired(ctx, key, r.MessageID); serr != nil {
+				b.log.Warn("recording an old table message retired", "table", key, "message", r.MessageID, "err", serr)
+			}
+			return err
+		}})
+	}
+}
+
+// retried reports whether the outbox tries an op that failed with err
+// again: after a 429 or a temporary failure.
+func retried(err error) bool {
+	var ra *outbox.RetryAfterError
+	return errors.As(err, &ra) || outbox.IsTemporary(err)
 }
 
 // reply sends a message into a chat (and topic), in reply to a message when

@@ -204,6 +204,11 @@ func requireTableInvariants(t require.TestingT, tb game.Table, bal game.BalanceM
 		sum += b
 	}
 	require.Equal(t, total, sum, "chips are conserved")
+	var owned int64
+	for u := range bal {
+		owned += tb.ChipsOf(u)
+	}
+	require.Equal(t, tb.Chips(), owned, "every chip on the table is a player's")
 	require.GreaterOrEqual(t, tb.Bank(), int64(0))
 	var net int64
 	for _, p := range tb.Players() {

@@ -116,6 +116,9 @@ func TestRuleBetOptionsCappedByBankAndBalance(t *testing.T) {
 	assert.Equal(t, int64(7), f.seat(bob).Bet)
 	assert.Equal(t, int64(0), f.bal[bob])
 	assert.Equal(t, int64(17), f.tb.Chips())
+	assert.Equal(t, int64(10), f.tb.ChipsOf(alice), "the banker's: the bank")
+	assert.Equal(t, int64(7), f.tb.ChipsOf(bob), "the player's: the bet")
+	assert.Zero(t, f.tb.ChipsOf(carol), "seated, nothing bet")
 }
 
 func TestRuleBetOptionsMergedAndBelowOneDropped(t *testing.T) {
@@ -674,7 +677,10 @@ func TestRuleKnockLimit(t *testing.T) {
 
 func TestRuleBankerTakesBank(t *testing.T) {
 	f := newFixture(t, "Th 6s 7s 9h 6h")
-	f.game()
+	f.lobby(alice, bob, carol, dave)
+	assert.False(t, f.tb.Finished(), "a lobby before any game")
+	f.start(alice)
+	assert.False(t, f.tb.Finished(), "a game being played")
 	f.bet(bob, 10)
 	f.hit(bob)
 	f.hit(bob)
@@ -686,6 +692,7 @@ func TestRuleBankerTakesBank(t *testing.T) {
 	assert.Equal(t, game.ReasonFinished, end.Reason)
 	assert.Equal(t, int64(20), end.Amount)
 	assert.Equal(t, game.Lobby, f.tb.Phase())
+	assert.True(t, f.tb.Finished(), "the lobby after a game")
 	assert.Equal(t, int64(0), f.tb.Chips())
 	_, ok := f.tb.Banker()
 	assert.False(t, ok)

@@ -261,6 +261,20 @@ func (t *Table) Chips() int64 {
 	return sum
 }
 
+// ChipsOf returns the user's chips on the table: the bank when they are
+// the banker of the game being played, and their bet. The chips on a table
+// are its players': Chips is the sum of every user's ChipsOf.
+func (t *Table) ChipsOf(user UserID) int64 {
+	var sum int64
+	if i, ok := t.Banker(); ok && t.seats[i].User == user {
+		sum += t.bank
+	}
+	if i, ok := t.SeatOf(user); ok {
+		sum += t.seats[i].Bet
+	}
+	return sum
+}
+
 // Log returns the results of the last duels, oldest first, at most LogSize.
 func (t *Table) Log() []Duel { return append([]Duel(nil), t.log[:t.nlog]...) }
 
@@ -278,6 +292,10 @@ func (t *Table) Commitment() (Commitment, bool) {
 // Revealed returns the commitment of the last deck revealed, and whether a
 // deck was revealed since the table opened.
 func (t *Table) Revealed() (Commitment, bool) { return t.revealed, t.hasRevealed }
+
+// Finished reports whether the table shows a finished game: the lobby or
+// the closed table after one.
+func (t *Table) Finished() bool { return !t.phase.InGame() && t.nplayers > 0 }
 
 // ClosedBy returns why the table closed, when it is closed.
 func (t *Table) ClosedBy() Reason { return t.closedBy }

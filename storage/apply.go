@@ -28,17 +28,30 @@ type ApplyRequest struct {
 	Command game.Command
 	// Now is the time of the command; the zero time means time.Now().
 	Now time.Time
+	// Repost asks, when the command applies, for the table's next render
+	// in a new message at the bottom of the chat (a /newgame typed there):
+	// the table's current message is then owed to be retired, in the same
+	// transaction (see View.Retiring). Apply owes it without being asked
+	// when the command replaced the finished game the message showed (it
+	// started the next game, or opened a table over the closed one): the
+	// message then becomes that game's record, else it is deleted.
+	Repost bool
 }
 
 // Apply applies a command to a table, in one write transaction: it loads
 // the chat, the table and the balances the command needs, runs game.Apply,
 // then writes the new table, every changed balance, one ledger entry per
-// transfer, the stats the events imply, the revealed decks and the update
-// id. If anything fails, nothing is written.
+// transfer, the stats the events imply, the revealed decks, the table's
+// old message when it is owed (see ApplyRequest.Repost) and the update id.
+// If anything fails, nothing is written.
 //
 // A command the game rejects returns an error wrapping the game's error
 // (errors.Is(err, game.ErrNotYourTurn) and the like) together with the
-// table's current View, and writes nothing. So does ErrDuplicate. (A user
+// table's current View, and writes nothing. So does ErrDuplicate; when the
+// update is the chat's last handled one (the one a crash may have left
+// unanswered: a chat's updates are handled one at a time), Outcome then
+// holds what the command did to its user the first time: the events about
+// them, without decks and transfers, enough to answer it the same. (A user
 // appearing for the first time shows in that View with the starting chips
 // they would get, though nothing was written.) When the
 // chat's language is not decided yet, a successful Open decides it from the
@@ -151,6 +164,9 @@ func (t *txn) apply(req ApplyRequest, res *Applied) (rejected, fatal error) {
 		if err := t.view(&res.View, key, &tb, cs, msgID, pending, actor.ID); err != nil {
 			return err, nil
 		}
+		if req.UpdateID == crec.lastUpdate {
+			res.Outcome.Events = crec.answer
+		}
 		return fmt.Errorf("%w: update %d in chat %d, which is at update %d", ErrDuplicate, req.UpdateID, chat, crec.lastUpdate), nil
 	}
 	bal := &balances{t: t, chat: chat, pending: pending}
@@ -236,6 +252,18 @@ func (t *txn) apply(req ApplyRequest, res *Applied) (rejected, fatal error) {
 	if err := t.putTable(key, &nt, msgID); err != nil {
 		return nil, err
 	}
+	if msgID != 0 {
+		var err error
+		switch {
+		case replacesGame(&tb, &nt, out):
+			err = t.owe(key, msgID, &tb)
+		case req.Repost:
+			err = t.owe(key, msgID, nil)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 	if err := step("table"); err != nil {
 		return nil, err
 	}
@@ -274,7 +302,7 @@ func (t *txn) apply(req ApplyRequest, res *Applied) (rejected, fatal error) {
 	if err := step("users"); err != nil {
 		return nil, err
 	}
-	crec.markHandled(req.UpdateID, now)
+	crec.markHandled(req.UpdateID, now, answerOf(actor.ID, &out))
 	if err := t.putChat(chat, &crec); err != nil {
 		return nil, err
 	}
@@ -302,15 +330,26 @@ func (t *txn) apply(req ApplyRequest, res *Applied) (rejected, fatal error) {
 	if err := t.view(&res.View, key, &nt, cs, msgID, pending, extra...); err != nil {
 		return nil, err
 	}
-	if nt.Game() != tb.Game() || tb.Phase() == game.Closed {
-		decks, err := t.decks(key, &tb)
-		if err != nil {
-			return nil, err
-		}
-		res.BeforeDecks = decks
-	}
-	res.Outcome, res.Before = out, tb
+	res.Outcome = out
 	return nil, nil
+}
+
+// replacesGame reports whether a command replaced the finished game a
+// table showed with another table: it started the next game, or opened a
+// table over the closed one.
+func replacesGame(before, after *game.Table, out game.Outcome) bool {
+	if !before.Finished() {
+		return false
+	}
+	if before.Phase() == game.Closed && after.Phase() != game.Closed {
+		return true
+	}
+	for _, e := range out.Events {
+		if e.Kind == game.EventStarted {
+			return true
+		}
+	}
+	return false
 }
 
 // addChips returns a+b and whether it did not overflow.
@@ -401,7 +440,8 @@ func decideLanguage(code string) string {
 
 // CancelAll cancels every open table of the chat, refunding the bets and
 // returning the banks, in one transaction: for when the bot is removed from
-// the chat. An unknown chat has nothing to cancel.
+// the chat. The old messages owed there are dropped: the bot can no longer
+// change them. An unknown chat has nothing to cancel.
 func (s *Store) CancelAll(ctx context.Context, chat int64, now time.Time) ([]Applied, error) {
 	if now.IsZero() {
 		now = time.Now()
@@ -413,13 +453,12 @@ func (s *Store) CancelAll(ctx context.Context, chat int64, now time.Time) ([]App
 		if err != nil || !ok {
 			return err
 		}
-		for _, key := range t.tableKeys(c) {
-			tb, _, _, err := t.table(key)
-			if err != nil {
+		if err := t.dropRetiring(c); err != nil {
+			return err
+		}
+		return t.eachTable(c, func(key TableKey, tb *game.Table, err error) error {
+			if err != nil || tb.Phase() == game.Closed {
 				return err
-			}
-			if tb.Phase() == game.Closed {
-				continue
 			}
 			var a Applied
 			rejected, fatal := t.apply(ApplyRequest{Key: key, Command: game.Command{Kind: game.Cancel}, Now: now}, &a)
@@ -430,8 +469,8 @@ func (s *Store) CancelAll(ctx context.Context, chat int64, now time.Time) ([]App
 				return rejected // one transaction: all tables or none
 			}
 			res = append(res, a)
-		}
-		return nil
+			return nil
+		})
 	})
 	if err != nil {
 		return nil, err

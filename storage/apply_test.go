@@ -3,6 +3,7 @@ package storage
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -223,6 +224,83 @@ func TestApplyDuplicateUpdate(t *testing.T) {
 	apply(t, s, key, 12, carol, game.Command{Kind: game.Join}, t0)
 	apply(t, s, key, 0, User{}, game.Command{Kind: game.Timeout}, t0.Add(time.Hour))
 	apply(t, s, TableKey{Chat: 42}, 5, carol, game.Command{Kind: game.Open}, t0)
+}
+
+// TestApplyDuplicateAnswer: the chat's last handled update, delivered
+// again (a crash after the commit, before its answer), comes back with
+// what its command did to its user the first time, through a restart:
+// enough to answer it the same. An older update, or one after which a
+// grant was the last, comes back with nothing.
+func TestApplyDuplicateAnswer(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "db")
+	s := openAt(t, path, Options{NoSync: true, Rand: stacked(fullGameDeck).Rand})
+	key := TableKey{Chat: group}
+	var upd updates
+	req := func(u User, cmd game.Command) ApplyRequest {
+		return ApplyRequest{Key: key, UpdateID: upd.next(), User: u, Command: cmd, Now: t0}
+	}
+	again := func(r ApplyRequest) []game.Event {
+		t.Helper()
+		a, err := s.Apply(ctx, r)
+		require.ErrorIs(t, err, ErrDuplicate)
+		return a.Outcome.Events
+	}
+	steps := []struct {
+		u   User
+		cmd game.Command
+	}{
+		{alice, game.Command{Kind: game.Open}},
+		{bob, game.Command{Kind: game.Join}},
+		{carol, game.Command{Kind: game.Join}},
+		{alice, game.Command{Kind: game.Start}},
+		{bob, game.Command{Kind: game.Bet, Amount: 5}},
+		{bob, game.Command{Kind: game.Hit}},
+	}
+	var r ApplyRequest
+	var first game.Outcome
+	for _, st := range steps {
+		r = req(st.u, st.cmd)
+		a, err := s.Apply(ctx, r)
+		require.NoError(t, err, "%s", st.cmd.Kind)
+		first = a.Outcome
+		want := answerOf(st.u.ID, &first)
+		assert.Equal(t, want, again(r), "%s delivered again", st.cmd.Kind)
+		for _, e := range want {
+			assert.True(t, e.User == st.u.ID || e.Duel.User == st.u.ID, "%s: an event about its user", st.cmd.Kind)
+		}
+	}
+
+	// Bob's Hit, after a restart: the card he drew and his Golden 21.
+	require.NoError(t, s.Close())
+	s = openAt(t, path, Options{NoSync: true})
+	evs := again(r)
+	require.NotEmpty(t, evs)
+	var drew, ended bool
+	for _, e := range evs {
+		switch e.Kind {
+		case game.EventDrew:
+			drew = true
+			assert.Equal(t, "As", e.Card.Code())
+			assert.Equal(t, 21, e.Score)
+		case game.EventDuelEnded:
+			ended = true
+			assert.True(t, e.Duel.Hand.Golden())
+			assert.Equal(t, game.TwentyOne, e.Duel.Result)
+		case game.EventRevealed:
+			assert.Zero(t, e.Deck, "no deck is kept")
+		}
+	}
+	assert.True(t, drew && ended, "%+v", evs)
+	assert.Equal(t, answerOf(bob.ID, &first), evs)
+
+	// A timer's command keeps the answer; a later update's replaces it.
+	apply(t, s, key, 0, User{}, game.Command{Kind: game.Timeout}, t0.Add(time.Hour))
+	assert.NotEmpty(t, again(r))
+	_, err := s.Grant(ctx, group, dave, 5, upd.next(), t0)
+	require.NoError(t, err)
+	assert.Empty(t, again(r), "an older update")
+	r.UpdateID = upd.n.Load()
+	assert.Empty(t, again(r), "a grant: no command's answer")
 }
 
 // TestUpdateIDsRestartLower: an update id not above the chat's last one is

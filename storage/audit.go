@@ -18,7 +18,9 @@ const maxProblems = 20
 // grants in its ledger; every user's ledger must sum to their balance and
 // end at it, and the chat's entries must be numbered 1 to n; the
 // leaderboard and timer indexes must match the users and tables; every
-// table must decode. An unknown chat is ErrNotFound.
+// table, and every old table message owed to the chat, must decode, and
+// each such message must belong to a table. An unknown chat is
+// ErrNotFound.
 func (s *Store) Audit(ctx context.Context, chat int64) (Audit, error) {
 	var a Audit
 	err := s.read(ctx, func(t *txn) error {
@@ -118,15 +120,29 @@ func (t *txn) audit(ctx context.Context, chat int64, crec chatRec) (Audit, error
 			problem("the timer index lists thread %d, which has no table", getInt(k[8:]))
 		}
 	}
-	for _, key := range t.tableKeys(chat) {
-		tb, _, _, err := t.table(key)
+	_ = t.eachTable(chat, func(key TableKey, tb *game.Table, err error) error {
 		if err != nil {
 			problem("table of thread %d: %v", key.Thread, err)
-			continue
+			return nil
 		}
 		a.OnTables += tb.Chips()
 		if listed := t.timers.Get(tableKeyBytes(key)) != nil; listed == tb.Deadline().IsZero() {
 			problem("the timer index does not match the table of thread %d", key.Thread)
+		}
+		return nil
+	})
+	cur = t.retire.Cursor()
+	for k, v := cur.Seek(prefix); k != nil && hasPrefix(k, prefix); k, v = cur.Next() {
+		if len(k) != 24 {
+			problem("an old message owed has the key %x", k)
+			continue
+		}
+		key := parseTableKey(k)
+		if _, err := t.retirement(key, k, v); err != nil {
+			problem("an old message owed in thread %d: %v", key.Thread, err)
+		}
+		if t.tables.Get(k[:16]) == nil {
+			problem("thread %d owes an old message, and has no table", key.Thread)
 		}
 	}
 

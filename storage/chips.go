@@ -137,10 +137,12 @@ func (s *Store) Account(ctx context.Context, chat int64, u User, now time.Time) 
 }
 
 // ClaimBonus grants the daily bonus: once per bonus interval, and only while
-// the balance is below the chat's entry limit. It returns ErrBonusNotNeeded
-// when the balance reaches the limit and ErrBonusTooSoon (with Bonus.Next
-// set) when the last claim is too recent; a user appearing for the first
-// time is created all the same.
+// what the user owns in the chat is below its entry limit: the balance and
+// the user's chips on every table of the chat (a banker's bank, a bet),
+// read in the same transaction. It returns ErrBonusNotNeeded when they
+// reach the limit (with Bonus.Balance and Bonus.OnTables set) and
+// ErrBonusTooSoon (with Bonus.Next set) when the last claim is too recent;
+// a user appearing for the first time is created all the same.
 func (s *Store) ClaimBonus(ctx context.Context, chat int64, u User, now time.Time) (Bonus, error) {
 	if err := checkUser(chat, u); err != nil {
 		return Bonus{}, err
@@ -160,14 +162,19 @@ func (s *Store) ClaimBonus(ctx context.Context, chat int64, u User, now time.Tim
 		if err != nil {
 			return err
 		}
+		onTables, err := t.chipsOnTables(e.chat, u.ID)
+		if err != nil {
+			return err
+		}
 		last := msTime(e.rec.lastBonus)
-		b.Balance = e.rec.balance
+		b.Balance, b.OnTables = e.rec.balance, onTables
 		if !last.IsZero() {
 			b.Next = last.Add(t.s.opts.BonusInterval)
 		}
 		switch {
-		case e.rec.balance >= cs.Game.EntryLimit:
-			refused = fmt.Errorf("%w: balance %d reaches the entry limit %d", ErrBonusNotNeeded, e.rec.balance, cs.Game.EntryLimit)
+		case e.rec.balance+onTables >= cs.Game.EntryLimit:
+			refused = fmt.Errorf("%w: balance %d and %d on the tables reach the entry limit %d",
+				ErrBonusNotNeeded, e.rec.balance, onTables, cs.Game.EntryLimit)
 			return t.save(e, u.ID, now)
 		case !last.IsZero() && now.Before(b.Next):
 			refused = fmt.Errorf("%w: next bonus at %s", ErrBonusTooSoon, b.Next.UTC().Format(time.RFC3339))
@@ -188,6 +195,17 @@ func (s *Store) ClaimBonus(ctx context.Context, chat int64, u User, now time.Tim
 		return Bonus{}, err
 	}
 	return b, refused
+}
+
+// chipsOnTables returns the user's chips on the chat's tables, every forum
+// topic's included.
+func (t *txn) chipsOnTables(chat int64, u game.UserID) (int64, error) {
+	var sum int64
+	err := t.eachTable(chat, func(_ TableKey, tb *game.Table, err error) error {
+		sum += tb.ChipsOf(u)
+		return err
+	})
+	return sum, err
 }
 
 // Grant adds amount (at least 1) to the user's balance as the bot owner's
@@ -218,7 +236,7 @@ func (s *Store) Grant(ctx context.Context, chat int64, u User, amount, update in
 		if err != nil {
 			return err
 		}
-		e.crec.markHandled(update, now)
+		e.crec.markHandled(update, now, nil)
 		if err := t.save(e, u.ID, now, g); err != nil {
 			return err
 		}

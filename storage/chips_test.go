@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -121,6 +122,47 @@ func TestBonusAfterLosing(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, au.OK, au.Problems)
 	assert.Equal(t, int64(105+105+100), au.Granted)
+}
+
+// TestBonusCountsChipsOnTables: the chips a user has on a table of the
+// chat, in any forum topic, count towards the entry limit with the
+// balance: a banker whose stake is in the bank, or a player with a bet
+// out, gets no bonus while worth the limit.
+func TestBonusCountsChipsOnTables(t *testing.T) {
+	for _, thread := range []int64{0, 3} {
+		t.Run(fmt.Sprintf("thread %d", thread), func(t *testing.T) {
+			opts := stacked("6h Th 9h")
+			opts.StartingChips = 105 // the entry limit is 100
+			s := newStore(t, opts)
+			key := TableKey{Chat: group, Thread: thread}
+			apply(t, s, key, 1, alice, game.Command{Kind: game.Open}, t0)
+			apply(t, s, key, 2, bob, game.Command{Kind: game.Join}, t0)
+			a := apply(t, s, key, 3, alice, game.Command{Kind: game.Start}, t0)
+			i, _ := a.Table.Banker()
+			require.Equal(t, alice.ID, a.Table.Seat(i).User)
+			apply(t, s, key, 4, bob, game.Command{Kind: game.Bet, Amount: 10}, t0)
+
+			tests := []struct {
+				name     string
+				who      User
+				balance  int64
+				onTables int64
+			}{
+				{"the banker, stake in the bank", alice, 95, 10},
+				{"a player with a bet out", bob, 95, 10},
+				{"no chips on a table", carol, 105, 0},
+			}
+			for _, tc := range tests {
+				b, err := s.ClaimBonus(ctx, group, tc.who, t0.Add(time.Minute))
+				assert.ErrorIs(t, err, ErrBonusNotNeeded, tc.name)
+				assert.Equal(t, Bonus{Balance: tc.balance, OnTables: tc.onTables}, b, tc.name)
+			}
+			au, err := s.Audit(ctx, group)
+			require.NoError(t, err)
+			assert.True(t, au.OK, au.Problems)
+			assert.Equal(t, int64(3*105), au.Granted, "no bonus granted")
+		})
+	}
 }
 
 func TestGrant(t *testing.T) {

@@ -31,7 +31,8 @@
 //	meta         "schema" → schema version (8 bytes)
 //	chats        chat → last update id, running total of grants, last
 //	             ledger seq, the chat it migrated to, creation time, time
-//	             of the last update (schema 3)
+//	             of the last update (schema 3), what the last update's
+//	             command did to its user, to answer it again (schema 5)
 //	settings     chat → ChatSettings as JSON (absent: Options.Defaults)
 //	tables       chat|thread → header (message id, deadline, version), then
 //	             game.Table.MarshalBinary
@@ -49,6 +50,9 @@
 //	             entries (append-only per chat). History and the audit
 //	             follow a user's entries from their record back to the first
 //	reveals      chat|game|thread|version|n → commitment and preimage
+//	retire       chat|thread|message → an old table message the bot owes
+//	             the chat (schema 5): the finished table it is to become
+//	             the record of, or nothing when it is to be deleted
 //
 // The layout keeps what one commit touches on few pages: a chat's users
 // and leaderboard entries sit together, the ledger entries of every chat
@@ -70,7 +74,10 @@
 // stamps the chats with the time of the upgrade (see RedeliveryWindow).
 // Schema 3 is schema 4 with the ledger keyed chat|user|seq in a bucket
 // named "ledger"; its migration writes the entries into the log, a user's
-// in order, and points each user's record at their last.
+// in order, and points each user's record at their last. Schema 4 is
+// schema 5 without the retire bucket (the bot kept the old messages it
+// owed in memory) and without the last command's answer in chat records
+// (read as none); its migration creates the bucket empty.
 //
 // # Damaged files
 //

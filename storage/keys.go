@@ -76,6 +76,16 @@ func ledgerKeyV3(chat int64, u game.UserID, seq uint64) []byte {
 	return b
 }
 
+// retireKey is chat|thread|message: an old message of a table, owed to be
+// retired. A prefix scan by tableKeyBytes reads a table's.
+func retireKey(k TableKey, messageID int) []byte {
+	b := make([]byte, 24)
+	putInt(b, k.Chat)
+	putInt(b[8:], k.Thread)
+	putUint(b[16:], uint64(messageID))
+	return b
+}
+
 // revealKey is chat|game|thread|version|index: Reveals reads one game of a
 // chat with a prefix scan.
 func revealKey(k TableKey, gameNo, version uint64, i int) []byte {

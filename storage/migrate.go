@@ -10,7 +10,8 @@ import (
 
 // MigrateChat moves everything chat from owns to chat to, for a group
 // upgraded to a supergroup: tables, balances, settings, ledger, stats and
-// revealed decks, in one transaction. Chat from is left pointing at to, so
+// revealed decks, in one transaction; the old messages owed in from (see
+// View.Retiring) are dropped, as the old group can no longer change. Chat from is left pointing at to, so
 // that later calls with the old id reach the new chat. Migrating again to
 // the same chat does nothing (Telegram reports the upgrade in both chats).
 //
@@ -90,6 +91,12 @@ func (t *txn) migrate(from, to int64, now time.Time) error {
 		if err := moveKey(t.timers, k, nk); err != nil {
 			return err
 		}
+	}
+
+	// The old messages owed in from are in the old group, which the bot
+	// cannot change any more: the debt ends with the chat.
+	if err := t.dropRetiring(from); err != nil {
+		return err
 	}
 
 	// The chat records, re-read: cancelling wrote to from's.
@@ -176,6 +183,9 @@ func (t *txn) migrate(from, to int64, now time.Time) error {
 
 	dst.granted += src.granted
 	dst.seq += src.seq
+	if src.lastUpdate > dst.lastUpdate {
+		dst.answer = src.answer
+	}
 	dst.lastUpdate = max(dst.lastUpdate, src.lastUpdate)
 	dst.lastUpdateAt = max(dst.lastUpdateAt, src.lastUpdateAt)
 	if err := t.putChat(to, &dst); err != nil {

@@ -77,9 +77,12 @@ func TestMigrateChat(t *testing.T) {
 	require.Len(t, timers, 1)
 	assert.Equal(t, newKey, timers[0].Key)
 
-	// Play goes on, through either id; the update ids carry over.
-	_, err = s.Apply(ctx, ApplyRequest{Key: old, UpdateID: upd.n.Load(), User: carol, Command: game.Command{Kind: game.Stand}, Now: t0})
+	// Play goes on, through either id; the update ids carry over, with the
+	// answer of the last.
+	dup, err := s.Apply(ctx, ApplyRequest{Key: old, UpdateID: upd.n.Load(), User: carol, Command: game.Command{Kind: game.Bet, Amount: 5}, Now: t0})
 	assert.ErrorIs(t, err, ErrDuplicate)
+	assert.Equal(t, answerOf(carol.ID, &a.Outcome), dup.Outcome.Events)
+	assert.NotEmpty(t, dup.Outcome.Events)
 	a = apply(t, s, old, upd.next(), carol, game.Command{Kind: game.Stand}, t0)
 	assert.Equal(t, newKey, a.Key)
 	all, err := s.AuditAll(ctx)

@@ -34,6 +34,11 @@ type chatRec struct {
 	movedTo int64
 	// created is when the chat first appeared, in Unix milliseconds.
 	created int64
+	// answer is what the command of the last update did to its user: the
+	// events of its outcome about them, without decks (see answerOf), to
+	// answer that update the same when Telegram delivers it again; none
+	// when the update was no command (schema 5).
+	answer []game.Event
 }
 
 func (c *chatRec) encode() []byte {
@@ -44,7 +49,15 @@ func (c *chatRec) encode() []byte {
 	b = binary.AppendUvarint(b, c.seq)
 	b = binary.AppendVarint(b, c.movedTo)
 	b = binary.AppendVarint(b, c.created)
-	return binary.AppendVarint(b, c.lastUpdateAt)
+	b = binary.AppendVarint(b, c.lastUpdateAt)
+	if len(c.answer) == 0 {
+		return b
+	}
+	b = binary.AppendUvarint(b, uint64(len(c.answer)))
+	for i := range c.answer {
+		b = appendEvent(b, &c.answer[i])
+	}
+	return b
 }
 
 func decodeChat(v []byte) (chatRec, error) {
@@ -58,7 +71,99 @@ func decodeChat(v []byte) (chatRec, error) {
 	if len(r.b) > 0 { // absent before schema 3
 		c.lastUpdateAt = r.varint()
 	}
+	if len(r.b) > 0 { // absent before schema 5, and when there is none
+		n := r.uvarint()
+		if n > uint64(len(r.b)) {
+			r.fail()
+			n = 0
+		}
+		c.answer = make([]game.Event, n)
+		for i := range c.answer {
+			r.event(&c.answer[i])
+		}
+	}
 	return c, r.done()
+}
+
+// answerOf returns what a command's outcome did to the command's user, to
+// be kept as the chat's answer: the events about them (their draws, the
+// end of their duel, ...), without the decks and commitments a few carry.
+func answerOf(user game.UserID, out *game.Outcome) []game.Event {
+	var evs []game.Event
+	for _, e := range out.Events {
+		if user == 0 || e.User != user && e.Duel.User != user {
+			continue
+		}
+		e.Commitment, e.Deck = game.Commitment{}, game.Deck{}
+		evs = append(evs, e)
+	}
+	return evs
+}
+
+// appendEvent appends an event of a chat's answer: every field but the
+// deck and commitment, the duel only for EventDuelEnded.
+func appendEvent(b []byte, e *game.Event) []byte {
+	b = append(b, byte(e.Kind))
+	b = binary.AppendVarint(b, int64(e.User))
+	b = append(b, byte(e.Card))
+	b = binary.AppendVarint(b, int64(e.Score))
+	b = binary.AppendVarint(b, e.Amount)
+	b = binary.AppendVarint(b, e.From)
+	b = append(b, byte(e.Reason))
+	if e.Kind != game.EventDuelEnded {
+		return b
+	}
+	d := &e.Duel
+	b = binary.AppendUvarint(b, uint64(d.Circle))
+	b = binary.AppendVarint(b, int64(d.User))
+	b = appendStr(b, d.Name)
+	b = appendHand(b, d.Hand)
+	b = appendHand(b, d.Banker)
+	b = binary.AppendVarint(b, d.Bet)
+	return append(b, byte(d.Result))
+}
+
+func appendHand(b []byte, h game.Hand) []byte {
+	b = append(b, byte(h.Len()))
+	for _, c := range h.Cards() {
+		b = append(b, byte(c))
+	}
+	return b
+}
+
+// event reads what appendEvent wrote.
+func (r *recReader) event(e *game.Event) {
+	e.Kind = game.EventKind(r.byte())
+	e.User = game.UserID(r.varint())
+	e.Card = game.Card(r.byte())
+	e.Score = int(r.varint())
+	e.Amount = r.varint()
+	e.From = r.varint()
+	e.Reason = game.Reason(r.byte())
+	if e.Kind != game.EventDuelEnded {
+		return
+	}
+	d := &e.Duel
+	d.Circle = int(r.uvarint())
+	d.User = game.UserID(r.varint())
+	d.Name = r.str()
+	d.Hand = r.hand()
+	d.Banker = r.hand()
+	d.Bet = r.varint()
+	d.Result = game.DuelResult(r.byte())
+}
+
+func (r *recReader) hand() game.Hand {
+	n := int(r.byte())
+	if n > len(r.b) {
+		r.fail()
+		return game.Hand{}
+	}
+	cards := make([]game.Card, n)
+	for i := range cards {
+		cards[i] = game.Card(r.byte())
+	}
+	return game.NewHand(cards...)
 }
 
 // RedeliveryWindow is how long Telegram keeps an update it may deliver
@@ -77,10 +182,11 @@ func (c *chatRec) handled(update int64, now time.Time) bool {
 	return c.lastUpdateAt == 0 || timeMs(now)-c.lastUpdateAt < RedeliveryWindow.Milliseconds()
 }
 
-// markHandled records the update as the chat's last one.
-func (c *chatRec) markHandled(update int64, now time.Time) {
+// markHandled records the update as the chat's last one, with the answer
+// its command had (none when it was no command).
+func (c *chatRec) markHandled(update int64, now time.Time, answer []game.Event) {
 	if update != 0 {
-		c.lastUpdate, c.lastUpdateAt = update, timeMs(now)
+		c.lastUpdate, c.lastUpdateAt, c.answer = update, timeMs(now), answer
 	}
 }
 
@@ -318,6 +424,30 @@ func decodeTable(v []byte) (game.Table, int, error) {
 		return game.Table{}, 0, fmt.Errorf("%w: table header does not match the table", errRecord)
 	}
 	return t, h.messageID, nil
+}
+
+// encodeRetirement returns the value of an owed message: the format, then
+// the finished table it is to become the record of
+// (game.Table.MarshalBinary), or nothing when it is to be deleted.
+func encodeRetirement(record *game.Table) ([]byte, error) {
+	b := []byte{recordFormat}
+	if record == nil {
+		return b, nil
+	}
+	return record.AppendBinary(b)
+}
+
+// decodeRetirement decodes an owed message's value; record is false when
+// the message is to be deleted.
+func decodeRetirement(v []byte) (tb game.Table, record bool, err error) {
+	if len(v) == 0 || v[0] != recordFormat {
+		return game.Table{}, false, fmt.Errorf("%w: retirement format", errRecord)
+	}
+	if len(v) == 1 {
+		return game.Table{}, false, nil
+	}
+	tb, err = game.Decode(v[1:])
+	return tb, err == nil, err
 }
 
 func (r *Reveal) encode() []byte {

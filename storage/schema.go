@@ -21,6 +21,7 @@ var (
 	bucketRank     = []byte("rank")
 	bucketLedger   = []byte("log") // schema 4: the ledger, as one log
 	bucketReveals  = []byte("reveals")
+	bucketRetire   = []byte("retire") // schema 5: the old table messages owed to their chats
 
 	// bucketLedgerV3 is the ledger of schema 3 and older, keyed
 	// chat|user|seq.
@@ -32,7 +33,7 @@ var (
 )
 
 // SchemaVersion is the layout this code reads and writes.
-const SchemaVersion = 4
+const SchemaVersion = 5
 
 // schemaBuckets lists the buckets of each schema version.
 var schemaBuckets = map[uint64][][]byte{
@@ -40,6 +41,7 @@ var schemaBuckets = map[uint64][][]byte{
 	2: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank, bucketLedgerV3, bucketReveals},
 	3: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank, bucketLedgerV3, bucketReveals},
 	4: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank, bucketLedger, bucketReveals},
+	5: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank, bucketLedger, bucketReveals, bucketRetire},
 }
 
 // migration upgrades a file from schema version from to from+1.
@@ -54,6 +56,7 @@ var migrations = []migration{
 	{from: 1, name: "build the leaderboard index", run: buildRankIndex},
 	{from: 2, name: "stamp each chat's last update with the time of the upgrade", run: stampLastUpdates},
 	{from: 3, name: "chain the ledger into one log", run: chainLedger},
+	{from: 4, name: "keep the old table messages owed to the chats", run: addRetire},
 }
 
 // upgrade creates the buckets of a new file, or migrates an older one.
@@ -173,6 +176,14 @@ func stampLastUpdates(tx *bolt.Tx) error {
 		}
 	}
 	return nil
+}
+
+// addRetire is the migration from schema 4 to 5: it creates the bucket of
+// the old table messages the bot owes its chats. Schema 4 kept none (the
+// bot held them in memory), so it starts empty.
+func addRetire(tx *bolt.Tx) error {
+	_, err := tx.CreateBucket(bucketRetire)
+	return err
 }
 
 // chainLedger is the migration from schema 3 to 4. The ledger, keyed

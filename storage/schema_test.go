@@ -47,10 +47,22 @@ func setSchemaRaw(v uint64) func(tx *bolt.Tx) error {
 	}
 }
 
-// toLedgerV3 rewrites the ledger as schema 3 and older stored it: keyed
-// chat|user|seq, each entry without its chat, number and link, and user
-// records without their last entry.
+// toSchema4 rewrites a file in the layout of schema 4: that of schema 5
+// without the bucket of old messages owed (it drops those owed).
+func toSchema4(tx *bolt.Tx) error {
+	if err := tx.DeleteBucket(bucketRetire); err != nil {
+		return err
+	}
+	return setSchemaRaw(4)(tx)
+}
+
+// toLedgerV3 rewrites a file in the layout of schema 4 with the ledger as
+// schema 3 and older stored it: keyed chat|user|seq, each entry without
+// its chat, number and link, and user records without their last entry.
 func toLedgerV3(tx *bolt.Tx) error {
+	if err := toSchema4(tx); err != nil {
+		return err
+	}
 	old, err := tx.CreateBucket(bucketLedgerV3)
 	if err != nil {
 		return err
@@ -429,4 +441,31 @@ func TestAuditBrokenLedger(t *testing.T) {
 			assert.Len(t, h, 4)
 		})
 	}
+}
+
+// TestMigrateFromSchema4: a file of schema 4 has no bucket of old messages
+// owed (the bot kept them in memory); after the upgrade, play goes on and
+// Play again owes the old message in the database.
+func TestMigrateFromSchema4(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "old.db")
+	s, err := Open(path, Options{NoSync: true})
+	require.NoError(t, err)
+	key := TableKey{Chat: group}
+	var upd updates
+	shown(t, s, key, &upd, 10)
+	require.NoError(t, s.Close())
+	rewrite(t, path, toSchema4)
+	require.Equal(t, uint64(4), schemaOf(t, path))
+
+	s = openAt(t, path, Options{NoSync: true, Rand: stacked(fullGameDeck, fullGameDeck).Rand})
+	assert.Empty(t, view(t, s, key).Retiring)
+	playFullGame(t, s, key, &upd)
+	a := apply(t, s, key, upd.next(), bob, game.Command{Kind: game.Start}, t0)
+	assert.Equal(t, []int{10}, messageIDs(a.Retiring))
+	audits, err := s.AuditAll(ctx)
+	require.NoError(t, err)
+	require.Len(t, audits, 1)
+	assert.True(t, audits[0].OK, audits[0].Problems)
+	require.NoError(t, s.Close())
+	assert.Equal(t, uint64(SchemaVersion), schemaOf(t, path))
 }

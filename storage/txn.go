@@ -23,6 +23,7 @@ type txn struct {
 	rank     *bolt.Bucket
 	ledger   *bolt.Bucket
 	reveals  *bolt.Bucket
+	retire   *bolt.Bucket
 }
 
 func (s *Store) newTxn(tx *bolt.Tx) *txn {
@@ -37,6 +38,7 @@ func (s *Store) newTxn(tx *bolt.Tx) *txn {
 		rank:     tx.Bucket(bucketRank),
 		ledger:   tx.Bucket(bucketLedger),
 		reveals:  tx.Bucket(bucketReveals),
+		retire:   tx.Bucket(bucketRetire),
 	}
 	if tx.Writable() {
 		// The ledger is appended at its end, and reveal keys grow within
@@ -270,6 +272,19 @@ func (t *txn) tableKeys(chat int64) []TableKey {
 	return keys
 }
 
+// eachTable calls fn with each of the chat's tables, in key order. A table
+// that does not decode is passed with its error (and the zero Table); fn's
+// error stops the walk.
+func (t *txn) eachTable(chat int64, fn func(key TableKey, tb *game.Table, err error) error) error {
+	for _, key := range t.tableKeys(chat) {
+		tb, _, _, err := t.table(key)
+		if err := fn(key, &tb, err); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // balances is game.Balances over the transaction, for one chat. Pending
 // holds records not written yet (a user appearing for the first time).
 type balances struct {
@@ -292,7 +307,8 @@ func (b *balances) Balance(u game.UserID) int64 {
 }
 
 // view sets v to the View of a table (in place: a View is big): balances
-// and names of everyone seated and of the extra users.
+// and names of everyone seated and of the extra users, and the table's
+// owed messages.
 func (t *txn) view(v *View, key TableKey, tb *game.Table, cs ChatSettings, messageID int, pending map[game.UserID]*userRec, extra ...game.UserID) error {
 	*v = View{Key: key, Table: *tb, Settings: cs, MessageID: messageID,
 		Balances: make(map[game.UserID]int64, tb.NumSeats()+len(extra)),
@@ -338,7 +354,8 @@ func (t *txn) view(v *View, key TableKey, tb *game.Table, cs ChatSettings, messa
 		return err
 	}
 	v.Decks = decks
-	return nil
+	v.Retiring, err = t.retirements(key)
+	return err
 }
 
 // decks returns the commitments of the decks revealed in the game a table

@@ -54,6 +54,29 @@ type View struct {
 	// the table shows (in the lobby or closed after it), one per circle,
 	// oldest first; none during a game.
 	Decks []game.Commitment
+	// Retiring are the table's old messages the bot still owes the chat,
+	// oldest first. While MessageID is one of them, the table's next render
+	// goes into a new message; once the table's message is another one,
+	// each is retired and reported done with Store.Retired.
+	Retiring []Retirement
+}
+
+// Retirement is an old message of a table that the bot owes its chat: a
+// command moved the table into a new message (see ApplyRequest.Repost),
+// and the old one is to become the record of the game it showed, or to be
+// deleted.
+type Retirement struct {
+	MessageID int
+	// Record says the message becomes the record of the finished game
+	// Table holds (see game.Table.Finished); else it is deleted.
+	Record bool
+	// Table is the table as the message showed it, when Record.
+	Table game.Table
+	// Names are the current display names of Table's players.
+	Names map[game.UserID]string
+	// Decks are the commitments of the decks revealed in Table's game,
+	// oldest first, as in View.Decks.
+	Decks []game.Commitment
 }
 
 // Applied is the result of an applied command: the table after it and what
@@ -61,13 +84,6 @@ type View struct {
 type Applied struct {
 	View
 	Outcome game.Outcome
-	// Before is the table as it was before the command, for showing what a
-	// command replaced (the record of a finished game when the next starts).
-	Before game.Table
-	// BeforeDecks are Before's View.Decks when the command left a finished
-	// game (started the next, or opened a table over a closed one), for
-	// that game's record.
-	BeforeDecks []game.Commitment
 }
 
 // Account is a user's standing in a chat.
@@ -88,6 +104,10 @@ type Bonus struct {
 	Amount int64
 	// Balance is the balance after the claim.
 	Balance int64
+	// OnTables is the user's chips on the chat's tables, which count
+	// towards the entry limit with the balance; set when the claim was
+	// weighed against the limit.
+	OnTables int64
 	// Next is when the bonus can next be claimed.
 	Next time.Time
 }

@@ -96,10 +96,11 @@ var en = map[Key]string{
 	PopInfoKnocks:       "Knocks: how many more circles a game may play when the bank triples in a circle.",
 	PopInfoLang:         "The language the bot speaks in this chat.",
 
-	Balance:        "%s, your balance: %s.",
-	BonusGranted:   "%s, here is your daily bonus: %s. Your balance: %s.",
-	BonusWait:      "%s, your next bonus comes in %s.",
-	BonusNotNeeded: "%s, the bonus is for balances below %s; yours is %s.",
+	Balance:               "%s, your balance: %s.",
+	BonusGranted:          "%s, here is your daily bonus: %s. Your balance: %s.",
+	BonusWait:             "%s, your next bonus comes in %s.",
+	BonusNotNeeded:        "%s, the bonus is for balances below %s; yours is %s.",
+	BonusNotNeededOnTable: "%s, the bonus is for balances below %s; yours is %s, with %s more on the table.",
 	Help: "<b>🃏 Twenty One</b> (Ochko) for group chats: players bet against the banker's bank " +
 		"and draw cards, all in one message that I keep up to date.\n\n" +
 		"/newgame: open a table, or show the open one\n" +

@@ -219,6 +219,9 @@ const (
 	BonusWait Key = "cmd.bonus.wait"
 	// BonusNotNeeded: the name, the entry limit, the balance.
 	BonusNotNeeded Key = "cmd.bonus.notneeded"
+	// BonusNotNeededOnTable: the name, the entry limit, the balance, the
+	// user's chips on the chat's tables.
+	BonusNotNeededOnTable Key = "cmd.bonus.notneeded.ontable"
 	// Help: what the bot does and its commands.
 	Help Key = "cmd.help"
 	// Rules: the rules in short.

@@ -3,14 +3,13 @@ package render
 import (
 	"github.com/twentyone-bot/twentyone/bot/callback"
 	"github.com/twentyone-bot/twentyone/bot/i18n"
-	"github.com/twentyone-bot/twentyone/game"
 )
 
 // Summary draws the record a finished game leaves in the chat once the next
 // game has started in a message of its own: how each duel ended, who took
 // the bank, what each player won or lost, and the deck check, with a button
 // that shows the game's decks. in.Table is the table as the game left it
-// (the lobby after it, or the table it closed).
+// (the lobby after it, or the table it closed: game.Table.Finished).
 func Summary(in Input) Message {
 	t := &in.Table
 	var kb [][]Button
@@ -36,7 +35,3 @@ func buildSummary(in Input, name namer) []line {
 	}
 	return lines
 }
-
-// Finished reports whether a table holds a finished game that Summary can
-// draw: the lobby or the closed table after one.
-func Finished(t *game.Table) bool { return !t.Phase().InGame() && len(t.Players()) > 0 }

@@ -16,7 +16,7 @@ func TestGoldenSummary(t *testing.T) {
 		t.Run(string(lang), func(t *testing.T) {
 			p := gameOver(t, plainNames[lang])
 			in := p.input(lang)
-			require.True(t, Finished(&in.Table))
+			require.True(t, in.Table.Finished())
 			m := Summary(in)
 			golden(t, "summary."+string(lang), dump(m))
 			// One button: the game's decks.
@@ -29,10 +29,4 @@ func TestGoldenSummary(t *testing.T) {
 			assert.False(t, strings.Contains(m.Text, "Seated"), "a record, not a lobby")
 		})
 	}
-}
-
-func TestSummaryOnlyForFinishedGames(t *testing.T) {
-	p := betting(t, plainNames[i18n.EN])
-	in := p.input(i18n.EN)
-	assert.False(t, Finished(&in.Table))
 }

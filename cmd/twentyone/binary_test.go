@@ -259,6 +259,17 @@ func (p *proc) signal(sig os.Signal) {
 	require.NoError(p.t, p.cmd.Process.Signal(sig))
 }
 
+// kill kills the process with SIGKILL and waits until it is gone.
+func (p *proc) kill() {
+	p.t.Helper()
+	require.NoError(p.t, p.cmd.Process.Kill())
+	select {
+	case <-p.exited:
+	case <-time.After(waitLimit):
+		p.t.Fatalf("the binary still runs %s after SIGKILL", waitLimit)
+	}
+}
+
 // waitExit waits up to limit for the process to end and returns its exit
 // code.
 func (p *proc) waitExit(limit time.Duration) int {

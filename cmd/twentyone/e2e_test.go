@@ -150,6 +150,106 @@ func TestBinarySIGTERMMidGame(t *testing.T) {
 	}
 }
 
+// killable is a game played through the binary, to be killed: a group of
+// Alice and Bob whose game is under way, the player's bet placed.
+type killable struct {
+	t      *testing.T
+	srv    *telegramtest.Server
+	db     string
+	env    []string
+	proc   *proc
+	tb     *table
+	player telegramtest.User
+}
+
+func betPlaced(t *testing.T) *killable {
+	k := &killable{t: t, srv: telegramtest.StartTest(t), db: filepath.Join(t.TempDir(), "twentyone.db")}
+	k.env = botEnv(k.srv, k.db)
+	k.proc = startBinary(t, k.env)
+	k.proc.waitReady()
+	k.tb = newTable(t, k.srv)
+	k.tb.open()
+	k.player = k.tb.start()
+	k.tb.bet(k.player)
+	return k
+}
+
+// restart kills the process with SIGKILL, runs whileDown, and starts
+// another on the same database.
+func (k *killable) restart(whileDown ...func()) {
+	k.t.Helper()
+	k.proc.kill()
+	for _, f := range whileDown {
+		f()
+	}
+	k.proc = startBinary(k.t, k.env)
+	k.proc.waitReady()
+}
+
+// stop stops the process with SIGTERM and audits the database.
+func (k *killable) stop() {
+	k.t.Helper()
+	k.proc.signal(syscall.SIGTERM)
+	require.Equal(k.t, exitOK, k.proc.waitExit(stopLimit))
+	auditDatabase(k.t, k.db)
+}
+
+// TestBinaryKilledBeforeTheRecord: SIGKILL after Play again sent the next
+// game's message and before the edit that turns the old message into the
+// finished game's record was made (the Bot API fails it, and the process
+// dies while it waits to try again). A new process on the same file makes
+// the record, and no message but the table's current one shows table
+// buttons.
+func TestBinaryKilledBeforeTheRecord(t *testing.T) {
+	t.Parallel()
+	k := betPlaced(t)
+	tb := k.tb
+	over := tb.stand(k.player)
+
+	failing := k.srv.InjectFault(telegramtest.Fault{Kind: telegramtest.FaultInternalError, Methods: []string{"editMessageText"}})
+	tb.pressAndWait(tb.alice, over, callback.Start) // Play again
+	next := tb.message(callback.Bet)
+	require.NotEqual(t, over.MessageID, next.MessageID, "the next game has a message of its own")
+	poll(t, "the old message's edit is tried", func() bool { return failing.Fired() > 0 })
+	k.restart(failing.Remove)
+
+	require.NoError(t, k.srv.WaitFor(waitCtx(t), func(v *telegramtest.View) bool {
+		m, ok := v.Message(tb.group.ID, over.MessageID)
+		return ok && strings.Contains(m.Text, "Twenty One — game 1")
+	}), "the old message becomes the record of game 1")
+	for _, m := range k.srv.Messages(tb.group.ID) {
+		if m.MessageID == next.MessageID {
+			continue
+		}
+		for _, b := range m.Buttons() {
+			d, err := callback.Parse(b.CallbackData)
+			assert.False(t, err == nil && d.Action.TableAction(), "message %d shows the table button %q", m.MessageID, b.Text)
+		}
+	}
+	k.stop()
+}
+
+// TestBinaryKilledBeforeTheAnswer: SIGKILL after a Hit was committed and
+// before its answer reached Telegram (the Bot API holds it, then fails
+// it). The press, never confirmed, is delivered again to a new process on
+// the same file, which answers it as the first would have: with the card
+// drawn.
+func TestBinaryKilledBeforeTheAnswer(t *testing.T) {
+	t.Parallel()
+	k := betPlaced(t)
+	held := k.srv.InjectFault(telegramtest.Fault{Kind: telegramtest.FaultDelay,
+		Methods: []string{"answerCallbackQuery"}, Delay: waitLimit, Count: 1})
+	k.srv.InjectFault(telegramtest.Fault{Kind: telegramtest.FaultInternalError, Methods: []string{"answerCallbackQuery"}, Count: 1})
+	press := k.tb.press(k.player, k.tb.message(callback.Hit), callback.Hit)
+	poll(t, "the Hit's answer is on its way", func() bool { return held.Fired() > 0 })
+	k.restart()
+
+	answer, err := press.Wait(waitCtx(t))
+	require.NoError(t, err)
+	assert.Regexp(t, `^\S+[♠♥♦♣] · `, answer.Text, "the answer names the card drawn")
+	k.stop()
+}
+
 // TestBinaryWebhook: in webhook mode the binary registers its webhook with
 // the Bot API, which then posts every update of a game to it with the
 // secret; a request with a wrong or no secret gets 401. With a configured

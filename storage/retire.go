@@ -1,0 +1,168 @@
+package storage
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/twentyone-bot/twentyone/game"
+)
+
+// What the bot owes a chat after a command moved a table into a new
+// message: the old message, to be edited into the record of the game it
+// showed or deleted. It is written in the transaction of the command (see
+// ApplyRequest.Repost), shown in every View of the table (View.Retiring)
+// and kept until the bot reports it done (Retired), so that a restart
+// finishes it (Retiring lists the tables that owe one).
+
+// owe records a table's message as owed to be retired: to become the
+// record of the finished game record holds, or, when record is nil, to be
+// deleted. A message owed as a record already stays one; one owed for
+// deletion becomes a record when asked.
+func (t *txn) owe(key TableKey, messageID int, record *game.Table) error {
+	k := retireKey(key, messageID)
+	if v := t.retire.Get(k); v != nil && (record == nil || len(v) > 1) {
+		return nil
+	}
+	v, err := encodeRetirement(record)
+	if err != nil {
+		return err
+	}
+	return t.retire.Put(k, v)
+}
+
+// dropRetiring forgets the old messages owed in a chat whose messages the
+// bot can no longer change.
+func (t *txn) dropRetiring(chat int64) error {
+	for _, k := range keysWithPrefix(t.retire, chatKey(chat)) {
+		if err := t.retire.Delete(k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// retirements returns the table's owed messages, oldest first, with what
+// their records need: the current names of the players and the decks of
+// the game.
+func (t *txn) retirements(key TableKey) ([]Retirement, error) {
+	var out []Retirement
+	prefix := tableKeyBytes(key)
+	c := t.retire.Cursor()
+	for k, v := c.Seek(prefix); k != nil && hasPrefix(k, prefix); k, v = c.Next() {
+		r, err := t.retirement(key, k, v)
+		if err != nil {
+			return nil, t.corruptAt(fmt.Sprintf("old message of chat %d thread %d", key.Chat, key.Thread), err)
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// retirement decodes one owed message of the table at key.
+func (t *txn) retirement(key TableKey, k, v []byte) (Retirement, error) {
+	if len(k) != 24 || getUint(k[16:]) == 0 || getUint(k[16:]) > 1<<53 {
+		return Retirement{}, fmt.Errorf("%w: key %x", errRecord, k)
+	}
+	tb, record, err := decodeRetirement(v)
+	if err != nil {
+		return Retirement{}, err
+	}
+	r := Retirement{MessageID: int(getUint(k[16:])), Record: record}
+	if !record {
+		return r, nil
+	}
+	r.Table = tb
+	r.Names = make(map[game.UserID]string, len(tb.Players()))
+	for _, p := range tb.Players() {
+		rec, ok, err := t.user(key.Chat, p.User)
+		if err != nil {
+			return Retirement{}, err
+		}
+		if ok && rec.name != "" {
+			r.Names[p.User] = rec.name
+		}
+	}
+	if r.Decks, err = t.decks(key, &tb); err != nil {
+		return Retirement{}, err
+	}
+	return r, nil
+}
+
+// Retired records that an old message of the table (one of its
+// View.Retiring) was retired: edited into its record, deleted, or found
+// gone. Key is the View's. Retiring a message again, or one never owed,
+// does nothing.
+func (s *Store) Retired(ctx context.Context, key TableKey, messageID int) error {
+	if messageID <= 0 {
+		return fmt.Errorf("%w: message id %d", game.ErrInvalidInput, messageID)
+	}
+	return s.write(ctx, func(t *txn) error {
+		k := retireKey(key, messageID)
+		if t.retire.Get(k) == nil {
+			return nil
+		}
+		return t.retire.Delete(k)
+	})
+}
+
+// Retiring returns the tables that owe their chats an old message, for
+// finishing after a restart: each table's View lists them.
+func (s *Store) Retiring(ctx context.Context) ([]TableKey, error) {
+	var out []TableKey
+	err := s.read(ctx, func(t *txn) error {
+		out = nil
+		c := t.retire.Cursor()
+		for k, _ := c.First(); k != nil; k, _ = c.Next() {
+			if len(k) != 24 {
+				return t.corruptAt("old messages", fmt.Errorf("key %x", k))
+			}
+			key := parseTableKey(k)
+			if n := len(out); n == 0 || out[n-1] != key {
+				out = append(out, key)
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// Repost makes the table's next render a new message at the bottom of the
+// chat, in one transaction: its current message is owed to be deleted
+// (View.Retiring). It is for a table moved down without a command applied
+// to it (a /newgame typed while it is open). It returns the table's View;
+// a table never opened is ErrNotFound.
+func (s *Store) Repost(ctx context.Context, key TableKey) (View, error) {
+	var v View
+	var refused error
+	err := s.write(ctx, func(t *txn) error {
+		v, refused = View{}, nil
+		c, _, _, err := t.resolve(key.Chat)
+		if err != nil {
+			return err
+		}
+		key := TableKey{Chat: c, Thread: key.Thread}
+		tb, msgID, found, err := t.table(key)
+		switch {
+		case err != nil:
+			refused = err
+			return nil
+		case !found:
+			refused = fmt.Errorf("%w: no table at %v", ErrNotFound, key)
+			return nil
+		}
+		if msgID != 0 {
+			if err := t.owe(key, msgID, nil); err != nil {
+				return err
+			}
+		}
+		cs, _, err := t.chatSettings(c)
+		if err != nil {
+			return err
+		}
+		return t.view(&v, key, &tb, cs, msgID, nil)
+	})
+	if err != nil {
+		return View{}, err
+	}
+	return v, refused
+}
