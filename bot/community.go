@@ -42,22 +42,26 @@ func (c *command) top(ctx context.Context) {
 	c.say(strings.Join(lines, "\n"))
 }
 
-// target returns the user a command is about: the author of the message it
-// replies to, if that is a person, else whoever sent it.
-func (c *command) target() (*tgbotapi.User, bool) {
-	if r := c.m.ReplyToMessage; r != nil && r.From != nil && !r.From.IsBot && r.From.ID != anonymousAdmin {
-		return r.From, true
+// replied returns the person whose message the command replies to, or
+// false when it replies to none: to no message, or to one of a bot, of an
+// anonymous admin or a channel, or of nobody the bot can tell.
+func (c *command) replied() (*tgbotapi.User, bool) {
+	r := c.m.ReplyToMessage
+	if r == nil || r.SenderChat != nil || !person(r.From) || r.From.IsBot {
+		return nil, false
 	}
-	return c.m.From, false
+	return r.From, true
 }
 
 // stats handles /stats: the results of the sender, or of the user whose
 // message it replies to.
 func (c *command) stats(ctx context.Context) {
-	who, _ := c.target()
-	if who == nil || anonymous(c.m) && who == c.m.From {
-		c.say(i18n.T(c.lang, i18n.AnonymousPlay))
-		return
+	who, ok := c.replied()
+	if !ok {
+		if _, ok := c.player(); !ok {
+			return
+		}
+		who = c.m.From
 	}
 	name := html.EscapeString(who.FirstName)
 	st, err := c.b.store.Stats(ctx, c.m.Chat.ID, game.UserID(who.ID))
@@ -129,8 +133,7 @@ func (c *command) history(ctx context.Context) {
 
 // audit handles /audit (admins): whether the chat's chips add up.
 func (c *command) audit(ctx context.Context) {
-	if !c.admin(ctx) {
-		c.say(i18n.T(c.lang, i18n.PopAdminOnly))
+	if !c.admin(ctx, i18n.PopAdminOnly) {
 		return
 	}
 	a, err := c.b.store.Audit(ctx, c.m.Chat.ID)
@@ -151,19 +154,15 @@ func (c *command) audit(ctx context.Context) {
 // kick handles /kick in reply to a player (admins): the player is stood up
 // at the next safe moment.
 func (c *command) kick(ctx context.Context) {
-	if !c.admin(ctx) {
-		c.say(i18n.T(c.lang, i18n.PopAdminOnly))
+	if !c.admin(ctx, i18n.PopAdminOnly) {
 		return
 	}
-	who, replied := c.target()
+	who, replied := c.replied()
 	if !replied {
 		c.say(i18n.T(c.lang, i18n.KickUsage))
 		return
 	}
-	var admin storage.User
-	if !anonymous(c.m) {
-		admin = user(c.m.From)
-	}
+	admin := c.actor()
 	name := html.EscapeString(who.FirstName)
 	res, err := c.apply(ctx, admin, game.Command{Kind: game.Kick, User: admin.ID, Target: game.UserID(who.ID)})
 	switch {
@@ -181,11 +180,11 @@ func (c *command) kick(ctx context.Context) {
 // grant handles /grant AMOUNT in reply to a user (the bot's owners only):
 // chips out of nowhere, ledgered as a grant.
 func (c *command) grant(ctx context.Context) {
-	if c.m.From == nil || !c.b.owners[c.m.From.ID] || anonymous(c.m) {
+	if senderOf(c.m) != byPerson || !c.b.owners[c.m.From.ID] {
 		c.say(i18n.T(c.lang, i18n.GrantOwnerOnly))
 		return
 	}
-	who, replied := c.target()
+	who, replied := c.replied()
 	if !replied {
 		c.say(i18n.T(c.lang, i18n.GrantUsage))
 		return

@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
 	"time"
 
@@ -23,8 +24,11 @@ var zeroTime time.Time
 // table by game.Apply.
 func (b *Bot) press(ctx context.Context, u update) {
 	q := u.CallbackQuery
-	if q.Message == nil || q.Message.Chat == nil || q.From == nil {
-		b.answer(q, "", false) // an inline-mode message: not ours
+	if why := pressProblem(q); why != "" {
+		// Nobody to act for, or no chat of ours (an inline-mode message):
+		// stop the client's spinner, if there is one, and skip it.
+		b.skip(u, why)
+		b.answer(q, "", false)
 		return
 	}
 	chat := q.Message.Chat.ID
@@ -53,6 +57,21 @@ func (b *Bot) press(ctx context.Context, u update) {
 	default:
 		b.answer(q, i18n.T(lang, i18n.PopBadButton), false)
 	}
+}
+
+// pressProblem says what makes a button press senseless, "" when nothing.
+// A press by Telegram's stand-in for anonymous admins is not senseless: the
+// bot tells them they cannot play.
+func pressProblem(q *tgbotapi.CallbackQuery) string {
+	switch {
+	case q.From == nil:
+		return "no from"
+	case q.From.ID <= 0:
+		return fmt.Sprintf("from user %d", q.From.ID)
+	case q.Message == nil:
+		return "no message"
+	}
+	return chatProblem(q.Message.Chat)
 }
 
 var fieldInfo = map[string]i18n.Key{

@@ -22,8 +22,7 @@ import (
 // settings handles /settings: with no arguments it shows the settings with
 // buttons to change them; "/settings FIELD VALUE" sets one by text.
 func (c *command) settings(ctx context.Context) {
-	if !c.admin(ctx) {
-		c.say(i18n.T(c.lang, i18n.SettingsAdminOnly))
+	if !c.admin(ctx, i18n.SettingsAdminOnly) {
 		return
 	}
 	chat := c.m.Chat.ID

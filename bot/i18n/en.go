@@ -138,6 +138,8 @@ var en = map[Key]string{
 	GroupsOnly:    "Tables are played in group chats: add me to a group and send /newgame there.",
 	Welcome:       "🃏 Hi! I host Twenty One here. /newgame opens a table, /rules has the rules, /help the commands. Everyone starts with %s.",
 	AnonymousPlay: "Anonymous admins can't play: post as yourself to sit down.",
+	ChatSender:    "Messages sent on behalf of a channel can't play or run the table: post as yourself.",
+	UnknownSender: "I can't tell who sent this, so I did nothing.",
 	NewGameOpen:   "The table is below.",
 	LeaveDone:     "%s left the table.",
 	LeaveInGame:   "%s leaves the table; a bet on it goes to the bank.",

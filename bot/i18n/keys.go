@@ -234,6 +234,11 @@ const (
 	Welcome Key = "cmd.welcome"
 	// AnonymousPlay: a game command sent as an anonymous admin.
 	AnonymousPlay Key = "cmd.anonymous"
+	// ChatSender: a command sent on behalf of a channel, which names no
+	// person to play or manage the table.
+	ChatSender Key = "cmd.chatsender"
+	// UnknownSender: a command whose sender the bot cannot tell.
+	UnknownSender Key = "cmd.unknownsender"
 	// NewGameOpen: /newgame while a table is open.
 	NewGameOpen Key = "cmd.newgame.open"
 	// LeaveDone: the name of who left the lobby.
