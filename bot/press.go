@@ -127,11 +127,18 @@ var tableCommands = map[callback.Action]game.CommandKind{
 	callback.NewTable: game.Open,
 }
 
+// pressTable applies a table button. Its version must be one the table had:
+// game.Apply checks no version given as 0, and a press must never skip
+// that check.
 func (b *Bot) pressTable(ctx context.Context, u update, key storage.TableKey, data callback.Data) {
 	q := u.CallbackQuery
 	from := user(q.From)
-	if from.ID == anonymousAdmin {
+	switch {
+	case from.ID == anonymousAdmin:
 		b.answer(q, i18n.T(b.chatLang(ctx, key.Chat, q.From), i18n.PopAnonymous), true)
+		return
+	case data.Version == 0:
+		b.answer(q, i18n.T(b.chatLang(ctx, key.Chat, q.From), i18n.PopBadButton), false)
 		return
 	}
 	cmd := game.Command{Kind: tableCommands[data.Action], User: from.ID, Name: from.Name,
