@@ -446,9 +446,9 @@ func (c *command) cancel(ctx context.Context) {
 	}
 }
 
-// admin reports whether the command's sender is an admin of the chat; if
-// not, it answers: with refusal, or that it cannot tell who sent the
-// command.
+// admin reports whether the command's sender is an admin of the chat,
+// asking Telegram afresh; if not, it answers: with refusal, or that it
+// cannot tell who sent the command, or that Telegram would not say.
 func (c *command) admin(ctx context.Context, refusal i18n.Key) bool {
 	var ok bool
 	switch senderOf(c.m) {
@@ -462,6 +462,8 @@ func (c *command) admin(ctx context.Context, refusal i18n.Key) bool {
 		ok, err = c.b.isAdmin(ctx, c.m.Chat.ID, c.m.From.ID)
 		if err != nil {
 			c.b.log.Warn("checking an admin", "chat", c.m.Chat.ID, "err", err)
+			c.say(i18n.T(c.lang, i18n.AdminCheckFailed))
+			return false
 		}
 	}
 	if !ok {
