@@ -3,13 +3,13 @@ package bot
 import (
 	"context"
 	"errors"
-	"html"
 	"strconv"
 	"strings"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
 	"github.com/twentyone-bot/twentyone/bot/i18n"
+	"github.com/twentyone-bot/twentyone/bot/render"
 	"github.com/twentyone-bot/twentyone/game"
 	"github.com/twentyone-bot/twentyone/storage"
 )
@@ -36,7 +36,7 @@ func (c *command) top(ctx context.Context) {
 	}
 	lines := []string{i18n.T(c.lang, i18n.TopTitle)}
 	for i, r := range rows {
-		lines = append(lines, i18n.T(c.lang, i18n.TopLine, strconv.Itoa(i+1), html.EscapeString(r.Name),
+		lines = append(lines, i18n.T(c.lang, i18n.TopLine, strconv.Itoa(i+1), render.NameHTML(r.Name),
 			i18n.Chips(c.lang, r.Balance), i18n.Signed(r.Net), i18n.Number(int64(r.Games))))
 	}
 	c.say(strings.Join(lines, "\n"))
@@ -63,7 +63,7 @@ func (c *command) stats(ctx context.Context) {
 		}
 		who = c.m.From
 	}
-	name := html.EscapeString(who.FirstName)
+	name := render.NameHTML(who.FirstName)
 	st, err := c.b.store.Stats(ctx, c.m.Chat.ID, game.UserID(who.ID))
 	if errors.Is(err, storage.ErrNotFound) {
 		c.say(i18n.T(c.lang, i18n.StatsNone, name))
@@ -108,7 +108,7 @@ func (c *command) history(ctx context.Context) {
 	if !ok {
 		return
 	}
-	name := html.EscapeString(u.Name)
+	name := render.NameHTML(u.Name)
 	entries, err := c.b.store.History(ctx, c.m.Chat.ID, u.ID, historySize)
 	if errors.Is(err, storage.ErrNotFound) || err == nil && len(entries) == 0 {
 		c.say(i18n.T(c.lang, i18n.HistoryEmpty, name))
@@ -163,7 +163,7 @@ func (c *command) kick(ctx context.Context) {
 		return
 	}
 	admin := c.actor()
-	name := html.EscapeString(who.FirstName)
+	name := render.NameHTML(who.FirstName)
 	res, err := c.apply(ctx, admin, game.Command{Kind: game.Kick, User: admin.ID, Target: game.UserID(who.ID)})
 	switch {
 	case err == nil:
@@ -203,5 +203,5 @@ func (c *command) grant(ctx context.Context) {
 		c.say(i18n.T(c.lang, i18n.PopError))
 		return
 	}
-	c.say(i18n.T(c.lang, i18n.GrantDone, html.EscapeString(who.FirstName), i18n.Chips(c.lang, amount), i18n.Chips(c.lang, bal)))
+	c.say(i18n.T(c.lang, i18n.GrantDone, render.NameHTML(who.FirstName), i18n.Chips(c.lang, amount), i18n.Chips(c.lang, bal)))
 }

@@ -389,7 +389,7 @@ func (c *command) balance(ctx context.Context) {
 		c.say(i18n.T(c.lang, i18n.PopError))
 		return
 	}
-	c.say(i18n.T(c.lang, i18n.Balance, html.EscapeString(u.Name), i18n.Chips(c.lang, acc.Balance)))
+	c.say(i18n.T(c.lang, i18n.Balance, render.NameHTML(u.Name), i18n.Chips(c.lang, acc.Balance)))
 }
 
 func (c *command) bonus(ctx context.Context) {
@@ -398,7 +398,7 @@ func (c *command) bonus(ctx context.Context) {
 		return
 	}
 	now := c.b.clock.Now()
-	name := html.EscapeString(u.Name)
+	name := render.NameHTML(u.Name)
 	got, err := c.b.store.ClaimBonus(ctx, c.m.Chat.ID, u, now)
 	switch {
 	case err == nil:

@@ -219,7 +219,7 @@ func (b *Bot) rejection(lang i18n.Lang, err error, v storage.View, user game.Use
 		return i18n.T(lang, i18n.PopOutdated), false
 	case errors.Is(err, game.ErrNotYourTurn):
 		if i, ok := t.Turn(); ok {
-			return i18n.T(lang, i18n.PopTurn, t.Seat(i).Name), false
+			return i18n.T(lang, i18n.PopTurn, render.Name(t.Seat(i).Name)), false
 		}
 		return i18n.T(lang, i18n.PopNotNow), false
 	case errors.Is(err, game.ErrBelowEntryLimit):
