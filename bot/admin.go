@@ -13,19 +13,17 @@ type adminEntry struct {
 }
 
 // isAdmin reports whether the user is the creator or an administrator of
-// the chat (anonymous admins included: Telegram reports the real user in a
-// button press). Answers are cached for AdminCacheTTL.
+// the group, asking Telegram (getChatMember) afresh: every admin action
+// calls it, so that an admin demoted a moment ago has lost the power. The
+// bot cannot wait to be told of a demotion: chat_member updates come only
+// to a bot that is an admin of the chat and asked for them (Bot API,
+// Update). The answer is kept for seemsAdmin. Nobody is an admin of a
+// private chat (a positive id), and user 0 is nobody. An error means
+// Telegram did not say: getChatMember on other users is guaranteed only
+// when the bot is an admin of the chat.
 func (b *Bot) isAdmin(ctx context.Context, chat, user int64) (bool, error) {
-	if chat > 0 {
-		return true, nil // a private chat is its user's own
-	}
-	k := adminKey{chat, user}
-	now := b.clock.Now()
-	b.mu.Lock()
-	e, ok := b.admins[k]
-	b.mu.Unlock()
-	if ok && now.Before(e.expires) {
-		return e.admin, nil
+	if chat >= 0 || user <= 0 {
+		return false, nil
 	}
 	status, err := b.api.memberStatus(chat, user)
 	if err != nil {
@@ -36,7 +34,23 @@ func (b *Bot) isAdmin(ctx context.Context, chat, user int64) (bool, error) {
 	if len(b.admins) > 10000 {
 		clear(b.admins)
 	}
-	b.admins[k] = adminEntry{admin: admin, expires: now.Add(b.cfg.AdminCacheTTL)}
+	b.admins[adminKey{chat, user}] = adminEntry{admin: admin, expires: b.clock.Now().Add(b.cfg.AdminCacheTTL)}
 	b.mu.Unlock()
 	return admin, nil
+}
+
+// seemsAdmin is isAdmin for what only changes a display (whether the
+// settings come with buttons): an answer isAdmin got within AdminCacheTTL
+// serves. It must never decide an action.
+func (b *Bot) seemsAdmin(ctx context.Context, chat, user int64) (bool, error) {
+	if chat >= 0 || user <= 0 {
+		return false, nil
+	}
+	b.mu.Lock()
+	e, ok := b.admins[adminKey{chat, user}]
+	b.mu.Unlock()
+	if ok && b.clock.Now().Before(e.expires) {
+		return e.admin, nil
+	}
+	return b.isAdmin(ctx, chat, user)
 }

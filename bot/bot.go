@@ -86,8 +86,9 @@ type Config struct {
 	PollTimeout time.Duration
 	// CallTimeout bounds every other call; default 15 s.
 	CallTimeout time.Duration
-	// AdminCacheTTL is how long a chat member's admin status is trusted;
-	// default one minute.
+	// AdminCacheTTL is how long a chat member's admin status is trusted
+	// for what only changes a display (whether /settings shows buttons);
+	// every admin action asks Telegram afresh. Default one minute.
 	AdminCacheTTL time.Duration
 	// Owners are the user ids of the bot's owners (owner commands).
 	Owners []int64

@@ -3,13 +3,13 @@ package bot
 import (
 	"context"
 	"errors"
-	"html"
 	"strconv"
 	"strings"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
 	"github.com/twentyone-bot/twentyone/bot/i18n"
+	"github.com/twentyone-bot/twentyone/bot/render"
 	"github.com/twentyone-bot/twentyone/game"
 	"github.com/twentyone-bot/twentyone/storage"
 )
@@ -36,30 +36,34 @@ func (c *command) top(ctx context.Context) {
 	}
 	lines := []string{i18n.T(c.lang, i18n.TopTitle)}
 	for i, r := range rows {
-		lines = append(lines, i18n.T(c.lang, i18n.TopLine, strconv.Itoa(i+1), html.EscapeString(r.Name),
+		lines = append(lines, i18n.T(c.lang, i18n.TopLine, strconv.Itoa(i+1), render.NameHTML(r.Name),
 			i18n.Chips(c.lang, r.Balance), i18n.Signed(r.Net), i18n.Number(int64(r.Games))))
 	}
 	c.say(strings.Join(lines, "\n"))
 }
 
-// target returns the user a command is about: the author of the message it
-// replies to, if that is a person, else whoever sent it.
-func (c *command) target() (*tgbotapi.User, bool) {
-	if r := c.m.ReplyToMessage; r != nil && r.From != nil && !r.From.IsBot && r.From.ID != anonymousAdmin {
-		return r.From, true
+// replied returns the person whose message the command replies to, or
+// false when it replies to none: to no message, or to one of a bot, of an
+// anonymous admin or a channel, or of nobody the bot can tell.
+func (c *command) replied() (*tgbotapi.User, bool) {
+	r := c.m.ReplyToMessage
+	if r == nil || r.SenderChat != nil || !person(r.From) || r.From.IsBot {
+		return nil, false
 	}
-	return c.m.From, false
+	return r.From, true
 }
 
 // stats handles /stats: the results of the sender, or of the user whose
 // message it replies to.
 func (c *command) stats(ctx context.Context) {
-	who, _ := c.target()
-	if who == nil || anonymous(c.m) && who == c.m.From {
-		c.say(i18n.T(c.lang, i18n.AnonymousPlay))
-		return
+	who, ok := c.replied()
+	if !ok {
+		if _, ok := c.player(); !ok {
+			return
+		}
+		who = c.m.From
 	}
-	name := html.EscapeString(who.FirstName)
+	name := render.NameHTML(who.FirstName)
 	st, err := c.b.store.Stats(ctx, c.m.Chat.ID, game.UserID(who.ID))
 	if errors.Is(err, storage.ErrNotFound) {
 		c.say(i18n.T(c.lang, i18n.StatsNone, name))
@@ -104,7 +108,7 @@ func (c *command) history(ctx context.Context) {
 	if !ok {
 		return
 	}
-	name := html.EscapeString(u.Name)
+	name := render.NameHTML(u.Name)
 	entries, err := c.b.store.History(ctx, c.m.Chat.ID, u.ID, historySize)
 	if errors.Is(err, storage.ErrNotFound) || err == nil && len(entries) == 0 {
 		c.say(i18n.T(c.lang, i18n.HistoryEmpty, name))
@@ -129,8 +133,7 @@ func (c *command) history(ctx context.Context) {
 
 // audit handles /audit (admins): whether the chat's chips add up.
 func (c *command) audit(ctx context.Context) {
-	if !c.admin(ctx) {
-		c.say(i18n.T(c.lang, i18n.PopAdminOnly))
+	if !c.admin(ctx, i18n.PopAdminOnly) {
 		return
 	}
 	a, err := c.b.store.Audit(ctx, c.m.Chat.ID)
@@ -151,20 +154,16 @@ func (c *command) audit(ctx context.Context) {
 // kick handles /kick in reply to a player (admins): the player is stood up
 // at the next safe moment.
 func (c *command) kick(ctx context.Context) {
-	if !c.admin(ctx) {
-		c.say(i18n.T(c.lang, i18n.PopAdminOnly))
+	if !c.admin(ctx, i18n.PopAdminOnly) {
 		return
 	}
-	who, replied := c.target()
+	who, replied := c.replied()
 	if !replied {
 		c.say(i18n.T(c.lang, i18n.KickUsage))
 		return
 	}
-	var admin storage.User
-	if !anonymous(c.m) {
-		admin = user(c.m.From)
-	}
-	name := html.EscapeString(who.FirstName)
+	admin := c.actor()
+	name := render.NameHTML(who.FirstName)
 	res, err := c.apply(ctx, admin, game.Command{Kind: game.Kick, User: admin.ID, Target: game.UserID(who.ID)})
 	switch {
 	case err == nil:
@@ -181,11 +180,11 @@ func (c *command) kick(ctx context.Context) {
 // grant handles /grant AMOUNT in reply to a user (the bot's owners only):
 // chips out of nowhere, ledgered as a grant.
 func (c *command) grant(ctx context.Context) {
-	if c.m.From == nil || !c.b.owners[c.m.From.ID] || anonymous(c.m) {
+	if senderOf(c.m) != byPerson || !c.b.owners[c.m.From.ID] {
 		c.say(i18n.T(c.lang, i18n.GrantOwnerOnly))
 		return
 	}
-	who, replied := c.target()
+	who, replied := c.replied()
 	if !replied {
 		c.say(i18n.T(c.lang, i18n.GrantUsage))
 		return
@@ -204,5 +203,5 @@ func (c *command) grant(ctx context.Context) {
 		c.say(i18n.T(c.lang, i18n.PopError))
 		return
 	}
-	c.say(i18n.T(c.lang, i18n.GrantDone, html.EscapeString(who.FirstName), i18n.Chips(c.lang, amount), i18n.Chips(c.lang, bal)))
+	c.say(i18n.T(c.lang, i18n.GrantDone, render.NameHTML(who.FirstName), i18n.Chips(c.lang, amount), i18n.Chips(c.lang, bal)))
 }

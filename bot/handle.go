@@ -3,8 +3,10 @@ package bot
 import (
 	"context"
 	"errors"
+	"fmt"
 	"html"
 	"strings"
+	"unicode/utf8"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
@@ -18,16 +20,77 @@ import (
 // (GroupAnonymousBot); the message's sender_chat is the group itself.
 const anonymousAdmin = 1087968824
 
-// handle handles one update on its chat's goroutine.
+// handle handles one update on its chat's goroutine. An update the bot
+// cannot make sense of (no chat, a chat id that no chat has, nobody to act
+// for where someone must be) is logged and skipped: delivering it again
+// would not help, and nothing the bot reads from an update is trusted to
+// be there.
 func (b *Bot) handle(ctx context.Context, u update) {
 	switch {
 	case u.CallbackQuery != nil:
 		b.press(ctx, u)
 	case u.Message != nil:
+		if why := messageProblem(u.Message); why != "" {
+			b.skip(u, why)
+			return
+		}
 		b.message(ctx, u)
 	case u.MyChatMember != nil:
+		if why := memberProblem(u.MyChatMember); why != "" {
+			b.skip(u, why)
+			return
+		}
 		b.memberChanged(ctx, u.MyChatMember)
 	}
+}
+
+// skip logs an update the bot cannot make sense of, which it skips.
+func (b *Bot) skip(u update, why string) {
+	b.log.Warn("update skipped", "update_id", u.UpdateID, "kind", u.kind(), "why", why)
+}
+
+// chatProblem says what is wrong with the chat of an update, "" when
+// nothing is. A private chat has its user's id, positive; a group -N, a
+// supergroup or channel -1000000000000 - N (telegram-bot-api's
+// Client::get_basic_group_chat_id and get_supergroup_chat_id).
+func chatProblem(c *tgbotapi.Chat) string {
+	switch {
+	case c == nil:
+		return "no chat"
+	case c.ID == 0:
+		return "chat id 0"
+	case c.IsPrivate() && c.ID < 0, (c.IsGroup() || c.IsSuperGroup() || c.IsChannel()) && c.ID > 0:
+		return fmt.Sprintf("chat %d of type %q", c.ID, c.Type)
+	case !c.IsPrivate() && !c.IsGroup() && !c.IsSuperGroup() && !c.IsChannel():
+		return fmt.Sprintf("chat %d of unknown type %q", c.ID, c.Type)
+	}
+	return ""
+}
+
+// messageProblem says what makes a message senseless, "" when nothing.
+func messageProblem(m *tgbotapi.Message) string {
+	if why := chatProblem(m.Chat); why != "" {
+		return why
+	}
+	switch {
+	case m.MigrateToChatID > 0 || m.MigrateToChatID == m.Chat.ID:
+		return fmt.Sprintf("migration of %d to %d", m.Chat.ID, m.MigrateToChatID)
+	case m.MigrateFromChatID > 0 || m.MigrateFromChatID == m.Chat.ID:
+		return fmt.Sprintf("migration of %d from %d", m.Chat.ID, m.MigrateFromChatID)
+	}
+	return ""
+}
+
+// memberProblem says what makes a change of the bot's membership
+// senseless, "" when nothing.
+func memberProblem(m *tgbotapi.ChatMemberUpdated) string {
+	if why := chatProblem(&m.Chat); why != "" {
+		return why
+	}
+	if m.NewChatMember.User == nil {
+		return "no new_chat_member.user"
+	}
+	return ""
 }
 
 // user returns the storage profile of a Telegram user.
@@ -55,10 +118,67 @@ func (b *Bot) chatLang(ctx context.Context, chat int64, from *tgbotapi.User) i18
 
 func isGroup(c *tgbotapi.Chat) bool { return c != nil && (c.IsGroup() || c.IsSuperGroup()) }
 
-// anonymous reports whether a message was sent by an anonymous admin of its
-// chat.
-func anonymous(m *tgbotapi.Message) bool {
-	return m.From != nil && m.From.ID == anonymousAdmin && m.SenderChat != nil && m.SenderChat.ID == m.Chat.ID
+// person reports whether u is a user the bot may act for: there, with an
+// id, and not Telegram's stand-in for anonymous admins.
+func person(u *tgbotapi.User) bool { return u != nil && u.ID > 0 && u.ID != anonymousAdmin }
+
+// sender says who sent a message.
+type sender int
+
+const (
+	// byNobody: the message names no sender the bot can tell (no from, or
+	// one with no id).
+	byNobody sender = iota
+	// byPerson: a user, the message's from.
+	byPerson
+	// byAnonymousAdmin: an admin of the group writing as the group.
+	byAnonymousAdmin
+	// byChat: another chat (a channel, or a linked channel's post
+	// forwarded into its discussion group), which is no person.
+	byChat
+)
+
+// senderOf says who sent a message. sender_chat names the chat a message
+// was sent on behalf of: "the supergroup itself for messages sent by its
+// anonymous administrators or a linked channel for messages automatically
+// forwarded to the channel's discussion group"; from is then a stand-in
+// (Bot API, Message), never a person to act for.
+func senderOf(m *tgbotapi.Message) sender {
+	switch {
+	case m.SenderChat != nil && isGroup(m.Chat) && m.SenderChat.ID == m.Chat.ID:
+		return byAnonymousAdmin
+	case m.SenderChat != nil:
+		return byChat
+	case person(m.From):
+		return byPerson
+	}
+	return byNobody
+}
+
+// typed is a command as typed: its name in lower case, the bot it names
+// after "@" (if any) and its arguments.
+type typed struct{ name, bot, args string }
+
+// commandOf returns a message's command, or false when the message holds
+// none. A command is a bot_command entity at the start of the text, "/"
+// and ASCII (Telegram's commands are Latin letters, digits and
+// underscores, so the entity's length in UTF-16 is its length in bytes);
+// why says what is wrong with an entity that claims a command and is none.
+func commandOf(m *tgbotapi.Message) (cmd typed, ok bool, why string) {
+	if len(m.Entities) == 0 || m.Entities[0].Offset != 0 || !m.Entities[0].IsCommand() {
+		return typed{}, false, ""
+	}
+	n := m.Entities[0].Length
+	if n < 2 || n > len(m.Text) || m.Text[0] != '/' {
+		return typed{}, false, fmt.Sprintf("a bot_command entity of length %d on a text of %d bytes", n, len(m.Text))
+	}
+	for i := range n {
+		if m.Text[i] >= utf8.RuneSelf {
+			return typed{}, false, "a bot_command entity over non-ASCII text"
+		}
+	}
+	name, bot, _ := strings.Cut(m.Text[1:n], "@")
+	return typed{name: strings.ToLower(name), bot: bot, args: strings.TrimSpace(m.Text[n:])}, true, ""
 }
 
 // message handles a message: service messages and commands.
@@ -72,24 +192,25 @@ func (b *Bot) message(ctx context.Context, u update) {
 		b.migrate(ctx, m.MigrateFromChatID, m.Chat.ID)
 		return
 	}
-	if !m.IsCommand() {
+	tc, ok, why := commandOf(m)
+	if why != "" {
+		b.skip(u, why)
+	}
+	if !ok {
 		return
 	}
-	if at := strings.Index(m.CommandWithAt(), "@"); at >= 0 {
-		if !strings.EqualFold(m.CommandWithAt()[at+1:], b.Username()) {
-			return // a command for another bot
-		}
+	if tc.bot != "" && !strings.EqualFold(tc.bot, b.Username()) {
+		return // a command for another bot
 	}
-	c := command{b: b, u: u, m: m, key: storage.TableKey{Chat: m.Chat.ID, Thread: int64(u.thread)},
-		args: strings.TrimSpace(m.CommandArguments())}
+	cmd := tc.name
+	c := command{b: b, u: u, m: m, key: storage.TableKey{Chat: m.Chat.ID, Thread: int64(u.thread)}, args: tc.args}
 	c.lang = b.chatLang(ctx, m.Chat.ID, m.From)
-	cmd := strings.ToLower(m.Command())
 	c.name = cmd
 	switch {
+	case m.SenderChat != nil:
+		c.who = m.SenderChat.ID // from is a stand-in then (see senderOf)
 	case m.From != nil:
 		c.who = m.From.ID
-	case m.SenderChat != nil:
-		c.who = m.SenderChat.ID
 	}
 	if !isGroup(m.Chat) {
 		switch cmd {
@@ -169,13 +290,29 @@ func (c *command) sayMessage(m render.Message) {
 }
 
 // player returns the acting user, or false (after answering) when the
-// command came from an anonymous admin, who cannot play.
+// command came from no person: an anonymous admin or a channel, who cannot
+// play, or nobody the bot can tell.
 func (c *command) player() (storage.User, bool) {
-	if anonymous(c.m) || c.m.From == nil {
+	switch senderOf(c.m) {
+	case byPerson:
+		return user(c.m.From), true
+	case byAnonymousAdmin:
 		c.say(i18n.T(c.lang, i18n.AnonymousPlay))
-		return storage.User{}, false
+	case byChat:
+		c.say(i18n.T(c.lang, i18n.ChatSender))
+	default:
+		c.say(i18n.T(c.lang, i18n.UnknownSender))
 	}
-	return user(c.m.From), true
+	return storage.User{}, false
+}
+
+// actor returns the user an admin command acts as: none for an anonymous
+// admin.
+func (c *command) actor() storage.User {
+	if senderOf(c.m) != byPerson {
+		return storage.User{}
+	}
+	return user(c.m.From)
 }
 
 // apply applies a game command made by this message.
@@ -252,7 +389,7 @@ func (c *command) balance(ctx context.Context) {
 		c.say(i18n.T(c.lang, i18n.PopError))
 		return
 	}
-	c.say(i18n.T(c.lang, i18n.Balance, html.EscapeString(u.Name), i18n.Chips(c.lang, acc.Balance)))
+	c.say(i18n.T(c.lang, i18n.Balance, render.NameHTML(u.Name), i18n.Chips(c.lang, acc.Balance)))
 }
 
 func (c *command) bonus(ctx context.Context) {
@@ -261,7 +398,7 @@ func (c *command) bonus(ctx context.Context) {
 		return
 	}
 	now := c.b.clock.Now()
-	name := html.EscapeString(u.Name)
+	name := render.NameHTML(u.Name)
 	got, err := c.b.store.ClaimBonus(ctx, c.m.Chat.ID, u, now)
 	switch {
 	case err == nil:
@@ -282,14 +419,10 @@ func (c *command) bonus(ctx context.Context) {
 }
 
 func (c *command) cancel(ctx context.Context) {
-	if !c.admin(ctx) {
-		c.say(i18n.T(c.lang, i18n.PopAdminOnly))
+	if !c.admin(ctx, i18n.PopAdminOnly) {
 		return
 	}
-	var u storage.User
-	if !anonymous(c.m) {
-		u = user(c.m.From)
-	}
+	u := c.actor()
 	before, err := c.b.store.View(ctx, c.key)
 	if err != nil {
 		c.b.internal("cancel", err)
@@ -313,14 +446,28 @@ func (c *command) cancel(ctx context.Context) {
 	}
 }
 
-// admin reports whether the command's sender is an admin of the chat.
-func (c *command) admin(ctx context.Context) bool {
-	if anonymous(c.m) {
+// admin reports whether the command's sender is an admin of the chat,
+// asking Telegram afresh; if not, it answers: with refusal, or that it
+// cannot tell who sent the command, or that Telegram would not say.
+func (c *command) admin(ctx context.Context, refusal i18n.Key) bool {
+	var ok bool
+	switch senderOf(c.m) {
+	case byAnonymousAdmin:
 		return true
+	case byNobody:
+		c.say(i18n.T(c.lang, i18n.UnknownSender))
+		return false
+	case byPerson:
+		var err error
+		ok, err = c.b.isAdmin(ctx, c.m.Chat.ID, c.m.From.ID)
+		if err != nil {
+			c.b.log.Warn("checking an admin", "chat", c.m.Chat.ID, "err", err)
+			c.say(i18n.T(c.lang, i18n.AdminCheckFailed))
+			return false
+		}
 	}
-	ok, err := c.b.isAdmin(ctx, c.m.Chat.ID, c.m.From.ID)
-	if err != nil {
-		c.b.log.Warn("checking an admin", "chat", c.m.Chat.ID, "err", err)
+	if !ok {
+		c.say(i18n.T(c.lang, refusal))
 	}
 	return ok
 }
@@ -335,8 +482,7 @@ func (c *command) setLang(ctx context.Context) {
 		c.say(i18n.T(c.lang, i18n.LangUnknown, echo(c.args)))
 		return
 	}
-	if !c.admin(ctx) {
-		c.say(i18n.T(c.lang, i18n.SettingsAdminOnly))
+	if !c.admin(ctx, i18n.SettingsAdminOnly) {
 		return
 	}
 	if _, err := c.b.store.UpdateSettings(ctx, c.m.Chat.ID, func(s *storage.ChatSettings) error {
@@ -383,7 +529,7 @@ func (b *Bot) internal(what string, err error) {
 // memberChanged acts on the bot's own membership: added to a group, it says
 // hello; removed, it refunds the bets of the chat's tables.
 func (b *Bot) memberChanged(ctx context.Context, m *tgbotapi.ChatMemberUpdated) {
-	if m.NewChatMember.User == nil || m.NewChatMember.User.ID != b.ID() {
+	if m.NewChatMember.User.ID != b.ID() {
 		return
 	}
 	chat := m.Chat.ID

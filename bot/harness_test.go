@@ -127,6 +127,8 @@ type harnessOptions struct {
 	// owners are the names of the bot's owners.
 	owners []string
 	chat   func(*telegramtest.Server, ...telegramtest.User) telegramtest.Chat
+	// logs, if set, receives the bot's log, as text.
+	logs io.Writer
 }
 
 func newHarness(t testing.TB, opts ...func(*harnessOptions)) *harness {
@@ -168,10 +170,14 @@ func (h *harness) start() {
 	for _, n := range h.opts.owners {
 		owners = append(owners, h.users[n].ID)
 	}
+	logs := io.Discard
+	if h.opts.logs != nil {
+		logs = h.opts.logs
+	}
 	b, err := bot.New(context.Background(), bot.Config{
 		Token: h.srv.Token(), Endpoint: h.srv.Endpoint(), Transport: h.srv.Client().Transport,
 		Store: st, Clock: h.clock, Limits: h.opts.limits,
-		Logger:      slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Logger:      slog.New(slog.NewTextHandler(logs, nil)),
 		PollTimeout: time.Second, StartingChips: 1000, DailyBonus: 100, Owners: owners,
 	})
 	require.NoError(h.t, err)

@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
 	"time"
 
@@ -23,8 +24,11 @@ var zeroTime time.Time
 // table by game.Apply.
 func (b *Bot) press(ctx context.Context, u update) {
 	q := u.CallbackQuery
-	if q.Message == nil || q.Message.Chat == nil || q.From == nil {
-		b.answer(q, "", false) // an inline-mode message: not ours
+	if why := pressProblem(q); why != "" {
+		// Nobody to act for, or no chat of ours (an inline-mode message):
+		// stop the client's spinner, if there is one, and skip it.
+		b.skip(u, why)
+		b.answer(q, "", false)
 		return
 	}
 	chat := q.Message.Chat.ID
@@ -53,6 +57,21 @@ func (b *Bot) press(ctx context.Context, u update) {
 	default:
 		b.answer(q, i18n.T(lang, i18n.PopBadButton), false)
 	}
+}
+
+// pressProblem says what makes a button press senseless, "" when nothing.
+// A press by Telegram's stand-in for anonymous admins is not senseless: the
+// bot tells them they cannot play.
+func pressProblem(q *tgbotapi.CallbackQuery) string {
+	switch {
+	case q.From == nil:
+		return "no from"
+	case q.From.ID <= 0:
+		return fmt.Sprintf("from user %d", q.From.ID)
+	case q.Message == nil:
+		return "no message"
+	}
+	return chatProblem(q.Message.Chat)
 }
 
 var fieldInfo = map[string]i18n.Key{
@@ -108,11 +127,18 @@ var tableCommands = map[callback.Action]game.CommandKind{
 	callback.NewTable: game.Open,
 }
 
+// pressTable applies a table button. Its version must be one the table had:
+// game.Apply checks no version given as 0, and a press must never skip
+// that check.
 func (b *Bot) pressTable(ctx context.Context, u update, key storage.TableKey, data callback.Data) {
 	q := u.CallbackQuery
 	from := user(q.From)
-	if from.ID == anonymousAdmin {
+	switch {
+	case from.ID == anonymousAdmin:
 		b.answer(q, i18n.T(b.chatLang(ctx, key.Chat, q.From), i18n.PopAnonymous), true)
+		return
+	case data.Version == 0:
+		b.answer(q, i18n.T(b.chatLang(ctx, key.Chat, q.From), i18n.PopBadButton), false)
 		return
 	}
 	cmd := game.Command{Kind: tableCommands[data.Action], User: from.ID, Name: from.Name,
@@ -193,7 +219,7 @@ func (b *Bot) rejection(lang i18n.Lang, err error, v storage.View, user game.Use
 		return i18n.T(lang, i18n.PopOutdated), false
 	case errors.Is(err, game.ErrNotYourTurn):
 		if i, ok := t.Turn(); ok {
-			return i18n.T(lang, i18n.PopTurn, t.Seat(i).Name), false
+			return i18n.T(lang, i18n.PopTurn, render.Name(t.Seat(i).Name)), false
 		}
 		return i18n.T(lang, i18n.PopNotNow), false
 	case errors.Is(err, game.ErrBelowEntryLimit):

@@ -19,13 +19,10 @@ import (
 	"github.com/twentyone-bot/twentyone/storage"
 )
 
-// settings handles /settings: with no arguments it shows the settings with
-// buttons to change them; "/settings FIELD VALUE" sets one by text.
+// settings handles /settings: with no arguments it shows the settings, to
+// admins with buttons to change them, to everyone else read-only;
+// "/settings FIELD VALUE" (admins) sets one by text.
 func (c *command) settings(ctx context.Context) {
-	if !c.admin(ctx) {
-		c.say(i18n.T(c.lang, i18n.SettingsAdminOnly))
-		return
-	}
 	chat := c.m.Chat.ID
 	if c.args == "" {
 		s, err := c.b.store.Settings(ctx, chat)
@@ -34,7 +31,14 @@ func (c *command) settings(ctx context.Context) {
 			c.say(i18n.T(c.lang, i18n.PopError))
 			return
 		}
-		c.sayMessage(render.Settings(s.Game, lang(s)))
+		msg := render.SettingsReadOnly(s.Game, lang(s))
+		if c.mayChange(ctx) {
+			msg = render.Settings(s.Game, lang(s))
+		}
+		c.sayMessage(msg)
+		return
+	}
+	if !c.admin(ctx, i18n.SettingsAdminOnly) {
 		return
 	}
 	field, value, _ := strings.Cut(c.args, " ")
@@ -63,6 +67,23 @@ func (c *command) settings(ctx context.Context) {
 		c.say(c.b.savedText(ctx, c.key, lang(s)))
 		c.b.refreshChat(ctx, c.key.Chat)
 	}
+}
+
+// mayChange reports whether the settings shown to the command's sender
+// come with buttons: a display, for which a cached answer serves (every
+// button press is checked afresh).
+func (c *command) mayChange(ctx context.Context) bool {
+	switch senderOf(c.m) {
+	case byAnonymousAdmin:
+		return true
+	case byPerson:
+		ok, err := c.b.seemsAdmin(ctx, c.m.Chat.ID, c.m.From.ID)
+		if err != nil {
+			c.b.log.Warn("checking an admin", "chat", c.m.Chat.ID, "err", err)
+		}
+		return ok
+	}
+	return false
 }
 
 // savedText says a setting was saved, and whether a game in progress keeps
@@ -151,10 +172,12 @@ func parseSetting(s game.Settings, cur i18n.Lang, field, value string, say i18n.
 // pressSetting handles a button of the /settings keyboard.
 func (b *Bot) pressSetting(ctx context.Context, q *tgbotapi.CallbackQuery, key storage.TableKey, data callback.Data, l i18n.Lang) {
 	ok, err := b.isAdmin(ctx, key.Chat, q.From.ID)
-	if err != nil {
+	switch {
+	case err != nil:
 		b.log.Warn("checking an admin", "chat", key.Chat, "err", err)
-	}
-	if !ok {
+		b.answer(q, i18n.T(l, i18n.PopAdminCheckFailed), true)
+		return
+	case !ok:
 		b.answer(q, i18n.T(l, i18n.SettingsAdminOnly), true)
 		return
 	}

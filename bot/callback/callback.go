@@ -13,6 +13,12 @@
 //	c:<stamp>:<field>:<value>   change a setting (stamp: see [Stamp])
 //	i:<field>                   explain a setting
 //	v:<game>                    show the decks of a game
+//
+// A table version is at least 1: a table shows buttons only once it was
+// opened, and game.Apply reads version 0 as "no version to check", so a
+// button forged with 0 would skip the guard against outdated presses and
+// double taps. A settings stamp may be 0, as [Stamp] may hash to it; it is
+// always checked.
 package callback
 
 import (
@@ -92,7 +98,7 @@ type Data struct {
 	// Action is what the button asks for.
 	Action Action
 	// Version is the table version the button was drawn for (table
-	// actions), or the settings stamp (Setting).
+	// actions, at least 1), or the settings stamp (Setting).
 	Version uint64
 	// Amount is the bet (Bet).
 	Amount int64
@@ -171,7 +177,7 @@ func Parse(s string) (Data, error) {
 	case Bet:
 		var ver, amt string
 		if ver, amt, err = cut2(rest); err == nil {
-			if d.Version, err = number(ver, 0, MaxVersion); err == nil {
+			if d.Version, err = number(ver, 1, MaxVersion); err == nil {
 				var n uint64
 				n, err = number(amt, 1, MaxAmount)
 				d.Amount = int64(n)
@@ -187,7 +193,7 @@ func Parse(s string) (Data, error) {
 	case Verify:
 		d.Game, err = number(rest, 1, MaxVersion)
 	default:
-		d.Version, err = number(rest, 0, MaxVersion)
+		d.Version, err = number(rest, 1, MaxVersion)
 	}
 	if err != nil {
 		return Data{}, fmt.Errorf("%w: %s: %w", ErrInvalid, a, err)

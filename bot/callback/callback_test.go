@@ -18,7 +18,8 @@ func TestRoundTrip(t *testing.T) {
 		want string
 	}{
 		{Data{Action: Join, Version: 3}, "j:3"},
-		{Data{Action: Leave, Version: 0}, "l:0"},
+		{Data{Action: Leave, Version: 1}, "l:1"},
+		{Data{Action: Setting, Version: 0, Field: FieldStake, Value: "25"}, "c:0:stake:25"},
 		{Data{Action: Start, Version: 17}, "s:17"},
 		{Data{Action: Bet, Version: 42, Amount: 10}, "b:42:10"},
 		{Data{Action: Hit, Version: 43}, "h:43"},
@@ -92,6 +93,13 @@ func TestParseRejects(t *testing.T) {
 		{"non-ASCII digit", "j:１"},
 		{"non-ASCII", "j:1é"},
 		{"NUL", "j:1\x00"},
+		{"join version 0", "j:0"},
+		{"leave version 0", "l:0"},
+		{"start version 0", "s:0"},
+		{"hit version 0", "h:0"},
+		{"stand version 0", "d:0"},
+		{"new table version 0", "n:0"},
+		{"bet version 0", "b:0:10"},
 		{"bet without amount", "b:1"},
 		{"bet empty amount", "b:1:"},
 		{"bet zero", "b:1:0"},

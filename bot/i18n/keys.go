@@ -185,6 +185,9 @@ const (
 	PopStand Key = "pop.stand"
 	// PopAdminOnly: an admin-only action.
 	PopAdminOnly Key = "pop.adminonly"
+	// PopAdminCheckFailed: Telegram did not say whether the presser of an
+	// admin button is an admin.
+	PopAdminCheckFailed Key = "pop.admincheckfailed"
 	// PopError: an internal error.
 	PopError Key = "pop.error"
 	// PopInvalid: an invalid value: the reason.
@@ -234,6 +237,14 @@ const (
 	Welcome Key = "cmd.welcome"
 	// AnonymousPlay: a game command sent as an anonymous admin.
 	AnonymousPlay Key = "cmd.anonymous"
+	// ChatSender: a command sent on behalf of a channel, which names no
+	// person to play or manage the table.
+	ChatSender Key = "cmd.chatsender"
+	// UnknownSender: a command whose sender the bot cannot tell.
+	UnknownSender Key = "cmd.unknownsender"
+	// AdminCheckFailed: Telegram did not say whether the sender of an
+	// admin command is an admin.
+	AdminCheckFailed Key = "cmd.admincheckfailed"
 	// NewGameOpen: /newgame while a table is open.
 	NewGameOpen Key = "cmd.newgame.open"
 	// LeaveDone: the name of who left the lobby.

@@ -9,10 +9,15 @@ import (
 // betsPerRow is how many bet buttons share a row.
 const betsPerRow = 3
 
-// keyboard returns the buttons of the table's phase.
+// keyboard returns the buttons of the table's phase. A table never opened
+// (version 0) has none: a button carries the version it was drawn for, and
+// callback data never carries 0 (see package callback).
 func keyboard(in Input) [][]Button {
 	t := &in.Table
 	ver := t.Version()
+	if ver == 0 {
+		return nil
+	}
 	btn := func(key i18n.Key, a callback.Action) Button {
 		return Button{Text: i18n.T(in.Lang, key), Data: callback.Data{Action: a, Version: ver}.String()}
 	}

@@ -50,6 +50,29 @@ var betPresets = [][]game.BetOption{
 // the other settings are left out. Bet options are toggles, ✓ when on. Each
 // button carries the settings' callback.Stamp.
 func Settings(s game.Settings, lang i18n.Lang) Message {
+	k := settingsKeys{s: s, lang: lang, stamp: callback.Stamp(s, lang)}
+	var rows [][]Button
+	for _, f := range callback.Fields() {
+		switch f {
+		case callback.FieldBets:
+			rows = append(rows, k.betRows()...)
+		case callback.FieldLang:
+			rows = append(rows, k.langRow())
+		default:
+			rows = append(rows, k.numberRows(f)...)
+		}
+	}
+	return Message{Text: settingsText(s, lang), Keyboard: rows}
+}
+
+// SettingsReadOnly draws the /settings message as Settings does, without
+// the buttons: for whoever may not change them.
+func SettingsReadOnly(s game.Settings, lang i18n.Lang) Message {
+	return Message{Text: settingsText(s, lang)}
+}
+
+// settingsText lists the settings and the language.
+func settingsText(s game.Settings, lang i18n.Lang) string {
 	tr := func(key i18n.Key, args ...any) string { return i18n.T(lang, key, args...) }
 	values := map[string]string{
 		callback.FieldStake:  i18n.Number(s.Stake),
@@ -65,20 +88,7 @@ func Settings(s game.Settings, lang i18n.Lang) Message {
 		lines = append(lines, fieldIcons[f]+" "+escape(tr(fieldNames[f]))+": "+escape(values[f]))
 	}
 	lines = append(lines, "", escape(tr(i18n.SettingsFooter)))
-
-	k := settingsKeys{s: s, lang: lang, stamp: callback.Stamp(s, lang)}
-	var rows [][]Button
-	for _, f := range callback.Fields() {
-		switch f {
-		case callback.FieldBets:
-			rows = append(rows, k.betRows()...)
-		case callback.FieldLang:
-			rows = append(rows, k.langRow())
-		default:
-			rows = append(rows, k.numberRows(f)...)
-		}
-	}
-	return Message{Text: strings.Join(lines, "\n"), Keyboard: rows}
+	return strings.Join(lines, "\n")
 }
 
 // betList names bet options: "×1 · ×2 · ½ · bank".

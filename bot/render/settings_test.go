@@ -137,3 +137,13 @@ func TestEverySettingIsReachableWithButtons(t *testing.T) {
 	assert.True(t, reached[callback.FieldLang]["ru"])
 	assert.True(t, reached[callback.FieldLang]["en"])
 }
+
+func TestSettingsReadOnlyIsTheTextWithoutButtons(t *testing.T) {
+	for _, s := range []game.Settings{game.DefaultSettings(), customSettings(t)} {
+		for _, lang := range i18n.Langs() {
+			ro := SettingsReadOnly(s, lang)
+			assert.Equal(t, Settings(s, lang).Text, ro.Text)
+			assert.Empty(t, ro.Keyboard)
+		}
+	}
+}

@@ -64,5 +64,7 @@
 // SetRateLimits turns on Telegram's flood limits (429 with retry_after);
 // InjectFault makes requests fail with 5xx, 429, delays or dropped
 // connections, reproducibly for a given WithFaultSeed; WithClock with a
-// ManualClock moves time for callback deadlines and rate windows.
+// ManualClock moves time for callback deadlines and rate windows;
+// PushRawUpdate queues an update the world would never send (a message
+// with no chat, a press with no sender), to test how the bot survives it.
 package telegramtest

@@ -1,6 +1,7 @@
 package telegramtest_test
 
 import (
+	"encoding/json"
 	"net/url"
 	"sync"
 	"testing"
@@ -176,4 +177,78 @@ func TestGetUpdatesConcurrentWithTrafficIsRaceFree(t *testing.T) {
 	}
 	wg.Wait()
 	assert.Equal(t, perUser*len(users), seen)
+}
+
+func TestPushRawUpdateQueuesWhatTheWorldNeverSends(t *testing.T) {
+	srv, api := start(t, telegramtest.WithFirstUpdateID(40))
+	alice := srv.AddUser(telegramtest.User{FirstName: "Alice"})
+	chat := srv.PrivateChat(alice)
+	_, err := srv.SendText(chat.ID, alice.ID, "before")
+	require.NoError(t, err)
+
+	// A message with no chat, and an update_id of its own the server replaces.
+	id, err := srv.PushRawUpdate(telegramtest.UpdateMessage,
+		json.RawMessage(`{"update_id":7,"message":{"message_id":1,"date":0,"text":"/cancel"}}`))
+	require.NoError(t, err)
+	assert.Equal(t, 41, id, "the next id after the world's update")
+	_, err = srv.SendText(chat.ID, alice.ID, "after")
+	require.NoError(t, err)
+	assert.Equal(t, 3, srv.PendingUpdates())
+
+	raw := rawUpdates(t, srv, 0)
+	require.Len(t, raw, 3)
+	assert.EqualValues(t, 41, raw[1]["update_id"])
+	msg, ok := raw[1]["message"].(map[string]any)
+	require.True(t, ok, "%v", raw[1])
+	assert.Equal(t, "/cancel", msg["text"])
+	assert.NotContains(t, msg, "chat", "delivered as it was pushed")
+	assert.EqualValues(t, 42, raw[2]["update_id"])
+
+	// The real client decodes it like any other and confirms it.
+	updates, err := api.GetUpdates(tgbotapi.UpdateConfig{Offset: 41})
+	require.NoError(t, err)
+	require.Len(t, updates, 2)
+	require.NotNil(t, updates[0].Message)
+	assert.Nil(t, updates[0].Message.Chat)
+	_, err = api.GetUpdates(tgbotapi.UpdateConfig{Offset: 43})
+	require.NoError(t, err)
+	assert.Zero(t, srv.PendingUpdates())
+	assert.Len(t, srv.Messages(chat.ID), 2, "nothing of a raw update enters the world")
+}
+
+func TestPushRawUpdateRefusesWhatIsNoUpdate(t *testing.T) {
+	srv, _ := start(t)
+	tests := []struct {
+		name, kind, update string
+	}{
+		{"unknown kind", "telegram_post", `{"telegram_post":{}}`},
+		{"no kind", "", `{"message":{}}`},
+		{"not JSON", telegramtest.UpdateMessage, `{"message":`},
+		{"an array", telegramtest.UpdateMessage, `[{"message":{}}]`},
+		{"null", telegramtest.UpdateMessage, `null`},
+		{"a string", telegramtest.UpdateMessage, `"message"`},
+		{"without the kind's field", telegramtest.UpdateCallbackQuery, `{"message":{}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			id, err := srv.PushRawUpdate(tt.kind, json.RawMessage(tt.update))
+			assert.ErrorIs(t, err, telegramtest.ErrInvalid)
+			assert.Zero(t, id)
+			assert.Zero(t, srv.PendingUpdates())
+		})
+	}
+}
+
+func TestPushRawUpdateFollowsAllowedUpdates(t *testing.T) {
+	srv, api := start(t)
+	_, err := api.GetUpdates(tgbotapi.UpdateConfig{AllowedUpdates: []string{"message"}})
+	require.NoError(t, err)
+	id, err := srv.PushRawUpdate(telegramtest.UpdateCallbackQuery, json.RawMessage(`{"callback_query":{"id":"1"}}`))
+	require.NoError(t, err)
+	assert.Zero(t, id, "Telegram drops a kind the bot did not ask for")
+	assert.Zero(t, srv.PendingUpdates())
+	id, err = srv.PushRawUpdate(telegramtest.UpdateMessage, json.RawMessage(`{"message":{}}`))
+	require.NoError(t, err)
+	assert.Equal(t, 1, id)
+	assert.Equal(t, 1, srv.PendingUpdates())
 }

@@ -209,3 +209,17 @@ func TestSetWebhookEndsALongPoll(t *testing.T) {
 		t.Fatal("long poll survived setWebhook")
 	}
 }
+
+func TestWebhookDeliversRawUpdates(t *testing.T) {
+	srv, _ := start(t)
+	hook := newHookReceiver(t, func(int, telegramtest.Update) int { return http.StatusOK })
+	resp := call(t, srv, "setWebhook", url.Values{"url": {hook.srv.URL + "/hook"}})
+	require.True(t, resp.OK, resp.Description)
+
+	id, err := srv.PushRawUpdate(telegramtest.UpdateMessage, json.RawMessage(`{"message":{"message_id":3,"date":0,"text":"no chat"}}`))
+	require.NoError(t, err)
+	require.NoError(t, srv.WaitFor(deadline(t), func(*telegramtest.View) bool { return srv.WebhookInfo().PendingUpdateCount == 0 }))
+	ids, texts, _ := hook.received()
+	assert.Equal(t, []int{id}, ids)
+	assert.Equal(t, []string{"no chat"}, texts)
+}

@@ -1,0 +1,57 @@
+package bot
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/twentyone-bot/twentyone/bot/telegramtest"
+	"github.com/twentyone-bot/twentyone/storage"
+)
+
+// TestNobodyIsAnAdminOfAPrivateChat: a group command sent in a private
+// chat (a positive chat id) counts nobody as an admin of anything, and
+// user 0 is nobody's admin; neither asks Telegram.
+func TestNobodyIsAnAdminOfAPrivateChat(t *testing.T) {
+	srv := telegramtest.StartTest(t)
+	alice := srv.AddUser(telegramtest.User{FirstName: "Alice"})
+	dm := srv.PrivateChat(alice)
+	group := srv.NewGroup("Game night", alice)
+	st, err := storage.Open(filepath.Join(t.TempDir(), "twentyone.db"), storage.Options{NoSync: true})
+	require.NoError(t, err)
+	t.Cleanup(func() { assert.NoError(t, st.Close()) })
+	ctx := context.Background()
+	b, err := New(ctx, Config{Token: srv.Token(), Endpoint: srv.Endpoint(), Transport: srv.Client().Transport,
+		Store: st, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	require.NoError(t, err)
+	t.Cleanup(func() { assert.NoError(t, b.Close(ctx)) })
+
+	tests := []struct {
+		name       string
+		chat, user int64
+		want       bool
+	}{
+		{"the group's creator", group.ID, alice.ID, true},
+		{"a user in their private chat", dm.ID, alice.ID, false},
+		{"user 0 in the group", group.ID, 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			asked := srv.Calls().Count("getChatMember")
+			ok, err := b.isAdmin(ctx, tt.chat, tt.user)
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, ok)
+			ok, err = b.seemsAdmin(ctx, tt.chat, tt.user)
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, ok)
+			if !tt.want {
+				assert.Equal(t, asked, srv.Calls().Count("getChatMember"), "Telegram is not asked")
+			}
+		})
+	}
+}
