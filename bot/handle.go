@@ -565,6 +565,7 @@ func (b *Bot) forget(chat int64) {
 	for _, k := range keys {
 		delete(b.messages, k)
 	}
+	b.dropEmptyMessages()
 	b.mu.Unlock()
 	for _, k := range keys {
 		b.timers.set(k, 0, zeroTime)

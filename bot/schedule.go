@@ -83,6 +83,9 @@ func (s *scheduler) when(d *deadline) time.Time {
 // arm sets the clock timer for the earliest deadline; s.mu is held.
 func (s *scheduler) arm() {
 	if len(s.heap) == 0 {
+		// A Go map and a slice keep their size after deletions: drop what
+		// a burst of deadlines grew.
+		s.heap, s.byKey = nil, make(map[storage.TableKey]*deadline)
 		if s.timer != nil {
 			s.timer.Stop()
 			s.timer = nil

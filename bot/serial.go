@@ -54,8 +54,10 @@ func (s *serial) Go(chat int64, fn func()) {
 
 // push puts a chat at the end of the ready line; s.mu is held.
 func (s *serial) push(q *serialQueue) {
-	if s.head > 0 && s.head == len(s.ready) {
-		s.ready, s.head = s.ready[:0], 0
+	if s.head > 1024 && s.head*2 > len(s.ready) {
+		n := copy(s.ready, s.ready[s.head:])
+		clear(s.ready[n:])
+		s.ready, s.head = s.ready[:n], 0
 	}
 	s.ready = append(s.ready, q)
 }
@@ -76,8 +78,10 @@ func (s *serial) work() {
 		q.fns = q.fns[1:]
 		if len(q.fns) > 0 {
 			s.push(q)
-		} else {
-			delete(s.queues, q.chat)
+		} else if delete(s.queues, q.chat); len(s.queues) == 0 {
+			// Nothing left to do: drop what a burst of chats grew (a Go
+			// map and a slice keep their size after deletions).
+			s.queues, s.ready, s.head = make(map[int64]*serialQueue), nil, 0
 		}
 	}
 	s.workers--

@@ -119,6 +119,16 @@ func (b *Bot) forgetClosed(key storage.TableKey, id int) {
 	defer b.mu.Unlock()
 	if b.messages[key] == id {
 		delete(b.messages, key)
+		b.dropEmptyMessages()
+	}
+}
+
+// dropEmptyMessages replaces the emptied map of table messages with a new
+// one: a Go map keeps its size after deletions, and a hundred thousand
+// chats that played once would stay in memory; b.mu is held.
+func (b *Bot) dropEmptyMessages() {
+	if len(b.messages) == 0 {
+		b.messages = make(map[storage.TableKey]int)
 	}
 }
 

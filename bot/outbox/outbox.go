@@ -329,8 +329,16 @@ func (o *Outbox) idle(q *chatQueue, now time.Time) bool {
 func (o *Outbox) prune(now time.Time) {
 	for id, q := range o.chats {
 		if q.where == nowhere && o.idle(q, now) {
-			delete(o.chats, id)
+			o.forget(id)
 		}
+	}
+}
+
+// forget drops a chat's queue, and once none is left what a burst of
+// chats grew (a Go map keeps its size after deletions); o.mu is held.
+func (o *Outbox) forget(chat int64) {
+	if delete(o.chats, chat); len(o.chats) == 0 {
+		o.chats = make(map[int64]*chatQueue)
 	}
 }
 
@@ -494,7 +502,7 @@ func (o *Outbox) call(q *chatQueue, do func(context.Context) error) {
 		o.opts.Logger.Warn("outbox: call given up", "chat", q.id, "slot", op.slot, "err", err)
 	}
 	if q.len() == 0 && o.idle(q, now) {
-		delete(o.chats, q.id)
+		o.forget(q.id)
 	}
 	o.schedule(q, now)
 	o.kick()
@@ -576,9 +584,6 @@ type ring struct {
 func (r *ring) len() int { return len(r.items) - r.head }
 
 func (r *ring) push(q *chatQueue) {
-	if r.head > 0 && r.head == len(r.items) {
-		r.items, r.head = r.items[:0], 0
-	}
 	if r.head > 1024 && r.head*2 > len(r.items) {
 		n := copy(r.items, r.items[r.head:])
 		clear(r.items[n:])
@@ -590,7 +595,9 @@ func (r *ring) push(q *chatQueue) {
 func (r *ring) pop() *chatQueue {
 	q := r.items[r.head]
 	r.items[r.head] = nil
-	r.head++
+	if r.head++; r.head == len(r.items) {
+		r.items, r.head = nil, 0 // emptied: drop what a burst grew
+	}
 	return q
 }
 
@@ -606,6 +613,8 @@ func (h *timedHeap) Pop() any {
 	old := *h
 	q := old[len(old)-1]
 	old[len(old)-1] = nil
-	*h = old[:len(old)-1]
+	if *h = old[:len(old)-1]; len(*h) == 0 {
+		*h = nil // emptied: drop what a burst grew
+	}
 	return q
 }

@@ -27,6 +27,11 @@ const (
 	lobbiesSettle = 4 * time.Minute
 )
 
+// lobbiesTimeout is the lobbies' timeout: long enough for the bot to show
+// every lobby before the first times out, so that they all time out while
+// the bot is down.
+const lobbiesTimeout = 2 * time.Minute
+
 // lobbiesBase is the id of the first lobbies chat, clear of the server's
 // own groups and of the preloaded chats.
 const lobbiesBase = -2_000_000_000
@@ -40,8 +45,10 @@ type LobbiesResult struct {
 	Chats  int
 	// Sent is how long queueing the /newgame updates took, Shown when every
 	// lobby was shown, after the first /newgame; Closed how long the
-	// restarted bot took to close every table.
+	// restarted bot took to close every table, ClosedEarly how many had
+	// timed out before the stop.
 	Sent, Shown, Closed time.Duration
+	ClosedEarly         int
 	// PeakRSS and PeakGoroutines are the bot's highest over the run (RSS:
 	// the kernel's VmHWM); PeakAnon the highest anonymous memory sampled.
 	PeakRSS, PeakAnon int64
@@ -72,9 +79,9 @@ func (r *LobbiesResult) problems() []string {
 
 func (r *LobbiesResult) print(w io.Writer) {
 	fmt.Fprintf(w, "bot:        %s\n", r.Target)
-	fmt.Fprintf(w, "chats:      %d, each opening a table once (lobby timeout 30s, the shortest)\n", r.Chats)
-	fmt.Fprintf(w, "timeline:   /newgame queued in %s, every lobby shown at %s; restarted after their timeout, the bot closed every table in %s\n",
-		r.Sent.Round(time.Millisecond), r.Shown.Round(time.Millisecond), r.Closed.Round(time.Millisecond))
+	fmt.Fprintf(w, "chats:      %d, each opening a table once (lobby timeout %s)\n", r.Chats, lobbiesTimeout)
+	fmt.Fprintf(w, "timeline:   /newgame queued in %s, every lobby shown at %s; restarted after their timeout, the bot closed every table in %s (%d had timed out before the stop)\n",
+		r.Sent.Round(time.Millisecond), r.Shown.Round(time.Millisecond), r.Closed.Round(time.Millisecond), r.ClosedEarly)
 	fmt.Fprintf(w, "peak:       RSS %.0f MB (anonymous %.0f MB sampled), %d goroutines  [targets: under %d MB, under %d]\n",
 		mb(r.PeakRSS), mb(r.PeakAnon), r.PeakGoroutines, lobbiesPeakRSS>>20, lobbiesPeakGoroutine)
 	fmt.Fprintf(w, "closed:     RSS %.0f MB (anonymous %.0f MB, file %.0f MB), %d goroutines, %s after the last close  [target: under %d MB]\n",
@@ -112,7 +119,7 @@ func runLobbies(ctx context.Context, cfg Config, n int) (res *LobbiesResult, err
 	defer srv.Close()
 	set := botSettings{
 		Endpoint: srv.Endpoint(), Token: srv.Token(), DBPath: filepath.Join(dir, "loadtest.db"),
-		StartingChips: 1000, TurnTimeout: time.Minute, LobbyTimeout: 30 * time.Second, PollTimeout: 25 * time.Second,
+		StartingChips: 1000, TurnTimeout: time.Minute, LobbyTimeout: lobbiesTimeout, PollTimeout: 25 * time.Second,
 	}
 	opener := srv.AddUser(telegramtest.User{FirstName: "Ann", LanguageCode: "en"})
 	logf("creating %d chats", n)
@@ -201,7 +208,8 @@ func runLobbies(ctx context.Context, cfg Config, n int) (res *LobbiesResult, err
 	if !outbox.Sleep(ctx, set.LobbyTimeout+time.Second) {
 		return nil, ctx.Err()
 	}
-	before, start = srv.Calls(), time.Now()
+	res.ClosedEarly = srv.Calls().Sub(before).OK("editMessageText")
+	start = time.Now()
 	if err := tgt.start(ctx); err != nil {
 		return nil, err
 	}

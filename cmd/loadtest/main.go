@@ -73,7 +73,7 @@ func cli(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&cfg.FloorSpan, "floor", 2*time.Second, "how long each floor is measured")
 	fs.DurationVar(&cfg.Progress, "progress", 2*time.Second, "interval of the progress line")
 	fs.StringVar(&cfg.CPUProfile, "cpuprofile", "", "write a CPU profile of the measured part to `file` (in-process: bot, server and players)")
-	fs.IntVar(&lobbies, "lobbies", 0, "instead of a load run: `N` chats open a table once and never play; every lobby times out (30 s) at about the same moment; reports the bot's peak memory and goroutines and its memory after (use with -process or -binary)")
+	fs.IntVar(&lobbies, "lobbies", 0, "instead of a load run: `N` chats open a table once and never play; the bot is stopped once every lobby is shown and started again after their timeout (2 min), so that every table closes at once; reports the bot's peak memory and goroutines and its memory after (use with -process or -binary)")
 	fs.BoolVar(&quiet, "q", false, "no progress lines")
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
