@@ -104,6 +104,9 @@ func IsTemporary(err error) bool {
 	return errors.As(err, &t)
 }
 
+// maxBackoff caps the wait before an op that failed is tried again.
+const maxBackoff = 30 * time.Second
+
 // ErrClosed is returned by Enqueue after Close.
 var ErrClosed = errors.New("outbox closed")
 
@@ -114,7 +117,9 @@ var ErrFull = errors.New("outbox: the chat's queue is full")
 // Options configure an Outbox.
 type Options struct {
 	Limits Limits
-	// MaxAttempts bounds how often an op failing with a temporary error is
+	// MaxAttempts bounds how often a Say failing with a temporary error is
+	// tried. A render is tried until it succeeds or fails for good: it
+	// shows the newest state, and a table left behind looks frozen.
 	// tried; default 5.
 	MaxAttempts int
 	// Backoff is the first wait after a temporary error, doubling each time;
@@ -185,9 +190,11 @@ type chatQueue struct {
 	pace          *window
 	last          time.Time
 	attempts      int
-	// running is the op in flight and the generation it was called at.
+	// running is the op in flight and the generation it was called at;
+	// runningSay whether it is a Say.
 	running    *item
 	runningGen int
+	runningSay bool
 }
 
 func (q *chatQueue) len() int { return len(q.renders) + len(q.says) }
@@ -459,7 +466,7 @@ func (o *Outbox) start(q *chatQueue, now time.Time) {
 		q.pace.record(now)
 	}
 	q.last = now
-	q.running, q.runningGen = op, op.gen
+	q.running, q.runningGen, q.runningSay = op, op.gen, len(q.renders) == 0
 	o.inFlight++
 	o.wg.Add(1)
 	go o.call(q, op.do)
@@ -493,9 +500,9 @@ func (o *Outbox) call(q *chatQueue, do func(context.Context) error) {
 		if o.opts.OnRetryAfter != nil {
 			o.opts.OnRetryAfter(q.id, ra.After)
 		}
-	case IsTemporary(err) && q.attempts+1 < o.opts.MaxAttempts:
+	case IsTemporary(err) && (!q.runningSay || q.attempts+1 < o.opts.MaxAttempts):
 		q.attempts++
-		q.paused = now.Add(o.opts.Backoff << (q.attempts - 1))
+		q.paused = now.Add(min(o.opts.Backoff<<min(q.attempts-1, 16), maxBackoff))
 	default:
 		q.attempts = 0
 		o.done(q, op, gen)

@@ -139,20 +139,27 @@ func TestTemporaryErrorsRetriedThenGivenUp(t *testing.T) {
 	tmp := Temporary(errors.New("502 bad gateway"))
 	tests := []struct {
 		name      string
+		class     Class
 		errs      []error
 		wantCalls int
 		wantDone  bool
 	}{
-		{"recovers", []error{tmp, tmp}, 3, true},
-		{"gives up", []error{tmp, tmp, tmp}, 3, false},
-		{"permanent error not retried", []error{errors.New("400 bad request")}, 1, false},
+		{"recovers", Say, []error{tmp, tmp}, 3, true},
+		{"gives up", Say, []error{tmp, tmp, tmp}, 3, false},
+		{"permanent error not retried", Say, []error{errors.New("400 bad request")}, 1, false},
+		{"a render is tried until it goes", Render, []error{tmp, tmp, tmp, tmp, tmp}, 6, true},
+		{"a render's permanent error not retried", Render, []error{errors.New("400 bad request")}, 1, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			o := New(Options{MaxAttempts: 3, Backoff: time.Millisecond})
+			o := New(Options{MaxAttempts: 3, Backoff: time.Millisecond, Logger: discard()})
 			r := newRecorder()
-			require.NoError(t, o.Enqueue(r.op(-1, "", "call", tt.errs...)))
-			require.NoError(t, o.Enqueue(r.op(-1, "", "next")))
+			op := r.op(-1, "", "call", tt.errs...)
+			op.Class = tt.class
+			require.NoError(t, o.Enqueue(op))
+			next := r.op(-1, "", "next")
+			next.Class = tt.class // after the call, in the same line
+			require.NoError(t, o.Enqueue(next))
 			if tt.wantDone {
 				r.waitDone(t, "call")
 			}
