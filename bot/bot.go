@@ -26,7 +26,7 @@ type Store interface {
 	View(ctx context.Context, key storage.TableKey) (storage.View, error)
 	ChatTables(ctx context.Context, chat int64) ([]storage.TableKey, error)
 	SetMessage(ctx context.Context, key storage.TableKey, messageID int) error
-	Repost(ctx context.Context, key storage.TableKey) (storage.View, error)
+	Repost(ctx context.Context, key storage.TableKey, update int64, now time.Time) (storage.View, error)
 	Retired(ctx context.Context, key storage.TableKey, messageID int) error
 	Retiring(ctx context.Context) ([]storage.TableKey, error)
 	Account(ctx context.Context, chat int64, u storage.User, now time.Time) (storage.Account, error)

@@ -344,7 +344,10 @@ func (c *command) newGame(ctx context.Context) {
 		if !c.b.quota.allow(c.m.Chat.ID, c.who, "repost:"+c.key.String(), c.b.clock.Now()) {
 			return
 		}
-		v, err := c.b.store.Repost(ctx, c.key)
+		v, err := c.b.store.Repost(ctx, c.key, int64(c.u.UpdateID), c.b.clock.Now())
+		if errors.Is(err, storage.ErrDuplicate) {
+			return // delivered again: moved down the first time
+		}
 		if err != nil {
 			c.b.internal("newgame", err)
 			c.say(i18n.T(c.lang, i18n.PopError))

@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/twentyone-bot/twentyone/game"
 )
@@ -130,15 +131,25 @@ func (s *Store) Retiring(ctx context.Context) ([]TableKey, error) {
 // chat, in one transaction: its current message is owed to be deleted
 // (View.Retiring). It is for a table moved down without a command applied
 // to it (a /newgame typed while it is open). It returns the table's View;
-// a table never opened is ErrNotFound.
-func (s *Store) Repost(ctx context.Context, key TableKey) (View, error) {
+// a table never opened is ErrNotFound. update is the Telegram update that
+// asked for it (0: none), stored as the chat's last handled one as Apply
+// does: the same update delivered again returns ErrDuplicate and moves
+// nothing.
+func (s *Store) Repost(ctx context.Context, key TableKey, update int64, now time.Time) (View, error) {
+	if now.IsZero() {
+		now = time.Now()
+	}
 	var v View
 	var refused error
 	err := s.write(ctx, func(t *txn) error {
 		v, refused = View{}, nil
-		c, _, _, err := t.resolve(key.Chat)
+		c, crec, _, err := t.resolve(key.Chat)
 		if err != nil {
 			return err
+		}
+		if crec.handled(update, now) {
+			refused = fmt.Errorf("%w: update %d in chat %d, which is at update %d", ErrDuplicate, update, c, crec.lastUpdate)
+			return nil
 		}
 		key := TableKey{Chat: c, Thread: key.Thread}
 		tb, msgID, found, err := t.table(key)
@@ -152,6 +163,12 @@ func (s *Store) Repost(ctx context.Context, key TableKey) (View, error) {
 		}
 		if msgID != 0 {
 			if err := t.owe(key, msgID, nil); err != nil {
+				return err
+			}
+		}
+		if update != 0 {
+			crec.markHandled(update, now, nil)
+			if err := t.putChat(c, &crec); err != nil {
 				return err
 			}
 		}

@@ -133,8 +133,8 @@ func TestRetireWhen(t *testing.T) {
 	start := func(t *testing.T, s *Store, key TableKey, upd *updates) []Retirement {
 		return apply(t, s, key, upd.next(), bob, game.Command{Kind: game.Start}, t0.Add(time.Hour)).Retiring
 	}
-	reposted := func(t *testing.T, s *Store, key TableKey, _ *updates) []Retirement {
-		v, err := s.Repost(ctx, key)
+	reposted := func(t *testing.T, s *Store, key TableKey, upd *updates) []Retirement {
+		v, err := s.Repost(ctx, key, upd.next(), t0)
 		require.NoError(t, err)
 		return v.Retiring
 	}
@@ -188,10 +188,10 @@ func TestRetireNothingToRetire(t *testing.T) {
 	playFullGame(t, s, key, &upd)
 	a := apply(t, s, key, upd.next(), bob, game.Command{Kind: game.Start}, t0)
 	assert.Empty(t, a.Retiring, "no message to retire")
-	v, err := s.Repost(ctx, key)
+	v, err := s.Repost(ctx, key, 0, time.Time{})
 	require.NoError(t, err)
 	assert.Empty(t, v.Retiring)
-	_, err = s.Repost(ctx, TableKey{Chat: group, Thread: 9})
+	_, err = s.Repost(ctx, TableKey{Chat: group, Thread: 9}, 0, time.Time{})
 	assert.ErrorIs(t, err, ErrNotFound)
 	keys, err := s.Retiring(ctx)
 	require.NoError(t, err)
@@ -270,4 +270,26 @@ func TestAuditOldMessages(t *testing.T) {
 	_, err := s.View(ctx, key)
 	assert.ErrorIs(t, err, ErrCorrupt)
 	assert.ErrorContains(t, err, "old message of chat")
+}
+
+// TestRepostOnce: a /newgame delivered again after a crash does not move
+// the open table down a second time.
+func TestRepostOnce(t *testing.T) {
+	s := newStore(t, stacked(fullGameDeck))
+	key := TableKey{Chat: group}
+	var upd updates
+	apply(t, s, key, upd.next(), alice, game.Command{Kind: game.Open}, t0)
+	require.NoError(t, s.SetMessage(ctx, key, 7))
+	n := upd.next()
+	v, err := s.Repost(ctx, key, n, t0)
+	require.NoError(t, err)
+	require.Len(t, v.Retiring, 1)
+	require.NoError(t, s.Retired(ctx, key, 7))
+	require.NoError(t, s.SetMessage(ctx, key, 8))
+	_, err = s.Repost(ctx, key, n, t0)
+	assert.ErrorIs(t, err, ErrDuplicate)
+	v = view(t, s, key)
+	assert.Empty(t, v.Retiring, "the new message is not owed")
+	_, err = s.Repost(ctx, key, upd.next(), t0)
+	assert.NoError(t, err, "a later update moves it again")
 }
