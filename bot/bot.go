@@ -348,25 +348,47 @@ func (b *Bot) Run(ctx context.Context) error {
 			backoff = min(2*backoff, 30*time.Second)
 			continue
 		}
-		taken := 0
-		for _, raw := range raws {
+		ids := make([]int, len(raws))
+		lowest := 0
+		for i, raw := range raws {
 			id, err := updateID(raw)
 			if err != nil {
 				b.log.Warn("update without an id skipped", "err", err, "update", quote(raw))
 				b.metrics.UpdateFailed("undecodable")
 				continue
 			}
-			if done, ok := w.take(id); ok {
+			ids[i] = id
+			if lowest == 0 || id < lowest {
+				lowest = id
+			}
+		}
+		if busy == 0 && lowest != 0 && lowest < offset {
+			// Updates below the offset though none was in hand: Telegram
+			// numbers anew after a week without updates ("the identifier
+			// of the next update will be chosen randomly", Bot API,
+			// getUpdates), possibly lower, and answers an offset past its
+			// queue's end from its start (telegram-bot-api's TQueue::get,
+			// "Specified from_id is in the future"). Start over at the
+			// lowest; storage still tells a redelivery by the chat's last
+			// update and its time.
+			b.log.Info("update ids started over", "offset", offset, "lowest", lowest)
+			w.startAt(lowest)
+		}
+		taken := 0
+		for i, raw := range raws {
+			if ids[i] == 0 {
+				continue
+			}
+			if done, ok := w.take(ids[i]); ok {
 				taken++
 				b.dispatch(raw, done)
 			}
 		}
 		if len(raws) > 0 && taken == 0 && busy == 0 {
 			// Nothing new though nothing was in hand: updates without an
-			// id, or with ids below the offset, which the Bot API never
-			// sends. Polling again at once would get the same answer,
-			// thousands of times a second: wait as after a failure.
-			b.log.Warn("getUpdates answered nothing new", "updates", len(raws), "retry_in", backoff)
+			// id, which the Bot API never sends. Polling again at once
+			// would get the same answer, thousands of times a second: wait
+			// as after a failure.
 			if !outbox.Sleep(ctx, backoff) {
 				break
 			}
@@ -451,6 +473,16 @@ func (w *inFlight) take(id int) (func(), bool) {
 		}
 		w.all.Done()
 	}, true
+}
+
+// startAt makes id the next update to take, when none is in hand: the
+// update ids started over.
+func (w *inFlight) startAt(id int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.ids) == 0 {
+		w.next = id
+	}
 }
 
 // waitIdle waits until every update in hand was handled, ctx is done or d

@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -42,6 +43,26 @@ func TestBrokenPollAnswersBackOff(t *testing.T) {
 			h.tableMessage(contains("Alice"))
 		})
 	}
+}
+
+// TestUpdateIDsStartOver: after a week without updates Telegram numbers
+// them anew, possibly lower, and answers the bot's offset from the start
+// of its queue. The bot takes them: it once waited, ever longer, for ids
+// past its offset that never came.
+func TestUpdateIDsStartOver(t *testing.T) {
+	h := newHarness(t, func(o *harnessOptions) { o.srvOpts = append(o.srvOpts, telegramtest.WithFirstUpdateID(1000)) })
+	h.command("Alice", "rules")
+	h.botSays("The rules in short")
+	group, alice := h.group, h.user("Alice")
+	body := fmt.Sprintf(`{"ok":true,"result":[{"update_id":5,"message":{"message_id":%d,"date":%d,"text":"/help",`+
+		`"entities":[{"type":"bot_command","offset":0,"length":5}],"chat":{"id":%d,"type":%q,"title":%q},`+
+		`"from":{"id":%d,"is_bot":false,"first_name":%q}}}]}`,
+		h.said+1000, time.Now().Unix(), group.ID, group.Type, group.Title, alice.ID, alice.FirstName)
+	f := h.srv.InjectFault(telegramtest.Fault{Kind: telegramtest.FaultAnswer, Methods: []string{"getUpdates"}, Body: body, Count: 1})
+	require.NoError(t, h.srv.WaitFor(h.ctx(), func(*telegramtest.View) bool { return f.Fired() == 1 }))
+	h.botSays("for group chats")
+	h.command("Alice", "newgame")
+	h.tableMessage(contains("Alice"))
 }
 
 // TestPressWhileDownBeatsTheTimer: a bet pressed in time while the bot was
