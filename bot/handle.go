@@ -280,13 +280,31 @@ type command struct {
 func (c *command) say(text string) { c.sayMessage(render.Message{Text: text}) }
 
 // sayMessage answers the command with a message, in reply to it, within
-// the sender's reply quota: the answer they were just given to the same
-// command, or one past their budget, is not sent.
+// the sender's reply quota: an answer past their budget is not sent, nor,
+// for a command that only shows something, the answer they were just given
+// to the same command (a command that changes something, or tries to, is
+// always told how it went).
 func (c *command) sayMessage(m render.Message) {
 	slot := saySlot(c.u.thread, m)
-	if c.b.quota.allow(c.m.Chat.ID, c.who, c.name+" "+slot, c.b.clock.Now()) {
+	repeat := ""
+	if c.showsOnly() {
+		repeat = c.name + " " + c.args + " " + slot
+	}
+	if c.b.quota.allow(c.m.Chat.ID, c.who, repeat, c.b.clock.Now()) {
 		c.b.reply(c.m.Chat.ID, c.u.thread, c.m.MessageID, slot, m)
 	}
+}
+
+// showsOnly reports whether the command only shows something, changing
+// nothing: asked again at once, the same answer need not come twice.
+func (c *command) showsOnly() bool {
+	switch c.name {
+	case "start", "help", "rules", "balance", "top", "stats", "history", "verify", "audit":
+		return true
+	case "settings", "lang":
+		return c.args == ""
+	}
+	return strings.HasPrefix(c.name, "verify_")
 }
 
 // player returns the acting user, or false (after answering) when the

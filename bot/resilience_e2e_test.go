@@ -100,8 +100,8 @@ func TestPressWhileDownBeatsTheTimer(t *testing.T) {
 }
 
 // TestCommandSpamDoesNotStallTheTable: one member sending 80 /rules gets
-// one answer, and the table shows the next join at once: its edit goes
-// before any reply still waiting. (With one queue for both, the join showed
+// one answer, and, with more answers waiting than the pace sends, the table
+// shows the next join at once: its edit goes before any reply waiting. (With one queue for both, the join showed
 // 7.8 s late at this pace; at Telegram's 19 writes a minute per group,
 // about 4 minutes.)
 func TestCommandSpamDoesNotStallTheTable(t *testing.T) {
@@ -110,6 +110,13 @@ func TestCommandSpamDoesNotStallTheTable(t *testing.T) {
 	h.lobby("Bob")
 	for range 80 {
 		h.command("Dave", "rules")
+	}
+	// And answers that differ, more than the pace can send meanwhile: they
+	// wait, and the table's edit must not wait behind them.
+	for _, name := range []string{"Bob", "Carol"} {
+		for _, cmd := range []string{"help", "top", "balance", "stats", "history"} {
+			h.command(name, cmd)
+		}
 	}
 	require.NoError(t, h.srv.WaitFor(h.ctx(), func(v *telegramtest.View) bool { return v.PendingUpdates() == 0 }))
 	before := h.srv.Calls()
@@ -142,4 +149,24 @@ func (h *harness) botMessagesSaying(sub string) int {
 		}
 	}
 	return n
+}
+
+// TestEveryChangeIsAnswered: the reply quota holds back an answer repeated
+// only for a command that shows something; an admin changing one setting
+// after another is told each time ("Saved." twice within seconds was
+// once sent once).
+func TestEveryChangeIsAnswered(t *testing.T) {
+	h := newHarness(t)
+	for _, s := range [][]string{{"stake", "25"}, {"turn", "60s"}, {"lobby", "5m"}} {
+		h.command("Alice", "settings", s...)
+		h.botSays("Saved")
+	}
+	h.command("Alice", "newgame")
+	h.tableMessage(contains("Alice"))
+	h.command("Alice", "cancel")
+	h.botSays("closed")
+	h.command("Alice", "newgame")
+	h.tableMessage(contains("Alice"))
+	h.command("Alice", "cancel")
+	h.botSays("closed")
 }

@@ -256,6 +256,8 @@ func TestQuota(t *testing.T) {
 		{"another answer, or another user, is no repeat", []ask{
 			{0, 1, "rules", true}, {time.Second, 1, "help", true}, {2 * time.Second, 2, "help", true},
 			{3 * time.Second, 1, "rules", true}}},
+		{"an answer not named is never held back as a repeat", []ask{
+			{0, 1, "", true}, {time.Second, 1, "", true}}},
 		{"arguments make another answer", []ask{
 			{0, 1, "settings stake 20", true}, {time.Second, 1, "settings entry 200", true}}},
 		{"a budget a minute", []ask{
