@@ -90,7 +90,17 @@ func memberProblem(m *tgbotapi.ChatMemberUpdated) string {
 	if m.NewChatMember.User == nil {
 		return "no new_chat_member.user"
 	}
+	if !memberStatuses[m.OldChatMember.Status] || !memberStatuses[m.NewChatMember.Status] {
+		return fmt.Sprintf("membership %q to %q", m.OldChatMember.Status, m.NewChatMember.Status)
+	}
 	return ""
+}
+
+// memberStatuses are the statuses a ChatMember has (Bot API, ChatMember):
+// a change to or from any other is not one the bot can act on (a missing
+// status read as "left" once refunded every table of the chat).
+var memberStatuses = map[string]bool{
+	"creator": true, "administrator": true, "member": true, "restricted": true, "left": true, "kicked": true,
 }
 
 // user returns the storage profile of a Telegram user.

@@ -177,6 +177,10 @@ func TestPoisonUpdates(t *testing.T) {
 			"data": "c:" + itoa(fakeStamp) + ":stake:25", "from": alice, "message": tableMsg(fakeGroup)}, ""},
 		{"my_chat_member without new_chat_member.user", "my_chat_member", obj{"chat": group, "from": alice, "date": 1,
 			"old_chat_member": obj{"status": "member", "user": rawUser(h.srv.Bot())}, "new_chat_member": obj{"status": "left"}}, ""},
+		{"my_chat_member without a status", "my_chat_member", obj{"chat": group, "from": alice, "date": 1,
+			"old_chat_member": obj{"status": "member", "user": rawUser(h.srv.Bot())}, "new_chat_member": obj{"user": rawUser(h.srv.Bot())}}, ""},
+		{"my_chat_member to an unknown status", "my_chat_member", obj{"chat": group, "from": alice, "date": 1,
+			"old_chat_member": obj{"status": "member", "user": rawUser(h.srv.Bot())}, "new_chat_member": obj{"status": "banished", "user": rawUser(h.srv.Bot())}}, ""},
 		{"my_chat_member without chat", "my_chat_member", obj{"from": alice, "date": 1,
 			"old_chat_member": obj{"status": "member", "user": rawUser(h.srv.Bot())}, "new_chat_member": obj{"status": "left", "user": rawUser(h.srv.Bot())}}, ""},
 	}
