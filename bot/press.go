@@ -266,9 +266,16 @@ func (b *Bot) timeout(ctx context.Context, key storage.TableKey, version uint64)
 	case errors.Is(err, game.ErrOutdated), errors.Is(err, game.ErrNoTable):
 		// The table moved on; its new deadline has its own timer.
 	default:
+		// A storage failure: try again later rather than leave the table
+		// waiting for a timeout that never comes. A table that moved on
+		// meanwhile answers ErrOutdated.
 		b.internal("timeout", err)
+		b.timers.set(key, version, b.clock.Now().Add(timeoutRetry))
 	}
 }
+
+// timeoutRetry is how long after a timeout failed it is tried again.
+const timeoutRetry = time.Minute
 
 // verifySent is when a table's deck check was last sent, and of which
 // game.
