@@ -99,19 +99,11 @@ func (r *LobbiesResult) print(w io.Writer) {
 // and measures the bot's memory and goroutines at the peak and after.
 func runLobbies(ctx context.Context, cfg Config, n int) (res *LobbiesResult, err error) {
 	logf := func(format string, args ...any) { fmt.Fprintf(cfg.Log, format+"\n", args...) }
-	dir := cfg.Dir
-	if dir == "" {
-		if dir, err = os.MkdirTemp("", "loadtest-lobbies-"); err != nil {
-			return nil, err
-		}
-		defer func() {
-			if err != nil {
-				logf("kept %s: the bot's log is there", dir)
-				return
-			}
-			_ = os.RemoveAll(dir)
-		}()
+	dir, done, err := runDir(cfg.Dir, logf)
+	if err != nil {
+		return nil, err
 	}
+	defer func() { done(err) }()
 	srv, err := telegramtest.Start()
 	if err != nil {
 		return nil, err

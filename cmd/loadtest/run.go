@@ -191,19 +191,11 @@ func run(ctx context.Context, cfg Config) (res *Result, err error) {
 		defer logMu.Unlock()
 		fmt.Fprintf(cfg.Log, format+"\n", args...)
 	}
-	dir := cfg.Dir
-	if dir == "" {
-		if dir, err = os.MkdirTemp("", "loadtest-"); err != nil {
-			return nil, err
-		}
-		defer func() {
-			if err != nil {
-				logf("kept %s: the bot's log is there", dir)
-				return
-			}
-			_ = os.RemoveAll(dir)
-		}()
+	dir, done, err := runDir(cfg.Dir, logf)
+	if err != nil {
+		return nil, err
 	}
+	defer func() { done(err) }()
 	db := cfg.DB
 	if db == "" {
 		db = filepath.Join(dir, "loadtest.db")
@@ -554,6 +546,25 @@ func check(ctx context.Context, srv *telegramtest.Server, set botSettings, d *dr
 		}
 	}
 	return nil
+}
+
+// runDir returns the run's directory: dir, or a temporary one that done
+// removes unless the run failed (then it says where the bot's log is).
+func runDir(dir string, logf func(string, ...any)) (string, func(err error), error) {
+	if dir != "" {
+		return dir, func(error) {}, nil
+	}
+	dir, err := os.MkdirTemp("", "loadtest-")
+	if err != nil {
+		return "", nil, err
+	}
+	return dir, func(err error) {
+		if err != nil {
+			logf("kept %s: the bot's log is there", dir)
+			return
+		}
+		_ = os.RemoveAll(dir)
+	}, nil
 }
 
 // newTarget returns the bot the config asks for.
