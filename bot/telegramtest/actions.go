@@ -111,8 +111,12 @@ func (s *Server) Post(p Post) (ChatMessage, error) {
 	m.Text, m.Entities = text, entities
 	m.ReplyToMessage = replySnapshot(reply)
 	m.MessageThreadID, m.IsTopicMessage = thread, isTopic
+	// Privacy mode lets through replies to the bot that the user made, not
+	// the implicit reply of a thread.
+	deliver := s.botReceives(c, &m)
+	m.ReplyToMessage = c.replyTo(reply, thread, m.MessageID)
 	s.storeLocked(c, m)
-	if s.botReceives(c, &m) {
+	if deliver {
 		s.enqueueLocked(UpdateMessage, Update{Message: &m.Message})
 	}
 	return m.clone(), nil

@@ -63,6 +63,7 @@ func (s *Server) serviceLocked(c *chatState, by User, fill func(*ChatMessage)) C
 	from := by
 	m.From = &from
 	fill(&m)
+	m.ReplyToMessage = c.replyTo(nil, m.MessageThreadID, m.MessageID)
 	s.storeLocked(c, m)
 	if s.botReceives(c, &m) {
 		s.enqueueLocked(UpdateMessage, Update{Message: &m.Message})
