@@ -2,11 +2,15 @@ package bot_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/twentyone-bot/twentyone/bot/callback"
 	"github.com/twentyone-bot/twentyone/bot/telegramtest"
+	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/storage"
 )
 
 // inForum makes the harness's chat a forum supergroup.
@@ -50,4 +54,76 @@ func TestTopicImplicitReplyIsNoReply(t *testing.T) {
 	h.botSays("Carol got 500 chips.")
 	assert.EqualValues(t, 1500, h.balance("Carol"))
 	h.audit()
+}
+
+// TestPressOnInaccessibleMessage: a press on a table message Telegram no
+// longer gives the bot (deleted, or too old) arrives as an
+// InaccessibleMessage, which names no topic. It moves no table (before,
+// it was applied to the General table: Bob sat down there), is answered,
+// and the table whose message it was is shown again.
+func TestPressOnInaccessibleMessage(t *testing.T) {
+	serverClock := telegramtest.NewManualClock(time.Now())
+	tests := []struct {
+		name string
+		// spoil makes the topic's table message inaccessible.
+		spoil func(h *harness, msg telegramtest.ChatMessage)
+		// moved says whether the table is shown in another message after.
+		moved bool
+	}{
+		{"deleted", func(h *harness, msg telegramtest.ChatMessage) {
+			require.NoError(h.t, h.srv.DeleteMessage(h.group.ID, h.user("Alice").ID, msg.MessageID))
+		}, true},
+		{"too old", func(*harness, telegramtest.ChatMessage) { serverClock.Advance(49 * time.Hour) }, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t, inForum, func(o *harnessOptions) {
+				o.srvOpts = append(o.srvOpts, telegramtest.WithClock(serverClock), telegramtest.WithInaccessibleAfter(48*time.Hour))
+			})
+			topic, err := h.srv.CreateTopic(h.group.ID, h.user("Alice").ID, "Alice's table")
+			require.NoError(t, err)
+			inTopic := storage.TableKey{Chat: h.group.ID, Thread: int64(topic)}
+			h.post("Carol", 0, 0, "/newgame")
+			h.tableMessage(contains("Carol"))
+			h.post("Alice", topic, 0, "/newgame")
+			msg := h.tableAt(inTopic, contains("Alice"))
+			var join string
+			for _, b := range msg.Buttons() {
+				if d, err := callback.Parse(b.CallbackData); err == nil && d.Action == callback.Join {
+					join = b.CallbackData
+				}
+			}
+			require.NotEmpty(t, join)
+			general, topical := h.view(), h.viewOf(inTopic)
+			require.Equal(t, general.Table.Version(), topical.Table.Version(), "a press on either would pass the version check")
+
+			tt.spoil(h, msg)
+			cb, err := h.srv.Press(telegramtest.Press{ChatID: h.group.ID, From: h.user("Bob").ID, MessageID: msg.MessageID, Data: join})
+			require.NoError(t, err)
+			require.True(t, cb.Inaccessible())
+			a, err := cb.Wait(h.ctx())
+			require.NoError(t, err)
+			assert.Equal(t, "This table has moved on.", a.Text)
+
+			shown := h.tableAt(inTopic, func(m telegramtest.ChatMessage) bool { return tt.moved != (m.MessageID == msg.MessageID) })
+			assert.Equal(t, topic, shown.MessageThreadID, "shown again in its topic")
+			bob := game.UserID(h.user("Bob").ID)
+			for _, v := range []storage.View{h.view(), h.viewOf(inTopic)} {
+				_, seated := v.Table.SeatOf(bob)
+				assert.False(t, seated, "Bob sat down at the table of thread %d", v.Key.Thread)
+			}
+			after := h.viewOf(inTopic)
+			assert.Equal(t, general.Table.Version(), h.version(), "the General table did not move")
+			assert.Equal(t, topical.Table.Version(), after.Table.Version(), "the topic's table did not move")
+			h.audit()
+		})
+	}
+}
+
+// viewOf returns the stored table of key.
+func (h *harness) viewOf(key storage.TableKey) storage.View {
+	h.t.Helper()
+	v, err := h.store.View(h.ctx(), key)
+	require.NoError(h.t, err)
+	return v
 }
