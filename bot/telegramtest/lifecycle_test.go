@@ -27,11 +27,24 @@ func TestUpgradeToSupergroupMigratesLikeTelegram(t *testing.T) {
 
 	updates, err := api.GetUpdates(tgbotapi.UpdateConfig{})
 	require.NoError(t, err)
-	require.Len(t, updates, 2)
+	require.Len(t, updates, 3, "the two migration messages and the bot's membership of the supergroup")
+	require.NotNil(t, updates[0].Message)
 	assert.Equal(t, group.ID, updates[0].Message.Chat.ID)
 	assert.Equal(t, sg.ID, updates[0].Message.MigrateToChatID)
-	assert.Equal(t, sg.ID, updates[1].Message.Chat.ID)
-	assert.Equal(t, group.ID, updates[1].Message.MigrateFromChatID)
+	assert.Equal(t, alice.ID, updates[0].Message.From.ID)
+	joined := updates[1].MyChatMember
+	require.NotNil(t, joined, "as if the bot had been added to the supergroup")
+	assert.Equal(t, sg.ID, joined.Chat.ID)
+	assert.Equal(t, "left", joined.OldChatMember.Status)
+	assert.Equal(t, "member", joined.NewChatMember.Status)
+	assert.Equal(t, api.Self.ID, joined.NewChatMember.User.ID)
+	assert.Equal(t, alice.ID, joined.From.ID)
+	require.NotNil(t, updates[2].Message)
+	assert.Equal(t, sg.ID, updates[2].Message.Chat.ID)
+	assert.Equal(t, group.ID, updates[2].Message.MigrateFromChatID)
+	assert.Equal(t, telegramtest.AnonymousAdminID, updates[2].Message.From.ID, "the supergroup's own message")
+	require.NotNil(t, updates[2].Message.SenderChat)
+	assert.Equal(t, sg.ID, updates[2].Message.SenderChat.ID)
 
 	tests := []struct {
 		name string
@@ -62,6 +75,45 @@ func TestUpgradeToSupergroupMigratesLikeTelegram(t *testing.T) {
 	assert.Equal(t, telegramtest.StatusCreator, member.Status)
 	_, err = srv.SendText(group.ID, alice.ID, "hello?")
 	assert.ErrorIs(t, err, telegramtest.ErrChatMigrated)
+}
+
+// TestUpgradeCarriesTheBotsStatus: an admin bot is announced an admin of
+// the supergroup; a bot not in the group hears nothing.
+func TestUpgradeCarriesTheBotsStatus(t *testing.T) {
+	tests := []struct {
+		name       string
+		botStatus  string
+		wantStatus string
+	}{
+		{"administrator", telegramtest.StatusAdministrator, "administrator"},
+		{"not a member", telegramtest.StatusLeft, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv, api := start(t)
+			alice := srv.AddUser(telegramtest.User{FirstName: "Alice"})
+			group, err := srv.AddChat(telegramtest.ChatSpec{Title: "Table", Creator: alice.ID, BotStatus: tt.botStatus})
+			require.NoError(t, err)
+			sg, err := srv.UpgradeToSupergroup(group.ID, alice.ID)
+			require.NoError(t, err)
+			member, err := srv.Member(sg.ID, api.Self.ID)
+			require.NoError(t, err)
+			assert.Equal(t, tt.botStatus, member.Status)
+			updates, err := api.GetUpdates(tgbotapi.UpdateConfig{})
+			require.NoError(t, err)
+			var statuses []string
+			for _, u := range updates {
+				if u.MyChatMember != nil {
+					statuses = append(statuses, u.MyChatMember.NewChatMember.Status)
+				}
+			}
+			if tt.wantStatus == "" {
+				assert.Empty(t, updates)
+				return
+			}
+			assert.Equal(t, []string{tt.wantStatus}, statuses)
+		})
+	}
 }
 
 func TestRemovedBotGets403AndMyChatMemberUpdates(t *testing.T) {
