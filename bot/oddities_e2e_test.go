@@ -1,6 +1,8 @@
 package bot_test
 
 import (
+	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -126,4 +128,71 @@ func (h *harness) viewOf(key storage.TableKey) storage.View {
 	v, err := h.store.View(h.ctx(), key)
 	require.NoError(h.t, err)
 	return v
+}
+
+// welcomes counts the bot's welcomes in a chat.
+func (h *harness) welcomes(chat int64) int {
+	n := 0
+	for _, m := range h.srv.Messages(chat) {
+		if m.FromBot && strings.Contains(m.Text, "I host Twenty One here") {
+			n++
+		}
+	}
+	return n
+}
+
+// TestWelcomeOnceThroughAnUpgrade: the bot says hello when it is added to a
+// group; when the group is upgraded to a supergroup, Telegram tells it that
+// it joined the supergroup too (my_chat_member from left), and it does not
+// say hello again.
+func TestWelcomeOnceThroughAnUpgrade(t *testing.T) {
+	h := newHarness(t, func(o *harnessOptions) {
+		o.chat = func(s *telegramtest.Server, users ...telegramtest.User) telegramtest.Chat {
+			ids := make([]int64, len(users))
+			for i, u := range users {
+				ids[i] = u.ID
+			}
+			c, err := s.AddChat(telegramtest.ChatSpec{Title: "Game night", Members: ids, BotStatus: telegramtest.StatusLeft})
+			if err != nil {
+				panic(err)
+			}
+			return c
+		}
+	})
+	alice := h.user("Alice").ID
+	require.NoError(t, h.srv.AddBot(h.group.ID, alice))
+	h.botSays("I host Twenty One here", "Everyone starts with 1\u2009000 chips.")
+
+	old := h.group.ID
+	super, err := h.srv.UpgradeToSupergroup(old, alice)
+	require.NoError(t, err)
+	h.group = super
+	h.command("Bob", "balance")
+	h.botSays("Bob, your balance") // handled after every update of the upgrade
+	assert.Equal(t, 1, h.welcomes(old), "one welcome when the bot was added")
+	assert.Zero(t, h.welcomes(super.ID), "no welcome for the upgrade")
+
+	// Removed from the supergroup and added back: hello again.
+	require.NoError(t, h.srv.RemoveBot(super.ID, alice))
+	require.NoError(t, h.srv.AddBot(super.ID, alice))
+	h.botSays("I host Twenty One here")
+	assert.Equal(t, 1, h.welcomes(super.ID))
+}
+
+// TestWelcomeInACreatedGroup: a group created with the bot among its first
+// members has no new_chat_members message, only group_chat_created (Bot
+// API, Message): the bot says hello on that, in the creator's language.
+func TestWelcomeInACreatedGroup(t *testing.T) {
+	h := newHarness(t)
+	alice := h.srv.AddUser(telegramtest.User{FirstName: "Алиса", LanguageCode: "ru"})
+	fresh := h.srv.NewGroup("Новая", alice)
+	raw, err := json.Marshal(map[string]any{"message": map[string]any{
+		"message_id": 1, "date": time.Now().Unix(), "group_chat_created": true,
+		"from": alice, "chat": fresh,
+	}})
+	require.NoError(t, err)
+	_, err = h.srv.PushRawUpdate(telegramtest.UpdateMessage, raw)
+	require.NoError(t, err)
+	_, err = h.srv.WaitForBotMessage(h.ctx(), fresh.ID, telegramtest.TextContains("Я провожу здесь Очко"))
+	require.NoError(t, err)
 }
