@@ -336,21 +336,7 @@ func TestForumTopics(t *testing.T) {
 		require.NoError(t, err)
 	}
 	tableIn := func(topic int, cond func(telegramtest.ChatMessage) bool) telegramtest.ChatMessage {
-		key := storage.TableKey{Chat: h.group.ID, Thread: int64(topic)}
-		var got telegramtest.ChatMessage
-		require.NoError(t, h.srv.WaitFor(h.ctx(), func(v *telegramtest.View) bool {
-			sv, err := h.store.View(h.ctx(), key)
-			if err != nil || sv.MessageID == 0 {
-				return false
-			}
-			m, ok := v.Message(h.group.ID, sv.MessageID)
-			if !ok || !showsVersion(m, sv.Table.Version()) {
-				return false
-			}
-			got = m
-			return cond(m)
-		}))
-		return got
+		return h.tableAt(storage.TableKey{Chat: h.group.ID, Thread: int64(topic)}, cond)
 	}
 	press := func(name string, topic int, act callback.Action, amount int64) {
 		var data string

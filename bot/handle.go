@@ -201,6 +201,9 @@ func (b *Bot) message(ctx context.Context, u update) {
 	case m.MigrateFromChatID != 0:
 		b.migrate(ctx, m.MigrateFromChatID, m.Chat.ID)
 		return
+	case b.added(m):
+		b.welcome(m)
+		return
 	}
 	tc, ok, why := commandOf(m)
 	if why != "" {
@@ -557,8 +560,42 @@ func (b *Bot) internal(what string, err error) {
 	b.log.Error("internal error", "action", what, "err", err)
 }
 
-// memberChanged acts on the bot's own membership: added to a group, it says
-// hello; removed, it refunds the bets of the chat's tables.
+// added reports whether a message says the bot joined its group: it was
+// added (new_chat_members), or the group was created with it
+// (group_chat_created). The bot says hello on these, not on my_chat_member
+// from left: Telegram sends that also to a bot that was in a group upgraded
+// to a supergroup, for the supergroup (tdlib/telegram-bot-api#266), in no
+// documented order with the migration's messages, so that it cannot be
+// told from being added; the service messages of an upgrade are
+// migrate_to_chat_id and migrate_from_chat_id only.
+func (b *Bot) added(m *tgbotapi.Message) bool {
+	if !isGroup(m.Chat) {
+		return false
+	}
+	if m.GroupChatCreated {
+		return true
+	}
+	for _, u := range m.NewChatMembers {
+		if u.ID == b.ID() {
+			return true
+		}
+	}
+	return false
+}
+
+// welcome says hello to a group the bot joined, in the language of who
+// added it.
+func (b *Bot) welcome(m *tgbotapi.Message) {
+	l := i18n.EN
+	if m.From != nil && m.From.LanguageCode != "" {
+		l = i18n.FromTelegram(m.From.LanguageCode)
+	}
+	b.reply(m.Chat.ID, 0, 0, "", render.Message{Text: i18n.T(l, i18n.Welcome, i18n.Chips(l, b.cfg.StartingChips))})
+}
+
+// memberChanged acts on the bot's own membership: removed from a chat, it
+// refunds the bets of the chat's tables. (It says hello on the message
+// that it was added: see added.)
 func (b *Bot) memberChanged(ctx context.Context, m *tgbotapi.ChatMemberUpdated) {
 	if m.NewChatMember.User.ID != b.ID() {
 		return
@@ -566,8 +603,7 @@ func (b *Bot) memberChanged(ctx context.Context, m *tgbotapi.ChatMemberUpdated) 
 	chat := m.Chat.ID
 	was, is := m.OldChatMember.Status, m.NewChatMember.Status
 	gone := func(s string) bool { return s == "left" || s == "kicked" || s == "" }
-	switch {
-	case gone(is) && !gone(was):
+	if gone(is) && !gone(was) {
 		res, err := b.store.CancelAll(ctx, chat, b.clock.Now())
 		if err != nil {
 			b.internal("removed from chat", err)
@@ -575,12 +611,6 @@ func (b *Bot) memberChanged(ctx context.Context, m *tgbotapi.ChatMemberUpdated) 
 		}
 		b.forget(chat)
 		b.log.Info("removed from a chat: bets refunded", "chat", chat, "tables", len(res))
-	case !gone(is) && gone(was) && isGroup(&m.Chat):
-		l := i18n.EN
-		if m.From.LanguageCode != "" {
-			l = i18n.FromTelegram(m.From.LanguageCode)
-		}
-		b.reply(chat, 0, 0, "", render.Message{Text: i18n.T(l, i18n.Welcome, i18n.Chips(l, b.cfg.StartingChips))})
 	}
 }
 

@@ -274,9 +274,15 @@ func (h *harness) bank() int64     { v := h.view(); return v.Table.Bank() }
 // current version (its buttons carry it) and holds for cond, and returns it.
 func (h *harness) tableMessage(cond func(telegramtest.ChatMessage) bool) telegramtest.ChatMessage {
 	h.t.Helper()
+	return h.tableAt(h.key(), cond)
+}
+
+// tableAt is tableMessage for the table of key (a forum topic's).
+func (h *harness) tableAt(key storage.TableKey, cond func(telegramtest.ChatMessage) bool) telegramtest.ChatMessage {
+	h.t.Helper()
 	var got telegramtest.ChatMessage
 	err := h.srv.WaitFor(h.ctx(), func(v *telegramtest.View) bool {
-		sv, err := h.store.View(context.Background(), h.key())
+		sv, err := h.store.View(context.Background(), key)
 		if err != nil || sv.MessageID == 0 {
 			return false
 		}

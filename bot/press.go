@@ -38,6 +38,10 @@ func (b *Bot) press(ctx context.Context, u update) {
 		b.answer(q, i18n.T(b.chatLang(ctx, chat, q.From), i18n.GroupsOnly), true)
 		return
 	}
+	if q.Message.Date == 0 {
+		b.pressInaccessible(ctx, q)
+		return
+	}
 	key := storage.TableKey{Chat: chat, Thread: int64(u.thread)}
 	data, err := callback.Parse(q.Data)
 	if err == nil && data.Action.TableAction() {
@@ -56,6 +60,33 @@ func (b *Bot) press(ctx context.Context, u update) {
 		b.pressVerify(ctx, q, key, u.thread, data.Game, lang)
 	default:
 		b.answer(q, i18n.T(lang, i18n.PopBadButton), false)
+	}
+}
+
+// pressInaccessible answers a press on a message Telegram no longer gives
+// the bot: an InaccessibleMessage, with date 0 and nothing but its chat and
+// id (Bot API; telegram-bot-api sends it for a message it cannot get:
+// deleted, or too old). It names no topic, so it cannot tell which table it
+// was drawn for, and the press is applied to none: a press read as one on
+// the General table would move that. The table whose message it is (if
+// any, and open) is shown again: edited, or where the message was deleted,
+// sent anew.
+func (b *Bot) pressInaccessible(ctx context.Context, q *tgbotapi.CallbackQuery) {
+	chat := q.Message.Chat.ID
+	b.answer(q, i18n.T(b.chatLang(ctx, chat, q.From), i18n.PopOutdated), false)
+	keys, err := b.store.ChatTables(ctx, chat)
+	if err != nil {
+		if !errors.Is(err, storage.ErrNotFound) {
+			b.log.Warn("listing a chat's tables", "chat", chat, "err", err)
+		}
+		return
+	}
+	for _, key := range keys {
+		v, err := b.store.View(ctx, key)
+		if err == nil && v.MessageID == q.Message.MessageID && v.Table.Phase() != game.Closed {
+			b.show(v)
+			return
+		}
 	}
 }
 

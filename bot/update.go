@@ -8,7 +8,9 @@ import (
 )
 
 // update is a Telegram update with the fields tgbotapi v5.5.1 does not know:
-// the forum topic a message belongs to.
+// the forum topic a message belongs to. A message's reply_to_message is
+// only a reply its sender made: the one Telegram implies in a topic is
+// dropped (see implicitReply).
 type update struct {
 	tgbotapi.Update
 	// thread is the forum topic of the message (or of the pressed
@@ -20,6 +22,23 @@ type update struct {
 type topicFields struct {
 	ThreadID int  `json:"message_thread_id"`
 	IsTopic  bool `json:"is_topic_message"`
+	Reply    *struct {
+		MessageID    int       `json:"message_id"`
+		TopicCreated *struct{} `json:"forum_topic_created"`
+	} `json:"reply_to_message"`
+}
+
+// implicitReply reports whether the message's reply_to_message is the
+// first message of its forum topic, which Telegram puts into every
+// message of a topic that replies to nothing (telegram-bot-api Client.cpp,
+// get_implicit_reply_to_message_id): no reply the sender made. A reply
+// to the topic's first message itself reads the same, and is no reply to
+// a person either.
+func (f *topicFields) implicitReply() bool {
+	if f == nil || f.Reply == nil {
+		return false
+	}
+	return f.Reply.TopicCreated != nil || f.IsTopic && f.Reply.MessageID == f.ThreadID
 }
 
 func (f *topicFields) thread() int {
@@ -46,6 +65,9 @@ func decodeUpdate(raw []byte) (update, error) {
 	switch {
 	case extra.Message != nil:
 		u.thread = extra.Message.thread()
+		if extra.Message.implicitReply() && u.Message != nil {
+			u.Message.ReplyToMessage = nil
+		}
 	case extra.CallbackQuery != nil:
 		u.thread = extra.CallbackQuery.Message.thread()
 	}

@@ -111,11 +111,40 @@ func (s *Server) Post(p Post) (ChatMessage, error) {
 	m.Text, m.Entities = text, entities
 	m.ReplyToMessage = replySnapshot(reply)
 	m.MessageThreadID, m.IsTopicMessage = thread, isTopic
+	// Privacy mode lets through replies to the bot that the user made, not
+	// the implicit reply of a thread.
+	deliver := s.botReceives(c, &m)
+	m.ReplyToMessage = c.replyTo(reply, thread, m.MessageID)
 	s.storeLocked(c, m)
-	if s.botReceives(c, &m) {
+	if deliver {
 		s.enqueueLocked(UpdateMessage, Update{Message: &m.Message})
 	}
 	return m.clone(), nil
+}
+
+// DeleteMessage deletes a message as user byID does in a client: one of
+// their own, or any as an administrator of the group (any in their private
+// chat). The bot is told nothing, as the Bot API has no update for it; a
+// client that has not seen the deletion yet may still press the message's
+// buttons (see Press).
+func (s *Server) DeleteMessage(chatID, byID int64, messageID int) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, u, err := s.actorLocked(chatID, byID)
+	if err != nil {
+		return err
+	}
+	rec := c.get(messageID)
+	if rec == nil {
+		return fmt.Errorf("message %d in chat %d: %w", messageID, chatID, ErrMessageNotFound)
+	}
+	own := rec.msg.From != nil && rec.msg.From.ID == u.ID && rec.msg.SenderChat == nil
+	if c.chat.Type != ChatPrivate && !own && !s.w.memberOf(c, u.ID).isAdmin() {
+		return fmt.Errorf("user %d may not delete message %d in chat %d: %w", u.ID, messageID, chatID, ErrInvalid)
+	}
+	c.remove(messageID)
+	s.emitLocked(Event{Kind: EventMessageDeleted, ChatID: chatID, MessageID: messageID, Time: s.now()})
+	return nil
 }
 
 // SendText sends a plain text message as a user.

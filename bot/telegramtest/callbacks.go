@@ -3,6 +3,7 @@ package telegramtest
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 	"unicode/utf8"
@@ -36,6 +37,7 @@ type callbackState struct {
 	messageID int
 	pressedAt time.Time
 	deadline  time.Time
+	gone      bool // the message was sent as an InaccessibleMessage
 	answered  bool
 	answer    CallbackAnswer
 	rejected  int // answer attempts refused (twice, too late)
@@ -88,6 +90,10 @@ func (c *Callback) ChatID() int64 { return c.state.chatID }
 // MessageID returns the pressed message.
 func (c *Callback) MessageID() int { return c.state.messageID }
 
+// Inaccessible reports whether the pressed message reached the bot as an
+// InaccessibleMessage (deleted, or too old: see WithInaccessibleAfter).
+func (c *Callback) Inaccessible() bool { return c.state.gone }
+
 // PressedAt returns the server clock's time of the press.
 func (c *Callback) PressedAt() time.Time { return c.state.pressedAt }
 
@@ -118,6 +124,10 @@ func (c *Callback) Wait(ctx context.Context) (CallbackAnswer, error) {
 // Press describes a button press. Give Label to press a button by its text
 // (on MessageID, or else on the newest message in the chat showing it), or
 // Data to send arbitrary callback data (a forged or stale press) on MessageID.
+// MessageID may name a deleted message, as a client that has not seen the
+// deletion yet shows it: by Label on one of the last few deleted ones that
+// had a keyboard, by Data on any. The bot then gets the message as an
+// InaccessibleMessage.
 type Press struct {
 	// ChatID is the chat of the message.
 	ChatID int64
@@ -149,6 +159,7 @@ func (s *Server) Press(p Press) (*Callback, error) {
 		return nil, err
 	}
 	var rec *msgRecord
+	id := p.MessageID
 	data := p.Data
 	switch {
 	case p.Label != "" && p.MessageID == 0:
@@ -160,21 +171,25 @@ func (s *Server) Press(p Press) (*Callback, error) {
 			return nil, fmt.Errorf("no message in chat %d shows a callback button %q: %w", c.chat.ID, p.Label, ErrButtonNotFound)
 		}
 		b, _ := findButton(rec.msg.ReplyMarkup, p.Label)
-		data = b.CallbackData
+		data, id = b.CallbackData, rec.msg.MessageID
 	case p.Label != "":
-		if rec = c.get(p.MessageID); rec == nil {
+		keyboards, buried := c.gone[p.MessageID]
+		if rec = c.get(p.MessageID); rec != nil {
+			keyboards = append(slices.Clone(rec.history), rec.msg.ReplyMarkup)
+		} else if !buried {
 			return nil, fmt.Errorf("message %d in chat %d: %w", p.MessageID, c.chat.ID, ErrMessageNotFound)
 		}
-		b, ok := findButton(rec.msg.ReplyMarkup, p.Label)
-		for i := len(rec.history) - 1; !ok && i >= 0; i-- {
-			b, ok = findButton(rec.history[i], p.Label)
+		var b InlineKeyboardButton
+		ok := false
+		for i := len(keyboards) - 1; !ok && i >= 0; i-- {
+			b, ok = findButton(keyboards[i], p.Label)
 		}
 		if !ok || b.CallbackData == "" {
 			return nil, fmt.Errorf("message %d in chat %d never showed a callback button %q: %w", p.MessageID, c.chat.ID, p.Label, ErrButtonNotFound)
 		}
 		data = b.CallbackData
 	default:
-		if rec = c.get(p.MessageID); rec == nil {
+		if rec = c.get(p.MessageID); rec == nil && !c.existed(p.MessageID) {
 			return nil, fmt.Errorf("message %d in chat %d: %w", p.MessageID, c.chat.ID, ErrMessageNotFound)
 		}
 		if data == "" {
@@ -185,16 +200,23 @@ func (s *Server) Press(p Press) (*Callback, error) {
 		return nil, fmt.Errorf("bot in chat %d: %w", c.chat.ID, ErrNotMember)
 	}
 	now := s.now()
+	// A message telegram-bot-api cannot get (deleted, or too old for
+	// Telegram to give) is sent as JsonInaccessibleMessage: message_id,
+	// chat and date 0, nothing else, no topic (Client.cpp, JsonCallbackQuery).
+	gone := rec == nil || s.cfg.staleAfter > 0 && now.Sub(rec.msg.SentAt) > s.cfg.staleAfter
+	msg := Message{MessageID: id, Chat: c.chat}
+	if !gone {
+		msg = rec.msg.Message
+	}
 	s.callbacks.count++
-	id := strconv.FormatUint(uint64(s.w.bot.ID%1000000)<<32|s.callbacks.count, 10)
-	cs := &callbackState{id: id, data: data, from: u, chatID: c.chat.ID, messageID: rec.msg.MessageID,
+	qid := strconv.FormatUint(uint64(s.w.bot.ID%1000000)<<32|s.callbacks.count, 10)
+	cs := &callbackState{id: qid, data: data, from: u, chatID: c.chat.ID, messageID: id, gone: gone,
 		pressedAt: now, deadline: now.Add(s.cfg.callbackDeadline), done: make(chan struct{})}
 	s.callbacks.add(now, cs)
-	msg := rec.msg.Message
-	s.enqueueLocked(UpdateCallbackQuery, Update{CallbackQuery: &CallbackQuery{ID: id, From: u, Message: &msg,
+	s.enqueueLocked(UpdateCallbackQuery, Update{CallbackQuery: &CallbackQuery{ID: qid, From: u, Message: &msg,
 		ChatInstance: c.instance, Data: data}})
-	s.emitLocked(Event{Kind: EventButtonPressed, ChatID: c.chat.ID, MessageID: rec.msg.MessageID, Time: now,
-		Callback: &CallbackInfo{ID: id, From: u, Data: data, PressedAt: now}})
+	s.emitLocked(Event{Kind: EventButtonPressed, ChatID: c.chat.ID, MessageID: id, Time: now,
+		Callback: &CallbackInfo{ID: qid, From: u, Data: data, PressedAt: now}})
 	return &Callback{s: s, state: cs}, nil
 }
 

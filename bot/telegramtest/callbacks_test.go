@@ -1,6 +1,8 @@
 package telegramtest_test
 
 import (
+	"encoding/json"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -167,4 +169,87 @@ func TestStaleAndForgedPresses(t *testing.T) {
 			assert.Equal(t, "Round 2", updates[0].CallbackQuery.Message.Text, "the query carries the message as it is now")
 		})
 	}
+}
+
+// TestPressOnInaccessibleMessage: a press on a deleted message, or with
+// WithInaccessibleAfter on a too old one, reaches the bot with
+// callback_query.message an InaccessibleMessage (message_id, chat, date
+// 0: telegram-bot-api's JsonInaccessibleMessage), without its topic; the
+// press can still be answered.
+func TestPressOnInaccessibleMessage(t *testing.T) {
+	clock := telegramtest.NewManualClock(time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC))
+	srv, api := start(t, telegramtest.WithClock(clock), telegramtest.WithInaccessibleAfter(48*time.Hour))
+	alice := srv.AddUser(telegramtest.User{FirstName: "Alice"})
+	forum := srv.NewForum("Casino", alice)
+	topic, err := srv.CreateTopic(forum.ID, alice.ID, "Table 1")
+	require.NoError(t, err)
+	send := func(text string, buttons ...string) int {
+		markup, err := json.Marshal(keyboard(buttons...))
+		require.NoError(t, err)
+		resp := call(t, srv, "sendMessage", url.Values{"chat_id": {itoa(int(forum.ID))}, "message_thread_id": {itoa(topic)},
+			"text": {text}, "reply_markup": {string(markup)}})
+		require.True(t, resp.OK, resp.Description)
+		var m telegramtest.Message
+		require.NoError(t, json.Unmarshal(resp.Result, &m))
+		return m.MessageID
+	}
+	table := send("Lobby", "Join", "j:1")
+	old := send("Old lobby", "Join", "j:0")
+	_, err = api.Request(tgbotapi.NewDeleteMessage(forum.ID, table))
+	require.NoError(t, err)
+	next := drain(t, api)
+
+	tests := []struct {
+		name     string
+		press    telegramtest.Press
+		advance  time.Duration
+		wantGone bool
+		wantData string
+	}{
+		{"a live message", telegramtest.Press{MessageID: old, Label: "Join"}, 0, false, "j:0"},
+		{"a deleted message, by label", telegramtest.Press{MessageID: table, Label: "Join"}, 0, true, "j:1"},
+		{"a deleted message, by data", telegramtest.Press{MessageID: table, Data: "forged"}, 0, true, "forged"},
+		{"a message too old", telegramtest.Press{MessageID: old, Label: "Join"}, 49 * time.Hour, true, "j:0"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			clock.Advance(tt.advance)
+			tt.press.ChatID, tt.press.From = forum.ID, alice.ID
+			cb, err := srv.Press(tt.press)
+			require.NoError(t, err)
+			assert.Equal(t, tt.wantGone, cb.Inaccessible())
+			raw := rawUpdates(t, srv, next)
+			require.Len(t, raw, 1)
+			next = int(raw[0]["update_id"].(float64)) + 1
+			q := raw[0]["callback_query"].(map[string]any)
+			assert.Equal(t, tt.wantData, q["data"])
+			msg := q["message"].(map[string]any)
+			assert.Equal(t, float64(tt.press.MessageID), msg["message_id"])
+			assert.Equal(t, float64(forum.ID), msg["chat"].(map[string]any)["id"])
+			if tt.wantGone {
+				assert.Len(t, msg, 3, "message_id, chat and date only: %v", msg)
+				assert.Equal(t, float64(0), msg["date"])
+			} else {
+				assert.Equal(t, float64(topic), msg["message_thread_id"])
+				assert.NotZero(t, msg["date"])
+			}
+			_, err = api.Request(tgbotapi.NewCallback(cb.ID(), "moved on"))
+			require.NoError(t, err, "a press on an inaccessible message is answered as any")
+		})
+	}
+
+	_, err = srv.Press(telegramtest.Press{ChatID: forum.ID, From: alice.ID, MessageID: 999, Data: "x"})
+	assert.ErrorIs(t, err, telegramtest.ErrMessageNotFound, "a message that never was")
+	var ids []int
+	for range 9 {
+		ids = append(ids, send("Lobby", "Join", "j:2"))
+	}
+	for _, id := range ids {
+		_, err = api.Request(tgbotapi.NewDeleteMessage(forum.ID, id))
+		require.NoError(t, err)
+	}
+	_, err = srv.Press(telegramtest.Press{ChatID: forum.ID, From: alice.ID, MessageID: ids[0], Label: "Join"})
+	assert.ErrorIs(t, err, telegramtest.ErrMessageNotFound, "the keyboards of only the last 8 deleted messages are kept")
+	_, err = srv.Press(telegramtest.Press{ChatID: forum.ID, From: alice.ID, MessageID: ids[1], Label: "Join"})
+	assert.NoError(t, err)
 }

@@ -63,6 +63,7 @@ func (s *Server) serviceLocked(c *chatState, by User, fill func(*ChatMessage)) C
 	from := by
 	m.From = &from
 	fill(&m)
+	m.ReplyToMessage = c.replyTo(nil, m.MessageThreadID, m.MessageID)
 	s.storeLocked(c, m)
 	if s.botReceives(c, &m) {
 		s.enqueueLocked(UpdateMessage, Update{Message: &m.Message})
@@ -269,9 +270,11 @@ func (s *Server) MakeCreator(chatID, userID int64) error {
 // Telegram does: the old group gets a service message with
 // migrate_to_chat_id, the new supergroup one with migrate_from_chat_id
 // (both delivered to the bot if it is a member), members and the bot's
-// membership move over, messages do not. Afterwards every request for the
-// old id fails with 400 "group chat was upgraded to a supergroup chat"
-// carrying parameters.migrate_to_chat_id.
+// membership move over, messages do not. The bot, if it was a member, also
+// gets a my_chat_member update for the new supergroup (left → its status),
+// as if it had been added there, and none for the old group. Afterwards
+// every request for the old id fails with 400 "group chat was upgraded to
+// a supergroup chat" carrying parameters.migrate_to_chat_id.
 func (s *Server) UpgradeToSupergroup(chatID, byID int64) (Chat, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -291,14 +294,34 @@ func (s *Server) UpgradeToSupergroup(chatID, byID int64) (Chat, error) {
 		cp := *m
 		sg.members[uid] = &cp
 	}
-	sg.bot = old.bot
 	s.w.chats[id] = sg
 	if old.chat.Username != "" {
 		s.w.chatNames[strings.ToLower(old.chat.Username)] = id
 	}
 	s.serviceLocked(old, by, func(m *ChatMessage) { m.MigrateToChatID = id })
 	old.migratedTo = id
-	s.serviceLocked(sg, by, func(m *ChatMessage) { m.MigrateFromChatID = chatID })
+	// The bot's membership of the new supergroup reaches it as a
+	// my_chat_member update from left, and no update says it left the old
+	// group (telegram-bot-api Client.cpp, add_update_chat_member, passes on
+	// TDLib's updateChatMember; tdlib/telegram-bot-api#266: "Bot join event
+	// is sent for the supergroup", "Bot left event is never sent for
+	// group"). Its order among the migration's messages is not documented
+	// (membership updates have their own sequence): it comes here, before
+	// migrate_from_chat_id, where a bot can least tell it from being added.
+	if old.bot.canPost() {
+		sg.bot = member{status: StatusLeft}
+		s.setBotStatusLocked(sg, by, old.bot)
+	} else {
+		sg.bot = old.bot
+	}
+	// The supergroup's first message is the supergroup's own: from
+	// GroupAnonymousBot with sender_chat the supergroup (as captured in
+	// InsanusMokrassar/ktgbotapi#514).
+	s.serviceLocked(sg, by, func(m *ChatMessage) {
+		anon, chat := anonymousAdmin, sg.chat
+		m.From, m.SenderChat = &anon, &chat
+		m.MigrateFromChatID = chatID
+	})
 	s.emitLocked(Event{Kind: EventChatMigrated, ChatID: chatID, MigrateToChatID: id})
 	return sg.chat, nil
 }

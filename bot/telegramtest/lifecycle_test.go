@@ -27,11 +27,24 @@ func TestUpgradeToSupergroupMigratesLikeTelegram(t *testing.T) {
 
 	updates, err := api.GetUpdates(tgbotapi.UpdateConfig{})
 	require.NoError(t, err)
-	require.Len(t, updates, 2)
+	require.Len(t, updates, 3, "the two migration messages and the bot's membership of the supergroup")
+	require.NotNil(t, updates[0].Message)
 	assert.Equal(t, group.ID, updates[0].Message.Chat.ID)
 	assert.Equal(t, sg.ID, updates[0].Message.MigrateToChatID)
-	assert.Equal(t, sg.ID, updates[1].Message.Chat.ID)
-	assert.Equal(t, group.ID, updates[1].Message.MigrateFromChatID)
+	assert.Equal(t, alice.ID, updates[0].Message.From.ID)
+	joined := updates[1].MyChatMember
+	require.NotNil(t, joined, "as if the bot had been added to the supergroup")
+	assert.Equal(t, sg.ID, joined.Chat.ID)
+	assert.Equal(t, "left", joined.OldChatMember.Status)
+	assert.Equal(t, "member", joined.NewChatMember.Status)
+	assert.Equal(t, api.Self.ID, joined.NewChatMember.User.ID)
+	assert.Equal(t, alice.ID, joined.From.ID)
+	require.NotNil(t, updates[2].Message)
+	assert.Equal(t, sg.ID, updates[2].Message.Chat.ID)
+	assert.Equal(t, group.ID, updates[2].Message.MigrateFromChatID)
+	assert.Equal(t, telegramtest.AnonymousAdminID, updates[2].Message.From.ID, "the supergroup's own message")
+	require.NotNil(t, updates[2].Message.SenderChat)
+	assert.Equal(t, sg.ID, updates[2].Message.SenderChat.ID)
 
 	tests := []struct {
 		name string
@@ -62,6 +75,45 @@ func TestUpgradeToSupergroupMigratesLikeTelegram(t *testing.T) {
 	assert.Equal(t, telegramtest.StatusCreator, member.Status)
 	_, err = srv.SendText(group.ID, alice.ID, "hello?")
 	assert.ErrorIs(t, err, telegramtest.ErrChatMigrated)
+}
+
+// TestUpgradeCarriesTheBotsStatus: an admin bot is announced an admin of
+// the supergroup; a bot not in the group hears nothing.
+func TestUpgradeCarriesTheBotsStatus(t *testing.T) {
+	tests := []struct {
+		name       string
+		botStatus  string
+		wantStatus string
+	}{
+		{"administrator", telegramtest.StatusAdministrator, "administrator"},
+		{"not a member", telegramtest.StatusLeft, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv, api := start(t)
+			alice := srv.AddUser(telegramtest.User{FirstName: "Alice"})
+			group, err := srv.AddChat(telegramtest.ChatSpec{Title: "Table", Creator: alice.ID, BotStatus: tt.botStatus})
+			require.NoError(t, err)
+			sg, err := srv.UpgradeToSupergroup(group.ID, alice.ID)
+			require.NoError(t, err)
+			member, err := srv.Member(sg.ID, api.Self.ID)
+			require.NoError(t, err)
+			assert.Equal(t, tt.botStatus, member.Status)
+			updates, err := api.GetUpdates(tgbotapi.UpdateConfig{})
+			require.NoError(t, err)
+			var statuses []string
+			for _, u := range updates {
+				if u.MyChatMember != nil {
+					statuses = append(statuses, u.MyChatMember.NewChatMember.Status)
+				}
+			}
+			if tt.wantStatus == "" {
+				assert.Empty(t, updates)
+				return
+			}
+			assert.Equal(t, []string{tt.wantStatus}, statuses)
+		})
+	}
 }
 
 func TestRemovedBotGets403AndMyChatMemberUpdates(t *testing.T) {
@@ -191,6 +243,81 @@ func TestForumTopicsCarryThreadIDsInRawUpdates(t *testing.T) {
 		})
 	}
 	_ = api
+}
+
+// TestThreadMessagesImplicitlyReplyToTheirFirstMessage: in a forum topic
+// (and a reply thread) a message replying to nothing carries the thread's
+// first message as reply_to_message, as telegram-bot-api does
+// (get_implicit_reply_to_message_id); General and the topic's own first
+// message carry none, and an explicit reply wins.
+func TestThreadMessagesImplicitlyReplyToTheirFirstMessage(t *testing.T) {
+	srv, _ := start(t, telegramtest.WithPrivacyMode(false))
+	alice := srv.AddUser(telegramtest.User{FirstName: "Alice"})
+	bob := srv.AddUser(telegramtest.User{FirstName: "Bob"})
+	forum := srv.NewForum("Casino", alice, bob)
+	topic, err := srv.CreateTopic(forum.ID, alice.ID, "Table 1")
+	require.NoError(t, err)
+	plain, err := srv.Post(telegramtest.Post{ChatID: forum.ID, From: bob.ID, ThreadID: topic, Text: "/stats"})
+	require.NoError(t, err)
+	_, err = srv.Post(telegramtest.Post{ChatID: forum.ID, From: bob.ID, ThreadID: topic, ReplyTo: plain.MessageID, Text: "me again"})
+	require.NoError(t, err)
+	_, err = srv.SendText(forum.ID, bob.ID, "in General")
+	require.NoError(t, err)
+	group := srv.NewSupergroup("Lounge", alice, bob)
+	root, err := srv.SendText(group.ID, alice.ID, "root")
+	require.NoError(t, err)
+	_, err = srv.Post(telegramtest.Post{ChatID: group.ID, From: bob.ID, ThreadID: root.MessageID, Text: "in the thread"})
+	require.NoError(t, err)
+
+	raw := rawUpdates(t, srv, 0)
+	require.Len(t, raw, 6)
+	replyOf := func(i int) map[string]any {
+		r, _ := raw[i]["message"].(map[string]any)["reply_to_message"].(map[string]any)
+		return r
+	}
+	assert.Nil(t, replyOf(0), "the topic's first message replies to nothing")
+	require.NotNil(t, replyOf(1), "a message in the topic")
+	assert.Equal(t, float64(topic), replyOf(1)["message_id"])
+	assert.Contains(t, replyOf(1), "forum_topic_created")
+	assert.Equal(t, float64(alice.ID), replyOf(1)["from"].(map[string]any)["id"], "the topic's creator")
+	require.NotNil(t, replyOf(2))
+	assert.Equal(t, float64(plain.MessageID), replyOf(2)["message_id"], "an explicit reply wins")
+	assert.Nil(t, replyOf(3), "General is no thread")
+	assert.Nil(t, replyOf(4))
+	require.NotNil(t, replyOf(5), "a reply thread of a supergroup")
+	assert.Equal(t, float64(root.MessageID), replyOf(5)["message_id"])
+
+	stored, ok := srv.Message(forum.ID, plain.MessageID)
+	require.True(t, ok)
+	require.NotNil(t, stored.ReplyToMessage)
+	assert.Equal(t, topic, stored.ReplyToMessage.MessageID)
+
+	resp := call(t, srv, "sendMessage", url.Values{"chat_id": {itoa(int(forum.ID))}, "message_thread_id": {itoa(topic)}, "text": {"dealt"}})
+	require.True(t, resp.OK, resp.Description)
+	var sent telegramtest.Message
+	require.NoError(t, json.Unmarshal(resp.Result, &sent))
+	require.NotNil(t, sent.ReplyToMessage, "the bot's own message in the topic too")
+	assert.Equal(t, topic, sent.ReplyToMessage.MessageID)
+	assert.NotNil(t, sent.ReplyToMessage.ForumTopicCreated)
+}
+
+// TestPrivacyModeIgnoresImplicitReplies: an implicit reply to a message of
+// the bot (the thread it started) does not make a message one the bot
+// receives in privacy mode; only a reply the user made does.
+func TestPrivacyModeIgnoresImplicitReplies(t *testing.T) {
+	srv, api := start(t)
+	alice := srv.AddUser(telegramtest.User{FirstName: "Alice"})
+	group := srv.NewSupergroup("Lounge", alice)
+	root, err := api.Send(tgbotapi.NewMessage(group.ID, "root"))
+	require.NoError(t, err)
+	_, err = srv.Post(telegramtest.Post{ChatID: group.ID, From: alice.ID, ThreadID: root.MessageID, Text: "chatting"})
+	require.NoError(t, err)
+	_, err = srv.Reply(group.ID, alice.ID, root.MessageID, "to the bot")
+	require.NoError(t, err)
+	updates, err := api.GetUpdates(tgbotapi.UpdateConfig{})
+	require.NoError(t, err)
+	require.Len(t, updates, 1)
+	assert.Equal(t, "to the bot", updates[0].Message.Text)
 }
 
 func TestAnonymousAdminMessages(t *testing.T) {

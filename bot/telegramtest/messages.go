@@ -72,6 +72,21 @@ func replySnapshot(rec *msgRecord) *Message {
 	return &m
 }
 
+// replyTo is the reply_to_message of the new message id in thread: the
+// message it replies to or, replying to none in a thread (a forum topic
+// other than General, or a reply thread of a supergroup), the thread's
+// first message, which Telegram shows as an implicit reply
+// (telegram-bot-api Client.cpp, get_same_chat_reply_to_message_id and
+// get_implicit_reply_to_message_id: the thread's id, if below the
+// message's own; left out if that message is gone). In a topic every
+// ordinary message thus "replies" to the forum_topic_created message.
+func (c *chatState) replyTo(reply *msgRecord, thread, id int) *Message {
+	if reply == nil && thread != 0 && thread < id {
+		reply = c.get(thread)
+	}
+	return replySnapshot(reply)
+}
+
 // threadLocked works out message_thread_id and is_topic_message of a new
 // message from the requested thread and the replied message, failing with
 // "message thread not found" like Telegram.

@@ -205,3 +205,27 @@ func TestReturnedMessagesAreCopies(t *testing.T) {
 	assert.Equal(t, "bold", again.Entities[0].Type)
 	assert.Equal(t, api.Self.FirstName, again.From.FirstName)
 }
+
+// TestUserDeletesMessage: a user deletes their own message, an admin any;
+// the bot hears nothing of it, and its edit of a deleted message fails as
+// on Telegram.
+func TestUserDeletesMessage(t *testing.T) {
+	srv, api := start(t)
+	alice := srv.AddUser(telegramtest.User{FirstName: "Alice"})
+	bob := srv.AddUser(telegramtest.User{FirstName: "Bob"})
+	chat := srv.NewGroup("Table", alice, bob)
+	sent, err := api.Send(tgbotapi.NewMessage(chat.ID, "Lobby"))
+	require.NoError(t, err)
+	mine, err := srv.SendText(chat.ID, bob.ID, "mine")
+	require.NoError(t, err)
+
+	assert.ErrorIs(t, srv.DeleteMessage(chat.ID, bob.ID, sent.MessageID), telegramtest.ErrInvalid, "a member, another's message")
+	require.NoError(t, srv.DeleteMessage(chat.ID, bob.ID, mine.MessageID))
+	require.NoError(t, srv.DeleteMessage(chat.ID, alice.ID, sent.MessageID), "the creator")
+	assert.ErrorIs(t, srv.DeleteMessage(chat.ID, alice.ID, sent.MessageID), telegramtest.ErrMessageNotFound)
+	assert.Empty(t, srv.Messages(chat.ID))
+	assert.Zero(t, srv.PendingUpdates(), "no update tells the bot")
+
+	_, err = api.Send(tgbotapi.NewEditMessageText(chat.ID, sent.MessageID, "Lobby, again"))
+	assert.Equal(t, "Bad Request: message to edit not found", asAPIError(t, err).Message)
+}

@@ -123,7 +123,7 @@ func (s *Server) sendMessage(_ context.Context, p params) (any, *apiError) {
 	m.From = &bot
 	m.Text, m.Entities = text, entities
 	m.ReplyMarkup, m.OtherMarkup = markup, other
-	m.ReplyToMessage = replySnapshot(reply)
+	m.ReplyToMessage = c.replyTo(reply, thread, m.MessageID)
 	m.MessageThreadID, m.IsTopicMessage = thread, isTopic
 	m.FromBot = true
 	m.Silent = p.boolean("disable_notification")

@@ -54,6 +54,7 @@ type config struct {
 	bot              User
 	privacy          bool
 	callbackDeadline time.Duration
+	staleAfter       time.Duration // see WithInaccessibleAfter
 	clock            Clock
 	limits           RateLimits
 	faultSeed        uint64
@@ -95,6 +96,16 @@ func WithPrivacyMode(on bool) Option { return func(c *config) { c.privacy = on }
 // WithCallbackDeadline sets how long after a press answerCallbackQuery is
 // still accepted (default 15 s).
 func WithCallbackDeadline(d time.Duration) Option { return func(c *config) { c.callbackDeadline = d } }
+
+// WithInaccessibleAfter makes a press on a message sent more than d ago
+// (by the server's clock) arrive with callback_query.message an
+// InaccessibleMessage: only message_id, chat and date 0, as Telegram sends
+// for a message it no longer gives the bot (telegram-bot-api Client.cpp,
+// JsonCallbackQuery and JsonInaccessibleMessage; "message content and
+// message date will not be available if the message is too old", Bot API
+// docs of CallbackQuery before 7.0). Telegram documents no age: by default
+// no message grows too old. A press on a deleted message is always sent so.
+func WithInaccessibleAfter(d time.Duration) Option { return func(c *config) { c.staleAfter = d } }
 
 // WithClock replaces the system clock (message dates, callback deadlines,
 // rate-limit windows, event times).

@@ -3,6 +3,7 @@ package telegramtest
 import (
 	"fmt"
 	"hash/fnv"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -61,12 +62,19 @@ type chatState struct {
 	members    map[int64]*member
 	bot        member // the bot's own membership
 	migratedTo int64
+	firstID    int // the id of the chat's first message
 	nextMsgID  int
 	msgs       map[int]*msgRecord
 	order      []int // message ids in sending order; deleted ids are skipped lazily
 	deleted    int
 	topics     map[int]string // forum topics: thread id → name
 	instance   string
+
+	// gone holds the keyboards of the last maxGone deleted messages that
+	// showed one (goneOrder, oldest first), so that a client that has not
+	// seen the deletion yet can still press their buttons.
+	gone      map[int][]*InlineKeyboardMarkup
+	goneOrder []int
 }
 
 func newChatState(chat Chat, botID int64, firstMsgID int) *chatState {
@@ -76,6 +84,7 @@ func newChatState(chat Chat, botID int64, firstMsgID int) *chatState {
 		chat:      chat,
 		members:   map[int64]*member{},
 		bot:       member{status: StatusMember},
+		firstID:   firstMsgID,
 		nextMsgID: firstMsgID,
 		msgs:      map[int]*msgRecord{},
 		topics:    map[int]string{},
@@ -101,9 +110,11 @@ func (c *chatState) add(rec *msgRecord) {
 func (c *chatState) get(id int) *msgRecord { return c.msgs[id] }
 
 func (c *chatState) remove(id int) {
-	if _, ok := c.msgs[id]; !ok {
+	rec, ok := c.msgs[id]
+	if !ok {
 		return
 	}
+	c.bury(rec)
 	delete(c.msgs, id)
 	c.deleted++
 	if c.deleted > 64 && c.deleted > len(c.order)/2 {
@@ -117,6 +128,32 @@ func (c *chatState) remove(id int) {
 		c.deleted = 0
 	}
 }
+
+// maxGone bounds the deleted messages of a chat whose keyboards are kept.
+const maxGone = 8
+
+// bury keeps the keyboards a deleted message showed, if it showed any.
+func (c *chatState) bury(rec *msgRecord) {
+	keyboards := slices.Clone(rec.history)
+	if rec.msg.ReplyMarkup != nil {
+		keyboards = append(keyboards, rec.msg.ReplyMarkup)
+	}
+	if len(keyboards) == 0 {
+		return
+	}
+	if c.gone == nil {
+		c.gone = map[int][]*InlineKeyboardMarkup{}
+	}
+	if len(c.goneOrder) == maxGone {
+		delete(c.gone, c.goneOrder[0])
+		c.goneOrder = append(c.goneOrder[:0], c.goneOrder[1:]...)
+	}
+	c.gone[rec.msg.MessageID] = keyboards
+	c.goneOrder = append(c.goneOrder, rec.msg.MessageID)
+}
+
+// existed reports whether the chat ever had a message with the id.
+func (c *chatState) existed(id int) bool { return id >= c.firstID && id < c.nextMsgID }
 
 // newest walks messages from the newest back until fn returns true.
 func (c *chatState) newest(fn func(*msgRecord) bool) *msgRecord {
