@@ -93,7 +93,7 @@ func TestBinarySIGTERMMidGame(t *testing.T) {
 	for _, mode := range []string{"polling", "webhook"} {
 		t.Run(mode, func(t *testing.T) {
 			t.Parallel()
-			srv := telegramtest.StartTest(t)
+			srv := telegramtest.StartTest(t, telegramtest.WithLoopbackWebhooks())
 			db := filepath.Join(t.TempDir(), "twentyone.db")
 			env := botEnv(srv, db)
 			if mode == "webhook" {
@@ -265,7 +265,7 @@ func TestBinaryWebhook(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			srv := telegramtest.StartTest(t)
+			srv := telegramtest.StartTest(t, telegramtest.WithLoopbackWebhooks())
 			addr := freeAddr(t)
 			hook := "http://" + addr + "/telegram"
 			env := botEnv(srv, filepath.Join(t.TempDir(), "twentyone.db"),
