@@ -242,7 +242,7 @@ func (h *harness) serveWebhook(st *storage.Store, b *bot.Bot) {
 		}
 		w.WriteHeader(http.StatusOK)
 	}))
-	require.NoError(h.t, b.SetWebhook(hook.URL+"/hook", "s3cret"))
+	require.NoError(h.t, b.SetWebhook(hook.URL+"/hook", "s3cret", 0))
 	h.stop = func() {
 		hook.Close()
 		ctx, cancel := context.WithTimeout(context.Background(), wait)
