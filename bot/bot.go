@@ -539,9 +539,13 @@ func (b *Bot) Handle(ctx context.Context, raw []byte) error {
 
 // SetWebhook registers url as the bot's webhook, with the secret Telegram
 // sends back in X-Telegram-Bot-Api-Secret-Token (a field tgbotapi v5.5.1
-// does not have).
-func (b *Bot) SetWebhook(url, secret string) error {
-	return b.api.setWebhook(url, secret, allowedUpdates)
+// does not have), and how many updates Telegram may post at once (1 to
+// 100; 0: Telegram's default, 40). Telegram posts them in parallel, a
+// queue per chat for messages and per user for presses, so a chat's
+// updates may come in any order: Handle takes each as it comes, and
+// storage tells a redelivery from a late one.
+func (b *Bot) SetWebhook(url, secret string, maxConnections int) error {
+	return b.api.setWebhook(url, secret, maxConnections, allowedUpdates)
 }
 
 // updateID returns the update_id of a raw update: a positive number, as

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -129,6 +131,13 @@ type harnessOptions struct {
 	chat   func(*telegramtest.Server, ...telegramtest.User) telegramtest.Chat
 	// logs, if set, receives the bot's log, as text.
 	logs io.Writer
+	// webhook runs the bot in webhook mode: the server posts the updates,
+	// in parallel as Telegram does, to a webhook the test serves with
+	// bot.Handle. hold, if set, is called with each update the webhook
+	// gets before it is handled, so that a test can make updates arrive in
+	// the order it needs, as Telegram's parallel requests may.
+	webhook bool
+	hold    func(raw []byte)
 }
 
 func newHarness(t testing.TB, opts ...func(*harnessOptions)) *harness {
@@ -138,6 +147,9 @@ func newHarness(t testing.TB, opts ...func(*harnessOptions)) *harness {
 		f(&o)
 	}
 	h := &harness{t: t, clock: newFakeClock(), deck: &gametest.Stacked{}, users: map[string]telegramtest.User{}, opts: o}
+	if o.webhook {
+		o.srvOpts = append(o.srvOpts, telegramtest.WithLoopbackWebhooks())
+	}
 	h.srv = telegramtest.StartTest(t, o.srvOpts...)
 	var members []telegramtest.User
 	for i, name := range []string{"Alice", "Bob", "Carol", "Dave", "Eve"} {
@@ -163,7 +175,10 @@ func newHarness(t testing.TB, opts ...func(*harnessOptions)) *harness {
 // start opens the store and runs a bot on it.
 func (h *harness) start() {
 	h.t.Helper()
-	st, err := storage.Open(h.dbPath, storage.Options{Rand: h.deck, NoSync: !h.opts.sync})
+	// Conditions read the store too: a commit wakes them (in polling mode
+	// the next poll would too, but a webhook makes no call of its own).
+	st, err := storage.Open(h.dbPath, storage.Options{Rand: h.deck, NoSync: !h.opts.sync,
+		OnCommit: func(time.Duration, int) { h.srv.Nudge() }})
 	require.NoError(h.t, err)
 	h.store = st
 	var owners []int64
@@ -182,6 +197,10 @@ func (h *harness) start() {
 	})
 	require.NoError(h.t, err)
 	h.bot = b
+	if h.opts.webhook {
+		h.serveWebhook(st, b)
+		return
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- b.Run(ctx) }()
@@ -199,6 +218,43 @@ func (h *harness) start() {
 		abandon()
 		_ = b.Close(gone) // drops what the outbox holds, aborts the calls in flight
 		require.NoError(h.t, <-done)
+		require.NoError(h.t, st.Close())
+	}
+}
+
+// serveWebhook runs b in webhook mode, as cmd/twentyone does: the answer
+// is 200 once Handle returned nil, else 500 (Telegram posts it again).
+func (h *harness) serveWebhook(st *storage.Store, b *bot.Bot) {
+	h.t.Helper()
+	require.NoError(h.t, b.Start(context.Background()))
+	hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		raw, err := io.ReadAll(r.Body)
+		if err != nil {
+			w.WriteHeader(http.StatusBadRequest)
+			return
+		}
+		if h.opts.hold != nil {
+			h.opts.hold(raw)
+		}
+		if err := b.Handle(r.Context(), raw); err != nil {
+			w.WriteHeader(http.StatusInternalServerError)
+			return
+		}
+		w.WriteHeader(http.StatusOK)
+	}))
+	require.NoError(h.t, b.SetWebhook(hook.URL+"/hook", "s3cret", 0))
+	h.stop = func() {
+		hook.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), wait)
+		defer cancel()
+		require.NoError(h.t, b.Close(ctx))
+		require.NoError(h.t, st.Close())
+	}
+	h.kill = func() {
+		hook.Close()
+		gone, abandon := context.WithCancel(context.Background())
+		abandon()
+		_ = b.Close(gone) // drops what the outbox holds, aborts the calls in flight
 		require.NoError(h.t, st.Close())
 	}
 }

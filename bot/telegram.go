@@ -368,11 +368,13 @@ func (a *api) setCommands(cmds []tgbotapi.BotCommand, lang string) error {
 }
 
 // setWebhook registers url with a secret token (which tgbotapi v5.5.1 has no
-// field for).
-func (a *api) setWebhook(url, secret string, allowed []string) error {
+// field for) and how many updates Telegram may post at once (0: Telegram's
+// default, 40).
+func (a *api) setWebhook(url, secret string, maxConnections int, allowed []string) error {
 	p := tgbotapi.Params{}
 	p["url"] = url
 	p.AddNonEmpty("secret_token", secret)
+	p.AddNonZero("max_connections", maxConnections)
 	if err := p.AddInterface("allowed_updates", allowed); err != nil {
 		return err
 	}

@@ -209,19 +209,25 @@ func TestApplyDuplicateUpdate(t *testing.T) {
 	apply(t, s, key, 10, alice, game.Command{Kind: game.Open}, t0)
 	apply(t, s, key, 11, bob, game.Command{Kind: game.Join}, t0)
 
-	for _, id := range []int64{11, 10, 3} {
+	for _, id := range []int64{11, 10} {
 		before := fileBytes(t, s)
 		a, err := s.Apply(ctx, ApplyRequest{Key: key, UpdateID: id, User: carol, Command: game.Command{Kind: game.Join}, Now: t0})
 		assert.ErrorIs(t, err, ErrDuplicate, "update %d", id)
 		assert.Equal(t, uint64(2), a.Table.Version())
 		assert.Equal(t, before, fileBytes(t, s))
 	}
+	// An update the chat did not handle is new, even below the last: a
+	// webhook gets a chat's messages and each member's presses in queues of
+	// their own, in parallel, so it may come after later ones.
+	apply(t, s, key, 3, carol, game.Command{Kind: game.Join}, t0)
+	_, err := s.Apply(ctx, ApplyRequest{Key: key, UpdateID: 3, User: dave, Command: game.Command{Kind: game.Join}, Now: t0})
+	assert.ErrorIs(t, err, ErrDuplicate, "handled now")
 	// Another table of the same chat shares the chat's update ids.
-	_, err := s.Apply(ctx, ApplyRequest{Key: TableKey{Chat: group, Thread: 5}, UpdateID: 11, User: carol, Command: game.Command{Kind: game.Open}, Now: t0})
+	_, err = s.Apply(ctx, ApplyRequest{Key: TableKey{Chat: group, Thread: 5}, UpdateID: 11, User: carol, Command: game.Command{Kind: game.Open}, Now: t0})
 	assert.ErrorIs(t, err, ErrDuplicate)
 	// Timer commands carry no update id and are never duplicates; another
 	// chat counts its own.
-	apply(t, s, key, 12, carol, game.Command{Kind: game.Join}, t0)
+	apply(t, s, key, 12, dave, game.Command{Kind: game.Join}, t0)
 	apply(t, s, key, 0, User{}, game.Command{Kind: game.Timeout}, t0.Add(time.Hour))
 	apply(t, s, TableKey{Chat: 42}, 5, carol, game.Command{Kind: game.Open}, t0)
 }
@@ -303,28 +309,60 @@ func TestApplyDuplicateAnswer(t *testing.T) {
 	assert.Empty(t, again(r), "a grant: no command's answer")
 }
 
-// TestUpdateIDsRestartLower: an update id not above the chat's last one is
-// a duplicate only within RedeliveryWindow of the last. After a week with
-// no updates Telegram starts the ids again at random, possibly lower: a
-// chat must then take them, not ignore every command for good.
+// TestUpdateIDsRestartLower: an update id the chat handled is a duplicate
+// only within RedeliveryWindow of the last. After a week with no updates
+// Telegram starts the ids again at random, possibly lower: a chat must then
+// take them, not ignore every command for good.
 func TestUpdateIDsRestartLower(t *testing.T) {
 	s := newStore(t, Options{})
 	key := TableKey{Chat: group}
-	apply(t, s, key, 1000, alice, game.Command{Kind: game.Open}, t0)
+	apply(t, s, key, 7, alice, game.Command{Kind: game.Open}, t0)
+	apply(t, s, key, 1000, bob, game.Command{Kind: game.Join}, t0)
 	join := func(id int64, u User, at time.Time) error {
 		_, err := s.Apply(ctx, ApplyRequest{Key: key, UpdateID: id, User: u, Command: game.Command{Kind: game.Join}, Now: at})
 		return err
 	}
-	assert.ErrorIs(t, join(1000, bob, t0.Add(RedeliveryWindow-time.Minute)), ErrDuplicate, "a redelivery within the window")
-	assert.ErrorIs(t, join(7, bob, t0.Add(RedeliveryWindow-time.Minute)), ErrDuplicate, "an older one within the window")
+	assert.ErrorIs(t, join(1000, carol, t0.Add(RedeliveryWindow-time.Minute)), ErrDuplicate, "a redelivery within the window")
+	assert.ErrorIs(t, join(7, carol, t0.Add(RedeliveryWindow-time.Minute)), ErrDuplicate, "an older one within the window")
 
 	later := t0.Add(8 * 24 * time.Hour)
-	require.NoError(t, join(7, bob, later), "a restarted sequence after a week")
-	assert.ErrorIs(t, join(7, carol, later.Add(time.Second)), ErrDuplicate, "the new sequence is tracked in turn")
-	require.NoError(t, join(8, carol, later.Add(time.Second)))
+	require.NoError(t, join(7, carol, later), "a restarted sequence after a week")
+	assert.ErrorIs(t, join(7, dave, later.Add(time.Second)), ErrDuplicate, "the new sequence is tracked in turn")
+	require.NoError(t, join(8, dave, later.Add(time.Second)))
 	v, err := s.View(ctx, key)
 	require.NoError(t, err)
-	assert.Equal(t, 3, v.Table.NumSeats())
+	assert.Equal(t, 4, v.Table.NumSeats())
+}
+
+// TestUpdatesHandledOutOfOrder: a chat remembers the last recentUpdates
+// updates it handled, through a restart: a late update below them that it
+// did not handle is new, once; below those it remembers, every update
+// counts as handled.
+func TestUpdatesHandledOutOfOrder(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "db")
+	s := openAt(t, path, Options{NoSync: true})
+	grant := func(id int64) error {
+		_, err := s.Grant(ctx, group, alice, 1, id, t0)
+		return err
+	}
+	require.NoError(t, grant(200))
+	for id := int64(202); id < 202+recentUpdates-2; id++ { // recentUpdates-1 in all
+		require.NoError(t, grant(id))
+	}
+	require.NoError(t, s.Close())
+	s = openAt(t, path, Options{NoSync: true})
+	require.NoError(t, grant(201), "late, and never handled: the chat remembers recentUpdates now")
+	assert.ErrorIs(t, grant(201), ErrDuplicate)
+	assert.ErrorIs(t, grant(200), ErrDuplicate)
+	assert.ErrorIs(t, grant(202), ErrDuplicate)
+
+	require.NoError(t, grant(150), "below every update handled, and never handled")
+	for _, id := range []int64{150, 149, 100} {
+		assert.ErrorIs(t, grant(id), ErrDuplicate, "%d: one more than remembered, and every update up to the oldest counts as handled", id)
+	}
+	acc, err := s.Account(ctx, group, alice, t0)
+	require.NoError(t, err)
+	assert.EqualValues(t, 1000+recentUpdates+1, acc.Balance, "each update granted once")
 }
 
 func TestApplyFailureInjection(t *testing.T) {

@@ -77,7 +77,11 @@
 // in order, and points each user's record at their last. Schema 4 is
 // schema 5 without the retire bucket (the bot kept the old messages it
 // owed in memory) and without the last command's answer in chat records
-// (read as none); its migration creates the bucket empty.
+// (read as none); its migration creates the bucket empty. Schema 5 is
+// schema 6 without the updates handled in chat records, which schema 5
+// read as every update up to the last; its migration changes nothing, as
+// schema 6 reads the records of schema 5 so, and keeps a file written by
+// schema 6 from a binary that would misread it.
 //
 // # Damaged files
 //

@@ -188,10 +188,12 @@ func (t *txn) migrate(from, to int64, now time.Time) error {
 	}
 	dst.lastUpdate = max(dst.lastUpdate, src.lastUpdate)
 	dst.lastUpdateAt = max(dst.lastUpdateAt, src.lastUpdateAt)
+	dst.mergeHandled(&src)
 	if err := t.putChat(to, &dst); err != nil {
 		return err
 	}
-	moved := chatRec{movedTo: to, created: src.created, lastUpdate: src.lastUpdate, lastUpdateAt: src.lastUpdateAt}
+	moved := chatRec{movedTo: to, created: src.created, lastUpdate: src.lastUpdate, lastUpdateAt: src.lastUpdateAt,
+		floor: src.floor, recent: src.recent}
 	return t.putChat(from, &moved)
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 	"unicode/utf8"
 
@@ -26,6 +27,11 @@ type chatRec struct {
 	// older than schema 3 that the migration did not stamp).
 	lastUpdate   int64
 	lastUpdateAt int64
+	// floor and recent are the updates the chat handled (see handled):
+	// every id up to floor, and the ids in recent, above floor, ascending,
+	// at most recentUpdates (schema 6; before it, floor is lastUpdate).
+	floor  int64
+	recent []int64
 	// granted is the running total of grants.
 	granted int64
 	// seq is the last ledger sequence number used.
@@ -50,12 +56,21 @@ func (c *chatRec) encode() []byte {
 	b = binary.AppendVarint(b, c.movedTo)
 	b = binary.AppendVarint(b, c.created)
 	b = binary.AppendVarint(b, c.lastUpdateAt)
-	if len(c.answer) == 0 {
+	handledAsBefore := len(c.recent) == 0 && c.floor == c.lastUpdate
+	if len(c.answer) == 0 && handledAsBefore {
 		return b
 	}
 	b = binary.AppendUvarint(b, uint64(len(c.answer)))
 	for i := range c.answer {
 		b = appendEvent(b, &c.answer[i])
+	}
+	if handledAsBefore {
+		return b
+	}
+	b = binary.AppendVarint(b, c.floor)
+	b = binary.AppendUvarint(b, uint64(len(c.recent)))
+	for _, id := range c.recent {
+		b = binary.AppendUvarint(b, uint64(id-c.floor))
 	}
 	return b
 }
@@ -80,6 +95,19 @@ func decodeChat(v []byte) (chatRec, error) {
 		c.answer = make([]game.Event, n)
 		for i := range c.answer {
 			r.event(&c.answer[i])
+		}
+	}
+	c.floor = c.lastUpdate
+	if len(r.b) > 0 { // absent before schema 6, and when all up to lastUpdate were handled
+		c.floor = r.varint()
+		n := r.uvarint()
+		if n > recentUpdates {
+			r.fail()
+			n = 0
+		}
+		c.recent = make([]int64, n)
+		for i := range c.recent {
+			c.recent[i] = c.floor + int64(r.uvarint())
 		}
 	}
 	return c, r.done()
@@ -167,27 +195,69 @@ func (r *recReader) hand() game.Hand {
 }
 
 // RedeliveryWindow is how long Telegram keeps an update it may deliver
-// again (24 hours). An update id not above the chat's last one is a
-// redelivery, handled already, only within that time of the last: later,
-// it is a new update of a restarted sequence (after a week without
-// updates Telegram picks the next id at random, possibly lower), and a
-// chat that refused those would never answer again.
+// again (24 hours). An update the chat handled is a redelivery only within
+// that time of the last: later, it is a new update of a restarted sequence
+// (after a week without updates Telegram picks the next id at random,
+// possibly lower), and a chat that refused those would never answer again.
 const RedeliveryWindow = 24 * time.Hour
+
+// recentUpdates is how many handled update ids above its floor a chat
+// remembers. A webhook gets a chat's messages and each member's presses in
+// queues of their own, in parallel (tdlib/telegram-bot-api,
+// WebhookActor.cpp), so an update may come after later ones of its chat:
+// it is new if its id is above the floor and not among those handled. The
+// ids that no longer fit raise the floor: an update later than that many
+// handled after it counts as handled.
+const recentUpdates = 32
 
 // handled reports whether the update was handled in the chat already.
 func (c *chatRec) handled(update int64, now time.Time) bool {
-	if update == 0 || update > c.lastUpdate {
+	if update == 0 {
+		return false
+	}
+	if _, seen := slices.BinarySearch(c.recent, update); update > c.floor && !seen {
 		return false
 	}
 	return c.lastUpdateAt == 0 || timeMs(now)-c.lastUpdateAt < RedeliveryWindow.Milliseconds()
 }
 
-// markHandled records the update as the chat's last one, with the answer
-// its command had (none when it was no command).
+// markHandled records the update as handled, and as the chat's last one,
+// with the answer its command had (none when it was no command). What the
+// chat handled more than RedeliveryWindow ago is forgotten: none of it can
+// come again.
 func (c *chatRec) markHandled(update int64, now time.Time, answer []game.Event) {
-	if update != 0 {
-		c.lastUpdate, c.lastUpdateAt, c.answer = update, timeMs(now), answer
+	if update == 0 {
+		return
 	}
+	at := timeMs(now)
+	if c.lastUpdateAt != 0 && at-c.lastUpdateAt >= RedeliveryWindow.Milliseconds() {
+		c.floor, c.recent = 0, nil
+	}
+	if i, seen := slices.BinarySearch(c.recent, update); update > c.floor && !seen {
+		c.recent = slices.Insert(c.recent, i, update)
+		if len(c.recent) > recentUpdates {
+			c.floor = c.recent[0]
+			c.recent = slices.Delete(c.recent, 0, 1)
+		}
+	}
+	c.lastUpdate, c.lastUpdateAt, c.answer = update, at, answer
+}
+
+// mergeHandled adds the updates src handled to those c handled.
+func (c *chatRec) mergeHandled(src *chatRec) {
+	floor := max(c.floor, src.floor)
+	var recent []int64
+	for _, id := range slices.Concat(c.recent, src.recent) {
+		if id > floor {
+			recent = append(recent, id)
+		}
+	}
+	slices.Sort(recent)
+	recent = slices.Compact(recent)
+	if n := len(recent) - recentUpdates; n > 0 {
+		floor, recent = recent[n-1], recent[n:]
+	}
+	c.floor, c.recent = floor, recent
 }
 
 // userRec is a user in a chat: balance, profile and stats.

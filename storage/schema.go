@@ -33,7 +33,7 @@ var (
 )
 
 // SchemaVersion is the layout this code reads and writes.
-const SchemaVersion = 5
+const SchemaVersion = 6
 
 // schemaBuckets lists the buckets of each schema version.
 var schemaBuckets = map[uint64][][]byte{
@@ -42,6 +42,7 @@ var schemaBuckets = map[uint64][][]byte{
 	3: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank, bucketLedgerV3, bucketReveals},
 	4: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank, bucketLedger, bucketReveals},
 	5: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank, bucketLedger, bucketReveals, bucketRetire},
+	6: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank, bucketLedger, bucketReveals, bucketRetire},
 }
 
 // migration upgrades a file from schema version from to from+1.
@@ -57,6 +58,7 @@ var migrations = []migration{
 	{from: 2, name: "stamp each chat's last update with the time of the upgrade", run: stampLastUpdates},
 	{from: 3, name: "chain the ledger into one log", run: chainLedger},
 	{from: 4, name: "keep the old table messages owed to the chats", run: addRetire},
+	{from: 5, name: "remember the updates each chat handled out of order", run: keepHandled},
 }
 
 // upgrade creates the buckets of a new file, or migrates an older one.
@@ -185,6 +187,12 @@ func addRetire(tx *bolt.Tx) error {
 	_, err := tx.CreateBucket(bucketRetire)
 	return err
 }
+
+// keepHandled is the migration from schema 5 to 6: chat records gain the
+// updates the chat handled (chatRec.floor and recent). A record of schema 5
+// reads as every update up to its last handled, as schema 5 counted them,
+// so nothing is rewritten.
+func keepHandled(*bolt.Tx) error { return nil }
 
 // chainLedger is the migration from schema 3 to 4. The ledger, keyed
 // chat|user|seq, becomes one log keyed by a number from the bucket's

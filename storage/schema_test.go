@@ -47,9 +47,38 @@ func setSchemaRaw(v uint64) func(tx *bolt.Tx) error {
 	}
 }
 
+// toSchema5 rewrites a file in the layout of schema 5: that of schema 6
+// with chat records that know only their last update, every update up to
+// it counting as handled.
+func toSchema5(tx *bolt.Tx) error {
+	chats := tx.Bucket(bucketChats)
+	var keys, values [][]byte
+	err := chats.ForEach(func(k, v []byte) error {
+		c, err := decodeChat(v)
+		if err != nil {
+			return err
+		}
+		c.floor, c.recent = c.lastUpdate, nil
+		keys, values = append(keys, bytes.Clone(k)), append(values, c.encode())
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for i, k := range keys {
+		if err := chats.Put(k, values[i]); err != nil {
+			return err
+		}
+	}
+	return setSchemaRaw(5)(tx)
+}
+
 // toSchema4 rewrites a file in the layout of schema 4: that of schema 5
 // without the bucket of old messages owed (it drops those owed).
 func toSchema4(tx *bolt.Tx) error {
+	if err := toSchema5(tx); err != nil {
+		return err
+	}
 	if err := tx.DeleteBucket(bucketRetire); err != nil {
 		return err
 	}
@@ -466,6 +495,32 @@ func TestMigrateFromSchema4(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, audits, 1)
 	assert.True(t, audits[0].OK, audits[0].Problems)
+	require.NoError(t, s.Close())
+	assert.Equal(t, uint64(SchemaVersion), schemaOf(t, path))
+}
+
+// TestMigrateFromSchema5: a chat of a schema 5 file knows only its last
+// update, and every update up to it counts as handled, as schema 5 counted
+// them; after the upgrade, a later update is tracked as schema 6 does.
+func TestMigrateFromSchema5(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "old.db")
+	s, err := Open(path, Options{NoSync: true})
+	require.NoError(t, err)
+	grant := func(id int64) error {
+		_, err := s.Grant(ctx, group, alice, 1, id, t0)
+		return err
+	}
+	require.NoError(t, grant(100))
+	require.NoError(t, grant(102))
+	require.NoError(t, s.Close())
+	rewrite(t, path, toSchema5)
+	require.Equal(t, uint64(5), schemaOf(t, path))
+
+	s = openAt(t, path, Options{NoSync: true})
+	assert.ErrorIs(t, grant(101), ErrDuplicate, "up to the last, as schema 5 counted")
+	require.NoError(t, grant(104))
+	require.NoError(t, grant(103), "after the upgrade, a late update is new")
+	assert.ErrorIs(t, grant(103), ErrDuplicate)
 	require.NoError(t, s.Close())
 	assert.Equal(t, uint64(SchemaVersion), schemaOf(t, path))
 }

@@ -52,6 +52,16 @@
 // message_thread_id and is_topic_message in forums, which tgbotapi v5.5.1
 // does not decode: read them from the raw update.
 //
+// A webhook gets its updates as from api.telegram.org: in parallel, up to
+// setWebhook's max_connections (default 40) at once, with one queue per
+// chat for messages and one per user for button presses (WebhookActor in
+// tdlib/telegram-bot-api), so a chat's command and a press in it may be in
+// flight together or arrive out of order; a refused update is posted again
+// and holds back only its own queue (WithWebhookBackoff). setWebhook takes
+// only https URLs on ports 443, 80, 88 and 8443, as Telegram does; tests
+// that serve their webhook on a random loopback port start the server
+// WithLoopbackWebhooks.
+//
 // # Observing
 //
 // Messages, LastBotMessage, Calls and friends read the world; WaitFor and

@@ -61,6 +61,7 @@ type config struct {
 	webhookBackoff   time.Duration
 	webhookMaxWait   time.Duration
 	webhookTimeout   time.Duration
+	loopbackWebhooks bool
 	firstUpdateID    int
 	firstMessageID   int
 	maxPollTimeout   time.Duration
@@ -118,14 +119,26 @@ func WithRateLimits(limits RateLimits) Option { return func(c *config) { c.limit
 // fractional fault hits, making fault runs reproducible.
 func WithFaultSeed(seed uint64) Option { return func(c *config) { c.faultSeed = seed } }
 
-// WithWebhookBackoff sets the delay before the first retry of a failed
-// webhook delivery and the cap the doubling delay grows to (defaults 50 ms and 1 s).
+// WithWebhookBackoff scales the retries of a refused webhook delivery. As
+// on Telegram (WebhookActor::on_update_error) an update refused once is
+// posted again at once; refused again it waits first, then twice as long
+// each time, up to maxWait (Telegram: 2 s, 4 s, ... up to 60-120 s; here by
+// default 50 ms, 100 ms, ... up to 1 s). Only the refused update's queue
+// waits: the others go on.
 func WithWebhookBackoff(first, maxWait time.Duration) Option {
 	return func(c *config) {
 		c.webhookBackoff = first
 		c.webhookMaxWait = maxWait
 	}
 }
+
+// WithLoopbackWebhooks lets setWebhook take a URL on a loopback host
+// (localhost, 127.0.0.0/8, ::1) over plain http and on any port, as a Bot
+// API server in --local mode does: tests serve their webhooks on random
+// loopback ports. Without it setWebhook refuses such a URL as
+// api.telegram.org does (http, or a port other than 443, 80, 88 and 8443);
+// a URL on any other host is held to those rules either way.
+func WithLoopbackWebhooks() Option { return func(c *config) { c.loopbackWebhooks = true } }
 
 // WithFirstUpdateID sets the update_id of the first update (default 1).
 func WithFirstUpdateID(id int) Option { return func(c *config) { c.firstUpdateID = id } }

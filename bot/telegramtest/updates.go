@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -16,6 +17,9 @@ type queuedUpdate struct {
 	id   int
 	kind string
 	raw  json.RawMessage
+	// hookQueue is the webhook delivery queue of the update (see
+	// webhookQueue), named when the webhook first looks at it.
+	hookQueue string
 }
 
 // updateQueue holds the updates the bot has not confirmed yet, oldest
@@ -128,13 +132,23 @@ func (q *updateQueue) confirm(offset int64) {
 	q.compact()
 }
 
-// dropFirst removes the oldest update if it still has the given id.
-func (q *updateQueue) dropFirst(id int) {
-	if q.len() > 0 && q.items[q.head].id == id {
+// remove drops the update with the given id, if it is still pending: the
+// webhook confirms updates one by one, not always the oldest first.
+func (q *updateQueue) remove(id int) {
+	i := slices.IndexFunc(q.pending(), func(it queuedUpdate) bool { return it.id == id })
+	switch {
+	case i < 0:
+		return
+	case i == 0:
 		q.items[q.head] = queuedUpdate{}
 		q.head++
-		q.compact()
+	default:
+		at := q.head + i
+		copy(q.items[at:], q.items[at+1:])
+		q.items[len(q.items)-1] = queuedUpdate{}
+		q.items = q.items[:len(q.items)-1]
 	}
+	q.compact()
 }
 
 func (q *updateQueue) clear() {

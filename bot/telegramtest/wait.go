@@ -72,6 +72,11 @@ func (s *Server) WaitFor(ctx context.Context, cond func(v *View) bool) error {
 	}
 }
 
+// Nudge wakes the WaitFor calls to evaluate their conditions again, for a
+// condition that reads state outside the world, such as the bot's own
+// database, when that state changed.
+func (s *Server) Nudge() { s.change.broadcast() }
+
 // WaitForMessage waits until the chat's newest message matching match
 // exists and returns it.
 func (s *Server) WaitForMessage(ctx context.Context, chatID int64, match func(ChatMessage) bool) (ChatMessage, error) {

@@ -64,7 +64,7 @@ func (r *hookReceiver) received() ([]int, []string, []string) {
 }
 
 func TestWebhookDeliversInOrderWithSecretAndRetries(t *testing.T) {
-	srv, _ := start(t, telegramtest.WithWebhookBackoff(5*time.Millisecond, 20*time.Millisecond))
+	srv, _ := start(t, telegramtest.WithLoopbackWebhooks(), telegramtest.WithWebhookBackoff(5*time.Millisecond, 20*time.Millisecond))
 	alice := srv.AddUser(telegramtest.User{FirstName: "Alice"})
 	chat := srv.PrivateChat(alice)
 	// The webhook fails the second request twice (500, then a 502), then accepts.
@@ -105,7 +105,7 @@ func withoutTimes(a telegramtest.WebhookAttempt) telegramtest.WebhookAttempt {
 }
 
 func TestWebhookRejectionsAreRecordedAndKeptPending(t *testing.T) {
-	srv, api := start(t, telegramtest.WithWebhookBackoff(5*time.Millisecond, 10*time.Millisecond))
+	srv, api := start(t, telegramtest.WithLoopbackWebhooks(), telegramtest.WithWebhookBackoff(5*time.Millisecond, 10*time.Millisecond))
 	alice := srv.AddUser(telegramtest.User{FirstName: "Alice"})
 	chat := srv.PrivateChat(alice)
 	hook := newHookReceiver(t, func(int, telegramtest.Update) int { return http.StatusUnauthorized })
@@ -146,7 +146,7 @@ func TestWebhookRejectionsAreRecordedAndKeptPending(t *testing.T) {
 }
 
 func TestWebhookSettingsAndErrors(t *testing.T) {
-	srv := telegramtest.StartTest(t, telegramtest.WithWebhookBackoff(5*time.Millisecond, 10*time.Millisecond))
+	srv := telegramtest.StartTest(t, telegramtest.WithLoopbackWebhooks(), telegramtest.WithWebhookBackoff(5*time.Millisecond, 10*time.Millisecond))
 	alice := srv.AddUser(telegramtest.User{FirstName: "Alice"})
 	chat := srv.PrivateChat(alice)
 	_, err := srv.SendText(chat.ID, alice.ID, "old")
@@ -190,7 +190,7 @@ func TestWebhookSettingsAndErrors(t *testing.T) {
 }
 
 func TestSetWebhookEndsALongPoll(t *testing.T) {
-	srv, api := start(t)
+	srv, api := start(t, telegramtest.WithLoopbackWebhooks())
 	hook := newHookReceiver(t, func(int, telegramtest.Update) int { return http.StatusOK })
 	done := make(chan error, 1)
 	go func() {
@@ -211,7 +211,7 @@ func TestSetWebhookEndsALongPoll(t *testing.T) {
 }
 
 func TestWebhookDeliversRawUpdates(t *testing.T) {
-	srv, _ := start(t)
+	srv, _ := start(t, telegramtest.WithLoopbackWebhooks())
 	hook := newHookReceiver(t, func(int, telegramtest.Update) int { return http.StatusOK })
 	resp := call(t, srv, "setWebhook", url.Values{"url": {hook.srv.URL + "/hook"}})
 	require.True(t, resp.OK, resp.Description)

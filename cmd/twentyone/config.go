@@ -70,6 +70,9 @@ type WebhookConfig struct {
 	// Secret is sent by Telegram in X-Telegram-Bot-Api-Secret-Token; empty
 	// means a random one is made at each start.
 	Secret Secret `yaml:"secret"`
+	// MaxConnections is how many updates Telegram posts at once (setWebhook's
+	// max_connections, 1 to 100; Telegram's default is 40).
+	MaxConnections int `yaml:"max_connections"`
 }
 
 // StorageConfig is where the data lives.
@@ -156,7 +159,7 @@ func DefaultConfig() Config {
 			Mode:        "polling",
 			PollTimeout: 25 * time.Second,
 			RateLimits:  true,
-			Webhook:     WebhookConfig{Listen: "127.0.0.1:8443"},
+			Webhook:     WebhookConfig{Listen: "127.0.0.1:8443", MaxConnections: 40},
 		},
 		Storage: StorageConfig{Path: "twentyone.db"},
 		HTTP:    HTTPConfig{Listen: "127.0.0.1:9121"},
@@ -188,7 +191,8 @@ func (c Config) LogValue() slog.Value {
 			slog.Bool("rate_limits", c.Telegram.RateLimits),
 			slog.String("webhook_listen", c.Telegram.Webhook.Listen),
 			slog.String("webhook_url", c.Telegram.Webhook.URL),
-			slog.Any("webhook_secret", c.Telegram.Webhook.Secret)),
+			slog.Any("webhook_secret", c.Telegram.Webhook.Secret),
+			slog.Int("webhook_max_connections", c.Telegram.Webhook.MaxConnections)),
 		slog.String("storage_path", c.Storage.Path),
 		slog.String("http_listen", c.HTTP.Listen),
 		slog.String("http_backup_socket", c.BackupSocket()),
@@ -386,6 +390,9 @@ func (c *Config) validate(src sources) error {
 	if s := t.Webhook.Secret.Reveal(); s != "" && !validWebhookSecret(s) {
 		return bad("telegram.webhook.secret", "must be 1 to 256 characters of A-Z, a-z, 0-9, _ and -")
 	}
+	if n := t.Webhook.MaxConnections; n < 1 || n > 100 {
+		return bad("telegram.webhook.max_connections", "must be from 1 to 100 (Telegram's limits), not %d", n)
+	}
 	if c.Storage.Path == "" {
 		return bad("storage.path", "must not be empty")
 	}
@@ -510,8 +517,15 @@ func checkListen(addr string) error {
 	return nil
 }
 
-// checkWebhookURL demands https, which is all Telegram accepts; plain http
-// only to a loopback host, for a local test server.
+// webhookPorts are the only ports Telegram posts to: setWebhook refuses
+// another with "Bad Request: bad webhook: Webhook can be set up only on
+// ports 80, 88, 443 or 8443" (tdlib/telegram-bot-api, WebhookActor.cpp).
+var webhookPorts = []string{"443", "80", "88", "8443"}
+
+// checkWebhookURL demands https on a port Telegram posts to, which is all
+// it accepts. A loopback host is exempt, over plain http and on any port:
+// only a Bot API server on the same machine reaches it, a test server or
+// one in --local mode, which takes any URL.
 func checkWebhookURL(raw string) error {
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" || u.Opaque != "" {
@@ -528,6 +542,9 @@ func checkWebhookURL(raw string) error {
 	}
 	if u.RawQuery != "" || u.Fragment != "" {
 		return fmt.Errorf("must have no query or fragment: %q", raw)
+	}
+	if port := u.Port(); port != "" && !slices.Contains(webhookPorts, port) && !isLoopbackHost(u.Hostname()) {
+		return fmt.Errorf("must be on port 443, 80, 88 or 8443, the only ports Telegram posts to, not %s: %q", port, raw)
 	}
 	return nil
 }

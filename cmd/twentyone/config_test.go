@@ -85,6 +85,7 @@ telegram:
     listen: ":8443"
     url: https://bot.example.org/tg/hook
     secret: s3cr3t_-X
+    max_connections: 20
 storage:
   path: /var/lib/twentyone/bot.db
 http:
@@ -114,7 +115,7 @@ table:
 		Mode:        "webhook",
 		PollTimeout: 50 * time.Second,
 		RateLimits:  false,
-		Webhook:     WebhookConfig{Listen: ":8443", URL: "https://bot.example.org/tg/hook", Secret: "s3cr3t_-X"},
+		Webhook:     WebhookConfig{Listen: ":8443", URL: "https://bot.example.org/tg/hook", Secret: "s3cr3t_-X", MaxConnections: 20},
 	}
 	want.Storage.Path = "/var/lib/twentyone/bot.db"
 	want.HTTP = HTTPConfig{Listen: "0.0.0.0:9999", BackupSocket: "/run/twentyone/backup.sock"}
@@ -232,6 +233,7 @@ func TestConfigKeys(t *testing.T) {
 	assert.Equal(t, []string{
 		"telegram.token", "telegram.api_endpoint", "telegram.mode", "telegram.poll_timeout",
 		"telegram.rate_limits", "telegram.webhook.listen", "telegram.webhook.url", "telegram.webhook.secret",
+		"telegram.webhook.max_connections",
 		"storage.path", "http.listen", "http.backup_socket", "log.level", "log.format", "owners",
 		"table.stake", "table.entry_limit", "table.bet_options", "table.turn_timeout", "table.lobby_timeout",
 		"table.max_knocks", "table.starting_chips", "table.daily_bonus", "table.language",
@@ -318,6 +320,9 @@ func TestConfigErrors(t *testing.T) {
 		{name: "webhook with relative url", yaml: "telegram:\n  mode: webhook\n  webhook:\n    url: /hook\n", key: "telegram.webhook.url", source: "line 4", what: "absolute https"},
 		{name: "webhook bad listen", env: []string{"TWENTYONE_TELEGRAM_MODE=webhook", "TWENTYONE_TELEGRAM_WEBHOOK_URL=https://e.org/", "TWENTYONE_TELEGRAM_WEBHOOK_LISTEN=8443"}, key: "telegram.webhook.listen", source: "TWENTYONE_TELEGRAM_WEBHOOK_LISTEN", what: "host:port"},
 		{name: "bad webhook secret", yaml: "telegram:\n  webhook:\n    secret: has space\n", key: "telegram.webhook.secret", source: "line 3", what: "A-Z"},
+		{name: "webhook on another port", env: []string{"TWENTYONE_TELEGRAM_WEBHOOK_URL=https://bot.example.org:8080/hook"}, key: "telegram.webhook.url", source: "TWENTYONE_TELEGRAM_WEBHOOK_URL", what: "port 443, 80, 88 or 8443, the only ports Telegram posts to, not 8080"},
+		{name: "no webhook connections", yaml: "telegram:\n  webhook:\n    max_connections: 0\n", key: "telegram.webhook.max_connections", source: "line 3", what: "from 1 to 100"},
+		{name: "too many webhook connections", env: []string{"TWENTYONE_TELEGRAM_WEBHOOK_MAX_CONNECTIONS=101"}, key: "telegram.webhook.max_connections", source: "TWENTYONE_TELEGRAM_WEBHOOK_MAX_CONNECTIONS", what: "not 101"},
 		{name: "bad endpoint", env: []string{"TWENTYONE_TELEGRAM_API_ENDPOINT=https://api.telegram.org/bot"}, key: "telegram.api_endpoint", source: "TWENTYONE_TELEGRAM_API_ENDPOINT", what: "two %s"},
 		{name: "no rate limits against telegram", yaml: "telegram:\n  rate_limits: false\n", key: "telegram.rate_limits", source: "line 2", what: "local test server"},
 		{name: "bad http listen", yaml: "http:\n  listen: localhost\n", key: "http.listen", source: "line 2", what: "host:port"},

@@ -6,6 +6,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -93,7 +94,7 @@ func TestBinarySIGTERMMidGame(t *testing.T) {
 	for _, mode := range []string{"polling", "webhook"} {
 		t.Run(mode, func(t *testing.T) {
 			t.Parallel()
-			srv := telegramtest.StartTest(t)
+			srv := telegramtest.StartTest(t, telegramtest.WithLoopbackWebhooks())
 			db := filepath.Join(t.TempDir(), "twentyone.db")
 			env := botEnv(srv, db)
 			if mode == "webhook" {
@@ -265,7 +266,7 @@ func TestBinaryWebhook(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			srv := telegramtest.StartTest(t)
+			srv := telegramtest.StartTest(t, telegramtest.WithLoopbackWebhooks())
 			addr := freeAddr(t)
 			hook := "http://" + addr + "/telegram"
 			env := botEnv(srv, filepath.Join(t.TempDir(), "twentyone.db"),
@@ -276,6 +277,7 @@ func TestBinaryWebhook(t *testing.T) {
 			p := startBinary(t, env)
 			p.waitReady()
 			assert.Equal(t, hook, srv.WebhookInfo().URL, "the binary registered its webhook")
+			assert.Equal(t, 40, srv.WebhookInfo().MaxConnections, "telegram.webhook.max_connections, by default Telegram's")
 
 			tb := newTable(t, srv)
 			tb.open()
@@ -314,6 +316,103 @@ func TestBinaryWebhook(t *testing.T) {
 	}
 }
 
+// TestBinaryWebhookInParallel: Telegram posts a webhook's updates in
+// parallel, a queue per chat for messages and per user for presses. In a
+// dozen lobbies at once a new player presses Join and a seated one sends
+// /leave right after: in every chat the /leave is applied, the Join press
+// is answered as it was applied (seated, or the table moved on), the table
+// shows it, every update was accepted once, and the chips add up.
+func TestBinaryWebhookInParallel(t *testing.T) {
+	t.Parallel()
+	const chats, maxConnections = 12, 8
+	srv := telegramtest.StartTest(t, telegramtest.WithLoopbackWebhooks())
+	db := filepath.Join(t.TempDir(), "twentyone.db")
+	addr := freeAddr(t)
+	p := startBinary(t, botEnv(srv, db,
+		"TWENTYONE_TELEGRAM_MODE=webhook",
+		"TWENTYONE_TELEGRAM_WEBHOOK_LISTEN="+addr,
+		"TWENTYONE_TELEGRAM_WEBHOOK_URL=http://"+addr+"/telegram",
+		fmt.Sprintf("TWENTYONE_TELEGRAM_WEBHOOK_MAX_CONNECTIONS=%d", maxConnections)))
+	p.waitReady()
+	require.Equal(t, maxConnections, srv.WebhookInfo().MaxConnections)
+
+	type lobby struct {
+		tb          *table
+		carol, dave telegramtest.User
+		join        *telegramtest.Callback
+	}
+	lobbies := make([]*lobby, chats)
+	for i := range lobbies {
+		user := func(name string) telegramtest.User {
+			return srv.AddUser(telegramtest.User{FirstName: name, LanguageCode: "en"})
+		}
+		l := &lobby{tb: &table{t: t, srv: srv, alice: user("Alice"), bob: user("Bob")}, carol: user("Carol"), dave: user("Dave")}
+		l.tb.group = srv.NewGroup(fmt.Sprintf("Game night %d", i), l.tb.alice, l.tb.bob, l.carol, l.dave)
+		l.tb.open()
+		require.Equal(t, "You're in.", l.tb.pressAndWait(l.carol, l.tb.message(callback.Join, "Bob"), callback.Join))
+		lobbies[i] = l
+	}
+	for _, l := range lobbies {
+		m := l.tb.message(callback.Join, "Alice", "Bob", "Carol")
+		l.join = l.tb.press(l.dave, m, callback.Join)
+		l.tb.command(l.carol, "leave")
+	}
+	for i, l := range lobbies {
+		answer, err := l.join.Wait(waitCtx(t))
+		require.NoError(t, err)
+		seated := answer.Text == "You're in."
+		if !seated {
+			assert.Equal(t, "This table has moved on.", answer.Text, "chat %d", i)
+		}
+		_, err = srv.WaitForBotMessage(waitCtx(t), l.tb.group.ID, func(m telegramtest.ChatMessage) bool {
+			_, lobby := button(m, callback.Join)
+			return lobby && !strings.Contains(m.Text, "Carol") && strings.Contains(m.Text, "Dave") == seated
+		})
+		assert.NoError(t, err, "chat %d: Carol left; Dave seated: %v", i, seated)
+	}
+
+	require.NoError(t, srv.WaitFor(waitCtx(t), func(*telegramtest.View) bool { return srv.WebhookInfo().PendingUpdateCount == 0 }))
+	attempts := srv.WebhookAttempts()
+	ids := map[int]bool{}
+	for _, a := range attempts {
+		assert.True(t, a.OK(), "update %d: %d %s", a.UpdateID, a.StatusCode, a.Error)
+		assert.False(t, ids[a.UpdateID], "update %d posted twice", a.UpdateID)
+		ids[a.UpdateID] = true
+	}
+	most := mostAtOnce(attempts)
+	assert.Greater(t, most, 1, "the updates were posted in parallel")
+	assert.LessOrEqual(t, most, maxConnections)
+
+	p.signal(syscall.SIGTERM)
+	require.Equal(t, exitOK, p.waitExit(stopLimit))
+	assert.Len(t, auditDatabase(t, db), chats)
+}
+
+// mostAtOnce returns the most webhook requests that were in flight at
+// once.
+func mostAtOnce(attempts []telegramtest.WebhookAttempt) int {
+	type edge struct {
+		at    time.Time
+		delta int
+	}
+	var edges []edge
+	for _, a := range attempts {
+		edges = append(edges, edge{a.At.Add(-a.Duration), 1}, edge{a.At, -1})
+	}
+	slices.SortFunc(edges, func(x, y edge) int {
+		if c := x.at.Compare(y.at); c != 0 {
+			return c
+		}
+		return x.delta - y.delta // an end before a start at the same instant
+	})
+	most, now := 0, 0
+	for _, e := range edges {
+		now += e.delta
+		most = max(most, now)
+	}
+	return most
+}
+
 // TestBinaryBadConfig: each kind of mistake in the file or the
 // environment makes `twentyone run` exit 2 with one line that names the
 // key, before it starts anything.
@@ -332,6 +431,8 @@ func TestBinaryBadConfig(t *testing.T) {
 		{name: "entry limit below the stake", yaml: "table:\n  stake: 50\n  entry_limit: 20\n", names: "table.entry_limit", what: "must be at least table.stake (50"},
 		{name: "negative timeout", env: []string{"TWENTYONE_TABLE_TURN_TIMEOUT=-1m"}, names: "table.turn_timeout", what: "not -1m0s"},
 		{name: "webhook mode without URL", env: []string{"TWENTYONE_TELEGRAM_MODE=webhook"}, names: "telegram.webhook.url", what: "required when telegram.mode is webhook"},
+		{name: "webhook on a port Telegram does not post to", env: []string{"TWENTYONE_TELEGRAM_MODE=webhook", "TWENTYONE_TELEGRAM_WEBHOOK_URL=https://bot.example.org:8080/tg"},
+			names: "telegram.webhook.url (from TWENTYONE_TELEGRAM_WEBHOOK_URL)", what: "must be on port 443, 80, 88 or 8443"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

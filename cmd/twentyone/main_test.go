@@ -106,7 +106,7 @@ func TestMainStartFailures(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.mode, func(t *testing.T) {
-			srv := telegramtest.StartTest(t)
+			srv := telegramtest.StartTest(t, telegramtest.WithLoopbackWebhooks())
 			srv.InjectFault(telegramtest.Fault{Kind: telegramtest.FaultInternalError, Methods: []string{tt.method}})
 			cfg := testConfig(srv, filepath.Join(t.TempDir(), "twentyone.db"))
 			cfg.Telegram.Mode = tt.mode

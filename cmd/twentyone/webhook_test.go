@@ -131,6 +131,12 @@ func TestWebhookPath(t *testing.T) {
 	assert.Equal(t, "/a/b", webhookPath("https://example.org/a/b"))
 	assert.NoError(t, checkWebhookURL("http://127.0.0.1:8080/hook"), "plain http to loopback, for a local test server")
 	assert.NoError(t, checkWebhookURL("http://localhost/hook"))
+	for _, port := range []string{"", ":443", ":80", ":88", ":8443"} {
+		assert.NoError(t, checkWebhookURL("https://example.org"+port+"/hook"), "Telegram posts to port %q", port)
+	}
+	assert.ErrorContains(t, checkWebhookURL("https://example.org:8080/hook"), "port 443, 80, 88 or 8443")
+	assert.ErrorContains(t, checkWebhookURL("https://example.org:444/hook"), "not 444")
+	assert.NoError(t, checkWebhookURL("https://127.0.0.1:9443/hook"), "any port on loopback, for a local Bot API server")
 	assert.Error(t, checkWebhookURL("http://10.0.0.1/hook"))
 	assert.Error(t, checkWebhookURL("https://example.org/hook?x=1"))
 	assert.Error(t, checkWebhookURL("ftp://example.org/hook"))
