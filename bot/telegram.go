@@ -278,6 +278,14 @@ func keyboardJSON(kb [][]render.Button) (string, bool) {
 	return string(data), true
 }
 
+// noLinkPreview is the link_preview_options of every text the bot sends.
+// The bot sends the parameters the current Bot API docs list: not
+// disable_web_page_preview, reply_to_message_id and
+// allow_sending_without_reply, which they no longer do (the official
+// server still reads them: Client::get_link_preview_options and
+// get_reply_parameters fall back to them).
+const noLinkPreview = `{"is_disabled":true}`
+
 // sendMessage sends m into chat (and topic) and returns the message id.
 func (a *api) sendMessage(chat int64, thread int, m render.Message, replyTo int) (int, error) {
 	p := tgbotapi.Params{}
@@ -285,10 +293,10 @@ func (a *api) sendMessage(chat int64, thread int, m render.Message, replyTo int)
 	p.AddNonZero("message_thread_id", thread)
 	p["text"] = m.Text
 	p["parse_mode"] = tgbotapi.ModeHTML
-	p.AddBool("disable_web_page_preview", true)
-	p.AddNonZero("reply_to_message_id", replyTo)
+	p["link_preview_options"] = noLinkPreview
 	if replyTo != 0 {
-		p.AddBool("allow_sending_without_reply", true)
+		// A reply even when the command was deleted meanwhile.
+		p["reply_parameters"] = `{"message_id":` + strconv.Itoa(replyTo) + `,"allow_sending_without_reply":true}`
 	}
 	if kb, ok := keyboardJSON(m.Keyboard); ok {
 		p["reply_markup"] = kb
@@ -310,7 +318,7 @@ func (a *api) editMessage(chat int64, id int, m render.Message) error {
 	p.AddNonZero("message_id", id)
 	p["text"] = m.Text
 	p["parse_mode"] = tgbotapi.ModeHTML
-	p.AddBool("disable_web_page_preview", true)
+	p["link_preview_options"] = noLinkPreview
 	if kb, ok := keyboardJSON(m.Keyboard); ok {
 		p["reply_markup"] = kb
 	}
