@@ -24,8 +24,15 @@ const DefaultEndpoint = tgbotapi.APIEndpoint
 var (
 	errNotModified = "message is not modified"
 	errEditGone    = []string{"message to edit not found", "message can't be edited", "MESSAGE_ID_INVALID"}
-	errDeleteGone  = []string{"message to delete not found", "message can't be deleted"}
-	errQueryOld    = "query is too old"
+	errDeleteGone  = "message to delete not found"
+	// errDeleteRefused: a bot deletes a message only within 48 hours of
+	// sending it. TDLib's MessagesManager::delete_messages answers "Message
+	// can't be deleted" in a supergroup, "Message can't be deleted for
+	// everyone" in a basic group or private chat; it edits its own
+	// messages at any age (can_edit_message: no time limit for a bot's
+	// outgoing messages).
+	errDeleteRefused = "message can't be deleted"
+	errQueryOld      = "query is too old"
 )
 
 // api is the bot's Bot API client: tgbotapi over an http.Client with

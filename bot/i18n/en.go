@@ -47,6 +47,7 @@ var en = map[Key]string{
 	ClosedEntryLimit: "Nobody had the chips to stay.",
 	ClosedOther:      "The table is closed.",
 	ClosedHint:       "A new table: the button below or /newgame.",
+	TableMoved:       "🃏 Twenty One — this table moved to a newer message below.",
 
 	BtnJoin:      "Join",
 	BtnLeave:     "Leave",

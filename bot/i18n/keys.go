@@ -105,6 +105,9 @@ const (
 	ClosedOther Key = "closed.other"
 	// ClosedHint: how to open a new table.
 	ClosedHint Key = "closed.hint"
+	// TableMoved replaces an old table message the bot could not delete
+	// (Telegram deletes only within 48 hours): the table is in a newer one.
+	TableMoved Key = "table.moved"
 )
 
 // Buttons and bet labels.

@@ -47,6 +47,7 @@ var ru = map[Key]string{
 	ClosedEntryLimit: "Ни у кого не хватило фишек, чтобы остаться.",
 	ClosedOther:      "Стол закрыт.",
 	ClosedHint:       "Новый стол: кнопка ниже или /newgame.",
+	TableMoved:       "🃏 Очко — стол переехал в новое сообщение ниже.",
 
 	BtnJoin:      "Сесть",
 	BtnLeave:     "Встать",

@@ -251,8 +251,8 @@ func (s *Server) deleteMessage(_ context.Context, p params) (any, *apiError) {
 	if rec == nil {
 		return nil, errDeleteNotFound
 	}
-	if !s.botMayDelete(c, rec) {
-		return nil, errCantDelete
+	if apiErr := s.deleteRefusal(c, rec); apiErr != nil {
+		return nil, apiErr
 	}
 	c.remove(id)
 	s.emitLocked(Event{Kind: EventMessageDeleted, ChatID: c.chat.ID, MessageID: id})
