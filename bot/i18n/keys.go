@@ -243,6 +243,10 @@ const (
 	// ChatSender: a command sent on behalf of a channel, which names no
 	// person to play or manage the table.
 	ChatSender Key = "cmd.chatsender"
+	// ReplyToChat: a command in reply to a message sent on behalf of a
+	// chat (a channel, or the group by an anonymous admin), which names
+	// no player.
+	ReplyToChat Key = "cmd.replytochat"
 	// UnknownSender: a command whose sender the bot cannot tell.
 	UnknownSender Key = "cmd.unknownsender"
 	// AdminCheckFailed: Telegram did not say whether the sender of an
