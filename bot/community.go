@@ -47,10 +47,24 @@ func (c *command) top(ctx context.Context) {
 // anonymous admin or a channel, or of nobody the bot can tell.
 func (c *command) replied() (*tgbotapi.User, bool) {
 	r := c.m.ReplyToMessage
-	if r == nil || r.SenderChat != nil || !person(r.From) || r.From.IsBot {
+	if r == nil || r.SenderChat != nil || !person(r.From) {
 		return nil, false
 	}
 	return r.From, true
+}
+
+// repliedToChat reports whether the command replies to a message sent on
+// behalf of a chat (a channel, a linked channel's automatic forward, an
+// anonymous admin), which names no player; it answers so. The first
+// message of a forum topic, which Telegram puts into reply_to_message of
+// every message in the topic, is no reply.
+func (c *command) repliedToChat() bool {
+	r := c.m.ReplyToMessage
+	if r == nil || r.SenderChat == nil || c.u.thread != 0 && r.MessageID == c.u.thread {
+		return false
+	}
+	c.say(i18n.T(c.lang, i18n.ReplyToChat))
+	return true
 }
 
 // stats handles /stats: the results of the sender, or of the user whose
@@ -58,6 +72,9 @@ func (c *command) replied() (*tgbotapi.User, bool) {
 func (c *command) stats(ctx context.Context) {
 	who, ok := c.replied()
 	if !ok {
+		if c.repliedToChat() {
+			return
+		}
 		if _, ok := c.player(); !ok {
 			return
 		}
@@ -159,7 +176,9 @@ func (c *command) kick(ctx context.Context) {
 	}
 	who, replied := c.replied()
 	if !replied {
-		c.say(i18n.T(c.lang, i18n.KickUsage))
+		if !c.repliedToChat() {
+			c.say(i18n.T(c.lang, i18n.KickUsage))
+		}
 		return
 	}
 	admin := c.actor()
@@ -180,13 +199,19 @@ func (c *command) kick(ctx context.Context) {
 // grant handles /grant AMOUNT in reply to a user (the bot's owners only):
 // chips out of nowhere, ledgered as a grant.
 func (c *command) grant(ctx context.Context) {
-	if senderOf(c.m) != byPerson || !c.b.owners[c.m.From.ID] {
+	switch {
+	case senderOf(c.m) == byChat:
+		c.say(i18n.T(c.lang, i18n.ChatSender))
+		return
+	case senderOf(c.m) != byPerson || !c.b.owners[c.m.From.ID]:
 		c.say(i18n.T(c.lang, i18n.GrantOwnerOnly))
 		return
 	}
 	who, replied := c.replied()
 	if !replied {
-		c.say(i18n.T(c.lang, i18n.GrantUsage))
+		if !c.repliedToChat() {
+			c.say(i18n.T(c.lang, i18n.GrantUsage))
+		}
 		return
 	}
 	amount, err := strconv.ParseInt(c.args, 10, 64)

@@ -16,9 +16,25 @@ import (
 	"github.com/twentyone-bot/twentyone/storage"
 )
 
-// anonymousAdmin is the user id Telegram sends for anonymous group admins
-// (GroupAnonymousBot); the message's sender_chat is the group itself.
-const anonymousAdmin = 1087968824
+// The users Telegram puts in "from" of a message a chat sent, which stand
+// in for no person (telegram-bot-api Client.cpp, Client::add_message).
+const (
+	// anonymousAdmin (GroupAnonymousBot): an anonymous admin of the group;
+	// sender_chat is the group itself.
+	anonymousAdmin = 1087968824
+	// channelBot (Channel_Bot): a member posting on behalf of a channel;
+	// sender_chat is the channel.
+	channelBot = 136817688
+	// serviceNotifications (Telegram): a linked channel's post
+	// automatically forwarded to its discussion group; sender_chat is the
+	// channel.
+	serviceNotifications = 777000
+)
+
+// standIn reports whether a user id is one of Telegram's stand-ins.
+func standIn(id int64) bool {
+	return id == anonymousAdmin || id == channelBot || id == serviceNotifications
+}
 
 // handle handles one update on its chat's goroutine. An update the bot
 // cannot make sense of (no chat, a chat id that no chat has, nobody to act
@@ -129,8 +145,8 @@ func (b *Bot) chatLang(ctx context.Context, chat int64, from *tgbotapi.User) i18
 func isGroup(c *tgbotapi.Chat) bool { return c != nil && (c.IsGroup() || c.IsSuperGroup()) }
 
 // person reports whether u is a user the bot may act for: there, with an
-// id, and not Telegram's stand-in for anonymous admins.
-func person(u *tgbotapi.User) bool { return u != nil && u.ID > 0 && u.ID != anonymousAdmin }
+// id, no bot, and none of Telegram's stand-ins.
+func person(u *tgbotapi.User) bool { return u != nil && u.ID > 0 && !u.IsBot && !standIn(u.ID) }
 
 // sender says who sent a message.
 type sender int
@@ -191,6 +207,26 @@ func commandOf(m *tgbotapi.Message) (cmd typed, ok bool, why string) {
 	return typed{name: strings.ToLower(name), bot: bot, args: strings.TrimSpace(m.Text[n:])}, true, ""
 }
 
+// unheard says why a message holds no command to the bot, whatever its
+// text, "" when it may hold one:
+//   - a linked channel's post automatically forwarded to the group
+//     (is_automatic_forward): the channel posted it, to its readers;
+//   - a forwarded message: someone else's words;
+//   - a message from a bot: bots answering bots could loop for ever
+//     (Telegram does not show bots each other's messages in groups, so
+//     none should come).
+func unheard(m *tgbotapi.Message) string {
+	switch {
+	case m.IsAutomaticForward:
+		return "an automatic forward of a linked channel's post"
+	case m.ForwardDate != 0:
+		return "a forwarded message"
+	case m.SenderChat == nil && m.From != nil && m.From.IsBot && !standIn(m.From.ID):
+		return "a message from a bot"
+	}
+	return ""
+}
+
 // message handles a message: service messages and commands.
 func (b *Bot) message(ctx context.Context, u update) {
 	m := u.Message
@@ -203,6 +239,10 @@ func (b *Bot) message(ctx context.Context, u update) {
 		return
 	case b.added(m):
 		b.welcome(m)
+		return
+	}
+	if why := unheard(m); why != "" {
+		b.log.Debug("message ignored", "update_id", u.UpdateID, "why", why)
 		return
 	}
 	tc, ok, why := commandOf(m)
@@ -482,7 +522,8 @@ func (c *command) cancel(ctx context.Context) {
 
 // admin reports whether the command's sender is an admin of the chat,
 // asking Telegram afresh; if not, it answers: with refusal, or that it
-// cannot tell who sent the command, or that Telegram would not say.
+// cannot tell who sent the command, or that a chat (a channel) runs
+// nothing, or that Telegram would not say.
 func (c *command) admin(ctx context.Context, refusal i18n.Key) bool {
 	var ok bool
 	switch senderOf(c.m) {
@@ -490,6 +531,9 @@ func (c *command) admin(ctx context.Context, refusal i18n.Key) bool {
 		return true
 	case byNobody:
 		c.say(i18n.T(c.lang, i18n.UnknownSender))
+		return false
+	case byChat:
+		c.say(i18n.T(c.lang, i18n.ChatSender))
 		return false
 	case byPerson:
 		var err error

@@ -163,7 +163,8 @@ func owed(v storage.View, id int) bool {
 }
 
 // retire edits each old message the table owes the chat into the record of
-// the game it showed, or deletes it, as an outbox op of its own: paced as
+// the game it showed, or deletes it (or, when it is too old to delete,
+// edits it into a note that the table moved), as an outbox op of its own: paced as
 // the call it is, and retried after a 429 or a 5xx, so that the old
 // message does not stay behind showing buttons that look live. Once done
 // (or found gone, or refused for good) it is reported to the store; what a
@@ -181,8 +182,13 @@ func (b *Bot) retire(v storage.View) {
 				}))
 			} else {
 				err = b.api.deleteMessage(key.Chat, r.MessageID)
+				if hasDescription(err, errDeleteRefused) {
+					// Too old to delete: edited into a note without buttons
+					// instead, so that none looks live.
+					err = b.api.editMessage(key.Chat, r.MessageID, render.Message{Text: i18n.T(lang(v.Settings), i18n.TableMoved)})
+				}
 			}
-			if hasDescription(err, errEditGone...) || hasDescription(err, errDeleteGone...) {
+			if hasDescription(err, errEditGone...) || hasDescription(err, errDeleteGone) {
 				err = nil // gone already: nothing to leave
 			}
 			err = forOutbox(b.chatError(key.Chat, err))

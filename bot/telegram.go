@@ -24,8 +24,15 @@ const DefaultEndpoint = tgbotapi.APIEndpoint
 var (
 	errNotModified = "message is not modified"
 	errEditGone    = []string{"message to edit not found", "message can't be edited", "MESSAGE_ID_INVALID"}
-	errDeleteGone  = []string{"message to delete not found", "message can't be deleted"}
-	errQueryOld    = "query is too old"
+	errDeleteGone  = "message to delete not found"
+	// errDeleteRefused: a bot deletes a message only within 48 hours of
+	// sending it. TDLib's MessagesManager::delete_messages answers "Message
+	// can't be deleted" in a supergroup, "Message can't be deleted for
+	// everyone" in a basic group or private chat; it edits its own
+	// messages at any age (can_edit_message: no time limit for a bot's
+	// outgoing messages).
+	errDeleteRefused = "message can't be deleted"
+	errQueryOld      = "query is too old"
 )
 
 // api is the bot's Bot API client: tgbotapi over an http.Client with
@@ -278,6 +285,14 @@ func keyboardJSON(kb [][]render.Button) (string, bool) {
 	return string(data), true
 }
 
+// noLinkPreview is the link_preview_options of every text the bot sends.
+// The bot sends the parameters the current Bot API docs list: not
+// disable_web_page_preview, reply_to_message_id and
+// allow_sending_without_reply, which they no longer do (the official
+// server still reads them: Client::get_link_preview_options and
+// get_reply_parameters fall back to them).
+const noLinkPreview = `{"is_disabled":true}`
+
 // sendMessage sends m into chat (and topic) and returns the message id.
 func (a *api) sendMessage(chat int64, thread int, m render.Message, replyTo int) (int, error) {
 	p := tgbotapi.Params{}
@@ -285,10 +300,10 @@ func (a *api) sendMessage(chat int64, thread int, m render.Message, replyTo int)
 	p.AddNonZero("message_thread_id", thread)
 	p["text"] = m.Text
 	p["parse_mode"] = tgbotapi.ModeHTML
-	p.AddBool("disable_web_page_preview", true)
-	p.AddNonZero("reply_to_message_id", replyTo)
+	p["link_preview_options"] = noLinkPreview
 	if replyTo != 0 {
-		p.AddBool("allow_sending_without_reply", true)
+		// A reply even when the command was deleted meanwhile.
+		p["reply_parameters"] = `{"message_id":` + strconv.Itoa(replyTo) + `,"allow_sending_without_reply":true}`
 	}
 	if kb, ok := keyboardJSON(m.Keyboard); ok {
 		p["reply_markup"] = kb
@@ -310,7 +325,7 @@ func (a *api) editMessage(chat int64, id int, m render.Message) error {
 	p.AddNonZero("message_id", id)
 	p["text"] = m.Text
 	p["parse_mode"] = tgbotapi.ModeHTML
-	p.AddBool("disable_web_page_preview", true)
+	p["link_preview_options"] = noLinkPreview
 	if kb, ok := keyboardJSON(m.Keyboard); ok {
 		p["reply_markup"] = kb
 	}

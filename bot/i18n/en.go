@@ -47,6 +47,7 @@ var en = map[Key]string{
 	ClosedEntryLimit: "Nobody had the chips to stay.",
 	ClosedOther:      "The table is closed.",
 	ClosedHint:       "A new table: the button below or /newgame.",
+	TableMoved:       "🃏 Twenty One — this table moved to a newer message below.",
 
 	BtnJoin:      "Join",
 	BtnLeave:     "Leave",
@@ -140,6 +141,7 @@ var en = map[Key]string{
 	Welcome:          "🃏 Hi! I host Twenty One here. /newgame opens a table, /rules has the rules, /help the commands. Everyone starts with %s.",
 	AnonymousPlay:    "Anonymous admins can't play: post as yourself to sit down.",
 	ChatSender:       "Messages sent on behalf of a channel can't play or run the table: post as yourself.",
+	ReplyToChat:      "That message was sent on behalf of a channel or of the group: it names no player.",
 	UnknownSender:    "I can't tell who sent this, so I did nothing.",
 	AdminCheckFailed: "I couldn't check with Telegram that you're an admin here, so I changed nothing. Try again; if it keeps failing, make me an admin of the group.",
 	NewGameOpen:      "The table is below.",

@@ -105,6 +105,9 @@ const (
 	ClosedOther Key = "closed.other"
 	// ClosedHint: how to open a new table.
 	ClosedHint Key = "closed.hint"
+	// TableMoved replaces an old table message the bot could not delete
+	// (Telegram deletes only within 48 hours): the table is in a newer one.
+	TableMoved Key = "table.moved"
 )
 
 // Buttons and bet labels.
@@ -240,6 +243,10 @@ const (
 	// ChatSender: a command sent on behalf of a channel, which names no
 	// person to play or manage the table.
 	ChatSender Key = "cmd.chatsender"
+	// ReplyToChat: a command in reply to a message sent on behalf of a
+	// chat (a channel, or the group by an anonymous admin), which names
+	// no player.
+	ReplyToChat Key = "cmd.replytochat"
 	// UnknownSender: a command whose sender the bot cannot tell.
 	UnknownSender Key = "cmd.unknownsender"
 	// AdminCheckFailed: Telegram did not say whether the sender of an

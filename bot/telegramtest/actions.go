@@ -61,6 +61,10 @@ type Post struct {
 	// GroupAnonymousBot and "sender_chat" the group. The user must be an
 	// administrator of a supergroup.
 	Anonymous bool
+	// SenderChat posts on behalf of a channel the user administers (see
+	// NewChannel): "from" is Channel_Bot and "sender_chat" the channel.
+	// Only in supergroups.
+	SenderChat int64
 }
 
 // Post sends a message as a user. The message is stored in the chat and,
@@ -72,19 +76,12 @@ func (s *Server) Post(p Post) (ChatMessage, error) {
 	if err != nil {
 		return ChatMessage{}, err
 	}
-	text := p.Text
-	if strings.TrimSpace(text) == "" {
-		return ChatMessage{}, fmt.Errorf("empty text: %w", ErrInvalid)
+	if c.chat.Type == ChatChannel {
+		return ChatMessage{}, fmt.Errorf("chat %d is a channel: post with PostInChannel: %w", c.chat.ID, ErrInvalid)
 	}
-	if utf16Len(text) > maxTextLength {
-		return ChatMessage{}, fmt.Errorf("text of %d UTF-16 units is over %d: %w", utf16Len(text), maxTextLength, ErrInvalid)
-	}
-	entities := p.Entities
-	if entities == nil {
-		entities = detectEntities(text)
-	} else {
-		entities = append([]MessageEntity(nil), entities...)
-		sortEntities(entities)
+	text, entities, err := typedText(p.Text, p.Entities)
+	if err != nil {
+		return ChatMessage{}, err
 	}
 	var reply *msgRecord
 	if p.ReplyTo != 0 {
@@ -98,6 +95,16 @@ func (s *Server) Post(p Post) (ChatMessage, error) {
 	}
 	from := u
 	var senderChat *Chat
+	if p.SenderChat != 0 {
+		if p.Anonymous {
+			return ChatMessage{}, fmt.Errorf("anonymous and on behalf of a channel at once: %w", ErrInvalid)
+		}
+		ch, err := s.sendAsLocked(c, u, p.SenderChat)
+		if err != nil {
+			return ChatMessage{}, err
+		}
+		from, senderChat = channelBot, &ch
+	}
 	if p.Anonymous {
 		if c.chat.Type != ChatSupergroup || !s.w.memberOf(c, u.ID).isAdmin() {
 			return ChatMessage{}, fmt.Errorf("only administrators of supergroups post anonymously: %w", ErrInvalid)
@@ -145,6 +152,23 @@ func (s *Server) DeleteMessage(chatID, byID int64, messageID int) error {
 	c.remove(messageID)
 	s.emitLocked(Event{Kind: EventMessageDeleted, ChatID: chatID, MessageID: messageID, Time: s.now()})
 	return nil
+}
+
+// typedText checks a text a user sends and returns its entities: those
+// given, sorted, or when nil those a client detects.
+func typedText(text string, given []MessageEntity) (string, []MessageEntity, error) {
+	if strings.TrimSpace(text) == "" {
+		return "", nil, fmt.Errorf("empty text: %w", ErrInvalid)
+	}
+	if utf16Len(text) > maxTextLength {
+		return "", nil, fmt.Errorf("text of %d UTF-16 units is over %d: %w", utf16Len(text), maxTextLength, ErrInvalid)
+	}
+	if given == nil {
+		return text, detectEntities(text), nil
+	}
+	entities := append([]MessageEntity(nil), given...)
+	sortEntities(entities)
+	return text, entities, nil
 }
 
 // SendText sends a plain text message as a user.

@@ -23,6 +23,10 @@ type Call struct {
 	Duration time.Duration `json:"duration"`
 	// At is the wall-clock time of the answer.
 	At time.Time `json:"at"`
+	// Legacy names the parameters of the request that the current Bot API
+	// docs no longer list, which the official server still reads (see
+	// legacyParams): a bot should send their replacements.
+	Legacy []string `json:"legacy,omitempty"`
 }
 
 // MethodStats counts the calls of one method.
@@ -104,21 +108,26 @@ type callLog struct {
 func newCallLog() *callLog { return &callLog{methods: map[string]*MethodStats{}} }
 
 func (c *callLog) record(method string, code int, description string, took time.Duration) {
+	c.recordCall(Call{Method: method, Code: code, Description: description, Duration: took})
+}
+
+// recordCall counts a call and keeps it among the recent ones, stamped now.
+func (c *callLog) recordCall(call Call) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	st := c.methods[method]
+	st := c.methods[call.Method]
 	if st == nil {
 		st = &MethodStats{Codes: map[int]int{}}
-		c.methods[method] = st
+		c.methods[call.Method] = st
 	}
 	st.Calls++
-	st.Codes[code]++
-	if code == 200 {
+	st.Codes[call.Code]++
+	if call.Code == 200 {
 		st.OK++
 	} else {
 		st.Failed++
 	}
-	call := Call{Method: method, Code: code, Description: description, Duration: took, At: time.Now()}
+	call.At = time.Now()
 	if len(c.recent) < recentCallsKept {
 		c.recent = append(c.recent, call)
 	} else {

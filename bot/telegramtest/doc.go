@@ -50,7 +50,11 @@
 // Telegram. In groups the bot runs in privacy mode unless WithPrivacyMode
 // (false) is given or it is an administrator. Updates carry
 // message_thread_id and is_topic_message in forums, which tgbotapi v5.5.1
-// does not decode: read them from the raw update.
+// does not decode: read them from the raw update. Members post on behalf
+// of a channel (Post's SenderChat: from Channel_Bot) and a channel's posts
+// reach its discussion group as automatic forwards (PostInChannel: from
+// 777000), as the official server shows them. The bot deletes a message
+// only within 48 hours of sending it, with the official server's answers.
 //
 // A webhook gets its updates as from api.telegram.org: in parallel, up to
 // setWebhook's max_connections (default 40) at once, with one queue per

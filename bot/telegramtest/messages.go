@@ -122,14 +122,43 @@ func (s *Server) threadLocked(c *chatState, thread int64, reply *msgRecord) (int
 	}
 }
 
-// botMayDelete reports whether the bot can delete the message, per
-// Telegram's rules: its own messages anywhere, any message in a private
-// chat, any message in a group where it is an administrator with the right.
-func (s *Server) botMayDelete(c *chatState, rec *msgRecord) bool {
-	if rec.msg.FromBot || c.chat.Type == ChatPrivate {
-		return true
+// deleteWindow is how long after sending a bot may delete a message
+// (TDLib: 2 * 86400 seconds for bots, in MessagesManager::can_revoke_message
+// and can_delete_channel_message; the docs: "A message can only be deleted
+// if it was sent less than 48 hours ago").
+const deleteWindow = 2 * 86400
+
+// deleteRefusal says why the bot may not delete the message, nil when it
+// may, with the text the official server answers: TDLib's
+// MessagesManager::delete_messages fails with "Message can't be deleted"
+// where can_delete_message says no (in a supergroup: older than 48 hours
+// from the moment it turns 48, the supergroup's first messages, or another's
+// message without can_delete_messages), and with "Message can't be deleted
+// for everyone" where can_revoke_message says no (in a private chat or a
+// basic group: older than 48 hours past the second, or in a basic group
+// another's message while the bot is no administrator).
+func (s *Server) deleteRefusal(c *chatState, rec *msgRecord) *apiError {
+	age := s.now().Unix() - rec.msg.Date
+	own := rec.msg.FromBot && !rec.msg.IsService()
+	switch c.chat.Type {
+	case ChatPrivate:
+		if age > deleteWindow {
+			return errCantDeleteForEveryone
+		}
+	case ChatGroup:
+		if !own && !c.bot.isAdmin() || age > deleteWindow {
+			return errCantDeleteForEveryone
+		}
+	default:
+		m := rec.msg
+		switch {
+		case age >= deleteWindow, m.SupergroupChatCreated, m.MigrateFromChatID != 0, m.ForumTopicCreated != nil:
+			return errCantDelete
+		case !m.FromBot && c.bot.status != StatusCreator && !(c.bot.status == StatusAdministrator && c.bot.canDelete):
+			return errCantDelete
+		}
 	}
-	return c.bot.status == StatusCreator || (c.bot.status == StatusAdministrator && c.bot.canDelete)
+	return nil
 }
 
 // botReceives reports whether a user's message in a chat reaches the bot

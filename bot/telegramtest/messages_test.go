@@ -135,7 +135,7 @@ func TestSendAndEditErrorsMatchTelegram(t *testing.T) {
 		{"markup edit to the same markup", tgbotapi.NewEditMessageReplyMarkup(chat.ID, botMsg.MessageID, keyboard("Hit", "hit")),
 			400, "Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message"},
 		{"delete a missing message", tgbotapi.NewDeleteMessage(chat.ID, 9999), 400, "Bad Request: message to delete not found"},
-		{"delete a user's message without admin rights", tgbotapi.NewDeleteMessage(chat.ID, userMsg.MessageID), 400, "Bad Request: message can't be deleted"},
+		{"delete a user's message without admin rights", tgbotapi.NewDeleteMessage(chat.ID, userMsg.MessageID), 400, "Bad Request: message can't be deleted for everyone"},
 		{"answer to an unknown query", tgbotapi.NewCallback("123", "ok"), 400, "Bad Request: query is too old and response timeout expired or query ID is invalid"},
 	}
 	for _, tt := range tests {

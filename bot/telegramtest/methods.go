@@ -68,26 +68,21 @@ func (s *Server) getMe(context.Context, params) (any, *apiError) {
 	return getMeResult{User: s.cfg.bot, CanJoinGroups: true, CanReadAllGroupMessages: !s.cfg.privacy}, nil
 }
 
-// replyArgs reads reply_to_message_id / allow_sending_without_reply, or
-// the newer reply_parameters object.
-func replyArgs(p params) (int64, bool) {
-	if raw, ok := p.jsonArg("reply_parameters"); ok {
-		var rp struct {
-			MessageID                int64 `json:"message_id"`
-			AllowSendingWithoutReply bool  `json:"allow_sending_without_reply"`
-		}
-		if json.Unmarshal([]byte(raw), &rp) == nil {
-			return rp.MessageID, rp.AllowSendingWithoutReply
-		}
-	}
-	return p.integer("reply_to_message_id", 0), p.boolean("allow_sending_without_reply")
-}
-
+// sendMessage checks its arguments in the official server's order
+// (Client::process_send_message_query, then do_send_message): link preview
+// options, text, reply parameters, reply markup, chat, replied message.
 func (s *Server) sendMessage(_ context.Context, p params) (any, *apiError) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if apiErr := linkPreviewArgs(p); apiErr != nil {
+		return nil, apiErr
+	}
 	entitiesArg, hasEntities := p.jsonArg("entities")
 	text, entities, apiErr := s.formatTextLocked(p.str("text"), p.str("parse_mode"), entitiesArg, hasEntities)
+	if apiErr != nil {
+		return nil, apiErr
+	}
+	target, apiErr := replyArgs(p)
 	if apiErr != nil {
 		return nil, apiErr
 	}
@@ -102,10 +97,14 @@ func (s *Server) sendMessage(_ context.Context, p params) (any, *apiError) {
 	if apiErr != nil {
 		return nil, apiErr
 	}
-	replyTo, allowWithout := replyArgs(p)
 	var reply *msgRecord
-	if replyTo != 0 {
-		if reply = c.get(int(replyTo)); reply == nil && !allowWithout {
+	if target.messageID != 0 {
+		// A reply into another chat (reply_parameters.chat_id naming it) is
+		// not modelled: its message is never found.
+		if target.inChat == "" || target.inChat == p.str("chat_id") {
+			reply = c.get(int(target.messageID))
+		}
+		if reply == nil && !target.allowWithout {
 			return nil, errReplyNotFound
 		}
 	}
@@ -204,6 +203,9 @@ func (s *Server) applyEditLocked(c *chatState, rec *msgRecord, text string, enti
 func (s *Server) editMessageText(_ context.Context, p params) (any, *apiError) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if apiErr := linkPreviewArgs(p); apiErr != nil {
+		return nil, apiErr
+	}
 	entitiesArg, hasEntities := p.jsonArg("entities")
 	text, entities, apiErr := s.formatTextLocked(p.str("text"), p.str("parse_mode"), entitiesArg, hasEntities)
 	if apiErr != nil {
@@ -249,8 +251,8 @@ func (s *Server) deleteMessage(_ context.Context, p params) (any, *apiError) {
 	if rec == nil {
 		return nil, errDeleteNotFound
 	}
-	if !s.botMayDelete(c, rec) {
-		return nil, errCantDelete
+	if apiErr := s.deleteRefusal(c, rec); apiErr != nil {
+		return nil, apiErr
 	}
 	c.remove(id)
 	s.emitLocked(Event{Kind: EventMessageDeleted, ChatID: c.chat.ID, MessageID: id})

@@ -400,21 +400,30 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.applyFault(w, spec.name, started, plan.fault)
 		return
 	}
-	s.finish(w, spec.name, started, result, apiErr)
+	s.answer(w, Call{Method: spec.name, Legacy: p.legacy()}, started, result, apiErr)
 }
 
 // finish records the call, then writes its result or error: a client never
 // sees an answer the call log does not hold yet.
 func (s *Server) finish(w http.ResponseWriter, method string, started time.Time, result any, apiErr *apiError) {
+	s.answer(w, Call{Method: method}, started, result, apiErr)
+}
+
+// answer is finish for a call whose record (method and legacy parameters)
+// is given; it fills in the rest.
+func (s *Server) answer(w http.ResponseWriter, call Call, started time.Time, result any, apiErr *apiError) {
+	call.Duration = time.Since(started)
 	if apiErr != nil {
-		s.calls.record(method, apiErr.code, apiErr.description, time.Since(started))
+		call.Code, call.Description = apiErr.code, apiErr.description
+		s.calls.recordCall(call)
 		writeAPIError(w, apiErr)
 	} else {
 		resp := okResponse{OK: true, Result: result}
 		if d, ok := result.(described); ok {
 			resp.Result, resp.Description = d.value, d.description
 		}
-		s.calls.record(method, http.StatusOK, "", time.Since(started))
+		call.Code = http.StatusOK
+		s.calls.recordCall(call)
 		writeJSON(w, http.StatusOK, resp)
 	}
 	s.change.broadcast()

@@ -11,6 +11,7 @@ const (
 	ChatPrivate    = "private"
 	ChatGroup      = "group"
 	ChatSupergroup = "supergroup"
+	ChatChannel    = "channel"
 )
 
 // Member statuses, as Telegram spells them in ChatMember.Status.
@@ -97,6 +98,17 @@ type ForumTopicCreated struct {
 	IconColor int    `json:"icon_color"`
 }
 
+// MessageOrigin is the origin of a forwarded message (Message's
+// forward_origin, set with the legacy forward_from_chat,
+// forward_from_message_id and forward_date); here always a channel's post
+// (type "channel") automatically forwarded, see PostInChannel.
+type MessageOrigin struct {
+	Type      string `json:"type"`
+	Date      int64  `json:"date"`
+	Chat      *Chat  `json:"chat,omitempty"`
+	MessageID int    `json:"message_id,omitempty"`
+}
+
 // Message is a message as the Bot API serialises it. Fields that
 // tgbotapi v5.5.1 does not know (message_thread_id, is_topic_message) are
 // present so that a bot can read them from the raw update.
@@ -105,6 +117,11 @@ type Message struct {
 	MessageThreadID       int                   `json:"message_thread_id,omitempty"`
 	From                  *User                 `json:"from,omitempty"`
 	SenderChat            *Chat                 `json:"sender_chat,omitempty"`
+	ForwardOrigin         *MessageOrigin        `json:"forward_origin,omitempty"`
+	ForwardFromChat       *Chat                 `json:"forward_from_chat,omitempty"`
+	ForwardFromMessageID  int                   `json:"forward_from_message_id,omitempty"`
+	ForwardDate           int64                 `json:"forward_date,omitempty"`
+	IsAutomaticForward    bool                  `json:"is_automatic_forward,omitempty"`
 	Date                  int64                 `json:"date"`
 	Chat                  Chat                  `json:"chat"`
 	IsTopicMessage        bool                  `json:"is_topic_message,omitempty"`
@@ -308,6 +325,18 @@ func (m Message) clone() Message {
 	if m.SenderChat != nil {
 		c := *m.SenderChat
 		m.SenderChat = &c
+	}
+	if m.ForwardOrigin != nil {
+		o := *m.ForwardOrigin
+		if o.Chat != nil {
+			c := *o.Chat
+			o.Chat = &c
+		}
+		m.ForwardOrigin = &o
+	}
+	if m.ForwardFromChat != nil {
+		c := *m.ForwardFromChat
+		m.ForwardFromChat = &c
 	}
 	if m.ReplyToMessage != nil {
 		r := m.ReplyToMessage.clone()

@@ -69,6 +69,7 @@ type chatState struct {
 	deleted    int
 	topics     map[int]string // forum topics: thread id → name
 	instance   string
+	discussion int64 // of a channel: its linked discussion group, 0 if none
 
 	// gone holds the keyboards of the last maxGone deleted messages that
 	// showed one (goneOrder, oldest first), so that a client that has not
@@ -96,8 +97,11 @@ func (c *chatState) isGroup() bool { return c.chat.Type == ChatGroup || c.chat.T
 
 // chatKindName is how error descriptions name the chat's kind.
 func (c *chatState) chatKindName() string {
-	if c.chat.Type == ChatSupergroup {
+	switch c.chat.Type {
+	case ChatSupergroup:
 		return "supergroup chat"
+	case ChatChannel:
+		return "channel chat"
 	}
 	return "group chat"
 }
