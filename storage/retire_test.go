@@ -293,3 +293,36 @@ func TestRepostOnce(t *testing.T) {
 	_, err = s.Repost(ctx, key, upd.next(), t0)
 	assert.NoError(t, err, "a later update moves it again")
 }
+
+// TestHighest: the highest ids a file names are those of the chats' last
+// updates, however they arrived, and of the messages tables are shown in
+// or owe, across chats and a restart.
+func TestHighest(t *testing.T) {
+	path := t.TempDir() + "/db"
+	s := openAt(t, path, Options{NoSync: true, Rand: stacked(fullGameDeck, fullGameDeck).Rand})
+	h, err := s.Highest(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, Highest{}, h, "a new file names nothing")
+
+	key := TableKey{Chat: group}
+	var upd updates
+	shown(t, s, key, &upd, 30)
+	playFullGame(t, s, key, &upd)
+	apply(t, s, key, upd.next(), bob, game.Command{Kind: game.Start}, t0.Add(time.Minute)) // Play again: 30 is owed
+	require.NoError(t, s.SetMessage(ctx, key, 7))
+	last := upd.n.Load()
+	// Another chat's update that came late, below this chat's last.
+	other := TableKey{Chat: group - 1}
+	apply(t, s, other, last-5, carol, game.Command{Kind: game.Open}, t0)
+	require.NoError(t, s.SetMessage(ctx, other, 12))
+
+	h, err = s.Highest(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, Highest{Update: last, Message: 30}, h, "the owed message is the highest")
+	require.NoError(t, s.Retired(ctx, key, 30))
+	require.NoError(t, s.Close())
+	s = openAt(t, path, Options{NoSync: true})
+	h, err = s.Highest(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, Highest{Update: last, Message: 12}, h)
+}

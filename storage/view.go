@@ -138,3 +138,53 @@ func (s *Store) reveals(ctx context.Context, chat int64, gameNo uint64, thread *
 	})
 	return out, err
 }
+
+// Highest is the highest Telegram ids a file names.
+type Highest struct {
+	// Update is the highest update id any chat handled (recent or
+	// not), 0 if none.
+	Update int64
+	// Message is the highest message id a table is shown in or owes to
+	// its chat, 0 if none.
+	Message int
+}
+
+// Highest returns the highest update and message ids the file names, so
+// that a Bot API server started afresh on a kept file (the playground's)
+// can number its updates and messages past them: an update at or below a
+// chat's last is a redelivery, and a table's old message id must not name
+// a new message.
+func (s *Store) Highest(ctx context.Context) (Highest, error) {
+	var h Highest
+	err := s.read(ctx, func(t *txn) error {
+		h = Highest{}
+		c := t.chats.Cursor()
+		for k, v := c.First(); k != nil; k, v = c.Next() {
+			rec, err := decodeChat(v)
+			if err != nil {
+				return t.corruptAt(fmt.Sprintf("chat %x", k), err)
+			}
+			h.Update = max(h.Update, rec.lastUpdate, rec.floor)
+			if n := len(rec.recent); n > 0 {
+				h.Update = max(h.Update, rec.recent[n-1])
+			}
+		}
+		c = t.tables.Cursor()
+		for k, v := c.First(); k != nil; k, v = c.Next() {
+			th, _, err := splitTable(v)
+			if err != nil {
+				return t.corruptAt(fmt.Sprintf("table %x", k), err)
+			}
+			h.Message = max(h.Message, th.messageID)
+		}
+		c = t.retire.Cursor()
+		for k, _ := c.First(); k != nil; k, _ = c.Next() {
+			if len(k) != 24 {
+				return t.corruptAt("old messages", fmt.Errorf("key %x", k))
+			}
+			h.Message = max(h.Message, int(getUint(k[16:])))
+		}
+		return nil
+	})
+	return h, err
+}

@@ -115,21 +115,6 @@ func Start(ctx context.Context, opts Options) (_ *Playground, err error) {
 	p.loopback = tcp.IP.IsLoopback()
 	p.url = "http://" + displayAddr(tcp)
 
-	// The database remembers the last update id each chat applied and skips
-	// updates at or below it as redelivered, and the messages its tables
-	// are shown in; a kept database outlives this server, so number the
-	// updates and every chat's messages from the clock, past any earlier
-	// run's (a table's old message id must not name a new message).
-	now := int(time.Now().UnixMilli())
-	p.srv = telegramtest.New(telegramtest.WithBot(Bot), telegramtest.WithFirstUpdateID(now),
-		telegramtest.WithFirstMessageID(now-firstMessageEpoch))
-	if err := p.srv.Listen("127.0.0.1:0"); err != nil {
-		return nil, fmt.Errorf("playground: starting the Bot API server: %w", err)
-	}
-	if p.groups, err = seed(p.srv); err != nil {
-		return nil, fmt.Errorf("playground: seeding the chats: %w", err)
-	}
-
 	p.dbPath = opts.DBPath
 	if p.dbPath == "" {
 		if p.tmpDir, err = os.MkdirTemp("", "twentyone-playground-"); err != nil {
@@ -145,6 +130,25 @@ func Start(ctx context.Context, opts Options) (_ *Playground, err error) {
 	}
 	if p.store, err = storage.Open(p.dbPath, storeOpts); err != nil {
 		return nil, fmt.Errorf("playground: opening the database %s: %w", p.dbPath, err)
+	}
+	// The database remembers the last update id each chat applied and skips
+	// updates at or below it as redelivered, and the messages its tables
+	// are shown in; a kept database outlives this server, so number the
+	// updates and messages past those it names (a table's old message id
+	// must not name a new message). The numbers start small, as Telegram's:
+	// its update and message ids are 32-bit (tdlib/telegram-bot-api,
+	// Client::get_message_id reads an int32).
+	highest, err := p.store.Highest(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("playground: reading the database %s: %w", p.dbPath, err)
+	}
+	p.srv = telegramtest.New(telegramtest.WithBot(Bot), telegramtest.WithFirstUpdateID(int(highest.Update)+1),
+		telegramtest.WithFirstMessageID(highest.Message+1))
+	if err := p.srv.Listen("127.0.0.1:0"); err != nil {
+		return nil, fmt.Errorf("playground: starting the Bot API server: %w", err)
+	}
+	if p.groups, err = seed(p.srv); err != nil {
+		return nil, fmt.Errorf("playground: seeding the chats: %w", err)
 	}
 
 	chips, bonus := storeOpts.StartingChips, storeOpts.DailyBonus
@@ -194,11 +198,6 @@ func Start(ctx context.Context, opts Options) (_ *Playground, err error) {
 
 // displayAddr is the address to print: a wildcard host becomes 127.0.0.1,
 // which a browser on the same machine can open.
-// firstMessageEpoch is subtracted from the clock's milliseconds to number
-// the playground's messages: ids well apart across runs, and small enough
-// for the page's JavaScript numbers.
-const firstMessageEpoch = 1_780_000_000_000
-
 func displayAddr(a *net.TCPAddr) string {
 	if a.IP.IsUnspecified() {
 		return net.JoinHostPort("127.0.0.1", fmt.Sprint(a.Port))
