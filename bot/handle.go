@@ -57,6 +57,14 @@ func (b *Bot) handle(ctx context.Context, u update) {
 			return
 		}
 		b.memberChanged(ctx, u.MyChatMember)
+	default:
+		// The kinds allowedUpdates leaves out, which still come for a while
+		// after it changed (Bot API, getUpdates: "doesn't affect updates
+		// created before the call"): an edited message is not sent again
+		// (an edited /cancel cancels nothing), members' own joins and
+		// leaves (chat_member) change no seat, and reactions, channel
+		// posts, business and inline updates are none of the game's.
+		b.log.Debug("update ignored", "update_id", u.UpdateID, "kind", u.kind())
 	}
 }
 

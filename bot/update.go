@@ -87,7 +87,8 @@ func (u *update) chat() int64 {
 	return 0
 }
 
-// kind names the update's kind, for metrics and logs.
+// kind names the update's kind, for metrics and logs: the field it holds,
+// among those tgbotapi v5.5.1 decodes, "other" for the rest.
 func (u *update) kind() string {
 	switch {
 	case u.CallbackQuery != nil:
@@ -96,6 +97,22 @@ func (u *update) kind() string {
 		return "message"
 	case u.MyChatMember != nil:
 		return "my_chat_member"
+	case u.EditedMessage != nil:
+		return "edited_message"
+	case u.ChannelPost != nil:
+		return "channel_post"
+	case u.EditedChannelPost != nil:
+		return "edited_channel_post"
+	case u.ChatMember != nil:
+		return "chat_member"
+	case u.ChatJoinRequest != nil:
+		return "chat_join_request"
+	case u.InlineQuery != nil, u.ChosenInlineResult != nil:
+		return "inline_query"
+	case u.ShippingQuery != nil, u.PreCheckoutQuery != nil:
+		return "payment"
+	case u.Poll != nil, u.PollAnswer != nil:
+		return "poll"
 	}
 	return "other"
 }
