@@ -2,16 +2,12 @@ package bot
 
 import (
 	"context"
-	"io"
-	"log/slog"
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/twentyone-bot/twentyone/bot/telegramtest"
-	"github.com/twentyone-bot/twentyone/storage"
 )
 
 // TestNobodyIsAnAdminOfAPrivateChat: a group command sent in a private
@@ -22,13 +18,8 @@ func TestNobodyIsAnAdminOfAPrivateChat(t *testing.T) {
 	alice := srv.AddUser(telegramtest.User{FirstName: "Alice"})
 	dm := srv.PrivateChat(alice)
 	group := srv.NewGroup("Game night", alice)
-	st, err := storage.Open(filepath.Join(t.TempDir(), "twentyone.db"), storage.Options{NoSync: true})
-	require.NoError(t, err)
-	t.Cleanup(func() { assert.NoError(t, st.Close()) })
 	ctx := context.Background()
-	b, err := New(ctx, Config{Token: srv.Token(), Endpoint: srv.Endpoint(), Transport: srv.Client().Transport,
-		Store: st, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	require.NoError(t, err)
+	b := newInternalBot(t, srv)
 	t.Cleanup(func() { assert.NoError(t, b.Close(ctx)) })
 
 	tests := []struct {

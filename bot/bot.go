@@ -109,12 +109,10 @@ type Bot struct {
 	clock   Clock
 	metrics Metrics
 	out     *outbox.Outbox
-	chats   *serial
+	chats   *serial // the updates, timeouts and restores, one at a time per chat
 	timers  *scheduler
 	owners  map[int64]bool
 
-	// handlers tracks updates and timeouts being handled, for Close.
-	handlers sync.WaitGroup
 	// restoring tracks the re-rendering after Start; stopRestore, called
 	// first thing by Close, stops it.
 	restoring   sync.WaitGroup
@@ -598,9 +596,7 @@ func (b *Bot) dispatch(raw []byte, done func()) error {
 // update of the kind, and the chat goes on with its next update. Deferred
 // calls in fn run, so that an update is still confirmed.
 func (b *Bot) onChat(chat int64, kind string, fn func(), attrs ...any) {
-	b.handlers.Add(1)
 	b.chats.Go(chat, func() {
-		defer b.handlers.Done()
 		defer func() {
 			if r := recover(); r != nil {
 				b.log.Error("handling failed", append(attrs, "kind", kind, "chat", chat,
@@ -612,9 +608,10 @@ func (b *Bot) onChat(chat int64, kind string, fn func(), attrs ...any) {
 	})
 }
 
-// Close stops the timers, waits for the updates being handled, sends the
-// pending renders until ctx is done, and closes the connection to the Bot
-// API. It does not close the store.
+// Close stops the re-rendering and the timers, waits until every update
+// and timeout queued on a chat was handled, sends the pending renders until
+// ctx is done, and closes the connection to the Bot API. It does not close
+// the store.
 func (b *Bot) Close(ctx context.Context) error {
 	b.mu.Lock()
 	stop := b.stopRestore
@@ -624,7 +621,7 @@ func (b *Bot) Close(ctx context.Context) error {
 	b.timers.stop()
 	waited := make(chan struct{})
 	go func() {
-		b.handlers.Wait()
+		b.chats.Wait()
 		close(waited)
 	}()
 	select {
