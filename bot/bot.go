@@ -111,10 +111,12 @@ type Bot struct {
 	out     *outbox.Outbox
 	chats   *serial // the updates, timeouts and restores, one at a time per chat
 	timers  *scheduler
+	tables  *tableMessages
+	quota   *quota
 	owners  map[int64]bool
 
-	// restoring tracks the re-rendering after Start; stopRestore, called
-	// first thing by Close, stops it.
+	// restoring tracks the re-rendering after Start; stopRestore (set by
+	// Start, under mu), called first thing by Close, stops it.
 	restoring   sync.WaitGroup
 	stopRestore context.CancelFunc
 	// base is the context handlers run in: it is not cancelled when Run's
@@ -122,10 +124,11 @@ type Bot struct {
 	base   context.Context
 	cancel context.CancelFunc
 
+	// mu guards the state that is neither one chat's nor a component's
+	// with a lock of its own: what Start and Close share, and two small
+	// caches that any chat's handler reads and writes.
 	mu       sync.Mutex
-	messages map[storage.TableKey]int // the table messages the bot knows
-	admins   map[adminKey]adminEntry
-	quota    *quota
+	admins   map[adminKey]adminEntry         // the admin statuses isAdmin got
 	verified map[storage.TableKey]verifySent // the tables' last deck checks
 }
 
@@ -161,7 +164,6 @@ func New(ctx context.Context, cfg Config) (*Bot, error) {
 		metrics:  cfg.Metrics,
 		chats:    newSerial(serialWorkers),
 		owners:   make(map[int64]bool),
-		messages: make(map[storage.TableKey]int),
 		admins:   make(map[adminKey]adminEntry),
 		quota:    newQuota(),
 		verified: make(map[storage.TableKey]verifySent),
@@ -181,6 +183,8 @@ func New(ctx context.Context, cfg Config) (*Bot, error) {
 			b.log.Info("rate limited by Telegram", "chat", chat, "retry_after", after)
 		},
 	})
+	b.tables = &tableMessages{api: b.api, store: b.store, clock: b.clock, log: b.log,
+		enqueue: b.enqueue, chatError: b.chatError, ids: make(map[storage.TableKey]int)}
 	b.base, b.cancel = context.WithCancel(context.Background())
 	b.stopRestore = func() {} // until Start
 	b.timers = newScheduler(b.clock, b.fireTimeout)

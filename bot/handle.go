@@ -668,19 +668,7 @@ func (b *Bot) memberChanged(ctx context.Context, m *tgbotapi.ChatMemberUpdated) 
 
 // forget drops what the bot remembers of a chat's tables.
 func (b *Bot) forget(chat int64) {
-	b.mu.Lock()
-	var keys []storage.TableKey
-	for k := range b.messages {
-		if k.Chat == chat {
-			keys = append(keys, k)
-		}
-	}
-	for _, k := range keys {
-		delete(b.messages, k)
-	}
-	b.dropEmptyMessages()
-	b.mu.Unlock()
-	for _, k := range keys {
+	for _, k := range b.tables.forget(chat) {
 		b.timers.set(k, 0, zeroTime)
 	}
 }

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"log/slog"
 	"strconv"
+	"sync"
 
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/bot/outbox"
@@ -22,41 +24,67 @@ func lang(s storage.ChatSettings) i18n.Lang {
 	return i18n.EN
 }
 
-// show arms the table's timer for the view and renders the table into its
-// message, through the outbox. The render reads the table when its turn
-// comes, so that it shows the newest state however long it waited, and a
-// waiting render holds a key, not a view (a hundred thousand tables timing
-// out at once held as many views, 280 MB).
+// show arms the table's timer for the view and shows the table in its
+// message (see tableMessages.show).
 func (b *Bot) show(v storage.View) {
 	b.timers.set(v.Key, v.Table.Version(), v.Table.Deadline())
-	key := v.Key
-	b.mu.Lock()
-	if _, ok := b.messages[key]; !ok && v.MessageID != 0 {
-		b.messages[key] = v.MessageID
-	}
-	b.mu.Unlock()
-	b.enqueue(outbox.Op{Chat: key.Chat, Slot: "table:" + key.String(), Do: func(ctx context.Context) error {
-		v, err := b.store.View(ctx, key)
-		if err != nil {
-			b.log.Warn("reading a table to show", "table", key, "err", err)
-			return nil
-		}
-		return b.renderTable(ctx, v)
-	}})
+	b.tables.show(v)
 }
 
+// enqueue queues op on the outbox; an op the outbox refuses (the chat's
+// queue is full, or the outbox closed) is logged and dropped.
 func (b *Bot) enqueue(op outbox.Op) {
 	if err := b.out.Enqueue(op); err != nil {
 		b.log.Warn("outgoing call dropped", "chat", op.Chat, "err", err)
 	}
 }
 
-// renderTable edits the table's message to the view, or sends it as a new
+// tableMessages shows each table in one message of its chat, edited in
+// place, and retires the old messages a table owes its chat. It remembers
+// the message of each open table only: a closed table's is read from
+// storage when a view needs it. Its methods are safe for concurrent use.
+type tableMessages struct {
+	api   *api
+	store Store
+	clock Clock
+	log   *slog.Logger
+	// enqueue queues an outgoing call (Bot.enqueue).
+	enqueue func(outbox.Op)
+	// chatError acts on the error of a call into a chat and returns it
+	// (Bot.chatError).
+	chatError func(chat int64, err error) error
+
+	mu  sync.Mutex
+	ids map[storage.TableKey]int // the message of each open table shown
+}
+
+// show renders the table into its message, through the outbox. The render
+// reads the table when its turn comes, so that it shows the newest state
+// however long it waited, and a waiting render holds a key, not a view (a
+// hundred thousand tables timing out at once held as many views, 280 MB).
+func (t *tableMessages) show(v storage.View) {
+	key := v.Key
+	t.mu.Lock()
+	if _, ok := t.ids[key]; !ok && v.MessageID != 0 {
+		t.ids[key] = v.MessageID
+	}
+	t.mu.Unlock()
+	t.enqueue(outbox.Op{Chat: key.Chat, Slot: "table:" + key.String(), Do: func(ctx context.Context) error {
+		v, err := t.store.View(ctx, key)
+		if err != nil {
+			t.log.Warn("reading a table to show", "table", key, "err", err)
+			return nil
+		}
+		return t.render(ctx, v)
+	}})
+}
+
+// render edits the table's message to the view, or sends it as a new
 // message when there is none, it was deleted, or it is one of the old
 // messages the view says the table owes the chat (a command moved the
 // table into a new message). Once the table's message is not one of those,
 // it retires them.
-func (b *Bot) renderTable(ctx context.Context, v storage.View) error {
+func (t *tableMessages) render(ctx context.Context, v storage.View) error {
 	key := v.Key
 	msg := render.Table(render.Input{
 		Table:    v.Table,
@@ -64,72 +92,96 @@ func (b *Bot) renderTable(ctx context.Context, v storage.View) error {
 		Balances: v.Balances,
 		Names:    v.Names,
 		Lang:     lang(v.Settings),
-		Now:      b.clock.Now(),
+		Now:      t.clock.Now(),
 		Decks:    v.Decks,
 	})
-	b.mu.Lock()
-	id := b.messages[key]
+	t.mu.Lock()
+	id := t.ids[key]
 	if id == 0 {
 		id = v.MessageID
 	}
-	b.mu.Unlock()
+	t.mu.Unlock()
 	if id != 0 && !owed(v, id) {
-		err := b.api.editMessage(key.Chat, id, msg)
+		err := t.api.editMessage(key.Chat, id, msg)
 		if err == nil {
-			b.retire(v)
+			t.retire(v)
 			if v.Table.Phase() == game.Closed {
-				b.forgetClosed(key, id)
+				t.forgetClosed(key, id)
 			}
 		}
 		if err == nil || !hasDescription(err, errEditGone...) {
-			return forOutbox(b.chatError(key.Chat, err))
+			return forOutbox(t.chatError(key.Chat, err))
 		}
 		// The message was deleted: send a new one.
 	}
 	if v.Table.Phase() == game.Closed && id == 0 {
 		return nil // nothing to show for a table that closed unseen
 	}
-	newID, err := b.api.sendMessage(key.Chat, int(key.Thread), msg, 0)
+	newID, err := t.api.sendMessage(key.Chat, int(key.Thread), msg, 0)
 	if err != nil {
-		return forOutbox(b.chatError(key.Chat, err))
+		return forOutbox(t.chatError(key.Chat, err))
 	}
-	b.mu.Lock()
-	b.messages[key] = newID
-	b.mu.Unlock()
+	t.mu.Lock()
+	t.ids[key] = newID
+	t.mu.Unlock()
 	// Store the new message's id before anything else: a crash before it
 	// is stored leaves the new message behind, showing a state no restart
 	// updates (cmd/loadtest -chaos-kills counted about one such orphan per
 	// kill while the old message was edited first). Until it is stored,
 	// the old messages stay owed: retired now, a restart would render the
 	// table into them again.
-	if err := b.store.SetMessage(ctx, key, newID); err != nil {
-		b.log.Warn("recording the table message", "table", key, "err", err)
+	if err := t.store.SetMessage(ctx, key, newID); err != nil {
+		t.log.Warn("recording the table message", "table", key, "err", err)
 		return nil
 	}
-	b.retire(v)
+	t.retire(v)
 	return nil
 }
 
 // forgetClosed drops the table's message id once its closed table was
-// shown in it, unless a newer message replaced it meanwhile: the bot keeps
-// the messages of open tables only (a later view carries the id from
+// shown in it, unless a newer message replaced it meanwhile: only the
+// messages of open tables are kept (a later view carries the id from
 // storage), so that a hundred thousand chats that played once cost nothing.
-func (b *Bot) forgetClosed(key storage.TableKey, id int) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.messages[key] == id {
-		delete(b.messages, key)
-		b.dropEmptyMessages()
+func (t *tableMessages) forgetClosed(key storage.TableKey, id int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.ids[key] == id {
+		delete(t.ids, key)
+		t.dropEmpty()
 	}
 }
 
-// dropEmptyMessages replaces the emptied map of table messages with a new
-// one: a Go map keeps its size after deletions, and a hundred thousand
-// chats that played once would stay in memory; b.mu is held.
-func (b *Bot) dropEmptyMessages() {
-	if len(b.messages) == 0 {
-		b.messages = make(map[storage.TableKey]int)
+// forget drops the chat's table messages and returns their tables.
+func (t *tableMessages) forget(chat int64) []storage.TableKey {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var keys []storage.TableKey
+	for k := range t.ids {
+		if k.Chat == chat {
+			keys = append(keys, k)
+		}
 	}
+	for _, k := range keys {
+		delete(t.ids, k)
+	}
+	t.dropEmpty()
+	return keys
+}
+
+// dropEmpty replaces the emptied map of message ids with a new one: a Go
+// map keeps its size after deletions, and a hundred thousand chats that
+// played once would stay in memory; t.mu is held.
+func (t *tableMessages) dropEmpty() {
+	if len(t.ids) == 0 {
+		t.ids = make(map[storage.TableKey]int)
+	}
+}
+
+// len returns how many table messages are remembered.
+func (t *tableMessages) len() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.ids)
 }
 
 // withRetiring adds to keys, the tables to re-render after a start, those
@@ -164,39 +216,39 @@ func owed(v storage.View, id int) bool {
 
 // retire edits each old message the table owes the chat into the record of
 // the game it showed, or deletes it (or, when it is too old to delete,
-// edits it into a note that the table moved), as an outbox op of its own: paced as
-// the call it is, and retried after a 429 or a 5xx, so that the old
-// message does not stay behind showing buttons that look live. Once done
+// edits it into a note that the table moved), as an outbox op of its own:
+// paced as the call it is, and retried after a 429 or a 5xx, so that the
+// old message does not stay behind showing buttons that look live. Once done
 // (or found gone, or refused for good) it is reported to the store; what a
 // crash or the retries leave undone stays owed, and the next start
 // finishes it.
-func (b *Bot) retire(v storage.View) {
+func (t *tableMessages) retire(v storage.View) {
 	key := v.Key
 	for _, r := range v.Retiring {
-		b.enqueue(outbox.Op{Chat: key.Chat, Slot: fmt.Sprintf("old:%s:%d", key, r.MessageID), Do: func(ctx context.Context) error {
+		t.enqueue(outbox.Op{Chat: key.Chat, Slot: fmt.Sprintf("old:%s:%d", key, r.MessageID), Do: func(ctx context.Context) error {
 			var err error
 			if r.Record {
-				err = b.api.editMessage(key.Chat, r.MessageID, render.Summary(render.Input{
+				err = t.api.editMessage(key.Chat, r.MessageID, render.Summary(render.Input{
 					Table: r.Table, Settings: v.Settings.Game, Names: r.Names,
-					Lang: lang(v.Settings), Now: b.clock.Now(), Decks: r.Decks,
+					Lang: lang(v.Settings), Now: t.clock.Now(), Decks: r.Decks,
 				}))
 			} else {
-				err = b.api.deleteMessage(key.Chat, r.MessageID)
+				err = t.api.deleteMessage(key.Chat, r.MessageID)
 				if hasDescription(err, errDeleteRefused) {
 					// Too old to delete: edited into a note without buttons
 					// instead, so that none looks live.
-					err = b.api.editMessage(key.Chat, r.MessageID, render.Message{Text: i18n.T(lang(v.Settings), i18n.TableMoved)})
+					err = t.api.editMessage(key.Chat, r.MessageID, render.Message{Text: i18n.T(lang(v.Settings), i18n.TableMoved)})
 				}
 			}
 			if hasDescription(err, errEditGone...) || hasDescription(err, errDeleteGone) {
 				err = nil // gone already: nothing to leave
 			}
-			err = forOutbox(b.chatError(key.Chat, err))
+			err = forOutbox(t.chatError(key.Chat, err))
 			if retried(err) {
 				return err
 			}
-			if serr := b.store.Retired(ctx, key, r.MessageID); serr != nil {
-				b.log.Warn("recording an old table message retired", "table", key, "message", r.MessageID, "err", serr)
+			if serr := t.store.Retired(ctx, key, r.MessageID); serr != nil {
+				t.log.Warn("recording an old table message retired", "table", key, "message", r.MessageID, "err", serr)
 			}
 			return err
 		}})
