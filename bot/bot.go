@@ -266,9 +266,8 @@ const (
 
 // restore re-renders the tables one after the other, each on its chat's
 // goroutine (so that it is ordered with the chat's updates and a newer
-// render replaces it), while the outbox is not busy with live renders.
-// Queueing every table at once made a start with 10,000 open tables take
-// 15 s to answer its first press and peak at 377 MB (cmd/loadtest).
+// render replaces it), while the outbox is not busy with live renders. It
+// returns once every table's render was queued, or ctx is done.
 func (b *Bot) restore(ctx context.Context, keys []storage.TableKey) {
 	for _, key := range keys {
 		for waited := time.Duration(0); b.out.Pending() >= restoreBacklog && waited < restoreMaxWait; waited += 10 * time.Millisecond {
@@ -324,9 +323,9 @@ func (b *Bot) Run(ctx context.Context) error {
 		// what it returns again is skipped.
 		offset, busy := w.offset()
 		if busy > pollLimit/2 {
-			// A poll would return the updates in hand first and few new
-			// ones: decoding those again cost 16 % of the CPU at 1,000
-			// chats (cmd/loadtest). Wait until half the window is free.
+			// A poll would return the updates in hand first, to be
+			// decoded again, and few new ones: wait until half the window
+			// is free.
 			w.waitFreed(ctx, pollPause)
 			continue
 		}
@@ -405,10 +404,9 @@ func (b *Bot) Run(ctx context.Context) error {
 		}
 		if len(raws) < pollLimit {
 			// Telegram had no more: let the updates in hand be handled, so
-			// that the next poll confirms them and waits for new ones. (A
-			// poll at once returned the same updates again: 870 polls a
-			// second for 500 presses, cmd/loadtest -soak.) A full answer
-			// means more wait: poll again at once.
+			// that the next poll confirms them and waits for new ones
+			// instead of returning them again at once. A full answer means
+			// more wait: poll again at once.
 			w.waitIdle(ctx, pollPause)
 		}
 	}
@@ -416,10 +414,9 @@ func (b *Bot) Run(ctx context.Context) error {
 }
 
 // firstPollBackoff is the wait after a failed getUpdates, doubling with
-// each failure in a row up to 30 s. A lone 5xx or dropped connection is
-// common and passes at once: waiting a whole second after each (as
-// before) stalled every chat, and cut the presses handled by 88 % under
-// cmd/loadtest -faults (5 % of calls failing).
+// each failure in a row up to 30 s: short, because every chat waits while
+// polling does, and a lone 5xx or dropped connection is common and passes
+// at once.
 const firstPollBackoff = 100 * time.Millisecond
 
 // pollPause bounds how long Run waits for the updates in hand before
@@ -427,9 +424,8 @@ const firstPollBackoff = 100 * time.Millisecond
 const pollPause = 50 * time.Millisecond
 
 // inFlight tracks the updates Run dispatched and not yet handled, so that
-// it can poll for more while they are handled (a poll that waited for a
-// whole batch waited for its slowest update: cmd/loadtest measured a batch
-// of 100 at 35 ms median, 325 ms p99) without confirming an unhandled one.
+// it can poll for more while they are handled, not waiting for a batch's
+// slowest update, without confirming an unhandled one.
 type inFlight struct {
 	mu    sync.Mutex
 	ids   map[int]struct{}

@@ -122,9 +122,9 @@ var fieldInfo = map[string]i18n.Key{
 // A failure worth a retry (a 5xx, a dropped connection) is retried at once,
 // up to answerAttempts in all, while answerRetryWithin has not passed since
 // the first try: an unanswered press leaves the player's client spinning
-// until it gives up (cmd/loadtest -faults: 5 % of answers lost without the
-// retry), but a slow failure (a timeout) is not worth the chat's queue
-// waiting for it again, and Telegram refuses late answers anyway.
+// until it gives up, but a slow failure (a timeout) is not worth the
+// chat's queue waiting for it again, and Telegram refuses late answers
+// anyway.
 func (b *Bot) answer(q *tgbotapi.CallbackQuery, text string, alert bool) {
 	start := time.Now()
 	var err error

@@ -60,8 +60,7 @@ type tableMessages struct {
 
 // show renders the table into its message, through the outbox. The render
 // reads the table when its turn comes, so that it shows the newest state
-// however long it waited, and a waiting render holds a key, not a view (a
-// hundred thousand tables timing out at once held as many views, 280 MB).
+// however long it waited, and a waiting render holds a key, not a view.
 func (t *tableMessages) show(v storage.View) {
 	key := v.Key
 	t.mu.Lock()
@@ -126,10 +125,8 @@ func (t *tableMessages) render(ctx context.Context, v storage.View) error {
 	t.mu.Unlock()
 	// Store the new message's id before anything else: a crash before it
 	// is stored leaves the new message behind, showing a state no restart
-	// updates (cmd/loadtest -chaos-kills counted about one such orphan per
-	// kill while the old message was edited first). Until it is stored,
-	// the old messages stay owed: retired now, a restart would render the
-	// table into them again.
+	// updates. Until it is stored, the old messages stay owed: retired
+	// now, a restart would render the table into them again.
 	if err := t.store.SetMessage(ctx, key, newID); err != nil {
 		t.log.Warn("recording the table message", "table", key, "err", err)
 		return nil
@@ -141,7 +138,8 @@ func (t *tableMessages) render(ctx context.Context, v storage.View) error {
 // forgetClosed drops the table's message id once its closed table was
 // shown in it, unless a newer message replaced it meanwhile: only the
 // messages of open tables are kept (a later view carries the id from
-// storage), so that a hundred thousand chats that played once cost nothing.
+// storage), so that the memory kept grows with the open tables, not with
+// every chat that ever played.
 func (t *tableMessages) forgetClosed(key storage.TableKey, id int) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -168,9 +166,8 @@ func (t *tableMessages) forget(chat int64) []storage.TableKey {
 	return keys
 }
 
-// dropEmpty replaces the emptied map of message ids with a new one: a Go
-// map keeps its size after deletions, and a hundred thousand chats that
-// played once would stay in memory; t.mu is held.
+// dropEmpty replaces the emptied map of message ids with a new one, as a
+// Go map keeps its size after deletions; t.mu is held.
 func (t *tableMessages) dropEmpty() {
 	if len(t.ids) == 0 {
 		t.ids = make(map[storage.TableKey]int)

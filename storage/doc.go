@@ -58,10 +58,7 @@
 // and leaderboard entries sit together, the ledger entries of every chat
 // in a commit share the log's last page, and the indexes that span chats
 // change rarely. Every page a transaction touches is rewritten at commit,
-// so this is what bounds the throughput of a batch. (Schema 3 kept each
-// user's ledger entries together, keyed chat|user|seq: a commit of 32 chats'
-// commands then rewrote a page per user it paid, 1.7 pages per command
-// against 1.0 now.)
+// so this is what bounds the throughput of a batch.
 //
 // # Schema
 //
