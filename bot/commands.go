@@ -3,9 +3,7 @@ package bot
 import (
 	"context"
 	"errors"
-	"html"
 	"strconv"
-	"strings"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
@@ -232,7 +230,7 @@ func (c *command) verify(ctx context.Context) {
 		c.say(i18n.T(c.lang, i18n.VerifyUsage))
 		return
 	}
-	text, found, err := c.b.verifyText(ctx, c.key, n, c.lang)
+	msg, found, err := c.b.verifyMessage(ctx, c.key, n, c.lang)
 	switch {
 	case err != nil:
 		c.b.internal("verify", err)
@@ -240,33 +238,19 @@ func (c *command) verify(ctx context.Context) {
 	case !found:
 		c.say(i18n.T(c.lang, i18n.VerifyNone, strconv.FormatUint(n, 10)))
 	default:
-		c.say(text)
+		c.sayMessage(msg)
 	}
 }
 
-// verifyText is the message listing the revealed decks of a game of the
-// table; found is false when the game revealed none.
-func (b *Bot) verifyText(ctx context.Context, key storage.TableKey, gameNo uint64, l i18n.Lang) (text string, found bool, err error) {
+// verifyMessage is the message listing the revealed decks of a game of
+// the table; found is false when the game revealed none.
+func (b *Bot) verifyMessage(ctx context.Context, key storage.TableKey, gameNo uint64, l i18n.Lang) (m render.Message, found bool, err error) {
 	reveals, err := b.store.TableReveals(ctx, key, gameNo)
 	if errors.Is(err, storage.ErrNotFound) || err == nil && len(reveals) == 0 {
-		return "", false, nil
+		return render.Message{}, false, nil
 	}
 	if err != nil {
-		return "", false, err
+		return render.Message{}, false, err
 	}
-	num := strconv.FormatUint(gameNo, 10)
-	parts := []string{i18n.T(l, i18n.VerifyTitle, num)}
-	for i, r := range reveals {
-		parts = append(parts, i18n.T(l, i18n.VerifyDeck, strconv.Itoa(i+1), html.EscapeString(r.Commitment), html.EscapeString(r.Preimage)))
-	}
-	parts = append(parts, i18n.T(l, i18n.VerifyHowTo))
-	text = strings.Join(parts, "\n\n")
-	if len([]rune(text)) > render.MaxText-100 {
-		// A game with many knocks: the newest decks that fit.
-		for len(parts) > 3 && len([]rune(strings.Join(parts, "\n\n"))) > render.MaxText-100 {
-			parts = append(parts[:1], parts[2:]...)
-		}
-		text = strings.Join(parts, "\n\n")
-	}
-	return text, true, nil
+	return render.Verify(gameNo, reveals, l), true, nil
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"html"
 	"strings"
 	"unicode/utf8"
 
@@ -404,7 +403,7 @@ func (c *command) leave(ctx context.Context) {
 // sayError answers a rejected command with the reason, as a message.
 func (c *command) sayError(err error, v storage.View, u storage.User) {
 	text, _ := c.b.rejection(c.lang, err, v, u.ID)
-	c.say(html.EscapeString(text))
+	c.sayMessage(render.Plain(text))
 }
 
 func (c *command) balance(ctx context.Context) {
@@ -418,7 +417,7 @@ func (c *command) balance(ctx context.Context) {
 		c.say(i18n.T(c.lang, i18n.PopError))
 		return
 	}
-	c.say(i18n.T(c.lang, i18n.Balance, render.NameHTML(u.Name), i18n.Chips(c.lang, acc.Balance)))
+	c.sayMessage(render.Balance(u.Name, acc.Balance, c.lang))
 }
 
 func (c *command) bonus(ctx context.Context) {
@@ -427,20 +426,15 @@ func (c *command) bonus(ctx context.Context) {
 		return
 	}
 	now := c.b.clock.Now()
-	name := render.NameHTML(u.Name)
 	got, err := c.b.store.ClaimBonus(ctx, c.m.Chat.ID, u, now)
 	switch {
 	case err == nil:
-		c.say(i18n.T(c.lang, i18n.BonusGranted, name, i18n.Chips(c.lang, got.Amount), i18n.Chips(c.lang, got.Balance)))
+		c.sayMessage(render.BonusGranted(u.Name, got, c.lang))
 	case errors.Is(err, storage.ErrBonusTooSoon):
-		c.say(i18n.T(c.lang, i18n.BonusWait, name, i18n.Duration(c.lang, got.Next.Sub(now).Round(60e9))))
-	case errors.Is(err, storage.ErrBonusNotNeeded) && got.OnTables > 0:
-		s, _ := c.b.store.Settings(ctx, c.m.Chat.ID)
-		c.say(i18n.T(c.lang, i18n.BonusNotNeededOnTable, name, i18n.Chips(c.lang, s.Game.EntryLimit),
-			i18n.Chips(c.lang, got.Balance), i18n.Chips(c.lang, got.OnTables)))
+		c.sayMessage(render.BonusWait(u.Name, got.Next.Sub(now), c.lang))
 	case errors.Is(err, storage.ErrBonusNotNeeded):
 		s, _ := c.b.store.Settings(ctx, c.m.Chat.ID)
-		c.say(i18n.T(c.lang, i18n.BonusNotNeeded, name, i18n.Chips(c.lang, s.Game.EntryLimit), i18n.Chips(c.lang, got.Balance)))
+		c.sayMessage(render.BonusNotNeeded(u.Name, s.Game.EntryLimit, got, c.lang))
 	default:
 		c.b.internal("bonus", err)
 		c.say(i18n.T(c.lang, i18n.PopError))
