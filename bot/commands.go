@@ -22,7 +22,7 @@ var commands = []commandSpec{
 	{name: "balance", menu: i18n.DescBalance, showsOnly: always, run: (*command).balance},
 	{name: "bonus", menu: i18n.DescBonus, run: (*command).bonus},
 	{name: "rules", where: anywhere, menu: i18n.DescRules, showsOnly: always, run: says(i18n.Rules)},
-	{name: "help", where: anywhere, menu: i18n.DescHelp, showsOnly: always, run: says(i18n.Help)},
+	{name: "help", where: anywhere, menu: i18n.DescHelp, showsOnly: always, run: (*command).help},
 	{name: "settings", menu: i18n.DescSettings, who: admins, refusal: i18n.SettingsAdminOnly, restricted: withArgs,
 		showsOnly: withoutArgs, run: (*command).settings},
 	{name: "cancel", menu: i18n.DescCancel, who: admins, refusal: i18n.PopAdminOnly, run: (*command).cancel},
@@ -141,13 +141,19 @@ func (c *command) allowed(ctx context.Context) bool {
 
 // start handles /start: in a private chat, how to play in a group; in a
 // group, the help.
-func (c *command) start(context.Context) {
+func (c *command) start(ctx context.Context) {
 	if isGroup(c.m.Chat) {
-		c.say(i18n.T(c.lang, i18n.Help))
+		c.help(ctx)
 		return
 	}
 	c.say(i18n.T(c.lang, i18n.StartPrivate))
 }
+
+// help handles /help: what the bot does and its commands.
+func (c *command) help(context.Context) { c.say(helpText(c.lang)) }
+
+// helpText is the help in a language.
+func helpText(l i18n.Lang) string { return i18n.T(l, i18n.Help) }
 
 // admin reports whether the command's sender is an admin of the chat,
 // asking Telegram afresh; if not, it answers: with refusal, or that it
