@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strconv"
+	"strings"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
@@ -13,29 +14,29 @@ import (
 )
 
 // commands are the bot's commands, each once: where it works, who may use
-// it, its line in the menu and its handler. The menu lists them in this
-// order; a command with no menu text is left out of it.
+// it, its lines in the menu and in /help, and its handler. The menu and
+// /help list them in this order, leaving out those with no text for them.
 var commands = []commandSpec{
 	{name: "start", where: anywhere, showsOnly: always, run: (*command).start},
-	{name: "newgame", menu: i18n.DescNewGame, run: (*command).newGame},
-	{name: "leave", menu: i18n.DescLeave, run: (*command).leave},
-	{name: "balance", menu: i18n.DescBalance, showsOnly: always, run: (*command).balance},
-	{name: "bonus", menu: i18n.DescBonus, run: (*command).bonus},
-	{name: "rules", where: anywhere, menu: i18n.DescRules, showsOnly: always, run: says(i18n.Rules)},
+	{name: "newgame", menu: i18n.DescNewGame, help: i18n.HelpNewGame, run: (*command).newGame},
+	{name: "leave", menu: i18n.DescLeave, help: i18n.HelpLeave, run: (*command).leave},
+	{name: "balance", menu: i18n.DescBalance, help: i18n.HelpBalance, showsOnly: always, run: (*command).balance},
+	{name: "bonus", menu: i18n.DescBonus, help: i18n.HelpBonus, run: (*command).bonus},
+	{name: "rules", where: anywhere, menu: i18n.DescRules, help: i18n.HelpRules, showsOnly: always, run: says(i18n.Rules)},
 	{name: "help", where: anywhere, menu: i18n.DescHelp, showsOnly: always, run: (*command).help},
-	{name: "settings", menu: i18n.DescSettings, who: admins, refusal: i18n.SettingsAdminOnly, restricted: withArgs,
+	{name: "settings", menu: i18n.DescSettings, help: i18n.HelpSettings, who: admins, refusal: i18n.SettingsAdminOnly, restricted: withArgs,
 		showsOnly: withoutArgs, run: (*command).settings},
-	{name: "cancel", menu: i18n.DescCancel, who: admins, refusal: i18n.PopAdminOnly, run: (*command).cancel},
+	{name: "cancel", menu: i18n.DescCancel, help: i18n.HelpCancel, who: admins, refusal: i18n.PopAdminOnly, run: (*command).cancel},
 	// An unknown language is named before a member is told that they may
 	// not change it.
-	{name: "lang", menu: i18n.DescLang, who: admins, refusal: i18n.SettingsAdminOnly, restricted: aLanguage,
+	{name: "lang", menu: i18n.DescLang, help: i18n.HelpLang, who: admins, refusal: i18n.SettingsAdminOnly, restricted: aLanguage,
 		showsOnly: withoutArgs, run: (*command).setLang},
-	{name: "verify", menu: i18n.DescVerify, showsOnly: always, run: (*command).verify},
-	{name: "top", menu: i18n.DescTop, showsOnly: always, run: (*command).top},
-	{name: "stats", menu: i18n.DescStats, showsOnly: always, run: (*command).stats},
-	{name: "history", menu: i18n.DescHistory, showsOnly: always, run: (*command).history},
-	{name: "audit", menu: i18n.DescAudit, who: admins, refusal: i18n.PopAdminOnly, showsOnly: always, run: (*command).audit},
-	{name: "kick", menu: i18n.DescKick, who: admins, refusal: i18n.PopAdminOnly, run: (*command).kick},
+	{name: "verify", menu: i18n.DescVerify, help: i18n.HelpVerify, showsOnly: always, run: (*command).verify},
+	{name: "top", menu: i18n.DescTop, help: i18n.HelpTop, showsOnly: always, run: (*command).top},
+	{name: "stats", menu: i18n.DescStats, help: i18n.HelpStats, showsOnly: always, run: (*command).stats},
+	{name: "history", menu: i18n.DescHistory, help: i18n.HelpHistory, showsOnly: always, run: (*command).history},
+	{name: "audit", menu: i18n.DescAudit, help: i18n.HelpAudit, who: admins, refusal: i18n.PopAdminOnly, showsOnly: always, run: (*command).audit},
+	{name: "kick", menu: i18n.DescKick, help: i18n.HelpKick, who: admins, refusal: i18n.PopAdminOnly, run: (*command).kick},
 	{name: "grant", who: owners, refusal: i18n.GrantOwnerOnly, run: (*command).grant},
 }
 
@@ -52,6 +53,8 @@ type commandSpec struct {
 	restricted func(args string) bool
 	// menu is the command's description in the menu; "" keeps it out.
 	menu i18n.Key
+	// help is its line in /help; "" keeps it out.
+	help i18n.Key
 	// showsOnly reports whether a use with these arguments only shows
 	// something, changing nothing: asked again at once, the same answer
 	// need not come twice (see command.sayMessage); nil: never.
@@ -153,7 +156,24 @@ func (c *command) start(ctx context.Context) {
 func (c *command) help(context.Context) { c.say(helpText(c.lang)) }
 
 // helpText is the help in a language.
-func helpText(l i18n.Lang) string { return i18n.T(l, i18n.Help) }
+func helpText(l i18n.Lang) string { return helpTexts[l] }
+
+// helpTexts are the help in each language: what the bot does, then the
+// commands' lines. They are built in init: a handler in commands cannot
+// refer to commands in the variable's own initialisation.
+var helpTexts = map[i18n.Lang]string{}
+
+func init() {
+	for _, l := range i18n.Langs() {
+		var lines []string
+		for _, c := range commands {
+			if c.help != "" {
+				lines = append(lines, i18n.T(l, c.help))
+			}
+		}
+		helpTexts[l] = i18n.T(l, i18n.Help) + "\n\n" + strings.Join(lines, "\n")
+	}
+}
 
 // admin reports whether the command's sender is an admin of the chat,
 // asking Telegram afresh; if not, it answers: with refusal, or that it
