@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"strconv"
-	"strings"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
@@ -30,16 +29,7 @@ func (c *command) top(ctx context.Context) {
 		c.say(i18n.T(c.lang, i18n.PopError))
 		return
 	}
-	if len(rows) == 0 {
-		c.say(i18n.T(c.lang, i18n.TopEmpty))
-		return
-	}
-	lines := []string{i18n.T(c.lang, i18n.TopTitle)}
-	for i, r := range rows {
-		lines = append(lines, i18n.T(c.lang, i18n.TopLine, strconv.Itoa(i+1), render.NameHTML(r.Name),
-			i18n.Chips(c.lang, r.Balance), i18n.Signed(r.Net), i18n.Number(int64(r.Games))))
-	}
-	c.say(strings.Join(lines, "\n"))
+	c.sayMessage(render.Top(rows, c.lang))
 }
 
 // replied returns the person whose message the command replies to, or
@@ -80,10 +70,9 @@ func (c *command) stats(ctx context.Context) {
 		}
 		who = c.m.From
 	}
-	name := render.NameHTML(who.FirstName)
 	st, err := c.b.store.Stats(ctx, c.m.Chat.ID, game.UserID(who.ID))
 	if errors.Is(err, storage.ErrNotFound) {
-		c.say(i18n.T(c.lang, i18n.StatsNone, name))
+		c.sayMessage(render.StatsNone(who.FirstName, c.lang))
 		return
 	}
 	if err != nil {
@@ -97,26 +86,7 @@ func (c *command) stats(ctx context.Context) {
 		c.say(i18n.T(c.lang, i18n.PopError))
 		return
 	}
-	rate := "—"
-	if duels := st.DuelsWon + st.DuelsLost; duels > 0 {
-		rate = strconv.Itoa((200*st.DuelsWon+duels)/(2*duels)) + "%" // rounded half up
-	}
-	c.say(i18n.T(c.lang, i18n.StatsText, name, i18n.Number(int64(st.Games)), i18n.Number(int64(st.GamesAsBanker)),
-		i18n.Number(int64(st.DuelsWon)), i18n.Number(int64(st.DuelsLost)), rate,
-		i18n.Chips(c.lang, st.BiggestWin), i18n.Signed(st.Net),
-		i18n.Number(int64(st.Golden21s)), i18n.Number(int64(st.FivePictures)), i18n.Chips(c.lang, acc.Balance)))
-}
-
-// ledgerWords says what caused a movement.
-var ledgerWords = map[storage.LedgerKind]i18n.Key{
-	storage.LedgerStart:  i18n.LedgerStart,
-	storage.LedgerBonus:  i18n.LedgerBonus,
-	storage.LedgerOwner:  i18n.LedgerOwner,
-	storage.LedgerStake:  i18n.LedgerStake,
-	storage.LedgerBet:    i18n.LedgerBet,
-	storage.LedgerWin:    i18n.LedgerWin,
-	storage.LedgerRefund: i18n.LedgerRefund,
-	storage.LedgerBank:   i18n.LedgerBank,
+	c.sayMessage(render.Stats(who.FirstName, st, acc.Balance, c.lang))
 }
 
 // history handles /history: the sender's last chip movements.
@@ -125,55 +95,35 @@ func (c *command) history(ctx context.Context) {
 	if !ok {
 		return
 	}
-	name := render.NameHTML(u.Name)
 	entries, err := c.b.store.History(ctx, c.m.Chat.ID, u.ID, historySize)
-	if errors.Is(err, storage.ErrNotFound) || err == nil && len(entries) == 0 {
-		c.say(i18n.T(c.lang, i18n.HistoryEmpty, name))
-		return
-	}
-	if err != nil {
+	if err != nil && !errors.Is(err, storage.ErrNotFound) {
 		c.b.internal("history", err)
 		c.say(i18n.T(c.lang, i18n.PopError))
 		return
 	}
-	lines := []string{i18n.T(c.lang, i18n.HistoryTitle, name)}
-	for _, e := range entries {
-		why := i18n.T(c.lang, ledgerWords[e.Kind])
-		if !e.Kind.Grant() {
-			why = i18n.T(c.lang, ledgerWords[e.Kind], strconv.FormatUint(e.Game, 10))
-		}
-		lines = append(lines, i18n.T(c.lang, i18n.HistoryLine, e.Time.UTC().Format("02.01 15:04"),
-			i18n.Signed(e.Amount), why, i18n.Number(e.Balance)))
-	}
-	c.say(strings.Join(lines, "\n"))
+	c.sayMessage(render.History(u.Name, entries, c.lang))
 }
 
 // audit handles /audit (admins): whether the chat's chips add up.
 func (c *command) audit(ctx context.Context) {
-	if !c.admin(ctx, i18n.PopAdminOnly) {
-		return
-	}
 	a, err := c.b.store.Audit(ctx, c.m.Chat.ID)
 	if err != nil && !errors.Is(err, storage.ErrNotFound) {
 		c.b.internal("audit", err)
 		c.say(i18n.T(c.lang, i18n.PopError))
 		return
 	}
-	if err == nil && !a.OK {
+	switch {
+	case err != nil:
+		a = storage.Audit{Chat: c.m.Chat.ID, OK: true} // a chat the bot knows nothing of: no chips, which add up
+	case !a.OK:
 		c.b.log.Error("audit: the chips do not add up", "chat", a.Chat, "problems", a.Problems)
-		c.say(i18n.T(c.lang, i18n.AuditBad, i18n.Number(a.Balances), i18n.Number(a.OnTables), i18n.Number(a.Granted),
-			i18n.Number(a.Ledgered), i18n.Number(int64(len(a.Problems)))))
-		return
 	}
-	c.say(i18n.T(c.lang, i18n.AuditOK, i18n.Number(a.Balances), i18n.Number(a.OnTables), i18n.Number(a.Granted)))
+	c.sayMessage(render.Audit(a, c.lang))
 }
 
 // kick handles /kick in reply to a player (admins): the player is stood up
 // at the next safe moment.
 func (c *command) kick(ctx context.Context) {
-	if !c.admin(ctx, i18n.PopAdminOnly) {
-		return
-	}
 	who, replied := c.replied()
 	if !replied {
 		if !c.repliedToChat() {
@@ -182,14 +132,13 @@ func (c *command) kick(ctx context.Context) {
 		return
 	}
 	admin := c.actor()
-	name := render.NameHTML(who.FirstName)
 	res, err := c.apply(ctx, admin, game.Command{Kind: game.Kick, User: admin.ID, Target: game.UserID(who.ID)})
 	switch {
 	case err == nil:
 		c.b.show(res.View)
-		c.say(i18n.T(c.lang, i18n.KickDone, name))
+		c.sayMessage(render.KickDone(who.FirstName, c.lang))
 	case errors.Is(err, game.ErrNotSeated), errors.Is(err, game.ErrNoTable):
-		c.say(i18n.T(c.lang, i18n.KickNotSeated, name))
+		c.sayMessage(render.KickNotSeated(who.FirstName, c.lang))
 	case errors.Is(err, storage.ErrDuplicate):
 	default:
 		c.sayError(err, res.View, admin)
@@ -199,14 +148,6 @@ func (c *command) kick(ctx context.Context) {
 // grant handles /grant AMOUNT in reply to a user (the bot's owners only):
 // chips out of nowhere, ledgered as a grant.
 func (c *command) grant(ctx context.Context) {
-	switch {
-	case senderOf(c.m) == byChat:
-		c.say(i18n.T(c.lang, i18n.ChatSender))
-		return
-	case senderOf(c.m) != byPerson || !c.b.owners[c.m.From.ID]:
-		c.say(i18n.T(c.lang, i18n.GrantOwnerOnly))
-		return
-	}
 	who, replied := c.replied()
 	if !replied {
 		if !c.repliedToChat() {
@@ -228,5 +169,5 @@ func (c *command) grant(ctx context.Context) {
 		c.say(i18n.T(c.lang, i18n.PopError))
 		return
 	}
-	c.say(i18n.T(c.lang, i18n.GrantDone, render.NameHTML(who.FirstName), i18n.Chips(c.lang, amount), i18n.Chips(c.lang, bal)))
+	c.sayMessage(render.GrantDone(who.FirstName, amount, bal, c.lang))
 }

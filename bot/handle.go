@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"html"
 	"strings"
 	"unicode/utf8"
 
@@ -263,64 +262,15 @@ func (b *Bot) message(ctx context.Context, u update) {
 	if tc.bot != "" && !strings.EqualFold(tc.bot, b.Username()) {
 		return // a command for another bot
 	}
-	cmd := tc.name
-	c := command{b: b, u: u, m: m, key: storage.TableKey{Chat: m.Chat.ID, Thread: int64(u.thread)}, args: tc.args}
+	c := command{b: b, u: u, m: m, key: storage.TableKey{Chat: m.Chat.ID, Thread: int64(u.thread)}, name: tc.name, args: tc.args}
 	c.lang = b.chatLang(ctx, m.Chat.ID, m.From)
-	c.name = cmd
 	switch {
 	case m.SenderChat != nil:
 		c.who = m.SenderChat.ID // from is a stand-in then (see senderOf)
 	case m.From != nil:
 		c.who = m.From.ID
 	}
-	if !isGroup(m.Chat) {
-		switch cmd {
-		case "start":
-			c.say(i18n.T(c.lang, i18n.StartPrivate))
-		case "help":
-			c.say(i18n.T(c.lang, i18n.Help))
-		case "rules":
-			c.say(i18n.T(c.lang, i18n.Rules))
-		case "newgame", "leave", "balance", "bonus", "settings", "cancel", "lang", "verify",
-			"top", "stats", "history", "audit", "kick", "grant":
-			c.say(i18n.T(c.lang, i18n.GroupsOnly))
-		}
-		return
-	}
-	switch cmd {
-	case "start", "help":
-		c.say(i18n.T(c.lang, i18n.Help))
-	case "rules":
-		c.say(i18n.T(c.lang, i18n.Rules))
-	case "newgame":
-		c.newGame(ctx)
-	case "leave":
-		c.leave(ctx)
-	case "balance":
-		c.balance(ctx)
-	case "bonus":
-		c.bonus(ctx)
-	case "settings":
-		c.settings(ctx)
-	case "cancel":
-		c.cancel(ctx)
-	case "lang":
-		c.setLang(ctx)
-	case "verify":
-		c.verify(ctx)
-	case "top":
-		c.top(ctx)
-	case "stats":
-		c.stats(ctx)
-	case "history":
-		c.history(ctx)
-	case "audit":
-		c.audit(ctx)
-	case "kick":
-		c.kick(ctx)
-	case "grant":
-		c.grant(ctx)
-	}
+	c.route(ctx)
 }
 
 // command is a command being handled.
@@ -335,6 +285,8 @@ type command struct {
 	// reply quota: the user, or the chat they posted as.
 	name string
 	who  int64
+	// spec is the command's entry in commands, once routed.
+	spec *commandSpec
 }
 
 // say answers the command with an HTML message, in reply to it.
@@ -357,15 +309,9 @@ func (c *command) sayMessage(m render.Message) {
 }
 
 // showsOnly reports whether the command only shows something, changing
-// nothing: asked again at once, the same answer need not come twice.
+// nothing (commandSpec.showsOnly).
 func (c *command) showsOnly() bool {
-	switch c.name {
-	case "start", "help", "rules", "balance", "top", "stats", "history", "verify", "audit":
-		return true
-	case "settings", "lang":
-		return c.args == ""
-	}
-	return strings.HasPrefix(c.name, "verify_")
+	return c.spec != nil && c.spec.showsOnly != nil && c.spec.showsOnly(c.args)
 }
 
 // player returns the acting user, or false (after answering) when the
@@ -457,7 +403,7 @@ func (c *command) leave(ctx context.Context) {
 // sayError answers a rejected command with the reason, as a message.
 func (c *command) sayError(err error, v storage.View, u storage.User) {
 	text, _ := c.b.rejection(c.lang, err, v, u.ID)
-	c.say(html.EscapeString(text))
+	c.sayMessage(render.Plain(text))
 }
 
 func (c *command) balance(ctx context.Context) {
@@ -471,7 +417,7 @@ func (c *command) balance(ctx context.Context) {
 		c.say(i18n.T(c.lang, i18n.PopError))
 		return
 	}
-	c.say(i18n.T(c.lang, i18n.Balance, render.NameHTML(u.Name), i18n.Chips(c.lang, acc.Balance)))
+	c.sayMessage(render.Balance(u.Name, acc.Balance, c.lang))
 }
 
 func (c *command) bonus(ctx context.Context) {
@@ -480,20 +426,15 @@ func (c *command) bonus(ctx context.Context) {
 		return
 	}
 	now := c.b.clock.Now()
-	name := render.NameHTML(u.Name)
 	got, err := c.b.store.ClaimBonus(ctx, c.m.Chat.ID, u, now)
 	switch {
 	case err == nil:
-		c.say(i18n.T(c.lang, i18n.BonusGranted, name, i18n.Chips(c.lang, got.Amount), i18n.Chips(c.lang, got.Balance)))
+		c.sayMessage(render.BonusGranted(u.Name, got, c.lang))
 	case errors.Is(err, storage.ErrBonusTooSoon):
-		c.say(i18n.T(c.lang, i18n.BonusWait, name, i18n.Duration(c.lang, got.Next.Sub(now).Round(60e9))))
-	case errors.Is(err, storage.ErrBonusNotNeeded) && got.OnTables > 0:
-		s, _ := c.b.store.Settings(ctx, c.m.Chat.ID)
-		c.say(i18n.T(c.lang, i18n.BonusNotNeededOnTable, name, i18n.Chips(c.lang, s.Game.EntryLimit),
-			i18n.Chips(c.lang, got.Balance), i18n.Chips(c.lang, got.OnTables)))
+		c.sayMessage(render.BonusWait(u.Name, got.Next.Sub(now), c.lang))
 	case errors.Is(err, storage.ErrBonusNotNeeded):
 		s, _ := c.b.store.Settings(ctx, c.m.Chat.ID)
-		c.say(i18n.T(c.lang, i18n.BonusNotNeeded, name, i18n.Chips(c.lang, s.Game.EntryLimit), i18n.Chips(c.lang, got.Balance)))
+		c.sayMessage(render.BonusNotNeeded(u.Name, s.Game.EntryLimit, got, c.lang))
 	default:
 		c.b.internal("bonus", err)
 		c.say(i18n.T(c.lang, i18n.PopError))
@@ -501,9 +442,6 @@ func (c *command) bonus(ctx context.Context) {
 }
 
 func (c *command) cancel(ctx context.Context) {
-	if !c.admin(ctx, i18n.PopAdminOnly) {
-		return
-	}
 	u := c.actor()
 	before, err := c.b.store.View(ctx, c.key)
 	if err != nil {
@@ -528,36 +466,6 @@ func (c *command) cancel(ctx context.Context) {
 	}
 }
 
-// admin reports whether the command's sender is an admin of the chat,
-// asking Telegram afresh; if not, it answers: with refusal, or that it
-// cannot tell who sent the command, or that a chat (a channel) runs
-// nothing, or that Telegram would not say.
-func (c *command) admin(ctx context.Context, refusal i18n.Key) bool {
-	var ok bool
-	switch senderOf(c.m) {
-	case byAnonymousAdmin:
-		return true
-	case byNobody:
-		c.say(i18n.T(c.lang, i18n.UnknownSender))
-		return false
-	case byChat:
-		c.say(i18n.T(c.lang, i18n.ChatSender))
-		return false
-	case byPerson:
-		var err error
-		ok, err = c.b.isAdmin(ctx, c.m.Chat.ID, c.m.From.ID)
-		if err != nil {
-			c.b.log.Warn("checking an admin", "chat", c.m.Chat.ID, "err", err)
-			c.say(i18n.T(c.lang, i18n.AdminCheckFailed))
-			return false
-		}
-	}
-	if !ok {
-		c.say(i18n.T(c.lang, refusal))
-	}
-	return ok
-}
-
 func (c *command) setLang(ctx context.Context) {
 	if c.args == "" {
 		c.say(i18n.T(c.lang, i18n.LangCurrent, i18n.Name(c.lang)))
@@ -566,9 +474,6 @@ func (c *command) setLang(ctx context.Context) {
 	l, ok := i18n.Parse(c.args)
 	if !ok {
 		c.say(i18n.T(c.lang, i18n.LangUnknown, echo(c.args)))
-		return
-	}
-	if !c.admin(ctx, i18n.SettingsAdminOnly) {
 		return
 	}
 	if _, err := c.b.store.UpdateSettings(ctx, c.m.Chat.ID, func(s *storage.ChatSettings) error {

@@ -327,7 +327,7 @@ const verifyCooldown = 2 * time.Minute
 // or stale: it is refused and starts no cooldown, so that nobody can hold
 // up the real button with forged ones.
 func (b *Bot) pressVerify(ctx context.Context, q *tgbotapi.CallbackQuery, key storage.TableKey, thread int, gameNo uint64, l i18n.Lang) {
-	text, found, err := b.verifyText(ctx, key, gameNo, l)
+	msg, found, err := b.verifyMessage(ctx, key, gameNo, l)
 	switch {
 	case err != nil:
 		b.answer(q, "", false)
@@ -342,7 +342,7 @@ func (b *Bot) pressVerify(ctx context.Context, q *tgbotapi.CallbackQuery, key st
 		return
 	}
 	b.answer(q, "", false)
-	b.reply(key.Chat, thread, 0, "", render.Message{Text: text})
+	b.reply(key.Chat, thread, 0, "", msg)
 }
 
 // verifyDue says whether the deck check of a game of the table may be sent

@@ -38,9 +38,6 @@ func (c *command) settings(ctx context.Context) {
 		c.sayMessage(msg)
 		return
 	}
-	if !c.admin(ctx, i18n.SettingsAdminOnly) {
-		return
-	}
 	field, value, _ := strings.Cut(c.args, " ")
 	field, value = strings.ToLower(strings.TrimSpace(field)), strings.TrimSpace(value)
 	if value == "" {

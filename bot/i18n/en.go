@@ -104,21 +104,7 @@ var en = map[Key]string{
 	BonusNotNeeded:        "%s, the bonus is for balances below %s; yours is %s.",
 	BonusNotNeededOnTable: "%s, the bonus is for balances below %s; yours is %s, with %s more on the table.",
 	Help: "<b>🃏 Twenty One</b> (Ochko) for group chats: players bet against the banker's bank " +
-		"and draw cards, all in one message that I keep up to date.\n\n" +
-		"/newgame: open a table, or show the open one\n" +
-		"/leave: stand up from the table\n" +
-		"/balance: your chips in this chat\n" +
-		"/bonus: free chips once a day when you run low\n" +
-		"/rules: the rules in short\n" +
-		"/settings: the table settings (admins change them)\n" +
-		"/cancel: cancel the game and refund every bet (admins)\n" +
-		"/lang: the language, en or ru\n" +
-		"/verify N: the decks of game N, to check the shuffle\n" +
-		"/top: the chat's leaderboard\n" +
-		"/stats: your results (reply to someone for theirs)\n" +
-		"/history: your last chip movements\n" +
-		"/audit: check that the chat's chips add up (admins)\n" +
-		"/kick: reply to a player to stand them up (admins)",
+		"and draw cards, all in one message that I keep up to date.",
 	Rules: "<b>The rules in short</b>\n" +
 		"• 36 cards, 6 to ace. Points: 6 to 10 as written, J 2, Q 3, K 4, A 11.\n" +
 		"• Two aces are a <b>Golden 21</b>, five pictures (J Q K A) are <b>21</b> too. Over 21 is a bust.\n" +
@@ -189,6 +175,21 @@ var en = map[Key]string{
 	ProblemLobby:           "the lobby time must be from %s to %s",
 	ProblemKnocks:          "knocks must be from %s to %s",
 	ProblemNumber:          "%s is not a whole number",
+
+	HelpNewGame:  "/newgame: open a table, or show the open one",
+	HelpLeave:    "/leave: stand up from the table",
+	HelpBalance:  "/balance: your chips in this chat",
+	HelpBonus:    "/bonus: free chips once a day when you run low",
+	HelpRules:    "/rules: the rules in short",
+	HelpSettings: "/settings: the table settings (admins change them)",
+	HelpCancel:   "/cancel: cancel the game and refund every bet (admins)",
+	HelpLang:     "/lang: the language, en or ru",
+	HelpVerify:   "/verify N: the decks of game N, to check the shuffle",
+	HelpTop:      "/top: the chat's leaderboard",
+	HelpStats:    "/stats: your results (reply to someone for theirs)",
+	HelpHistory:  "/history: your last chip movements",
+	HelpAudit:    "/audit: check that the chat's chips add up (admins)",
+	HelpKick:     "/kick: reply to a player to stand them up (admins)",
 
 	DescNewGame:  "Open a table, or show the open one",
 	DescLeave:    "Stand up from the table",

@@ -228,7 +228,8 @@ const (
 	// BonusNotNeededOnTable: the name, the entry limit, the balance, the
 	// user's chips on the chat's tables.
 	BonusNotNeededOnTable Key = "cmd.bonus.notneeded.ontable"
-	// Help: what the bot does and its commands.
+	// Help: what the bot does, above the lines of its commands (HelpNewGame
+	// and on).
 	Help Key = "cmd.help"
 	// Rules: the rules in short.
 	Rules Key = "cmd.rules"
@@ -371,6 +372,38 @@ const (
 	DescLang Key = "desc.lang"
 	// DescVerify describes /verify.
 	DescVerify Key = "desc.verify"
+)
+
+// The lines of /help, one per command it lists.
+const (
+	// HelpNewGame: /newgame.
+	HelpNewGame Key = "help.newgame"
+	// HelpLeave: /leave.
+	HelpLeave Key = "help.leave"
+	// HelpBalance: /balance.
+	HelpBalance Key = "help.balance"
+	// HelpBonus: /bonus.
+	HelpBonus Key = "help.bonus"
+	// HelpRules: /rules.
+	HelpRules Key = "help.rules"
+	// HelpSettings: /settings.
+	HelpSettings Key = "help.settings"
+	// HelpCancel: /cancel.
+	HelpCancel Key = "help.cancel"
+	// HelpLang: /lang.
+	HelpLang Key = "help.lang"
+	// HelpVerify: /verify.
+	HelpVerify Key = "help.verify"
+	// HelpTop: /top.
+	HelpTop Key = "help.top"
+	// HelpStats: /stats.
+	HelpStats Key = "help.stats"
+	// HelpHistory: /history.
+	HelpHistory Key = "help.history"
+	// HelpAudit: /audit.
+	HelpAudit Key = "help.audit"
+	// HelpKick: /kick.
+	HelpKick Key = "help.kick"
 )
 
 // The pieces the helpers build numbers, durations and cards from.

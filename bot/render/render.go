@@ -1,6 +1,6 @@
 // Package render draws the bot's messages as pure functions of the state:
-// the table message of a chat, with its inline keyboard, and the /settings
-// message. The bot edits the one table message of a game to the latest
+// the table message of a chat, with its inline keyboard, the /settings
+// message and the replies to commands. The bot edits the one table message of a game to the latest
 // render; the same input always gives the same message.
 package render
 

@@ -1,0 +1,134 @@
+package bot_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/twentyone-bot/twentyone/bot/telegramtest"
+)
+
+// TestCommandRouting pins who may use each command where, and what
+// everyone else is told, in the order the checks are made: a group's
+// commands in a private chat, an admin's by a member, an owner's by an
+// admin, a player's by an anonymous admin; a refusal comes before any
+// look at the arguments or the reply, but an unknown language is named
+// before a member is told they may not change it.
+func TestCommandRouting(t *testing.T) {
+	h := newHarness(t, func(o *harnessOptions) {
+		o.chat = func(s *telegramtest.Server, users ...telegramtest.User) telegramtest.Chat {
+			return s.NewSupergroup("Game night", users...) // where admins post anonymously
+		}
+	})
+	const (
+		adminsOnly    = "Only chat admins can do that."
+		settingsAdmin = "Only chat admins can change the table."
+		ownersOnly    = "Only the bot's owners can grant chips."
+		help          = "/newgame: open a table, or show the open one"
+	)
+	carolSaid := h.command("Carol", "balance")
+	h.botSays("Carol, your balance")
+	tests := []struct {
+		name string
+		post telegramtest.Post
+		says string
+	}{
+		{"a member's cancel", telegramtest.Post{From: h.user("Bob").ID, Text: "/cancel"}, adminsOnly},
+		{"a member's audit", telegramtest.Post{From: h.user("Bob").ID, Text: "/audit"}, adminsOnly},
+		{"a member's kick, in reply", telegramtest.Post{From: h.user("Bob").ID, Text: "/kick", ReplyTo: carolSaid.MessageID}, adminsOnly},
+		{"a member's kick, in reply to nothing", telegramtest.Post{From: h.user("Bob").ID, Text: "/kick"}, adminsOnly},
+		{"a member's settings change", telegramtest.Post{From: h.user("Bob").ID, Text: "/settings stake 50"}, settingsAdmin},
+		{"a member's bad settings change", telegramtest.Post{From: h.user("Bob").ID, Text: "/settings nonsense"}, settingsAdmin},
+		{"a member's settings", telegramtest.Post{From: h.user("Bob").ID, Text: "/settings"}, "Stake: 10"},
+		{"a member's language change", telegramtest.Post{From: h.user("Bob").ID, Text: "/lang ru"}, settingsAdmin},
+		{"a member's unknown language", telegramtest.Post{From: h.user("Bob").ID, Text: "/lang xx"}, "I don't speak xx"},
+		{"a member's language", telegramtest.Post{From: h.user("Bob").ID, Text: "/lang"}, "Language: English."},
+		{"an admin's grant", telegramtest.Post{From: h.user("Alice").ID, Text: "/grant 100", ReplyTo: carolSaid.MessageID}, ownersOnly},
+		{"an anonymous admin's grant", telegramtest.Post{From: h.user("Alice").ID, Anonymous: true, Text: "/grant 100"}, ownersOnly},
+		{"an anonymous admin's balance", telegramtest.Post{From: h.user("Alice").ID, Anonymous: true, Text: "/balance"}, "Anonymous admins can't play"},
+		{"an anonymous admin's cancel", telegramtest.Post{From: h.user("Alice").ID, Anonymous: true, Text: "/cancel"}, "There is nothing to cancel."},
+		{"an anonymous admin's stats", telegramtest.Post{From: h.user("Alice").ID, Anonymous: true, Text: "/stats"}, "Anonymous admins can't play"},
+		{"start in the group", telegramtest.Post{From: h.user("Bob").ID, Text: "/start"}, help},
+		{"help", telegramtest.Post{From: h.user("Bob").ID, Text: "/help"}, help},
+		{"rules", telegramtest.Post{From: h.user("Bob").ID, Text: "/rules"}, "The rules in short"},
+		{"verify with no game", telegramtest.Post{From: h.user("Bob").ID, Text: "/verify"}, "/verify N shows the decks of game N."},
+		{"a command in capitals", telegramtest.Post{From: h.user("Bob").ID, Text: "/BALANCE"}, "Bob, your balance"},
+		{"an unknown command", telegramtest.Post{From: h.user("Bob").ID, Text: "/dance"}, silent},
+		{"verify_1, no command", telegramtest.Post{From: h.user("Bob").ID, Text: "/verify_1"}, silent},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h.clock.Advance(time.Minute) // past the reply quota
+			tt.post.ChatID = h.group.ID
+			m, err := h.srv.Post(tt.post)
+			require.NoError(t, err)
+			h.said = m.MessageID
+			if tt.says == silent {
+				h.quietSince(m.MessageID)
+				return
+			}
+			h.botSays(tt.says)
+		})
+	}
+}
+
+// TestCommandsInAPrivateChat: a private chat answers /start, /help and
+// /rules; every group command says tables are played in groups; an
+// unknown command gets nothing.
+func TestCommandsInAPrivateChat(t *testing.T) {
+	h := newHarness(t)
+	bob := h.user("Bob")
+	dm := h.srv.PrivateChat(bob)
+	const groupsOnly = "Tables are played in group chats"
+	tests := []struct{ command, says string }{
+		{"start", "Add me to a group"},
+		{"help", "/newgame: open a table, or show the open one"},
+		{"rules", "The rules in short"},
+		{"dance", silent},
+	}
+	for _, c := range []string{"newgame", "leave", "balance", "bonus", "settings", "cancel", "lang", "verify",
+		"top", "stats", "history", "audit", "kick", "grant"} {
+		tests = append(tests, struct{ command, says string }{c, groupsOnly})
+	}
+	for _, tt := range tests {
+		t.Run(tt.command, func(t *testing.T) {
+			h.clock.Advance(time.Minute) // past the reply quota
+			m, err := h.srv.SendCommand(dm.ID, bob.ID, tt.command)
+			require.NoError(t, err)
+			says := tt.says
+			if says == silent {
+				// Answered in order: the next answer is the /rules after it.
+				_, err = h.srv.SendCommand(dm.ID, bob.ID, "rules")
+				require.NoError(t, err)
+				says = "The rules in short"
+			}
+			got, err := h.srv.WaitForBotMessage(h.ctx(), dm.ID, func(a telegramtest.ChatMessage) bool { return a.MessageID > m.MessageID })
+			require.NoError(t, err)
+			assert.Contains(t, got.Text, says)
+		})
+	}
+}
+
+// TestMenuOrder pins the command menu, in both languages: its commands in
+// the order shown, each with its description.
+func TestMenuOrder(t *testing.T) {
+	h := newHarness(t)
+	require.NoError(t, h.srv.WaitFor(h.ctx(), func(v *telegramtest.View) bool {
+		return len(h.srv.Commands(telegramtest.CommandScope{}, "ru")) > 0 && len(h.srv.Commands(telegramtest.CommandScope{}, "")) > 0
+	}))
+	want := "newgame leave balance bonus rules help settings cancel lang verify top stats history audit kick"
+	for _, lang := range []string{"", "ru"} {
+		var names []string
+		for _, c := range h.srv.Commands(telegramtest.CommandScope{}, lang) {
+			names = append(names, c.Command)
+			assert.NotEmpty(t, c.Description, c.Command)
+		}
+		assert.Equal(t, want, strings.Join(names, " "), "menu %q", lang)
+	}
+	en := h.srv.Commands(telegramtest.CommandScope{}, "")
+	assert.Equal(t, "Open a table, or show the open one", en[0].Description)
+	assert.Equal(t, "Stand a player up: reply to them (admins)", en[len(en)-1].Description)
+}

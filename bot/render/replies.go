@@ -1,0 +1,145 @@
+package render
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/twentyone-bot/twentyone/bot/i18n"
+	"github.com/twentyone-bot/twentyone/storage"
+)
+
+// The replies to commands. Each takes names as users wrote them and what
+// storage holds, and returns the message, HTML-escaped where it quotes a
+// user.
+
+// Plain is a message of plain text, escaped for Telegram's HTML.
+func Plain(text string) Message { return Message{Text: escape(text)} }
+
+// Balance is the answer to /balance: the user's balance.
+func Balance(name string, balance int64, lang i18n.Lang) Message {
+	return Message{Text: i18n.T(lang, i18n.Balance, NameHTML(name), i18n.Chips(lang, balance))}
+}
+
+// BonusGranted says the user got the daily bonus.
+func BonusGranted(name string, got storage.Bonus, lang i18n.Lang) Message {
+	return Message{Text: i18n.T(lang, i18n.BonusGranted, NameHTML(name), i18n.Chips(lang, got.Amount), i18n.Chips(lang, got.Balance))}
+}
+
+// BonusWait says when the user's next bonus comes, to the minute.
+func BonusWait(name string, wait time.Duration, lang i18n.Lang) Message {
+	return Message{Text: i18n.T(lang, i18n.BonusWait, NameHTML(name), i18n.Duration(lang, wait.Round(time.Minute)))}
+}
+
+// BonusNotNeeded says the bonus is for balances below the entry limit,
+// counting the chips the user has on the chat's tables, if any.
+func BonusNotNeeded(name string, entryLimit int64, got storage.Bonus, lang i18n.Lang) Message {
+	if got.OnTables > 0 {
+		return Message{Text: i18n.T(lang, i18n.BonusNotNeededOnTable, NameHTML(name), i18n.Chips(lang, entryLimit),
+			i18n.Chips(lang, got.Balance), i18n.Chips(lang, got.OnTables))}
+	}
+	return Message{Text: i18n.T(lang, i18n.BonusNotNeeded, NameHTML(name), i18n.Chips(lang, entryLimit), i18n.Chips(lang, got.Balance))}
+}
+
+// Top is the answer to /top: the chat's leaderboard, best first.
+func Top(rows []storage.Standing, lang i18n.Lang) Message {
+	if len(rows) == 0 {
+		return Message{Text: i18n.T(lang, i18n.TopEmpty)}
+	}
+	lines := []string{i18n.T(lang, i18n.TopTitle)}
+	for i, r := range rows {
+		lines = append(lines, i18n.T(lang, i18n.TopLine, strconv.Itoa(i+1), NameHTML(r.Name),
+			i18n.Chips(lang, r.Balance), i18n.Signed(r.Net), i18n.Number(int64(r.Games))))
+	}
+	return Message{Text: strings.Join(lines, "\n")}
+}
+
+// Stats is the answer to /stats: a user's results and balance.
+func Stats(name string, st storage.Stats, balance int64, lang i18n.Lang) Message {
+	rate := "—"
+	if duels := st.DuelsWon + st.DuelsLost; duels > 0 {
+		rate = strconv.Itoa((200*st.DuelsWon+duels)/(2*duels)) + "%" // rounded half up
+	}
+	return Message{Text: i18n.T(lang, i18n.StatsText, NameHTML(name), i18n.Number(int64(st.Games)), i18n.Number(int64(st.GamesAsBanker)),
+		i18n.Number(int64(st.DuelsWon)), i18n.Number(int64(st.DuelsLost)), rate,
+		i18n.Chips(lang, st.BiggestWin), i18n.Signed(st.Net),
+		i18n.Number(int64(st.Golden21s)), i18n.Number(int64(st.FivePictures)), i18n.Chips(lang, balance))}
+}
+
+// StatsNone says a user has no results in the chat.
+func StatsNone(name string, lang i18n.Lang) Message {
+	return Message{Text: i18n.T(lang, i18n.StatsNone, NameHTML(name))}
+}
+
+// ledgerWords say what caused a movement.
+var ledgerWords = map[storage.LedgerKind]i18n.Key{
+	storage.LedgerStart:  i18n.LedgerStart,
+	storage.LedgerBonus:  i18n.LedgerBonus,
+	storage.LedgerOwner:  i18n.LedgerOwner,
+	storage.LedgerStake:  i18n.LedgerStake,
+	storage.LedgerBet:    i18n.LedgerBet,
+	storage.LedgerWin:    i18n.LedgerWin,
+	storage.LedgerRefund: i18n.LedgerRefund,
+	storage.LedgerBank:   i18n.LedgerBank,
+}
+
+// History is the answer to /history: a user's chip movements as given,
+// with their times in UTC.
+func History(name string, entries []storage.LedgerEntry, lang i18n.Lang) Message {
+	if len(entries) == 0 {
+		return Message{Text: i18n.T(lang, i18n.HistoryEmpty, NameHTML(name))}
+	}
+	lines := []string{i18n.T(lang, i18n.HistoryTitle, NameHTML(name))}
+	for _, e := range entries {
+		why := i18n.T(lang, ledgerWords[e.Kind])
+		if !e.Kind.Grant() {
+			why = i18n.T(lang, ledgerWords[e.Kind], strconv.FormatUint(e.Game, 10))
+		}
+		lines = append(lines, i18n.T(lang, i18n.HistoryLine, e.Time.UTC().Format("02.01 15:04"),
+			i18n.Signed(e.Amount), why, i18n.Number(e.Balance)))
+	}
+	return Message{Text: strings.Join(lines, "\n")}
+}
+
+// Audit is the answer to /audit: whether the chat's chips add up, and if
+// not, how many problems were found.
+func Audit(a storage.Audit, lang i18n.Lang) Message {
+	if !a.OK {
+		return Message{Text: i18n.T(lang, i18n.AuditBad, i18n.Number(a.Balances), i18n.Number(a.OnTables), i18n.Number(a.Granted),
+			i18n.Number(a.Ledgered), i18n.Number(int64(len(a.Problems))))}
+	}
+	return Message{Text: i18n.T(lang, i18n.AuditOK, i18n.Number(a.Balances), i18n.Number(a.OnTables), i18n.Number(a.Granted))}
+}
+
+// KickDone says a player will be stood up.
+func KickDone(name string, lang i18n.Lang) Message {
+	return Message{Text: i18n.T(lang, i18n.KickDone, NameHTML(name))}
+}
+
+// KickNotSeated says a user is not at the table.
+func KickNotSeated(name string, lang i18n.Lang) Message {
+	return Message{Text: i18n.T(lang, i18n.KickNotSeated, NameHTML(name))}
+}
+
+// GrantDone says a user was granted an amount, and their balance after.
+func GrantDone(name string, amount, balance int64, lang i18n.Lang) Message {
+	return Message{Text: i18n.T(lang, i18n.GrantDone, NameHTML(name), i18n.Chips(lang, amount), i18n.Chips(lang, balance))}
+}
+
+// verifyRoom is what a deck check leaves free of MaxText.
+const verifyRoom = 100
+
+// Verify lists the decks revealed in a game, oldest first, with how to
+// check them: the newest that fit when not all do.
+func Verify(gameNo uint64, reveals []storage.Reveal, lang i18n.Lang) Message {
+	parts := []string{i18n.T(lang, i18n.VerifyTitle, strconv.FormatUint(gameNo, 10))}
+	for i, r := range reveals {
+		parts = append(parts, i18n.T(lang, i18n.VerifyDeck, strconv.Itoa(i+1), escape(r.Commitment), escape(r.Preimage)))
+	}
+	parts = append(parts, i18n.T(lang, i18n.VerifyHowTo))
+	// A game with many knocks: the newest decks that fit.
+	for len(parts) > 3 && len([]rune(strings.Join(parts, "\n\n"))) > MaxText-verifyRoom {
+		parts = append(parts[:1], parts[2:]...)
+	}
+	return Message{Text: strings.Join(parts, "\n\n")}
+}

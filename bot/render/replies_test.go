@@ -1,0 +1,119 @@
+package render
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/twentyone-bot/twentyone/bot/i18n"
+	"github.com/twentyone-bot/twentyone/storage"
+)
+
+// hostile is a name with markup and a character that reverses what follows.
+const hostile = "Bob <b>&\u202e"
+
+// replies are the command replies the golden files hold, each with a name.
+func replies() []struct {
+	name string
+	draw func(i18n.Lang) Message
+} {
+	at := time.Date(2026, 3, 14, 21, 5, 0, 0, time.FixedZone("MSK", 3*3600))
+	return []struct {
+		name string
+		draw func(i18n.Lang) Message
+	}{
+		{"plain", func(l i18n.Lang) Message { return Plain(`It's <not> "yours" & mine`) }},
+		{"balance", func(l i18n.Lang) Message { return Balance(hostile, 1250, l) }},
+		{"bonus granted", func(l i18n.Lang) Message { return BonusGranted(hostile, storage.Bonus{Amount: 100, Balance: 150}, l) }},
+		{"bonus wait", func(l i18n.Lang) Message { return BonusWait(hostile, 2*time.Hour+14*time.Minute+31*time.Second, l) }},
+		{"bonus not needed", func(l i18n.Lang) Message { return BonusNotNeeded(hostile, 100, storage.Bonus{Balance: 500}, l) }},
+		{"bonus not needed on a table", func(l i18n.Lang) Message {
+			return BonusNotNeeded(hostile, 100, storage.Bonus{Balance: 40, OnTables: 70}, l)
+		}},
+		{"top", func(l i18n.Lang) Message {
+			return Top([]storage.Standing{
+				{User: 1, Name: "Alice", Balance: 1520, Net: 520, Games: 12},
+				{User: 2, Name: hostile, Balance: 1000, Net: 0, Games: 1},
+				{User: 3, Name: "Carol", Balance: 310, Net: -690, Games: 7},
+			}, l)
+		}},
+		{"top empty", func(l i18n.Lang) Message { return Top(nil, l) }},
+		{"stats", func(l i18n.Lang) Message {
+			return Stats(hostile, storage.Stats{Games: 12, GamesAsBanker: 3, DuelsWon: 5, DuelsLost: 3, Net: -40,
+				BiggestWin: 200, Golden21s: 1, FivePictures: 2}, 960, l)
+		}},
+		{"stats no duels", func(l i18n.Lang) Message { return Stats(hostile, storage.Stats{Games: 1, GamesAsBanker: 1}, 1000, l) }},
+		{"stats none", func(l i18n.Lang) Message { return StatsNone(hostile, l) }},
+		{"history", func(l i18n.Lang) Message {
+			return History(hostile, []storage.LedgerEntry{
+				{Time: at, Kind: storage.LedgerWin, Amount: 40, Balance: 1030, Game: 3},
+				{Time: at.Add(-time.Hour), Kind: storage.LedgerBet, Amount: -20, Balance: 990, Game: 3},
+				{Time: at.Add(-24 * time.Hour), Kind: storage.LedgerBonus, Amount: 100, Balance: 1010},
+				{Time: at.Add(-48 * time.Hour), Kind: storage.LedgerStart, Amount: 1000, Balance: 1000},
+			}, l)
+		}},
+		{"history empty", func(l i18n.Lang) Message { return History(hostile, nil, l) }},
+		{"audit ok", func(l i18n.Lang) Message {
+			return Audit(storage.Audit{Balances: 2900, OnTables: 100, Granted: 3000, Ledgered: 3000, OK: true}, l)
+		}},
+		{"audit bad", func(l i18n.Lang) Message {
+			return Audit(storage.Audit{Balances: 2900, OnTables: 150, Granted: 3000, Ledgered: 3000, Problems: []string{"a", "b"}}, l)
+		}},
+		{"kick done", func(l i18n.Lang) Message { return KickDone(hostile, l) }},
+		{"kick not seated", func(l i18n.Lang) Message { return KickNotSeated(hostile, l) }},
+		{"grant done", func(l i18n.Lang) Message { return GrantDone(hostile, 500, 1500, l) }},
+		{"verify", func(l i18n.Lang) Message {
+			return Verify(7, []storage.Reveal{
+				{Commitment: strings.Repeat("ab", 32), Preimage: "6S 7H AD <salt> & \"more\""},
+				{Commitment: strings.Repeat("cd", 32), Preimage: "KC QD JH"},
+			}, l)
+		}},
+	}
+}
+
+func TestGoldenReplies(t *testing.T) {
+	for _, lang := range i18n.Langs() {
+		t.Run(string(lang), func(t *testing.T) {
+			var b strings.Builder
+			for _, r := range replies() {
+				m := r.draw(lang)
+				checkHTML(t, m.Text, r.name)
+				assert.Nil(t, m.Keyboard, "%s: a reply has no buttons", r.name)
+				assert.NotContains(t, m.Text, "\u202e", "%s: names are shown as Name shows them", r.name)
+				b.WriteString("=== " + r.name + " ===\n" + m.Text + "\n\n")
+			}
+			golden(t, "replies."+string(lang), b.String())
+		})
+	}
+}
+
+// TestVerifyKeepsTheNewestDecksThatFit: a game with many knocks revealed
+// more decks than a message holds; the check keeps its title, the newest
+// decks that fit and how to check them.
+func TestVerifyKeepsTheNewestDecksThatFit(t *testing.T) {
+	var reveals []storage.Reveal
+	for i := range 40 {
+		reveals = append(reveals, storage.Reveal{Commitment: strings.Repeat("0", 64), Preimage: strings.Repeat(strconv.Itoa(i%10), 80)})
+	}
+	for _, lang := range i18n.Langs() {
+		text := Verify(9, reveals, lang).Text
+		assert.LessOrEqual(t, len([]rune(text)), MaxText-verifyRoom)
+		parts := strings.Split(text, "\n\n")
+		require.Greater(t, len(parts), 3)
+		assert.Equal(t, i18n.T(lang, i18n.VerifyTitle, "9"), parts[0])
+		assert.Equal(t, i18n.T(lang, i18n.VerifyHowTo), parts[len(parts)-1])
+		assert.Contains(t, parts[len(parts)-2], strings.Repeat("9", 80), "the newest deck is kept")
+		// The decks kept are the newest, with their numbers; the one before
+		// them would not have fitted.
+		kept := len(parts) - 2
+		deck := func(i int) string {
+			return i18n.T(lang, i18n.VerifyDeck, strconv.Itoa(i+1), reveals[i].Commitment, reveals[i].Preimage)
+		}
+		assert.Equal(t, deck(len(reveals)-kept), parts[1])
+		assert.Greater(t, len([]rune(text))+len([]rune(deck(len(reveals)-kept-1)))+2, MaxText-verifyRoom)
+	}
+}
