@@ -10,8 +10,10 @@ import (
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
+	"github.com/twentyone-bot/twentyone/bot/callback"
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/bot/render"
+	"github.com/twentyone-bot/twentyone/bot/setting"
 	"github.com/twentyone-bot/twentyone/game"
 	"github.com/twentyone-bot/twentyone/storage"
 )
@@ -563,17 +565,17 @@ func (c *command) setLang(ctx context.Context) {
 		c.say(i18n.T(c.lang, i18n.LangCurrent, i18n.Name(c.lang)))
 		return
 	}
-	l, ok := i18n.Parse(c.args)
-	if !ok {
-		c.say(i18n.T(c.lang, i18n.LangUnknown, echo(c.args)))
+	l, err := setting.ReadLang(c.args)
+	var problem *setting.Problem
+	if errors.As(err, &problem) {
+		c.say(problem.Message(c.lang))
 		return
 	}
 	if !c.admin(ctx, i18n.SettingsAdminOnly) {
 		return
 	}
-	if _, err := c.b.store.UpdateSettings(ctx, c.m.Chat.ID, func(s *storage.ChatSettings) error {
-		s.Language = string(l)
-		return nil
+	if _, err := c.b.editSettings(ctx, c.m.Chat.ID, func(cur setting.Chat) (setting.Chat, error) {
+		return setting.Set(cur, callback.FieldLang, string(l))
 	}); err != nil {
 		c.b.internal("lang", err)
 		c.say(i18n.T(c.lang, i18n.PopError))
