@@ -137,21 +137,6 @@ func user(from *tgbotapi.User) storage.User {
 	return storage.User{ID: game.UserID(from.ID), Name: from.FirstName, Username: from.UserName, Language: from.LanguageCode}
 }
 
-// chatLang returns the language to answer in: the chat's, or while the
-// chat has none yet, the user's.
-func (b *Bot) chatLang(ctx context.Context, chat int64, from *tgbotapi.User) i18n.Lang {
-	s, err := b.store.Settings(ctx, chat)
-	if err == nil {
-		if l, ok := i18n.Parse(s.Language); ok {
-			return l
-		}
-	}
-	if from != nil {
-		return i18n.FromTelegram(from.LanguageCode)
-	}
-	return i18n.EN
-}
-
 func isGroup(c *tgbotapi.Chat) bool { return c != nil && (c.IsGroup() || c.IsSuperGroup()) }
 
 // person reports whether u is a user the bot may act for: there, with an
@@ -403,7 +388,7 @@ func (c *command) apply(ctx context.Context, u storage.User, cmd game.Command) (
 
 // request is the storage request of a game command made by this message.
 func (c *command) request(u storage.User, cmd game.Command) storage.ApplyRequest {
-	return storage.ApplyRequest{Key: c.key, UpdateID: int64(c.u.UpdateID), User: u, Command: cmd, Now: c.b.clock.Now()}
+	return c.b.request(c.key, c.u.UpdateID, u, cmd)
 }
 
 func (c *command) newGame(ctx context.Context) {
@@ -640,10 +625,7 @@ func (b *Bot) added(m *tgbotapi.Message) bool {
 // welcome says hello to a group the bot joined, in the language of who
 // added it.
 func (b *Bot) welcome(m *tgbotapi.Message) {
-	l := i18n.EN
-	if m.From != nil && m.From.LanguageCode != "" {
-		l = i18n.FromTelegram(m.From.LanguageCode)
-	}
+	l := langOf(storage.ChatSettings{}, user(m.From).Language)
 	b.reply(m.Chat.ID, 0, 0, "", render.Message{Text: i18n.T(l, i18n.Welcome, i18n.Chips(l, b.cfg.StartingChips))})
 }
 

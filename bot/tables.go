@@ -14,14 +14,6 @@ import (
 	"github.com/twentyone-bot/twentyone/storage"
 )
 
-// lang returns the language of a chat's settings.
-func lang(s storage.ChatSettings) i18n.Lang {
-	if l, ok := i18n.Parse(s.Language); ok {
-		return l
-	}
-	return i18n.EN
-}
-
 // show arms the table's timer for the view and renders the table into its
 // message, through the outbox. The render reads the table when its turn
 // comes, so that it shows the newest state however long it waited, and a
