@@ -10,6 +10,7 @@ import (
 
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/bot/render"
+	"github.com/twentyone-bot/twentyone/bot/setting"
 	"github.com/twentyone-bot/twentyone/storage"
 )
 
@@ -93,7 +94,7 @@ func withArgs(args string) bool    { return args != "" }
 func withoutArgs(args string) bool { return args == "" }
 
 // aLanguage reports whether args name a language the bot speaks.
-func aLanguage(args string) bool { _, ok := i18n.Parse(args); return ok }
+func aLanguage(args string) bool { _, err := setting.ReadLang(args); return err == nil }
 
 // says is a handler that answers with the text of key.
 func says(key i18n.Key) func(*command, context.Context) {

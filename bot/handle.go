@@ -9,8 +9,10 @@ import (
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
+	"github.com/twentyone-bot/twentyone/bot/callback"
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/bot/render"
+	"github.com/twentyone-bot/twentyone/bot/setting"
 	"github.com/twentyone-bot/twentyone/game"
 	"github.com/twentyone-bot/twentyone/storage"
 )
@@ -132,21 +134,6 @@ func user(from *tgbotapi.User) storage.User {
 		return storage.User{}
 	}
 	return storage.User{ID: game.UserID(from.ID), Name: from.FirstName, Username: from.UserName, Language: from.LanguageCode}
-}
-
-// chatLang returns the language to answer in: the chat's, or while the
-// chat has none yet, the user's.
-func (b *Bot) chatLang(ctx context.Context, chat int64, from *tgbotapi.User) i18n.Lang {
-	s, err := b.store.Settings(ctx, chat)
-	if err == nil {
-		if l, ok := i18n.Parse(s.Language); ok {
-			return l
-		}
-	}
-	if from != nil {
-		return i18n.FromTelegram(from.LanguageCode)
-	}
-	return i18n.EN
 }
 
 func isGroup(c *tgbotapi.Chat) bool { return c != nil && (c.IsGroup() || c.IsSuperGroup()) }
@@ -347,7 +334,7 @@ func (c *command) apply(ctx context.Context, u storage.User, cmd game.Command) (
 
 // request is the storage request of a game command made by this message.
 func (c *command) request(u storage.User, cmd game.Command) storage.ApplyRequest {
-	return storage.ApplyRequest{Key: c.key, UpdateID: int64(c.u.UpdateID), User: u, Command: cmd, Now: c.b.clock.Now()}
+	return c.b.request(c.key, c.u.UpdateID, u, cmd)
 }
 
 func (c *command) newGame(ctx context.Context) {
@@ -471,14 +458,14 @@ func (c *command) setLang(ctx context.Context) {
 		c.say(i18n.T(c.lang, i18n.LangCurrent, i18n.Name(c.lang)))
 		return
 	}
-	l, ok := i18n.Parse(c.args)
-	if !ok {
-		c.say(i18n.T(c.lang, i18n.LangUnknown, echo(c.args)))
+	l, err := setting.ReadLang(c.args)
+	var problem *setting.Problem
+	if errors.As(err, &problem) {
+		c.say(problem.Message(c.lang))
 		return
 	}
-	if _, err := c.b.store.UpdateSettings(ctx, c.m.Chat.ID, func(s *storage.ChatSettings) error {
-		s.Language = string(l)
-		return nil
+	if _, err := c.b.editSettings(ctx, c.m.Chat.ID, func(cur setting.Chat) (setting.Chat, error) {
+		return setting.Set(cur, callback.FieldLang, string(l))
 	}); err != nil {
 		c.b.internal("lang", err)
 		c.say(i18n.T(c.lang, i18n.PopError))
@@ -543,10 +530,7 @@ func (b *Bot) added(m *tgbotapi.Message) bool {
 // welcome says hello to a group the bot joined, in the language of who
 // added it.
 func (b *Bot) welcome(m *tgbotapi.Message) {
-	l := i18n.EN
-	if m.From != nil && m.From.LanguageCode != "" {
-		l = i18n.FromTelegram(m.From.LanguageCode)
-	}
+	l := langOf(storage.ChatSettings{}, user(m.From).Language)
 	b.reply(m.Chat.ID, 0, 0, "", render.Message{Text: i18n.T(l, i18n.Welcome, i18n.Chips(l, b.cfg.StartingChips))})
 }
 

@@ -174,13 +174,8 @@ func (b *Bot) pressTable(ctx context.Context, u update, key storage.TableKey, da
 	}
 	cmd := game.Command{Kind: tableCommands[data.Action], User: from.ID, Name: from.Name,
 		Amount: data.Amount, Version: data.Version}
-	res, err := b.store.Apply(ctx, storage.ApplyRequest{
-		Key: key, UpdateID: int64(u.UpdateID), User: from, Command: cmd, Now: b.clock.Now(),
-	})
-	lang := i18n.FromTelegram(q.From.LanguageCode)
-	if l, ok := i18n.Parse(res.Settings.Language); ok {
-		lang = l
-	}
+	res, err := b.store.Apply(ctx, b.request(key, u.UpdateID, from, cmd))
+	lang := langOf(res.Settings, from.Language)
 	if err != nil {
 		if errors.Is(err, storage.ErrDuplicate) {
 			// Delivered again (after a crash, before its answer): the same
@@ -194,6 +189,16 @@ func (b *Bot) pressTable(ctx context.Context, u update, key storage.TableKey, da
 	}
 	b.answer(q, toast(lang, cmd, res.Outcome), false)
 	b.show(res.View)
+}
+
+// request is the storage request of cmd made by u in update updateID. It
+// carries the language a chat gets when cmd opens its first table: the one
+// the bot speaks to u in a chat with none.
+func (b *Bot) request(key storage.TableKey, updateID int, u storage.User, cmd game.Command) storage.ApplyRequest {
+	return storage.ApplyRequest{
+		Key: key, UpdateID: int64(updateID), User: u, Command: cmd, Now: b.clock.Now(),
+		Language: string(langOf(storage.ChatSettings{}, u.Language)),
+	}
 }
 
 // toast is the short answer to an accepted press: after Hit, the card and

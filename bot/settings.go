@@ -3,11 +3,8 @@ package bot
 import (
 	"context"
 	"errors"
-	"html"
 	"strconv"
 	"strings"
-	"time"
-	"unicode/utf8"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
@@ -15,7 +12,7 @@ import (
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/bot/outbox"
 	"github.com/twentyone-bot/twentyone/bot/render"
-	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/bot/setting"
 	"github.com/twentyone-bot/twentyone/storage"
 )
 
@@ -44,19 +41,13 @@ func (c *command) settings(ctx context.Context) {
 		c.say(i18n.T(c.lang, i18n.SettingsUsage))
 		return
 	}
-	var problem string
-	s, err := c.b.store.UpdateSettings(ctx, chat, func(s *storage.ChatSettings) error {
-		next, l, msg := parseSetting(s.Game, lang(*s), field, value, c.lang)
-		if msg != "" {
-			problem = msg
-			return game.ErrInvalidSettings
-		}
-		s.Game, s.Language = next, string(l)
-		return nil
+	s, err := c.b.editSettings(ctx, chat, func(cur setting.Chat) (setting.Chat, error) {
+		return setting.Set(cur, field, value)
 	})
+	var problem *setting.Problem
 	switch {
-	case problem != "":
-		c.say(problem)
+	case errors.As(err, &problem):
+		c.say(problem.Message(c.lang))
 	case err != nil:
 		c.b.internal("settings", err)
 		c.say(i18n.T(c.lang, i18n.PopError))
@@ -64,6 +55,20 @@ func (c *command) settings(ctx context.Context) {
 		c.say(c.b.savedText(ctx, c.key, lang(s)))
 		c.b.refreshChat(ctx, c.key.Chat)
 	}
+}
+
+// editSettings changes the chat's settings and language with edit, one of
+// the settings editor's (package setting), and stores the result. An error
+// from edit stores nothing and is returned as it is.
+func (b *Bot) editSettings(ctx context.Context, chat int64, edit func(setting.Chat) (setting.Chat, error)) (storage.ChatSettings, error) {
+	return b.store.UpdateSettings(ctx, chat, func(s *storage.ChatSettings) error {
+		next, err := edit(setting.Chat{Game: s.Game, Lang: lang(*s)})
+		if err != nil {
+			return err
+		}
+		s.Game, s.Language = next.Game, string(next.Lang)
+		return nil
+	})
 }
 
 // mayChange reports whether the settings shown to the command's sender
@@ -92,80 +97,6 @@ func (b *Bot) savedText(ctx context.Context, key storage.TableKey, l i18n.Lang) 
 	return i18n.T(l, i18n.SettingsSaved)
 }
 
-// maxEcho bounds, in characters, what a reply quotes of what a user typed:
-// a long argument must not push the reply past Telegram's 4096.
-const maxEcho = 40
-
-// echo is s as a reply quotes it: at most maxEcho characters, HTML-escaped.
-func echo(s string) string {
-	if utf8.RuneCountInString(s) > maxEcho {
-		s = string([]rune(s)[:maxEcho-1]) + "…"
-	}
-	return html.EscapeString(s)
-}
-
-// parseSetting applies "FIELD VALUE" as an admin typed it to s. It returns
-// the new settings and language, or a message (HTML) saying what is wrong.
-func parseSetting(s game.Settings, cur i18n.Lang, field, value string, say i18n.Lang) (game.Settings, i18n.Lang, string) {
-	bad := func() (game.Settings, i18n.Lang, string) {
-		return s, cur, i18n.T(say, i18n.SettingsBadValue, echo(value), echo(field))
-	}
-	next := s.Clone()
-	switch field {
-	case callback.FieldStake, callback.FieldEntry, callback.FieldKnocks:
-		n, err := strconv.ParseInt(value, 10, 64)
-		if err != nil {
-			return s, cur, i18n.T(say, i18n.SettingsInvalid, i18n.T(say, i18n.ProblemNumber, echo(value)))
-		}
-		switch field {
-		case callback.FieldStake:
-			next.Stake = n
-		case callback.FieldEntry:
-			next.EntryLimit = n
-		default:
-			if n < 0 || n > game.MaxKnocksLimit {
-				next.MaxKnocks = -1 // out of range: Validate says why
-			} else {
-				next.MaxKnocks = int(n)
-			}
-		}
-	case callback.FieldTurn, callback.FieldLobby:
-		d, err := time.ParseDuration(value)
-		if err != nil {
-			n, nerr := strconv.ParseInt(value, 10, 64)
-			if nerr != nil || n > int64(game.MaxLobbyTimeout/time.Second) || n < 0 {
-				return bad()
-			}
-			d = time.Duration(n) * time.Second
-		}
-		if field == callback.FieldTurn {
-			next.TurnTimeout = d
-		} else {
-			next.LobbyTimeout = d
-		}
-	case callback.FieldBets:
-		// Only the syntax here: a list too long or with an option twice
-		// gets its own reason from SettingsProblem below.
-		opts, err := game.ReadBetOptions(value)
-		if err != nil {
-			return s, cur, i18n.T(say, i18n.SettingsInvalid, i18n.T(say, i18n.ProblemBetSyntax))
-		}
-		next.BetOptions = opts
-	case callback.FieldLang:
-		l, ok := i18n.Parse(value)
-		if !ok {
-			return s, cur, i18n.T(say, i18n.LangUnknown, echo(value))
-		}
-		return s, l, ""
-	default:
-		return s, cur, i18n.T(say, i18n.SettingsUnknownField, echo(field))
-	}
-	if p := i18n.SettingsProblem(say, next); p != "" {
-		return s, cur, i18n.T(say, i18n.SettingsInvalid, html.EscapeString(p))
-	}
-	return next, cur, ""
-}
-
 // pressSetting handles a button of the /settings keyboard.
 func (b *Bot) pressSetting(ctx context.Context, q *tgbotapi.CallbackQuery, key storage.TableKey, data callback.Data, l i18n.Lang) {
 	ok, err := b.isAdmin(ctx, key.Chat, q.From.ID)
@@ -178,33 +109,24 @@ func (b *Bot) pressSetting(ctx context.Context, q *tgbotapi.CallbackQuery, key s
 		b.answer(q, i18n.T(l, i18n.SettingsAdminOnly), true)
 		return
 	}
-	var rejected error
-	var invalid game.Settings
-	s, err := b.store.UpdateSettings(ctx, key.Chat, func(s *storage.ChatSettings) error {
-		next, nl, err := data.Apply(s.Game, lang(*s))
-		if err != nil {
-			rejected, invalid = err, next
-			return err
-		}
-		s.Game, s.Language = next, string(nl)
-		return nil
+	s, err := b.editSettings(ctx, key.Chat, func(cur setting.Chat) (setting.Chat, error) {
+		return setting.Press(cur, data)
 	})
+	var problem *setting.Problem
 	switch {
-	case rejected == nil && err != nil:
-		b.internal("settings", err)
-		b.answer(q, i18n.T(l, i18n.PopError), false)
-		return
-	case errors.Is(rejected, callback.ErrStale):
+	case errors.Is(err, setting.ErrStale):
 		// Drawn for older settings: say so, and redraw with the current ones.
 		b.answer(q, i18n.T(l, i18n.PopSettingsOutdated), false)
 		if s, err = b.store.Settings(ctx, key.Chat); err != nil {
 			return
 		}
-	case errors.Is(rejected, game.ErrInvalidSettings):
-		b.answer(q, i18n.T(l, i18n.PopInvalid, i18n.SettingsProblem(l, invalid)), true)
+	case errors.As(err, &problem):
+		text, alert := problem.Popup(l)
+		b.answer(q, text, alert)
 		return
-	case rejected != nil:
-		b.answer(q, i18n.T(l, i18n.PopBadButton), false)
+	case err != nil:
+		b.internal("settings", err)
+		b.answer(q, i18n.T(l, i18n.PopError), false)
 		return
 	default:
 		b.answer(q, i18n.T(lang(s), i18n.PopSaved), false)

@@ -16,14 +16,6 @@ import (
 	"github.com/twentyone-bot/twentyone/storage"
 )
 
-// lang returns the language of a chat's settings.
-func lang(s storage.ChatSettings) i18n.Lang {
-	if l, ok := i18n.Parse(s.Language); ok {
-		return l
-	}
-	return i18n.EN
-}
-
 // show arms the table's timer for the view and shows the table in its
 // message (see tableMessages.show).
 func (b *Bot) show(v storage.View) {

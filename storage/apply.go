@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/twentyone-bot/twentyone/game"
@@ -26,6 +25,12 @@ type ApplyRequest struct {
 	User User
 	// Command is the command. Its User and Name default to User's.
 	Command game.Command
+	// Language is the language the chat gets when the command opens a
+	// table and the chat has none yet (ChatSettings.Language ""), as the
+	// caller decided it; storage keeps it as given. It must be "" or a
+	// language tag (see ChatSettings.Language); "" leaves the chat
+	// without one.
+	Language string
 	// Now is the time of the command; the zero time means time.Now().
 	Now time.Time
 	// Repost asks, when the command applies, for the table's next render
@@ -54,8 +59,8 @@ type ApplyRequest struct {
 // them, without decks and transfers, enough to answer it the same. (A user
 // appearing for the first time shows in that View with the starting chips
 // they would get, though nothing was written.) When the
-// chat's language is not decided yet, a successful Open decides it from the
-// opener's Telegram language: "ru" for ru, uk and be, else "en".
+// chat's language is not decided yet, a successful Open sets it to the
+// request's Language.
 func (s *Store) Apply(ctx context.Context, req ApplyRequest) (Applied, error) {
 	if err := req.normalize(); err != nil {
 		return Applied{}, err
@@ -88,6 +93,9 @@ func (r *ApplyRequest) normalize() error {
 	}
 	if r.UpdateID < 0 {
 		return fmt.Errorf("%w: update id %d", game.ErrInvalidInput, r.UpdateID)
+	}
+	if r.Language != "" && !languageTag(r.Language) {
+		return fmt.Errorf("%w: language %q", game.ErrInvalidInput, r.Language)
 	}
 	if r.Now.IsZero() {
 		r.Now = time.Now()
@@ -236,8 +244,8 @@ func (t *txn) apply(req ApplyRequest, res *Applied) (rejected, fatal error) {
 		return err, nil
 	}
 	langDecided := false
-	if req.Command.Kind == game.Open && cs.Language == "" {
-		cs.Language = decideLanguage(actor.Language)
+	if req.Command.Kind == game.Open && cs.Language == "" && req.Language != "" {
+		cs.Language = req.Language
 		srec.Language = cs.Language
 		langDecided = true
 	}
@@ -422,20 +430,6 @@ func countStats(old, nt *game.Table, out game.Outcome, get func(game.UserID) (*c
 		}
 	}
 	return nil
-}
-
-// decideLanguage picks a chat's language from the Telegram language code of
-// the user who first opens a table: Russian for ru, uk and be.
-func decideLanguage(code string) string {
-	code = strings.ToLower(strings.TrimSpace(code))
-	if i := strings.IndexAny(code, "-_"); i >= 0 {
-		code = code[:i]
-	}
-	switch code {
-	case "ru", "uk", "be":
-		return "ru"
-	}
-	return "en"
 }
 
 // CancelAll cancels every open table of the chat, refunding the bets and

@@ -60,7 +60,7 @@ func TestApplyFullGame(t *testing.T) {
 	assert.Equal(t, want, last.Balances)
 	assert.Equal(t, map[game.UserID]string{alice.ID: "Alice", bob.ID: "Bob", carol.ID: "Carol"}, last.Names)
 	assert.Equal(t, uint64(9), last.Table.Version())
-	assert.Equal(t, "ru", last.Settings.Language, "Alice opened with a Russian Telegram")
+	assert.Equal(t, "ru", last.Settings.Language, "the chat has the language Alice's Open gave it")
 
 	// The ledger, per user, newest first.
 	type entry struct {
@@ -588,29 +588,53 @@ func TestCancelAll(t *testing.T) {
 	assert.Empty(t, res)
 }
 
-func TestLanguageDecision(t *testing.T) {
-	tests := []struct{ code, want string }{
-		{"ru", "ru"}, {"uk", "ru"}, {"be", "ru"}, {"ru-RU", "ru"}, {"UK", "ru"}, {"be_BY", "ru"},
-		{"en", "en"}, {"", "en"}, {"de", "en"}, {"rue", "en"}, {"kk", "en"},
+// TestOpenGivesTheChatItsLanguage: the first Open of a chat with no
+// language gives it the request's, kept as given, whichever language it
+// is; later requests do not change it, a request without one leaves the
+// chat without, and a preset language is kept. A language that is no
+// language tag is refused and changes nothing.
+func TestOpenGivesTheChatItsLanguage(t *testing.T) {
+	open := func(s *Store, key TableKey, upd int64, lang string) (Applied, error) {
+		return s.Apply(ctx, ApplyRequest{Key: key, UpdateID: upd, User: bob, Command: game.Command{Kind: game.Open}, Now: t0, Language: lang})
 	}
-	for i, tc := range tests {
-		t.Run(tc.code, func(t *testing.T) {
+	for _, lang := range []string{"ru", "en", "de", "abcdefgh"} {
+		t.Run(lang, func(t *testing.T) {
 			s := newStore(t, Options{})
-			chat := int64(-100 - i)
-			opener := User{ID: 1, Name: "O", Language: tc.code}
-			a := apply(t, s, TableKey{Chat: chat}, 1, opener, game.Command{Kind: game.Open}, t0)
-			assert.Equal(t, tc.want, a.Settings.Language)
-			// Decided once: a later opener does not change it.
-			other := User{ID: 2, Name: "X", Language: map[string]string{"ru": "en", "en": "ru"}[tc.want]}
-			a = apply(t, s, TableKey{Chat: chat, Thread: 1}, 2, other, game.Command{Kind: game.Open}, t0)
-			assert.Equal(t, tc.want, a.Settings.Language)
+			a, err := open(s, TableKey{Chat: group}, 1, lang)
+			require.NoError(t, err)
+			assert.Equal(t, lang, a.Settings.Language)
+			a, err = open(s, TableKey{Chat: group, Thread: 1}, 2, "xx")
+			require.NoError(t, err)
+			assert.Equal(t, lang, a.Settings.Language, "decided once: a later Open does not change it")
+			cs, err := s.Settings(ctx, group)
+			require.NoError(t, err)
+			assert.Equal(t, lang, cs.Language, "stored")
 		})
 	}
+	t.Run("none", func(t *testing.T) {
+		s := newStore(t, Options{})
+		a, err := open(s, TableKey{Chat: group}, 1, "")
+		require.NoError(t, err)
+		assert.Empty(t, a.Settings.Language)
+		a, err = open(s, TableKey{Chat: group, Thread: 1}, 2, "ru")
+		require.NoError(t, err)
+		assert.Equal(t, "ru", a.Settings.Language, "the first Open with a language decides it")
+	})
 	t.Run("preset", func(t *testing.T) {
 		s := newStore(t, Options{Defaults: ChatSettings{Language: "en"}})
-		a := apply(t, s, TableKey{Chat: 5}, 1, alice, game.Command{Kind: game.Open}, t0)
+		a, err := open(s, TableKey{Chat: group}, 1, "ru")
+		require.NoError(t, err)
 		assert.Equal(t, "en", a.Settings.Language)
 	})
+	for _, lang := range []string{"RU", "r", "abcdefghi", "en-US", "ru_RU", "рус"} {
+		t.Run("refused "+lang, func(t *testing.T) {
+			s := newStore(t, Options{})
+			before := fileBytes(t, s)
+			_, err := open(s, TableKey{Chat: group}, 1, lang)
+			assert.ErrorIs(t, err, game.ErrInvalidInput)
+			assert.Equal(t, before, fileBytes(t, s), "nothing written")
+		})
+	}
 }
 
 func TestApplyRequestChecks(t *testing.T) {

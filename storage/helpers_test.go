@@ -79,10 +79,12 @@ type updates struct{ n atomic.Int64 }
 
 func (u *updates) next() int64 { return u.n.Add(1) }
 
-// apply applies a command, failing the test when it is rejected.
+// apply applies a command, failing the test when it is rejected. The
+// language it gives a chat it opens is u's Telegram language code, which
+// for the test users is a language tag.
 func apply(t testing.TB, s *Store, key TableKey, upd int64, u User, cmd game.Command, now time.Time) Applied {
 	t.Helper()
-	a, err := s.Apply(ctx, ApplyRequest{Key: key, UpdateID: upd, User: u, Command: cmd, Now: now})
+	a, err := s.Apply(ctx, ApplyRequest{Key: key, UpdateID: upd, User: u, Command: cmd, Now: now, Language: u.Language})
 	require.NoError(t, err, "%s by %s", cmd.Kind, u.Name)
 	return a
 }

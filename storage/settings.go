@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 )
@@ -13,11 +14,17 @@ func (c ChatSettings) Validate() error {
 	if err := c.Game.Validate(); err != nil {
 		return fmt.Errorf("%w: %w", ErrInvalidSettings, err)
 	}
-	switch c.Language {
-	case "", "ru", "en":
-		return nil
+	if c.Language != "" && !languageTag(c.Language) {
+		return fmt.Errorf("%w: language %q is not a language tag", ErrInvalidSettings, c.Language)
 	}
-	return fmt.Errorf("%w: language must be ru or en, not %q", ErrInvalidSettings, c.Language)
+	return nil
+}
+
+// languageTag reports whether s has the shape of ChatSettings.Language: two
+// to eight lowercase ASCII letters. Which languages there are is the
+// caller's business.
+func languageTag(s string) bool {
+	return len(s) >= 2 && len(s) <= 8 && strings.Trim(s, "abcdefghijklmnopqrstuvwxyz") == ""
 }
 
 // Settings returns the chat's settings: Options.Defaults for a chat nobody

@@ -29,7 +29,9 @@ func TestChatSettingsValidate(t *testing.T) {
 		{"turn timeout", func(c *ChatSettings) { c.Game.TurnTimeout = time.Second }, true, "turn timeout"},
 		{"lobby timeout", func(c *ChatSettings) { c.Game.LobbyTimeout = 48 * time.Hour }, true, "lobby timeout"},
 		{"knocks", func(c *ChatSettings) { c.Game.MaxKnocks = -1 }, true, "knocks"},
-		{"language", func(c *ChatSettings) { c.Language = "de" }, false, "language"},
+		{"language upper case", func(c *ChatSettings) { c.Language = "RU" }, false, "language"},
+		{"language with a region", func(c *ChatSettings) { c.Language = "en-US" }, false, "language"},
+		{"language one letter", func(c *ChatSettings) { c.Language = "e" }, false, "language"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -51,7 +53,9 @@ func TestChatSettingsValidate(t *testing.T) {
 			assert.ErrorIs(t, err, ErrInvalidSettings, "invalid defaults are refused")
 		})
 	}
-	for _, lang := range []string{"", "ru", "en"} {
+	// Storage keeps a language as given: which languages there are is the
+	// bot's business.
+	for _, lang := range []string{"", "ru", "en", "de", "abcdefgh"} {
 		assert.NoError(t, ChatSettings{Game: game.DefaultSettings(), Language: lang}.Validate())
 	}
 }

@@ -31,8 +31,8 @@ type Options struct {
 	// BonusInterval is how often the bonus may be claimed; default 24h.
 	BonusInterval time.Duration
 	// Defaults are the settings of a chat nobody configured. A zero Game
-	// means game.DefaultSettings(); Language "" means: decide at the chat's
-	// first Open from the opener's language.
+	// means game.DefaultSettings(); Language "" means: decided at the
+	// chat's first Open (ApplyRequest.Language).
 	Defaults ChatSettings
 	// Rand shuffles the decks; default game.CryptoRand(). Store calls it
 	// from one goroutine at a time, so a Rand that is not safe for

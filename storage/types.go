@@ -32,7 +32,9 @@ type User struct {
 // ChatSettings are a chat's settings: the game's limits and the language.
 type ChatSettings struct {
 	Game game.Settings
-	// Language is "ru", "en", or "" when not decided yet.
+	// Language is the chat's language, a tag of two to eight lowercase
+	// ASCII letters ("en", "ru") that storage keeps as given, or "" when
+	// not decided yet.
 	Language string
 }
 

@@ -1,15 +1,13 @@
 package callback
 
 import (
-	"cmp"
-	"errors"
 	"fmt"
 	"hash/fnv"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
-	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/game"
 )
 
@@ -27,7 +25,9 @@ const (
 	FieldLobby = "lobby"
 	// FieldKnocks is the most knocks; the value a number from 0.
 	FieldKnocks = "knocks"
-	// FieldLang is the chat's language; the value "en" or "ru".
+	// FieldLang is the chat's language; the value a language code, two to
+	// eight lowercase letters (which languages there are is package i18n's
+	// to say).
 	FieldLang = "lang"
 )
 
@@ -35,10 +35,6 @@ const (
 func Fields() []string {
 	return []string{FieldStake, FieldEntry, FieldBets, FieldTurn, FieldLobby, FieldKnocks, FieldLang}
 }
-
-// ErrStale is returned by Apply for a Setting drawn for other settings than
-// the current ones.
-var ErrStale = errors.New("the settings have changed")
 
 func knownField(f string) bool { return slices.Contains(Fields(), f) }
 
@@ -57,9 +53,9 @@ func checkValue(field, value string) error {
 	case FieldKnocks:
 		_, err = number(value, 0, game.MaxKnocksLimit)
 	case FieldBets:
-		_, err = parseBetToken(value)
+		_, err = ParseBetToken(value)
 	case FieldLang:
-		if value != string(i18n.EN) && value != string(i18n.RU) {
+		if !langCode(value) {
 			err = fmt.Errorf("language %q", value)
 		}
 	}
@@ -75,7 +71,8 @@ func BetToken(o game.BetOption) string {
 	return "x" + strconv.FormatInt(o.N, 10)
 }
 
-func parseBetToken(s string) (game.BetOption, error) {
+// ParseBetToken reads a bet option as BetToken writes it, and nothing else.
+func ParseBetToken(s string) (game.BetOption, error) {
 	if len(s) < 2 {
 		return game.BetOption{}, fmt.Errorf("bet option %q", s)
 	}
@@ -94,8 +91,14 @@ func parseBetToken(s string) (game.BetOption, error) {
 	return o, err
 }
 
-// Value writes a setting's value of s as a Setting button carries it.
-func Value(field string, s game.Settings, lang i18n.Lang) string {
+// langCode reports whether s is two to eight lowercase ASCII letters.
+func langCode(s string) bool {
+	return len(s) >= 2 && len(s) <= 8 && strings.Trim(s, "abcdefghijklmnopqrstuvwxyz") == ""
+}
+
+// Value writes a setting's value of s and the language code lang as a
+// Setting button carries it.
+func Value(field string, s game.Settings, lang string) string {
 	switch field {
 	case FieldStake:
 		return strconv.FormatInt(s.Stake, 10)
@@ -108,82 +111,18 @@ func Value(field string, s game.Settings, lang i18n.Lang) string {
 	case FieldKnocks:
 		return strconv.Itoa(s.MaxKnocks)
 	case FieldLang:
-		return string(lang)
+		return lang
 	}
 	return ""
 }
 
 // Stamp returns a number that changes when the settings or the language
-// change, below 2^53. Setting buttons carry the stamp of the settings they
-// were drawn for, and Apply rejects them once the settings moved on, so that
-// a double tap on a toggle does not undo itself.
-func Stamp(s game.Settings, lang i18n.Lang) uint64 {
+// code lang change, below 2^53. Setting buttons carry the stamp of the
+// settings they were drawn for, so that a press can be refused once the
+// settings moved on and a double tap on a toggle does not undo itself.
+func Stamp(s game.Settings, lang string) uint64 {
 	h := fnv.New64a()
 	_, _ = fmt.Fprintf(h, "%d|%d|%s|%d|%d|%d|%s", s.Stake, s.EntryLimit, game.FormatBetOptions(s.BetOptions),
 		s.TurnTimeout, s.LobbyTimeout, s.MaxKnocks, lang)
 	return h.Sum64() & MaxVersion
-}
-
-// Apply applies a Setting to the chat's settings s and language lang and
-// returns the new ones. It returns an error wrapping ErrInvalid for data
-// that is not a valid Setting, ErrStale when d was drawn for other settings
-// (see [Stamp]), and game.ErrInvalidSettings together with the result when
-// the result breaks a limit ([i18n.SettingsProblem] says which, in the
-// chat's language). Toggling bet
-// options keeps them in a fixed order: stake multiples from the smallest,
-// then shares of the bank from the smallest.
-func (d Data) Apply(s game.Settings, lang i18n.Lang) (game.Settings, i18n.Lang, error) {
-	if d.Action != Setting || !knownField(d.Field) || checkValue(d.Field, d.Value) != nil {
-		return s, lang, fmt.Errorf("%w: not a setting: %s", ErrInvalid, d)
-	}
-	if d.Version != Stamp(s, lang) {
-		return s, lang, ErrStale
-	}
-	s = s.Clone()
-	n, _ := strconv.ParseInt(d.Value, 10, 64) // checked by checkValue for numeric fields
-	switch d.Field {
-	case FieldStake:
-		s.Stake = n
-	case FieldEntry:
-		s.EntryLimit = n
-	case FieldTurn:
-		s.TurnTimeout = time.Duration(n) * time.Second
-	case FieldLobby:
-		s.LobbyTimeout = time.Duration(n) * time.Second
-	case FieldKnocks:
-		s.MaxKnocks = int(n)
-	case FieldLang:
-		l, _ := i18n.Parse(d.Value)
-		return s, l, nil
-	case FieldBets:
-		o, _ := parseBetToken(d.Value)
-		s.BetOptions = ToggleBet(s.BetOptions, o)
-	}
-	if err := s.Validate(); err != nil {
-		return s, lang, err
-	}
-	return s, lang, nil
-}
-
-// ToggleBet returns opts without o when it holds o, else with o added; the
-// result is sorted as Apply says.
-func ToggleBet(opts []game.BetOption, o game.BetOption) []game.BetOption {
-	out := slices.DeleteFunc(slices.Clone(opts), func(x game.BetOption) bool { return x == o })
-	if len(out) == len(opts) {
-		out = append(out, o)
-	}
-	slices.SortStableFunc(out, compareBets)
-	return out
-}
-
-// compareBets orders stake multiples before bank shares, each from the
-// smallest bet.
-func compareBets(a, b game.BetOption) int {
-	if a.Kind != b.Kind {
-		return cmp.Compare(a.Kind, b.Kind)
-	}
-	if a.Kind == game.BankShare {
-		return cmp.Compare(b.N, a.N)
-	}
-	return cmp.Compare(a.N, b.N)
 }

@@ -174,7 +174,7 @@ func TestParseAndFromTelegram(t *testing.T) {
 	}
 	for code, want := range map[string]Lang{
 		"ru": RU, "ru-RU": RU, "RU": RU, "uk": RU, "uk-UA": RU, "be": RU, "be_BY": RU,
-		"en": EN, "en-US": EN, "de": EN, "": EN, "rus": EN, "ukr": EN, "bg": EN,
+		"UK": RU, "en": EN, "en-US": EN, "de": EN, "": EN, "rus": EN, "rue": EN, "ukr": EN, "bg": EN, "kk": EN,
 	} {
 		assert.Equal(t, want, FromTelegram(code), "%q", code)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/twentyone-bot/twentyone/bot/callback"
 	"github.com/twentyone-bot/twentyone/bot/i18n"
+	"github.com/twentyone-bot/twentyone/bot/setting"
 	"github.com/twentyone-bot/twentyone/game"
 )
 
@@ -46,11 +47,12 @@ var betPresets = [][]game.BetOption{
 // Settings draws the /settings message: the chat's settings s and language,
 // and a keyboard that sets each of them. A row per field starts with the
 // field's icon, which explains it (callback.SettingInfo), followed by preset
-// values, the current one marked ✓; values that would break a limit given
-// the other settings are left out. Bet options are toggles, ✓ when on. Each
+// values, the current one marked ✓; values that pressing would refuse
+// (setting.Press: they would break a limit given the other settings) are
+// left out. Bet options are toggles, ✓ when on. Each
 // button carries the settings' callback.Stamp.
 func Settings(s game.Settings, lang i18n.Lang) Message {
-	k := settingsKeys{s: s, lang: lang, stamp: callback.Stamp(s, lang)}
+	k := settingsKeys{s: s, lang: lang, stamp: callback.Stamp(s, string(lang))}
 	var rows [][]Button
 	for _, f := range callback.Fields() {
 		switch f {
@@ -122,7 +124,7 @@ func (k settingsKeys) set(field, value, label string, current bool) Button {
 
 // numberRows offers the presets of a numeric field and its current value.
 func (k settingsKeys) numberRows(field string) [][]Button {
-	cur, _ := strconv.ParseInt(callback.Value(field, k.s, k.lang), 10, 64)
+	cur, _ := strconv.ParseInt(callback.Value(field, k.s, string(k.lang)), 10, 64)
 	vals := slices.Clone(presets[field])
 	if !slices.Contains(vals, cur) {
 		vals = append(vals, cur)
@@ -139,10 +141,11 @@ func (k settingsKeys) numberRows(field string) [][]Button {
 	return chunk(buttons)
 }
 
-// valid reports whether setting field to value keeps the settings valid.
+// valid reports whether pressing the button that sets field to value would
+// be accepted.
 func (k settingsKeys) valid(field, value string) bool {
 	d := callback.Data{Action: callback.Setting, Version: k.stamp, Field: field, Value: value}
-	_, _, err := d.Apply(k.s, k.lang)
+	_, err := setting.Press(setting.Chat{Game: k.s, Lang: k.lang}, d)
 	return err == nil
 }
 
@@ -157,16 +160,18 @@ func (k settingsKeys) label(field string, v int64) string {
 	return i18n.Number(v)
 }
 
-// betRows offers every bet option to toggle: the presets and those on.
+// betRows offers every bet option to toggle: the presets and those on, in
+// the editor's order (setting.SortBets).
 func (k settingsKeys) betRows() [][]Button {
 	var rows [][]Button
 	for r, preset := range betPresets {
 		opts := slices.Clone(preset)
 		for _, o := range k.s.BetOptions {
 			if o.Kind == preset[0].Kind && !slices.Contains(opts, o) {
-				opts = callback.ToggleBet(opts, o)
+				opts = append(opts, o)
 			}
 		}
+		setting.SortBets(opts)
 		var buttons []Button
 		if r == 0 {
 			buttons = append(buttons, k.info(callback.FieldBets))

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/twentyone-bot/twentyone/bot/callback"
 	"github.com/twentyone-bot/twentyone/bot/i18n"
+	"github.com/twentyone-bot/twentyone/bot/setting"
 	"github.com/twentyone-bot/twentyone/game"
 )
 
@@ -38,7 +39,7 @@ func TestSettingsKeyboard(t *testing.T) {
 			m := Settings(s, lang)
 			assert.LessOrEqual(t, visibleLen(m.Text), MaxText)
 			checkHTML(t, m.Text, "settings")
-			stamp := callback.Stamp(s, lang)
+			stamp := callback.Stamp(s, string(lang))
 			infos := map[string]bool{}
 			current := map[string]int{}
 			for _, row := range m.Keyboard {
@@ -59,12 +60,12 @@ func TestSettingsKeyboard(t *testing.T) {
 						}
 						if marked {
 							current[d.Field]++
-							assert.Equal(t, callback.Value(d.Field, s, lang), d.Value, "%s is the current value", b.Text)
+							assert.Equal(t, callback.Value(d.Field, s, string(lang)), d.Value, "%s is the current value", b.Text)
 							continue
 						}
-						next, nextLang, err := d.Apply(s, lang)
+						next, err := setting.Press(setting.Chat{Game: s, Lang: lang}, d)
 						assert.NoError(t, err, "preset %s of %s is valid", d.Value, d.Field)
-						assert.False(t, next.Equal(s) && nextLang == lang, "preset %s of %s changes something", d.Value, d.Field)
+						assert.False(t, next.Game.Equal(s) && next.Lang == lang, "preset %s of %s changes something", d.Value, d.Field)
 					default:
 						t.Errorf("unexpected action %s", d.Action)
 					}
@@ -84,13 +85,9 @@ func TestSettingsKeyboard(t *testing.T) {
 // defaults and checks that an admin reaches every preset of every field and
 // can turn every preset bet option on and off.
 func TestEverySettingIsReachableWithButtons(t *testing.T) {
-	type state struct {
-		s    game.Settings
-		lang i18n.Lang
-	}
-	start := state{game.DefaultSettings(), i18n.EN}
-	seen := map[uint64]bool{callback.Stamp(start.s, start.lang): true}
-	queue := []state{start}
+	start := setting.Chat{Game: game.DefaultSettings(), Lang: i18n.EN}
+	seen := map[uint64]bool{callback.Stamp(start.Game, string(start.Lang)): true}
+	queue := []setting.Chat{start}
 	reached := map[string]map[string]bool{}
 	for len(queue) > 0 && len(seen) < 3000 {
 		st := queue[0]
@@ -100,26 +97,26 @@ func TestEverySettingIsReachableWithButtons(t *testing.T) {
 				reached[f] = map[string]bool{}
 			}
 			if f != callback.FieldBets {
-				reached[f][callback.Value(f, st.s, st.lang)] = true
+				reached[f][callback.Value(f, st.Game, string(st.Lang))] = true
 			}
 		}
-		for _, o := range st.s.BetOptions {
+		for _, o := range st.Game.BetOptions {
 			reached[callback.FieldBets]["on "+callback.BetToken(o)] = true
 		}
-		for _, row := range Settings(st.s, st.lang).Keyboard {
+		for _, row := range Settings(st.Game, st.Lang).Keyboard {
 			for _, b := range row {
 				d, err := callback.Parse(b.Data)
 				require.NoError(t, err)
 				if d.Action != callback.Setting {
 					continue
 				}
-				next, lang, err := d.Apply(st.s, st.lang)
+				next, err := setting.Press(st, d)
 				if err != nil {
 					continue
 				}
-				if k := callback.Stamp(next, lang); !seen[k] {
+				if k := callback.Stamp(next.Game, string(next.Lang)); !seen[k] {
 					seen[k] = true
-					queue = append(queue, state{next, lang})
+					queue = append(queue, next)
 				}
 			}
 		}

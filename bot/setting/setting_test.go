@@ -1,0 +1,185 @@
+package setting
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/twentyone-bot/twentyone/bot/callback"
+	"github.com/twentyone-bot/twentyone/bot/i18n"
+	"github.com/twentyone-bot/twentyone/game"
+)
+
+func opts(t *testing.T, s string) []game.BetOption {
+	t.Helper()
+	o, err := game.ParseBetOptions(s)
+	require.NoError(t, err)
+	return o
+}
+
+func defaults() Chat { return Chat{Game: game.DefaultSettings(), Lang: i18n.EN} }
+
+func TestPress(t *testing.T) {
+	def := defaults()
+	stamp := callback.Stamp(def.Game, "en")
+	set := func(field, value string) callback.Data {
+		return callback.Data{Action: callback.Setting, Version: stamp, Field: field, Value: value}
+	}
+	tests := []struct {
+		name   string
+		data   callback.Data
+		change func(*Chat)
+		err    error // nil: accepted
+	}{
+		{"stake", set(callback.FieldStake, "25"), func(c *Chat) { c.Game.Stake = 25 }, nil},
+		{"entry", set(callback.FieldEntry, "500"), func(c *Chat) { c.Game.EntryLimit = 500 }, nil},
+		{"turn", set(callback.FieldTurn, "30"), func(c *Chat) { c.Game.TurnTimeout = 30 * time.Second }, nil},
+		{"lobby", set(callback.FieldLobby, "300"), func(c *Chat) { c.Game.LobbyTimeout = 5 * time.Minute }, nil},
+		{"knocks", set(callback.FieldKnocks, "0"), func(c *Chat) { c.Game.MaxKnocks = 0 }, nil},
+		{"lang", set(callback.FieldLang, "ru"), func(c *Chat) { c.Lang = i18n.RU }, nil},
+		{"bet off", set(callback.FieldBets, "x2"), func(c *Chat) { c.Game.BetOptions = opts(t, "x1 x5 bank/2 bank") }, nil},
+		{"bet on", set(callback.FieldBets, "x10"), func(c *Chat) { c.Game.BetOptions = opts(t, "x1 x2 x5 x10 bank/2 bank") }, nil},
+		{"bank share on", set(callback.FieldBets, "b4"), func(c *Chat) { c.Game.BetOptions = opts(t, "x1 x2 x5 bank/4 bank/2 bank") }, nil},
+		{"stake over entry", set(callback.FieldStake, "500"), func(*Chat) {}, game.ErrInvalidSettings},
+		{"entry under stake", set(callback.FieldEntry, "5"), func(*Chat) {}, game.ErrInvalidSettings},
+		{"stale", callback.Data{Action: callback.Setting, Version: stamp + 1, Field: callback.FieldStake, Value: "25"}, func(*Chat) {}, ErrStale},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			want := Chat{Game: def.Game.Clone(), Lang: def.Lang}
+			tt.change(&want)
+			got, err := Press(def, tt.data)
+			if tt.err != nil {
+				assert.ErrorIs(t, err, tt.err)
+			} else {
+				assert.NoError(t, err)
+			}
+			assert.True(t, want.Game.Equal(got.Game), "got %+v, want %+v", got.Game, want.Game)
+			assert.Equal(t, want.Lang, got.Lang)
+		})
+	}
+	assert.True(t, def.Game.Equal(game.DefaultSettings()), "Press leaves its argument alone")
+}
+
+// TestPressRefusesForgedData: data no button of the bot carries is refused
+// as a bad button, stale or not, and changes nothing.
+func TestPressRefusesForgedData(t *testing.T) {
+	def := defaults()
+	stamp := callback.Stamp(def.Game, "en")
+	for _, d := range []callback.Data{
+		{Action: callback.Join, Version: stamp},
+		{Action: callback.Setting, Version: stamp, Field: "color", Value: "red"},
+		{Action: callback.Setting, Version: stamp, Field: callback.FieldStake, Value: "x"},
+		{Action: callback.Setting, Version: stamp, Field: callback.FieldBets, Value: "bank"},
+		{Action: callback.Setting, Version: stamp, Field: callback.FieldLang, Value: "de"},
+		{Action: callback.Setting, Version: stamp + 1, Field: callback.FieldLang, Value: "de"},
+	} {
+		got, err := Press(def, d)
+		var p *Problem
+		require.ErrorAs(t, err, &p, "%+v", d)
+		text, alert := p.Popup(i18n.EN)
+		assert.Equal(t, i18n.T(i18n.EN, i18n.PopBadButton), text, "%+v", d)
+		assert.False(t, alert)
+		assert.Equal(t, def, got)
+	}
+}
+
+func TestToggleLastBetAndSeventhBetAreInvalid(t *testing.T) {
+	one := defaults()
+	one.Game.BetOptions = opts(t, "x1")
+	_, err := Press(one, callback.Data{Action: callback.Setting, Version: callback.Stamp(one.Game, "en"), Field: callback.FieldBets, Value: "x1"})
+	assert.ErrorIs(t, err, game.ErrInvalidSettings)
+	var p *Problem
+	require.ErrorAs(t, err, &p)
+	text, alert := p.Popup(i18n.EN)
+	assert.Equal(t, "Not valid: choose 1 to 6 bets", text)
+	assert.True(t, alert)
+
+	six := defaults()
+	six.Game.BetOptions = opts(t, "x1 x2 x5 x10 bank/2 bank")
+	require.Len(t, six.Game.BetOptions, game.MaxBetOptions)
+	_, err = Press(six, callback.Data{Action: callback.Setting, Version: callback.Stamp(six.Game, "en"), Field: callback.FieldBets, Value: "b3"})
+	assert.ErrorIs(t, err, game.ErrInvalidSettings)
+}
+
+func TestSet(t *testing.T) {
+	def := defaults()
+	tests := []struct {
+		field, value string
+		change       func(*Chat)
+	}{
+		{"stake", "25", func(c *Chat) { c.Game.Stake = 25 }},
+		{"entry", "+500", func(c *Chat) { c.Game.EntryLimit = 500 }},
+		{"knocks", "0", func(c *Chat) { c.Game.MaxKnocks = 0 }},
+		{"turn", "30", func(c *Chat) { c.Game.TurnTimeout = 30 * time.Second }},
+		{"turn", "1m30s", func(c *Chat) { c.Game.TurnTimeout = 90 * time.Second }},
+		{"lobby", "1.5m", func(c *Chat) { c.Game.LobbyTimeout = 90 * time.Second }},
+		{"lang", " RU ", func(c *Chat) { c.Lang = i18n.RU }},
+		// A list replaces the bets, kept in the order the buttons keep them.
+		{"bets", "bank x2,bank/3;x1", func(c *Chat) { c.Game.BetOptions = opts(t, "x1 x2 bank/3 bank") }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.field+" "+tt.value, func(t *testing.T) {
+			want := Chat{Game: def.Game.Clone(), Lang: def.Lang}
+			tt.change(&want)
+			got, err := Set(def, tt.field, tt.value)
+			require.NoError(t, err)
+			assert.Equal(t, want, got)
+		})
+	}
+	assert.True(t, def.Game.Equal(game.DefaultSettings()), "Set leaves its argument alone")
+}
+
+// TestSetRefusesWithTheReason: what Set refuses, it says why, in the
+// message a typed change is answered with, and changes nothing.
+func TestSetRefusesWithTheReason(t *testing.T) {
+	def := defaults()
+	long := strings.Repeat("9", 100)
+	tests := []struct {
+		field, value string
+		en, ru       string
+		limit        bool
+	}{
+		{"colour", "red", "There is no setting colour. The settings: stake, entry, bets, turn, lobby, knocks, lang.", "", false},
+		{"stake", "ten", "Not valid: ten is not a whole number", "Нельзя: ten — не целое число", false},
+		{"stake", "<b>", "Not valid: &lt;b&gt; is not a whole number", "", false},
+		{"stake", "0", "Not valid: the stake must be from 1 to ", "", true},
+		{"entry", "5", "Not valid: the entry limit 5 is below the stake 10", "", true},
+		{"knocks", "-1", "Not valid: knocks must be from 0 to 10", "", true},
+		{"knocks", long, "Not valid: " + strings.Repeat("9", 39) + "… is not a whole number", "", false},
+		{"turn", "soon", "soon is not a value for turn.", "", false},
+		{"turn", "30.5s", "30.5s is not a value for turn.", "", false},
+		{"turn", long, strings.Repeat("9", 39) + "… is not a value for turn.", "", false},
+		{"turn", "1s", "Not valid: the turn time must be from ", "", true},
+		{"bets", "x2 y3", "Not valid: write bets as x1 x2 x5 bank/2 bank", "", false},
+		{"bets", "x2 x2", "Not valid: the bet x2 is there twice", "", true},
+		{"bets", "x1 x2 x3 x4 x5 x6 x7", "Not valid: choose 1 to 6 bets", "", true},
+		{"lang", "de", "I don't speak de: use en or ru.", "Я не говорю на языке de: выбери en или ru.", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.field+" "+tt.value, func(t *testing.T) {
+			got, err := Set(def, tt.field, tt.value)
+			var p *Problem
+			require.ErrorAs(t, err, &p)
+			assert.Equal(t, tt.limit, errors.Is(err, game.ErrInvalidSettings), "breaks a limit")
+			assert.Contains(t, p.Message(i18n.EN), tt.en)
+			if tt.ru != "" {
+				assert.Contains(t, p.Message(i18n.RU), tt.ru)
+			}
+			assert.Equal(t, def, got)
+		})
+	}
+}
+
+func TestReadLang(t *testing.T) {
+	l, err := ReadLang("Ru")
+	require.NoError(t, err)
+	assert.Equal(t, i18n.RU, l)
+	_, err = ReadLang("fr")
+	var p *Problem
+	require.ErrorAs(t, err, &p)
+	assert.Equal(t, "I don't speak fr: use en or ru.", p.Message(i18n.EN))
+}
