@@ -65,24 +65,13 @@ func (s *Store) Apply(ctx context.Context, req ApplyRequest) (Applied, error) {
 	if err := req.normalize(); err != nil {
 		return Applied{}, err
 	}
-	// One answer, set afresh by each run of the write: an Applied is too
-	// big to copy around.
-	r := &applyResult{}
-	err := s.write(ctx, func(t *txn) error {
-		var fatal error
-		r.rejected, fatal = t.apply(req, &r.res)
-		return fatal
-	})
+	// Set afresh by each run of the write, in place: an Applied is big.
+	var res Applied
+	rejected, err := s.write(ctx, func(t *txn) error { return t.apply(req, &res) })
 	if err != nil {
 		return Applied{}, err
 	}
-	return r.res, r.rejected
-}
-
-// applyResult is Apply's answer.
-type applyResult struct {
-	res      Applied
-	rejected error
+	return res, rejected
 }
 
 // normalize fills the command's user from the request's and checks that
@@ -128,26 +117,26 @@ type change struct {
 }
 
 // apply does the work of Apply inside a transaction, setting res afresh
-// (in place: an Applied is big). rejected is the answer when the command
-// changes nothing (a game rejection, a duplicate, a damaged value): nothing
-// was written then. fatal means something was written that must not be
-// kept: the transaction must roll back.
-func (t *txn) apply(req ApplyRequest, res *Applied) (rejected, fatal error) {
+// (in place: an Applied is big). It rejects the command when it changes
+// nothing (a game rejection, a duplicate, a damaged value): nothing was
+// written then. Any other error means something was written that must not
+// be kept: the transaction must roll back.
+func (t *txn) apply(req ApplyRequest, res *Applied) error {
 	*res = Applied{}
 	hooks := t.s.hooks.Load()
 	now := req.Now
 	chat, crec, known, err := t.resolve(req.Key.Chat)
 	if err != nil {
-		return err, nil
+		return reject(err)
 	}
 	key := TableKey{Chat: chat, Thread: req.Key.Thread}
 	cs, srec, err := t.chatSettings(chat)
 	if err != nil {
-		return err, nil
+		return reject(err)
 	}
 	tb, msgID, _, err := t.table(key)
 	if err != nil {
-		return err, nil
+		return reject(err)
 	}
 
 	// Phase 1: read and compute; nothing is written.
@@ -157,7 +146,7 @@ func (t *txn) apply(req ApplyRequest, res *Applied) (rejected, fatal error) {
 	if actor.ID != 0 {
 		rec, ok, err := t.user(chat, actor.ID)
 		if err != nil {
-			return err, nil
+			return reject(err)
 		}
 		c := &change{rec: rec, old: rec.balance}
 		if !ok {
@@ -170,24 +159,24 @@ func (t *txn) apply(req ApplyRequest, res *Applied) (rejected, fatal error) {
 	}
 	if crec.handled(req.UpdateID, now) {
 		if err := t.view(&res.View, key, &tb, cs, msgID, pending, actor.ID); err != nil {
-			return err, nil
+			return reject(err)
 		}
 		if req.UpdateID == crec.lastUpdate {
 			res.Outcome.Events = crec.answer
 		}
-		return fmt.Errorf("%w: update %d in chat %d, which is at update %d", ErrDuplicate, req.UpdateID, chat, crec.lastUpdate), nil
+		return reject(fmt.Errorf("%w: update %d in chat %d, which is at update %d", ErrDuplicate, req.UpdateID, chat, crec.lastUpdate))
 	}
 	bal := &balances{t: t, chat: chat, pending: pending}
 	env := game.Env{Now: now, Rand: t.s.opts.Rand, Settings: cs.Game, Balances: bal}
 	nt, out, gerr := game.Apply(tb, req.Command, env)
 	if bal.err != nil {
-		return bal.err, nil
+		return reject(bal.err)
 	}
 	if gerr != nil {
 		if err := t.view(&res.View, key, &tb, cs, msgID, pending, actor.ID); err != nil {
-			return err, nil
+			return reject(err)
 		}
-		return fmt.Errorf("%s: %w", req.Command.Kind, gerr), nil
+		return reject(fmt.Errorf("%s: %w", req.Command.Kind, gerr))
 	}
 	if hooks != nil && hooks.outcome != nil {
 		hooks.outcome(&out)
@@ -222,26 +211,26 @@ func (t *txn) apply(req ApplyRequest, res *Applied) (rejected, fatal error) {
 	for _, tr := range out.Transfers {
 		kind, ok := ledgerKindOf(tr.Kind)
 		if !ok {
-			return fmt.Errorf("%w: transfer of unknown kind %d", ErrInternal, tr.Kind), nil
+			return reject(fmt.Errorf("%w: transfer of unknown kind %d", ErrInternal, tr.Kind))
 		}
 		c, err := get(tr.User)
 		if err != nil {
-			return err, nil
+			return reject(err)
 		}
 		nb, ok := addChips(c.rec.balance, tr.Amount)
 		if !ok || nb < 0 {
-			return fmt.Errorf("%w: %s of %d would make the balance of user %d in chat %d %d",
-				ErrInternal, kind, tr.Amount, tr.User, chat, c.rec.balance+tr.Amount), nil
+			return reject(fmt.Errorf("%w: %s of %d would make the balance of user %d in chat %d %d",
+				ErrInternal, kind, tr.Amount, tr.User, chat, c.rec.balance+tr.Amount))
 		}
 		c.rec.balance = nb
 		c.rec.stats.Net += tr.Amount
 		entries = append(entries, LedgerEntry{User: tr.User, Kind: kind, Amount: tr.Amount, Balance: nb, Game: nt.Game()})
 	}
 	if d := out.Delta(); d != tb.Chips()-nt.Chips() {
-		return fmt.Errorf("%w: balances change by %d but the table's chips by %d", ErrInternal, d, nt.Chips()-tb.Chips()), nil
+		return reject(fmt.Errorf("%w: balances change by %d but the table's chips by %d", ErrInternal, d, nt.Chips()-tb.Chips()))
 	}
 	if err := countStats(&tb, &nt, out, get); err != nil {
-		return err, nil
+		return reject(err)
 	}
 	langDecided := false
 	if req.Command.Kind == game.Open && cs.Language == "" && req.Language != "" {
@@ -258,7 +247,7 @@ func (t *txn) apply(req ApplyRequest, res *Applied) (rejected, fatal error) {
 		return nil
 	}
 	if err := t.putTable(key, &nt, msgID); err != nil {
-		return nil, err
+		return err
 	}
 	if msgID != 0 {
 		var err error
@@ -269,11 +258,11 @@ func (t *txn) apply(req ApplyRequest, res *Applied) (rejected, fatal error) {
 			err = t.owe(key, msgID, nil)
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if err := step("table"); err != nil {
-		return nil, err
+		return err
 	}
 	if !known {
 		crec.created = timeMs(now)
@@ -286,14 +275,14 @@ func (t *txn) apply(req ApplyRequest, res *Applied) (rejected, fatal error) {
 		// below, points at their last entry.
 		c := changes[e.User]
 		if c == nil {
-			return nil, fmt.Errorf("%w: a ledger entry of user %d, whose record is not written", ErrInternal, e.User)
+			return fmt.Errorf("%w: a ledger entry of user %d, whose record is not written", ErrInternal, e.User)
 		}
 		if err := t.appendLedger(&crec, &c.rec, e); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if err := step("ledger"); err != nil {
-		return nil, err
+		return err
 	}
 	ids := make([]game.UserID, 0, len(changes))
 	for u := range changes {
@@ -303,16 +292,16 @@ func (t *txn) apply(req ApplyRequest, res *Applied) (rejected, fatal error) {
 	for _, u := range ids {
 		c := changes[u]
 		if err := t.putUser(chat, u, &c.rec, c.old, c.isNew); err != nil {
-			return nil, err
+			return err
 		}
 		pending[u] = &c.rec
 	}
 	if err := step("users"); err != nil {
-		return nil, err
+		return err
 	}
 	crec.markHandled(req.UpdateID, now, answerOf(actor.ID, &out))
 	if err := t.putChat(chat, &crec); err != nil {
-		return nil, err
+		return err
 	}
 	for i, ev := range out.Events {
 		if ev.Kind != game.EventRevealed {
@@ -320,26 +309,26 @@ func (t *txn) apply(req ApplyRequest, res *Applied) (rejected, fatal error) {
 		}
 		r := Reveal{Time: now, Commitment: ev.Commitment.String(), Preimage: ev.Deck.Preimage()}
 		if err := t.reveals.Put(revealKey(key, nt.Game(), nt.Version(), i), r.encode()); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if langDecided {
 		if err := t.putSettings(chat, &srec); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if err := step("done"); err != nil {
-		return nil, err
+		return err
 	}
 	extra := []game.UserID{actor.ID}
 	for _, tr := range out.Transfers {
 		extra = append(extra, tr.User)
 	}
 	if err := t.view(&res.View, key, &nt, cs, msgID, pending, extra...); err != nil {
-		return nil, err
+		return err
 	}
 	res.Outcome = out
-	return nil, nil
+	return nil
 }
 
 // replacesGame reports whether a command replaced the finished game a
@@ -441,11 +430,11 @@ func (s *Store) CancelAll(ctx context.Context, chat int64, now time.Time) ([]App
 		now = time.Now()
 	}
 	var res []Applied
-	err := s.write(ctx, func(t *txn) error {
+	rejected, err := s.write(ctx, func(t *txn) error {
 		res = nil
 		c, _, ok, err := t.resolve(chat)
 		if err != nil || !ok {
-			return err
+			return reject(err)
 		}
 		if err := t.dropRetiring(c); err != nil {
 			return err
@@ -455,18 +444,14 @@ func (s *Store) CancelAll(ctx context.Context, chat int64, now time.Time) ([]App
 				return err
 			}
 			var a Applied
-			rejected, fatal := t.apply(ApplyRequest{Key: key, Command: game.Command{Kind: game.Cancel}, Now: now}, &a)
-			if fatal != nil {
-				return fatal
-			}
-			if rejected != nil {
-				return rejected // one transaction: all tables or none
+			if err := t.apply(ApplyRequest{Key: key, Command: game.Command{Kind: game.Cancel}, Now: now}, &a); err != nil {
+				return failure(err) // one transaction: all tables or none
 			}
 			res = append(res, a)
 			return nil
 		})
 	})
-	if err != nil {
+	if err := firstErr(err, rejected); err != nil {
 		return nil, err
 	}
 	return res, nil

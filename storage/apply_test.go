@@ -440,29 +440,12 @@ func TestBatchFailureIsolation(t *testing.T) {
 	for c := int64(1); c <= chats; c++ {
 		apply(t, s, TableKey{Chat: c}, 1, alice, game.Command{Kind: game.Open}, t0)
 	}
-	entered := make(chan struct{})
-	release := make(chan struct{})
-	var once sync.Once
-	free := func() { once.Do(func() { close(release) }) }
-	t.Cleanup(free)
-	var mu sync.Mutex
-	runs := map[int64]int{}
-	s.hooks.Store(&testHooks{afterWrite: func(key TableKey, stage string) error {
-		if stage != "done" {
-			return nil
-		}
-		mu.Lock()
-		runs[key.Chat]++
-		mu.Unlock()
-		switch key.Chat {
-		case 1:
-			entered <- struct{}{}
-			<-release
-		case bad:
-			return fmt.Errorf("chat %d: %w", key.Chat, errInjected)
+	h := holdCommits(t, s, 1, func(chat int64) error {
+		if chat == bad {
+			return fmt.Errorf("chat %d: %w", chat, errInjected)
 		}
 		return nil
-	}})
+	})
 	var wg sync.WaitGroup
 	results := make([]Applied, chats+1)
 	errs := make([]error, chats+1)
@@ -472,7 +455,7 @@ func TestBatchFailureIsolation(t *testing.T) {
 	}
 	wg.Add(1)
 	go run(1)
-	<-entered // the commit loop holds chat 1's transaction
+	<-h.entered // the commit loop holds chat 1's transaction
 	for c := int64(2); c <= chats; c++ {
 		// One at a time, so that the batch holds them in order: chat 2
 		// before the bad one, chat 12 after it.
@@ -480,7 +463,7 @@ func TestBatchFailureIsolation(t *testing.T) {
 		go run(c)
 		waitQueued(t, s, int(c-1))
 	}
-	free()
+	h.free()
 	wg.Wait()
 
 	for c := int64(1); c <= chats; c++ {
@@ -496,12 +479,10 @@ func TestBatchFailureIsolation(t *testing.T) {
 		assert.Equal(t, v.Table.Version(), results[c].Table.Version())
 		assert.Equal(t, int64(1000), results[c].Balances[bob.ID])
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	assert.Equal(t, 1, runs[1], "chat 1 committed alone before the others queued")
-	assert.Equal(t, 2, runs[bad], "the failed write ran in the batch, then alone")
-	assert.Equal(t, 2, runs[2], "a write queued before the failed one ran again without it")
-	assert.Equal(t, 1, runs[chats], "a write queued after the failed one ran once")
+	assert.Equal(t, 1, h.runs(1), "chat 1 committed alone before the others queued")
+	assert.Equal(t, 2, h.runs(bad), "the failed write ran in the batch, then alone")
+	assert.Equal(t, 2, h.runs(2), "a write queued before the failed one ran again without it")
+	assert.Equal(t, 1, h.runs(chats), "a write queued after the failed one ran once")
 	audits, err := s.AuditAll(ctx)
 	require.NoError(t, err)
 	for _, a := range audits {
@@ -510,6 +491,53 @@ func TestBatchFailureIsolation(t *testing.T) {
 }
 
 var errInjected = errors.New("injected failure")
+
+// commitHold holds the commit loop inside the command of one chat, so that
+// the writes queued meanwhile share the next transaction, and counts the
+// runs of each chat's commands.
+type commitHold struct {
+	// entered is sent to when the loop is held.
+	entered chan struct{}
+	release chan struct{}
+	once    sync.Once
+	mu      sync.Mutex
+	count   map[int64]int
+}
+
+// holdCommits holds the commit loop in the next command on a table of
+// chat hold, at its last write, until free. fail, if set, may fail a
+// chat's command there.
+func holdCommits(t *testing.T, s *Store, hold int64, fail func(chat int64) error) *commitHold {
+	h := &commitHold{entered: make(chan struct{}), release: make(chan struct{}), count: map[int64]int{}}
+	t.Cleanup(h.free)
+	s.hooks.Store(&testHooks{afterWrite: func(key TableKey, stage string) error {
+		if stage != "done" {
+			return nil
+		}
+		h.mu.Lock()
+		h.count[key.Chat]++
+		h.mu.Unlock()
+		if key.Chat == hold {
+			h.entered <- struct{}{}
+			<-h.release
+		}
+		if fail != nil {
+			return fail(key.Chat)
+		}
+		return nil
+	}})
+	return h
+}
+
+// free lets the commit loop go on.
+func (h *commitHold) free() { h.once.Do(func() { close(h.release) }) }
+
+// runs returns how many times a command on the chat's tables ran.
+func (h *commitHold) runs(chat int64) int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.count[chat]
+}
 
 // waitQueued waits until n writes are queued for the commit loop.
 func waitQueued(t *testing.T, s *Store, n int) {

@@ -240,7 +240,7 @@ func newFloor(b *testing.B) (update func(i int), size int) {
 func BenchmarkLeaderboard(b *testing.B) {
 	s := newStore(b, Options{})
 	const users = 10_000
-	err := s.write(ctx, func(t *txn) error {
+	err := firstErr(s.write(ctx, func(t *txn) error {
 		for i := 1; i <= users; i++ {
 			e, err := t.ensure(group, User{ID: game.UserID(i), Name: "U"}, t0)
 			if err != nil {
@@ -255,7 +255,7 @@ func BenchmarkLeaderboard(b *testing.B) {
 			}
 		}
 		return nil
-	})
+	}))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -273,16 +273,16 @@ func BenchmarkLeaderboard(b *testing.B) {
 func BenchmarkTimers(b *testing.B) {
 	s := newStore(b, Options{})
 	const tables = 10_000
-	err := s.write(ctx, func(t *txn) error {
+	err := firstErr(s.write(ctx, func(t *txn) error {
 		for i := 1; i <= tables; i++ {
 			req := ApplyRequest{Key: TableKey{Chat: int64(-i)}, User: User{ID: 1, Name: "U"}, Command: game.Command{Kind: game.Open, User: 1}, Now: t0}
 			var a Applied
-			if rejected, fatal := t.apply(req, &a); rejected != nil || fatal != nil {
-				return errors.Join(rejected, fatal)
+			if err := t.apply(req, &a); err != nil {
+				return failure(err)
 			}
 		}
 		return nil
-	})
+	}))
 	if err != nil {
 		b.Fatal(err)
 	}

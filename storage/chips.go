@@ -119,10 +119,10 @@ func (s *Store) Account(ctx context.Context, chat int64, u User, now time.Time) 
 	if now.IsZero() {
 		now = time.Now()
 	}
-	err = s.write(ctx, func(t *txn) error {
+	rejected, err := s.write(ctx, func(t *txn) error {
 		e, err := t.ensure(chat, u, now)
 		if err != nil {
-			return err
+			return reject(err)
 		}
 		if err := t.save(e, u.ID, now); err != nil {
 			return err
@@ -130,7 +130,7 @@ func (s *Store) Account(ctx context.Context, chat int64, u User, now time.Time) 
 		acc = account(e.chat, u.ID, &e.rec)
 		return nil
 	})
-	if err != nil {
+	if err := firstErr(err, rejected); err != nil {
 		return Account{}, err
 	}
 	return acc, nil
@@ -151,38 +151,43 @@ func (s *Store) ClaimBonus(ctx context.Context, chat int64, u User, now time.Tim
 		now = time.Now()
 	}
 	var b Bonus
-	var refused error
-	err := s.write(ctx, func(t *txn) error {
-		b, refused = Bonus{}, nil
+	rejected, err := s.write(ctx, func(t *txn) error {
+		b = Bonus{}
 		e, err := t.ensure(chat, u, now)
 		if err != nil {
-			return err
+			return reject(err)
 		}
 		cs, _, err := t.chatSettings(e.chat)
 		if err != nil {
-			return err
+			return reject(err)
 		}
 		onTables, err := t.chipsOnTables(e.chat, u.ID)
 		if err != nil {
-			return err
+			return reject(err)
 		}
 		last := msTime(e.rec.lastBonus)
 		b.Balance, b.OnTables = e.rec.balance, onTables
 		if !last.IsZero() {
 			b.Next = last.Add(t.s.opts.BonusInterval)
 		}
+		var refused error
 		switch {
 		case e.rec.balance+onTables >= cs.Game.EntryLimit:
 			refused = fmt.Errorf("%w: balance %d and %d on the tables reach the entry limit %d",
 				ErrBonusNotNeeded, e.rec.balance, onTables, cs.Game.EntryLimit)
-			return t.save(e, u.ID, now)
 		case !last.IsZero() && now.Before(b.Next):
 			refused = fmt.Errorf("%w: next bonus at %s", ErrBonusTooSoon, b.Next.UTC().Format(time.RFC3339))
-			return t.save(e, u.ID, now)
+		}
+		if refused != nil {
+			// Refused, the user it created all the same.
+			if err := t.save(e, u.ID, now); err != nil {
+				return err
+			}
+			return reject(refused)
 		}
 		g, err := e.grant(LedgerBonus, t.s.opts.DailyBonus)
 		if err != nil {
-			return err
+			return reject(err)
 		}
 		e.rec.lastBonus = timeMs(now)
 		if err := t.save(e, u.ID, now, g); err != nil {
@@ -194,7 +199,7 @@ func (s *Store) ClaimBonus(ctx context.Context, chat int64, u User, now time.Tim
 	if err != nil {
 		return Bonus{}, err
 	}
-	return b, refused
+	return b, rejected
 }
 
 // chipsOnTables returns the user's chips on the chat's tables, every forum
@@ -224,17 +229,18 @@ func (s *Store) Grant(ctx context.Context, chat int64, u User, amount, update in
 		now = time.Now()
 	}
 	var balance int64
-	err := s.write(ctx, func(t *txn) error {
+	rejected, err := s.write(ctx, func(t *txn) error {
+		balance = 0
 		e, err := t.ensure(chat, u, now)
 		if err != nil {
-			return err
+			return reject(err)
 		}
 		if e.crec.handled(update, now) {
-			return fmt.Errorf("%w: update %d in chat %d, which is at update %d", ErrDuplicate, update, e.chat, e.crec.lastUpdate)
+			return reject(fmt.Errorf("%w: update %d in chat %d, which is at update %d", ErrDuplicate, update, e.chat, e.crec.lastUpdate))
 		}
 		g, err := e.grant(LedgerOwner, amount)
 		if err != nil {
-			return err
+			return reject(err)
 		}
 		e.crec.markHandled(update, now, nil)
 		if err := t.save(e, u.ID, now, g); err != nil {
@@ -243,7 +249,7 @@ func (s *Store) Grant(ctx context.Context, chat int64, u User, amount, update in
 		balance = e.rec.balance
 		return nil
 	})
-	return balance, err
+	return balance, firstErr(err, rejected)
 }
 
 // History returns the user's ledger entries in the chat, newest first, at

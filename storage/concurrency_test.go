@@ -152,18 +152,18 @@ func TestCancelledContext(t *testing.T) {
 func TestTimerIndexInOneTransaction(t *testing.T) {
 	s := newStore(t, Options{})
 	key := TableKey{Chat: group}
-	err := s.write(ctx, func(tx *txn) error {
+	err := firstErr(s.write(ctx, func(tx *txn) error {
 		for _, req := range []ApplyRequest{
 			{Key: key, UpdateID: 1, User: alice, Command: game.Command{Kind: game.Open, User: alice.ID, Name: alice.Name}, Now: t0},
 			{Key: key, UpdateID: 2, Command: game.Command{Kind: game.Cancel}, Now: t0},
 		} {
 			var a Applied
-			if rejected, fatal := tx.apply(req, &a); rejected != nil || fatal != nil {
-				return errors.Join(rejected, fatal)
+			if err := tx.apply(req, &a); err != nil {
+				return failure(err)
 			}
 		}
 		return nil
-	})
+	}))
 	require.NoError(t, err)
 	v, err := s.View(ctx, key)
 	require.NoError(t, err)

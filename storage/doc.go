@@ -10,7 +10,9 @@
 // came for 20 µs (at most 300 µs), yielding the processor to them
 // meanwhile; a writer alone pays no batching delay. When one write of a batch fails, the transaction is
 // rolled back and the others are committed without it; each caller gets
-// the result of the run that committed. Reads use bbolt read transactions
+// the result of the run that committed. A write that refuses (a command
+// the game rejects, an update handled already, a bonus claimed too soon)
+// writes nothing and rolls nothing back. Reads use bbolt read transactions
 // and copy every value out of them.
 //
 // # Chips

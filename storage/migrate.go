@@ -24,7 +24,7 @@ func (s *Store) MigrateChat(ctx context.Context, from, to int64) error {
 		return fmt.Errorf("%w: migrate chat %d to %d", game.ErrInvalidInput, from, to)
 	}
 	now := time.Now()
-	return s.write(ctx, func(t *txn) error { return t.migrate(from, to, now) })
+	return firstErr(s.write(ctx, func(t *txn) error { return t.migrate(from, to, now) }))
 }
 
 func (t *txn) migrate(from, to int64, now time.Time) error {
@@ -71,8 +71,8 @@ func (t *txn) migrate(from, to int64, now time.Time) error {
 		}
 		if tb.Phase() != game.Closed {
 			var a Applied
-			if rejected, fatal := t.apply(ApplyRequest{Key: key, Command: game.Command{Kind: game.Cancel}, Now: now}, &a); fatal != nil || rejected != nil {
-				return fmt.Errorf("cancel the table of chat %d thread %d: %w", from, key.Thread, firstErr(fatal, rejected))
+			if err := t.apply(ApplyRequest{Key: key, Command: game.Command{Kind: game.Cancel}, Now: now}, &a); err != nil {
+				return fmt.Errorf("cancel the table of chat %d thread %d: %w", from, key.Thread, failure(err))
 			}
 		}
 		if err := t.tables.Delete(tableKeyBytes(key)); err != nil {
@@ -213,13 +213,4 @@ func mergeUsers(a, b userRec) userRec {
 	s.Golden21s += o.Golden21s
 	s.FivePictures += o.FivePictures
 	return a
-}
-
-func firstErr(errs ...error) error {
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
 }

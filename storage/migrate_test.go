@@ -1,7 +1,6 @@
 package storage
 
 import (
-	"errors"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -138,16 +137,16 @@ func TestMigrateThenCommandInOneTransaction(t *testing.T) {
 	s := newStore(t, Options{})
 	apply(t, s, TableKey{Chat: group}, 1, alice, game.Command{Kind: game.Open}, t0)
 	moved := TableKey{Chat: supergroup}
-	err := s.write(ctx, func(tx *txn) error {
+	err := firstErr(s.write(ctx, func(tx *txn) error {
 		if err := tx.migrate(group, supergroup, t0); err != nil {
 			return err
 		}
 		var a Applied
-		if rejected, fatal := tx.apply(ApplyRequest{Key: moved, UpdateID: 2, Command: game.Command{Kind: game.Cancel}, Now: t0}, &a); rejected != nil || fatal != nil {
-			return errors.Join(rejected, fatal)
+		if err := tx.apply(ApplyRequest{Key: moved, UpdateID: 2, Command: game.Command{Kind: game.Cancel}, Now: t0}, &a); err != nil {
+			return failure(err)
 		}
 		return nil
-	})
+	}))
 	require.NoError(t, err)
 	timers, err := s.Timers(ctx)
 	require.NoError(t, err)

@@ -97,13 +97,13 @@ func (s *Store) Retired(ctx context.Context, key TableKey, messageID int) error 
 	if messageID <= 0 {
 		return fmt.Errorf("%w: message id %d", game.ErrInvalidInput, messageID)
 	}
-	return s.write(ctx, func(t *txn) error {
+	return firstErr(s.write(ctx, func(t *txn) error {
 		k := retireKey(key, messageID)
 		if t.retire.Get(k) == nil {
 			return nil
 		}
 		return t.retire.Delete(k)
-	})
+	}))
 }
 
 // Retiring returns the tables that owe their chats an old message, for
@@ -140,26 +140,22 @@ func (s *Store) Repost(ctx context.Context, key TableKey, update int64, now time
 		now = time.Now()
 	}
 	var v View
-	var refused error
-	err := s.write(ctx, func(t *txn) error {
-		v, refused = View{}, nil
+	rejected, err := s.write(ctx, func(t *txn) error {
+		v = View{}
 		c, crec, _, err := t.resolve(key.Chat)
 		if err != nil {
-			return err
+			return reject(err)
 		}
 		if crec.handled(update, now) {
-			refused = fmt.Errorf("%w: update %d in chat %d, which is at update %d", ErrDuplicate, update, c, crec.lastUpdate)
-			return nil
+			return reject(fmt.Errorf("%w: update %d in chat %d, which is at update %d", ErrDuplicate, update, c, crec.lastUpdate))
 		}
 		key := TableKey{Chat: c, Thread: key.Thread}
 		tb, msgID, found, err := t.table(key)
 		switch {
 		case err != nil:
-			refused = err
-			return nil
+			return reject(err)
 		case !found:
-			refused = fmt.Errorf("%w: no table at %v", ErrNotFound, key)
-			return nil
+			return reject(fmt.Errorf("%w: no table at %v", ErrNotFound, key))
 		}
 		if msgID != 0 {
 			if err := t.owe(key, msgID, nil); err != nil {
@@ -178,8 +174,8 @@ func (s *Store) Repost(ctx context.Context, key TableKey, update int64, now time
 		}
 		return t.view(&v, key, &tb, cs, msgID, nil)
 	})
-	if err != nil {
+	if err := firstErr(err, rejected); err != nil {
 		return View{}, err
 	}
-	return v, refused
+	return v, nil
 }

@@ -50,25 +50,22 @@ func (s *Store) Settings(ctx context.Context, chat int64) (ChatSettings, error) 
 // is given. A game in progress keeps the settings it started with.
 func (s *Store) UpdateSettings(ctx context.Context, chat int64, fn func(*ChatSettings) error) (ChatSettings, error) {
 	var out ChatSettings
-	var refused error
-	err := s.write(ctx, func(t *txn) error {
-		out, refused = ChatSettings{}, nil
+	rejected, err := s.write(ctx, func(t *txn) error {
+		out = ChatSettings{}
 		c, crec, known, err := t.resolve(chat)
 		if err != nil {
-			return err
+			return reject(err)
 		}
 		cs, rec, err := t.chatSettings(c)
 		if err != nil {
-			return err
+			return reject(err)
 		}
 		before := cs.Game.Clone()
 		if err := fn(&cs); err != nil {
-			refused = err
-			return nil
+			return reject(err)
 		}
 		if err := cs.Validate(); err != nil {
-			refused = err
-			return nil
+			return reject(err)
 		}
 		// A chat keeps following the defaults until its game settings change.
 		if rec.Game != nil || !cs.Game.Equal(before) {
@@ -88,10 +85,10 @@ func (s *Store) UpdateSettings(ctx context.Context, chat int64, fn func(*ChatSet
 		out, _, err = t.chatSettings(c)
 		return err
 	})
-	if err != nil {
+	if err := firstErr(err, rejected); err != nil {
 		return ChatSettings{}, err
 	}
-	return out, refused
+	return out, nil
 }
 
 // settingsCache holds valid settings records decoded, by their encoding.

@@ -255,40 +255,85 @@ var errNothingWritten = errors.New("nothing written")
 // op is one write waiting for the commit loop.
 type op struct {
 	ctx context.Context
-	// run does the write inside a shared transaction. It may run more than
-	// once (when another write in its batch fails), so it must set its
-	// results afresh each time. A non-nil error aborts the transaction:
-	// run must return one whenever it wrote something it cannot keep.
-	run  func(*txn) error
-	err  error
-	done chan struct{}
+	// run does the write inside a transaction shared with the writes of
+	// other callers. What it returns says how it went:
+	//   - nil: it is done, and what it wrote commits with the others;
+	//   - a rejection (see reject): it refused, and wrote nothing it does
+	//     not keep whatever the answer (most write nothing; ClaimBonus keeps
+	//     the user it creates); its caller gets the rejection's error, and
+	//     the others commit all the same;
+	//   - any other error: it failed, and may have written what it cannot
+	//     keep; the transaction rolls back, the others commit without it,
+	//     and it runs again alone to give its own answer.
+	// It may run more than once, so it must set its results afresh each
+	// time.
+	run      func(*txn) error
+	rejected error // the error of the rejection run returned, if it did
+	err      error
+	done     chan struct{}
+}
+
+// rejection is a write's refusal: see op.run.
+type rejection struct{ err error }
+
+func (r *rejection) Error() string { return r.err.Error() }
+func (r *rejection) Unwrap() error { return r.err }
+
+// reject returns err as the refusal of the write that returns it; nil
+// for nil. Only a rejection the write returns as it is counts as one: an
+// error that wraps one is a failure.
+func reject(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &rejection{err: err}
+}
+
+// failure returns err as a failure, the error a rejection carries when it
+// is one: for a write made of steps that are all done or none.
+func failure(err error) error {
+	if r, ok := err.(*rejection); ok {
+		return r.err
+	}
+	return err
 }
 
 // write runs fn in a write transaction shared with the writes of other
-// callers, and returns once it committed or failed. The results fn sets
-// come from the run that committed.
-func (s *Store) write(ctx context.Context, fn func(*txn) error) error {
+// callers, and returns once it committed or failed: rejected is the error
+// fn refused with (see op.run), err why the write failed. The results fn
+// sets come from the run that committed.
+func (s *Store) write(ctx context.Context, fn func(*txn) error) (rejected, err error) {
 	if err := ctx.Err(); err != nil {
-		return err
+		return nil, err
 	}
 	o := &op{ctx: ctx, run: fn, done: make(chan struct{})}
 	s.mu.RLock()
 	if s.closed {
 		s.mu.RUnlock()
-		return ErrClosed
+		return nil, ErrClosed
 	}
 	select {
 	case s.ops <- o:
 	case <-ctx.Done():
 		s.mu.RUnlock()
-		return ctx.Err()
+		return nil, ctx.Err()
 	}
 	s.mu.RUnlock()
 	// Once queued, the write is committed or not regardless of ctx: wait
 	// for the answer, so that the caller never mistakes a committed write
 	// for a failed one.
 	<-o.done
-	return o.err
+	return o.rejected, o.err
+}
+
+// firstErr returns the first of errs that is not nil.
+func firstErr(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // loop is the commit loop: it takes every write queued while the previous
@@ -364,12 +409,12 @@ func (s *Store) drain(batch *[]*op) {
 
 // commit runs ops in one transaction. When one fails, the transaction is
 // rolled back; the others are committed without it, and it runs alone to
-// give its own answer.
+// give its own answer. One that refuses (see op.run) rolls nothing back.
 func (s *Store) commit(ops []*op) {
 	live := ops[:0:0]
 	for _, o := range ops {
 		if err := o.ctx.Err(); err != nil {
-			o.finish(err)
+			o.finish(nil, err)
 			continue
 		}
 		live = append(live, o)
@@ -382,7 +427,13 @@ func (s *Store) commit(ops []*op) {
 	err := s.db.Update(func(tx *bolt.Tx) error {
 		t := s.newTxn(tx)
 		for i, o := range live {
-			if err := t.run(o.run); err != nil {
+			err := t.run(o.run)
+			if r, ok := err.(*rejection); ok {
+				o.rejected = r.err
+				continue
+			}
+			o.rejected = nil
+			if err != nil {
 				failed, ferr = i, err
 				return err
 			}
@@ -400,7 +451,7 @@ func (s *Store) commit(ops []*op) {
 	switch {
 	case err == nil, errors.Is(err, errNothingWritten):
 		for _, o := range live {
-			o.finish(nil)
+			o.finish(o.rejected, nil)
 		}
 	case failed < 0 || len(live) == 1:
 		// The commit itself failed, or the one write did.
@@ -408,7 +459,7 @@ func (s *Store) commit(ops []*op) {
 			err = ferr
 		}
 		for _, o := range live {
-			o.finish(err)
+			o.finish(nil, err)
 		}
 	default:
 		rest := append(live[:failed:failed], live[failed+1:]...)
@@ -417,8 +468,9 @@ func (s *Store) commit(ops []*op) {
 	}
 }
 
-func (o *op) finish(err error) {
-	o.err = err
+// finish answers the op's caller.
+func (o *op) finish(rejected, err error) {
+	o.rejected, o.err = rejected, err
 	close(o.done)
 }
 

@@ -51,31 +51,23 @@ func (s *Store) SetMessage(ctx context.Context, key TableKey, messageID int) err
 	if messageID < 0 {
 		return fmt.Errorf("%w: message id %d", game.ErrInvalidInput, messageID)
 	}
-	var refused error
-	err := s.write(ctx, func(t *txn) error {
-		refused = nil
+	return firstErr(s.write(ctx, func(t *txn) error {
 		c, _, _, err := t.resolve(key.Chat)
 		if err != nil {
-			return err
+			return reject(err)
 		}
 		k := tableKeyBytes(TableKey{Chat: c, Thread: key.Thread})
 		v := t.tables.Get(k)
 		if v == nil {
-			refused = fmt.Errorf("%w: no table at %v", ErrNotFound, key)
-			return nil
+			return reject(fmt.Errorf("%w: no table at %v", ErrNotFound, key))
 		}
 		h, enc, err := splitTable(v)
 		if err != nil {
-			refused = t.corruptAt(fmt.Sprintf("table of chat %d thread %d", c, key.Thread), err)
-			return nil
+			return reject(t.corruptAt(fmt.Sprintf("table of chat %d thread %d", c, key.Thread), err))
 		}
 		h.messageID = messageID
 		return t.tables.Put(k, append(h.append(make([]byte, 0, len(v)+8)), enc...))
-	})
-	if err != nil {
-		return err
-	}
-	return refused
+	}))
 }
 
 // Timers returns every table with a deadline, for re-arming the timers
