@@ -117,217 +117,296 @@ type change struct {
 }
 
 // apply does the work of Apply inside a transaction, setting res afresh
-// (in place: an Applied is big). It rejects the command when it changes
-// nothing (a game rejection, a duplicate, a damaged value): nothing was
-// written then. Any other error means something was written that must not
-// be kept: the transaction must roll back.
+// (in place: an Applied is big), in three steps: load what the command
+// needs, plan what it changes, write it. It rejects the command when it
+// changes nothing (a game rejection, a duplicate, a damaged value): the
+// loading and planning write nothing. An error from the writing is a
+// failure: the transaction must roll back.
 func (t *txn) apply(req ApplyRequest, res *Applied) error {
 	*res = Applied{}
-	hooks := t.s.hooks.Load()
-	now := req.Now
+	a, err := t.loadApply(req)
+	if err != nil {
+		return reject(err)
+	}
+	if err := a.plan(res); err != nil {
+		return reject(err)
+	}
+	if err := a.write(); err != nil {
+		return err
+	}
+	extra := []game.UserID{a.actor.ID}
+	for _, tr := range a.out.Transfers {
+		extra = append(extra, tr.User)
+	}
+	if err := t.view(&res.View, a.key, &a.nt, a.cs, a.msgID, a.pending, extra...); err != nil {
+		return err
+	}
+	res.Outcome = a.out
+	return nil
+}
+
+// applying is a command being applied: what it loaded, then what it plans
+// to write.
+type applying struct {
+	t     *txn
+	req   ApplyRequest
+	hooks *testHooks
+	actor User
+
+	// Loaded.
+	key     TableKey // in the chat that holds the data now
+	crec    chatRec
+	known   bool // the chat record exists
+	cs      ChatSettings
+	srec    settingsRec
+	tb      game.Table
+	msgID   int
+	changes map[game.UserID]*change  // the user records to write
+	pending map[game.UserID]*userRec // the actor's record, before it is written
+
+	// Planned.
+	nt          game.Table
+	out         game.Outcome
+	entries     []LedgerEntry
+	granted     int64 // the starting chips of a new actor
+	langDecided bool
+}
+
+// loadApply reads what the command needs: the chat, its settings, the
+// table and the actor, created with the starting chips on their first
+// appearance.
+func (t *txn) loadApply(req ApplyRequest) (*applying, error) {
 	chat, crec, known, err := t.resolve(req.Key.Chat)
 	if err != nil {
-		return reject(err)
+		return nil, err
 	}
-	key := TableKey{Chat: chat, Thread: req.Key.Thread}
-	cs, srec, err := t.chatSettings(chat)
-	if err != nil {
-		return reject(err)
+	a := &applying{t: t, req: req, hooks: t.s.hooks.Load(), actor: req.User,
+		key: TableKey{Chat: chat, Thread: req.Key.Thread}, crec: crec, known: known,
+		changes: map[game.UserID]*change{}, pending: map[game.UserID]*userRec{}}
+	if a.cs, a.srec, err = t.chatSettings(chat); err != nil {
+		return nil, err
 	}
-	tb, msgID, _, err := t.table(key)
-	if err != nil {
-		return reject(err)
+	if a.tb, a.msgID, _, err = t.table(a.key); err != nil {
+		return nil, err
 	}
-
-	// Phase 1: read and compute; nothing is written.
-	changes := map[game.UserID]*change{}
-	pending := map[game.UserID]*userRec{}
-	actor := req.User
-	if actor.ID != 0 {
-		rec, ok, err := t.user(chat, actor.ID)
-		if err != nil {
-			return reject(err)
-		}
-		c := &change{rec: rec, old: rec.balance}
-		if !ok {
-			c.rec, c.isNew = t.newUserRec(actor, now), true
-		}
-		if c.rec.refresh(actor) || c.isNew {
-			changes[actor.ID] = c
-		}
-		pending[actor.ID] = &c.rec
-	}
-	if crec.handled(req.UpdateID, now) {
-		if err := t.view(&res.View, key, &tb, cs, msgID, pending, actor.ID); err != nil {
-			return reject(err)
-		}
-		if req.UpdateID == crec.lastUpdate {
-			res.Outcome.Events = crec.answer
-		}
-		return reject(fmt.Errorf("%w: update %d in chat %d, which is at update %d", ErrDuplicate, req.UpdateID, chat, crec.lastUpdate))
-	}
-	bal := &balances{t: t, chat: chat, pending: pending}
-	env := game.Env{Now: now, Rand: t.s.opts.Rand, Settings: cs.Game, Balances: bal}
-	nt, out, gerr := game.Apply(tb, req.Command, env)
-	if bal.err != nil {
-		return reject(bal.err)
-	}
-	if gerr != nil {
-		if err := t.view(&res.View, key, &tb, cs, msgID, pending, actor.ID); err != nil {
-			return reject(err)
-		}
-		return reject(fmt.Errorf("%s: %w", req.Command.Kind, gerr))
-	}
-	if hooks != nil && hooks.outcome != nil {
-		hooks.outcome(&out)
-	}
-
-	get := func(u game.UserID) (*change, error) {
-		if c, ok := changes[u]; ok {
-			return c, nil
-		}
-		if u == actor.ID && actor.ID != 0 {
-			c := &change{rec: *pending[u], old: pending[u].balance}
-			changes[u] = c
-			return c, nil
-		}
-		rec, ok, err := t.user(chat, u)
+	if a.actor.ID != 0 {
+		rec, ok, err := t.user(chat, a.actor.ID)
 		if err != nil {
 			return nil, err
 		}
-		if !ok {
-			return nil, fmt.Errorf("%w: chips of user %d moved in chat %d, where they never appeared", ErrInternal, u, chat)
-		}
 		c := &change{rec: rec, old: rec.balance}
-		changes[u] = c
-		return c, nil
-	}
-	var entries []LedgerEntry
-	var granted int64
-	if c := changes[actor.ID]; c != nil && c.isNew {
-		granted = c.rec.balance
-		entries = append(entries, LedgerEntry{User: actor.ID, Kind: LedgerStart, Amount: c.rec.balance, Balance: c.rec.balance})
-	}
-	for _, tr := range out.Transfers {
-		kind, ok := ledgerKindOf(tr.Kind)
 		if !ok {
-			return reject(fmt.Errorf("%w: transfer of unknown kind %d", ErrInternal, tr.Kind))
+			c.rec, c.isNew = t.newUserRec(a.actor, req.Now), true
 		}
-		c, err := get(tr.User)
-		if err != nil {
-			return reject(err)
+		if c.rec.refresh(a.actor) || c.isNew {
+			a.changes[a.actor.ID] = c
 		}
-		nb, ok := addChips(c.rec.balance, tr.Amount)
-		if !ok || nb < 0 {
-			return reject(fmt.Errorf("%w: %s of %d would make the balance of user %d in chat %d %d",
-				ErrInternal, kind, tr.Amount, tr.User, chat, c.rec.balance+tr.Amount))
-		}
-		c.rec.balance = nb
-		c.rec.stats.Net += tr.Amount
-		entries = append(entries, LedgerEntry{User: tr.User, Kind: kind, Amount: tr.Amount, Balance: nb, Game: nt.Game()})
+		a.pending[a.actor.ID] = &c.rec
 	}
-	if d := out.Delta(); d != tb.Chips()-nt.Chips() {
-		return reject(fmt.Errorf("%w: balances change by %d but the table's chips by %d", ErrInternal, d, nt.Chips()-tb.Chips()))
-	}
-	if err := countStats(&tb, &nt, out, get); err != nil {
-		return reject(err)
-	}
-	langDecided := false
-	if req.Command.Kind == game.Open && cs.Language == "" && req.Language != "" {
-		cs.Language = req.Language
-		srec.Language = cs.Language
-		langDecided = true
-	}
+	return a, nil
+}
 
-	// Phase 2: write. Any failure from here on rolls the transaction back.
-	step := func(stage string) error {
-		if hooks != nil && hooks.afterWrite != nil {
-			return hooks.afterWrite(key, stage)
+// plan runs the command and works out what it changes: the ledger
+// entries, the balances and the stats, and the chat's language when the
+// command decides it. It writes nothing. On a duplicate or a rejection it
+// sets res to the table's current View (and, for the chat's last update,
+// to what the command did the first time) and returns why.
+func (a *applying) plan(res *Applied) error {
+	t, req, chat := a.t, &a.req, a.key.Chat
+	if a.crec.handled(req.UpdateID, req.Now) {
+		if err := t.view(&res.View, a.key, &a.tb, a.cs, a.msgID, a.pending, a.actor.ID); err != nil {
+			return err
 		}
-		return nil
+		if req.UpdateID == a.crec.lastUpdate {
+			res.Outcome.Events = a.crec.answer
+		}
+		return fmt.Errorf("%w: update %d in chat %d, which is at update %d", ErrDuplicate, req.UpdateID, chat, a.crec.lastUpdate)
 	}
-	if err := t.putTable(key, &nt, msgID); err != nil {
+	bal := &balances{t: t, chat: chat, pending: a.pending}
+	env := game.Env{Now: req.Now, Rand: t.s.opts.Rand, Settings: a.cs.Game, Balances: bal}
+	var gerr error
+	a.nt, a.out, gerr = game.Apply(a.tb, req.Command, env)
+	if bal.err != nil {
+		return bal.err
+	}
+	if gerr != nil {
+		if err := t.view(&res.View, a.key, &a.tb, a.cs, a.msgID, a.pending, a.actor.ID); err != nil {
+			return err
+		}
+		return fmt.Errorf("%s: %w", req.Command.Kind, gerr)
+	}
+	if a.hooks != nil && a.hooks.outcome != nil {
+		a.hooks.outcome(&a.out)
+	}
+	if err := a.planChips(); err != nil {
 		return err
 	}
-	if msgID != 0 {
-		var err error
-		switch {
-		case replacesGame(&tb, &nt, out):
-			err = t.owe(key, msgID, &tb)
-		case req.Repost:
-			err = t.owe(key, msgID, nil)
+	if err := countStats(&a.tb, &a.nt, a.out, a.change); err != nil {
+		return err
+	}
+	if req.Command.Kind == game.Open && a.cs.Language == "" && req.Language != "" {
+		a.cs.Language = req.Language
+		a.srec.Language = a.cs.Language
+		a.langDecided = true
+	}
+	return nil
+}
+
+// planChips turns the outcome's transfers into ledger entries and new
+// balances, after the new actor's starting chips, and checks that the
+// chips the balances gain are those the table loses.
+func (a *applying) planChips() error {
+	chat := a.key.Chat
+	if c := a.changes[a.actor.ID]; c != nil && c.isNew {
+		a.granted = c.rec.balance
+		a.entries = append(a.entries, LedgerEntry{User: a.actor.ID, Kind: LedgerStart, Amount: c.rec.balance, Balance: c.rec.balance})
+	}
+	for _, tr := range a.out.Transfers {
+		kind, ok := ledgerKindOf(tr.Kind)
+		if !ok {
+			return fmt.Errorf("%w: transfer of unknown kind %d", ErrInternal, tr.Kind)
 		}
+		c, err := a.change(tr.User)
 		if err != nil {
 			return err
 		}
+		nb, ok := addChips(c.rec.balance, tr.Amount)
+		if !ok || nb < 0 {
+			return fmt.Errorf("%w: %s of %d would make the balance of user %d in chat %d %d",
+				ErrInternal, kind, tr.Amount, tr.User, chat, c.rec.balance+tr.Amount)
+		}
+		c.rec.balance = nb
+		c.rec.stats.Net += tr.Amount
+		a.entries = append(a.entries, LedgerEntry{User: tr.User, Kind: kind, Amount: tr.Amount, Balance: nb, Game: a.nt.Game()})
+	}
+	if d := a.out.Delta(); d != a.tb.Chips()-a.nt.Chips() {
+		return fmt.Errorf("%w: balances change by %d but the table's chips by %d", ErrInternal, d, a.nt.Chips()-a.tb.Chips())
+	}
+	return nil
+}
+
+// change returns the record of user u to change, loading it the first
+// time. A user who never appeared in the chat is an internal error: only
+// the actor is created.
+func (a *applying) change(u game.UserID) (*change, error) {
+	if c, ok := a.changes[u]; ok {
+		return c, nil
+	}
+	if u == a.actor.ID && a.actor.ID != 0 {
+		c := &change{rec: *a.pending[u], old: a.pending[u].balance}
+		a.changes[u] = c
+		return c, nil
+	}
+	rec, ok, err := a.t.user(a.key.Chat, u)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, fmt.Errorf("%w: chips of user %d moved in chat %d, where they never appeared", ErrInternal, u, a.key.Chat)
+	}
+	c := &change{rec: rec, old: rec.balance}
+	a.changes[u] = c
+	return c, nil
+}
+
+// write writes what plan decided: the table and its old message when it is
+// owed, the ledger entries, the users, the chat with its last update, the
+// revealed decks and the settings. An error leaves some of it written: the
+// transaction must roll back.
+func (a *applying) write() error {
+	t, key, now := a.t, a.key, a.req.Now
+	step := func(stage string) error {
+		if a.hooks != nil && a.hooks.afterWrite != nil {
+			return a.hooks.afterWrite(key, stage)
+		}
+		return nil
+	}
+	if err := a.writeTable(); err != nil {
+		return err
 	}
 	if err := step("table"); err != nil {
 		return err
 	}
-	if !known {
-		crec.created = timeMs(now)
-	}
-	crec.granted += granted
-	for i := range entries {
-		e := &entries[i]
-		e.Chat, e.Thread, e.Time, e.Update = chat, key.Thread, now, req.UpdateID
-		// Every entry's user is among the changes: their record, written
-		// below, points at their last entry.
-		c := changes[e.User]
-		if c == nil {
-			return fmt.Errorf("%w: a ledger entry of user %d, whose record is not written", ErrInternal, e.User)
-		}
-		if err := t.appendLedger(&crec, &c.rec, e); err != nil {
-			return err
-		}
+	if err := a.writeLedger(); err != nil {
+		return err
 	}
 	if err := step("ledger"); err != nil {
 		return err
 	}
-	ids := make([]game.UserID, 0, len(changes))
-	for u := range changes {
+	ids := make([]game.UserID, 0, len(a.changes))
+	for u := range a.changes {
 		ids = append(ids, u)
 	}
 	slices.Sort(ids)
 	for _, u := range ids {
-		c := changes[u]
-		if err := t.putUser(chat, u, &c.rec, c.old, c.isNew); err != nil {
+		c := a.changes[u]
+		if err := t.putUser(key.Chat, u, &c.rec, c.old, c.isNew); err != nil {
 			return err
 		}
-		pending[u] = &c.rec
+		a.pending[u] = &c.rec
 	}
 	if err := step("users"); err != nil {
 		return err
 	}
-	crec.markHandled(req.UpdateID, now, answerOf(actor.ID, &out))
-	if err := t.putChat(chat, &crec); err != nil {
+	a.crec.markHandled(a.req.UpdateID, now, answerOf(a.actor.ID, &a.out))
+	if err := t.putChat(key.Chat, &a.crec); err != nil {
 		return err
 	}
-	for i, ev := range out.Events {
+	for i, ev := range a.out.Events {
 		if ev.Kind != game.EventRevealed {
 			continue
 		}
 		r := Reveal{Time: now, Commitment: ev.Commitment.String(), Preimage: ev.Deck.Preimage()}
-		if err := t.reveals.Put(revealKey(key, nt.Game(), nt.Version(), i), r.encode()); err != nil {
+		if err := t.reveals.Put(revealKey(key, a.nt.Game(), a.nt.Version(), i), r.encode()); err != nil {
 			return err
 		}
 	}
-	if langDecided {
-		if err := t.putSettings(chat, &srec); err != nil {
+	if a.langDecided {
+		if err := t.putSettings(key.Chat, &a.srec); err != nil {
 			return err
 		}
 	}
-	if err := step("done"); err != nil {
+	return step("done")
+}
+
+// writeTable writes the new table, and owes its old message when the
+// command replaced the game it showed or asked for a repost.
+func (a *applying) writeTable() error {
+	if err := a.t.putTable(a.key, &a.nt, a.msgID); err != nil {
 		return err
 	}
-	extra := []game.UserID{actor.ID}
-	for _, tr := range out.Transfers {
-		extra = append(extra, tr.User)
+	if a.msgID == 0 {
+		return nil
 	}
-	if err := t.view(&res.View, key, &nt, cs, msgID, pending, extra...); err != nil {
-		return err
+	switch {
+	case replacesGame(&a.tb, &a.nt, a.out):
+		return a.t.owe(a.key, a.msgID, &a.tb)
+	case a.req.Repost:
+		return a.t.owe(a.key, a.msgID, nil)
 	}
-	res.Outcome = out
+	return nil
+}
+
+// writeLedger appends the planned ledger entries, numbered in the chat's
+// record, which counts the grant of a new actor's starting chips.
+func (a *applying) writeLedger() error {
+	if !a.known {
+		a.crec.created = timeMs(a.req.Now)
+	}
+	a.crec.granted += a.granted
+	for i := range a.entries {
+		e := &a.entries[i]
+		e.Chat, e.Thread, e.Time, e.Update = a.key.Chat, a.key.Thread, a.req.Now, a.req.UpdateID
+		// Every entry's user is among the changes: their record, written
+		// after, points at their last entry.
+		c := a.changes[e.User]
+		if c == nil {
+			return fmt.Errorf("%w: a ledger entry of user %d, whose record is not written", ErrInternal, e.User)
+		}
+		if err := a.t.appendLedger(&a.crec, &c.rec, e); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
