@@ -27,34 +27,98 @@ func (s *Store) MigrateChat(ctx context.Context, from, to int64) error {
 	return firstErr(s.write(ctx, func(t *txn) error { return t.migrate(from, to, now) }))
 }
 
+// migrate does the work of MigrateChat inside a transaction. It rejects
+// what it refuses before it writes: an unknown chat, one moved elsewhere
+// already, a move into itself.
 func (t *txn) migrate(from, to int64, now time.Time) error {
-	src, ok, err := t.chat(from)
+	to, done, err := t.migrationTarget(from, to)
+	if err != nil {
+		return reject(err)
+	}
+	if done {
+		return nil
+	}
+	if err := t.moveTables(from, to, now); err != nil {
+		return err
+	}
+	// The old messages owed in from are in the old group, which the bot
+	// cannot change any more: the debt ends with the chat.
+	if err := t.dropRetiring(from); err != nil {
+		return err
+	}
+
+	// The chat records, re-read: cancelling wrote to from's.
+	src, _, err := t.chat(from)
 	if err != nil {
 		return err
 	}
+	dst, known, err := t.chat(to)
+	if err != nil {
+		return err
+	}
+	if !known {
+		dst.created = src.created
+	}
+	if err := t.moveUsers(from, to, &src, &dst); err != nil {
+		return err
+	}
+	if err := t.moveReveals(from, to); err != nil {
+		return err
+	}
+	if err := t.moveSettings(from, to); err != nil {
+		return err
+	}
+
+	dst.granted += src.granted
+	dst.seq += src.seq
+	if src.lastUpdate > dst.lastUpdate {
+		dst.answer = src.answer
+	}
+	dst.lastUpdate = max(dst.lastUpdate, src.lastUpdate)
+	dst.lastUpdateAt = max(dst.lastUpdateAt, src.lastUpdateAt)
+	dst.mergeHandled(&src)
+	if err := t.putChat(to, &dst); err != nil {
+		return err
+	}
+	moved := chatRec{movedTo: to, created: src.created, lastUpdate: src.lastUpdate, lastUpdateAt: src.lastUpdateAt,
+		floor: src.floor, recent: src.recent}
+	return t.putChat(from, &moved)
+}
+
+// migrationTarget returns the chat that from's data moves into: to, or
+// where to moved. done means from already moved there: nothing to do.
+func (t *txn) migrationTarget(from, to int64) (int64, bool, error) {
+	src, ok, err := t.chat(from)
+	if err != nil {
+		return 0, false, err
+	}
 	if !ok {
-		return fmt.Errorf("%w: chat %d", ErrNotFound, from)
+		return 0, false, fmt.Errorf("%w: chat %d", ErrNotFound, from)
 	}
 	if src.movedTo != 0 {
 		final, _, _, err := t.resolve(from)
 		if err != nil {
-			return err
+			return 0, false, err
 		}
 		if target, _, _, err := t.resolve(to); err == nil && target == final {
-			return nil
+			return target, true, nil
 		}
-		return fmt.Errorf("%w: chat %d already moved to %d", game.ErrInvalidInput, from, src.movedTo)
+		return 0, false, fmt.Errorf("%w: chat %d already moved to %d", game.ErrInvalidInput, from, src.movedTo)
 	}
 	to, _, _, err = t.resolve(to)
 	if err != nil {
-		return err
+		return 0, false, err
 	}
 	if to == from {
-		return fmt.Errorf("%w: chat %d would move into itself", game.ErrInvalidInput, from)
+		return 0, false, fmt.Errorf("%w: chat %d would move into itself", game.ErrInvalidInput, from)
 	}
+	return to, false, nil
+}
 
-	// Tables: a thread both chats have keeps to's table; from's is
-	// cancelled first, so that its chips return to balances that move.
+// moveTables moves from's tables to to. A thread both chats have keeps
+// to's table; from's is cancelled first, so that its chips return to
+// balances that move.
+func (t *txn) moveTables(from, to int64, now time.Time) error {
 	var moveTables []TableKey
 	for _, key := range t.tableKeys(from) {
 		_, _, taken, err := t.table(TableKey{Chat: to, Thread: key.Thread})
@@ -92,32 +156,16 @@ func (t *txn) migrate(from, to int64, now time.Time) error {
 			return err
 		}
 	}
+	return nil
+}
 
-	// The old messages owed in from are in the old group, which the bot
-	// cannot change any more: the debt ends with the chat.
-	if err := t.dropRetiring(from); err != nil {
-		return err
-	}
-
-	// The chat records, re-read: cancelling wrote to from's.
-	src, _, err = t.chat(from)
-	if err != nil {
-		return err
-	}
-	dst, known, err := t.chat(to)
-	if err != nil {
-		return err
-	}
-	if !known {
-		dst.created = src.created
-	}
-
-	// Users: moved, or merged into to's record of the same user. Their
-	// ledger entries follow to's, renumbered after them; a merged user's
-	// chain continues from their last entry in to, and their balances
-	// after each entry include what they held there.
-	prefix := chatKey(from)
-	for _, k := range keysWithPrefix(t.users, prefix) {
+// moveUsers moves from's users to to, or merges them into to's record of
+// the same user. Their ledger entries follow to's, renumbered after them
+// (dst.seq, not yet counting src's); a merged user's chain continues from
+// their last entry in to, and their balances after each entry include what
+// they held there.
+func (t *txn) moveUsers(from, to int64, src, dst *chatRec) error {
+	for _, k := range keysWithPrefix(t.users, chatKey(from)) {
 		u := game.UserID(getInt(k[8:]))
 		rec, _, err := t.user(from, u)
 		if err != nil {
@@ -155,9 +203,12 @@ func (t *txn) migrate(from, to int64, now time.Time) error {
 			return err
 		}
 	}
+	return nil
+}
 
-	// Revealed decks; to's own win a clash.
-	for _, k := range keysWithPrefix(t.reveals, prefix) {
+// moveReveals moves from's revealed decks to to; to's own win a clash.
+func (t *txn) moveReveals(from, to int64) error {
+	for _, k := range keysWithPrefix(t.reveals, chatKey(from)) {
 		nk := withChat(k, to)
 		if t.reveals.Get(nk) != nil {
 			if err := t.reveals.Delete(k); err != nil {
@@ -169,32 +220,18 @@ func (t *txn) migrate(from, to int64, now time.Time) error {
 			return err
 		}
 	}
+	return nil
+}
 
-	// Settings.
-	if v := t.settings.Get(chatKey(from)); v != nil {
-		if t.settings.Get(chatKey(to)) == nil {
-			if err := moveKey(t.settings, chatKey(from), chatKey(to)); err != nil {
-				return err
-			}
-		} else if err := t.settings.Delete(chatKey(from)); err != nil {
-			return err
-		}
+// moveSettings moves from's settings to to, unless to has its own.
+func (t *txn) moveSettings(from, to int64) error {
+	if t.settings.Get(chatKey(from)) == nil {
+		return nil
 	}
-
-	dst.granted += src.granted
-	dst.seq += src.seq
-	if src.lastUpdate > dst.lastUpdate {
-		dst.answer = src.answer
+	if t.settings.Get(chatKey(to)) == nil {
+		return moveKey(t.settings, chatKey(from), chatKey(to))
 	}
-	dst.lastUpdate = max(dst.lastUpdate, src.lastUpdate)
-	dst.lastUpdateAt = max(dst.lastUpdateAt, src.lastUpdateAt)
-	dst.mergeHandled(&src)
-	if err := t.putChat(to, &dst); err != nil {
-		return err
-	}
-	moved := chatRec{movedTo: to, created: src.created, lastUpdate: src.lastUpdate, lastUpdateAt: src.lastUpdateAt,
-		floor: src.floor, recent: src.recent}
-	return t.putChat(from, &moved)
+	return t.settings.Delete(chatKey(from))
 }
 
 // mergeUsers adds the chips and stats of b (the user in the old chat) to a
