@@ -66,42 +66,78 @@ func (s *Store) AuditAll(ctx context.Context) ([]Audit, error) {
 	return out, err
 }
 
+// audit audits one chat, whose record is crec.
 func (t *txn) audit(ctx context.Context, chat int64, crec chatRec) (Audit, error) {
-	a := Audit{Chat: chat, Granted: crec.granted}
-	problem := func(format string, args ...any) {
-		if len(a.Problems) < maxProblems {
-			a.Problems = append(a.Problems, fmt.Sprintf(format, args...))
-		}
+	au := &auditor{t: t, chat: chat, crec: crec, prefix: chatKey(chat),
+		a:         Audit{Chat: chat, Granted: crec.granted},
+		balance:   map[game.UserID]int64{},
+		lastEntry: map[game.UserID]uint64{}}
+	if err := au.users(ctx); err != nil {
+		return Audit{}, err
 	}
-	prefix := chatKey(chat)
-	n := 0
-	tick := func() error {
-		n++
-		if n%1024 == 0 {
-			return ctx.Err()
-		}
-		return nil
+	au.tables()
+	if err := au.ledger(ctx); err != nil {
+		return Audit{}, err
 	}
+	a := &au.a
+	if a.Granted != a.Ledgered {
+		au.problem("the running total of grants is %d, the ledger's grants sum to %d", a.Granted, a.Ledgered)
+	}
+	if a.Balances+a.OnTables != a.Granted {
+		au.problem("balances %d + on tables %d = %d, but %d chips were granted", a.Balances, a.OnTables, a.Balances+a.OnTables, a.Granted)
+	}
+	a.OK = len(a.Problems) == 0
+	return *a, nil
+}
 
-	// Users and the leaderboard index.
-	balance := map[game.UserID]int64{}
-	lastEntry := map[game.UserID]uint64{}
+// auditor is one chat's audit under way.
+type auditor struct {
+	t      *txn
+	chat   int64
+	crec   chatRec
+	prefix []byte // the chat's key
+	a      Audit
+	n      int // records read, for checking the context now and then
+	// The users' balances and last ledger entries, as their records say.
+	balance   map[game.UserID]int64
+	lastEntry map[game.UserID]uint64
+}
+
+// problem adds a problem to the audit, up to maxProblems.
+func (au *auditor) problem(format string, args ...any) {
+	if len(au.a.Problems) < maxProblems {
+		au.a.Problems = append(au.a.Problems, fmt.Sprintf(format, args...))
+	}
+}
+
+// tick counts a record read, and returns ctx's error every 1024.
+func (au *auditor) tick(ctx context.Context) error {
+	au.n++
+	if au.n%1024 == 0 {
+		return ctx.Err()
+	}
+	return nil
+}
+
+// users reads the users, and checks the leaderboard index against them.
+func (au *auditor) users(ctx context.Context) error {
+	t, prefix := au.t, au.prefix
 	cur := t.users.Cursor()
 	for k, v := cur.Seek(prefix); k != nil && hasPrefix(k, prefix); k, v = cur.Next() {
-		if err := tick(); err != nil {
-			return Audit{}, err
+		if err := au.tick(ctx); err != nil {
+			return err
 		}
 		u := game.UserID(getInt(k[8:]))
 		rec, err := decodeUser(v)
 		if err != nil {
-			problem("user %d does not decode: %v", u, err)
+			au.problem("user %d does not decode: %v", u, err)
 			continue
 		}
-		balance[u] = rec.balance
-		lastEntry[u] = rec.lastEntry
-		a.Balances += rec.balance
-		if t.rank.Get(rankKey(chat, rec.balance, u)) == nil {
-			problem("user %d with balance %d is missing from the leaderboard index", u, rec.balance)
+		au.balance[u] = rec.balance
+		au.lastEntry[u] = rec.lastEntry
+		au.a.Balances += rec.balance
+		if t.rank.Get(rankKey(au.chat, rec.balance, u)) == nil {
+			au.problem("user %d with balance %d is missing from the leaderboard index", u, rec.balance)
 		}
 	}
 	ranked := 0
@@ -109,75 +145,81 @@ func (t *txn) audit(ctx context.Context, chat int64, crec chatRec) (Audit, error
 	for k, _ := cur.Seek(prefix); k != nil && hasPrefix(k, prefix); k, _ = cur.Next() {
 		ranked++
 	}
-	if ranked != len(balance) {
-		problem("the leaderboard index holds %d entries for %d users", ranked, len(balance))
+	if ranked != len(au.balance) {
+		au.problem("the leaderboard index holds %d entries for %d users", ranked, len(au.balance))
 	}
+	return nil
+}
 
-	// Tables and the timer index.
-	cur = t.timers.Cursor()
+// tables checks the tables, the timer index and the old messages owed.
+func (au *auditor) tables() {
+	t, prefix := au.t, au.prefix
+	cur := t.timers.Cursor()
 	for k, _ := cur.Seek(prefix); k != nil && hasPrefix(k, prefix); k, _ = cur.Next() {
 		if t.tables.Get(k) == nil {
-			problem("the timer index lists thread %d, which has no table", getInt(k[8:]))
+			au.problem("the timer index lists thread %d, which has no table", getInt(k[8:]))
 		}
 	}
-	_ = t.eachTable(chat, func(key TableKey, tb *game.Table, err error) error {
+	_ = t.eachTable(au.chat, func(key TableKey, tb *game.Table, err error) error {
 		if err != nil {
-			problem("table of thread %d: %v", key.Thread, err)
+			au.problem("table of thread %d: %v", key.Thread, err)
 			return nil
 		}
-		a.OnTables += tb.Chips()
+		au.a.OnTables += tb.Chips()
 		if listed := t.timers.Get(tableKeyBytes(key)) != nil; listed == tb.Deadline().IsZero() {
-			problem("the timer index does not match the table of thread %d", key.Thread)
+			au.problem("the timer index does not match the table of thread %d", key.Thread)
 		}
 		return nil
 	})
 	cur = t.retire.Cursor()
 	for k, v := cur.Seek(prefix); k != nil && hasPrefix(k, prefix); k, v = cur.Next() {
 		if len(k) != 24 {
-			problem("an old message owed has the key %x", k)
+			au.problem("an old message owed has the key %x", k)
 			continue
 		}
 		key := parseTableKey(k)
 		if _, err := t.retirement(key, k, v); err != nil {
-			problem("an old message owed in thread %d: %v", key.Thread, err)
+			au.problem("an old message owed in thread %d: %v", key.Thread, err)
 		}
 		if t.tables.Get(k[:16]) == nil {
-			problem("thread %d owes an old message, and has no table", key.Thread)
+			au.problem("thread %d owes an old message, and has no table", key.Thread)
 		}
 	}
+}
 
-	// The ledger: each user's entries, in order, sum to the balance they
-	// record, the last to the user's balance; the chat's entries are
-	// numbered 1 to seq, each once.
-	numbered := make([]bool, crec.seq+1)
+// ledger checks the ledger: each user's entries, in order, sum to the
+// balance they record, the last to the user's balance; the chat's entries
+// are numbered 1 to seq, each once.
+func (au *auditor) ledger(ctx context.Context) error {
+	seq := au.crec.seq
+	numbered := make([]bool, seq+1)
 	var entries uint64
-	users := slices.Sorted(maps.Keys(balance))
-	for _, u := range users {
+	for _, u := range slices.Sorted(maps.Keys(au.balance)) {
 		var chain []LedgerEntry // newest first
-		err := t.walkLedger(chat, u, lastEntry[u], crec.seq, func(_ uint64, e LedgerEntry, _ uint64) error {
+		err := au.t.walkLedger(au.chat, u, au.lastEntry[u], seq, func(_ uint64, e LedgerEntry, _ uint64) error {
 			chain = append(chain, e)
-			return tick()
+			return au.tick(ctx)
 		})
 		if broken := (*brokenChain)(nil); errors.As(err, &broken) {
-			problem("the ledger of user %d is broken: %v", u, broken.err)
+			au.problem("the ledger of user %d is broken: %v", u, broken.err)
 		} else if err != nil {
-			return Audit{}, err
+			return err
 		}
 		var sum int64
 		for i := len(chain) - 1; i >= 0; i-- {
 			e := &chain[i]
 			entries++
-			if s := e.Seq; s == 0 || s > crec.seq || numbered[s] {
-				problem("ledger entry %d of user %d is numbered out of the chat's sequence (1 to %d) or twice", s, u, crec.seq)
+			if s := e.Seq; s == 0 || s > seq || numbered[s] {
+				au.problem("ledger entry %d of user %d is numbered out of the chat's sequence (1 to %d) or twice", s, u, seq)
 			} else {
 				numbered[s] = true
 			}
 			if e.Kind.Grant() {
-				a.Ledgered += e.Amount
+				au.a.Ledgered += e.Amount
 			}
 			sum += e.Amount
 			if sum != e.Balance {
-				problem("ledger entry %d leaves user %d at %d, the entries sum to %d", e.Seq, u, e.Balance, sum)
+				au.problem("ledger entry %d leaves user %d at %d, the entries sum to %d", e.Seq, u, e.Balance, sum)
 				sum = e.Balance
 			}
 		}
@@ -185,20 +227,12 @@ func (t *txn) audit(ctx context.Context, chat int64, crec chatRec) (Audit, error
 		if len(chain) > 0 {
 			last = chain[0].Balance
 		}
-		if last != balance[u] {
-			problem("user %d has balance %d, the ledger says %d", u, balance[u], last)
+		if last != au.balance[u] {
+			au.problem("user %d has balance %d, the ledger says %d", u, au.balance[u], last)
 		}
 	}
-	if entries != crec.seq {
-		problem("the users' ledgers hold %d entries, the chat counts %d", entries, crec.seq)
+	if entries != seq {
+		au.problem("the users' ledgers hold %d entries, the chat counts %d", entries, seq)
 	}
-
-	if a.Granted != a.Ledgered {
-		problem("the running total of grants is %d, the ledger's grants sum to %d", a.Granted, a.Ledgered)
-	}
-	if a.Balances+a.OnTables != a.Granted {
-		problem("balances %d + on tables %d = %d, but %d chips were granted", a.Balances, a.OnTables, a.Balances+a.OnTables, a.Granted)
-	}
-	a.OK = len(a.Problems) == 0
-	return a, nil
+	return nil
 }
