@@ -339,36 +339,63 @@ func unwrapPathError(err error) error {
 // sources records where each key's value came from.
 type sources map[string]string
 
+// bad returns the problem of key, with where its value came from.
+func (src sources) bad(key, format string, args ...any) error {
+	return &ConfigError{Key: key, Source: src[key], Msg: fmt.Sprintf(format, args...)}
+}
+
+// ref names another key in a message, with its value and where that came
+// from.
+func (src sources) ref(key string, value any) string {
+	if s := src[key]; s != "" {
+		return fmt.Sprintf("%s (%v, from %s)", key, value, s)
+	}
+	return fmt.Sprintf("%s (%v)", key, value)
+}
+
 // validate checks every key, in the order of the file, and returns the
 // first problem.
 func (c *Config) validate(src sources) error {
-	bad := func(key, format string, args ...any) error {
-		return &ConfigError{Key: key, Source: src[key], Msg: fmt.Sprintf(format, args...)}
+	if err := c.Telegram.validate(src); err != nil {
+		return err
 	}
-	// ref names another key in a message, with its value and where that
-	// came from.
-	ref := func(key string, value any) string {
-		if s := src[key]; s != "" {
-			return fmt.Sprintf("%s (%v, from %s)", key, value, s)
+	if c.Storage.Path == "" {
+		return src.bad("storage.path", "must not be empty")
+	}
+	if err := c.validateHTTP(src); err != nil {
+		return err
+	}
+	if !slices.Contains([]string{"debug", "info", "warn", "error"}, c.Log.Level) {
+		return src.bad("log.level", "must be debug, info, warn or error, not %q", c.Log.Level)
+	}
+	if c.Log.Format != "text" && c.Log.Format != "json" {
+		return src.bad("log.format", "must be text or json, not %q", c.Log.Format)
+	}
+	for _, id := range c.Owners {
+		if id <= 0 {
+			return src.bad("owners", "a user id must be positive, not %d", id)
 		}
-		return fmt.Sprintf("%s (%v)", key, value)
 	}
-	t := &c.Telegram
+	return c.Table.validate(src)
+}
+
+// validate checks the telegram keys.
+func (t *TelegramConfig) validate(src sources) error {
 	if strings.ContainsAny(t.Token.Reveal(), " \t\r\n/%?#") {
 		// Never echo the value: it is the token.
-		return bad("telegram.token", "the token contains a space, a line break or one of / %% ? #: paste it exactly as @BotFather gave it")
+		return src.bad("telegram.token", "the token contains a space, a line break or one of / %% ? #: paste it exactly as @BotFather gave it")
 	}
 	if err := checkEndpoint(t.APIEndpoint); err != nil {
-		return bad("telegram.api_endpoint", "%v", err)
+		return src.bad("telegram.api_endpoint", "%v", err)
 	}
 	if t.Mode != "polling" && t.Mode != "webhook" {
-		return bad("telegram.mode", "must be polling or webhook, not %q", t.Mode)
+		return src.bad("telegram.mode", "must be polling or webhook, not %q", t.Mode)
 	}
 	if t.PollTimeout < time.Second || t.PollTimeout > 10*time.Minute {
-		return bad("telegram.poll_timeout", "must be from 1s to 10m, not %s", t.PollTimeout)
+		return src.bad("telegram.poll_timeout", "must be from 1s to 10m, not %s", t.PollTimeout)
 	}
 	if !t.RateLimits && mayReachTelegram(t.APIEndpoint) {
-		return bad("telegram.rate_limits", "may be false only against a local test server, not api.telegram.org (see telegram.api_endpoint; a host name not in plain ASCII counts as api.telegram.org)")
+		return src.bad("telegram.rate_limits", "may be false only against a local test server, not api.telegram.org (see telegram.api_endpoint; a host name not in plain ASCII counts as api.telegram.org)")
 	}
 	if t.Mode == "webhook" {
 		if t.Webhook.URL == "" {
@@ -376,26 +403,28 @@ func (c *Config) validate(src sources) error {
 			if s := src["telegram.mode"]; s != "" {
 				msg += " (as " + s + " says)"
 			}
-			return bad("telegram.webhook.url", "%s", msg)
+			return src.bad("telegram.webhook.url", "%s", msg)
 		}
 		if err := checkListen(t.Webhook.Listen); err != nil {
-			return bad("telegram.webhook.listen", "%v", err)
+			return src.bad("telegram.webhook.listen", "%v", err)
 		}
 	}
 	if t.Webhook.URL != "" {
 		if err := checkWebhookURL(t.Webhook.URL); err != nil {
-			return bad("telegram.webhook.url", "%v", err)
+			return src.bad("telegram.webhook.url", "%v", err)
 		}
 	}
 	if s := t.Webhook.Secret.Reveal(); s != "" && !validWebhookSecret(s) {
-		return bad("telegram.webhook.secret", "must be 1 to 256 characters of A-Z, a-z, 0-9, _ and -")
+		return src.bad("telegram.webhook.secret", "must be 1 to 256 characters of A-Z, a-z, 0-9, _ and -")
 	}
 	if n := t.Webhook.MaxConnections; n < 1 || n > 100 {
-		return bad("telegram.webhook.max_connections", "must be from 1 to 100 (Telegram's limits), not %d", n)
+		return src.bad("telegram.webhook.max_connections", "must be from 1 to 100 (Telegram's limits), not %d", n)
 	}
-	if c.Storage.Path == "" {
-		return bad("storage.path", "must not be empty")
-	}
+	return nil
+}
+
+// validateHTTP checks the http keys; http.listen "off" becomes "".
+func (c *Config) validateHTTP(src sources) error {
 	if c.HTTP.Listen == "off" {
 		// An empty variable counts as unset, so the environment (the
 		// Docker image sets 0.0.0.0:9121) turns it off with "off".
@@ -403,58 +432,52 @@ func (c *Config) validate(src sources) error {
 	}
 	if c.HTTP.Listen != "" {
 		if err := checkListen(c.HTTP.Listen); err != nil {
-			return bad("http.listen", "%v", err)
+			return src.bad("http.listen", "%v", err)
 		}
 	}
 	if sock := c.BackupSocket(); sock != "" {
 		what := fmt.Sprintf("%q", sock)
 		if c.HTTP.BackupSocket == "" {
-			what += ", made from " + ref("storage.path", c.Storage.Path) + ","
+			what += ", made from " + src.ref("storage.path", c.Storage.Path) + ","
 		}
 		switch {
 		case len(sock) > maxSocketPath:
-			return bad("http.backup_socket", "%s is %d bytes, longer than a socket's path may be (%d): set http.backup_socket to a shorter path", what, len(sock), maxSocketPath)
+			return src.bad("http.backup_socket", "%s is %d bytes, longer than a socket's path may be (%d): set http.backup_socket to a shorter path", what, len(sock), maxSocketPath)
 		case strings.HasPrefix(sock, "@"):
 			// Linux takes "@name" for an abstract socket: no file, no
 			// permissions, anyone on the host may connect.
-			return bad("http.backup_socket", "%s starts with @, an abstract socket that anyone on the host could connect to: give a file path", what)
+			return src.bad("http.backup_socket", "%s starts with @, an abstract socket that anyone on the host could connect to: give a file path", what)
 		case same(sock, c.Storage.Path):
-			return bad("http.backup_socket", "%s is the database itself: give another path", what)
+			return src.bad("http.backup_socket", "%s is the database itself: give another path", what)
 		}
 	}
-	if !slices.Contains([]string{"debug", "info", "warn", "error"}, c.Log.Level) {
-		return bad("log.level", "must be debug, info, warn or error, not %q", c.Log.Level)
-	}
-	if c.Log.Format != "text" && c.Log.Format != "json" {
-		return bad("log.format", "must be text or json, not %q", c.Log.Format)
-	}
-	for _, id := range c.Owners {
-		if id <= 0 {
-			return bad("owners", "a user id must be positive, not %d", id)
-		}
-	}
-	tb := &c.Table
+	return nil
+}
+
+// validate checks the table keys, then whatever else the game demands of
+// its settings.
+func (tb *TableConfig) validate(src sources) error {
 	switch {
 	case tb.Stake < 1 || tb.Stake > game.MaxStake:
-		return bad("table.stake", "must be from 1 to %d, not %d", game.MaxStake, tb.Stake)
+		return src.bad("table.stake", "must be from 1 to %d, not %d", game.MaxStake, tb.Stake)
 	case tb.EntryLimit < tb.Stake:
-		return bad("table.entry_limit", "must be at least %s, not %d", ref("table.stake", tb.Stake), tb.EntryLimit)
+		return src.bad("table.entry_limit", "must be at least %s, not %d", src.ref("table.stake", tb.Stake), tb.EntryLimit)
 	case tb.EntryLimit > game.MaxStake*game.MaxStakeTimes:
-		return bad("table.entry_limit", "must be at most %d, not %d", int64(game.MaxStake*game.MaxStakeTimes), tb.EntryLimit)
+		return src.bad("table.entry_limit", "must be at most %d, not %d", int64(game.MaxStake*game.MaxStakeTimes), tb.EntryLimit)
 	case len(tb.BetOptions) == 0:
-		return bad("table.bet_options", "must list at least one bet option, such as \"x1, x2, x5, bank/2, bank\"")
+		return src.bad("table.bet_options", "must list at least one bet option, such as \"x1, x2, x5, bank/2, bank\"")
 	case tb.TurnTimeout < game.MinTurnTimeout || tb.TurnTimeout > game.MaxTurnTimeout:
-		return bad("table.turn_timeout", "must be from %s to %s, not %s", game.MinTurnTimeout, game.MaxTurnTimeout, tb.TurnTimeout)
+		return src.bad("table.turn_timeout", "must be from %s to %s, not %s", game.MinTurnTimeout, game.MaxTurnTimeout, tb.TurnTimeout)
 	case tb.LobbyTimeout < game.MinLobbyTimeout || tb.LobbyTimeout > game.MaxLobbyTimeout:
-		return bad("table.lobby_timeout", "must be from %s to %s, not %s", game.MinLobbyTimeout, game.MaxLobbyTimeout, tb.LobbyTimeout)
+		return src.bad("table.lobby_timeout", "must be from %s to %s, not %s", game.MinLobbyTimeout, game.MaxLobbyTimeout, tb.LobbyTimeout)
 	case tb.MaxKnocks < 0 || tb.MaxKnocks > game.MaxKnocksLimit:
-		return bad("table.max_knocks", "must be from 0 to %d, not %d", game.MaxKnocksLimit, tb.MaxKnocks)
+		return src.bad("table.max_knocks", "must be from 0 to %d, not %d", game.MaxKnocksLimit, tb.MaxKnocks)
 	case tb.StartingChips < 1 || tb.StartingChips > maxGrant:
-		return bad("table.starting_chips", "must be from 1 to %d, not %d", int64(maxGrant), tb.StartingChips)
+		return src.bad("table.starting_chips", "must be from 1 to %d, not %d", int64(maxGrant), tb.StartingChips)
 	case tb.DailyBonus < 1 || tb.DailyBonus > maxGrant:
-		return bad("table.daily_bonus", "must be from 1 to %d, not %d", int64(maxGrant), tb.DailyBonus)
+		return src.bad("table.daily_bonus", "must be from 1 to %d, not %d", int64(maxGrant), tb.DailyBonus)
 	case tb.Language != "auto" && tb.Language != "ru" && tb.Language != "en":
-		return bad("table.language", "must be auto, ru or en, not %q", tb.Language)
+		return src.bad("table.language", "must be auto, ru or en, not %q", tb.Language)
 	}
 	// Whatever else the game demands of its settings.
 	if err := tb.Game().Validate(); err != nil {
