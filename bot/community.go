@@ -17,8 +17,6 @@ import (
 const (
 	topSize     = 10
 	historySize = 10
-	// maxGrant is the most chips one /grant gives.
-	maxGrant = 1_000_000_000
 )
 
 // top handles /top: the chat's leaderboard by balance.
@@ -156,8 +154,8 @@ func (c *command) grant(ctx context.Context) {
 		return
 	}
 	amount, err := strconv.ParseInt(c.args, 10, 64)
-	if err != nil || amount < 1 || amount > maxGrant {
-		c.say(i18n.T(c.lang, i18n.GrantBad, i18n.Number(maxGrant)))
+	if err != nil || amount < 1 || amount > storage.MaxGrant {
+		c.say(i18n.T(c.lang, i18n.GrantBad, i18n.Number(storage.MaxGrant)))
 		return
 	}
 	bal, err := c.b.store.Grant(ctx, c.m.Chat.ID, user(who), amount, int64(c.u.UpdateID), c.b.clock.Now())

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"os/exec"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +15,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/twentyone-bot/twentyone/bot/callback"
+	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/bot/telegramtest"
 	"github.com/twentyone-bot/twentyone/game"
 	"github.com/twentyone-bot/twentyone/storage"
@@ -163,6 +165,9 @@ func TestGrantIsForOwnersOnly(t *testing.T) {
 	assert.EqualValues(t, 1000, h.balance("Bob"))
 	h.reply("Dave", bobMsg.MessageID, "/grant -5")
 	h.botSays("The amount must be a whole number")
+	// The most storage grants at once.
+	h.reply("Dave", bobMsg.MessageID, "/grant "+strconv.FormatInt(storage.MaxGrant+1, 10))
+	h.botSays(i18n.T(i18n.EN, i18n.GrantBad, i18n.Number(storage.MaxGrant)))
 	h.reply("Dave", bobMsg.MessageID, "/grant 500")
 	h.botSays("Bob got 500 chips. Balance: 1\u2009500 chips.")
 	assert.EqualValues(t, 1500, h.balance("Bob"))

@@ -84,7 +84,7 @@ func (t *txn) save(e *ensured, p game.UserID, now time.Time, grants ...LedgerEnt
 // grant adds a grant to the user's balance and returns its ledger entry.
 func (e *ensured) grant(kind LedgerKind, amount int64) (LedgerEntry, error) {
 	nb, ok := addChips(e.rec.balance, amount)
-	if !ok || nb > maxGrant*1000 {
+	if !ok || nb > MaxGrant*1000 {
 		return LedgerEntry{}, fmt.Errorf("%w: a grant of %d would overflow the balance %d", game.ErrInvalidInput, amount, e.rec.balance)
 	}
 	e.rec.balance = nb
@@ -222,8 +222,8 @@ func (s *Store) Grant(ctx context.Context, chat int64, u User, amount, update in
 	if err := checkUser(chat, u); err != nil {
 		return 0, err
 	}
-	if amount < 1 || amount > maxGrant {
-		return 0, fmt.Errorf("%w: a grant must be from 1 to %d chips, not %d", game.ErrInvalidInput, int64(maxGrant), amount)
+	if amount < 1 || amount > MaxGrant {
+		return 0, fmt.Errorf("%w: a grant must be from 1 to %d chips, not %d", game.ErrInvalidInput, int64(MaxGrant), amount)
 	}
 	if now.IsZero() {
 		now = time.Now()

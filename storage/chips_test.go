@@ -167,7 +167,7 @@ func TestBonusCountsChipsOnTables(t *testing.T) {
 
 func TestGrant(t *testing.T) {
 	s := newStore(t, Options{})
-	for _, amount := range []int64{0, -5, maxGrant + 1} {
+	for _, amount := range []int64{0, -5, MaxGrant + 1} {
 		_, err := s.Grant(ctx, group, alice, amount, 0, t0)
 		assert.ErrorIs(t, err, game.ErrInvalidInput, "amount %d", amount)
 	}

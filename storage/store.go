@@ -24,9 +24,10 @@ type Options struct {
 	// file before it returns ErrInUse; default 1s.
 	LockTimeout time.Duration
 	// StartingChips are granted on a user's first appearance in a chat;
-	// default 1000.
+	// default DefaultStartingChips, at most MaxGrant.
 	StartingChips int64
-	// DailyBonus is what ClaimBonus grants; default 100.
+	// DailyBonus is what ClaimBonus grants; default DefaultDailyBonus, at
+	// most MaxGrant.
 	DailyBonus int64
 	// BonusInterval is how often the bonus may be claimed; default 24h.
 	BonusInterval time.Duration
@@ -54,16 +55,16 @@ func (o Options) withDefaults() (Options, error) {
 		o.LockTimeout = time.Second
 	}
 	if o.StartingChips <= 0 {
-		o.StartingChips = 1000
+		o.StartingChips = DefaultStartingChips
 	}
 	if o.DailyBonus <= 0 {
-		o.DailyBonus = 100
+		o.DailyBonus = DefaultDailyBonus
 	}
 	if o.BonusInterval <= 0 {
 		o.BonusInterval = 24 * time.Hour
 	}
-	if o.StartingChips > maxGrant || o.DailyBonus > maxGrant {
-		return o, fmt.Errorf("%w: starting chips and daily bonus must be at most %d", game.ErrInvalidInput, int64(maxGrant))
+	if o.StartingChips > MaxGrant || o.DailyBonus > MaxGrant {
+		return o, fmt.Errorf("%w: starting chips and daily bonus must be at most %d", game.ErrInvalidInput, int64(MaxGrant))
 	}
 	if o.Defaults.Game.Equal(game.Settings{}) {
 		o.Defaults.Game = game.DefaultSettings()
@@ -78,8 +79,16 @@ func (o Options) withDefaults() (Options, error) {
 	return o, nil
 }
 
-// maxGrant bounds a single grant, so that balances cannot overflow.
-const maxGrant = game.MaxStake * game.MaxStakeTimes
+// The chips a user gets on their first appearance in a chat, and the daily
+// bonus, unless Options say otherwise.
+const (
+	DefaultStartingChips = 1000
+	DefaultDailyBonus    = 100
+)
+
+// MaxGrant bounds a single grant (an owner's, the starting chips, the daily
+// bonus), so that balances cannot overflow.
+const MaxGrant = game.MaxStake * game.MaxStakeTimes
 
 // maxBatch bounds how many writes share one transaction.
 const maxBatch = 256

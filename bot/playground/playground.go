@@ -153,10 +153,10 @@ func Start(ctx context.Context, opts Options) (_ *Playground, err error) {
 
 	chips, bonus := storeOpts.StartingChips, storeOpts.DailyBonus
 	if chips <= 0 {
-		chips = 1000
+		chips = storage.DefaultStartingChips
 	}
 	if bonus <= 0 {
-		bonus = 100
+		bonus = storage.DefaultDailyBonus
 	}
 	// No pacing: the server's rate limits are off.
 	p.bot, err = bot.New(ctx, bot.Config{

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/storage"
 )
 
 // DefaultConfigPath is the file `-config` names when it is not given. A
@@ -172,8 +173,8 @@ func DefaultConfig() Config {
 			TurnTimeout:   g.TurnTimeout,
 			LobbyTimeout:  g.LobbyTimeout,
 			MaxKnocks:     g.MaxKnocks,
-			StartingChips: 1000,
-			DailyBonus:    100,
+			StartingChips: storage.DefaultStartingChips,
+			DailyBonus:    storage.DefaultDailyBonus,
 			Language:      "auto",
 		},
 	}
@@ -472,10 +473,10 @@ func (tb *TableConfig) validate(src sources) error {
 		return src.bad("table.lobby_timeout", "must be from %s to %s, not %s", game.MinLobbyTimeout, game.MaxLobbyTimeout, tb.LobbyTimeout)
 	case tb.MaxKnocks < 0 || tb.MaxKnocks > game.MaxKnocksLimit:
 		return src.bad("table.max_knocks", "must be from 0 to %d, not %d", game.MaxKnocksLimit, tb.MaxKnocks)
-	case tb.StartingChips < 1 || tb.StartingChips > maxGrant:
-		return src.bad("table.starting_chips", "must be from 1 to %d, not %d", int64(maxGrant), tb.StartingChips)
-	case tb.DailyBonus < 1 || tb.DailyBonus > maxGrant:
-		return src.bad("table.daily_bonus", "must be from 1 to %d, not %d", int64(maxGrant), tb.DailyBonus)
+	case tb.StartingChips < 1 || tb.StartingChips > storage.MaxGrant:
+		return src.bad("table.starting_chips", "must be from 1 to %d, not %d", int64(storage.MaxGrant), tb.StartingChips)
+	case tb.DailyBonus < 1 || tb.DailyBonus > storage.MaxGrant:
+		return src.bad("table.daily_bonus", "must be from 1 to %d, not %d", int64(storage.MaxGrant), tb.DailyBonus)
 	case tb.Language != "auto" && tb.Language != "ru" && tb.Language != "en":
 		return src.bad("table.language", "must be auto, ru or en, not %q", tb.Language)
 	}
@@ -485,9 +486,6 @@ func (tb *TableConfig) validate(src sources) error {
 	}
 	return nil
 }
-
-// maxGrant is the largest single grant storage accepts.
-const maxGrant = game.MaxStake * game.MaxStakeTimes
 
 func checkEndpoint(ep string) error {
 	if strings.Count(ep, "%s") != 2 || strings.Count(ep, "%") != 2 {
