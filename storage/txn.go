@@ -363,7 +363,7 @@ func (t *txn) view(v *View, key TableKey, tb *game.Table, cs ChatSettings, messa
 // while a game is played, so that a command in the middle of a game reads
 // nothing more.
 func (t *txn) decks(key TableKey, tb *game.Table) ([]game.Commitment, error) {
-	if tb.Phase().InGame() || len(tb.Players()) == 0 {
+	if !tb.Finished() {
 		return nil, nil
 	}
 	gameNo := tb.Game()

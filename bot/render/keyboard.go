@@ -25,7 +25,7 @@ func keyboard(in Input) [][]Button {
 	switch t.Phase() {
 	case game.Lobby:
 		start := i18n.BtnStart
-		if len(t.Players()) > 0 {
+		if t.Finished() {
 			start = i18n.BtnPlayAgain
 		}
 		rows = append(rows, []Button{btn(i18n.BtnJoin, callback.Join), btn(i18n.BtnLeave, callback.Leave), btn(start, callback.Start)})
@@ -36,7 +36,7 @@ func keyboard(in Input) [][]Button {
 	default:
 		rows = append(rows, []Button{btn(i18n.BtnNewTable, callback.NewTable)})
 	}
-	if _, ok := t.Revealed(); ok && !t.Phase().InGame() && len(t.Players()) > 0 {
+	if _, ok := t.Revealed(); ok && t.Finished() {
 		rows = append(rows, []Button{{
 			Text: i18n.T(in.Lang, i18n.BtnVerify),
 			Data: callback.Data{Action: callback.Verify, Game: t.Game()}.String(),

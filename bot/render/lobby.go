@@ -16,7 +16,7 @@ func (v *view) lobby() []line {
 		text(v.tr(i18n.TableLimits, i18n.Number(s.Stake), i18n.Number(s.EntryLimit),
 			i18n.Number(game.MinPlayers), i18n.Number(game.MaxSeats))),
 	}
-	if len(v.t.Players()) > 0 {
+	if v.t.Finished() {
 		lines = append(lines, blank)
 		lines = append(lines, v.log(false)...)
 		lines = append(lines, blank)

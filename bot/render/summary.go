@@ -29,7 +29,7 @@ func buildSummary(in Input, name namer) []line {
 		lines = append(lines, blank)
 		lines = append(lines, log...)
 	}
-	if len(v.t.Players()) > 0 {
+	if v.t.Finished() {
 		lines = append(lines, blank)
 		lines = append(lines, v.summary()...)
 	}
