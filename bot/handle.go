@@ -558,7 +558,7 @@ func (b *Bot) memberChanged(ctx context.Context, m *tgbotapi.ChatMemberUpdated) 
 // forget drops what the bot remembers of a chat's tables.
 func (b *Bot) forget(chat int64) {
 	for _, k := range b.tables.forget(chat) {
-		b.timers.set(k, 0, zeroTime)
+		b.timers.clear(k)
 	}
 }
 

@@ -17,8 +17,6 @@ import (
 	"github.com/twentyone-bot/twentyone/storage"
 )
 
-var zeroTime time.Time
-
 // press handles a button press. Nothing in the callback data is trusted:
 // it is parsed strictly, and who may do what is checked against the stored
 // table by game.Apply.

@@ -56,6 +56,9 @@ func (s *scheduler) set(key storage.TableKey, version uint64, at time.Time) {
 	s.arm()
 }
 
+// clear disarms the table's deadline, if it has one.
+func (s *scheduler) clear(key storage.TableKey) { s.set(key, 0, time.Time{}) }
+
 // holdUntil makes every deadline before t fire at t, until release.
 func (s *scheduler) holdUntil(t time.Time) {
 	s.mu.Lock()
