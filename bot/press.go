@@ -245,17 +245,38 @@ func toast(lang i18n.Lang, cmd game.Command, out game.Outcome) string {
 }
 
 // rejection returns the answer to a rejected command and whether it should
-// be an alert rather than a toast.
+// be an alert rather than a toast: an answer for each kind of error
+// (game.Kind), the reason told where it helps the user. An internal error
+// is logged and answered only "something went wrong".
 func (b *Bot) rejection(lang i18n.Lang, err error, v storage.View, user game.UserID) (string, bool) {
 	t := &v.Table
-	switch {
-	case errors.Is(err, game.ErrOutdated):
+	switch game.Kind(err) {
+	case game.KindOutdated:
 		return i18n.T(lang, i18n.PopOutdated), false
-	case errors.Is(err, game.ErrNotYourTurn):
+	case game.KindNotYourTurn:
 		if i, ok := t.Turn(); ok {
 			return i18n.T(lang, i18n.PopTurn, render.Name(t.Seat(i).Name)), false
 		}
 		return i18n.T(lang, i18n.PopNotNow), false
+	case game.KindInvalid:
+		switch {
+		case errors.Is(err, game.ErrBetNotOffered):
+			return i18n.T(lang, i18n.PopNotOffered), false
+		case errors.Is(err, game.ErrInvalidSettings):
+			return i18n.T(lang, i18n.PopInvalid, i18n.SettingsProblem(lang, v.Settings.Game)), true
+		}
+		return i18n.T(lang, i18n.PopBadButton), false
+	case game.KindNotAllowed:
+		return b.notAllowed(lang, err, v, user)
+	}
+	b.internal("apply", err)
+	return i18n.T(lang, i18n.PopError), false
+}
+
+// notAllowed returns the answer to a command the table's state does not
+// allow (game.KindNotAllowed), and whether it should be an alert.
+func (b *Bot) notAllowed(lang i18n.Lang, err error, v storage.View, user game.UserID) (string, bool) {
+	switch {
 	case errors.Is(err, game.ErrBelowEntryLimit):
 		return i18n.T(lang, i18n.PopNeedChips, i18n.Chips(lang, v.Settings.Game.EntryLimit),
 			i18n.Chips(lang, v.Balances[user]), i18n.Chips(lang, b.cfg.DailyBonus)), true
@@ -269,21 +290,13 @@ func (b *Bot) rejection(lang i18n.Lang, err error, v storage.View, user game.Use
 		return i18n.T(lang, i18n.PopNeedPlayers, strconv.Itoa(game.MinPlayers)), false
 	case errors.Is(err, game.ErrGameInProgress):
 		return i18n.T(lang, i18n.PopInProgress), false
-	case errors.Is(err, game.ErrBetNotOffered):
-		return i18n.T(lang, i18n.PopNotOffered), false
 	case errors.Is(err, game.ErrNoTable):
 		return i18n.T(lang, i18n.PopNoTable), false
 	case errors.Is(err, game.ErrTableOpen):
 		return i18n.T(lang, i18n.NewGameOpen), false
-	case errors.Is(err, game.ErrWrongPhase), errors.Is(err, game.ErrTooEarly):
-		return i18n.T(lang, i18n.PopNotNow), false
-	case errors.Is(err, game.ErrInvalidInput):
-		return i18n.T(lang, i18n.PopBadButton), false
-	case errors.Is(err, game.ErrInvalidSettings):
-		return i18n.T(lang, i18n.PopInvalid, i18n.SettingsProblem(lang, v.Settings.Game)), true
 	}
-	b.internal("apply", err)
-	return i18n.T(lang, i18n.PopError), false
+	// The wrong phase, a timeout too early.
+	return i18n.T(lang, i18n.PopNotNow), false
 }
 
 // timeout applies a table's timeout for the version it was set for.
