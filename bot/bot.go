@@ -349,42 +349,7 @@ func (b *Bot) Run(ctx context.Context) error {
 			backoff = min(2*backoff, 30*time.Second)
 			continue
 		}
-		ids := make([]int, len(raws))
-		lowest := 0
-		for i, raw := range raws {
-			id, err := updateID(raw)
-			if err != nil {
-				b.log.Warn("update without an id skipped", "err", err, "update", quote(raw))
-				b.metrics.UpdateFailed("undecodable")
-				continue
-			}
-			ids[i] = id
-			if lowest == 0 || id < lowest {
-				lowest = id
-			}
-		}
-		if busy == 0 && lowest != 0 && lowest < offset {
-			// Updates below the offset though none was in hand: Telegram
-			// numbers anew after a week without updates ("the identifier
-			// of the next update will be chosen randomly", Bot API,
-			// getUpdates), possibly lower, and answers an offset past its
-			// queue's end from its start (telegram-bot-api's TQueue::get,
-			// "Specified from_id is in the future"). Start over at the
-			// lowest; storage still tells a redelivery by the chat's last
-			// update and its time.
-			b.log.Info("update ids started over", "offset", offset, "lowest", lowest)
-			w.startAt(lowest)
-		}
-		taken := 0
-		for i, raw := range raws {
-			if ids[i] == 0 {
-				continue
-			}
-			if done, ok := w.take(ids[i]); ok {
-				taken++
-				b.dispatch(raw, done)
-			}
-		}
+		taken := b.takeUpdates(w, raws, offset, busy)
 		if len(raws) > 0 && taken == 0 && busy == 0 {
 			// Nothing new though nothing was in hand: updates without an
 			// id, which the Bot API never sends. Polling again at once
@@ -411,6 +376,50 @@ func (b *Bot) Run(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// takeUpdates dispatches the updates of one getUpdates answer that are new to w,
+// and returns how many it dispatched. An update without an id is logged
+// and counted as undecodable; updates below the offset while none was in
+// hand (busy 0) make w start over at the lowest of them.
+func (b *Bot) takeUpdates(w *inFlight, raws []json.RawMessage, offset, busy int) int {
+	ids := make([]int, len(raws))
+	lowest := 0
+	for i, raw := range raws {
+		id, err := updateID(raw)
+		if err != nil {
+			b.log.Warn("update without an id skipped", "err", err, "update", quote(raw))
+			b.metrics.UpdateFailed("undecodable")
+			continue
+		}
+		ids[i] = id
+		if lowest == 0 || id < lowest {
+			lowest = id
+		}
+	}
+	if busy == 0 && lowest != 0 && lowest < offset {
+		// Updates below the offset though none was in hand: Telegram
+		// numbers anew after a week without updates ("the identifier
+		// of the next update will be chosen randomly", Bot API,
+		// getUpdates), possibly lower, and answers an offset past its
+		// queue's end from its start (telegram-bot-api's TQueue::get,
+		// "Specified from_id is in the future"). Start over at the
+		// lowest; storage still tells a redelivery by the chat's last
+		// update and its time.
+		b.log.Info("update ids started over", "offset", offset, "lowest", lowest)
+		w.startAt(lowest)
+	}
+	taken := 0
+	for i, raw := range raws {
+		if ids[i] == 0 {
+			continue
+		}
+		if done, ok := w.take(ids[i]); ok {
+			taken++
+			b.dispatch(raw, done)
+		}
+	}
+	return taken
 }
 
 // firstPollBackoff is the wait after a failed getUpdates, doubling with
