@@ -3,7 +3,7 @@
 //
 // It serves /bot<token>/<method> exactly as api.telegram.org answers the
 // methods a game bot uses (getMe, getUpdates with long polling, webhooks,
-// sendMessage with HTML/MarkdownV2 parsing and inline keyboards,
+// sendMessage with HTML parsing and inline keyboards,
 // editMessageText, editMessageReplyMarkup, deleteMessage,
 // answerCallbackQuery, getChat, getChatMember, getChatAdministrators,
 // set/get/deleteMyCommands and a few more — see Methods), with Telegram's
@@ -42,8 +42,10 @@
 // # Faithfulness
 //
 // Texts are parsed like Telegram: HTML (the tags Telegram allows and the
-// entities &lt; &gt; &amp; &quot; &#N; &#xN;), MarkdownV2 and legacy
-// Markdown, with Telegram's "can't parse entities" messages; the stored
+// entities &lt; &gt; &amp; &quot; &#N; &#xN;), with Telegram's "can't
+// parse entities" messages, or plain; the Markdown parse modes and the
+// entities parameter, which the bot does not send, are refused with a 400
+// that says they are not modelled. The stored
 // text is the plain text, trimmed, with entities counted in UTF-16 code
 // units and bot commands, mentions, hashtags and URLs detected. Editing a
 // message's text without reply_markup removes its keyboard, as on

@@ -107,11 +107,21 @@ func TestSendAndEditErrorsMatchTelegram(t *testing.T) {
 			m.ParseMode = tgbotapi.ModeHTML
 			return m
 		}(), 400, "Bad Request: can't parse entities: Can't find end tag corresponding to start tag b"},
-		{"unescaped MarkdownV2", func() tgbotapi.Chattable {
-			m := tgbotapi.NewMessage(chat.ID, "Total: 21.")
+		{"MarkdownV2 is not modelled", func() tgbotapi.Chattable {
+			m := tgbotapi.NewMessage(chat.ID, "*21*")
 			m.ParseMode = tgbotapi.ModeMarkdownV2
 			return m
-		}(), 400, `Bad Request: can't parse entities: Character '.' is reserved and must be escaped with the preceding '\'`},
+		}(), 400, "Bad Request: parse_mode MarkdownV2 is not modelled by telegramtest"},
+		{"entities are not modelled", func() tgbotapi.Chattable {
+			m := tgbotapi.NewMessage(chat.ID, "21")
+			m.Entities = []tgbotapi.MessageEntity{{Type: "bold", Offset: 0, Length: 2}}
+			return m
+		}(), 400, "Bad Request: the entities parameter is not modelled by telegramtest"},
+		{"unknown parse_mode", func() tgbotapi.Chattable {
+			m := tgbotapi.NewMessage(chat.ID, "21")
+			m.ParseMode = "BBCode"
+			return m
+		}(), 400, "Bad Request: unsupported parse_mode"},
 		{"callback data over 64 bytes", func() tgbotapi.Chattable {
 			m := tgbotapi.NewMessage(chat.ID, "x")
 			m.ReplyMarkup = keyboard("Hit", longData)

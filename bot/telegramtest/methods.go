@@ -77,8 +77,8 @@ func (s *Server) sendMessage(_ context.Context, p params) (any, *apiError) {
 	if apiErr := linkPreviewArgs(p); apiErr != nil {
 		return nil, apiErr
 	}
-	entitiesArg, hasEntities := p.jsonArg("entities")
-	text, entities, apiErr := s.formatTextLocked(p.str("text"), p.str("parse_mode"), entitiesArg, hasEntities)
+	_, hasEntities := p.jsonArg("entities")
+	text, entities, apiErr := s.formatTextLocked(p.str("text"), p.str("parse_mode"), hasEntities)
 	if apiErr != nil {
 		return nil, apiErr
 	}
@@ -206,8 +206,8 @@ func (s *Server) editMessageText(_ context.Context, p params) (any, *apiError) {
 	if apiErr := linkPreviewArgs(p); apiErr != nil {
 		return nil, apiErr
 	}
-	entitiesArg, hasEntities := p.jsonArg("entities")
-	text, entities, apiErr := s.formatTextLocked(p.str("text"), p.str("parse_mode"), entitiesArg, hasEntities)
+	_, hasEntities := p.jsonArg("entities")
+	text, entities, apiErr := s.formatTextLocked(p.str("text"), p.str("parse_mode"), hasEntities)
 	if apiErr != nil {
 		return nil, apiErr
 	}
