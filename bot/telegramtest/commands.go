@@ -172,32 +172,6 @@ func (s *Server) setMyCommands(_ context.Context, p params) (any, *apiError) {
 	return true, nil
 }
 
-func (s *Server) getMyCommands(_ context.Context, p params) (any, *apiError) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	scope, lang, apiErr := s.scopeArgLocked(p)
-	if apiErr != nil {
-		return nil, apiErr
-	}
-	cmds := s.commands[keyOf(scope, lang)].Commands
-	if cmds == nil {
-		cmds = []BotCommand{}
-	}
-	return cmds, nil
-}
-
-func (s *Server) deleteMyCommands(_ context.Context, p params) (any, *apiError) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	scope, lang, apiErr := s.scopeArgLocked(p)
-	if apiErr != nil {
-		return nil, apiErr
-	}
-	delete(s.commands, keyOf(scope, lang))
-	s.emitLocked(Event{Kind: EventCommandsChanged, ChatID: scope.ChatID})
-	return true, nil
-}
-
 // Commands returns the commands registered for exactly this scope and
 // language (a zero scope means "default"; "" means all languages), like
 // getMyCommands: there is no fallback to other scopes or languages.

@@ -6,7 +6,7 @@
 // sendMessage with HTML parsing and inline keyboards,
 // editMessageText, editMessageReplyMarkup, deleteMessage,
 // answerCallbackQuery, getChat, getChatMember, getChatAdministrators,
-// set/get/deleteMyCommands and a few more — see Methods), with Telegram's
+// setMyCommands and a few more — see Methods), with Telegram's
 // error codes and descriptions. Behind it is a simulated world — users,
 // groups, supergroups, forums, memberships, messages — that a test drives
 // through the Go API: users send messages and commands, press buttons,

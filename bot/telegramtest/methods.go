@@ -24,22 +24,12 @@ func init() {
 		{"getUpdates", (*Server).getUpdates},
 		{"setWebhook", (*Server).setWebhook},
 		{"deleteWebhook", (*Server).deleteWebhook},
-		{"getWebhookInfo", (*Server).getWebhookInfo},
 		{"sendMessage", (*Server).sendMessage},
 		{"editMessageText", (*Server).editMessageText},
-		{"editMessageReplyMarkup", (*Server).editMessageReplyMarkup},
 		{"deleteMessage", (*Server).deleteMessage},
 		{"answerCallbackQuery", (*Server).answerCallbackQuery},
-		{"getChat", (*Server).getChat},
 		{"getChatMember", (*Server).getChatMember},
-		{"getChatAdministrators", (*Server).getChatAdministrators},
-		{"getChatMemberCount", (*Server).getChatMemberCount},
-		{"getChatMembersCount", (*Server).getChatMemberCount},
-		{"sendChatAction", (*Server).sendChatAction},
-		{"leaveChat", (*Server).leaveChat},
 		{"setMyCommands", (*Server).setMyCommands},
-		{"getMyCommands", (*Server).getMyCommands},
-		{"deleteMyCommands", (*Server).deleteMyCommands},
 	}
 	methodTable = make(map[string]methodSpec, len(specs))
 	for _, spec := range specs {
@@ -222,20 +212,6 @@ func (s *Server) editMessageText(_ context.Context, p params) (any, *apiError) {
 	return s.applyEditLocked(c, rec, text, entities, markup)
 }
 
-func (s *Server) editMessageReplyMarkup(_ context.Context, p params) (any, *apiError) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	markup, apiErr := editMarkupArg(p)
-	if apiErr != nil {
-		return nil, apiErr
-	}
-	c, rec, apiErr := s.editTargetLocked(p)
-	if apiErr != nil {
-		return nil, apiErr
-	}
-	return s.applyEditLocked(c, rec, rec.msg.Text, rec.msg.Entities, markup)
-}
-
 func (s *Server) deleteMessage(_ context.Context, p params) (any, *apiError) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -259,16 +235,6 @@ func (s *Server) deleteMessage(_ context.Context, p params) (any, *apiError) {
 	return true, nil
 }
 
-func (s *Server) getChat(_ context.Context, p params) (any, *apiError) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	c, apiErr := s.chatArgLocked(p)
-	if apiErr != nil {
-		return nil, apiErr
-	}
-	return c.chat, nil
-}
-
 func (s *Server) getChatMember(_ context.Context, p params) (any, *apiError) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -284,92 +250,4 @@ func (s *Server) getChatMember(_ context.Context, p params) (any, *apiError) {
 		return nil, errUserNotFound
 	}
 	return s.w.chatMember(c, uid), nil
-}
-
-func (s *Server) getChatAdministrators(_ context.Context, p params) (any, *apiError) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	c, apiErr := s.chatArgLocked(p)
-	if apiErr != nil {
-		return nil, apiErr
-	}
-	if c.chat.Type == ChatPrivate {
-		return nil, badRequest("there are no administrators in the private chat")
-	}
-	return s.adminsLocked(c), nil
-}
-
-func (s *Server) adminsLocked(c *chatState) []ChatMember {
-	var creator, admins []ChatMember
-	ids := make([]int64, 0, len(c.members))
-	for id := range c.members {
-		ids = append(ids, id)
-	}
-	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
-	for _, id := range ids {
-		switch c.members[id].status {
-		case StatusCreator:
-			creator = append(creator, s.w.chatMember(c, id))
-		case StatusAdministrator:
-			admins = append(admins, s.w.chatMember(c, id))
-		}
-	}
-	if c.bot.isAdmin() {
-		admins = append(admins, s.w.chatMember(c, s.w.bot.ID))
-	}
-	return append(creator, admins...)
-}
-
-func (s *Server) getChatMemberCount(_ context.Context, p params) (any, *apiError) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	c, apiErr := s.chatArgLocked(p)
-	if apiErr != nil {
-		return nil, apiErr
-	}
-	if c.chat.Type == ChatPrivate {
-		return 2, nil
-	}
-	n := 0
-	for _, m := range c.members {
-		if m.canPost() || (m.status == StatusRestricted && m.isMember) {
-			n++
-		}
-	}
-	if c.bot.canPost() {
-		n++
-	}
-	return n, nil
-}
-
-var chatActions = map[string]bool{
-	"typing": true, "upload_photo": true, "record_video": true, "upload_video": true, "record_voice": true,
-	"upload_voice": true, "upload_document": true, "choose_sticker": true, "find_location": true,
-	"record_video_note": true, "upload_video_note": true,
-}
-
-func (s *Server) sendChatAction(_ context.Context, p params) (any, *apiError) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, apiErr := s.chatArgLocked(p); apiErr != nil {
-		return nil, apiErr
-	}
-	if !chatActions[strings.ToLower(p.str("action"))] {
-		return nil, badRequest("wrong parameter action in request")
-	}
-	return true, nil
-}
-
-func (s *Server) leaveChat(_ context.Context, p params) (any, *apiError) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	c, apiErr := s.chatArgLocked(p)
-	if apiErr != nil {
-		return nil, apiErr
-	}
-	if c.chat.Type == ChatPrivate {
-		return nil, badRequest("chat member status can't be changed in private chats")
-	}
-	s.setBotStatusLocked(c, s.w.bot, member{status: StatusLeft})
-	return true, nil
 }

@@ -182,10 +182,6 @@ func (s *Server) deleteWebhook(_ context.Context, p params) (any, *apiError) {
 	return described{value: true, description: "Webhook was deleted"}, nil
 }
 
-func (s *Server) getWebhookInfo(context.Context, params) (any, *apiError) {
-	return s.WebhookInfo(), nil
-}
-
 // stopWebhookLocked ends the current webhook's delivery.
 func (s *Server) stopWebhookLocked() {
 	if s.hook != nil {
@@ -194,7 +190,8 @@ func (s *Server) stopWebhookLocked() {
 	}
 }
 
-// WebhookInfo returns what getWebhookInfo would answer.
+// WebhookInfo returns what getWebhookInfo would answer (the method itself
+// is not served: the bot does not call it).
 func (s *Server) WebhookInfo() WebhookInfo {
 	s.mu.Lock()
 	defer s.mu.Unlock()
