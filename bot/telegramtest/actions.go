@@ -170,11 +170,6 @@ func (s *Server) SendText(chatID, fromID int64, text string) (ChatMessage, error
 	return s.Post(Post{ChatID: chatID, From: fromID, Text: text})
 }
 
-// Reply sends a text as a user in reply to a message.
-func (s *Server) Reply(chatID, fromID int64, replyTo int, text string) (ChatMessage, error) {
-	return s.Post(Post{ChatID: chatID, From: fromID, Text: text, ReplyTo: replyTo})
-}
-
 // SendCommand sends "/command args…" as a user; command may carry the
 // leading slash and an "@botname" suffix. The text gets bot_command
 // entities like a real client's.

@@ -211,7 +211,7 @@ func (s *Server) Press(p Press) (*Callback, error) {
 	s.callbacks.count++
 	qid := strconv.FormatUint(uint64(s.w.bot.ID%1000000)<<32|s.callbacks.count, 10)
 	cs := &callbackState{id: qid, data: data, from: u, chatID: c.chat.ID, messageID: id, gone: gone,
-		pressedAt: now, deadline: now.Add(s.cfg.callbackDeadline), done: make(chan struct{})}
+		pressedAt: now, deadline: now.Add(callbackDeadline), done: make(chan struct{})}
 	s.callbacks.add(now, cs)
 	s.enqueueLocked(UpdateCallbackQuery, Update{CallbackQuery: &CallbackQuery{ID: qid, From: u, Message: &msg,
 		ChatInstance: c.instance, Data: data}})

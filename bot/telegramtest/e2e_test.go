@@ -115,7 +115,7 @@ func TestManyChatsPressingConcurrently(t *testing.T) {
 	presses := chats * usersPerChat * pressesPerUser
 	// A call is logged just after its effect shows: wait for the log too.
 	require.NoError(t, srv.WaitFor(deadline(t), func(v *telegramtest.View) bool {
-		c := v.Calls().Sub(before)
+		c := srv.Calls().Sub(before)
 		return c.OK("editMessageText") >= presses && c.OK("answerCallbackQuery") >= presses
 	}))
 	calls := srv.Calls().Sub(before)

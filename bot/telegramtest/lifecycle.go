@@ -120,26 +120,6 @@ func (s *Server) removeBot(chatID, byID int64, status string) error {
 	return nil
 }
 
-// SetBotAdmin promotes the bot to administrator (with the right to delete
-// messages, which also lifts privacy mode) or demotes it to member.
-func (s *Server) SetBotAdmin(chatID, byID int64, admin bool) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	c, by, err := s.groupAndActorLocked(chatID, byID)
-	if err != nil {
-		return err
-	}
-	if !c.bot.canPost() {
-		return fmt.Errorf("bot is not in chat %d: %w", chatID, ErrInvalid)
-	}
-	nm := member{status: StatusMember}
-	if admin {
-		nm = member{status: StatusAdministrator, canDelete: true}
-	}
-	s.setBotStatusLocked(c, by, nm)
-	return nil
-}
-
 // BlockBot makes a user block (or unblock) the bot in their private chat:
 // the bot gets a my_chat_member update and, while blocked, sending there
 // fails with 403 "Forbidden: bot was blocked by the user".
@@ -183,28 +163,6 @@ func (s *Server) AddMember(chatID int64, u User, byID int64) (User, error) {
 	joined := u
 	s.serviceLocked(c, by, func(m *ChatMessage) { m.NewChatMembers = []User{joined} })
 	return u, nil
-}
-
-// RemoveMember makes a user leave a group (byID 0: the user leaves by
-// themselves), with the "left_chat_member" service message.
-func (s *Server) RemoveMember(chatID, userID, byID int64) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if byID == 0 {
-		byID = userID
-	}
-	c, by, err := s.groupAndActorLocked(chatID, byID)
-	if err != nil {
-		return err
-	}
-	u, ok := s.w.users[userID]
-	if !ok {
-		return fmt.Errorf("user %d: %w", userID, ErrUserNotFound)
-	}
-	s.setMemberLocked(c, userID, by, member{status: StatusLeft})
-	left := *u
-	s.serviceLocked(c, by, func(m *ChatMessage) { m.LeftChatMember = &left })
-	return nil
 }
 
 // SetMemberStatus sets a user's status in a group directly (creator,
@@ -258,12 +216,6 @@ func (s *Server) userLocked(id int64) (User, error) {
 // MakeAdmin makes a user an administrator of a group.
 func (s *Server) MakeAdmin(chatID, userID int64) error {
 	return s.SetMemberStatus(chatID, userID, StatusAdministrator)
-}
-
-// MakeCreator makes a user the creator of a group (the old creator becomes
-// an administrator).
-func (s *Server) MakeCreator(chatID, userID int64) error {
-	return s.SetMemberStatus(chatID, userID, StatusCreator)
 }
 
 // UpgradeToSupergroup migrates a basic group to a new supergroup, as

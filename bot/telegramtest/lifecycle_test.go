@@ -198,7 +198,7 @@ func TestForumTopicsCarryThreadIDsInRawUpdates(t *testing.T) {
 	require.NoError(t, err)
 	general, err := srv.SendText(forum.ID, alice.ID, "in General")
 	require.NoError(t, err)
-	_, err = srv.Reply(forum.ID, alice.ID, general.MessageID, "a reply in General")
+	_, err = srv.Post(telegramtest.Post{ChatID: forum.ID, From: alice.ID, ReplyTo: general.MessageID, Text: "a reply in General"})
 	require.NoError(t, err)
 
 	raw := rawUpdates(t, srv, 0)
@@ -312,7 +312,7 @@ func TestPrivacyModeIgnoresImplicitReplies(t *testing.T) {
 	require.NoError(t, err)
 	_, err = srv.Post(telegramtest.Post{ChatID: group.ID, From: alice.ID, ThreadID: root.MessageID, Text: "chatting"})
 	require.NoError(t, err)
-	_, err = srv.Reply(group.ID, alice.ID, root.MessageID, "to the bot")
+	_, err = srv.Post(telegramtest.Post{ChatID: group.ID, From: alice.ID, ReplyTo: root.MessageID, Text: "to the bot"})
 	require.NoError(t, err)
 	updates, err := api.GetUpdates(tgbotapi.UpdateConfig{})
 	require.NoError(t, err)
@@ -372,10 +372,12 @@ func TestPrivacyModeDecidesWhatTheBotSees(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			srv, api := start(t, tt.opts...)
 			alice := srv.AddUser(telegramtest.User{FirstName: "Alice"})
-			chat := srv.NewGroup("Table", alice)
+			spec := telegramtest.ChatSpec{Title: "Table", Creator: alice.ID}
 			if tt.admin {
-				require.NoError(t, srv.SetBotAdmin(chat.ID, alice.ID, true))
+				spec.BotStatus = telegramtest.StatusAdministrator
 			}
+			chat, err := srv.AddChat(spec)
+			require.NoError(t, err)
 			botMsg, err := api.Send(tgbotapi.NewMessage(chat.ID, "Who plays?"))
 			require.NoError(t, err)
 			drain(t, api)
@@ -423,4 +425,9 @@ func TestGetChatMember(t *testing.T) {
 	}
 	_, err = api.GetChatMember(tgbotapi.GetChatMemberConfig{ChatConfigWithUser: tgbotapi.ChatConfigWithUser{ChatID: chat.ID, UserID: 31337}})
 	assert.Equal(t, "Bad Request: user not found", asAPIError(t, err).Message)
+
+	require.NoError(t, srv.SetMemberStatus(chat.ID, carol.ID, telegramtest.StatusCreator))
+	m, err := srv.Member(chat.ID, alice.ID)
+	require.NoError(t, err)
+	assert.Equal(t, telegramtest.StatusAdministrator, m.Status, "the old creator becomes an administrator")
 }

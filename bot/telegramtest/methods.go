@@ -3,7 +3,6 @@ package telegramtest
 import (
 	"context"
 	"encoding/json"
-	"sort"
 	"strings"
 )
 
@@ -35,16 +34,6 @@ func init() {
 	for _, spec := range specs {
 		methodTable[strings.ToLower(spec.name)] = spec
 	}
-}
-
-// Methods lists the Bot API methods the server implements.
-func Methods() []string {
-	out := make([]string, 0, len(methodTable))
-	for _, spec := range methodTable {
-		out = append(out, spec.name)
-	}
-	sort.Strings(out)
-	return out
 }
 
 type getMeResult struct {
