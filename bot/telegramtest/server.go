@@ -12,8 +12,8 @@ import (
 )
 
 // Clock tells the server what time it is. The default is the system clock;
-// tests that exercise callback deadlines or rate-limit windows without
-// waiting pass a *ManualClock with WithClock.
+// tests that exercise callback deadlines, rate-limit windows or the 48-hour
+// delete rule without waiting pass a *ManualClock with WithClock.
 type Clock interface {
 	Now() time.Time
 }
@@ -110,19 +110,6 @@ func WithClock(clock Clock) Option { return func(c *config) { c.clock = clock } 
 // WithFaultSeed seeds the random source that decides which requests a
 // fractional fault hits, making fault runs reproducible.
 func WithFaultSeed(seed uint64) Option { return func(c *config) { c.faultSeed = seed } }
-
-// WithWebhookBackoff scales the retries of a refused webhook delivery. As
-// on Telegram (WebhookActor::on_update_error) an update refused once is
-// posted again at once; refused again it waits first, then twice as long
-// each time, up to maxWait (Telegram: 2 s, 4 s, ... up to 60-120 s; here by
-// default 50 ms, 100 ms, ... up to 1 s). Only the refused update's queue
-// waits: the others go on.
-func WithWebhookBackoff(first, maxWait time.Duration) Option {
-	return func(c *config) {
-		c.webhookBackoff = first
-		c.webhookMaxWait = maxWait
-	}
-}
 
 // WithLoopbackWebhooks lets setWebhook take a URL on a loopback host
 // (localhost, 127.0.0.0/8, ::1) over plain http and on any port, as a Bot

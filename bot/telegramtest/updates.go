@@ -326,11 +326,3 @@ func (s *Server) PendingUpdates() int {
 	defer s.mu.Unlock()
 	return s.queue.len()
 }
-
-// LongPollWaiting reports whether a getUpdates request is parked waiting
-// for updates, which lets a test act only once the bot is listening.
-func (s *Server) LongPollWaiting() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.poll != nil && s.poll.parked
-}

@@ -247,15 +247,6 @@ func (s *Server) addUserLocked(u User) User {
 	return u
 }
 
-// NewUsers registers one user per first name and returns them in order.
-func (s *Server) NewUsers(firstNames ...string) []User {
-	out := make([]User, len(firstNames))
-	for i, name := range firstNames {
-		out[i] = s.AddUser(User{FirstName: name})
-	}
-	return out
-}
-
 // User returns a registered user.
 func (s *Server) User(id int64) (User, bool) {
 	s.mu.Lock()
