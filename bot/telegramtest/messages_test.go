@@ -132,6 +132,16 @@ func TestSendAndEditErrorsMatchTelegram(t *testing.T) {
 			m.ReplyMarkup = tgbotapi.NewInlineKeyboardMarkup([]tgbotapi.InlineKeyboardButton{{Text: "Hit"}})
 			return m
 		}(), 400, "Bad Request: can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard"},
+		{"URL buttons are not modelled", func() tgbotapi.Chattable {
+			m := tgbotapi.NewMessage(chat.ID, "x")
+			m.ReplyMarkup = tgbotapi.NewInlineKeyboardMarkup(tgbotapi.NewInlineKeyboardRow(tgbotapi.NewInlineKeyboardButtonURL("Rules", "https://example.com")))
+			return m
+		}(), 400, "Bad Request: inline keyboard button with url is not modelled by telegramtest"},
+		{"reply keyboards are not modelled", func() tgbotapi.Chattable {
+			m := tgbotapi.NewMessage(chat.ID, "x")
+			m.ReplyMarkup = tgbotapi.NewReplyKeyboard(tgbotapi.NewKeyboardButtonRow(tgbotapi.NewKeyboardButton("Hit")))
+			return m
+		}(), 400, "Bad Request: reply_markup with keyboard is not modelled by telegramtest"},
 		{"reply to a missing message", func() tgbotapi.Chattable {
 			m := tgbotapi.NewMessage(chat.ID, "x")
 			m.ReplyToMessageID = 9999

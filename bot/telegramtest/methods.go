@@ -2,7 +2,6 @@ package telegramtest
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 )
 
@@ -66,10 +65,13 @@ func (s *Server) sendMessage(_ context.Context, p params) (any, *apiError) {
 		return nil, apiErr
 	}
 	var markup *InlineKeyboardMarkup
-	var other json.RawMessage
 	if raw, ok := p.jsonArg("reply_markup"); ok {
+		var other string
 		if markup, other, apiErr = parseReplyMarkup(raw); apiErr != nil {
 			return nil, apiErr
+		}
+		if other != "" {
+			return nil, notModelled("reply_markup with " + other)
 		}
 	}
 	c, apiErr := s.chatArgLocked(p)
@@ -100,7 +102,7 @@ func (s *Server) sendMessage(_ context.Context, p params) (any, *apiError) {
 	bot := s.w.bot
 	m.From = &bot
 	m.Text, m.Entities = text, entities
-	m.ReplyMarkup, m.OtherMarkup = markup, other
+	m.ReplyMarkup = markup
 	m.ReplyToMessage = c.replyTo(reply, thread, m.MessageID)
 	m.MessageThreadID, m.IsTopicMessage = thread, isTopic
 	m.FromBot = true
@@ -144,7 +146,7 @@ func editMarkupArg(p params) (*InlineKeyboardMarkup, *apiError) {
 	if apiErr != nil {
 		return nil, apiErr
 	}
-	if other != nil {
+	if other != "" {
 		return nil, badRequest("inline keyboard expected")
 	}
 	return markup, nil
