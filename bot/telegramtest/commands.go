@@ -71,7 +71,7 @@ func (s *Server) scopeArgLocked(p params) (CommandScope, string, *apiError) {
 }
 
 // chatRefLocked resolves a chat_id given inside a JSON object (a number or
-// an @username string).
+// a string; see chatArgLocked).
 func (s *Server) chatRefLocked(raw json.RawMessage) (*chatState, *apiError) {
 	var ref string
 	if err := json.Unmarshal(raw, &ref); err != nil {
@@ -81,9 +81,7 @@ func (s *Server) chatRefLocked(raw json.RawMessage) (*chatState, *apiError) {
 		return nil, errChatIDEmpty
 	}
 	var c *chatState
-	if name, ok := strings.CutPrefix(ref, "@"); ok {
-		c = s.w.chats[s.w.chatNames[strings.ToLower(name)]]
-	} else if id, err := strconv.ParseInt(ref, 10, 64); err == nil {
+	if id, err := strconv.ParseInt(ref, 10, 64); err == nil {
 		c = s.w.chats[id]
 	}
 	if c == nil {

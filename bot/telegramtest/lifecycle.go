@@ -3,7 +3,6 @@ package telegramtest
 import (
 	"errors"
 	"fmt"
-	"strings"
 )
 
 // setBotStatusLocked changes the bot's membership and queues the
@@ -241,15 +240,12 @@ func (s *Server) UpgradeToSupergroup(chatID, byID int64) (Chat, error) {
 		return Chat{}, fmt.Errorf("user %d is not an administrator of chat %d: %w", by.ID, chatID, ErrNotMember)
 	}
 	id := s.allocChatIDLocked(ChatSupergroup)
-	sg := newChatState(Chat{ID: id, Type: ChatSupergroup, Title: old.chat.Title, Username: old.chat.Username}, s.w.bot.ID, s.cfg.firstMessageID)
+	sg := newChatState(Chat{ID: id, Type: ChatSupergroup, Title: old.chat.Title}, s.w.bot.ID, s.cfg.firstMessageID)
 	for uid, m := range old.members {
 		cp := *m
 		sg.members[uid] = &cp
 	}
 	s.w.chats[id] = sg
-	if old.chat.Username != "" {
-		s.w.chatNames[strings.ToLower(old.chat.Username)] = id
-	}
 	s.serviceLocked(old, by, func(m *ChatMessage) { m.MigrateToChatID = id })
 	old.migratedTo = id
 	// The bot's membership of the new supergroup reaches it as a

@@ -405,7 +405,7 @@ func TestGetChatMember(t *testing.T) {
 	alice := srv.AddUser(telegramtest.User{FirstName: "Alice", Username: "alice"})
 	bob := srv.AddUser(telegramtest.User{FirstName: "Bob"})
 	carol := srv.AddUser(telegramtest.User{FirstName: "Carol"})
-	chat, err := srv.AddChat(telegramtest.ChatSpec{Type: telegramtest.ChatSupergroup, Title: "Table", Username: "table21",
+	chat, err := srv.AddChat(telegramtest.ChatSpec{Type: telegramtest.ChatSupergroup, Title: "Table",
 		Creator: alice.ID, Members: []int64{bob.ID}, Admins: []int64{carol.ID}, BotStatus: telegramtest.StatusAdministrator})
 	require.NoError(t, err)
 	require.NoError(t, srv.SetMemberStatus(chat.ID, bob.ID, telegramtest.StatusRestricted))
