@@ -84,18 +84,12 @@ func (c *Callback) ID() string { return c.state.id }
 // Data returns the callback data sent to the bot.
 func (c *Callback) Data() string { return c.state.data }
 
-// ChatID returns the chat of the pressed message.
-func (c *Callback) ChatID() int64 { return c.state.chatID }
-
 // MessageID returns the pressed message.
 func (c *Callback) MessageID() int { return c.state.messageID }
 
 // Inaccessible reports whether the pressed message reached the bot as an
 // InaccessibleMessage (deleted, or too old: see WithInaccessibleAfter).
 func (c *Callback) Inaccessible() bool { return c.state.gone }
-
-// PressedAt returns the server clock's time of the press.
-func (c *Callback) PressedAt() time.Time { return c.state.pressedAt }
 
 // Answer returns the answer if the bot has given one.
 func (c *Callback) Answer() (CallbackAnswer, bool) {

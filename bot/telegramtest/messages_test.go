@@ -20,7 +20,6 @@ func TestSendMessageWithKeyboardIsStoredAndReturned(t *testing.T) {
 	msg := tgbotapi.NewMessage(chat.ID, "<b>Dealer</b> shows 10 &amp; waits")
 	msg.ParseMode = tgbotapi.ModeHTML
 	msg.ReplyMarkup = keyboard("Hit", "hit:1", "Stand", "stand:1")
-	msg.DisableNotification = true
 	sent, err := api.Send(msg)
 	require.NoError(t, err)
 
@@ -36,7 +35,6 @@ func TestSendMessageWithKeyboardIsStoredAndReturned(t *testing.T) {
 	assert.Equal(t, sent.MessageID, stored.MessageID)
 	assert.Equal(t, "Dealer shows 10 & waits", stored.Text)
 	assert.Equal(t, []string{"Hit", "Stand"}, stored.Labels())
-	assert.True(t, stored.Silent)
 	assert.True(t, stored.FromBot)
 	assert.Zero(t, stored.EditCount)
 }

@@ -106,7 +106,6 @@ func (s *Server) sendMessage(_ context.Context, p params) (any, *apiError) {
 	m.ReplyToMessage = c.replyTo(reply, thread, m.MessageID)
 	m.MessageThreadID, m.IsTopicMessage = thread, isTopic
 	m.FromBot = true
-	m.Silent = p.boolean("disable_notification")
 	s.storeLocked(c, m)
 	s.limits.record(now, c.chat.ID, private)
 	return m.Message, nil

@@ -188,8 +188,6 @@ type ChatMessage struct {
 	FromBot bool `json:"from_bot"`
 	// EditCount counts successful edits (text or reply markup).
 	EditCount int `json:"edit_count"`
-	// Silent is true when the message was sent with disable_notification.
-	Silent bool `json:"silent,omitempty"`
 	// SentAt and EditedAt are the server clock's times of sending and of the last edit.
 	SentAt time.Time `json:"sent_at"`
 	// EditedAt is zero until the first edit.
@@ -297,13 +295,12 @@ type CommandSet struct {
 
 // WebhookInfo is the result of getWebhookInfo.
 type WebhookInfo struct {
-	URL                  string   `json:"url"`
-	HasCustomCertificate bool     `json:"has_custom_certificate"`
-	PendingUpdateCount   int      `json:"pending_update_count"`
-	LastErrorDate        int64    `json:"last_error_date,omitempty"`
-	LastErrorMessage     string   `json:"last_error_message,omitempty"`
-	MaxConnections       int      `json:"max_connections,omitempty"`
-	AllowedUpdates       []string `json:"allowed_updates,omitempty"`
+	URL                string   `json:"url"`
+	PendingUpdateCount int      `json:"pending_update_count"`
+	LastErrorDate      int64    `json:"last_error_date,omitempty"`
+	LastErrorMessage   string   `json:"last_error_message,omitempty"`
+	MaxConnections     int      `json:"max_connections,omitempty"`
+	AllowedUpdates     []string `json:"allowed_updates,omitempty"`
 }
 
 // clone deep-copies a message so that callers cannot alter stored state.
