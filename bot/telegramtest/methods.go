@@ -52,11 +52,7 @@ func (s *Server) getMe(context.Context, params) (any, *apiError) {
 func (s *Server) sendMessage(_ context.Context, p params) (any, *apiError) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if apiErr := linkPreviewArgs(p); apiErr != nil {
-		return nil, apiErr
-	}
-	_, hasEntities := p.jsonArg("entities")
-	text, entities, apiErr := s.formatTextLocked(p.str("text"), p.str("parse_mode"), hasEntities)
+	text, entities, apiErr := s.textArgsLocked(p)
 	if apiErr != nil {
 		return nil, apiErr
 	}
@@ -183,11 +179,7 @@ func (s *Server) applyEditLocked(c *chatState, rec *msgRecord, text string, enti
 func (s *Server) editMessageText(_ context.Context, p params) (any, *apiError) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if apiErr := linkPreviewArgs(p); apiErr != nil {
-		return nil, apiErr
-	}
-	_, hasEntities := p.jsonArg("entities")
-	text, entities, apiErr := s.formatTextLocked(p.str("text"), p.str("parse_mode"), hasEntities)
+	text, entities, apiErr := s.textArgsLocked(p)
 	if apiErr != nil {
 		return nil, apiErr
 	}

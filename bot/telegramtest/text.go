@@ -13,6 +13,17 @@ import (
 // after entity parsing.
 const maxTextLength = 4096
 
+// textArgsLocked reads the text of sendMessage and editMessageText as the
+// official server does: link_preview_options first, then the text
+// (formatTextLocked).
+func (s *Server) textArgsLocked(p params) (string, []MessageEntity, *apiError) {
+	if apiErr := linkPreviewArgs(p); apiErr != nil {
+		return "", nil, apiErr
+	}
+	_, hasEntities := p.jsonArg("entities")
+	return s.formatTextLocked(p.str("text"), p.str("parse_mode"), hasEntities)
+}
+
 // formatTextLocked turns the text and parse_mode of sendMessage and
 // editMessageText into the stored plain text and entities, failing like
 // Telegram. Only what the bot sends is modelled: a plain text or HTML. The
