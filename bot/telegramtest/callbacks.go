@@ -18,11 +18,11 @@ const callbackGrace = 10 * time.Second
 
 // CallbackAnswer is the bot's answer to a button press.
 type CallbackAnswer struct {
-	// Text, ShowAlert, URL and CacheTime are answerCallbackQuery's arguments.
+	// Text and ShowAlert are answerCallbackQuery's arguments. Of the
+	// others, cache_time only matters to clients and url (games, t.me
+	// links), which the bot does not send, is refused as not modelled.
 	Text      string `json:"text,omitempty"`
 	ShowAlert bool   `json:"show_alert,omitempty"`
-	URL       string `json:"url,omitempty"`
-	CacheTime int    `json:"cache_time,omitempty"`
 	// AnsweredAt is the server clock's time of the answer.
 	AnsweredAt time.Time `json:"answered_at"`
 	// Latency is the time from the press to the answer.
@@ -215,6 +215,9 @@ func (s *Server) Press(p Press) (*Callback, error) {
 }
 
 func (s *Server) answerCallbackQuery(_ context.Context, p params) (any, *apiError) {
+	if p.has("url") {
+		return nil, notModelled("answerCallbackQuery's url")
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	cs := s.callbacks.byID[p.str("callback_query_id")]
@@ -231,8 +234,7 @@ func (s *Server) answerCallbackQuery(_ context.Context, p params) (any, *apiErro
 		return nil, errAnswerTooLong
 	}
 	cs.answered = true
-	cs.answer = CallbackAnswer{Text: text, ShowAlert: p.boolean("show_alert"), URL: p.str("url"),
-		CacheTime: int(p.integer("cache_time", 0)), AnsweredAt: now, Latency: now.Sub(cs.pressedAt)}
+	cs.answer = CallbackAnswer{Text: text, ShowAlert: p.boolean("show_alert"), AnsweredAt: now, Latency: now.Sub(cs.pressedAt)}
 	close(cs.done)
 	answer := cs.answer
 	s.emitLocked(Event{Kind: EventCallbackAnswered, ChatID: cs.chatID, MessageID: cs.messageID, Time: now,

@@ -83,7 +83,7 @@
 // telegramtest", so that a bot that starts to send it fails at once
 // rather than being served a guess: the Markdown parse modes, the entities
 // parameter, buttons other than callback buttons, reply keyboards,
-// keyboard removal and force-reply. Edits by inline_message_id fail with
+// keyboard removal and force-reply, and answerCallbackQuery's url. Edits by inline_message_id fail with
 // MESSAGE_ID_INVALID; a reply into another chat finds no message; link
 // previews, media, inline mode and payments do not exist here.
 //
