@@ -48,11 +48,10 @@ type Post struct {
 	ChatID int64
 	// From is the sending user's id.
 	From int64
-	// Text is the message text, as typed (no parse mode).
+	// Text is the message text, as typed: it gets the entities a Telegram
+	// client detects (bot commands, mentions, hashtags, URLs) and no
+	// formatting.
 	Text string
-	// Entities, when nil, are detected like Telegram clients do (bot
-	// commands, mentions, hashtags, URLs); set them to send formatting.
-	Entities []MessageEntity
 	// ReplyTo is the id of the message replied to (0: none).
 	ReplyTo int
 	// ThreadID posts into a forum topic (see CreateTopic).
@@ -79,7 +78,7 @@ func (s *Server) Post(p Post) (ChatMessage, error) {
 	if c.chat.Type == ChatChannel {
 		return ChatMessage{}, fmt.Errorf("chat %d is a channel: post with PostInChannel: %w", c.chat.ID, ErrInvalid)
 	}
-	text, entities, err := typedText(p.Text, p.Entities)
+	text, entities, err := typedText(p.Text)
 	if err != nil {
 		return ChatMessage{}, err
 	}
@@ -154,31 +153,21 @@ func (s *Server) DeleteMessage(chatID, byID int64, messageID int) error {
 	return nil
 }
 
-// typedText checks a text a user sends and returns its entities: those
-// given, sorted, or when nil those a client detects.
-func typedText(text string, given []MessageEntity) (string, []MessageEntity, error) {
+// typedText checks a text a user sends and returns the entities a client
+// detects in it.
+func typedText(text string) (string, []MessageEntity, error) {
 	if strings.TrimSpace(text) == "" {
 		return "", nil, fmt.Errorf("empty text: %w", ErrInvalid)
 	}
 	if utf16Len(text) > maxTextLength {
 		return "", nil, fmt.Errorf("text of %d UTF-16 units is over %d: %w", utf16Len(text), maxTextLength, ErrInvalid)
 	}
-	if given == nil {
-		return text, detectEntities(text), nil
-	}
-	entities := append([]MessageEntity(nil), given...)
-	sortEntities(entities)
-	return text, entities, nil
+	return text, detectEntities(text), nil
 }
 
 // SendText sends a plain text message as a user.
 func (s *Server) SendText(chatID, fromID int64, text string) (ChatMessage, error) {
 	return s.Post(Post{ChatID: chatID, From: fromID, Text: text})
-}
-
-// Reply sends a text as a user in reply to a message.
-func (s *Server) Reply(chatID, fromID int64, replyTo int, text string) (ChatMessage, error) {
-	return s.Post(Post{ChatID: chatID, From: fromID, Text: text, ReplyTo: replyTo})
 }
 
 // SendCommand sends "/command args…" as a user; command may carry the

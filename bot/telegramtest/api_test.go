@@ -3,7 +3,6 @@ package telegramtest_test
 import (
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -23,10 +22,9 @@ func TestGetMeReturnsConfiguredIdentity(t *testing.T) {
 	}{
 		{name: "defaults", want: telegramtest.DefaultBot},
 		{
-			name: "custom bot and token",
+			name: "custom bot",
 			opts: []telegramtest.Option{
 				telegramtest.WithBot(telegramtest.User{ID: 42, FirstName: "Dealer", Username: "dealer_bot"}),
-				telegramtest.WithToken("42:custom"),
 			},
 			want: telegramtest.User{ID: 42, IsBot: true, FirstName: "Dealer", Username: "dealer_bot"},
 		},
@@ -109,17 +107,6 @@ func TestAcceptsEveryRequestEncoding(t *testing.T) {
 		})
 	}
 	assert.Equal(t, 3, srv.Calls().OK("sendMessage"), "mixed-case names are logged under the canonical name")
-}
-
-func TestHandlerCanBeMountedWithoutListening(t *testing.T) {
-	srv := telegramtest.New()
-	defer srv.Close()
-	assert.Empty(t, srv.URL())
-	front := httptest.NewServer(http.StripPrefix("/telegram", srv.Handler()))
-	defer front.Close()
-	api, err := tgbotapi.NewBotAPIWithClient(srv.Token(), front.URL+"/telegram/bot%s/%s", front.Client())
-	require.NoError(t, err)
-	assert.Equal(t, telegramtest.DefaultBot.Username, api.Self.UserName)
 }
 
 func TestWorldListings(t *testing.T) {

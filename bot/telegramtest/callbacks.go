@@ -18,11 +18,11 @@ const callbackGrace = 10 * time.Second
 
 // CallbackAnswer is the bot's answer to a button press.
 type CallbackAnswer struct {
-	// Text, ShowAlert, URL and CacheTime are answerCallbackQuery's arguments.
+	// Text and ShowAlert are answerCallbackQuery's arguments. Of the
+	// others, cache_time only matters to clients and url (games, t.me
+	// links), which the bot does not send, is refused as not modelled.
 	Text      string `json:"text,omitempty"`
 	ShowAlert bool   `json:"show_alert,omitempty"`
-	URL       string `json:"url,omitempty"`
-	CacheTime int    `json:"cache_time,omitempty"`
 	// AnsweredAt is the server clock's time of the answer.
 	AnsweredAt time.Time `json:"answered_at"`
 	// Latency is the time from the press to the answer.
@@ -84,18 +84,12 @@ func (c *Callback) ID() string { return c.state.id }
 // Data returns the callback data sent to the bot.
 func (c *Callback) Data() string { return c.state.data }
 
-// ChatID returns the chat of the pressed message.
-func (c *Callback) ChatID() int64 { return c.state.chatID }
-
 // MessageID returns the pressed message.
 func (c *Callback) MessageID() int { return c.state.messageID }
 
 // Inaccessible reports whether the pressed message reached the bot as an
 // InaccessibleMessage (deleted, or too old: see WithInaccessibleAfter).
 func (c *Callback) Inaccessible() bool { return c.state.gone }
-
-// PressedAt returns the server clock's time of the press.
-func (c *Callback) PressedAt() time.Time { return c.state.pressedAt }
 
 // Answer returns the answer if the bot has given one.
 func (c *Callback) Answer() (CallbackAnswer, bool) {
@@ -164,8 +158,8 @@ func (s *Server) Press(p Press) (*Callback, error) {
 	switch {
 	case p.Label != "" && p.MessageID == 0:
 		rec = c.newest(func(r *msgRecord) bool {
-			b, ok := findButton(r.msg.ReplyMarkup, p.Label)
-			return ok && b.CallbackData != ""
+			_, ok := findButton(r.msg.ReplyMarkup, p.Label)
+			return ok
 		})
 		if rec == nil {
 			return nil, fmt.Errorf("no message in chat %d shows a callback button %q: %w", c.chat.ID, p.Label, ErrButtonNotFound)
@@ -184,7 +178,7 @@ func (s *Server) Press(p Press) (*Callback, error) {
 		for i := len(keyboards) - 1; !ok && i >= 0; i-- {
 			b, ok = findButton(keyboards[i], p.Label)
 		}
-		if !ok || b.CallbackData == "" {
+		if !ok {
 			return nil, fmt.Errorf("message %d in chat %d never showed a callback button %q: %w", p.MessageID, c.chat.ID, p.Label, ErrButtonNotFound)
 		}
 		data = b.CallbackData
@@ -211,7 +205,7 @@ func (s *Server) Press(p Press) (*Callback, error) {
 	s.callbacks.count++
 	qid := strconv.FormatUint(uint64(s.w.bot.ID%1000000)<<32|s.callbacks.count, 10)
 	cs := &callbackState{id: qid, data: data, from: u, chatID: c.chat.ID, messageID: id, gone: gone,
-		pressedAt: now, deadline: now.Add(s.cfg.callbackDeadline), done: make(chan struct{})}
+		pressedAt: now, deadline: now.Add(callbackDeadline), done: make(chan struct{})}
 	s.callbacks.add(now, cs)
 	s.enqueueLocked(UpdateCallbackQuery, Update{CallbackQuery: &CallbackQuery{ID: qid, From: u, Message: &msg,
 		ChatInstance: c.instance, Data: data}})
@@ -221,6 +215,9 @@ func (s *Server) Press(p Press) (*Callback, error) {
 }
 
 func (s *Server) answerCallbackQuery(_ context.Context, p params) (any, *apiError) {
+	if p.has("url") {
+		return nil, notModelled("answerCallbackQuery's url")
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	cs := s.callbacks.byID[p.str("callback_query_id")]
@@ -237,8 +234,7 @@ func (s *Server) answerCallbackQuery(_ context.Context, p params) (any, *apiErro
 		return nil, errAnswerTooLong
 	}
 	cs.answered = true
-	cs.answer = CallbackAnswer{Text: text, ShowAlert: p.boolean("show_alert"), URL: p.str("url"),
-		CacheTime: int(p.integer("cache_time", 0)), AnsweredAt: now, Latency: now.Sub(cs.pressedAt)}
+	cs.answer = CallbackAnswer{Text: text, ShowAlert: p.boolean("show_alert"), AnsweredAt: now, Latency: now.Sub(cs.pressedAt)}
 	close(cs.done)
 	answer := cs.answer
 	s.emitLocked(Event{Kind: EventCallbackAnswered, ChatID: cs.chatID, MessageID: cs.messageID, Time: now,

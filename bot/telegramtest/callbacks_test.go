@@ -55,7 +55,7 @@ func TestPressDeliversCallbackQueryAndAwaitsAnswer(t *testing.T) {
 
 func TestCallbackAnswerErrors(t *testing.T) {
 	clock := telegramtest.NewManualClock(time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC))
-	srv, api := start(t, telegramtest.WithClock(clock), telegramtest.WithCallbackDeadline(15*time.Second))
+	srv, api := start(t, telegramtest.WithClock(clock))
 	alice := srv.AddUser(telegramtest.User{FirstName: "Alice"})
 	chat := srv.NewGroup("Table", alice)
 	m := tgbotapi.NewMessage(chat.ID, "Your turn")

@@ -111,7 +111,7 @@ func (s *Server) PostInChannel(channelID, fromID int64, text string) (post, forw
 	if err != nil {
 		return ChatMessage{}, ChatMessage{}, err
 	}
-	text, entities, err := typedText(text, nil)
+	text, entities, err := typedText(text)
 	if err != nil {
 		return ChatMessage{}, ChatMessage{}, err
 	}

@@ -71,7 +71,7 @@ func (s *Server) scopeArgLocked(p params) (CommandScope, string, *apiError) {
 }
 
 // chatRefLocked resolves a chat_id given inside a JSON object (a number or
-// an @username string).
+// a string; see chatArgLocked).
 func (s *Server) chatRefLocked(raw json.RawMessage) (*chatState, *apiError) {
 	var ref string
 	if err := json.Unmarshal(raw, &ref); err != nil {
@@ -81,9 +81,7 @@ func (s *Server) chatRefLocked(raw json.RawMessage) (*chatState, *apiError) {
 		return nil, errChatIDEmpty
 	}
 	var c *chatState
-	if name, ok := strings.CutPrefix(ref, "@"); ok {
-		c = s.w.chats[s.w.chatNames[strings.ToLower(name)]]
-	} else if id, err := strconv.ParseInt(ref, 10, 64); err == nil {
+	if id, err := strconv.ParseInt(ref, 10, 64); err == nil {
 		c = s.w.chats[id]
 	}
 	if c == nil {
@@ -168,32 +166,6 @@ func (s *Server) setMyCommands(_ context.Context, p params) (any, *apiError) {
 	} else {
 		s.commands[key] = CommandSet{Scope: scope, LanguageCode: lang, Commands: cmds}
 	}
-	s.emitLocked(Event{Kind: EventCommandsChanged, ChatID: scope.ChatID})
-	return true, nil
-}
-
-func (s *Server) getMyCommands(_ context.Context, p params) (any, *apiError) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	scope, lang, apiErr := s.scopeArgLocked(p)
-	if apiErr != nil {
-		return nil, apiErr
-	}
-	cmds := s.commands[keyOf(scope, lang)].Commands
-	if cmds == nil {
-		cmds = []BotCommand{}
-	}
-	return cmds, nil
-}
-
-func (s *Server) deleteMyCommands(_ context.Context, p params) (any, *apiError) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	scope, lang, apiErr := s.scopeArgLocked(p)
-	if apiErr != nil {
-		return nil, apiErr
-	}
-	delete(s.commands, keyOf(scope, lang))
 	s.emitLocked(Event{Kind: EventCommandsChanged, ChatID: scope.ChatID})
 	return true, nil
 }

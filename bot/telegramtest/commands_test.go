@@ -56,25 +56,9 @@ func TestSetMyCommandsPerScopeAndLanguage(t *testing.T) {
 			} else {
 				assert.Equal(t, toLocal(tt.want), srv.Commands(tt.scope, tt.lang))
 			}
-			cfg := tgbotapi.GetMyCommandsConfig{LanguageCode: tt.lang}
-			if tt.scope.Type != "" {
-				cfg.Scope = &tgbotapi.BotCommandScope{Type: tt.scope.Type, ChatID: tt.scope.ChatID}
-			}
-			got, err := api.GetMyCommandsWithConfig(cfg)
-			require.NoError(t, err)
-			if tt.want == nil {
-				assert.Empty(t, got)
-			} else {
-				assert.Equal(t, tt.want, got)
-			}
 		})
 	}
 	assert.Len(t, srv.AllCommands(), 3)
-
-	_, err := api.Request(tgbotapi.NewDeleteMyCommandsWithScopeAndLanguage(groupScope, "ru"))
-	require.NoError(t, err)
-	assert.Empty(t, srv.Commands(telegramtest.CommandScope{Type: "all_group_chats"}, "ru"))
-	assert.Len(t, srv.AllCommands(), 2)
 }
 
 func TestSetMyCommandsValidation(t *testing.T) {

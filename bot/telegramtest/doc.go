@@ -1,18 +1,16 @@
 // Package telegramtest is a fake Telegram Bot API server that speaks real
 // HTTP, for end-to-end tests, the playground and load tests of the bot.
 //
-// It serves /bot<token>/<method> exactly as api.telegram.org answers the
-// methods a game bot uses (getMe, getUpdates with long polling, webhooks,
-// sendMessage with HTML/MarkdownV2 parsing and inline keyboards,
-// editMessageText, editMessageReplyMarkup, deleteMessage,
-// answerCallbackQuery, getChat, getChatMember, getChatAdministrators,
-// set/get/deleteMyCommands and a few more — see Methods), with Telegram's
-// error codes and descriptions. Behind it is a simulated world — users,
-// groups, supergroups, forums, memberships, messages — that a test drives
-// through the Go API: users send messages and commands, press buttons,
-// add and kick the bot, upgrade groups; the test then reads the chats or
-// waits for a condition. The package uses only the standard library and
-// every method is goroutine-safe.
+// It models what the bot and its tests use, no more: the methods getMe,
+// getUpdates (long polling), setWebhook, deleteWebhook, sendMessage,
+// editMessageText, deleteMessage, answerCallbackQuery, getChatMember and
+// setMyCommands, served at /bot<token>/<method> with Telegram's error codes
+// and descriptions. Behind it is a simulated world — users, groups,
+// supergroups, forums, channels, memberships, messages — that a test
+// drives through the Go API: users send messages and commands, press
+// buttons, add and kick the bot, upgrade groups; the test then reads the
+// chats or waits for a condition. The package uses only the standard
+// library and every method is goroutine-safe.
 //
 // A test with the real client, github.com/go-telegram-bot-api/telegram-bot-api/v5:
 //
@@ -41,30 +39,53 @@
 //
 // # Faithfulness
 //
-// Texts are parsed like Telegram: HTML (the tags Telegram allows and the
-// entities &lt; &gt; &amp; &quot; &#N; &#xN;), MarkdownV2 and legacy
-// Markdown, with Telegram's "can't parse entities" messages; the stored
-// text is the plain text, trimmed, with entities counted in UTF-16 code
-// units and bot commands, mentions, hashtags and URLs detected. Editing a
-// message's text without reply_markup removes its keyboard, as on
-// Telegram. In groups the bot runs in privacy mode unless WithPrivacyMode
-// (false) is given or it is an administrator. Updates carry
+// Where the bot depends on Telegram's behaviour the server follows the
+// official one (tdlib/telegram-bot-api, Client.cpp; each place says where
+// from): texts with parse_mode HTML (the tags Telegram allows and the
+// entities &lt; &gt; &amp; &quot; &#N; &#xN;, with its "can't parse
+// entities" messages) or plain, stored trimmed with entities counted in
+// UTF-16 code units and bot commands, mentions, hashtags and URLs
+// detected; a user's text gets the entities a client detects, bot_command
+// first of all. reply_parameters and link_preview_options are parsed as
+// the official server parses them, falling back to the legacy parameters
+// it still reads (Call.Legacy names them). So are inline keyboards of
+// callback buttons (callback_data up to 64 bytes; editing a text without
+// reply_markup removes its keyboard); getUpdates' offset, long polling,
+// allowed_updates and the 409 that ends an older poll; Telegram's flood
+// limits (SetRateLimits); the 15 s in which a press may be answered;
+// presses on messages too old or deleted (an InaccessibleMessage, see
+// WithInaccessibleAfter); and the 48 hours within which the bot may delete
+// its own messages. In groups the bot runs in privacy mode unless
+// WithPrivacyMode(false) is given or it is an administrator. Updates carry
 // message_thread_id and is_topic_message in forums, which tgbotapi v5.5.1
 // does not decode: read them from the raw update. Members post on behalf
 // of a channel (Post's SenderChat: from Channel_Bot) and a channel's posts
 // reach its discussion group as automatic forwards (PostInChannel: from
-// 777000), as the official server shows them. The bot deletes a message
-// only within 48 hours of sending it, with the official server's answers.
+// 777000). A group upgraded to a supergroup answers with
+// migrate_to_chat_id; a bot kicked from a group or blocked by a user gets
+// Telegram's 403s.
 //
 // A webhook gets its updates as from api.telegram.org: in parallel, up to
 // setWebhook's max_connections (default 40) at once, with one queue per
 // chat for messages and one per user for button presses (WebhookActor in
 // tdlib/telegram-bot-api), so a chat's command and a press in it may be in
 // flight together or arrive out of order; a refused update is posted again
-// and holds back only its own queue (WithWebhookBackoff). setWebhook takes
-// only https URLs on ports 443, 80, 88 and 8443, as Telegram does; tests
-// that serve their webhook on a random loopback port start the server
-// WithLoopbackWebhooks.
+// and holds back only its own queue. setWebhook takes only https URLs on
+// ports 443, 80, 88 and 8443, as Telegram does; tests that serve their
+// webhook on a random loopback port start the server WithLoopbackWebhooks.
+//
+// # Not modelled
+//
+// Any other method answers 404 "Not Found", as the official server
+// answers a method it does not know (getChat, getWebhookInfo, sendPhoto
+// and the rest: the bot calls none of them). What the bot does not send is
+// refused with a 400 whose description ends "is not modelled by
+// telegramtest", so that a bot that starts to send it fails at once
+// rather than being served a guess: the Markdown parse modes, the entities
+// parameter, buttons other than callback buttons, reply keyboards,
+// keyboard removal and force-reply, and answerCallbackQuery's url. Edits by inline_message_id fail with
+// MESSAGE_ID_INVALID; a reply into another chat finds no message; link
+// previews, media, inline mode and payments do not exist here.
 //
 // # Observing
 //
@@ -78,7 +99,8 @@
 // SetRateLimits turns on Telegram's flood limits (429 with retry_after);
 // InjectFault makes requests fail with 5xx, 429, delays or dropped
 // connections, reproducibly for a given WithFaultSeed; WithClock with a
-// ManualClock moves time for callback deadlines and rate windows;
+// ManualClock moves time for callback deadlines, rate windows and the
+// 48-hour delete rule;
 // PushRawUpdate queues an update the world would never send (a message
 // with no chat, a press with no sender), to test how the bot survives it.
 package telegramtest

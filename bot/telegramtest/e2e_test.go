@@ -83,6 +83,9 @@ func TestManyChatsPressingConcurrently(t *testing.T) {
 		_, err := srv.WaitForBotMessage(deadline(t), tb.chat.ID, telegramtest.HasButton("Hit"))
 		require.NoError(t, err)
 	}
+	// The tables' sendMessage calls are logged just after their messages
+	// show: count from once they are.
+	require.NoError(t, srv.WaitFor(deadline(t), func(*telegramtest.View) bool { return srv.Calls().OK("sendMessage") >= chats }))
 	before := srv.Calls()
 
 	var wg sync.WaitGroup
@@ -115,7 +118,7 @@ func TestManyChatsPressingConcurrently(t *testing.T) {
 	presses := chats * usersPerChat * pressesPerUser
 	// A call is logged just after its effect shows: wait for the log too.
 	require.NoError(t, srv.WaitFor(deadline(t), func(v *telegramtest.View) bool {
-		c := v.Calls().Sub(before)
+		c := srv.Calls().Sub(before)
 		return c.OK("editMessageText") >= presses && c.OK("answerCallbackQuery") >= presses
 	}))
 	calls := srv.Calls().Sub(before)

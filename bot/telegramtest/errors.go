@@ -53,6 +53,13 @@ func tooManyRequests(retryAfter int) *apiError {
 	return &apiError{code: 429, description: fmt.Sprintf("Too Many Requests: retry after %d", retryAfter), retryAfter: retryAfter}
 }
 
+// notModelled refuses a request that Telegram would serve but this model
+// does not: with a 400, so that a bot does not retry it, and a description
+// that says so rather than pretend to be Telegram's.
+func notModelled(what string) *apiError {
+	return badRequest(what + " is not modelled by telegramtest")
+}
+
 func migratedError(to int64) *apiError {
 	return &apiError{code: 400, description: "Bad Request: group chat was upgraded to a supergroup chat", migrateTo: to}
 }

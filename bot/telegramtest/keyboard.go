@@ -10,45 +10,34 @@ import (
 const maxCallbackData = 64
 
 // inlineActions are the fields of an InlineKeyboardButton that give it an
-// action; a button needs exactly one.
+// action; a button needs exactly one. Only callback_data, the bot's, is
+// modelled.
 var inlineActions = []string{"url", "callback_data", "callback_game", "pay", "switch_inline_query",
 	"switch_inline_query_current_chat", "switch_inline_query_chosen_chat", "login_url", "web_app", "copy_text"}
 
 // parseReplyMarkup reads a reply_markup argument. It returns the inline
-// keyboard (nil when there is none or it has no buttons) and, for reply
-// keyboards, keyboard removal and force-reply, the markup verbatim.
-func parseReplyMarkup(arg string) (*InlineKeyboardMarkup, json.RawMessage, *apiError) {
+// keyboard (nil when there is none or it has no buttons) or, for a reply
+// keyboard, keyboard removal or force-reply, which are not modelled, its
+// kind.
+func parseReplyMarkup(arg string) (markup *InlineKeyboardMarkup, other string, apiErr *apiError) {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(arg), &fields); err != nil {
 		var anything any
 		if json.Unmarshal([]byte(arg), &anything) == nil {
-			return nil, nil, badRequest("object expected as reply markup")
+			return nil, "", badRequest("object expected as reply markup")
 		}
-		return nil, nil, badRequest("can't parse reply keyboard markup JSON object")
+		return nil, "", badRequest("can't parse reply keyboard markup JSON object")
 	}
 	if raw, ok := fields["inline_keyboard"]; ok {
-		markup, err := parseInlineKeyboard(raw)
-		return markup, nil, err
+		markup, apiErr = parseInlineKeyboard(raw)
+		return markup, "", apiErr
 	}
-	if raw, ok := fields["keyboard"]; ok {
-		var rows [][]json.RawMessage
-		if err := json.Unmarshal(raw, &rows); err != nil {
-			return nil, nil, badRequest(`field "keyboard" of the ReplyKeyboardMarkup must be an Array of Arrays`)
-		}
-		return nil, json.RawMessage(arg), nil
-	}
-	for _, key := range []string{"remove_keyboard", "force_reply"} {
-		if raw, ok := fields[key]; ok {
-			var b bool
-			if err := json.Unmarshal(raw, &b); err != nil {
-				return nil, nil, badRequest(fmt.Sprintf("field %q of the reply markup must be of the type Boolean", key))
-			}
-			if b {
-				return nil, json.RawMessage(arg), nil
-			}
+	for _, key := range []string{"keyboard", "remove_keyboard", "force_reply"} {
+		if _, ok := fields[key]; ok {
+			return nil, key, nil
 		}
 	}
-	return nil, nil, nil
+	return nil, "", nil
 }
 
 func parseInlineKeyboard(raw json.RawMessage) (*InlineKeyboardMarkup, *apiError) {
@@ -111,7 +100,7 @@ func parseInlineButton(raw json.RawMessage) (InlineKeyboardButton, *apiError) {
 		return InlineKeyboardButton{}, badRequest("BUTTON_TEXT_INVALID")
 	}
 	b := InlineKeyboardButton{Text: text}
-	actions := 0
+	actions, other := 0, ""
 	for _, name := range inlineActions {
 		v, present := fields[name]
 		if !present {
@@ -124,43 +113,21 @@ func parseInlineButton(raw json.RawMessage) (InlineKeyboardButton, *apiError) {
 				return InlineKeyboardButton{}, err
 			}
 			if s == "" {
-				continue
+				continue // an empty one counts as absent
 			}
-			if name == "url" {
-				if checkedLink(s) == "" {
-					return InlineKeyboardButton{}, badRequest("BUTTON_URL_INVALID")
-				}
-				b.URL = s
-			} else {
+			if name == "callback_data" {
 				if len(s) > maxCallbackData {
 					return InlineKeyboardButton{}, errButtonData
 				}
 				b.CallbackData = s
 			}
-		case "switch_inline_query", "switch_inline_query_current_chat":
-			s, _, err := stringField(name)
-			if err != nil {
-				return InlineKeyboardButton{}, err
-			}
-			if name == "switch_inline_query" {
-				b.SwitchInlineQuery = &s
-			} else {
-				b.SwitchInlineQueryCurrentChat = &s
-			}
 		case "pay":
-			var pay bool
-			if json.Unmarshal(v, &pay) != nil || !pay {
+			if pay := false; json.Unmarshal(v, &pay) != nil || !pay {
 				continue
 			}
-			b.Pay = true
-		case "login_url":
-			b.LoginURL = v
-		case "web_app":
-			b.WebApp = v
-		case "callback_game":
-			b.CallbackGame = v
-		default:
-			// switch_inline_query_chosen_chat, copy_text: accepted, not modelled further.
+		}
+		if name != "callback_data" {
+			other = name
 		}
 		actions++
 	}
@@ -169,6 +136,8 @@ func parseInlineButton(raw json.RawMessage) (InlineKeyboardButton, *apiError) {
 		return InlineKeyboardButton{}, buttonError("Text buttons are unallowed in the inline keyboard")
 	case actions > 1:
 		return InlineKeyboardButton{}, buttonError("exactly one of the optional fields must be used")
+	case other != "":
+		return InlineKeyboardButton{}, notModelled("inline keyboard button with " + other)
 	}
 	return b, nil
 }

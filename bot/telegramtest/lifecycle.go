@@ -3,7 +3,6 @@ package telegramtest
 import (
 	"errors"
 	"fmt"
-	"strings"
 )
 
 // setBotStatusLocked changes the bot's membership and queues the
@@ -120,26 +119,6 @@ func (s *Server) removeBot(chatID, byID int64, status string) error {
 	return nil
 }
 
-// SetBotAdmin promotes the bot to administrator (with the right to delete
-// messages, which also lifts privacy mode) or demotes it to member.
-func (s *Server) SetBotAdmin(chatID, byID int64, admin bool) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	c, by, err := s.groupAndActorLocked(chatID, byID)
-	if err != nil {
-		return err
-	}
-	if !c.bot.canPost() {
-		return fmt.Errorf("bot is not in chat %d: %w", chatID, ErrInvalid)
-	}
-	nm := member{status: StatusMember}
-	if admin {
-		nm = member{status: StatusAdministrator, canDelete: true}
-	}
-	s.setBotStatusLocked(c, by, nm)
-	return nil
-}
-
 // BlockBot makes a user block (or unblock) the bot in their private chat:
 // the bot gets a my_chat_member update and, while blocked, sending there
 // fails with 403 "Forbidden: bot was blocked by the user".
@@ -183,28 +162,6 @@ func (s *Server) AddMember(chatID int64, u User, byID int64) (User, error) {
 	joined := u
 	s.serviceLocked(c, by, func(m *ChatMessage) { m.NewChatMembers = []User{joined} })
 	return u, nil
-}
-
-// RemoveMember makes a user leave a group (byID 0: the user leaves by
-// themselves), with the "left_chat_member" service message.
-func (s *Server) RemoveMember(chatID, userID, byID int64) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if byID == 0 {
-		byID = userID
-	}
-	c, by, err := s.groupAndActorLocked(chatID, byID)
-	if err != nil {
-		return err
-	}
-	u, ok := s.w.users[userID]
-	if !ok {
-		return fmt.Errorf("user %d: %w", userID, ErrUserNotFound)
-	}
-	s.setMemberLocked(c, userID, by, member{status: StatusLeft})
-	left := *u
-	s.serviceLocked(c, by, func(m *ChatMessage) { m.LeftChatMember = &left })
-	return nil
 }
 
 // SetMemberStatus sets a user's status in a group directly (creator,
@@ -260,12 +217,6 @@ func (s *Server) MakeAdmin(chatID, userID int64) error {
 	return s.SetMemberStatus(chatID, userID, StatusAdministrator)
 }
 
-// MakeCreator makes a user the creator of a group (the old creator becomes
-// an administrator).
-func (s *Server) MakeCreator(chatID, userID int64) error {
-	return s.SetMemberStatus(chatID, userID, StatusCreator)
-}
-
 // UpgradeToSupergroup migrates a basic group to a new supergroup, as
 // Telegram does: the old group gets a service message with
 // migrate_to_chat_id, the new supergroup one with migrate_from_chat_id
@@ -289,15 +240,12 @@ func (s *Server) UpgradeToSupergroup(chatID, byID int64) (Chat, error) {
 		return Chat{}, fmt.Errorf("user %d is not an administrator of chat %d: %w", by.ID, chatID, ErrNotMember)
 	}
 	id := s.allocChatIDLocked(ChatSupergroup)
-	sg := newChatState(Chat{ID: id, Type: ChatSupergroup, Title: old.chat.Title, Username: old.chat.Username}, s.w.bot.ID, s.cfg.firstMessageID)
+	sg := newChatState(Chat{ID: id, Type: ChatSupergroup, Title: old.chat.Title}, s.w.bot.ID, s.cfg.firstMessageID)
 	for uid, m := range old.members {
 		cp := *m
 		sg.members[uid] = &cp
 	}
 	s.w.chats[id] = sg
-	if old.chat.Username != "" {
-		s.w.chatNames[strings.ToLower(old.chat.Username)] = id
-	}
 	s.serviceLocked(old, by, func(m *ChatMessage) { m.MigrateToChatID = id })
 	old.migratedTo = id
 	// The bot's membership of the new supergroup reaches it as a

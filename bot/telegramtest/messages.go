@@ -5,19 +5,16 @@ import (
 	"strings"
 )
 
-// chatArgLocked resolves chat_id (an id or @username) and checks that the
-// bot may act in the chat, answering like Telegram when it may not.
+// chatArgLocked resolves chat_id and checks that the bot may act in the
+// chat, answering like Telegram when it may not. Chats have no usernames
+// here: an @username is never found.
 func (s *Server) chatArgLocked(p params) (*chatState, *apiError) {
 	raw := strings.TrimSpace(p.str("chat_id"))
 	if raw == "" {
 		return nil, errChatIDEmpty
 	}
 	var c *chatState
-	if name, ok := strings.CutPrefix(raw, "@"); ok {
-		if id, ok := s.w.chatNames[strings.ToLower(name)]; ok {
-			c = s.w.chats[id]
-		}
-	} else if id, err := strconv.ParseInt(raw, 10, 64); err == nil {
+	if id, err := strconv.ParseInt(raw, 10, 64); err == nil {
 		c = s.w.chats[id]
 		if c == nil && id > 0 && s.w.users[id] != nil && id != s.w.bot.ID {
 			return nil, forbidden("bot can't initiate conversation with a user")

@@ -2,8 +2,6 @@ package telegramtest
 
 import (
 	"context"
-	"encoding/json"
-	"sort"
 	"strings"
 )
 
@@ -24,37 +22,17 @@ func init() {
 		{"getUpdates", (*Server).getUpdates},
 		{"setWebhook", (*Server).setWebhook},
 		{"deleteWebhook", (*Server).deleteWebhook},
-		{"getWebhookInfo", (*Server).getWebhookInfo},
 		{"sendMessage", (*Server).sendMessage},
 		{"editMessageText", (*Server).editMessageText},
-		{"editMessageReplyMarkup", (*Server).editMessageReplyMarkup},
 		{"deleteMessage", (*Server).deleteMessage},
 		{"answerCallbackQuery", (*Server).answerCallbackQuery},
-		{"getChat", (*Server).getChat},
 		{"getChatMember", (*Server).getChatMember},
-		{"getChatAdministrators", (*Server).getChatAdministrators},
-		{"getChatMemberCount", (*Server).getChatMemberCount},
-		{"getChatMembersCount", (*Server).getChatMemberCount},
-		{"sendChatAction", (*Server).sendChatAction},
-		{"leaveChat", (*Server).leaveChat},
 		{"setMyCommands", (*Server).setMyCommands},
-		{"getMyCommands", (*Server).getMyCommands},
-		{"deleteMyCommands", (*Server).deleteMyCommands},
 	}
 	methodTable = make(map[string]methodSpec, len(specs))
 	for _, spec := range specs {
 		methodTable[strings.ToLower(spec.name)] = spec
 	}
-}
-
-// Methods lists the Bot API methods the server implements.
-func Methods() []string {
-	out := make([]string, 0, len(methodTable))
-	for _, spec := range methodTable {
-		out = append(out, spec.name)
-	}
-	sort.Strings(out)
-	return out
 }
 
 type getMeResult struct {
@@ -74,11 +52,7 @@ func (s *Server) getMe(context.Context, params) (any, *apiError) {
 func (s *Server) sendMessage(_ context.Context, p params) (any, *apiError) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if apiErr := linkPreviewArgs(p); apiErr != nil {
-		return nil, apiErr
-	}
-	entitiesArg, hasEntities := p.jsonArg("entities")
-	text, entities, apiErr := s.formatTextLocked(p.str("text"), p.str("parse_mode"), entitiesArg, hasEntities)
+	text, entities, apiErr := s.textArgsLocked(p)
 	if apiErr != nil {
 		return nil, apiErr
 	}
@@ -87,10 +61,13 @@ func (s *Server) sendMessage(_ context.Context, p params) (any, *apiError) {
 		return nil, apiErr
 	}
 	var markup *InlineKeyboardMarkup
-	var other json.RawMessage
 	if raw, ok := p.jsonArg("reply_markup"); ok {
+		var other string
 		if markup, other, apiErr = parseReplyMarkup(raw); apiErr != nil {
 			return nil, apiErr
+		}
+		if other != "" {
+			return nil, notModelled("reply_markup with " + other)
 		}
 	}
 	c, apiErr := s.chatArgLocked(p)
@@ -121,11 +98,10 @@ func (s *Server) sendMessage(_ context.Context, p params) (any, *apiError) {
 	bot := s.w.bot
 	m.From = &bot
 	m.Text, m.Entities = text, entities
-	m.ReplyMarkup, m.OtherMarkup = markup, other
+	m.ReplyMarkup = markup
 	m.ReplyToMessage = c.replyTo(reply, thread, m.MessageID)
 	m.MessageThreadID, m.IsTopicMessage = thread, isTopic
 	m.FromBot = true
-	m.Silent = p.boolean("disable_notification")
 	s.storeLocked(c, m)
 	s.limits.record(now, c.chat.ID, private)
 	return m.Message, nil
@@ -165,7 +141,7 @@ func editMarkupArg(p params) (*InlineKeyboardMarkup, *apiError) {
 	if apiErr != nil {
 		return nil, apiErr
 	}
-	if other != nil {
+	if other != "" {
 		return nil, badRequest("inline keyboard expected")
 	}
 	return markup, nil
@@ -203,11 +179,7 @@ func (s *Server) applyEditLocked(c *chatState, rec *msgRecord, text string, enti
 func (s *Server) editMessageText(_ context.Context, p params) (any, *apiError) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if apiErr := linkPreviewArgs(p); apiErr != nil {
-		return nil, apiErr
-	}
-	entitiesArg, hasEntities := p.jsonArg("entities")
-	text, entities, apiErr := s.formatTextLocked(p.str("text"), p.str("parse_mode"), entitiesArg, hasEntities)
+	text, entities, apiErr := s.textArgsLocked(p)
 	if apiErr != nil {
 		return nil, apiErr
 	}
@@ -220,20 +192,6 @@ func (s *Server) editMessageText(_ context.Context, p params) (any, *apiError) {
 		return nil, apiErr
 	}
 	return s.applyEditLocked(c, rec, text, entities, markup)
-}
-
-func (s *Server) editMessageReplyMarkup(_ context.Context, p params) (any, *apiError) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	markup, apiErr := editMarkupArg(p)
-	if apiErr != nil {
-		return nil, apiErr
-	}
-	c, rec, apiErr := s.editTargetLocked(p)
-	if apiErr != nil {
-		return nil, apiErr
-	}
-	return s.applyEditLocked(c, rec, rec.msg.Text, rec.msg.Entities, markup)
 }
 
 func (s *Server) deleteMessage(_ context.Context, p params) (any, *apiError) {
@@ -259,16 +217,6 @@ func (s *Server) deleteMessage(_ context.Context, p params) (any, *apiError) {
 	return true, nil
 }
 
-func (s *Server) getChat(_ context.Context, p params) (any, *apiError) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	c, apiErr := s.chatArgLocked(p)
-	if apiErr != nil {
-		return nil, apiErr
-	}
-	return c.chat, nil
-}
-
 func (s *Server) getChatMember(_ context.Context, p params) (any, *apiError) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -284,92 +232,4 @@ func (s *Server) getChatMember(_ context.Context, p params) (any, *apiError) {
 		return nil, errUserNotFound
 	}
 	return s.w.chatMember(c, uid), nil
-}
-
-func (s *Server) getChatAdministrators(_ context.Context, p params) (any, *apiError) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	c, apiErr := s.chatArgLocked(p)
-	if apiErr != nil {
-		return nil, apiErr
-	}
-	if c.chat.Type == ChatPrivate {
-		return nil, badRequest("there are no administrators in the private chat")
-	}
-	return s.adminsLocked(c), nil
-}
-
-func (s *Server) adminsLocked(c *chatState) []ChatMember {
-	var creator, admins []ChatMember
-	ids := make([]int64, 0, len(c.members))
-	for id := range c.members {
-		ids = append(ids, id)
-	}
-	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
-	for _, id := range ids {
-		switch c.members[id].status {
-		case StatusCreator:
-			creator = append(creator, s.w.chatMember(c, id))
-		case StatusAdministrator:
-			admins = append(admins, s.w.chatMember(c, id))
-		}
-	}
-	if c.bot.isAdmin() {
-		admins = append(admins, s.w.chatMember(c, s.w.bot.ID))
-	}
-	return append(creator, admins...)
-}
-
-func (s *Server) getChatMemberCount(_ context.Context, p params) (any, *apiError) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	c, apiErr := s.chatArgLocked(p)
-	if apiErr != nil {
-		return nil, apiErr
-	}
-	if c.chat.Type == ChatPrivate {
-		return 2, nil
-	}
-	n := 0
-	for _, m := range c.members {
-		if m.canPost() || (m.status == StatusRestricted && m.isMember) {
-			n++
-		}
-	}
-	if c.bot.canPost() {
-		n++
-	}
-	return n, nil
-}
-
-var chatActions = map[string]bool{
-	"typing": true, "upload_photo": true, "record_video": true, "upload_video": true, "record_voice": true,
-	"upload_voice": true, "upload_document": true, "choose_sticker": true, "find_location": true,
-	"record_video_note": true, "upload_video_note": true,
-}
-
-func (s *Server) sendChatAction(_ context.Context, p params) (any, *apiError) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, apiErr := s.chatArgLocked(p); apiErr != nil {
-		return nil, apiErr
-	}
-	if !chatActions[strings.ToLower(p.str("action"))] {
-		return nil, badRequest("wrong parameter action in request")
-	}
-	return true, nil
-}
-
-func (s *Server) leaveChat(_ context.Context, p params) (any, *apiError) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	c, apiErr := s.chatArgLocked(p)
-	if apiErr != nil {
-		return nil, apiErr
-	}
-	if c.chat.Type == ChatPrivate {
-		return nil, badRequest("chat member status can't be changed in private chats")
-	}
-	s.setBotStatusLocked(c, s.w.bot, member{status: StatusLeft})
-	return true, nil
 }

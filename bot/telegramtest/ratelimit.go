@@ -14,7 +14,7 @@ type RateLimit struct {
 }
 
 // RateLimits are Telegram's flood limits on the methods that send or edit
-// messages (sendMessage, editMessageText, editMessageReplyMarkup). They do
+// messages (sendMessage, editMessageText). They do
 // not apply to answerCallbackQuery, getUpdates or reads. A request over a
 // limit is answered 429 "Too Many Requests: retry after N" with
 // parameters.retry_after = N, the whole seconds (at least 1) until the
@@ -28,16 +28,6 @@ type RateLimits struct {
 	Group RateLimit
 	// Private limits each private chat (Telegram: 1 per second).
 	Private RateLimit
-}
-
-// DefaultRateLimits returns Telegram's documented limits, enabled.
-func DefaultRateLimits() RateLimits {
-	return RateLimits{
-		Enabled: true,
-		Global:  RateLimit{Limit: 30, Window: time.Second},
-		Group:   RateLimit{Limit: 20, Window: time.Minute},
-		Private: RateLimit{Limit: 1, Window: time.Second},
-	}
 }
 
 // window is a ring of the times of the last Limit accepted messages.

@@ -109,11 +109,3 @@ func TestRateLimitsAnswer429WithRetryAfterAndRecover(t *testing.T) {
 		})
 	}
 }
-
-func TestDefaultRateLimitsAreTelegrams(t *testing.T) {
-	d := telegramtest.DefaultRateLimits()
-	assert.True(t, d.Enabled)
-	assert.Equal(t, telegramtest.RateLimit{Limit: 30, Window: time.Second}, d.Global)
-	assert.Equal(t, telegramtest.RateLimit{Limit: 20, Window: time.Minute}, d.Group)
-	assert.Equal(t, telegramtest.RateLimit{Limit: 1, Window: time.Second}, d.Private)
-}

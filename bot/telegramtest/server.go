@@ -12,8 +12,8 @@ import (
 )
 
 // Clock tells the server what time it is. The default is the system clock;
-// tests that exercise callback deadlines or rate-limit windows without
-// waiting pass a *ManualClock with WithClock.
+// tests that exercise callback deadlines, rate-limit windows or the 48-hour
+// delete rule without waiting pass a *ManualClock with WithClock.
 type Clock interface {
 	Now() time.Time
 }
@@ -50,13 +50,10 @@ func (c *ManualClock) Advance(d time.Duration) {
 type Option func(*config)
 
 type config struct {
-	token            string
 	bot              User
 	privacy          bool
-	callbackDeadline time.Duration
 	staleAfter       time.Duration // see WithInaccessibleAfter
 	clock            Clock
-	limits           RateLimits
 	faultSeed        uint64
 	webhookBackoff   time.Duration
 	webhookMaxWait   time.Duration
@@ -64,20 +61,22 @@ type config struct {
 	loopbackWebhooks bool
 	firstUpdateID    int
 	firstMessageID   int
-	maxPollTimeout   time.Duration
 }
 
-// Defaults used when no option overrides them.
+// DefaultToken is the bot token requests must carry.
+const DefaultToken = "7000000001:AAtelegramtest-fake-token-0123456789"
+
+// Telegram's own limits, which no option changes.
 const (
-	DefaultToken            = "7000000001:AAtelegramtest-fake-token-0123456789"
-	DefaultCallbackDeadline = 15 * time.Second
+	// callbackDeadline is how long after a press answerCallbackQuery is
+	// still accepted.
+	callbackDeadline = 15 * time.Second
+	// maxPollTimeout caps getUpdates' timeout.
+	maxPollTimeout = 50 * time.Second
 )
 
 // DefaultBot is the bot identity used when WithBot is not given.
 var DefaultBot = User{ID: 7000000001, IsBot: true, FirstName: "Test Bot", Username: "telegramtest_bot"}
-
-// WithToken sets the bot token that requests must carry (default DefaultToken).
-func WithToken(token string) Option { return func(c *config) { c.token = token } }
 
 // WithBot sets the bot's identity returned by getMe (IsBot is forced true).
 func WithBot(bot User) Option {
@@ -94,10 +93,6 @@ func WithBot(bot User) Option {
 // still stored in the chat but not delivered as an update.
 func WithPrivacyMode(on bool) Option { return func(c *config) { c.privacy = on } }
 
-// WithCallbackDeadline sets how long after a press answerCallbackQuery is
-// still accepted (default 15 s).
-func WithCallbackDeadline(d time.Duration) Option { return func(c *config) { c.callbackDeadline = d } }
-
 // WithInaccessibleAfter makes a press on a message sent more than d ago
 // (by the server's clock) arrive with callback_query.message an
 // InaccessibleMessage: only message_id, chat and date 0, as Telegram sends
@@ -112,25 +107,9 @@ func WithInaccessibleAfter(d time.Duration) Option { return func(c *config) { c.
 // rate-limit windows, event times).
 func WithClock(clock Clock) Option { return func(c *config) { c.clock = clock } }
 
-// WithRateLimits sets the initial rate limits (off unless Enabled).
-func WithRateLimits(limits RateLimits) Option { return func(c *config) { c.limits = limits } }
-
 // WithFaultSeed seeds the random source that decides which requests a
 // fractional fault hits, making fault runs reproducible.
 func WithFaultSeed(seed uint64) Option { return func(c *config) { c.faultSeed = seed } }
-
-// WithWebhookBackoff scales the retries of a refused webhook delivery. As
-// on Telegram (WebhookActor::on_update_error) an update refused once is
-// posted again at once; refused again it waits first, then twice as long
-// each time, up to maxWait (Telegram: 2 s, 4 s, ... up to 60-120 s; here by
-// default 50 ms, 100 ms, ... up to 1 s). Only the refused update's queue
-// waits: the others go on.
-func WithWebhookBackoff(first, maxWait time.Duration) Option {
-	return func(c *config) {
-		c.webhookBackoff = first
-		c.webhookMaxWait = maxWait
-	}
-}
 
 // WithLoopbackWebhooks lets setWebhook take a URL on a loopback host
 // (localhost, 127.0.0.0/8, ::1) over plain http and on any port, as a Bot
@@ -146,9 +125,6 @@ func WithFirstUpdateID(id int) Option { return func(c *config) { c.firstUpdateID
 // WithFirstMessageID sets the message_id of the first message of every
 // chat (default 1, as Telegram numbers a new chat's messages).
 func WithFirstMessageID(id int) Option { return func(c *config) { c.firstMessageID = id } }
-
-// WithMaxPollTimeout caps getUpdates' timeout (default 50 s, like Telegram).
-func WithMaxPollTimeout(d time.Duration) Option { return func(c *config) { c.maxPollTimeout = d } }
 
 // Server is a fake Telegram Bot API server and the world it serves: users,
 // chats, messages, the bot's update queue. All methods are goroutine-safe.
@@ -181,20 +157,17 @@ type Server struct {
 	url      string
 }
 
-// New builds a server without listening; serve it with Listen or mount Handler.
+// New builds a server without listening; serve it with Listen.
 func New(opts ...Option) *Server {
 	cfg := config{
-		token:            DefaultToken,
-		bot:              DefaultBot,
-		privacy:          true,
-		callbackDeadline: DefaultCallbackDeadline,
-		clock:            systemClock{},
-		webhookBackoff:   50 * time.Millisecond,
-		webhookMaxWait:   time.Second,
-		webhookTimeout:   10 * time.Second,
-		firstUpdateID:    1,
-		firstMessageID:   1,
-		maxPollTimeout:   50 * time.Second,
+		bot:            DefaultBot,
+		privacy:        true,
+		clock:          systemClock{},
+		webhookBackoff: 50 * time.Millisecond,
+		webhookMaxWait: time.Second,
+		webhookTimeout: 10 * time.Second,
+		firstUpdateID:  1,
+		firstMessageID: 1,
 	}
 	for _, opt := range opts {
 		opt(&cfg)
@@ -207,7 +180,7 @@ func New(opts ...Option) *Server {
 		closed:   make(chan struct{}),
 		commands: make(map[commandKey]CommandSet),
 	}
-	s.limits = newRateLimiter(cfg.limits)
+	s.limits = newRateLimiter(RateLimits{})
 	s.faults = newFaultInjector(cfg.faultSeed)
 	s.w.init(cfg.bot)
 	s.queue.init(cfg.firstUpdateID)
@@ -272,10 +245,6 @@ func (s *Server) Listen(addr string) error {
 	return nil
 }
 
-// Handler returns the server's Bot API handler, to mount under another
-// server (it expects paths of the form /bot<token>/<method>).
-func (s *Server) Handler() http.Handler { return s }
-
 // URL returns the base URL (http://host:port) when listening, else "".
 func (s *Server) URL() string {
 	s.netMu.Lock()
@@ -287,7 +256,7 @@ func (s *Server) URL() string {
 func (s *Server) Endpoint() string { return s.URL() + "/bot%s/%s" }
 
 // Token returns the bot token requests must carry.
-func (s *Server) Token() string { return s.cfg.token }
+func (s *Server) Token() string { return DefaultToken }
 
 // Bot returns the bot's own user.
 func (s *Server) Bot() User { return s.cfg.bot }
@@ -364,7 +333,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.finish(w, "", started, nil, errMethodNotFound)
 		return
 	}
-	if token != s.cfg.token {
+	if token != DefaultToken {
 		s.finish(w, strings.ToLower(name), started, nil, errUnauthorized)
 		return
 	}

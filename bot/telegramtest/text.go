@@ -1,7 +1,6 @@
 package telegramtest
 
 import (
-	"encoding/json"
 	"net/url"
 	"sort"
 	"strconv"
@@ -14,41 +13,46 @@ import (
 // after entity parsing.
 const maxTextLength = 4096
 
-// formatText turns sendMessage/editMessageText arguments into the stored
-// plain text and entities, failing like Telegram.
-func (s *Server) formatTextLocked(text, parseMode, entitiesArg string, hasEntities bool) (string, []MessageEntity, *apiError) {
+// textArgsLocked reads the text of sendMessage and editMessageText as the
+// official server does: link_preview_options first, then the text
+// (formatTextLocked).
+func (s *Server) textArgsLocked(p params) (string, []MessageEntity, *apiError) {
+	if apiErr := linkPreviewArgs(p); apiErr != nil {
+		return "", nil, apiErr
+	}
+	_, hasEntities := p.jsonArg("entities")
+	return s.formatTextLocked(p.str("text"), p.str("parse_mode"), hasEntities)
+}
+
+// formatTextLocked turns the text and parse_mode of sendMessage and
+// editMessageText into the stored plain text and entities, failing like
+// Telegram. Only what the bot sends is modelled: a plain text or HTML. The
+// entities parameter is read only without parse_mode, as Telegram reads it
+// (Client::get_formatted_text), and is refused there, as are the Markdown
+// parse modes: nothing here parses them.
+func (s *Server) formatTextLocked(text, parseMode string, hasEntities bool) (string, []MessageEntity, *apiError) {
 	if text == "" {
 		return "", nil, errTextEmpty
 	}
 	if !utf8.ValidString(text) {
 		return "", nil, badRequest("strings must be encoded in UTF-8")
 	}
-	var (
-		plain    string
-		entities []MessageEntity
-		err      error
-	)
-	link := s.resolveLinkLocked
+	plain := text
+	var entities []MessageEntity
 	switch strings.ToLower(parseMode) {
 	case "":
-		plain = text
 		if hasEntities {
-			var apiErr *apiError
-			if entities, apiErr = parseEntitiesArg(entitiesArg, utf16Len(text)); apiErr != nil {
-				return "", nil, apiErr
-			}
+			return "", nil, notModelled("the entities parameter")
 		}
 	case "html":
-		plain, entities, err = parseHTML(text, link)
-	case "markdownv2":
-		plain, entities, err = parseMarkdownV2(text, link)
-	case "markdown":
-		plain, entities, err = parseMarkdown(text, link)
+		var err error
+		if plain, entities, err = parseHTML(text, s.resolveLinkLocked); err != nil {
+			return "", nil, badRequest("can't parse entities: " + err.Error())
+		}
+	case "markdown", "markdownv2":
+		return "", nil, notModelled("parse_mode " + parseMode)
 	default:
 		return "", nil, badRequest("unsupported parse_mode")
-	}
-	if err != nil {
-		return "", nil, badRequest("can't parse entities: " + err.Error())
 	}
 	plain, entities = trimText(plain, entities)
 	if plain == "" {
@@ -111,51 +115,6 @@ func checkedLink(target string) string {
 		return ""
 	}
 	return u.String()
-}
-
-// parseEntitiesArg reads an explicit "entities" argument.
-func parseEntitiesArg(arg string, textLen int) ([]MessageEntity, *apiError) {
-	var raw []MessageEntity
-	if err := json.Unmarshal([]byte(arg), &raw); err != nil {
-		return nil, badRequest("can't parse entities JSON object")
-	}
-	out := make([]MessageEntity, 0, len(raw))
-	for _, e := range raw {
-		switch e.Type {
-		case EntityBold, EntityItalic, EntityUnderline, EntityStrikethrough, EntitySpoiler, EntityCode,
-			EntityBlockquote, EntityExpandableBlockquote:
-			e = MessageEntity{Type: e.Type, Offset: e.Offset, Length: e.Length}
-		case EntityPre:
-			e = MessageEntity{Type: e.Type, Offset: e.Offset, Length: e.Length, Language: e.Language}
-		case EntityTextLink:
-			checked := checkedLink(e.URL)
-			if checked == "" {
-				return nil, badRequest("can't parse entities: wrong HTTP URL specified")
-			}
-			e = MessageEntity{Type: e.Type, Offset: e.Offset, Length: e.Length, URL: checked}
-		case EntityTextMention:
-			if e.User == nil || e.User.ID == 0 {
-				return nil, badRequest("can't parse entities: user not found")
-			}
-		case EntityCustomEmoji:
-			if e.CustomEmojiID == "" {
-				return nil, badRequest("can't parse entities: invalid custom emoji identifier specified")
-			}
-		case EntityMention, EntityHashtag, EntityBotCommand, EntityURL, "cashtag", "email", "phone_number":
-			// Telegram re-detects these itself.
-			continue
-		default:
-			return nil, badRequest("can't parse entities: unsupported entity type \"" + e.Type + "\"")
-		}
-		if e.Offset < 0 || e.Length <= 0 || e.Offset >= textLen {
-			continue
-		}
-		if e.Offset+e.Length > textLen {
-			e.Length = textLen - e.Offset
-		}
-		out = append(out, e)
-	}
-	return out, nil
 }
 
 // trimText strips leading and trailing white space, shifting and clipping

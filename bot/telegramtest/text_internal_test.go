@@ -64,54 +64,6 @@ func TestParseHTML(t *testing.T) {
 	}
 }
 
-func TestParseMarkdownV2(t *testing.T) {
-	tests := []struct {
-		name     string
-		in       string
-		want     string
-		entities []MessageEntity
-		err      string
-	}{
-		{name: "styles", in: "*b* _i_ __u__ ~s~ ||p||", want: "b i u s p", entities: []MessageEntity{
-			{Type: "bold", Offset: 0, Length: 1}, {Type: "italic", Offset: 2, Length: 1}, {Type: "underline", Offset: 4, Length: 1},
-			{Type: "strikethrough", Offset: 6, Length: 1}, {Type: "spoiler", Offset: 8, Length: 1}}},
-		{name: "escapes", in: `21\. \*not bold\*`, want: "21. *not bold*"},
-		{name: "link", in: "[rules](https://example.com/r)", want: "rules",
-			entities: []MessageEntity{{Type: "text_link", Offset: 0, Length: 5, URL: "https://example.com/r"}}},
-		{name: "code keeps specials", in: "`a_b*c`", want: "a_b*c", entities: []MessageEntity{{Type: "code", Offset: 0, Length: 5}}},
-		{name: "pre with language", in: "```go\nx\n```", want: "x\n", entities: []MessageEntity{{Type: "pre", Offset: 0, Length: 2, Language: "go"}}},
-		{name: "reserved character", in: "Total: 21.", err: `Character '.' is reserved and must be escaped with the preceding '\'`},
-		{name: "unclosed bold", in: "*bold", err: "Can't find end of Bold entity at byte offset 0"},
-		{name: "entity across a line", in: "_a\nb_", want: "a\nb", entities: []MessageEntity{{Type: "italic", Offset: 0, Length: 3}}},
-		{name: "blockquote", in: ">quoted\nafter", want: "quoted\nafter", entities: []MessageEntity{{Type: "blockquote", Offset: 0, Length: 7}}},
-		{name: "entity left open in a blockquote line", in: ">a *b\nc", err: "Can't find end of Bold entity at byte offset 3"},
-		{name: "unclosed URL", in: "[x](http://a", err: "Can't find end of a URL at byte offset 4"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, entities, err := parseMarkdownV2(tt.in, plainLinks)
-			if tt.err != "" {
-				require.Error(t, err)
-				assert.Equal(t, tt.err, err.Error())
-				return
-			}
-			require.NoError(t, err)
-			assert.Equal(t, tt.want, got)
-			assert.Equal(t, tt.entities, entities)
-		})
-	}
-}
-
-func TestParseLegacyMarkdown(t *testing.T) {
-	got, entities, err := parseMarkdown("*bold* _it_ `c` [x](http://a.b)", plainLinks)
-	require.NoError(t, err)
-	assert.Equal(t, "bold it c x", got)
-	assert.Equal(t, []MessageEntity{{Type: "bold", Offset: 0, Length: 4}, {Type: "italic", Offset: 5, Length: 2},
-		{Type: "code", Offset: 8, Length: 1}, {Type: "text_link", Offset: 10, Length: 1, URL: "http://a.b/"}}, entities)
-	_, _, err = parseMarkdown("*bold", plainLinks)
-	assert.EqualError(t, err, "Can't find end of the entity starting at byte offset 0")
-}
-
 func TestDetectEntities(t *testing.T) {
 	tests := []struct {
 		in   string

@@ -78,18 +78,11 @@ type InlineKeyboardMarkup struct {
 	InlineKeyboard [][]InlineKeyboardButton `json:"inline_keyboard"`
 }
 
-// InlineKeyboardButton is one inline keyboard button. Exactly one of the
-// optional fields is set on buttons that the server accepted.
+// InlineKeyboardButton is one inline keyboard button: a callback button,
+// the only kind modelled.
 type InlineKeyboardButton struct {
-	Text                         string          `json:"text"`
-	URL                          string          `json:"url,omitempty"`
-	CallbackData                 string          `json:"callback_data,omitempty"`
-	SwitchInlineQuery            *string         `json:"switch_inline_query,omitempty"`
-	SwitchInlineQueryCurrentChat *string         `json:"switch_inline_query_current_chat,omitempty"`
-	LoginURL                     json.RawMessage `json:"login_url,omitempty"`
-	WebApp                       json.RawMessage `json:"web_app,omitempty"`
-	CallbackGame                 json.RawMessage `json:"callback_game,omitempty"`
-	Pay                          bool            `json:"pay,omitempty"`
+	Text         string `json:"text"`
+	CallbackData string `json:"callback_data"`
 }
 
 // ForumTopicCreated is the service content of the message that opens a forum topic.
@@ -195,15 +188,10 @@ type ChatMessage struct {
 	FromBot bool `json:"from_bot"`
 	// EditCount counts successful edits (text or reply markup).
 	EditCount int `json:"edit_count"`
-	// Silent is true when the message was sent with disable_notification.
-	Silent bool `json:"silent,omitempty"`
 	// SentAt and EditedAt are the server clock's times of sending and of the last edit.
 	SentAt time.Time `json:"sent_at"`
 	// EditedAt is zero until the first edit.
 	EditedAt time.Time `json:"edited_at,omitempty"`
-	// OtherMarkup holds a reply keyboard, keyboard removal or force-reply
-	// markup sent with the message, verbatim; inline keyboards are in ReplyMarkup.
-	OtherMarkup json.RawMessage `json:"other_markup,omitempty"`
 }
 
 // CallbackQuery is the callback_query object of an update.
@@ -307,13 +295,12 @@ type CommandSet struct {
 
 // WebhookInfo is the result of getWebhookInfo.
 type WebhookInfo struct {
-	URL                  string   `json:"url"`
-	HasCustomCertificate bool     `json:"has_custom_certificate"`
-	PendingUpdateCount   int      `json:"pending_update_count"`
-	LastErrorDate        int64    `json:"last_error_date,omitempty"`
-	LastErrorMessage     string   `json:"last_error_message,omitempty"`
-	MaxConnections       int      `json:"max_connections,omitempty"`
-	AllowedUpdates       []string `json:"allowed_updates,omitempty"`
+	URL                string   `json:"url"`
+	PendingUpdateCount int      `json:"pending_update_count"`
+	LastErrorDate      int64    `json:"last_error_date,omitempty"`
+	LastErrorMessage   string   `json:"last_error_message,omitempty"`
+	MaxConnections     int      `json:"max_connections,omitempty"`
+	AllowedUpdates     []string `json:"allowed_updates,omitempty"`
 }
 
 // clone deep-copies a message so that callers cannot alter stored state.
@@ -372,27 +359,12 @@ func (k *InlineKeyboardMarkup) clone() *InlineKeyboardMarkup {
 	}
 	out := &InlineKeyboardMarkup{InlineKeyboard: make([][]InlineKeyboardButton, len(k.InlineKeyboard))}
 	for i, row := range k.InlineKeyboard {
-		out.InlineKeyboard[i] = make([]InlineKeyboardButton, len(row))
-		for j, b := range row {
-			if b.SwitchInlineQuery != nil {
-				q := *b.SwitchInlineQuery
-				b.SwitchInlineQuery = &q
-			}
-			if b.SwitchInlineQueryCurrentChat != nil {
-				q := *b.SwitchInlineQueryCurrentChat
-				b.SwitchInlineQueryCurrentChat = &q
-			}
-			b.LoginURL = slices.Clone(b.LoginURL)
-			b.WebApp = slices.Clone(b.WebApp)
-			b.CallbackGame = slices.Clone(b.CallbackGame)
-			out.InlineKeyboard[i][j] = b
-		}
+		out.InlineKeyboard[i] = slices.Clone(row)
 	}
 	return out
 }
 
 func (m ChatMessage) clone() ChatMessage {
 	m.Message = m.Message.clone()
-	m.OtherMarkup = slices.Clone(m.OtherMarkup)
 	return m
 }

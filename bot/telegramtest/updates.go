@@ -212,7 +212,7 @@ func (s *Server) getUpdates(ctx context.Context, p params) (any, *apiError) {
 	offset := p.integer("offset", 0)
 	limit := int(p.clamped("limit", 100, 1, 100))
 	timeout := time.Duration(p.clamped("timeout", 0, 0, 1<<31)) * time.Second
-	timeout = min(timeout, s.cfg.maxPollTimeout)
+	timeout = min(timeout, maxPollTimeout)
 	arg, present := p.jsonArg("allowed_updates")
 	s.queue.setAllowed(arg, present)
 	s.queue.confirm(offset)
@@ -325,27 +325,4 @@ func (s *Server) PendingUpdates() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.queue.len()
-}
-
-// PendingUpdateList returns the updates the bot has not confirmed yet, decoded.
-func (s *Server) PendingUpdateList() []Update {
-	s.mu.Lock()
-	items := append([]queuedUpdate(nil), s.queue.pending()...)
-	s.mu.Unlock()
-	out := make([]Update, 0, len(items))
-	for _, it := range items {
-		var u Update
-		if err := json.Unmarshal(it.raw, &u); err == nil {
-			out = append(out, u)
-		}
-	}
-	return out
-}
-
-// LongPollWaiting reports whether a getUpdates request is parked waiting
-// for updates, which lets a test act only once the bot is listening.
-func (s *Server) LongPollWaiting() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.poll != nil && s.poll.parked
 }

@@ -30,26 +30,11 @@ func (v *View) Message(chatID int64, messageID int) (ChatMessage, bool) {
 	return v.s.Message(chatID, messageID)
 }
 
-// LastMessage returns a chat's newest message.
-func (v *View) LastMessage(chatID int64) (ChatMessage, bool) {
-	v.look(chatID)
-	return v.s.LastMessage(chatID)
-}
-
 // LastBotMessage returns the newest message the bot sent to a chat.
 func (v *View) LastBotMessage(chatID int64) (ChatMessage, bool) {
 	v.look(chatID)
 	return v.s.LastBotMessage(chatID)
 }
-
-// Member returns a membership in a chat.
-func (v *View) Member(chatID, userID int64) (ChatMember, error) {
-	v.look(chatID)
-	return v.s.Member(chatID, userID)
-}
-
-// Calls returns the call counts.
-func (v *View) Calls() CallLog { return v.s.Calls() }
 
 // PendingUpdates returns how many updates the bot has not confirmed.
 func (v *View) PendingUpdates() int { return v.s.PendingUpdates() }
@@ -77,24 +62,14 @@ func (s *Server) WaitFor(ctx context.Context, cond func(v *View) bool) error {
 // database, when that state changed.
 func (s *Server) Nudge() { s.change.broadcast() }
 
-// WaitForMessage waits until the chat's newest message matching match
-// exists and returns it.
-func (s *Server) WaitForMessage(ctx context.Context, chatID int64, match func(ChatMessage) bool) (ChatMessage, error) {
-	return s.waitForMatch(ctx, chatID, false, match)
-}
-
 // WaitForBotMessage waits until the newest bot message in the chat that
 // matches exists and returns it. A nil match accepts any bot message.
 func (s *Server) WaitForBotMessage(ctx context.Context, chatID int64, match func(ChatMessage) bool) (ChatMessage, error) {
-	return s.waitForMatch(ctx, chatID, true, match)
-}
-
-func (s *Server) waitForMatch(ctx context.Context, chatID int64, botOnly bool, match func(ChatMessage) bool) (ChatMessage, error) {
 	var found ChatMessage
 	err := s.WaitFor(ctx, func(v *View) bool {
 		v.look(chatID)
 		m, ok := s.lastMatching(chatID, func(r *msgRecord) bool {
-			return (!botOnly || r.msg.FromBot) && (match == nil || match(r.msg))
+			return r.msg.FromBot && (match == nil || match(r.msg))
 		})
 		found = m
 		return ok

@@ -182,10 +182,6 @@ func (s *Server) deleteWebhook(_ context.Context, p params) (any, *apiError) {
 	return described{value: true, description: "Webhook was deleted"}, nil
 }
 
-func (s *Server) getWebhookInfo(context.Context, params) (any, *apiError) {
-	return s.WebhookInfo(), nil
-}
-
 // stopWebhookLocked ends the current webhook's delivery.
 func (s *Server) stopWebhookLocked() {
 	if s.hook != nil {
@@ -194,7 +190,8 @@ func (s *Server) stopWebhookLocked() {
 	}
 }
 
-// WebhookInfo returns what getWebhookInfo would answer.
+// WebhookInfo returns what getWebhookInfo would answer (the method itself
+// is not served: the bot does not call it).
 func (s *Server) WebhookInfo() WebhookInfo {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -372,7 +369,11 @@ func (s *Server) post(ctx context.Context, h *webhookState, client *http.Client,
 }
 
 // retryDelay is how long an update refused failures times waits before it
-// is posted again (see WithWebhookBackoff).
+// is posted again. As on Telegram (WebhookActor::on_update_error) an update
+// refused once is posted again at once; refused again it waits first, then
+// twice as long each time (Telegram: 2 s, 4 s, ... up to 60-120 s; here
+// 50 ms, 100 ms, ... up to 1 s). Only the refused update's queue waits: the
+// others go on.
 func (s *Server) retryDelay(failures int) time.Duration {
 	if failures <= 1 {
 		return 0
@@ -382,16 +383,6 @@ func (s *Server) retryDelay(failures int) time.Duration {
 		d *= 2
 	}
 	return min(d, s.cfg.webhookMaxWait)
-}
-
-// WebhookInFlight returns how many webhook requests are in flight now.
-func (s *Server) WebhookInFlight() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.hook == nil {
-		return 0
-	}
-	return s.hook.inFlight
 }
 
 func postUpdate(ctx context.Context, client *http.Client, h *webhookState, body []byte) (int, error) {

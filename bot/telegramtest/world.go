@@ -6,7 +6,6 @@ import (
 	"slices"
 	"sort"
 	"strconv"
-	"strings"
 )
 
 // world is the simulated Telegram: users, chats, memberships, messages.
@@ -14,9 +13,7 @@ import (
 type world struct {
 	bot         User
 	users       map[int64]*User
-	usernames   map[string]int64 // lower-case username → user id
 	chats       map[int64]*chatState
-	chatNames   map[string]int64 // lower-case chat username → chat id
 	nextUser    int64
 	nextGroup   int64
 	nextChannel int64
@@ -25,12 +22,7 @@ type world struct {
 func (w *world) init(bot User) {
 	w.bot = bot
 	w.users = map[int64]*User{bot.ID: &bot}
-	w.usernames = map[string]int64{}
-	if bot.Username != "" {
-		w.usernames[strings.ToLower(bot.Username)] = bot.ID
-	}
 	w.chats = map[int64]*chatState{}
-	w.chatNames = map[string]int64{}
 	w.nextUser = 100000001
 	w.nextGroup = 4000000001
 	w.nextChannel = 1000000000001
@@ -236,24 +228,9 @@ func (s *Server) addUserLocked(u User) User {
 	if u.FirstName == "" {
 		u.FirstName = "User " + strconv.FormatInt(u.ID, 10)
 	}
-	if old, ok := s.w.users[u.ID]; ok && old.Username != "" {
-		delete(s.w.usernames, strings.ToLower(old.Username))
-	}
 	stored := u
 	s.w.users[u.ID] = &stored
-	if u.Username != "" {
-		s.w.usernames[strings.ToLower(u.Username)] = u.ID
-	}
 	return u
-}
-
-// NewUsers registers one user per first name and returns them in order.
-func (s *Server) NewUsers(firstNames ...string) []User {
-	out := make([]User, len(firstNames))
-	for i, name := range firstNames {
-		out[i] = s.AddUser(User{FirstName: name})
-	}
-	return out
 }
 
 // User returns a registered user.
@@ -289,8 +266,6 @@ type ChatSpec struct {
 	Type string
 	// Title names the group.
 	Title string
-	// Username makes the group addressable as @username.
-	Username string
 	// IsForum makes a supergroup a forum (topics, message_thread_id).
 	IsForum bool
 	// Creator is the creator's user id (default: the first member).
@@ -354,7 +329,7 @@ func (s *Server) addChatLocked(spec ChatSpec) (*chatState, error) {
 	if title == "" {
 		title = "Group " + strconv.FormatInt(-id, 10)
 	}
-	c := newChatState(Chat{ID: id, Type: spec.Type, Title: title, Username: spec.Username, IsForum: spec.IsForum}, s.w.bot.ID, s.cfg.firstMessageID)
+	c := newChatState(Chat{ID: id, Type: spec.Type, Title: title, IsForum: spec.IsForum}, s.w.bot.ID, s.cfg.firstMessageID)
 	creator := spec.Creator
 	if creator == 0 && len(spec.Members) > 0 {
 		creator = spec.Members[0]
@@ -382,9 +357,6 @@ func (s *Server) addChatLocked(spec ChatSpec) (*chatState, error) {
 		return nil, fmt.Errorf("bot status %q: %w", spec.BotStatus, ErrInvalid)
 	}
 	s.w.chats[id] = c
-	if spec.Username != "" {
-		s.w.chatNames[strings.ToLower(spec.Username)] = id
-	}
 	return c, nil
 }
 
