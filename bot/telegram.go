@@ -395,5 +395,3 @@ func (a *api) setWebhook(url, secret string, maxConnections int, allowed []strin
 }
 
 func (a *api) deleteWebhook() error { return a.call("deleteWebhook", tgbotapi.Params{}, nil) }
-
-func itoa(n int64) string { return strconv.FormatInt(n, 10) }

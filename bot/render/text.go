@@ -16,8 +16,6 @@ type view struct {
 // tr translates key into the chat's language.
 func (v *view) tr(key i18n.Key, args ...any) string { return i18n.T(v.lang, key, args...) }
 
-// trHTML translates a plain-text key and escapes it.
-func (v *view) trHTML(key i18n.Key, args ...any) string { return escape(v.tr(key, args...)) }
 
 // who returns the HTML of a user's name: the current one from Input.Names,
 // else the one the table kept.

@@ -51,13 +51,6 @@ func (h *histogram) add(d time.Duration) {
 	h.mu.Unlock()
 }
 
-// snapshot returns a copy, for reading while samples keep coming.
-func (h *histogram) snapshot() *histogram {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return &histogram{counts: append([]uint64(nil), h.counts...), n: h.n, sum: h.sum, max: h.max}
-}
-
 // count returns how many samples were recorded.
 func (h *histogram) count() uint64 {
 	h.mu.Lock()
