@@ -16,7 +16,6 @@ type view struct {
 // tr translates key into the chat's language.
 func (v *view) tr(key i18n.Key, args ...any) string { return i18n.T(v.lang, key, args...) }
 
-
 // who returns the HTML of a user's name: the current one from Input.Names,
 // else the one the table kept.
 func (v *view) who(user game.UserID, kept string) string {
