@@ -124,8 +124,8 @@ type change struct {
 // failure: the transaction must roll back.
 func (t *txn) apply(req ApplyRequest, res *Applied) error {
 	*res = Applied{}
-	a, err := t.loadApply(req)
-	if err != nil {
+	var a applying // on the stack: it holds two tables
+	if err := t.loadApply(req, &a); err != nil {
 		return reject(err)
 	}
 	if err := a.plan(res); err != nil {
@@ -174,25 +174,25 @@ type applying struct {
 
 // loadApply reads what the command needs: the chat, its settings, the
 // table and the actor, created with the starting chips on their first
-// appearance.
-func (t *txn) loadApply(req ApplyRequest) (*applying, error) {
+// appearance, into a.
+func (t *txn) loadApply(req ApplyRequest, a *applying) error {
 	chat, crec, known, err := t.resolve(req.Key.Chat)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	a := &applying{t: t, req: req, hooks: t.s.hooks.Load(), actor: req.User,
+	*a = applying{t: t, req: req, hooks: t.s.hooks.Load(), actor: req.User,
 		key: TableKey{Chat: chat, Thread: req.Key.Thread}, crec: crec, known: known,
 		changes: map[game.UserID]*change{}, pending: map[game.UserID]*userRec{}}
 	if a.cs, a.srec, err = t.chatSettings(chat); err != nil {
-		return nil, err
+		return err
 	}
 	if a.tb, a.msgID, _, err = t.table(a.key); err != nil {
-		return nil, err
+		return err
 	}
 	if a.actor.ID != 0 {
 		rec, ok, err := t.user(chat, a.actor.ID)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		c := &change{rec: rec, old: rec.balance}
 		if !ok {
@@ -203,7 +203,7 @@ func (t *txn) loadApply(req ApplyRequest) (*applying, error) {
 		}
 		a.pending[a.actor.ID] = &c.rec
 	}
-	return a, nil
+	return nil
 }
 
 // plan runs the command and works out what it changes: the ledger
@@ -236,7 +236,9 @@ func (a *applying) plan(res *Applied) error {
 		return fmt.Errorf("%s: %w", req.Command.Kind, gerr)
 	}
 	if a.hooks != nil && a.hooks.outcome != nil {
-		a.hooks.outcome(&a.out)
+		out := a.out // a copy: &a.out would move all of a to the heap
+		a.hooks.outcome(&out)
+		a.out = out
 	}
 	if err := a.planChips(); err != nil {
 		return err
@@ -362,7 +364,8 @@ func (a *applying) write() error {
 		}
 	}
 	if a.langDecided {
-		if err := t.putSettings(key.Chat, &a.srec); err != nil {
+		srec := a.srec // a copy: &a.srec would move all of a to the heap
+		if err := t.putSettings(key.Chat, &srec); err != nil {
 			return err
 		}
 	}
