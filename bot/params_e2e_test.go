@@ -5,6 +5,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/twentyone-bot/twentyone/bot/telegramtest"
 )
 
 // TestSendsCurrentParameters checks the bot sends reply_parameters and
@@ -21,6 +23,9 @@ func TestSendsCurrentParameters(t *testing.T) {
 	require.NotNil(t, answer.ReplyToMessage, "the answer replies to the command")
 	assert.Equal(t, asked.MessageID, answer.ReplyToMessage.MessageID)
 
+	// A call is logged just after its effect shows: count once the
+	// answer's sendMessage is.
+	require.NoError(t, h.srv.WaitFor(h.ctx(), func(*telegramtest.View) bool { return h.srv.Calls().OK("sendMessage") >= 2 }))
 	used := map[string]int{}
 	for _, c := range h.srv.RecentCalls() {
 		if c.Method == "sendMessage" || c.Method == "editMessageText" {
