@@ -166,7 +166,7 @@ func TestVisibleLen(t *testing.T) {
 		{"abc", 3},
 		{"<b>abc</b>", 3},
 		{"a &lt;b&gt; &amp; &quot;", 9},
-		{"1\u2009000", 5},
+		{"1\u202f000", 5},
 		{"🃏", 2},
 		{"Ж", 1},
 		{"<code>3f</code>\n<b>x</b>", 4},
