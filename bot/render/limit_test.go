@@ -282,3 +282,22 @@ func TestBetButtonsMatchTheOffers(t *testing.T) {
 	}
 	assert.Equal(t, []string{"10 · ×1", "20 · ×2", "35 · all in"}, labels)
 }
+
+func TestJoinKeepsOneBlankLineBetweenSections(t *testing.T) {
+	a, b := text("a"), text("b")
+	tests := []struct {
+		name  string
+		lines []line
+		want  string
+	}{
+		{"no blank", []line{a, b}, "a\nb"},
+		{"one blank", []line{a, blank, b}, "a\n\nb"},
+		{"two blanks", []line{a, blank, blank, b}, "a\n\nb"},
+		{"three blanks", []line{a, blank, blank, blank, b}, "a\n\nb"},
+		{"blanks at either end", []line{blank, blank, a, blank, blank}, "a"},
+		{"only blanks", []line{blank, blank}, ""},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, join(tt.lines), tt.name)
+	}
+}
