@@ -45,14 +45,14 @@ func TestTopStatsHistory(t *testing.T) {
 	top := h.botSays("Top players")
 	lines := strings.Split(top.Text, "\n")
 	require.Len(t, lines, 3, "Bob and Alice, who played (Carol has not)")
-	assert.Contains(t, lines[1], "1. Bob — 1\u2009010 chips · net +10 · games: 1")
-	assert.Contains(t, lines[2], "2. Alice — 990 chips · net −10 · games: 1")
+	assert.Contains(t, lines[1], "1. Bob — 1\u202f010\u00a0chips · net +10 · games: 1")
+	assert.Contains(t, lines[2], "2. Alice — 990\u00a0chips · net −10 · games: 1")
 
 	// Reply-less /stats: the sender's own.
 	h.command("Bob", "stats")
 	st := h.botSays("📊 Bob")
 	assert.Contains(t, st.Text, "Duels: 1 won, 0 lost (100%)")
-	assert.Contains(t, st.Text, "Balance: 1\u2009010 chips")
+	assert.Contains(t, st.Text, "Balance: 1\u202f010\u00a0chips")
 
 	// /stats in reply to Alice: hers.
 	aliceMsg := h.command("Alice", "balance")
@@ -68,9 +68,9 @@ func TestTopStatsHistory(t *testing.T) {
 	hist := h.botSays("Bob, your last chip movements")
 	lines = strings.Split(hist.Text, "\n")
 	require.Len(t, lines, 4)
-	assert.Contains(t, lines[1], "+20 · won, game 1 → 1\u2009010")
+	assert.Contains(t, lines[1], "+20 · won, game 1 → 1\u202f010")
 	assert.Contains(t, lines[2], "−10 · bet, game 1 → 990")
-	assert.Contains(t, lines[3], "+1\u2009000 · starting chips → 1\u2009000")
+	assert.Contains(t, lines[3], "+1\u202f000 · starting chips → 1\u202f000")
 }
 
 // TestKickDuringAGame: a kick takes nothing at stake: the player in their
@@ -127,7 +127,7 @@ func TestAuditFindsTampering(t *testing.T) {
 	h.start()
 
 	h.command("Alice", "audit")
-	h.botSays("❌ The chips do not add up: balances 2\u2009000 + on tables 0, granted 2\u2009000, in the ledger 1\u2009000; problems found: ")
+	h.botSays("❌ The chips do not add up: balances 2\u202f000 + on tables 0, granted 2\u202f000, in the ledger 1\u202f000; problems found: ")
 	h.command("Alice", "lang", "ru")
 	h.botSays("Русский")
 	h.command("Alice", "audit")
@@ -169,7 +169,7 @@ func TestGrantIsForOwnersOnly(t *testing.T) {
 	h.reply("Dave", bobMsg.MessageID, "/grant "+strconv.FormatInt(storage.MaxGrant+1, 10))
 	h.botSays(i18n.T(i18n.EN, i18n.GrantBad, i18n.Number(storage.MaxGrant)))
 	h.reply("Dave", bobMsg.MessageID, "/grant 500")
-	h.botSays("Bob got 500 chips. Balance: 1\u2009500 chips.")
+	h.botSays("Bob got 500\u00a0chips. Balance: 1\u202f500\u00a0chips.")
 	assert.EqualValues(t, 1500, h.balance("Bob"))
 	entries, err := h.store.History(h.ctx(), h.group.ID, game.UserID(h.user("Bob").ID), 1)
 	require.NoError(t, err)
@@ -374,7 +374,7 @@ func TestForumTopics(t *testing.T) {
 
 	// His chips are the chat's: table B's lobby shows his new balance.
 	press("Bob", topicB, callback.Join, 0)
-	tableIn(topicB, func(m telegramtest.ChatMessage) bool { return strings.Contains(m.Text, "Bob — 1\u2009010") })
+	tableIn(topicB, func(m telegramtest.ChatMessage) bool { return strings.Contains(m.Text, "Bob — 1\u202f010") })
 	vb, err := h.store.View(h.ctx(), storage.TableKey{Chat: h.group.ID, Thread: int64(topicB)})
 	require.NoError(t, err)
 	assert.Equal(t, 2, vb.Table.NumSeats())

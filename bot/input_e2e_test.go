@@ -37,7 +37,7 @@ func TestEntryLimit(t *testing.T) {
 	before := h.version()
 	a := h.join("Bob")
 	assert.True(t, a.ShowAlert)
-	assert.Equal(t, "You need 5\u2009000 chips to sit here; you have 1\u2009000 chips. /bonus gives 100 chips a day.", a.Text)
+	assert.Equal(t, "You need 5\u202f000\u00a0chips to sit here; you have 1\u202f000\u00a0chips. /bonus gives 100\u00a0chips a day.", a.Text)
 	assert.Equal(t, before, h.version(), "a refused join changes nothing")
 	v := h.view()
 	assert.Equal(t, 1, v.Table.NumSeats(), "Alice only (seated before the change)")
@@ -71,7 +71,7 @@ func TestBonusWhileOnTheTable(t *testing.T) {
 	require.EqualValues(t, 990, h.balance("Alice"), "her stake of 10 is in the bank")
 
 	h.command("Alice", "bonus")
-	h.botSays("Alice, the bonus is for balances below 1\u2009000 chips; yours is 990 chips, with 10 chips more on the table.")
+	h.botSays("Alice, the bonus is for balances below 1\u202f000\u00a0chips; yours is 990\u00a0chips, with 10\u00a0chips more on the table.")
 	assert.EqualValues(t, 990, h.balance("Alice"), "no bonus")
 	h.audit()
 }

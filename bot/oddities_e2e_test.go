@@ -53,7 +53,7 @@ func TestTopicImplicitReplyIsNoReply(t *testing.T) {
 	h.post("Bob", topic, carol.MessageID, "/stats")
 	h.botSays("Carol hasn't played here yet.")
 	h.post("Bob", topic, carol.MessageID, "/grant 500")
-	h.botSays("Carol got 500 chips.")
+	h.botSays("Carol got 500\u00a0chips.")
 	assert.EqualValues(t, 1500, h.balance("Carol"))
 	h.audit()
 }
@@ -161,7 +161,7 @@ func TestWelcomeOnceThroughAnUpgrade(t *testing.T) {
 	})
 	alice := h.user("Alice").ID
 	require.NoError(t, h.srv.AddBot(h.group.ID, alice))
-	h.botSays("I host Twenty One here", "Everyone starts with 1\u2009000 chips.")
+	h.botSays("I host Twenty One here", "Everyone starts with 1\u202f000\u00a0chips.")
 
 	old := h.group.ID
 	super, err := h.srv.UpgradeToSupergroup(old, alice)

@@ -24,7 +24,7 @@ func Duration(lang Lang, d time.Duration) string {
 	if s > 0 {
 		parts = append(parts, T(lang, UnitSeconds, Number(s)))
 	}
-	return strings.Join(parts, " ")
+	return strings.Join(parts, NoBreakSpace)
 }
 
 // Countdown formats the time left until a deadline as players read it at a

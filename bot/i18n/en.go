@@ -202,9 +202,9 @@ var en = map[Key]string{
 	DescLang:     "Language: en or ru",
 	DescVerify:   "Check the decks of a game",
 
-	UnitSeconds: "%s s",
-	UnitMinutes: "%s min",
-	UnitHours:   "%s h",
+	UnitSeconds: "%s\u00a0s",
+	UnitMinutes: "%s\u00a0min",
+	UnitHours:   "%s\u00a0h",
 	NounChips:   "chip|chips",
 	RankJack:    "J",
 	RankQueen:   "Q",

@@ -1,9 +1,11 @@
 package i18n
 
 import (
+	"fmt"
 	"math"
 	"testing"
 	"time"
+	"unicode"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/twentyone-bot/twentyone/game"
@@ -18,25 +20,25 @@ func TestNumber(t *testing.T) {
 		{0, "0"},
 		{7, "7"},
 		{999, "999"},
-		{1000, "1\u2009000"},
-		{12500, "12\u2009500"},
-		{100000, "100\u2009000"},
-		{1234567, "1\u2009234\u2009567"},
+		{1000, "1\u202f000"},
+		{12500, "12\u202f500"},
+		{100000, "100\u202f000"},
+		{1234567, "1\u202f234\u202f567"},
 		{-20, "−20"},
-		{-1000, "−1\u2009000"},
-		{math.MaxInt64, "9\u2009223\u2009372\u2009036\u2009854\u2009775\u2009807"},
-		{math.MinInt64, "−9\u2009223\u2009372\u2009036\u2009854\u2009775\u2009808"},
+		{-1000, "−1\u202f000"},
+		{math.MaxInt64, "9\u202f223\u202f372\u202f036\u202f854\u202f775\u202f807"},
+		{math.MinInt64, "−9\u202f223\u202f372\u202f036\u202f854\u202f775\u202f808"},
 	}
 	for _, tt := range tests {
 		assert.Equal(t, tt.want, Number(tt.n), "%d", tt.n)
 	}
-	assert.Equal(t, "1\u2009000", Number(1000), "a thin space, not a space")
+	assert.Equal(t, "1\u202f000", Number(1000), "a narrow no-break space, not a space")
 	assert.Equal(t, "\u221220", Number(-20), "a real minus sign")
 }
 
 func TestSigned(t *testing.T) {
 	assert.Equal(t, "+25", Signed(25))
-	assert.Equal(t, "+1\u2009000", Signed(1000))
+	assert.Equal(t, "+1\u202f000", Signed(1000))
 	assert.Equal(t, "−20", Signed(-20))
 	assert.Equal(t, "0", Signed(0))
 }
@@ -46,23 +48,23 @@ func TestChipsPlurals(t *testing.T) {
 		n      int64
 		en, ru string
 	}{
-		{0, "0 chips", "0 фишек"},
-		{1, "1 chip", "1 фишка"},
-		{2, "2 chips", "2 фишки"},
-		{4, "4 chips", "4 фишки"},
-		{5, "5 chips", "5 фишек"},
-		{11, "11 chips", "11 фишек"},
-		{12, "12 chips", "12 фишек"},
-		{14, "14 chips", "14 фишек"},
-		{21, "21 chips", "21 фишка"},
-		{22, "22 chips", "22 фишки"},
-		{25, "25 chips", "25 фишек"},
-		{101, "101 chips", "101 фишка"},
-		{111, "111 chips", "111 фишек"},
-		{1000, "1\u2009000 chips", "1\u2009000 фишек"},
-		{1001, "1\u2009001 chips", "1\u2009001 фишка"},
-		{-1, "−1 chip", "−1 фишка"},
-		{-3, "−3 chips", "−3 фишки"},
+		{0, "0\u00a0chips", "0\u00a0фишек"},
+		{1, "1\u00a0chip", "1\u00a0фишка"},
+		{2, "2\u00a0chips", "2\u00a0фишки"},
+		{4, "4\u00a0chips", "4\u00a0фишки"},
+		{5, "5\u00a0chips", "5\u00a0фишек"},
+		{11, "11\u00a0chips", "11\u00a0фишек"},
+		{12, "12\u00a0chips", "12\u00a0фишек"},
+		{14, "14\u00a0chips", "14\u00a0фишек"},
+		{21, "21\u00a0chips", "21\u00a0фишка"},
+		{22, "22\u00a0chips", "22\u00a0фишки"},
+		{25, "25\u00a0chips", "25\u00a0фишек"},
+		{101, "101\u00a0chips", "101\u00a0фишка"},
+		{111, "111\u00a0chips", "111\u00a0фишек"},
+		{1000, "1\u202f000\u00a0chips", "1\u202f000\u00a0фишек"},
+		{1001, "1\u202f001\u00a0chips", "1\u202f001\u00a0фишка"},
+		{-1, "−1\u00a0chip", "−1\u00a0фишка"},
+		{-3, "−3\u00a0chips", "−3\u00a0фишки"},
 	}
 	for _, tt := range tests {
 		assert.Equal(t, tt.en, Chips(EN, tt.n), "en %d", tt.n)
@@ -75,16 +77,16 @@ func TestDuration(t *testing.T) {
 		d      time.Duration
 		en, ru string
 	}{
-		{0, "0 s", "0 с"},
-		{-time.Second, "0 s", "0 с"},
-		{45 * time.Second, "45 s", "45 с"},
-		{45*time.Second + 900*time.Millisecond, "45 s", "45 с"},
-		{time.Minute, "1 min", "1 мин"},
-		{90 * time.Second, "1 min 30 s", "1 мин 30 с"},
-		{10 * time.Minute, "10 min", "10 мин"},
-		{time.Hour, "1 h", "1 ч"},
-		{24 * time.Hour, "24 h", "24 ч"},
-		{time.Hour + 5*time.Minute + 3*time.Second, "1 h 5 min 3 s", "1 ч 5 мин 3 с"},
+		{0, "0\u00a0s", "0\u00a0с"},
+		{-time.Second, "0\u00a0s", "0\u00a0с"},
+		{45 * time.Second, "45\u00a0s", "45\u00a0с"},
+		{45*time.Second + 900*time.Millisecond, "45\u00a0s", "45\u00a0с"},
+		{time.Minute, "1\u00a0min", "1\u00a0мин"},
+		{90 * time.Second, "1\u00a0min\u00a030\u00a0s", "1\u00a0мин\u00a030\u00a0с"},
+		{10 * time.Minute, "10\u00a0min", "10\u00a0мин"},
+		{time.Hour, "1\u00a0h", "1\u00a0ч"},
+		{24 * time.Hour, "24\u00a0h", "24\u00a0ч"},
+		{time.Hour + 5*time.Minute + 3*time.Second, "1\u00a0h\u00a05\u00a0min\u00a03\u00a0s", "1\u00a0ч\u00a05\u00a0мин\u00a03\u00a0с"},
 	}
 	for _, tt := range tests {
 		assert.Equal(t, tt.en, Duration(EN, tt.d), "en %s", tt.d)
@@ -97,22 +99,53 @@ func TestCountdown(t *testing.T) {
 		left time.Duration
 		want string
 	}{
-		{-5 * time.Second, "0 s"},
-		{0, "0 s"},
-		{time.Millisecond, "1 s"},
-		{44*time.Second + time.Millisecond, "45 s"},
-		{45 * time.Second, "45 s"},
-		{60 * time.Second, "60 s"},
-		{99 * time.Second, "99 s"},
-		{99*time.Second + time.Millisecond, "2 min"},
-		{9*time.Minute + 30*time.Second, "10 min"},
-		{10 * time.Minute, "10 min"},
-		{64*time.Minute + time.Second, "1 h 5 min"},
+		{-5 * time.Second, "0\u00a0s"},
+		{0, "0\u00a0s"},
+		{time.Millisecond, "1\u00a0s"},
+		{44*time.Second + time.Millisecond, "45\u00a0s"},
+		{45 * time.Second, "45\u00a0s"},
+		{60 * time.Second, "60\u00a0s"},
+		{99 * time.Second, "99\u00a0s"},
+		{99*time.Second + time.Millisecond, "2\u00a0min"},
+		{9*time.Minute + 30*time.Second, "10\u00a0min"},
+		{10 * time.Minute, "10\u00a0min"},
+		{64*time.Minute + time.Second, "1\u00a0h\u00a05\u00a0min"},
 	}
 	for _, tt := range tests {
 		assert.Equal(t, tt.want, Countdown(EN, tt.left), "%s", tt.left)
 	}
-	assert.Equal(t, "45 с", Countdown(RU, 45*time.Second))
+	assert.Equal(t, "45\u00a0с", Countdown(RU, 45*time.Second))
+}
+
+// breakingSpaces returns the spaces in s a line may break at: every space
+// but the no-break ones.
+func breakingSpaces(s string) []string {
+	var found []string
+	for _, r := range s {
+		if unicode.IsSpace(r) && r != '\u00a0' && r != '\u202f' && r != '\u2007' {
+			found = append(found, fmt.Sprintf("%U", r))
+		}
+	}
+	return found
+}
+
+func TestFormattedNumbersAndDurationsNeverBreak(t *testing.T) {
+	numbers := []int64{0, 1, -1, 5, 999, 1000, -1000, 12500, 1234567, math.MaxInt64, math.MinInt64}
+	durations := []time.Duration{0, time.Second, 10 * time.Second, 60 * time.Second, 99 * time.Second,
+		90 * time.Second, 10 * time.Minute, time.Hour + 5*time.Minute + 3*time.Second, 1000 * time.Hour}
+	for _, lang := range Langs() {
+		var formatted []string
+		for _, n := range numbers {
+			formatted = append(formatted, Number(n), Signed(n), Chips(lang, n),
+				BetOption(lang, game.BetOption{Kind: game.StakeTimes, N: n}))
+		}
+		for _, d := range durations {
+			formatted = append(formatted, Duration(lang, d), Countdown(lang, d))
+		}
+		for _, s := range formatted {
+			assert.Empty(t, breakingSpaces(s), "%s %q has a space a line may break at", lang, s)
+		}
+	}
 }
 
 func TestCards(t *testing.T) {
@@ -146,7 +179,7 @@ func TestBetOption(t *testing.T) {
 		en, ru string
 	}{
 		{game.BetOption{Kind: game.StakeTimes, N: 1}, "×1", "×1"},
-		{game.BetOption{Kind: game.StakeTimes, N: 1000}, "×1\u2009000", "×1\u2009000"},
+		{game.BetOption{Kind: game.StakeTimes, N: 1000}, "×1\u202f000", "×1\u202f000"},
 		{game.BetOption{Kind: game.BankShare, N: 1}, "bank", "банк"},
 		{game.BetOption{Kind: game.BankShare, N: 2}, "½", "½"},
 		{game.BetOption{Kind: game.BankShare, N: 3}, "⅓", "⅓"},

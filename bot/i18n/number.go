@@ -5,16 +5,20 @@ import (
 	"strings"
 )
 
-// Separators used in numbers.
+// Separators used in numbers. Neither is a place to break a line at, so a
+// number, and a number with its unit, never wraps across lines.
 const (
-	// ThinSpace separates thousands: "1 000".
-	ThinSpace = "\u2009"
+	// NarrowNoBreakSpace separates thousands: "1 000".
+	NarrowNoBreakSpace = "\u202F"
+	// NoBreakSpace joins a number to its unit and the parts of a duration:
+	// "10 s", "1 min 30 s", "5 chips".
+	NoBreakSpace = "\u00A0"
 	// Minus is the sign of negative numbers: "−20".
 	Minus = "\u2212"
 )
 
-// Number formats n with thin spaces between thousands and a real minus sign:
-// "1 000", "12 500", "−20". Both languages write numbers this way.
+// Number formats n with narrow no-break spaces between thousands and a real
+// minus sign: "1 000", "12 500", "−20". Both languages write numbers this way.
 func Number(n int64) string {
 	var sign string
 	u := uint64(n)
@@ -26,7 +30,7 @@ func Number(n int64) string {
 		return sign + digits
 	}
 	var b strings.Builder
-	b.Grow(len(sign) + len(digits) + len(digits)/3*len(ThinSpace))
+	b.Grow(len(sign) + len(digits) + len(digits)/3*len(NarrowNoBreakSpace))
 	b.WriteString(sign)
 	head := len(digits) % 3
 	if head == 0 {
@@ -34,7 +38,7 @@ func Number(n int64) string {
 	}
 	b.WriteString(digits[:head])
 	for i := head; i < len(digits); i += 3 {
-		b.WriteString(ThinSpace)
+		b.WriteString(NarrowNoBreakSpace)
 		b.WriteString(digits[i : i+3])
 	}
 	return b.String()
@@ -53,7 +57,7 @@ func Signed(n int64) string {
 // "1 chip", "5 chips"; "1 фишка", "2 фишки", "5 фишек", "21 фишка".
 func Count(lang Lang, noun Key, n int64) string {
 	forms := strings.Split(T(lang, noun), "|")
-	return Number(n) + " " + forms[min(pluralForm(lang, n), len(forms)-1)]
+	return Number(n) + NoBreakSpace + forms[min(pluralForm(lang, n), len(forms)-1)]
 }
 
 // Chips formats an amount of chips: "1 000 chips", "5 фишек".

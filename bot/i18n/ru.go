@@ -202,9 +202,9 @@ var ru = map[Key]string{
 	DescLang:     "Язык: en или ru",
 	DescVerify:   "Проверить колоды игры",
 
-	UnitSeconds: "%s с",
-	UnitMinutes: "%s мин",
-	UnitHours:   "%s ч",
+	UnitSeconds: "%s\u00a0с",
+	UnitMinutes: "%s\u00a0мин",
+	UnitHours:   "%s\u00a0ч",
 	NounChips:   "фишка|фишки|фишек",
 	RankJack:    "В",
 	RankQueen:   "Д",

@@ -113,7 +113,7 @@ func join(lines []line) string {
 	pending := false
 	for _, l := range lines {
 		if l.html == "" {
-			pending = !blank
+			pending = pending || !blank
 			blank = true
 			continue
 		}

@@ -166,7 +166,7 @@ func TestVisibleLen(t *testing.T) {
 		{"abc", 3},
 		{"<b>abc</b>", 3},
 		{"a &lt;b&gt; &amp; &quot;", 9},
-		{"1\u2009000", 5},
+		{"1\u202f000", 5},
 		{"🃏", 2},
 		{"Ж", 1},
 		{"<code>3f</code>\n<b>x</b>", 4},
@@ -281,4 +281,23 @@ func TestBetButtonsMatchTheOffers(t *testing.T) {
 		}
 	}
 	assert.Equal(t, []string{"10 · ×1", "20 · ×2", "35 · all in"}, labels)
+}
+
+func TestJoinKeepsOneBlankLineBetweenSections(t *testing.T) {
+	a, b := text("a"), text("b")
+	tests := []struct {
+		name  string
+		lines []line
+		want  string
+	}{
+		{"no blank", []line{a, b}, "a\nb"},
+		{"one blank", []line{a, blank, b}, "a\n\nb"},
+		{"two blanks", []line{a, blank, blank, b}, "a\n\nb"},
+		{"three blanks", []line{a, blank, blank, blank, b}, "a\n\nb"},
+		{"blanks at either end", []line{blank, blank, a, blank, blank}, "a"},
+		{"only blanks", []line{blank, blank}, ""},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, join(tt.lines), tt.name)
+	}
 }

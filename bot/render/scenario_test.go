@@ -173,6 +173,16 @@ func bankBroken(t testing.TB, names map[game.UserID]string) *play {
 	return p.do(game.Bet, carol, 5).do(game.Hit, carol, 0).do(game.Stand, carol, 0)
 }
 
+// noDuel: Alice, Bob and Carol sat down and started, and nobody bet in time:
+// the game ended without a duel.
+func noDuel(t testing.TB, names map[game.UserID]string) *play {
+	p := lobby(t, names, gametest.Deck("9s 8h Tc Th")).do(game.Join, carol, 0).do(game.Start, alice, 0)
+	for !p.table.Finished() {
+		p.after(61*time.Second).do(game.Timeout, 0, 0)
+	}
+	return p
+}
+
 // scenario names a play that ends in the state a golden file shows.
 type scenario struct {
 	name string
@@ -188,6 +198,7 @@ var scenarios = []scenario{
 	{"log", duelLog},
 	{"game_over", gameOver},
 	{"bank_broken", bankBroken},
+	{"no_duel", noDuel},
 	{"closed_timeout", closedTimeout},
 	{"closed_cancelled", closedCancelled},
 }

@@ -30,3 +30,15 @@ func TestGoldenSummary(t *testing.T) {
 		})
 	}
 }
+
+// A game without a duel has no log: its outcome is still a section of its
+// own, after a blank line.
+func TestNoDuelGameSetsTheOutcomeApart(t *testing.T) {
+	p := noDuel(t, plainNames[i18n.EN])
+	in := p.input(i18n.EN)
+	require.True(t, in.Table.Finished())
+	require.Empty(t, in.Table.Log())
+	outcome := "\n\n🏁 Game over. Alice takes the bank: 10.\n"
+	assert.Contains(t, Summary(in).Text, outcome, "the record")
+	assert.Contains(t, Table(in).Text, outcome, "the lobby after the game")
+}
