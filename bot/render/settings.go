@@ -152,9 +152,7 @@ func (k settingsKeys) valid(field, value string) bool {
 // label shows a preset value of a numeric field.
 func (k settingsKeys) label(field string, v int64) string {
 	switch field {
-	case callback.FieldTurn:
-		return i18n.T(k.lang, i18n.UnitSeconds, i18n.Number(v))
-	case callback.FieldLobby:
+	case callback.FieldTurn, callback.FieldLobby:
 		return i18n.Duration(k.lang, time.Duration(v)*time.Second)
 	}
 	return i18n.Number(v)
