@@ -32,7 +32,7 @@ var fieldNames = map[string]i18n.Key{
 var presets = map[string][]int64{
 	callback.FieldStake:  {5, 10, 25, 50, 100},
 	callback.FieldEntry:  {50, 100, 200, 500, 1000},
-	callback.FieldTurn:   {30, 45, 60, 90, 120},
+	callback.FieldTurn:   {10, 30, 60, 90, 120},
 	callback.FieldLobby:  {120, 300, 600, 1800, 3600},
 	callback.FieldKnocks: {0, 1, 2, 3, 5},
 }
