@@ -30,3 +30,13 @@ func TestSettingsOfferTheShortestTurn(t *testing.T) {
 	assert.Equal(t, "Saved.", a.Text)
 	assert.Contains(t, h.messageSays(m.MessageID, "Turn time: 10 s").Labels(), "10 s ✓")
 }
+
+// TestMemberLanguageChangeIsRefusedAsOne: a member's /lang is refused in
+// words about the language, and changes nothing.
+func TestMemberLanguageChangeIsRefusedAsOne(t *testing.T) {
+	h := newHarness(t)
+	h.command("Bob", "lang", "ru")
+	h.botSays("Only chat admins can change the language.")
+	h.command("Bob", "lang")
+	h.botSays("Language: English.")
+}
