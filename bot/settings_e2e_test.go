@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/twentyone-bot/twentyone/bot/callback"
 )
@@ -39,4 +40,31 @@ func TestMemberLanguageChangeIsRefusedAsOne(t *testing.T) {
 	h.botSays("Only chat admins can change the language.")
 	h.command("Bob", "lang")
 	h.botSays("Language: English.")
+}
+
+// TestSettingsPanelsFollowEveryChange: every settings panel open in the
+// chat shows a change however it was made, typed or pressed on another
+// panel, an admin's with its buttons and a member's read-only.
+func TestSettingsPanelsFollowEveryChange(t *testing.T) {
+	h := newHarness(t)
+	h.command("Alice", "settings")
+	admin := h.botSays("Table settings")
+	h.command("Bob", "settings")
+	member := h.botSays("Table settings")
+	require.Empty(t, member.Buttons())
+
+	h.command("Alice", "settings", "turn", "10s")
+	h.botSays("Saved")
+	m := h.messageSays(admin.MessageID, "Turn time: 10 s")
+	assert.Contains(t, m.Labels(), "10 s ✓")
+	assert.Empty(t, h.messageSays(member.MessageID, "Turn time: 10 s").Buttons(), "still read-only")
+
+	a := h.pressRaw("Alice", m.MessageID, settingsButton(t, m, callback.FieldStake, "25"))
+	require.Equal(t, "Saved.", a.Text)
+	h.messageSays(member.MessageID, "Stake: 25")
+
+	h.command("Alice", "lang", "ru")
+	h.botSays("Язык")
+	h.messageSays(admin.MessageID, "Ставка: 25")
+	h.messageSays(member.MessageID, "Ставка: 25")
 }
