@@ -7,7 +7,21 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/twentyone-bot/twentyone/bot/callback"
+	"github.com/twentyone-bot/twentyone/bot/telegramtest"
 )
+
+// settingsInfoButton returns the callback data of the button that starts
+// field's row of the settings message.
+func settingsInfoButton(t *testing.T, m telegramtest.ChatMessage, field string) string {
+	t.Helper()
+	for _, b := range m.Buttons() {
+		if d, err := callback.Parse(b.CallbackData); err == nil && d.Action == callback.SettingInfo && d.Field == field {
+			return b.CallbackData
+		}
+	}
+	require.Failf(t, "no such button", "info %s on %q", field, m.Text)
+	return ""
+}
 
 // TestSettingsWriteADurationOneWay: a duration reads the same in the list
 // and on its button.
@@ -67,4 +81,23 @@ func TestSettingsPanelsFollowEveryChange(t *testing.T) {
 	h.botSays("Язык")
 	h.messageSays(admin.MessageID, "Ставка: 25")
 	h.messageSays(member.MessageID, "Ставка: 25")
+}
+
+// TestSettingsRowIconsExplainTheRow: the icon that starts a row of the
+// settings keyboard answers what the row sets, in the chat's language.
+func TestSettingsRowIconsExplainTheRow(t *testing.T) {
+	h := newHarness(t)
+	h.command("Alice", "settings")
+	m := h.botSays("Table settings")
+	a := h.pressRaw("Alice", m.MessageID, settingsInfoButton(t, m, callback.FieldStake))
+	assert.Equal(t, "Stake: the chips the banker puts into the bank when a game starts.", a.Text)
+	a = h.pressRaw("Bob", m.MessageID, settingsInfoButton(t, m, callback.FieldTurn))
+	assert.Equal(t, "Turn time: how long a player has to bet, draw or stand.", a.Text, "a member is told too")
+
+	h.command("Alice", "lang", "ru")
+	h.botSays("Язык")
+	h.command("Alice", "settings")
+	m = h.botSays("Настройки")
+	a = h.pressRaw("Alice", m.MessageID, settingsInfoButton(t, m, callback.FieldTurn))
+	assert.Equal(t, "Время хода: сколько у игрока есть, чтобы поставить, взять карту или остановиться.", a.Text)
 }
