@@ -65,7 +65,7 @@ func TestDemotedAdminLosesPowerAtOnce(t *testing.T) {
 	assert.True(t, a.ShowAlert)
 	for _, typed := range []struct{ cmd, args, refusal string }{
 		{"settings", "knocks 1", "Only chat admins can change the table."},
-		{"lang", "ru", "Only chat admins can change the table."},
+		{"lang", "ru", "Only chat admins can change the language."},
 		{"cancel", "", "Only chat admins can do that."},
 		{"audit", "", "Only chat admins can do that."},
 	} {

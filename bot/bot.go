@@ -130,6 +130,8 @@ type Bot struct {
 	mu       sync.Mutex
 	admins   map[adminKey]adminEntry         // the admin statuses isAdmin got
 	verified map[storage.TableKey]verifySent // the tables' last deck checks
+
+	panels settingsPanels // the chats' open settings panels
 }
 
 // New connects to the Bot API (getMe) and returns a Bot. Cancelling ctx

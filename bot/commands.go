@@ -30,7 +30,7 @@ var commands = []commandSpec{
 	{name: "cancel", menu: i18n.DescCancel, help: i18n.HelpCancel, who: admins, refusal: i18n.PopAdminOnly, run: (*command).cancel},
 	// An unknown language is named before a member is told that they may
 	// not change it.
-	{name: "lang", menu: i18n.DescLang, help: i18n.HelpLang, who: admins, refusal: i18n.SettingsAdminOnly, restricted: aLanguage,
+	{name: "lang", menu: i18n.DescLang, help: i18n.HelpLang, who: admins, refusal: i18n.LangAdminOnly, restricted: aLanguage,
 		showsOnly: withoutArgs, run: (*command).setLang},
 	{name: "verify", menu: i18n.DescVerify, help: i18n.HelpVerify, showsOnly: always, run: (*command).verify},
 	{name: "top", menu: i18n.DescTop, help: i18n.HelpTop, showsOnly: always, run: (*command).top},

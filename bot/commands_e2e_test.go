@@ -43,7 +43,7 @@ func TestCommandRouting(t *testing.T) {
 		{"a member's settings change", telegramtest.Post{From: h.user("Bob").ID, Text: "/settings stake 50"}, settingsAdmin},
 		{"a member's bad settings change", telegramtest.Post{From: h.user("Bob").ID, Text: "/settings nonsense"}, settingsAdmin},
 		{"a member's settings", telegramtest.Post{From: h.user("Bob").ID, Text: "/settings"}, "Stake: 10"},
-		{"a member's language change", telegramtest.Post{From: h.user("Bob").ID, Text: "/lang ru"}, settingsAdmin},
+		{"a member's language change", telegramtest.Post{From: h.user("Bob").ID, Text: "/lang ru"}, "Only chat admins can change the language."},
 		{"a member's unknown language", telegramtest.Post{From: h.user("Bob").ID, Text: "/lang xx"}, "I don't speak xx"},
 		{"a member's language", telegramtest.Post{From: h.user("Bob").ID, Text: "/lang"}, "Language: English."},
 		{"an admin's grant", telegramtest.Post{From: h.user("Alice").ID, Text: "/grant 100", ReplyTo: carolSaid.MessageID}, ownersOnly},

@@ -284,14 +284,18 @@ func (c *command) say(text string) { c.sayMessage(render.Message{Text: text}) }
 // for a command that only shows something, the answer they were just given
 // to the same command (a command that changes something, or tries to, is
 // always told how it went).
-func (c *command) sayMessage(m render.Message) {
+func (c *command) sayMessage(m render.Message) { c.sayMessageThen(m, nil) }
+
+// sayMessageThen is sayMessage, calling sent, when not nil, with the id of
+// the message once it is sent.
+func (c *command) sayMessageThen(m render.Message, sent func(ctx context.Context, id int)) {
 	slot := saySlot(c.u.thread, m)
 	repeat := ""
 	if c.showsOnly() {
 		repeat = c.name + " " + c.args + " " + slot
 	}
 	if c.b.quota.allow(c.m.Chat.ID, c.who, repeat, c.b.clock.Now()) {
-		c.b.reply(c.m.Chat.ID, c.u.thread, c.m.MessageID, slot, m)
+		c.b.replyThen(c.m.Chat.ID, c.u.thread, c.m.MessageID, slot, m, sent)
 	}
 }
 
@@ -464,15 +468,17 @@ func (c *command) setLang(ctx context.Context) {
 		c.say(problem.Message(c.lang))
 		return
 	}
-	if _, err := c.b.editSettings(ctx, c.m.Chat.ID, func(cur setting.Chat) (setting.Chat, error) {
+	s, err := c.b.editSettings(ctx, c.m.Chat.ID, func(cur setting.Chat) (setting.Chat, error) {
 		return setting.Set(cur, callback.FieldLang, string(l))
-	}); err != nil {
+	})
+	if err != nil {
 		c.b.internal("lang", err)
 		c.say(i18n.T(c.lang, i18n.PopError))
 		return
 	}
 	c.say(i18n.T(l, i18n.LangSet, i18n.Name(l)))
 	c.b.refreshChat(ctx, c.key.Chat)
+	c.b.redrawPanels(c.m.Chat.ID, s)
 }
 
 // refreshChat re-renders every open table of a chat (one per forum topic):

@@ -75,6 +75,23 @@ func TestNewGameAfterClose(t *testing.T) {
 		require.NotEqual(t, closed, m.MessageID, "the lobby has a message of its own")
 		h.messageSays(closed, "Twenty One — game 1")
 	})
+	t.Run("the button, no game played", func(t *testing.T) {
+		// Pressed far up the chat, the closed table's button opens the
+		// lobby at the bottom too, not in its own message off screen.
+		h := newHarness(t)
+		h.lobby("Bob")
+		h.clock.Advance(11 * time.Minute)
+		h.tableMessage(contains("closed"))
+		closed := h.view().MessageID
+		tm, ok := h.srv.Message(h.group.ID, closed)
+		require.True(t, ok)
+		b, ok := tm.Button("New table")
+		require.True(t, ok)
+		h.pressRaw("Carol", closed, b.CallbackData)
+		m := h.tableMessage(contains("Carol"))
+		require.NotEqual(t, closed, m.MessageID, "the lobby has a message of its own")
+		h.messageGone(closed)
+	})
 	t.Run("no game played", func(t *testing.T) {
 		h := newHarness(t)
 		h.lobby("Bob")

@@ -172,7 +172,12 @@ func (b *Bot) pressTable(ctx context.Context, u update, key storage.TableKey, da
 	}
 	cmd := game.Command{Kind: tableCommands[data.Action], User: from.ID, Name: from.Name,
 		Amount: data.Amount, Version: data.Version}
-	res, err := b.store.Apply(ctx, b.request(key, u.UpdateID, from, cmd))
+	req := b.request(key, u.UpdateID, from, cmd)
+	// A closed table's message may be far up the chat: its New table opens
+	// the lobby at the bottom, as /newgame does, and the old message stays
+	// the record of its last game, or goes when it held none.
+	req.Repost = data.Action == callback.NewTable
+	res, err := b.store.Apply(ctx, req)
 	lang := langOf(res.Settings, from.Language)
 	if err != nil {
 		if errors.Is(err, storage.ErrDuplicate) {

@@ -28,11 +28,11 @@ func (c *command) settings(ctx context.Context) {
 			c.say(i18n.T(c.lang, i18n.PopError))
 			return
 		}
-		msg := render.SettingsReadOnly(s.Game, lang(s))
-		if c.mayChange(ctx) {
-			msg = render.Settings(s.Game, lang(s))
-		}
-		c.sayMessage(msg)
+		pn := panel{readOnly: !c.mayChange(ctx)}
+		c.sayMessageThen(pn.draw(s), func(ctx context.Context, id int) {
+			pn.id, pn.at = id, c.b.clock.Now()
+			c.b.panelSent(ctx, chat, pn, s)
+		})
 		return
 	}
 	field, value, _ := strings.Cut(c.args, " ")
@@ -54,7 +54,54 @@ func (c *command) settings(ctx context.Context) {
 	default:
 		c.say(c.b.savedText(ctx, c.key, lang(s)))
 		c.b.refreshChat(ctx, c.key.Chat)
+		c.b.redrawPanels(chat, s)
 	}
+}
+
+// draw is the panel drawn for settings s.
+func (pn panel) draw(s storage.ChatSettings) render.Message {
+	if pn.readOnly {
+		return render.SettingsReadOnly(s.Game, lang(s))
+	}
+	return render.Settings(s.Game, lang(s))
+}
+
+// panelSent remembers a settings panel just sent, drawn for settings
+// drawn, and redraws it if they changed meanwhile (its send waited behind
+// the redraws of the change).
+func (b *Bot) panelSent(ctx context.Context, chat int64, pn panel, drawn storage.ChatSettings) {
+	b.panels.add(chat, pn, pn.at)
+	s, err := b.store.Settings(ctx, chat)
+	if err == nil && callback.Stamp(s.Game, string(lang(s))) != callback.Stamp(drawn.Game, string(lang(drawn))) {
+		b.redrawPanel(chat, pn, s)
+	}
+}
+
+// redrawPanels redraws every settings panel open in the chat for its
+// settings s: after any change of them.
+func (b *Bot) redrawPanels(chat int64, s storage.ChatSettings) {
+	for _, pn := range b.panels.open(chat, b.clock.Now()) {
+		b.redrawPanel(chat, pn, s)
+	}
+}
+
+// redrawPanel edits a settings panel of the chat for settings s. A panel
+// the edit fails for other than for a while (deleted, too old to edit) is
+// forgotten.
+func (b *Bot) redrawPanel(chat int64, pn panel, s storage.ChatSettings) {
+	msg := pn.draw(s)
+	b.enqueue(outbox.Op{Chat: chat, Slot: "settings:" + strconv.Itoa(pn.id), Do: func(context.Context) error {
+		raw := b.api.editMessage(chat, pn.id, msg)
+		err := forOutbox(b.chatError(chat, raw))
+		if err == nil || retried(err) {
+			return err
+		}
+		b.panels.drop(chat, pn.id)
+		if hasDescription(raw, errEditGone...) {
+			return nil // gone: nothing to redraw
+		}
+		return err
+	}})
 }
 
 // editSettings changes the chat's settings and language with edit, one of
@@ -131,10 +178,12 @@ func (b *Bot) pressSetting(ctx context.Context, q *tgbotapi.CallbackQuery, key s
 	default:
 		b.answer(q, i18n.T(lang(s), i18n.PopSaved), false)
 		b.refreshChat(ctx, key.Chat)
+		b.panels.add(key.Chat, panel{id: q.Message.MessageID, at: b.clock.Now()}, b.clock.Now())
+		b.redrawPanels(key.Chat, s)
+		return
 	}
-	chat, id := key.Chat, q.Message.MessageID
-	msg := render.Settings(s.Game, lang(s))
-	b.enqueue(outbox.Op{Chat: chat, Slot: "settings:" + strconv.Itoa(id), Do: func(context.Context) error {
-		return forOutbox(b.chatError(chat, b.api.editMessage(chat, id, msg)))
-	}})
+	// The pressed panel only: the settings did not change.
+	pn := panel{id: q.Message.MessageID, at: b.clock.Now()}
+	b.panels.add(key.Chat, pn, pn.at)
+	b.redrawPanel(key.Chat, pn, s)
 }

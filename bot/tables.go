@@ -257,11 +257,20 @@ func retried(err error) bool {
 //
 // slot is saySlot(thread, m), or empty to compute it.
 func (b *Bot) reply(chat int64, thread int, replyTo int, slot string, m render.Message) {
+	b.replyThen(chat, thread, replyTo, slot, m, nil)
+}
+
+// replyThen is reply, calling sent, when not nil, with the id of the
+// message once it is sent.
+func (b *Bot) replyThen(chat int64, thread int, replyTo int, slot string, m render.Message, sent func(ctx context.Context, id int)) {
 	if slot == "" {
 		slot = saySlot(thread, m)
 	}
 	b.enqueue(outbox.Op{Chat: chat, Class: outbox.Say, Slot: slot, Do: func(ctx context.Context) error {
-		_, err := b.api.sendMessage(chat, thread, m, replyTo)
+		id, err := b.api.sendMessage(chat, thread, m, replyTo)
+		if err == nil && sent != nil {
+			sent(ctx, id)
+		}
 		return forOutbox(b.chatError(chat, err))
 	}})
 }

@@ -5,13 +5,17 @@ import (
 	"time"
 )
 
-// Duration formats d in hours, minutes and seconds, leaving out the units
-// that are zero and rounding down to the second: "45 s", "10 min",
-// "1 min 30 s", "1 h"; in Russian "45 с", "10 мин". Zero and negative
-// durations are "0 s".
+// Duration formats d, rounded down to the second, the one way the bot
+// writes a span of time: whole seconds under 100 s ("45 s", "60 s",
+// "90 s"), hours, minutes and seconds after that, leaving out the units
+// that are zero ("10 min", "1 h 5 min 3 s"); in Russian "45 с", "10 мин".
+// Zero and negative durations are "0 s".
 func Duration(lang Lang, d time.Duration) string {
 	if d < time.Second {
 		return T(lang, UnitSeconds, "0")
+	}
+	if d < 100*time.Second {
+		return T(lang, UnitSeconds, Number(int64(d/time.Second)))
 	}
 	h, m, s := int64(d/time.Hour), int64(d%time.Hour/time.Minute), int64(d%time.Minute/time.Second)
 	parts := make([]string, 0, 3)
@@ -27,8 +31,8 @@ func Duration(lang Lang, d time.Duration) string {
 	return strings.Join(parts, NoBreakSpace)
 }
 
-// Countdown formats the time left until a deadline as players read it at a
-// glance: whole seconds under 100 s ("45 s"), whole minutes after that ("10
+// Countdown formats the time left until a deadline as Duration does, in
+// whole seconds under 100 s ("45 s") and whole minutes after that ("10
 // min", "1 h 5 min"), always rounded up so that it never shows less time
 // than there is; "0 s" once the deadline has passed.
 func Countdown(lang Lang, left time.Duration) string {
@@ -36,7 +40,7 @@ func Countdown(lang Lang, left time.Duration) string {
 		return Duration(lang, 0)
 	}
 	if up := roundUp(left, time.Second); up < 100*time.Second {
-		return T(lang, UnitSeconds, Number(int64(up/time.Second)))
+		return Duration(lang, up)
 	}
 	return Duration(lang, roundUp(left, time.Minute))
 }

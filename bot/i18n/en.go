@@ -138,6 +138,7 @@ var en = map[Key]string{
 	CancelNothing:    "There is nothing to cancel.",
 	LangCurrent:      "Language: %s. To change it: /lang en or /lang ru.",
 	LangSet:          "Language: %s.",
+	LangAdminOnly:    "Only chat admins can change the language.",
 	LangUnknown:      "I don't speak %s: use en or ru.",
 	VerifyTitle:      "🔐 Game %s: the decks, revealed in the order they were dealt.",
 	VerifyDeck:       "Deck %s · sha256 <code>%s</code>\n<code>%s</code>",

@@ -291,6 +291,8 @@ const (
 	SettingsFooter Key = "settings.footer"
 	// SettingsAdminOnly: a non-admin tried to change a setting.
 	SettingsAdminOnly Key = "settings.adminonly"
+	// LangAdminOnly: a non-admin tried to change the language.
+	LangAdminOnly Key = "cmd.lang.adminonly"
 	// SettingsSaved: a setting saved.
 	SettingsSaved Key = "settings.saved"
 	// SettingsSavedInGame: a setting saved while a game is played.

@@ -138,6 +138,7 @@ var ru = map[Key]string{
 	CancelNothing:    "Отменять нечего.",
 	LangCurrent:      "Язык: %s. Сменить: /lang en или /lang ru.",
 	LangSet:          "Язык: %s.",
+	LangAdminOnly:    "Менять язык могут только админы чата.",
 	LangUnknown:      "Я не говорю на языке %s: выбери en или ru.",
 	VerifyTitle:      "🔐 Игра %s: колоды в том порядке, в каком их сдавали.",
 	VerifyDeck:       "Колода %s · sha256 <code>%s</code>\n<code>%s</code>",

@@ -32,7 +32,7 @@ var fieldNames = map[string]i18n.Key{
 var presets = map[string][]int64{
 	callback.FieldStake:  {5, 10, 25, 50, 100},
 	callback.FieldEntry:  {50, 100, 200, 500, 1000},
-	callback.FieldTurn:   {30, 45, 60, 90, 120},
+	callback.FieldTurn:   {10, 30, 60, 90, 120},
 	callback.FieldLobby:  {120, 300, 600, 1800, 3600},
 	callback.FieldKnocks: {0, 1, 2, 3, 5},
 }
@@ -152,9 +152,7 @@ func (k settingsKeys) valid(field, value string) bool {
 // label shows a preset value of a numeric field.
 func (k settingsKeys) label(field string, v int64) string {
 	switch field {
-	case callback.FieldTurn:
-		return i18n.T(k.lang, i18n.UnitSeconds, i18n.Number(v))
-	case callback.FieldLobby:
+	case callback.FieldTurn, callback.FieldLobby:
 		return i18n.Duration(k.lang, time.Duration(v)*time.Second)
 	}
 	return i18n.Number(v)
