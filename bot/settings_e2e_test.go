@@ -31,8 +31,8 @@ func TestSettingsWriteADurationOneWay(t *testing.T) {
 	h.botSays("Saved")
 	h.command("Alice", "settings")
 	m := h.botSays("Table settings")
-	assert.Contains(t, m.Text, "Turn time: 60 s")
-	assert.Contains(t, m.Labels(), "60 s ✓")
+	assert.Contains(t, m.Text, "Turn time: 60\u00a0s")
+	assert.Contains(t, m.Labels(), "60\u00a0s ✓")
 }
 
 // TestSettingsOfferTheShortestTurn: the least turn time allowed, 10 s, is
@@ -43,7 +43,7 @@ func TestSettingsOfferTheShortestTurn(t *testing.T) {
 	m := h.botSays("Table settings")
 	a := h.pressRaw("Alice", m.MessageID, settingsButton(t, m, callback.FieldTurn, "10"))
 	assert.Equal(t, "Saved.", a.Text)
-	assert.Contains(t, h.messageSays(m.MessageID, "Turn time: 10 s").Labels(), "10 s ✓")
+	assert.Contains(t, h.messageSays(m.MessageID, "Turn time: 10\u00a0s").Labels(), "10\u00a0s ✓")
 }
 
 // TestMemberLanguageChangeIsRefusedAsOne: a member's /lang is refused in
@@ -69,9 +69,9 @@ func TestSettingsPanelsFollowEveryChange(t *testing.T) {
 
 	h.command("Alice", "settings", "turn", "10s")
 	h.botSays("Saved")
-	m := h.messageSays(admin.MessageID, "Turn time: 10 s")
-	assert.Contains(t, m.Labels(), "10 s ✓")
-	assert.Empty(t, h.messageSays(member.MessageID, "Turn time: 10 s").Buttons(), "still read-only")
+	m := h.messageSays(admin.MessageID, "Turn time: 10\u00a0s")
+	assert.Contains(t, m.Labels(), "10\u00a0s ✓")
+	assert.Empty(t, h.messageSays(member.MessageID, "Turn time: 10\u00a0s").Buttons(), "still read-only")
 
 	a := h.pressRaw("Alice", m.MessageID, settingsButton(t, m, callback.FieldStake, "25"))
 	require.Equal(t, "Saved.", a.Text)
