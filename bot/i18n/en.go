@@ -19,8 +19,8 @@ var en = map[Key]string{
 	TableSeatPlayed:  "✓ played",
 	TableSeatLeaving: "leaving",
 	TableDeck:        "🔐 Deck sha256: %s",
-	TableDeckCheck:   "🔐 Deck check: sha256 %s · /verify %s",
-	TableDeckChecks:  "🔐 Deck checks: %s · /verify %s",
+	TableDeckCheck:   "🔐 Deck check: sha256 %s · /verify_%s",
+	TableDeckChecks:  "🔐 Deck checks: %s · /verify_%s",
 	TableDeckCircle:  "circle %s sha256 %s",
 
 	LogBanker:       "banker",
