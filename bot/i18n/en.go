@@ -66,6 +66,7 @@ var en = map[Key]string{
 	PopSeated:           "You're already seated.",
 	PopFull:             "The table is full.",
 	PopNotSeated:        "You're not at this table.",
+	PopBanker:           "You're the banker: the game plays your hand.",
 	PopNeedPlayers:      "Need at least %s players.",
 	PopInProgress:       "A game is in progress; join when it ends.",
 	PopNotOffered:       "That bet isn't offered.",

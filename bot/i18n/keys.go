@@ -150,6 +150,9 @@ const (
 	PopFull Key = "pop.full"
 	// PopNotSeated: the user does not sit at the table.
 	PopNotSeated Key = "pop.notseated"
+	// PopBanker: the banker pressed a player's button (the game draws the
+	// banker's hand).
+	PopBanker Key = "pop.banker"
 	// PopNeedPlayers: the fewest players a game starts with.
 	PopNeedPlayers Key = "pop.needplayers"
 	// PopInProgress: a game is being played.

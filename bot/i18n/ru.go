@@ -66,6 +66,7 @@ var ru = map[Key]string{
 	PopSeated:           "Ты уже за столом.",
 	PopFull:             "Все места заняты.",
 	PopNotSeated:        "Ты не за этим столом.",
+	PopBanker:           "Ты банкир: за банк карты тянет бот.",
 	PopNeedPlayers:      "Нужно хотя бы %s игрока.",
 	PopInProgress:       "Идёт игра: садись, когда она закончится.",
 	PopNotOffered:       "Такой ставки нет.",
