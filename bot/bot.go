@@ -125,11 +125,12 @@ type Bot struct {
 	cancel context.CancelFunc
 
 	// mu guards the state that is neither one chat's nor a component's
-	// with a lock of its own: what Start and Close share, and two small
+	// with a lock of its own: what Start and Close share, and the small
 	// caches that any chat's handler reads and writes.
 	mu       sync.Mutex
 	admins   map[adminKey]adminEntry         // the admin statuses isAdmin got
 	verified map[storage.TableKey]verifySent // the tables' last deck checks
+	pressed  map[storage.TableKey]pressed    // the tables' last presses that applied
 
 	panels settingsPanels // the chats' open settings panels
 }
@@ -169,6 +170,7 @@ func New(ctx context.Context, cfg Config) (*Bot, error) {
 		admins:   make(map[adminKey]adminEntry),
 		quota:    newQuota(),
 		verified: make(map[storage.TableKey]verifySent),
+		pressed:  make(map[storage.TableKey]pressed),
 	}
 	for _, id := range cfg.Owners {
 		b.owners[id] = true

@@ -32,7 +32,7 @@ var commands = []commandSpec{
 	// not change it.
 	{name: "lang", menu: i18n.DescLang, help: i18n.HelpLang, who: admins, refusal: i18n.LangAdminOnly, restricted: aLanguage,
 		showsOnly: withoutArgs, run: (*command).setLang},
-	{name: "verify", menu: i18n.DescVerify, help: i18n.HelpVerify, showsOnly: always, run: (*command).verify},
+	{name: "verify", menu: i18n.DescVerify, help: i18n.HelpVerify, numbered: true, showsOnly: always, run: (*command).verify},
 	{name: "top", menu: i18n.DescTop, help: i18n.HelpTop, showsOnly: always, run: (*command).top},
 	{name: "stats", menu: i18n.DescStats, help: i18n.HelpStats, showsOnly: always, run: (*command).stats},
 	{name: "history", menu: i18n.DescHistory, help: i18n.HelpHistory, showsOnly: always, run: (*command).history},
@@ -56,6 +56,11 @@ type commandSpec struct {
 	menu i18n.Key
 	// help is its line in /help; "" keeps it out.
 	help i18n.Key
+	// numbered: "/name_N" is the command with the argument N (digits), a
+	// form that a message can show as one tappable command: a tap sends
+	// only the command's word, and Telegram's command names may hold "_"
+	// and digits (Bot API, MessageEntity bot_command).
+	numbered bool
 	// showsOnly reports whether a use with these arguments only shows
 	// something, changing nothing: asked again at once, the same answer
 	// need not come twice (see command.sayMessage); nil: never.
@@ -110,10 +115,15 @@ var commandsByName = func() map[string]*commandSpec {
 	return m
 }()
 
-// route runs the command named c.name, if the bot has one by that name,
-// where it works and for who may use it, answering everyone else.
+// route runs the command named c.name, if the bot has one by that name
+// (or c.name is "name_N" of a numbered command: then it is that command
+// with N before its arguments), where it works and for who may use it,
+// answering everyone else.
 func (c *command) route(ctx context.Context) {
 	spec, ok := commandsByName[c.name]
+	if !ok {
+		spec, ok = c.numbered()
+	}
 	if !ok {
 		return
 	}
@@ -125,6 +135,20 @@ func (c *command) route(ctx context.Context) {
 	if c.allowed(ctx) {
 		spec.run(c, ctx)
 	}
+}
+
+// numbered reads c.name as "name_N" of a numbered command: it returns
+// that command, with c.name set to name and N put before c.args; false,
+// changing nothing, when c.name is no such form.
+func (c *command) numbered() (*commandSpec, bool) {
+	name, n, ok := strings.Cut(c.name, "_")
+	spec, known := commandsByName[name]
+	if !ok || !known || !spec.numbered || n == "" || strings.Trim(n, "0123456789") != "" {
+		return nil, false
+	}
+	c.name = name
+	c.args = strings.TrimSpace(n + " " + c.args)
+	return spec, true
 }
 
 // allowed reports whether the sender may use the command with its

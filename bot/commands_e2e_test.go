@@ -57,7 +57,12 @@ func TestCommandRouting(t *testing.T) {
 		{"verify with no game", telegramtest.Post{From: h.user("Bob").ID, Text: "/verify"}, "/verify N shows the decks of game N."},
 		{"a command in capitals", telegramtest.Post{From: h.user("Bob").ID, Text: "/BALANCE"}, "Bob, your balance"},
 		{"an unknown command", telegramtest.Post{From: h.user("Bob").ID, Text: "/dance"}, silent},
-		{"verify_1, no command", telegramtest.Post{From: h.user("Bob").ID, Text: "/verify_1"}, silent},
+		{"verify_1, verify 1", telegramtest.Post{From: h.user("Bob").ID, Text: "/verify_1"}, "No deck of game 1 is kept."},
+		{"verify_1 with arguments", telegramtest.Post{From: h.user("Bob").ID, Text: "/verify_1 2"}, "/verify N shows the decks of game N."},
+		{"verify_, no command", telegramtest.Post{From: h.user("Bob").ID, Text: "/verify_"}, silent},
+		{"verify_x, no command", telegramtest.Post{From: h.user("Bob").ID, Text: "/verify_x"}, silent},
+		{"verify_1_2, no command", telegramtest.Post{From: h.user("Bob").ID, Text: "/verify_1_2"}, silent},
+		{"balance_1, no command", telegramtest.Post{From: h.user("Bob").ID, Text: "/balance_1"}, silent},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -25,12 +25,20 @@ import (
 // bet of 10. It returns the deck commitment the table showed during it.
 func (h *harness) bobWins() string {
 	h.t.Helper()
-	h.decks("Th Ah")
 	h.lobby("Bob")
+	return h.wins("Bob")
+}
+
+// wins plays the next game of the lobby, Alice starting it, and player (the
+// one who is to bet) wins it at once with 21; it returns the commitment of
+// the deck the table showed.
+func (h *harness) wins(player string) string {
+	h.t.Helper()
+	h.decks("Th Ah")
 	h.startGame("Alice")
 	during := h.tableMessage(contains("Deck sha256"))
-	h.bet("Bob", 10)
-	h.hit("Bob")
+	h.bet(player, 10)
+	h.hit(player)
 	h.tableMessage(contains("Game over"))
 	hash := regexp.MustCompile(`[0-9a-f]{64}`).FindString(during.Text)
 	require.NotEmpty(h.t, hash, "the table shows the deck's commitment: %q", during.Text)

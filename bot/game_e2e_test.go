@@ -86,7 +86,7 @@ func TestFullGameWithKnockAndBrokenBank(t *testing.T) {
 	for i, r := range reveals {
 		assert.Equal(t, r.Commitment, v.Decks[i].String())
 	}
-	assert.Contains(t, end.Text, "🔐 Deck checks: circle 1 sha256 "+v.Decks[0].Short()+" · circle 2 sha256 "+v.Decks[1].Short()+" · /verify 1")
+	assert.Contains(t, end.Text, "🔐 Deck checks: circle 1 sha256 "+v.Decks[0].Short()+" · circle 2 sha256 "+v.Decks[1].Short()+" · /verify_1")
 
 	want := map[string]int64{"Alice": 990, "Bob": 1020, "Carol": 980, "Dave": 1010}
 	for name, bal := range want {

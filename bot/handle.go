@@ -381,10 +381,13 @@ func (c *command) leave(ctx context.Context) {
 	if !ok {
 		return
 	}
-	res, err := c.apply(ctx, u, game.Command{Kind: game.Leave, User: u.ID})
+	cmd := game.Command{Kind: game.Leave, User: u.ID}
+	res, err := c.apply(ctx, u, cmd)
 	switch {
 	case err == nil:
 		c.b.show(res.View)
+		// Told as the Leave button is: the table's edit names nobody.
+		c.say(toast(c.lang, cmd, res.Outcome))
 	case errors.Is(err, storage.ErrDuplicate):
 	default:
 		c.sayError(err, res.View, u)

@@ -374,7 +374,14 @@ func showsVersion(m telegramtest.ChatMessage, v uint64) bool {
 // action's code) on the current table message and returns the answer.
 func (h *harness) pressData(name string, match func(callback.Data) bool) telegramtest.CallbackAnswer {
 	h.t.Helper()
-	var data string
+	id, data := h.buttonOf(match)
+	return h.pressRaw(name, id, data)
+}
+
+// buttonOf waits for the current table message to show a button matching
+// match, and returns the message's id and the button's callback data.
+func (h *harness) buttonOf(match func(callback.Data) bool) (messageID int, data string) {
+	h.t.Helper()
 	m := h.tableMessage(func(m telegramtest.ChatMessage) bool {
 		for _, b := range m.Buttons() {
 			if d, err := callback.Parse(b.CallbackData); err == nil && match(d) {
@@ -384,7 +391,7 @@ func (h *harness) pressData(name string, match func(callback.Data) bool) telegra
 		}
 		return false
 	})
-	return h.pressRaw(name, m.MessageID, data)
+	return m.MessageID, data
 }
 
 // pressRaw presses with the given callback data on a message.

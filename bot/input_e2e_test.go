@@ -87,12 +87,13 @@ func TestStaleButtonsAndDoubleTaps(t *testing.T) {
 		}
 	}
 	require.NotEmpty(t, joinData)
-	// Carol joins; a double tap of the same button is outdated.
+	// Carol joins; a double tap of the same button is told what the first
+	// tap was, and applies nothing.
 	a := h.pressRaw("Carol", m.MessageID, joinData)
 	assert.Equal(t, "You're in.", a.Text)
 	v := h.version()
 	a = h.pressRaw("Carol", m.MessageID, joinData)
-	assert.Equal(t, "This table has moved on.", a.Text)
+	assert.Equal(t, "You're in.", a.Text)
 	assert.Equal(t, v, h.version())
 	// Dave presses the stale Join of an older render: outdated too.
 	a = h.pressRaw("Dave", m.MessageID, joinData)
@@ -132,7 +133,8 @@ func TestForgedCallbackData(t *testing.T) {
 		{"a huge bet", "Bob", "b:" + ver + ":99999999999999999999", "This button doesn't work here."},
 		{"a bet above the bank", "Bob", "b:" + ver + ":1000", "That bet isn't offered."},
 		{"another user's turn", "Carol", "b:" + ver + ":10", "It's Bob's turn."},
-		{"a stranger", "Dave", "b:" + ver + ":10", "It's Bob's turn."},
+		{"a stranger", "Dave", "b:" + ver + ":10", "You're not at this table."},
+		{"the banker", "Alice", "b:" + ver + ":10", "You're the banker: the game plays your hand."},
 		{"hit while betting", "Bob", "h:" + ver, "Not now."},
 		{"a version from the future", "Bob", "b:" + strconv.FormatUint(h.version()+5, 10) + ":10", "This table has moved on."},
 		{"trailing garbage", "Bob", "b:" + ver + ":10:x", "This button doesn't work here."},

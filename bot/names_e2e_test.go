@@ -40,7 +40,7 @@ func TestHostileNamesAreShownClean(t *testing.T) {
 	h.reply("Dave", said.MessageID, "/grant 5")
 	shown(h.botSays("Mallory got 5"))
 
-	h.lobby("Mallory")
+	h.lobby("Mallory", "Bob")
 	h.startGame("Alice")
 	a := h.pressData("Bob", action(betAction))
 	assert.Equal(t, "It's Mallory's turn.", a.Text)

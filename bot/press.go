@@ -186,12 +186,66 @@ func (b *Bot) pressTable(ctx context.Context, u update, key storage.TableKey, da
 			b.answer(q, toast(lang, cmd, res.Outcome), false)
 			return
 		}
+		if errors.Is(err, game.ErrOutdated) {
+			if text, ok := b.pressedAgain(key, from.ID, data, res.Table.Version()); ok {
+				// A double tap: the second press of a button the first
+				// one took away. It is told nothing new: the first one's
+				// toast, or nothing where that was silent.
+				b.answer(q, text, false)
+				return
+			}
+		}
 		text, alert := b.rejection(lang, err, res.View, from.ID)
 		b.answer(q, text, alert)
 		return
 	}
-	b.answer(q, toast(lang, cmd, res.Outcome), false)
+	text := toast(lang, cmd, res.Outcome)
+	b.remember(key, from.ID, data, text)
+	b.answer(q, text, false)
 	b.show(res.View)
+}
+
+// pressed is a table's last button press that applied: who pressed what,
+// the toast they got, and when.
+type pressed struct {
+	user  game.UserID
+	data  callback.Data
+	toast string
+	at    time.Time
+}
+
+// pressMemory bounds how long a press is remembered once the bot holds
+// many: a double tap comes within a second or two.
+const pressMemory = time.Minute
+
+// remember records the press that just applied to the table, and the toast
+// it got, for pressedAgain.
+func (b *Bot) remember(key storage.TableKey, user game.UserID, data callback.Data, toast string) {
+	now := b.clock.Now()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(b.pressed) >= 1024 {
+		for k, p := range b.pressed {
+			if now.Sub(p.at) >= pressMemory {
+				delete(b.pressed, k)
+			}
+		}
+	}
+	b.pressed[key] = pressed{user: user, data: data, toast: toast, at: now}
+}
+
+// pressedAgain returns the toast of the table's last press that applied,
+// when a press by user with data repeats it and nothing else moved the
+// table since (it is at the version after the button's); false otherwise,
+// or when the bot no longer remembers that press (it restarted).
+func (b *Bot) pressedAgain(key storage.TableKey, user game.UserID, data callback.Data, version uint64) (string, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	p, ok := b.pressed[key]
+	if !ok || p.user != user || p.data != data || version != data.Version+1 {
+		return "", false
+	}
+	return p.toast, true
 }
 
 // request is the storage request of cmd made by u in update updateID. It
@@ -259,6 +313,14 @@ func (b *Bot) rejection(lang i18n.Lang, err error, v storage.View, user game.Use
 	case game.KindOutdated:
 		return i18n.T(lang, i18n.PopOutdated), false
 	case game.KindNotYourTurn:
+		seat, seated := t.SeatOf(user)
+		banker, inGame := t.Banker()
+		switch {
+		case !seated || t.Seat(seat).Leaving:
+			return i18n.T(lang, i18n.PopNotSeated), false
+		case inGame && seat == banker:
+			return i18n.T(lang, i18n.PopBanker), false
+		}
 		if i, ok := t.Turn(); ok {
 			return i18n.T(lang, i18n.PopTurn, render.Name(t.Seat(i).Name)), false
 		}

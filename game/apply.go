@@ -342,19 +342,20 @@ func (a *applier) start(cmd Command) error {
 	if err := st.Validate(); err != nil {
 		return err
 	}
-	stood := false
+	// Too few seated is refused before anyone stands up: a start that
+	// could not be one changes nothing, whatever the balances.
+	if a.t.nseats < MinPlayers {
+		return fmt.Errorf("%w: %d seated, %d needed", ErrNotEnoughPlayers, a.t.nseats, MinPlayers)
+	}
 	for i := int(a.t.nseats) - 1; i >= 0; i-- {
 		u := a.t.seats[i].User
 		if a.balance(u) < st.EntryLimit {
 			a.removeSeat(i)
 			a.emit(Event{Kind: EventStoodUp, User: u, Reason: ReasonEntryLimit})
-			stood = true
 		}
 	}
 	if a.t.nseats < MinPlayers {
-		if !stood {
-			return fmt.Errorf("%w: %d seated, %d needed", ErrNotEnoughPlayers, a.t.nseats, MinPlayers)
-		}
+		// Some stood up: the start is that, and the lobby waits for more.
 		if a.t.nseats == 0 {
 			a.close(ReasonEntryLimit)
 		}

@@ -1070,6 +1070,16 @@ func TestRuleStandUpBelowEntryLimitAtStart(t *testing.T) {
 	assert.Equal(t, []game.UserID{alice}, f.seated())
 	f.reject(game.Command{Kind: game.Start, User: alice}, game.ErrNotEnoughPlayers)
 
+	// A lone player is refused as ever, below the limit too: nobody stands
+	// up, and the table stays open.
+	f = newFixture(t)
+	f.lobby(alice)
+	f.reject(game.Command{Kind: game.Start, User: alice}, game.ErrNotEnoughPlayers)
+	f.setBalance(alice, 10)
+	f.reject(game.Command{Kind: game.Start, User: alice}, game.ErrNotEnoughPlayers)
+	assert.Equal(t, game.Lobby, f.tb.Phase())
+	assert.Equal(t, []game.UserID{alice}, f.seated())
+
 	// When nobody is left, the table closes.
 	f = newFixture(t)
 	f.lobby(alice, bob)

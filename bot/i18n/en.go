@@ -19,8 +19,8 @@ var en = map[Key]string{
 	TableSeatPlayed:  "✓ played",
 	TableSeatLeaving: "leaving",
 	TableDeck:        "🔐 Deck sha256: %s",
-	TableDeckCheck:   "🔐 Deck check: sha256 %s · /verify %s",
-	TableDeckChecks:  "🔐 Deck checks: %s · /verify %s",
+	TableDeckCheck:   "🔐 Deck check: sha256 %s · /verify_%s",
+	TableDeckChecks:  "🔐 Deck checks: %s · /verify_%s",
 	TableDeckCircle:  "circle %s sha256 %s",
 
 	LogBanker:       "banker",
@@ -66,6 +66,7 @@ var en = map[Key]string{
 	PopSeated:           "You're already seated.",
 	PopFull:             "The table is full.",
 	PopNotSeated:        "You're not at this table.",
+	PopBanker:           "You're the banker: the game plays your hand.",
 	PopNeedPlayers:      "Need at least %s players.",
 	PopInProgress:       "A game is in progress; join when it ends.",
 	PopNotOffered:       "That bet isn't offered.",

@@ -44,10 +44,12 @@ const (
 	TableSeatLeaving Key = "table.seat.leaving"
 	// TableDeck: the SHA-256 of the deck in play.
 	TableDeck Key = "table.deck"
-	// TableDeckCheck: the short SHA-256 of the last deck revealed, the game.
+	// TableDeckCheck: the short SHA-256 of the last deck revealed, the game
+	// number in digits only: it ends "/verify_%s", a command a reader taps
+	// (Telegram sends only a command's word, so the number is part of it).
 	TableDeckCheck Key = "table.deck.check"
 	// TableDeckChecks: the decks of a game of several circles (a list of
-	// TableDeckCircle), the game.
+	// TableDeckCircle), the game number as in TableDeckCheck.
 	TableDeckChecks Key = "table.deck.checks"
 	// TableDeckCircle: a circle's number and its deck's short SHA-256.
 	TableDeckCircle Key = "table.deck.circle"
@@ -148,6 +150,9 @@ const (
 	PopFull Key = "pop.full"
 	// PopNotSeated: the user does not sit at the table.
 	PopNotSeated Key = "pop.notseated"
+	// PopBanker: the banker pressed a player's button (the game draws the
+	// banker's hand).
+	PopBanker Key = "pop.banker"
 	// PopNeedPlayers: the fewest players a game starts with.
 	PopNeedPlayers Key = "pop.needplayers"
 	// PopInProgress: a game is being played.

@@ -19,8 +19,8 @@ var ru = map[Key]string{
 	TableSeatPlayed:  "✓ сыграно",
 	TableSeatLeaving: "уходит",
 	TableDeck:        "🔐 Колода, sha256: %s",
-	TableDeckCheck:   "🔐 Проверка колоды: sha256 %s · /verify %s",
-	TableDeckChecks:  "🔐 Проверка колод: %s · /verify %s",
+	TableDeckCheck:   "🔐 Проверка колоды: sha256 %s · /verify_%s",
+	TableDeckChecks:  "🔐 Проверка колод: %s · /verify_%s",
 	TableDeckCircle:  "круг %s sha256 %s",
 
 	LogBanker:       "банкир",
@@ -66,6 +66,7 @@ var ru = map[Key]string{
 	PopSeated:           "Ты уже за столом.",
 	PopFull:             "Все места заняты.",
 	PopNotSeated:        "Ты не за этим столом.",
+	PopBanker:           "Ты банкир: за банк карты тянет бот.",
 	PopNeedPlayers:      "Нужно хотя бы %s игрока.",
 	PopInProgress:       "Идёт игра: садись, когда она закончится.",
 	PopNotOffered:       "Такой ставки нет.",

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/twentyone-bot/twentyone/bot/i18n"
@@ -81,7 +82,8 @@ func (v *view) nets(players []game.Participant) string {
 // deckCheck draws the commitments of the game's revealed decks: of each
 // circle's when the game had several, else of the last deck revealed.
 func (v *view) deckCheck() []line {
-	gameNo := i18n.Number(int64(v.t.Game()))
+	// Digits only: the number is part of the command /verify_N.
+	gameNo := strconv.FormatUint(v.t.Game(), 10)
 	if decks := v.in.Decks; len(decks) > 1 {
 		parts := make([]string, len(decks))
 		for i, c := range decks {

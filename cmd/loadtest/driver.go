@@ -243,18 +243,22 @@ func (d *driver) playChat(ctx context.Context, c *chat) {
 		if d.pace != nil && !d.pace.wait(ctx) {
 			return
 		}
-		moved := d.pressAndWait(ctx, c, v, who, b, false)
+		moved := d.pressAndWait(ctx, c, v, who, b, false, false)
 		if moved && d.stalePresses && c.rng.IntN(20) == 0 && ctx.Err() == nil {
 			// Press the button just pressed again: its version is gone.
-			d.pressAndWait(ctx, c, v, c.rng.IntN(4), b, true)
+			// By the same user it is a double tap, which the bot answers
+			// as it answered the first press, applying nothing.
+			again := c.rng.IntN(4)
+			d.pressAndWait(ctx, c, v, again, b, true, again == who)
 		}
 	}
 }
 
 // pressAndWait presses b as user who and waits until the table shows a
 // newer version or the press is refused. It reports whether the table
-// moved.
-func (d *driver) pressAndWait(ctx context.Context, c *chat, v tableView, who int, b button, stale bool) bool {
+// moved. A stale press must be refused as outdated, or, a double tap (the
+// user pressed b just before), answered without moving the table.
+func (d *driver) pressAndWait(ctx context.Context, c *chat, v tableView, who int, b button, stale, doubleTap bool) bool {
 	p := &pendingPress{data: b.data, version: v.version}
 	c.mu.Lock()
 	if stale {
@@ -308,7 +312,7 @@ func (d *driver) pressAndWait(ctx context.Context, c *chat, v tableView, who int
 			}
 			return true
 		case answered && stale:
-			if text != answerOutdated {
+			if text != answerOutdated && !doubleTap {
 				d.staleApplied.Add(1) // refused for another reason, or taken
 			}
 			return false
