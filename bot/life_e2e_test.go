@@ -41,6 +41,36 @@ func TestTurnTimeout(t *testing.T) {
 	h.tableMessage(contains("closed"))
 }
 
+// TestTimeoutsStayInTheRecord: a player who lets the turn time run out is
+// in the record with what the clock did, in the table message the game
+// ends in and in the record that message becomes once the next game has a
+// message of its own.
+func TestTimeoutsStayInTheRecord(t *testing.T) {
+	h := newHarness(t)
+	h.betting("Kh Tc 9d  Ts")
+	h.decks("Kh Tc 9d  Ts")
+	h.clock.Advance(61 * time.Second) // Bob does not bet
+	h.tableMessage(contains("your bet, Carol"))
+	assert.Equal(t, "Bet 10", h.bet("Carol", 10).Text)
+	h.clock.Advance(61 * time.Second) // Carol does not draw: she stands at 10
+	lines := []string{
+		"Bob: K♥ → out of time: sat the circle out",
+		"Carol: 10♣ = 10 (out of time, stood) · banker: 9♦ 10♠ = 19 → the bank takes 10",
+		"Game over. Alice takes the bank: 20.",
+	}
+	end := h.tableMessage(contains("Game over"))
+	for _, l := range lines {
+		assert.Contains(t, end.Text, l, "the lobby after the game")
+	}
+
+	h.startGame("Bob")
+	next := h.tableMessage(contains("your bet, Carol"))
+	require.NotEqual(t, end.MessageID, next.MessageID, "the next game has a message of its own")
+	record := h.messageSays(end.MessageID, append(lines, "Twenty One — game 1")...)
+	assert.NotContains(t, record.Text, "Seated", "a record, not a lobby")
+	h.audit()
+}
+
 // TestNewGameAfterClose: /newgame over a closed table opens the lobby in a
 // new message at the bottom of the chat, where the command was typed. The
 // closed table's message becomes the record of its last game, or goes

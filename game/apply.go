@@ -294,7 +294,7 @@ func (a *applier) leave(cmd Command) error {
 		if a.t.phase == Betting {
 			a.sitOut(i, ReasonLeft)
 		} else {
-			a.endDuel(Forfeit, Hand{})
+			a.endDuel(Forfeit, Hand{}, ReasonLeft)
 		}
 		a.nextDuel()
 	default:
@@ -369,7 +369,7 @@ func (a *applier) start(cmd Command) error {
 	t.game++
 	t.settings = st.Clone()
 	t.banker = int8(banker)
-	t.knocks, t.circle, t.nlog = 0, 0, 0
+	t.knocks, t.circle, t.nlog, t.logCut = 0, 0, 0, false
 	t.nplayers = t.nseats
 	for i := range t.seats[:t.nseats] {
 		t.seats[i].Hand, t.seats[i].Bet, t.seats[i].State = Hand{}, 0, Idle
@@ -460,10 +460,10 @@ func (a *applier) hit(cmd Command) error {
 	a.emit(Event{Kind: EventDrew, User: cmd.User, Card: c, Score: score})
 	switch {
 	case score == 21:
-		a.endDuel(TwentyOne, Hand{})
+		a.endDuel(TwentyOne, Hand{}, ReasonNone)
 		a.nextDuel()
 	case score > 21:
-		a.endDuel(PlayerBust, Hand{})
+		a.endDuel(PlayerBust, Hand{}, ReasonNone)
 		a.nextDuel()
 	default:
 		a.t.deadline = a.turnDeadline()
@@ -478,11 +478,12 @@ func (a *applier) stand(cmd Command) error {
 	if _, err := a.current(cmd.User); err != nil {
 		return err
 	}
-	return a.bankerPlays()
+	return a.bankerPlays(ReasonNone)
 }
 
-// bankerPlays draws the banker's hand for the current duel and settles it.
-func (a *applier) bankerPlays() error {
+// bankerPlays draws the banker's hand for the current duel and settles it;
+// why is ReasonTimeout when the player stood by running out of time.
+func (a *applier) bankerPlays(why Reason) error {
 	var bh Hand
 	for bh.Score() < BankerStopsAt {
 		c, err := a.draw()
@@ -506,7 +507,7 @@ func (a *applier) bankerPlays() error {
 	default:
 		r = BankerHigher
 	}
-	a.endDuel(r, bh)
+	a.endDuel(r, bh, why)
 	a.nextDuel()
 	return nil
 }
@@ -525,7 +526,7 @@ func (a *applier) timeout() error {
 		a.sitOut(int(a.t.turn), ReasonTimeout)
 		a.nextDuel()
 	case Drawing:
-		return a.bankerPlays()
+		return a.bankerPlays(ReasonTimeout)
 	}
 	return nil
 }

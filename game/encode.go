@@ -10,9 +10,18 @@ import (
 )
 
 // EncodingVersion is the version of the table encoding this code writes.
-// Decode reads this version only; a new layout gets a new version, and
-// storage migrates what it holds.
-const EncodingVersion = 1
+// Decode reads it and every older one; a new layout gets a new version.
+// Version 2 keeps the whole game's record (LogSize lines, sit-outs
+// included), each line naming its player by the index among the game's
+// players; version 1 kept the last 8 duels, each with the player's id and
+// name, and decodes as a record that may be cut (Table.LogComplete).
+const EncodingVersion = 2
+
+// encodingV1 is the first encoding, which Decode still reads.
+const encodingV1 = 1
+
+// logSizeV1 is how many duels encoding 1 kept.
+const logSizeV1 = 8
 
 var crcTable = crc32.MakeTable(crc32.Castagnoli)
 
@@ -59,17 +68,6 @@ func (t *Table) AppendBinary(b []byte) ([]byte, error) {
 	}
 	b = append(b, t.ndiscard)
 	b = appendCards(b, t.discard[:t.ndiscard])
-	b = append(b, t.nlog)
-	for i := range t.log[:t.nlog] {
-		d := &t.log[i]
-		b = binary.AppendVarint(b, int64(d.Circle))
-		b = binary.AppendVarint(b, int64(d.User))
-		b = appendString(b, d.Name)
-		b = appendHand(b, &d.Hand)
-		b = appendHand(b, &d.Banker)
-		b = binary.AppendVarint(b, d.Bet)
-		b = append(b, byte(d.Result))
-	}
 	b = append(b, t.nplayers)
 	for i := range t.players[:t.nplayers] {
 		p := &t.players[i]
@@ -77,6 +75,14 @@ func (t *Table) AppendBinary(b []byte) ([]byte, error) {
 		b = appendString(b, p.Name)
 		b = append(b, boolByte(p.Banker))
 		b = binary.AppendVarint(b, p.Net)
+	}
+	b = append(b, boolByte(t.logCut), t.nlog)
+	for i := range t.log[:t.nlog] {
+		e := &t.log[i]
+		b = append(b, e.circle, e.player, byte(e.result), byte(e.why))
+		b = appendHand(b, &e.hand)
+		b = appendHand(b, &e.banker)
+		b = binary.AppendVarint(b, e.bet)
 	}
 	b = append(b, boolByte(t.hasRevealed))
 	if t.hasRevealed {
@@ -144,8 +150,8 @@ func Decode(data []byte) (Table, error) {
 	if crc32.Checksum(body, crcTable) != sum {
 		return Table{}, fmt.Errorf("%w: checksum mismatch", ErrCorrupt)
 	}
-	if body[0] != EncodingVersion {
-		return Table{}, fmt.Errorf("%w: %d (this build reads %d)", ErrUnknownVersion, body[0], EncodingVersion)
+	if body[0] != EncodingVersion && body[0] != encodingV1 {
+		return Table{}, fmt.Errorf("%w: %d (this build reads %d to %d)", ErrUnknownVersion, body[0], encodingV1, EncodingVersion)
 	}
 	r := reader{b: body[1:]}
 	var t Table
@@ -178,24 +184,11 @@ func Decode(data []byte) (Table, error) {
 	}
 	t.ndiscard = r.count(DeckSize)
 	r.cards(t.discard[:t.ndiscard])
-	t.nlog = r.count(LogSize)
-	for i := range t.log[:t.nlog] {
-		d := &t.log[i]
-		d.Circle = int(r.varint())
-		d.User = UserID(r.varint())
-		d.Name = r.string()
-		r.hand(&d.Hand)
-		r.hand(&d.Banker)
-		d.Bet = r.varint()
-		d.Result = DuelResult(r.byte())
-	}
-	t.nplayers = r.count(MaxSeats)
-	for i := range t.players[:t.nplayers] {
-		p := &t.players[i]
-		p.User = UserID(r.varint())
-		p.Name = r.string()
-		p.Banker = r.bool()
-		p.Net = r.varint()
+	if body[0] == encodingV1 {
+		r.logV1(&t)
+	} else {
+		r.players(&t)
+		r.log(&t)
 	}
 	t.hasRevealed = r.bool()
 	if t.hasRevealed {
@@ -212,6 +205,76 @@ func Decode(data []byte) (Table, error) {
 		return Table{}, fmt.Errorf("%w: %w", ErrCorrupt, err)
 	}
 	return t, nil
+}
+
+// players reads the players of the current or last game.
+func (r *reader) players(t *Table) {
+	t.nplayers = r.count(MaxSeats)
+	for i := range t.players[:t.nplayers] {
+		p := &t.players[i]
+		p.User = UserID(r.varint())
+		p.Name = r.string()
+		p.Banker = r.bool()
+		p.Net = r.varint()
+	}
+}
+
+// log reads the record of encoding 2, after the players it points into.
+func (r *reader) log(t *Table) {
+	t.logCut = r.bool()
+	t.nlog = r.count(LogSize)
+	for i := range t.log[:t.nlog] {
+		e := &t.log[i]
+		e.circle, e.player, e.result, e.why = r.byte(), r.byte(), DuelResult(r.byte()), Reason(r.byte())
+		r.hand(&e.hand)
+		r.hand(&e.banker)
+		e.bet = r.varint()
+		r.entry(t, e)
+	}
+}
+
+// logV1 reads the log and the players of encoding 1: up to 8 duels, each
+// naming its player by id and name, then the players. A full log may have
+// lost its oldest duels.
+func (r *reader) logV1(t *Table) {
+	n := r.count(logSizeV1)
+	var users [logSizeV1]UserID
+	for i := range t.log[:n] {
+		e := &t.log[i]
+		e.circle = uint8(min(max(r.varint(), 0), math.MaxUint8))
+		users[i] = UserID(r.varint())
+		_ = r.string() // the name, which the players hold too
+		r.hand(&e.hand)
+		r.hand(&e.banker)
+		e.bet = r.varint()
+		e.result = DuelResult(r.byte())
+	}
+	r.players(t)
+	t.nlog, t.logCut = n, n == logSizeV1
+	for i := range t.log[:n] {
+		e := &t.log[i]
+		e.player = MaxSeats
+		for j := range t.players[:t.nplayers] {
+			if t.players[j].User == users[i] {
+				e.player = uint8(j)
+			}
+		}
+		r.entry(t, e)
+	}
+}
+
+// entry checks a line of the record: a player of the game, a known result,
+// no bet on a circle sat out.
+func (r *reader) entry(t *Table, e *entry) {
+	switch {
+	case r.err != nil:
+	case e.player >= t.nplayers:
+		r.fail("record line of player %d of %d", e.player, t.nplayers)
+	case e.result < TwentyOne || e.result > NoDuel || e.why > ReasonEntryLimit:
+		r.fail("record line with result %d, reason %d", e.result, e.why)
+	case e.bet < 0 || e.result == NoDuel && e.bet != 0:
+		r.fail("record line with bet %d", e.bet)
+	}
 }
 
 // reader reads the encoding; the first failure sticks and later reads return

@@ -1,6 +1,7 @@
 package game_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -289,4 +290,16 @@ func tr(u game.UserID, k game.TransferKind, amount int64) game.Transfer {
 func (f *fixture) transfers(want ...game.Transfer) {
 	f.t.Helper()
 	assert.Equal(f.t, want, f.out.Transfers)
+}
+
+// hand returns the hand of the given card codes.
+func hand(t testing.TB, codes string) game.Hand {
+	t.Helper()
+	var cs []game.Card
+	for _, s := range strings.Fields(codes) {
+		c, err := game.ParseCard(s)
+		require.NoError(t, err, s)
+		cs = append(cs, c)
+	}
+	return game.NewHand(cs...)
 }

@@ -75,9 +75,11 @@ func (a *applier) breakBank() {
 	a.endGame(ReasonBankBroken)
 }
 
-// sitOut makes seat i sit the circle out; no chips move.
+// sitOut makes seat i sit the circle out; no chips move. The record keeps
+// it, with the card the player was dealt.
 func (a *applier) sitOut(i int, why Reason) {
 	s := &a.t.seats[i]
+	a.record(Duel{Circle: int(a.t.circle), User: s.User, Hand: s.Hand, Result: NoDuel, Reason: why})
 	a.discardHand(&s.Hand)
 	s.State = SatOut
 	a.emit(Event{Kind: EventSatOut, User: s.User, Reason: why})
@@ -86,11 +88,12 @@ func (a *applier) sitOut(i int, why Reason) {
 	}
 }
 
-// endDuel settles the duel of the player whose turn it is.
-func (a *applier) endDuel(r DuelResult, banker Hand) {
+// endDuel settles the duel of the player whose turn it is; why is
+// ReasonTimeout when the player stood by running out of time.
+func (a *applier) endDuel(r DuelResult, banker Hand, why Reason) {
 	t := &a.t
 	s := &t.seats[t.turn]
-	d := Duel{Circle: int(t.circle), User: s.User, Name: s.Name, Hand: s.Hand, Banker: banker, Bet: s.Bet, Result: r}
+	d := Duel{Circle: int(t.circle), User: s.User, Name: s.Name, Hand: s.Hand, Banker: banker, Bet: s.Bet, Result: r, Reason: why}
 	if r.PlayerWon() {
 		a.transfer(s.User, TransferWin, 2*s.Bet)
 		t.bank -= s.Bet
@@ -101,14 +104,32 @@ func (a *applier) endDuel(r DuelResult, banker Hand) {
 	s.State = Played
 	a.discardHand(&s.Hand)
 	a.discardHand(&banker)
+	a.record(d)
+	a.emit(Event{Kind: EventDuelEnded, User: d.User, Amount: d.Bet, Duel: d})
+	a.afterDuel()
+}
+
+// record adds a line to the game's record. The record holds a whole game
+// (see LogSize); were it ever full, the oldest line would go.
+func (a *applier) record(d Duel) {
+	t := &a.t
+	p := -1
+	for i := range t.players[:t.nplayers] {
+		if t.players[i].User == d.User {
+			p = i
+		}
+	}
+	if p < 0 {
+		return // every seat of a game is one of its players
+	}
 	if t.nlog == LogSize {
 		copy(t.log[:], t.log[1:])
 		t.nlog--
+		t.logCut = true
 	}
-	t.log[t.nlog] = d
+	t.log[t.nlog] = entry{circle: uint8(d.Circle), player: uint8(p), result: d.Result, why: d.Reason,
+		bet: d.Bet, hand: d.Hand, banker: d.Banker}
 	t.nlog++
-	a.emit(Event{Kind: EventDuelEnded, User: d.User, Amount: d.Bet, Duel: d})
-	a.afterDuel()
 }
 
 // afterDuel frees the seats of players who left during the game, now that

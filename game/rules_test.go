@@ -1,6 +1,7 @@
 package game_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -560,6 +561,8 @@ func TestRuleBrokenBank(t *testing.T) {
 	assert.Equal(t, int64(0), f.tb.Chips())
 	f.balances(990, 1010, 1000, 1000)
 	assert.Equal(t, []game.UserID{alice, bob, carol, dave}, f.seated())
+	require.Len(t, f.tb.Log(), 1, "the record keeps no sit-out of a broken bank: the end of the game tells it")
+	assert.Equal(t, game.TwentyOne, f.tb.Log()[0].Result)
 
 	// The bank also breaks when the circle's last duel empties it.
 	f = newFixture(t, "Th As")
@@ -711,7 +714,11 @@ func TestRuleBankerTakesBank(t *testing.T) {
 		{User: dave, Name: "Dave"},
 	}, f.tb.Players())
 	f.balances(1010, 990, 1000, 1000)
-	assert.Len(t, f.tb.Log(), 1)
+	assert.Equal(t, []game.Duel{
+		{Circle: 1, User: bob, Name: "Bob", Hand: hand(t, "Th 9h 6h"), Bet: 10, Result: game.PlayerBust},
+		{Circle: 1, User: carol, Name: "Carol", Hand: hand(t, "6s"), Result: game.NoDuel, Reason: game.ReasonTimeout},
+		{Circle: 1, User: dave, Name: "Dave", Hand: hand(t, "7s"), Result: game.NoDuel, Reason: game.ReasonTimeout},
+	}, f.tb.Log(), "the duel and the two circles sat out")
 }
 
 func TestRuleTurnTimeoutBeforeBet(t *testing.T) {
@@ -728,6 +735,8 @@ func TestRuleTurnTimeoutBeforeBet(t *testing.T) {
 	assert.Empty(t, f.out.Transfers, "no chips move")
 	assert.Equal(t, game.SatOut, f.seat(bob).State)
 	assert.Zero(t, f.seat(bob).Hand.Len())
+	assert.Equal(t, []game.Duel{{Circle: 1, User: bob, Name: "Bob", Hand: hand(t, "Th"), Result: game.NoDuel, Reason: game.ReasonTimeout}},
+		f.tb.Log(), "the record keeps the circle sat out, with the card dealt")
 	assert.Equal(t, carol, f.turn())
 	assert.Equal(t, t0.Add(2*time.Minute).UnixMilli(), f.tb.Deadline().UnixMilli(), "Carol gets a full turn")
 	f.reject(game.Command{Kind: game.Bet, User: bob, Amount: 10}, game.ErrNotYourTurn)
@@ -753,6 +762,9 @@ func TestRuleTurnTimeoutAfterBet(t *testing.T) {
 	f.timeout() // Bob stands on 18
 	assert.Equal(t, []int{10, 17}, bankerScores(f))
 	assert.Equal(t, game.PlayerHigher, f.duel().Result)
+	assert.Equal(t, game.ReasonTimeout, f.duel().Reason, "the stand was the clock's")
+	assert.Equal(t, []game.Duel{{Circle: 1, User: bob, Name: "Bob", Hand: hand(t, "Th 8h"), Banker: hand(t, "Ts 7c"),
+		Bet: 5, Result: game.PlayerHigher, Reason: game.ReasonTimeout}}, f.tb.Log())
 	f.transfers(tr(bob, game.TransferWin, 10))
 	assert.Equal(t, carol, f.turn())
 }
@@ -1238,7 +1250,7 @@ func TestRuleChipsConserved(t *testing.T) {
 	assert.Equal(t, f.total, sum)
 }
 
-func TestLogKeepsTheLastDuels(t *testing.T) {
+func TestLogKeepsTheWholeGame(t *testing.T) {
 	circle := "Th Ts 7s 9h 6h 9s 6c"
 	f := newFixture(t, circle, circle, circle, circle)
 	f.game()
@@ -1256,12 +1268,45 @@ func TestLogKeepsTheLastDuels(t *testing.T) {
 	f.stand(dave)
 	require.Equal(t, game.Lobby, f.tb.Phase())
 	log := f.tb.Log()
-	require.Len(t, log, game.LogSize, "nine duels, the last eight kept")
-	assert.Equal(t, carol, log[0].User)
+	require.Len(t, log, 12, "every duel and every circle sat out of four circles of three")
+	assert.True(t, f.tb.LogComplete())
+	var bank int64 = 10
+	for i, d := range log {
+		assert.Equal(t, i/3+1, d.Circle, "line %d", i)
+		assert.Equal(t, []game.UserID{bob, carol, dave}[i%3], d.User, "line %d", i)
+		bank += d.Delta()
+		if i%3 == 2 && i < 9 {
+			assert.Equal(t, game.Duel{Circle: i/3 + 1, User: dave, Name: "Dave", Hand: hand(t, "7s"), Result: game.NoDuel, Reason: game.ReasonTimeout}, d)
+		}
+	}
+	assert.Equal(t, game.BankerHigher, log[11].Result)
+	assert.Equal(t, f.tb.Players()[0].Net+10, bank, "the lines add up to the bank the banker took")
+
+	// The longest game fits whole: ten knocks, three players each circle.
+	f = newFixture(t, slices.Repeat([]string{circle}, 11)...)
+	f.settings.MaxKnocks = game.MaxKnocksLimit
+	f.setBalance(bob, 1e9)
+	f.setBalance(carol, 1e9)
+	f.game()
+	for f.tb.Phase() != game.Lobby {
+		if f.turn() == dave {
+			f.timeout()
+			continue
+		}
+		f.bet(f.turn(), f.tb.Bank()) // two busts on the whole bank: a knock
+		f.hit(f.turn())
+		f.hit(f.turn())
+	}
+	require.Equal(t, game.MaxKnocksLimit, f.tb.Knocks())
+	log = f.tb.Log()
+	require.Len(t, log, game.LogSize)
+	assert.True(t, f.tb.LogComplete())
 	assert.Equal(t, 1, log[0].Circle)
-	assert.Equal(t, dave, log[7].User)
-	assert.Equal(t, 4, log[7].Circle)
-	assert.Equal(t, "Dave", log[7].Name)
+	assert.Equal(t, bob, log[0].User)
+	assert.Equal(t, 11, log[game.LogSize-1].Circle)
+	dec, err := game.Decode(f.encode(f.tb))
+	require.NoError(t, err)
+	assert.Equal(t, log, dec.Log())
 
 	// The next game starts a new log.
 	f.start(alice)

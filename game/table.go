@@ -8,8 +8,11 @@ const (
 	MaxSeats = 4
 	// MinPlayers is the fewest players a game starts with, the banker included.
 	MinPlayers = 2
-	// LogSize is how many duel results a table keeps for its message.
-	LogSize = 8
+	// LogSize is how many lines of the game's record a table keeps: every
+	// duel and every circle sat out of the longest game. Each player but the
+	// banker plays or sits out each circle once, and a game has at most
+	// MaxKnocksLimit+1 circles, so a game's record always fits whole.
+	LogSize = (MaxKnocksLimit + 1) * (MaxSeats - 1)
 	// MaxNameLen is the longest name, in bytes, a seat keeps.
 	MaxNameLen = 128
 	// KnockFactor is how many times the bank must grow in a circle to knock.
@@ -101,21 +104,56 @@ const (
 	Tie
 	// Forfeit: the player left after betting; the bet went to the bank.
 	Forfeit
+	// NoDuel: the player sat the circle out; no chips moved. Duel.Reason
+	// says why: ReasonTimeout, ReasonNoChips, ReasonLeft or ReasonKicked.
+	NoDuel
 )
 
 // PlayerWon reports whether the result is a win for the player.
 func (r DuelResult) PlayerWon() bool { return r == TwentyOne || r == BankerBust || r == PlayerHigher }
 
-// Duel is the record of a finished duel.
+// Duel is a line of the game's record: a finished duel, or a player sitting
+// a circle out (Result NoDuel, no bet).
 type Duel struct {
 	Circle int
 	User   UserID
 	Name   string
-	Hand   Hand
+	// Hand is the player's cards: those of the duel, or the one dealt to a
+	// player who sat out.
+	Hand Hand
 	// Banker is the banker's hand, empty when the banker did not draw.
 	Banker Hand
 	Bet    int64
 	Result DuelResult
+	// Reason is ReasonTimeout when the player ran out of time: the banker
+	// played a duel the player stood automatically, or the player sat out
+	// at betting. For NoDuel it says why the player sat out; else
+	// ReasonNone (ReasonLeft for Forfeit).
+	Reason Reason
+}
+
+// Delta returns what the duel did to the bank: the bet it took, or minus the
+// bet it paid; 0 when nothing was at stake.
+func (d Duel) Delta() int64 {
+	switch {
+	case d.Result == NoDuel:
+		return 0
+	case d.Result.PlayerWon():
+		return -d.Bet
+	}
+	return d.Bet
+}
+
+// entry is a line of the record as the table keeps it: the player is an
+// index into the game's players, who hold the user and the name.
+type entry struct {
+	circle uint8
+	player uint8
+	result DuelResult
+	why    Reason
+	bet    int64
+	hand   Hand
+	banker Hand
 }
 
 // Participant is a player of the current or last game and what it brought
@@ -179,10 +217,13 @@ type Table struct {
 	shoe           shoe
 	discard        [DeckSize]Card
 	ndiscard       uint8
-	log            [LogSize]Duel
+	log            [LogSize]entry
 	nlog           uint8
-	players        [MaxSeats]Participant
-	nplayers       uint8
+	// logCut: the log lost its oldest lines (a table of encoding 1 kept
+	// the last 8 duels only).
+	logCut   bool
+	players  [MaxSeats]Participant
+	nplayers uint8
 	// revealed is the commitment of the last deck revealed.
 	revealed    Commitment
 	hasRevealed bool
@@ -275,8 +316,27 @@ func (t *Table) ChipsOf(user UserID) int64 {
 	return sum
 }
 
-// Log returns the results of the last duels, oldest first, at most LogSize.
-func (t *Table) Log() []Duel { return append([]Duel(nil), t.log[:t.nlog]...) }
+// Log returns the record of the current or last game, oldest first: every
+// duel and every circle a player sat out for a reason of theirs (not when
+// the bank broke, which the end of the game tells). See LogComplete.
+func (t *Table) Log() []Duel {
+	if t.nlog == 0 {
+		return nil
+	}
+	out := make([]Duel, t.nlog)
+	for i := range t.log[:t.nlog] {
+		e := &t.log[i]
+		p := &t.players[e.player]
+		out[i] = Duel{Circle: int(e.circle), User: p.User, Name: p.Name, Hand: e.hand, Banker: e.banker,
+			Bet: e.bet, Result: e.result, Reason: e.why}
+	}
+	return out
+}
+
+// LogComplete reports whether Log holds the game's record from its first
+// duel; false only for a game that a table of encoding 1 (which kept the
+// last 8 duels) may have cut.
+func (t *Table) LogComplete() bool { return !t.logCut }
 
 // Players returns the players of the current or last game with their net
 // results.

@@ -80,7 +80,10 @@
 // schema 6 without the updates handled in chat records, which schema 5
 // read as every update up to the last; its migration changes nothing, as
 // schema 6 reads the records of schema 5 so, and keeps a file written by
-// schema 6 from a binary that would misread it.
+// schema 6 from a binary that would misread it. Schema 6 is schema 7 with
+// tables in game encoding 1 (the last 8 duels of a game), which game.Decode
+// still reads; its migration changes nothing, and keeps tables of encoding
+// 2 from a binary that cannot read them.
 //
 // # Damaged files
 //

@@ -33,7 +33,7 @@ var (
 )
 
 // SchemaVersion is the layout this code reads and writes.
-const SchemaVersion = 6
+const SchemaVersion = 7
 
 // schemaBuckets lists the buckets of each schema version.
 var schemaBuckets = map[uint64][][]byte{
@@ -43,6 +43,7 @@ var schemaBuckets = map[uint64][][]byte{
 	4: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank, bucketLedger, bucketReveals},
 	5: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank, bucketLedger, bucketReveals, bucketRetire},
 	6: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank, bucketLedger, bucketReveals, bucketRetire},
+	7: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank, bucketLedger, bucketReveals, bucketRetire},
 }
 
 // migration upgrades a file from schema version from to from+1.
@@ -59,6 +60,7 @@ var migrations = []migration{
 	{from: 3, name: "chain the ledger into one log", run: chainLedger},
 	{from: 4, name: "keep the old table messages owed to the chats", run: addRetire},
 	{from: 5, name: "remember the updates each chat handled out of order", run: keepHandled},
+	{from: 6, name: "keep each game's whole record in its table", run: keepWholeRecord},
 }
 
 // upgrade creates the buckets of a new file, or migrates an older one.
@@ -193,6 +195,14 @@ func addRetire(tx *bolt.Tx) error {
 // reads as every update up to its last handled, as schema 5 counted them,
 // so nothing is rewritten.
 func keepHandled(*bolt.Tx) error { return nil }
+
+// keepWholeRecord is the migration from schema 6 to 7: tables (and the
+// finished tables owed as records, in retire) are written in game encoding
+// 2, which keeps a game's whole record; schema 6 wrote encoding 1.
+// game.Decode reads both, so nothing is rewritten: a table moves to
+// encoding 2 when it is next written. The version keeps a file that holds
+// encoding 2 from a binary that cannot read it.
+func keepWholeRecord(*bolt.Tx) error { return nil }
 
 // chainLedger is the migration from schema 3 to 4. The ledger, keyed
 // chat|user|seq, becomes one log keyed by a number from the bucket's

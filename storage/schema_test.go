@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -521,6 +522,50 @@ func TestMigrateFromSchema5(t *testing.T) {
 	require.NoError(t, grant(104))
 	require.NoError(t, grant(103), "after the upgrade, a late update is new")
 	assert.ErrorIs(t, grant(103), ErrDuplicate)
+	require.NoError(t, s.Close())
+	assert.Equal(t, uint64(SchemaVersion), schemaOf(t, path))
+}
+
+// TestMigrateFromSchema6: a schema 6 file holds tables in game encoding 1,
+// a game in play and a finished one owed as a record; after the upgrade
+// both read as they were.
+func TestMigrateFromSchema6(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "old.db")
+	s, err := Open(path, Options{NoSync: true})
+	require.NoError(t, err)
+	require.NoError(t, s.Close())
+	readV1 := func(name string) (game.Table, []byte) {
+		enc, err := os.ReadFile(filepath.Join("..", "game", "testdata", name))
+		require.NoError(t, err)
+		require.Equal(t, byte(1), enc[0], "%s is of encoding 1", name)
+		tb, err := game.Decode(enc)
+		require.NoError(t, err)
+		return tb, enc
+	}
+	playing, playingV1 := readV1("midgame-v1.bin")
+	record, recordV1 := readV1("lobby-cut-v1.bin")
+	key := TableKey{Chat: group}
+	rewrite(t, path, func(tx *bolt.Tx) error {
+		h := tableHeader{messageID: 20, deadline: timeMs(playing.Deadline()), version: playing.Version()}
+		if err := tx.Bucket(bucketTables).Put(tableKeyBytes(key), append(h.append(nil), playingV1...)); err != nil {
+			return err
+		}
+		if err := tx.Bucket(bucketRetire).Put(retireKey(key, 10), append([]byte{recordFormat}, recordV1...)); err != nil {
+			return err
+		}
+		return setSchemaRaw(6)(tx)
+	})
+
+	s = openAt(t, path, Options{NoSync: true})
+	v := view(t, s, key)
+	assert.Equal(t, 20, v.MessageID)
+	assert.Equal(t, playing.Log(), v.Table.Log())
+	assert.Equal(t, game.Drawing, v.Table.Phase())
+	require.Len(t, v.Retiring, 1)
+	assert.True(t, v.Retiring[0].Record)
+	assert.Equal(t, record.Log(), v.Retiring[0].Table.Log())
+	assert.Len(t, v.Retiring[0].Table.Log(), 8)
+	assert.False(t, v.Retiring[0].Table.LogComplete())
 	require.NoError(t, s.Close())
 	assert.Equal(t, uint64(SchemaVersion), schemaOf(t, path))
 }

@@ -33,9 +33,17 @@ var en = map[Key]string{
 	LogGolden:       "Golden 21! %s wins %s",
 	LogFivePictures: "Five pictures! %s wins %s",
 	LogForfeit:      "left: %s to the bank",
-	LogTrimmed:      "… earlier results hidden",
 	LogKnock:        "🔔 Knock! The bank grew from %s to %s: another circle with the same bank.",
 	LogKnockTo:      "🔔 Knock! The bank grew to %s: another circle with the same bank.",
+
+	LogTimedOut:      "(out of time, stood)",
+	LogSatOutTimeout: "out of time: sat the circle out",
+	LogSatOutNoChips: "no chips for a bet: sat the circle out",
+	LogSatOutLeft:    "left: sat the circle out",
+	LogSatOutKicked:  "stood up by an admin: sat the circle out",
+	LogTrimmed:       "… %s hidden. In them the bank went from %s to %s.",
+	LogTrimmedSame:   "… %s hidden. In them the bank stayed at %s.",
+	NounLogResults:   "earlier result|earlier results",
 
 	GameOverTakes:    "🏁 Game over. %s takes the bank: %s.",
 	GameOverBroken:   "🏁 Game over: the bank is broken, %s takes nothing.",

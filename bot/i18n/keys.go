@@ -77,12 +77,33 @@ const (
 	LogFivePictures Key = "log.five"
 	// LogForfeit: the player left after betting: amount.
 	LogForfeit Key = "log.forfeit"
-	// LogTrimmed stands for the older lines left out to fit the message.
-	LogTrimmed Key = "log.trimmed"
 	// LogKnock: the bank grew from, to.
 	LogKnock Key = "log.knock"
 	// LogKnockTo: the bank grew to (when where it came from is not shown).
 	LogKnockTo Key = "log.knock.to"
+
+	// The record of timeouts and circles sat out, and the marker of lines
+	// left out to fit, which keeps the bank adding up.
+
+	// LogTimedOut marks a duel the player stood by running out of time.
+	LogTimedOut Key = "log.timedout"
+	// LogSatOutTimeout: the player ran out of time to bet.
+	LogSatOutTimeout Key = "log.satout.timeout"
+	// LogSatOutNoChips: the player's balance covered no bet.
+	LogSatOutNoChips Key = "log.satout.nochips"
+	// LogSatOutLeft: the player left before betting.
+	LogSatOutLeft Key = "log.satout.left"
+	// LogSatOutKicked: an admin stood the player up before they bet.
+	LogSatOutKicked Key = "log.satout.kicked"
+	// LogTrimmed stands for the older lines left out to fit the message:
+	// how many results (Count of NounLogResults), the bank before them,
+	// the bank after them.
+	LogTrimmed Key = "log.trimmed"
+	// LogTrimmedSame is LogTrimmed when the hidden results left the bank
+	// as it was: how many, the bank.
+	LogTrimmedSame Key = "log.trimmed.same"
+	// NounLogResults: the plural forms of "earlier result", as NounChips.
+	NounLogResults Key = "noun.logresults"
 )
 
 // The end of a game and a closed table.

@@ -11,6 +11,11 @@ type line struct {
 	html string
 	// log marks a line of the duel log, which fit may leave out.
 	log bool
+	// results counts the results a log line shows (0 for a knock); from
+	// and to are the bank before and after it, for the marker that says
+	// what the lines left out did to the bank.
+	results  int
+	from, to int64
 }
 
 // nameLimits are the lengths names are shortened to, in turn, when the text
@@ -44,7 +49,10 @@ func fitWith(in Input, limit int, draw func(Input, namer) []line) string {
 }
 
 // trimLog leaves out as few of the oldest log lines as it takes to fit lines
-// within limit, and reports whether it could.
+// within limit, and reports whether it could. A marker stands in their
+// place, saying how many results they held and how they moved the bank, so
+// that the lines shown still add up to it; a knock line is left out with the
+// circle it ended, never shown after the marker.
 func trimLog(lines []line, lang i18n.Lang, limit int) (string, bool) {
 	total := length(lines)
 	if total <= limit {
@@ -56,11 +64,15 @@ func trimLog(lines []line, lang i18n.Lang, limit int) (string, bool) {
 			logs = append(logs, i)
 		}
 	}
-	marker := line{html: escape(i18n.T(lang, i18n.LogTrimmed))}
-	total += visibleLen(marker.html) + 1
+	results := 0
 	for k, i := range logs {
 		total -= visibleLen(lines[i].html) + 1
-		if total <= limit {
+		results += lines[i].results
+		if k+1 < len(logs) && lines[logs[k+1]].results == 0 {
+			continue // a knock goes with the circle it ended
+		}
+		marker := line{html: escape(trimmed(lang, results, lines[logs[0]].from, lines[i].to))}
+		if total+visibleLen(marker.html)+1 <= limit {
 			return join(withoutLines(lines, logs[:k+1], marker)), true
 		}
 	}

@@ -18,7 +18,7 @@ func TestGoldenLongNames(t *testing.T) {
 	for _, lang := range i18n.Langs() {
 		style := map[i18n.Lang]string{i18n.EN: "ascii", i18n.RU: "cyrillic"}[lang]
 		p := fullLog(t, longNames(style))
-		require.Len(t, p.table.Log(), game.LogSize, "the log is full")
+		require.Len(t, p.table.Log(), 9, "the whole game's nine duels")
 		in := p.input(lang)
 		m := Table(in)
 		assert.LessOrEqual(t, visibleLen(m.Text), MaxText)
@@ -116,15 +116,16 @@ func TestFitLeavesOutTheOldestLogLinesFirstThenShortensNames(t *testing.T) {
 	lines := build(in, namer{})
 	whole := join(lines)
 	var logs []string
+	var logLines []line
 	for _, l := range lines {
 		if l.log {
 			logs = append(logs, l.html)
+			logLines = append(logLines, l)
 		}
 	}
-	require.Len(t, logs, game.LogSize+2, "eight duels and two knocks")
+	require.Len(t, logs, 9+2, "nine duels and two knocks")
 	assert.Equal(t, whole, fit(in, visibleLen(whole)), "what fits is left alone")
 
-	marker := escape(i18n.T(i18n.EN, i18n.LogTrimmed))
 	kept := len(logs)
 	for limit := visibleLen(whole) - 1; limit > 0; limit-- {
 		got, ok := trimLog(lines, i18n.EN, limit)
@@ -133,7 +134,6 @@ func TestFitLeavesOutTheOldestLogLinesFirstThenShortensNames(t *testing.T) {
 			break
 		}
 		require.LessOrEqual(t, visibleLen(got), limit)
-		assert.Contains(t, got, marker)
 		n := 0
 		for n < len(logs) && strings.Contains(got, logs[len(logs)-1-n]) {
 			n++
@@ -143,7 +143,24 @@ func TestFitLeavesOutTheOldestLogLinesFirstThenShortensNames(t *testing.T) {
 		}
 		assert.LessOrEqual(t, n, kept, "limit %d: fewer lines as the room shrinks", limit)
 		kept = n
+		// The marker counts the results left out and says what they did
+		// to the bank: from the first bank to the bank the lines kept
+		// start from.
+		dropped := logLines[:len(logLines)-n]
+		results := 0
+		for _, l := range dropped {
+			results += l.results
+		}
+		end := dropped[len(dropped)-1].to
+		assert.Contains(t, got, escape(trimmed(i18n.EN, results, 10, end)), "limit %d", limit)
+		if n > 0 {
+			first := logLines[len(logLines)-n]
+			assert.Equal(t, end, first.from, "limit %d: the lines kept go on from the marker", limit)
+			assert.Positive(t, first.results, "limit %d: no knock right after the marker", limit)
+		}
 	}
+	assert.Contains(t, escape(trimmed(i18n.EN, 3, 10, 80)), "3\u00a0earlier results hidden. In them the bank went from 10 to 80.")
+	assert.Contains(t, trimmed(i18n.RU, 1, 10, 10), "скрыто: 1\u00a0ранний результат. Банк за это время не изменился: 10.")
 
 	// With less room than the text without a log, names are shortened.
 	short := fit(in, 1200)

@@ -7,18 +7,28 @@ import (
 	"github.com/twentyone-bot/twentyone/game"
 )
 
-// log draws the duels of the current or last game, oldest first, with a
-// knock line where one circle led to the next. inGame tells whether the game
-// is still played.
+// log draws the record of the current or last game, oldest first: every
+// duel and every circle sat out, with a knock line where one circle led to
+// the next. inGame tells whether the game is still played. Each line
+// carries what it did to the bank, so that fit can say what the lines it
+// leaves out did.
 func (v *view) log(inGame bool) []line {
 	duels := v.t.Log()
 	if len(duels) == 0 {
 		return nil
 	}
-	starts := v.circleStarts(duels, inGame)
+	banks := v.banks(duels, inGame)
+	// starts[c] is the bank circle c began with, where the log shows it:
+	// the bank before its first line, unless the log lost older lines.
+	starts := map[int]int64{1: v.t.Settings().Stake}
+	for i, d := range duels {
+		if i > 0 && duels[i-1].Circle != d.Circle || i == 0 && v.t.LogComplete() {
+			starts[d.Circle] = banks[i]
+		}
+	}
 	var lines []line
 	for i, d := range duels {
-		lines = append(lines, line{html: v.duel(d), log: true})
+		lines = append(lines, line{html: v.duel(d), log: true, results: 1, from: banks[i], to: banks[i+1]})
 		next := 0
 		switch {
 		case i+1 < len(duels):
@@ -27,113 +37,114 @@ func (v *view) log(inGame bool) []line {
 			next = v.t.Circle()
 		}
 		if next > d.Circle {
-			lines = append(lines, line{html: v.knock(starts, d.Circle), log: true})
+			lines = append(lines, line{html: v.knock(starts, d.Circle, banks[i+1]), log: true, from: banks[i+1], to: banks[i+1]})
 		}
 	}
 	return lines
 }
 
-// knock draws the knock that ended circle c.
-func (v *view) knock(starts map[int]int64, c int) string {
-	to, ok := starts[c+1]
-	if !ok {
-		return ""
+// banks returns the bank before each line of duels and, last, after them
+// all: back from the bank now, or from the bank the banker took, so that
+// it holds also for a log that lost its oldest lines.
+func (v *view) banks(duels []game.Duel, inGame bool) []int64 {
+	banks := make([]int64, len(duels)+1)
+	end, known := v.t.Bank(), inGame
+	if !inGame {
+		for _, p := range v.t.Players() {
+			if p.Banker {
+				end, known = p.Net+v.t.Settings().Stake, true
+			}
+		}
 	}
+	if !known {
+		// No banker to count back from: forward from the first bank.
+		banks[0] = v.t.Settings().Stake
+		for i, d := range duels {
+			banks[i+1] = banks[i] + d.Delta()
+		}
+		return banks
+	}
+	banks[len(duels)] = end
+	for i := len(duels) - 1; i >= 0; i-- {
+		banks[i] = banks[i+1] - duels[i].Delta()
+	}
+	return banks
+}
+
+// knock draws the knock that ended circle c, which left the bank at to.
+func (v *view) knock(starts map[int]int64, c int, to int64) string {
 	if from, ok := starts[c]; ok {
 		return v.tr(i18n.LogKnock, i18n.Number(from), i18n.Number(to))
 	}
 	return v.tr(i18n.LogKnockTo, i18n.Number(to))
 }
 
-// circleStarts works out what the bank held when each circle of the log
-// began, back from what is known: the bank the current circle began with,
-// or the bank the banker took at the end. A circle whose first duels the
-// log no longer holds gets no start, only its successor.
-func (v *view) circleStarts(duels []game.Duel, inGame bool) map[int]int64 {
-	starts := map[int]int64{}
-	last := duels[len(duels)-1].Circle
-	var bank int64 // the bank at the end of circle last
-	if inGame {
-		for c := last + 1; c < v.t.Circle(); c++ {
-			starts[c] = v.t.CircleBank() // circles without duels do not move the bank
-		}
-		bank = v.t.CircleBank()
-		if v.t.Circle() == last {
-			// The current circle: its start is known, and nothing after it.
-			starts[last] = v.t.CircleBank()
-			bank = -1
-		}
-	} else {
-		for _, p := range v.t.Players() {
-			if p.Banker {
-				bank = p.Net + v.t.Settings().Stake
-			}
-		}
+// trimmed draws the marker that stands for results left out of the log:
+// how many there were and what they did to the bank.
+func trimmed(lang i18n.Lang, results int, from, to int64) string {
+	n := i18n.Count(lang, i18n.NounLogResults, int64(results))
+	if from == to {
+		return i18n.T(lang, i18n.LogTrimmedSame, n, i18n.Number(from))
 	}
-	complete := len(duels) < game.LogSize // no duel of this game was dropped
-	oldest := duels[0].Circle
-	starts[1] = v.t.Settings().Stake // every game's first bank
-	for c := last; c >= oldest; c-- {
-		if bank < 0 {
-			bank = starts[c]
-			continue
-		}
-		starts[c+1] = bank
-		for _, d := range duels {
-			if d.Circle != c {
-				continue
-			}
-			if d.Result.PlayerWon() {
-				bank += d.Bet
-			} else {
-				bank -= d.Bet
-			}
-		}
-		if c > oldest || complete || c == 1 {
-			starts[c] = bank
-		}
-	}
-	return starts
+	return i18n.T(lang, i18n.LogTrimmed, n, i18n.Number(from), i18n.Number(to))
 }
 
-// duel draws one duel: "Bob: K♥ 9♦ 6♠ = 19 · banker: 10♣ 8♥ = 18 → Bob wins 10".
+// duel draws one line of the record: a duel, "Bob: K♥ 9♦ 6♠ = 19 · banker:
+// 10♣ 8♥ = 18 → Bob wins 10", or a circle sat out, "Bob: K♥ → out of time:
+// sat the circle out".
 func (v *view) duel(d game.Duel) string {
 	name := v.who(d.User, d.Name)
 	special := d.Hand.Golden() || d.Hand.FivePictures()
 	l := name + ":"
 	if d.Hand.Len() > 0 {
 		l += " " + i18n.Hand(v.lang, d.Hand)
-		if !special && d.Result != game.Forfeit {
+		if !special && d.Result != game.Forfeit && d.Result != game.NoDuel {
 			l += " = " + strconv.Itoa(d.Hand.Score())
 		}
+	}
+	if d.Reason == game.ReasonTimeout && d.Result != game.NoDuel {
+		l += " " + v.tr(i18n.LogTimedOut)
 	}
 	if d.Banker.Len() > 0 {
 		l += " · " + v.tr(i18n.LogBanker) + ": " + i18n.Hand(v.lang, d.Banker) + " = " + strconv.Itoa(d.Banker.Score())
 	}
+	return l + " → " + v.result(d, name)
+}
+
+// result draws how a line of the record ended.
+func (v *view) result(d game.Duel, name string) string {
 	bet := i18n.Number(d.Bet)
-	var result string
 	switch d.Result {
 	case game.TwentyOne:
 		switch {
 		case d.Hand.Golden():
-			result = v.tr(i18n.LogGolden, name, bet)
+			return v.tr(i18n.LogGolden, name, bet)
 		case d.Hand.FivePictures():
-			result = v.tr(i18n.LogFivePictures, name, bet)
-		default:
-			result = v.tr(i18n.LogTwentyOne, name, bet)
+			return v.tr(i18n.LogFivePictures, name, bet)
 		}
+		return v.tr(i18n.LogTwentyOne, name, bet)
 	case game.PlayerBust:
-		result = v.tr(i18n.LogPlayerBust, bet)
+		return v.tr(i18n.LogPlayerBust, bet)
 	case game.BankerBust:
-		result = v.tr(i18n.LogBankerBust, name, bet)
+		return v.tr(i18n.LogBankerBust, name, bet)
 	case game.PlayerHigher:
-		result = v.tr(i18n.LogPlayerWins, name, bet)
+		return v.tr(i18n.LogPlayerWins, name, bet)
 	case game.BankerHigher:
-		result = v.tr(i18n.LogBankerWins, bet)
+		return v.tr(i18n.LogBankerWins, bet)
 	case game.Tie:
-		result = v.tr(i18n.LogTie, bet)
+		return v.tr(i18n.LogTie, bet)
 	case game.Forfeit:
-		result = v.tr(i18n.LogForfeit, bet)
+		return v.tr(i18n.LogForfeit, bet)
+	case game.NoDuel:
+		switch d.Reason {
+		case game.ReasonNoChips:
+			return v.tr(i18n.LogSatOutNoChips)
+		case game.ReasonLeft:
+			return v.tr(i18n.LogSatOutLeft)
+		case game.ReasonKicked:
+			return v.tr(i18n.LogSatOutKicked)
+		}
+		return v.tr(i18n.LogSatOutTimeout)
 	}
-	return l + " → " + result
+	return ""
 }

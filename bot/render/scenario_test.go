@@ -235,6 +235,46 @@ func fullLog(t testing.TB, names map[game.UserID]string) *play {
 	return p
 }
 
+// record plays a game whose record runs past eight duels over four circles
+// and three knocks, with both kinds of timeout.
+//
+// Circles 1 to 3 are dealt fullLog's losing deck. Circle 1 as in fullLog
+// (bank 10 to 80); in circle 2 Carol runs out of time after her third card
+// and stands by the clock (80 to 250); in circle 3 Bob and Carol lose the
+// whole bank and half of it, Dave runs out of time to bet and sits out (250
+// to 750). In circle 4 Bob and Carol win 10 each, and Dave runs out of time
+// on 9 against the banker's Golden 21: Alice takes 740.
+func record(t testing.TB, names map[game.UserID]string) *play {
+	const losing = "6s 6h 7h Js Jh Qs Qh 9s Jd Jc Qd 6d 6c 7s Ts 8s 9d"
+	p := full(t, names, gametest.Deck(losing, losing, losing, "6s 6h Js Jh Qs Jd 7s Qh Kh Kd 6d Jc Qd Kc 6c 7h 9s Qc Ks Ah As"))
+	p.do(game.Start, alice, 0)
+	for c, bets := range [][3]int64{{10, 20, 40}, {80, 80, 10}, {250, 250, 0}} {
+		p.do(game.Bet, bob, bets[0])
+		for range 5 {
+			p.do(game.Hit, bob, 0)
+		}
+		p.do(game.Bet, carol, bets[1]).do(game.Hit, carol, 0).do(game.Hit, carol, 0).do(game.Hit, carol, 0)
+		if c == 1 {
+			p.after(61*time.Second).do(game.Timeout, 0, 0)
+		} else {
+			p.do(game.Stand, carol, 0)
+		}
+		if c == 2 {
+			p.after(61*time.Second).do(game.Timeout, 0, 0)
+			continue
+		}
+		p.do(game.Bet, dave, bets[2]).do(game.Hit, dave, 0).do(game.Stand, dave, 0)
+	}
+	p.do(game.Bet, bob, 10)
+	for range 4 {
+		p.do(game.Hit, bob, 0)
+	}
+	p.do(game.Stand, bob, 0)
+	p.do(game.Bet, carol, 10).do(game.Hit, carol, 0).do(game.Hit, carol, 0).do(game.Hit, carol, 0).do(game.Stand, carol, 0)
+	p.do(game.Bet, dave, 10).do(game.Hit, dave, 0).do(game.Hit, dave, 0)
+	return p.after(61*time.Second).do(game.Timeout, 0, 0)
+}
+
 // longNames returns names of game.MaxNameLen bytes: ASCII full of HTML
 // special characters (the most characters a name can show), or Cyrillic,
 // emoji or CJK (multi-byte).
