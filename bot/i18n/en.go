@@ -15,6 +15,7 @@ var en = map[Key]string{
 	TableSeatBet:     "bet %s",
 	TableSeatBetting: "← your bet, %s (until %s)",
 	TableSeatDrawing: "← %s: hit or stand? (until %s)",
+	TurnNudge:        "%s, your turn: %s left (until %s).",
 	TableSeatSatOut:  "sits this circle out",
 	TableSeatPlayed:  "✓ played",
 	TableSeatLeaving: "leaving",

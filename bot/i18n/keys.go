@@ -38,6 +38,13 @@ const (
 	// TableSeatDrawing marks the player drawing: name, the time the turn
 	// ends (a tg-time).
 	TableSeatDrawing Key = "table.seat.drawing"
+
+	// TurnNudge, a message of its own in reply to the table message, tells
+	// the player to move that it is their turn, so that their phone
+	// buzzes: their name (a tg://user mention), the time left, the time
+	// the turn ends (a tg-time).
+	TurnNudge Key = "turn.nudge"
+
 	// TableSeatSatOut: the player sits this circle out.
 	TableSeatSatOut Key = "table.seat.satout"
 	// TableSeatPlayed: the player's duel of this circle is over.

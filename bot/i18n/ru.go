@@ -15,6 +15,7 @@ var ru = map[Key]string{
 	TableSeatBet:     "ставка %s",
 	TableSeatBetting: "← твоя ставка, %s (до %s)",
 	TableSeatDrawing: "← %s: ещё или хватит? (до %s)",
+	TurnNudge:        "%s, твой ход: осталось %s (до %s).",
 	TableSeatSatOut:  "пропускает круг",
 	TableSeatPlayed:  "✓ сыграно",
 	TableSeatLeaving: "уходит",

@@ -50,16 +50,16 @@ func checkMessage(t *testing.T, in Input, m Message, context string) {
 	}
 }
 
-// tagRE matches the tags the table message uses: <b>, <code> and the
-// tg-time of a deadline (timeTag).
-var tagRE = regexp.MustCompile(`<(/?)(b|code|tg-time)((?: unix="[1-9][0-9]*" format="[tTdDw]+")?)>`)
+// tagRE matches the tags the bot's messages use: <b>, <code>, the tg-time
+// of a deadline (timeTag) and the mention of a user (Nudge).
+var tagRE = regexp.MustCompile(`<(/?)(b|code|tg-time|a)((?: unix="[1-9][0-9]*" format="[tTdDw]+"| href="tg://user\?id=[1-9][0-9]*")?)>`)
 
 // entityRE matches the entities escape writes.
 var entityRE = regexp.MustCompile(`&(amp|lt|gt|quot);`)
 
-// checkHTML asserts that html holds only balanced <b>, <code> and
-// <tg-time> tags, a tg-time with its attributes and nothing in it but
-// text, nested in nothing but <b>, and escaped text.
+// checkHTML asserts that html holds only balanced <b>, <code>, <tg-time>
+// and <a> tags, the last two with their attributes, a tg-time nested in
+// nothing but <b>, and escaped text.
 func checkHTML(t *testing.T, html, context string) {
 	t.Helper()
 	var open []string
@@ -72,7 +72,8 @@ func checkHTML(t *testing.T, html, context string) {
 			}
 			continue
 		}
-		assert.Equal(t, name == "tg-time", attrs != "", "%s: %s has the attributes of its tag", context, m[0])
+		assert.Equal(t, name == "tg-time" || name == "a", attrs != "", "%s: %s has the attributes of its tag", context, m[0])
+		assert.Equal(t, name == "a", strings.HasPrefix(attrs, " href"), "%s: %s has the attributes of its tag", context, m[0])
 		if name == "tg-time" {
 			assert.True(t, len(open) == 0 || open[len(open)-1] == "b", "%s: a tg-time nests in <b> only", context)
 		} else {
