@@ -324,3 +324,16 @@ func TestNudgeUnderTelegramLimits(t *testing.T) {
 	assert.Zero(t, h.srv.Calls().Methods["sendMessage"].Codes[429]+h.srv.Calls().Methods["editMessageText"].Codes[429]+
 		h.srv.Calls().Methods["deleteMessage"].Codes[429], "no write refused")
 }
+
+// TestNudgeWhenTheTableMessageIsGone: a nudge whose table message was
+// deleted meanwhile still goes out, as no reply (allow_sending_without_reply).
+func TestNudgeWhenTheTableMessageIsGone(t *testing.T) {
+	h := newHarness(t)
+	h.betting("Kh Tc 9d 8s 7h 6c")
+	table := h.tableMessage(contains("your bet, Bob"))
+	require.NoError(t, h.srv.DeleteMessage(h.group.ID, h.user("Alice").ID, table.MessageID))
+	h.clock.Advance(20 * time.Second)
+	n := h.nudgeFor("Bob")
+	assert.Nil(t, n.ReplyToMessage, "no reply: its message is gone")
+	assert.Equal(t, 0, h.srv.Calls().Methods["sendMessage"].Codes[400], "nothing refused")
+}
