@@ -28,6 +28,7 @@ type Store interface {
 	SetMessage(ctx context.Context, key storage.TableKey, messageID int) error
 	Repost(ctx context.Context, key storage.TableKey, update int64, now time.Time) (storage.View, error)
 	Retired(ctx context.Context, key storage.TableKey, messageID int) error
+	Owe(ctx context.Context, key storage.TableKey, messageID int) error
 	Retiring(ctx context.Context) ([]storage.TableKey, error)
 	Account(ctx context.Context, chat int64, u storage.User, now time.Time) (storage.Account, error)
 	ClaimBonus(ctx context.Context, chat int64, u storage.User, now time.Time) (storage.Bonus, error)
@@ -112,6 +113,7 @@ type Bot struct {
 	chats   *serial // the updates, timeouts and restores, one at a time per chat
 	timers  *scheduler
 	tables  *tableMessages
+	nudges  *nudges
 	quota   *quota
 	owners  map[int64]bool
 
@@ -187,11 +189,13 @@ func New(ctx context.Context, cfg Config) (*Bot, error) {
 			b.log.Info("rate limited by Telegram", "chat", chat, "retry_after", after)
 		},
 	})
+	b.nudges = newNudges()
 	b.tables = &tableMessages{api: b.api, store: b.store, clock: b.clock, log: b.log,
-		enqueue: b.enqueue, chatError: b.chatError, ids: make(map[storage.TableKey]int)}
+		enqueue: b.enqueue, chatError: b.chatError, ids: make(map[storage.TableKey]int),
+		keep: b.nudges.live, retired: b.nudges.retired}
 	b.base, b.cancel = context.WithCancel(context.Background())
 	b.stopRestore = func() {} // until Start
-	b.timers = newScheduler(b.clock, b.fireTimeout)
+	b.timers = newScheduler(b.clock, b.fireTimeout, b.fireNudge)
 	return b, nil
 }
 

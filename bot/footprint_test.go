@@ -90,6 +90,7 @@ func TestManyChatsLeaveNothingBehind(t *testing.T) {
 	assert.Zero(t, b.chats.len(), "no chat queued")
 	assert.Zero(t, b.out.Chats(), "no outgoing queue left")
 	assert.Zero(t, b.tables.len(), "no table message remembered")
+	assert.Zero(t, b.nudges.len(), "no nudge remembered")
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	assert.Empty(t, b.verified)

@@ -569,6 +569,7 @@ func (b *Bot) forget(chat int64) {
 	for _, k := range b.tables.forget(chat) {
 		b.timers.clear(k)
 	}
+	b.nudges.forget(chat)
 }
 
 // migrate moves a group's tables, chips and settings to the supergroup it

@@ -9,15 +9,18 @@ import (
 )
 
 // scheduler keeps each table's deadline, firing a timeout for the version
-// it was set for. The deadlines are one heap under one clock timer, set for
-// the earliest: a hundred thousand open tables cost a hundred thousand
-// small entries, not as many timers.
+// it was set for, and the time of its turn's nudge (see nudges), firing
+// the nudge for the version it was set for. The deadlines are one heap
+// under one clock timer, set for the earliest: a hundred thousand open
+// tables cost a hundred thousand small entries (two each), not as many
+// timers.
 type scheduler struct {
 	clock Clock
 	fire  func(key storage.TableKey, version uint64)
+	nudge func(key storage.TableKey, version uint64)
 
 	mu      sync.Mutex
-	byKey   map[storage.TableKey]*deadline
+	byKey   map[timerSlot]*deadline
 	heap    deadlineHeap
 	timer   Timer     // set for timerAt, the earliest deadline; nil if none
 	timerAt time.Time // the deadline timer is set for
@@ -27,37 +30,57 @@ type scheduler struct {
 	closed bool
 }
 
-// deadline is a table's armed deadline.
+// timerSlot names one of a table's timers: its deadline, or its nudge.
+type timerSlot struct {
+	key   storage.TableKey
+	nudge bool
+}
+
+// deadline is a table's armed deadline (or nudge).
 type deadline struct {
-	key     storage.TableKey
+	slot    timerSlot
 	version uint64
 	at      time.Time
 	index   int // in the heap
 }
 
-func newScheduler(clock Clock, fire func(storage.TableKey, uint64)) *scheduler {
-	return &scheduler{clock: clock, fire: fire, byKey: make(map[storage.TableKey]*deadline)}
+// newScheduler returns a scheduler that calls fire for the deadlines that
+// come due and nudge for the nudges.
+func newScheduler(clock Clock, fire, nudge func(storage.TableKey, uint64)) *scheduler {
+	return &scheduler{clock: clock, fire: fire, nudge: nudge, byKey: make(map[timerSlot]*deadline)}
 }
 
 // set arms the table's deadline, replacing the one it had; a zero deadline
 // only clears it. A deadline already past fires at once.
 func (s *scheduler) set(key storage.TableKey, version uint64, at time.Time) {
+	s.setSlot(timerSlot{key: key}, version, at)
+}
+
+// setNudge arms the time of the table's nudge as set arms its deadline.
+func (s *scheduler) setNudge(key storage.TableKey, version uint64, at time.Time) {
+	s.setSlot(timerSlot{key: key, nudge: true}, version, at)
+}
+
+func (s *scheduler) setSlot(slot timerSlot, version uint64, at time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if d, ok := s.byKey[key]; ok {
+	if d, ok := s.byKey[slot]; ok {
 		heap.Remove(&s.heap, d.index)
-		delete(s.byKey, key)
+		delete(s.byKey, slot)
 	}
 	if !at.IsZero() && !s.closed {
-		d := &deadline{key: key, version: version, at: at}
+		d := &deadline{slot: slot, version: version, at: at}
 		heap.Push(&s.heap, d)
-		s.byKey[key] = d
+		s.byKey[slot] = d
 	}
 	s.arm()
 }
 
-// clear disarms the table's deadline, if it has one.
-func (s *scheduler) clear(key storage.TableKey) { s.set(key, 0, time.Time{}) }
+// clear disarms the table's deadline and nudge, if it has them.
+func (s *scheduler) clear(key storage.TableKey) {
+	s.set(key, 0, time.Time{})
+	s.setNudge(key, 0, time.Time{})
+}
 
 // holdUntil makes every deadline before t fire at t, until release.
 func (s *scheduler) holdUntil(t time.Time) {
@@ -88,7 +111,7 @@ func (s *scheduler) arm() {
 	if len(s.heap) == 0 {
 		// A Go map and a slice keep their size after deletions: drop what
 		// a burst of deadlines grew.
-		s.heap, s.byKey = nil, make(map[storage.TableKey]*deadline)
+		s.heap, s.byKey = nil, make(map[timerSlot]*deadline)
 		if s.timer != nil {
 			s.timer.Stop()
 			s.timer = nil
@@ -120,17 +143,21 @@ func (s *scheduler) tick(gen uint64) {
 	var due []*deadline
 	for len(s.heap) > 0 && !s.when(s.heap[0]).After(now) {
 		d := heap.Pop(&s.heap).(*deadline)
-		delete(s.byKey, d.key)
+		delete(s.byKey, d.slot)
 		due = append(due, d)
 	}
 	s.arm()
 	s.mu.Unlock()
 	for _, d := range due {
-		s.fire(d.key, d.version)
+		if d.slot.nudge {
+			s.nudge(d.slot.key, d.version)
+		} else {
+			s.fire(d.slot.key, d.version)
+		}
 	}
 }
 
-// len returns how many deadlines are armed.
+// len returns how many deadlines and nudges are armed.
 func (s *scheduler) len() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -136,7 +136,8 @@ func TestSchedulerOneTimerForEveryDeadline(t *testing.T) {
 		version uint64
 	}
 	var got []fired
-	s := newScheduler(clock, func(k storage.TableKey, v uint64) { got = append(got, fired{k, v}) })
+	s := newScheduler(clock, func(k storage.TableKey, v uint64) { got = append(got, fired{k, v}) },
+		func(storage.TableKey, uint64) { t.Error("no nudge was armed") })
 	const tables = 1000
 	for i := range int64(tables) {
 		s.set(storage.TableKey{Chat: -i - 1}, 1, start.Add(time.Duration(i%10+1)*time.Second))
@@ -165,18 +166,21 @@ func TestSchedulerHold(t *testing.T) {
 	start := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
 	clock := &manualClock{now: start}
 	var got []uint64
-	s := newScheduler(clock, func(_ storage.TableKey, v uint64) { got = append(got, v) })
+	s := newScheduler(clock, func(_ storage.TableKey, v uint64) { got = append(got, v) },
+		func(_ storage.TableKey, v uint64) { got = append(got, v+100) })
 	s.holdUntil(start.Add(10 * time.Second))
 	s.set(storage.TableKey{Chat: -1}, 1, start.Add(-time.Minute)) // overdue
 	s.set(storage.TableKey{Chat: -2}, 2, start.Add(5*time.Second))
 	s.set(storage.TableKey{Chat: -3}, 3, start.Add(20*time.Second))
+	s.setNudge(storage.TableKey{Chat: -2}, 2, start.Add(time.Second))
 	clock.advance(9 * time.Second)
 	assert.Empty(t, got, "held")
 	s.release()
 	clock.advance(0)
-	assert.ElementsMatch(t, []uint64{1, 2}, got, "released: the held deadlines fire")
+	assert.ElementsMatch(t, []uint64{1, 2, 102}, got, "released: the held deadlines and nudges fire")
+	got = got[:0]
 	clock.advance(11 * time.Second)
-	assert.ElementsMatch(t, []uint64{1, 2, 3}, got)
+	assert.ElementsMatch(t, []uint64{3}, got)
 
 	// A hold not released ends by itself.
 	got = nil
@@ -186,6 +190,35 @@ func TestSchedulerHold(t *testing.T) {
 	assert.Empty(t, got)
 	clock.advance(time.Second)
 	assert.Equal(t, []uint64{4}, got)
+}
+
+// TestSchedulerNudgesBesideDeadlines: a table's nudge is a timer of its
+// own beside its deadline, in the same heap: each fires its own function
+// for its own version, setting one leaves the other, and clear disarms
+// both.
+func TestSchedulerNudgesBesideDeadlines(t *testing.T) {
+	start := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
+	clock := &manualClock{now: start}
+	var deadlines, nudges []uint64
+	s := newScheduler(clock, func(_ storage.TableKey, v uint64) { deadlines = append(deadlines, v) },
+		func(_ storage.TableKey, v uint64) { nudges = append(nudges, v) })
+	a, b := storage.TableKey{Chat: -1}, storage.TableKey{Chat: -2}
+	s.set(a, 1, start.Add(60*time.Second))
+	s.setNudge(a, 1, start.Add(20*time.Second))
+	s.setNudge(a, 2, start.Add(25*time.Second)) // replaces the nudge, not the deadline
+	s.set(b, 5, start.Add(60*time.Second))
+	s.setNudge(b, 5, start.Add(20*time.Second))
+	assert.Equal(t, 4, s.len())
+	s.clear(b)
+	assert.Equal(t, 2, s.len(), "clear disarms the deadline and the nudge")
+	assert.Equal(t, 1, clock.advance(0), "one clock timer")
+	clock.advance(25 * time.Second)
+	assert.Equal(t, []uint64{2}, nudges)
+	assert.Empty(t, deadlines)
+	clock.advance(35 * time.Second)
+	assert.Equal(t, []uint64{1}, deadlines)
+	assert.Equal(t, []uint64{2}, nudges)
+	assert.Zero(t, s.len())
 }
 
 // countedFailures is a Metrics that counts failed updates by kind.

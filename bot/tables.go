@@ -16,10 +16,11 @@ import (
 	"github.com/twentyone-bot/twentyone/storage"
 )
 
-// show arms the table's timer for the view and shows the table in its
-// message (see tableMessages.show).
+// show arms the table's timers for the view (its deadline, its turn's
+// nudge) and shows the table in its message (see tableMessages.show).
 func (b *Bot) show(v storage.View) {
 	b.timers.set(v.Key, v.Table.Version(), v.Table.Deadline())
+	b.followTurn(v)
 	b.tables.show(v)
 }
 
@@ -45,6 +46,11 @@ type tableMessages struct {
 	// chatError acts on the error of a call into a chat and returns it
 	// (Bot.chatError).
 	chatError func(chat int64, err error) error
+	// keep reports whether a message the table owes is to stay for now
+	// (a turn's nudge while the turn goes on: nudges.live); retired is
+	// told of each owed message once retired (nudges.retired).
+	keep    func(key storage.TableKey, id int) bool
+	retired func(chat int64, id int)
 
 	mu  sync.Mutex
 	ids map[storage.TableKey]int // the message of each open table shown
@@ -214,6 +220,9 @@ func owed(v storage.View, id int) bool {
 func (t *tableMessages) retire(v storage.View) {
 	key := v.Key
 	for _, r := range v.Retiring {
+		if t.keep(key, r.MessageID) {
+			continue
+		}
 		t.enqueue(outbox.Op{Chat: key.Chat, Slot: fmt.Sprintf("old:%s:%d", key, r.MessageID), Do: func(ctx context.Context) error {
 			var err error
 			if r.Record {
@@ -239,6 +248,7 @@ func (t *tableMessages) retire(v storage.View) {
 			if serr := t.store.Retired(ctx, key, r.MessageID); serr != nil {
 				t.log.Warn("recording an old table message retired", "table", key, "message", r.MessageID, "err", serr)
 			}
+			t.retired(key.Chat, r.MessageID)
 			return err
 		}})
 	}

@@ -89,6 +89,19 @@ func (t *txn) retirement(key TableKey, k, v []byte) (Retirement, error) {
 	return r, nil
 }
 
+// Owe records a message the bot sent into the table's chat, besides the
+// table's own, as owed to be deleted: it joins the table's View.Retiring
+// (not as a record) and stays owed until reported done with Retired, so
+// that a restart still deletes it (Retiring lists its table). It is for a
+// short-lived message about the table, such as a turn's reminder. Owing a
+// message already owed does nothing; key is the View's.
+func (s *Store) Owe(ctx context.Context, key TableKey, messageID int) error {
+	if messageID <= 0 {
+		return fmt.Errorf("%w: message id %d", game.ErrInvalidInput, messageID)
+	}
+	return firstErr(s.write(ctx, func(t *txn) error { return t.owe(key, messageID, nil) }))
+}
+
 // Retired records that an old message of the table (one of its
 // View.Retiring) was retired: edited into its record, deleted, or found
 // gone. Key is the View's. Retiring a message again, or one never owed,

@@ -99,6 +99,36 @@ func TestRetireLifecycle(t *testing.T) {
 	assert.ErrorIs(t, s.Retired(ctx, key, 0), game.ErrInvalidInput)
 }
 
+// TestOwe: a message the bot owes besides the table's old ones is listed
+// with them, for deletion, through a restart, until reported retired; a
+// record owed for the same message stays a record.
+func TestOwe(t *testing.T) {
+	path := t.TempDir() + "/db"
+	s := openAt(t, path, Options{NoSync: true})
+	key := TableKey{Chat: group}
+	var upd updates
+	apply(t, s, key, upd.next(), carol, game.Command{Kind: game.Open}, t0)
+	require.NoError(t, s.SetMessage(ctx, key, 10))
+
+	require.NoError(t, s.Owe(ctx, key, 12))
+	require.NoError(t, s.Owe(ctx, key, 12)) // a write run twice
+	v := view(t, s, key)
+	assert.Equal(t, []Retirement{{MessageID: 12}}, v.Retiring)
+	assert.Equal(t, 10, v.MessageID, "the table keeps its message")
+	require.NoError(t, s.Close())
+
+	s = openAt(t, path, Options{NoSync: true})
+	keys, err := s.Retiring(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, []TableKey{key}, keys)
+	au, err := s.Audit(ctx, group)
+	require.NoError(t, err)
+	assert.True(t, au.OK, au.Problems)
+	require.NoError(t, s.Retired(ctx, key, 12))
+	assert.Empty(t, view(t, s, key).Retiring)
+	assert.ErrorIs(t, s.Owe(ctx, key, 0), game.ErrInvalidInput)
+}
+
 // TestRetireWhen: which commands owe the table's old message, and for
 // what: the record of the game it showed, or deletion.
 func TestRetireWhen(t *testing.T) {

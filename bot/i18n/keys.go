@@ -24,7 +24,7 @@ const (
 	TableNobody Key = "table.nobody"
 	// TableHint: who may sit (the entry limit) and who starts.
 	TableHint Key = "table.hint"
-	// TableCloses: the time left before the lobby closes.
+	// TableCloses: the time the lobby closes (a tg-time).
 	TableCloses Key = "table.closes"
 	// TableBanker: the banker's name.
 	TableBanker Key = "table.banker"
@@ -32,10 +32,19 @@ const (
 	TableKnocks Key = "table.knocks"
 	// TableSeatBet: the bet a player has on the table.
 	TableSeatBet Key = "table.seat.bet"
-	// TableSeatBetting marks the player to bet: name, time left.
+	// TableSeatBetting marks the player to bet: name, the time the turn
+	// ends (a tg-time).
 	TableSeatBetting Key = "table.seat.betting"
-	// TableSeatDrawing marks the player drawing: name, time left.
+	// TableSeatDrawing marks the player drawing: name, the time the turn
+	// ends (a tg-time).
 	TableSeatDrawing Key = "table.seat.drawing"
+
+	// TurnNudge, a message of its own in reply to the table message, tells
+	// the player to move that it is their turn, so that their phone
+	// buzzes: their name (a tg://user mention), the time left, the time
+	// the turn ends (a tg-time).
+	TurnNudge Key = "turn.nudge"
+
 	// TableSeatSatOut: the player sits this circle out.
 	TableSeatSatOut Key = "table.seat.satout"
 	// TableSeatPlayed: the player's duel of this circle is over.

@@ -9,7 +9,8 @@
 // it orders, paces, coalesces and retries, and the caller's function does the
 // Bot API call and reports how it went through its error: nil, a
 // *RetryAfterError (429), a temporary error (Temporary) or anything else
-// (given up, logged).
+// (given up, logged). An op may also say, when its turn comes, that it went
+// stale (Op.Stale): it is then dropped without a call.
 //
 // An idle outbox runs no goroutine: one dispatcher runs while any op waits,
 // and one goroutine per call in flight, at most Options.MaxInFlight.
@@ -73,6 +74,12 @@ type Op struct {
 	Class Class
 	// Do makes the call.
 	Do func(ctx context.Context) error
+	// Stale, when set, is asked just before each call of the op (its
+	// retries included); an op it reports stale is dropped uncalled and
+	// costs none of the chat's pacing. It is for a message worth sending
+	// only while it is still true. It is called with the outbox's lock
+	// held: it must be quick and must not call the outbox.
+	Stale func() bool
 }
 
 // RetryAfterError is what Do returns when Telegram answered 429.
@@ -169,9 +176,10 @@ type Outbox struct {
 // item is a queued op; gen grows each time a newer op replaces do, so that
 // a render replaced while its call was in flight is sent again.
 type item struct {
-	slot string
-	do   func(ctx context.Context) error
-	gen  int
+	slot  string
+	do    func(ctx context.Context) error
+	stale func() bool
+	gen   int
 }
 
 // Where a chat's queue is scheduled.
@@ -254,7 +262,7 @@ func (o *Outbox) Enqueue(op Op) error {
 	if op.Slot != "" {
 		for _, queued := range *list {
 			if queued.slot == op.Slot {
-				queued.do = op.Do
+				queued.do, queued.stale = op.Do, op.Stale
 				queued.gen++
 				return nil
 			}
@@ -263,7 +271,7 @@ func (o *Outbox) Enqueue(op Op) error {
 	if q.len() >= o.opts.MaxOps || op.Class == Say && len(q.says) >= o.opts.MaxSays {
 		return fmt.Errorf("%w: chat %d", ErrFull, op.Chat)
 	}
-	*list = append(*list, &item{slot: op.Slot, do: op.Do})
+	*list = append(*list, &item{slot: op.Slot, do: op.Do, stale: op.Stale})
 	o.pending++
 	if o.enqueued++; o.enqueued%1024 == 0 {
 		o.prune(time.Now())
@@ -458,6 +466,12 @@ func (o *Outbox) globalDelay(now time.Time) time.Duration {
 // renders first; o.mu is held.
 func (o *Outbox) start(q *chatQueue, now time.Time) {
 	q.where = nowhere
+	if !o.dropStale(q) {
+		if o.idle(q, now) {
+			o.forget(q.id)
+		}
+		return
+	}
 	op := q.next()
 	if o.global != nil {
 		o.global.record(now)
@@ -470,6 +484,26 @@ func (o *Outbox) start(q *chatQueue, now time.Time) {
 	o.inFlight++
 	o.wg.Add(1)
 	go o.call(q, op.do)
+}
+
+// dropStale drops the ops at the head of the chat's queue that report
+// themselves stale (Op.Stale), and reports whether an op is left to call;
+// o.mu is held. An op in flight is not at the head: the chat runs none.
+func (o *Outbox) dropStale(q *chatQueue) bool {
+	for q.len() > 0 {
+		op := q.next()
+		if op.stale == nil || !op.stale() {
+			return true
+		}
+		list := &q.renders
+		if len(q.renders) == 0 {
+			list = &q.says
+		}
+		(*list)[0] = nil
+		*list = (*list)[1:]
+		o.pending--
+	}
+	return false
 }
 
 // next returns the chat's next op: its first render, else its first reply.

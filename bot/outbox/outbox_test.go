@@ -276,6 +276,36 @@ func TestRendersGoBeforeReplies(t *testing.T) {
 	assert.Equal(t, []string{"render", "reply1", "reply2"}, r.snapshot())
 }
 
+// TestStaleOpsDroppedUncalled: an op that is stale when its turn comes is
+// not called, and takes none of the group's pacing: the op after it goes
+// at once. Staleness is asked when the op would go, not when it is queued.
+func TestStaleOpsDroppedUncalled(t *testing.T) {
+	o := New(Options{Limits: Limits{GroupPerMinute: 2, GroupWindow: time.Hour}})
+	r := newRecorder()
+	release := blocked(t, o, -1) // 1 of the 2 calls the window allows
+	var mu sync.Mutex
+	stale := false
+	nudge := r.op(-1, "", "nudge")
+	nudge.Class = Say
+	nudge.Stale = func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return stale
+	}
+	require.NoError(t, o.Enqueue(nudge))
+	reply := r.op(-1, "", "reply")
+	reply.Class = Say
+	require.NoError(t, o.Enqueue(reply))
+	mu.Lock()
+	stale = true // the turn passed while the nudge waited
+	mu.Unlock()
+	release()
+	r.waitDone(t, "reply") // 2 of 2: it would wait an hour had the nudge been sent
+	require.NoError(t, o.Close(context.Background()))
+	assert.Equal(t, []string{"reply"}, r.snapshot())
+	assert.Zero(t, o.Pending())
+}
+
 func TestIdenticalRepliesCoalesced(t *testing.T) {
 	o := New(Options{})
 	r := newRecorder()

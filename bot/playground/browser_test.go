@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
@@ -507,4 +508,98 @@ func (b *browser) openChatOnPhone(ctx context.Context, id int64) {
 	}
 	b.openChat(ctx, id)
 	b.waitFor(ctx, "the chat screen", `getComputedStyle(document.getElementById('sidebar')).display === 'none' && getComputedStyle(document.getElementById('chat')).display !== 'none'`)
+}
+
+// nudgeRowJS is the newest bot message that mentions a user: the turn's
+// nudge.
+const nudgeRowJS = `[...document.querySelectorAll('#messages-inner .row[data-from-bot]')].filter(r => r.querySelector('.text').textContent.includes(', your turn:')).pop()`
+
+// shownTime is a date_time entity as the page shows it.
+type shownTime struct {
+	Unix  int64  `json:"unix"`
+	Text  string `json:"text"`
+	Title string `json:"title"`
+}
+
+// digits keeps the digits of s: a time's figures, whatever the locale
+// puts between them.
+func digits(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= '0' && r <= '9' {
+			return r
+		}
+		return -1
+	}, s)
+}
+
+// TestBrowserTurnNudge: the table shows when the turn ends in the reader's
+// own time zone (the browser's, Asia/Tokyo here, not the UTC text inside
+// the tag), and the player who lets a third of the turn pass (20 s: 10 s,
+// the least) sees a nudge that mentions them, in reply to the table; it is
+// gone from the page once they bet.
+func TestBrowserTurnNudge(t *testing.T) {
+	seed := uint64(browserSeed)
+	pg, err := playground.Start(context.Background(), playground.Options{
+		Addr:   "127.0.0.1:0",
+		DBPath: filepath.Join(t.TempDir(), "playground.db"),
+		Seed:   &seed,
+		Store:  storage.Options{NoSync: true},
+	})
+	require.NoError(t, err)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		assert.NoError(t, pg.Close(ctx))
+	})
+	ctx, b := newBrowser(t)
+	tokyo, err := time.LoadLocation("Asia/Tokyo")
+	require.NoError(t, err)
+	b.run(ctx, "the browser in Tokyo", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, emulation.SetTimezoneOverride, emulation.SetTimezoneOverrideParams{TimezoneID: "Asia/Tokyo"})
+		return err
+	}))
+	night := pg.Groups()[0]
+	b.run(ctx, "opening the page", chromedp.EmulateViewport(1280, 800), chromedp.Navigate(pg.URL()))
+	b.waitFor(ctx, "the page to load", `document.body.dataset.ready === '1' && !!document.querySelector('.chat-item')`)
+	b.as(ctx, "Alice")
+	b.openChat(ctx, night.ID)
+	b.send(ctx, "/settings turn 20")
+	b.waitFor(ctx, "the settings saved", `[...document.querySelectorAll('#messages-inner .row[data-from-bot] .text')].some(t => t.textContent.includes('Saved'))`)
+	b.send(ctx, "/newgame")
+	b.waitTable(ctx, "the lobby", `r.innerText.includes('Join')`)
+	b.as(ctx, "Bob")
+	b.pressAndWait(ctx, "Join", "You're in.")
+	b.as(ctx, "Alice")
+	tb := b.pressAndWait(ctx, "Start ▶", "")
+	m := bettingRe.FindStringSubmatch(tb.Text)
+	require.NotNil(t, m, "someone is to bet: %s", tb.Text)
+	player := m[1]
+
+	// The turn's end, in Tokyo's time.
+	ends := poll[shownTime](ctx, b, "the turn's end", `(() => { const s = (`+tableRowJS+`).querySelector('.date-time');
+		return s && {unix: Number(s.dataset.unixTime), text: s.textContent, title: s.title} })()`)
+	local := time.Unix(ends.Unix, 0).In(tokyo)
+	assert.Contains(t, digits(ends.Text), local.Format("0405"), "minutes and seconds: %q", ends.Text)
+	h := local.Hour() % 12
+	if h == 0 {
+		h = 12
+	}
+	assert.True(t, strings.HasPrefix(digits(ends.Text), fmt.Sprintf("%02d", h)) || strings.HasPrefix(digits(ends.Text), local.Format("15")),
+		"Tokyo's hour in %q (%s)", ends.Text, local)
+	assert.NotContains(t, ends.Text, "UTC", "not the text for clients without the entity")
+	assert.Equal(t, time.Unix(ends.Unix, 0).UTC().Format("15:04:05 UTC"), ends.Title, "which the page keeps as the title")
+	assert.NotContains(t, tb.Text, "UTC")
+
+	// The nudge, after 10 s.
+	nudge := poll[string](ctx, b, "the nudge", `(() => { const r = `+nudgeRowJS+`; const a = r && r.querySelector('.text .link');
+		return a && r.querySelector('.reply') && r.dataset.messageId + ' ' + a.textContent })()`)
+	id, name, _ := strings.Cut(nudge, " ")
+	assert.Equal(t, player, name, "it mentions the player to move")
+	text := eval[string](ctx, b, `(`+nudgeRowJS+`).querySelector('.text').textContent`)
+	assert.Contains(t, text, player+", your turn: ")
+	b.screenshot(ctx, "playground-nudge.png")
+
+	b.as(ctx, player)
+	b.pressAndWait(ctx, tb.Labels[0], "Bet ")
+	b.waitFor(ctx, "the nudge gone", `!document.querySelector('#messages-inner .row[data-message-id="`+id+`"]')`)
 }

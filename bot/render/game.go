@@ -75,13 +75,14 @@ func (v *view) seat(s game.Seat, i int) string {
 	return l
 }
 
-// countdown is the time left in the current turn.
+// countdown is the time the current turn ends: a time, not the time left,
+// so that it stays true between edits of the message.
 func (v *view) countdown() string {
 	d := v.t.Deadline()
 	if d.IsZero() {
 		return "…"
 	}
-	return i18n.Countdown(v.lang, d.Sub(v.in.Now))
+	return TurnEnds(d)
 }
 
 // hand draws cards, with their score when asked for and there is more than

@@ -50,27 +50,36 @@ func checkMessage(t *testing.T, in Input, m Message, context string) {
 	}
 }
 
-// tagRE matches the tags the table message uses.
-var tagRE = regexp.MustCompile(`</?(b|code)>`)
+// tagRE matches the tags the bot's messages use: <b>, <code>, the tg-time
+// of a deadline (timeTag) and the mention of a user (Nudge).
+var tagRE = regexp.MustCompile(`<(/?)(b|code|tg-time|a)((?: unix="[1-9][0-9]*" format="[tTdDw]+"| href="tg://user\?id=[1-9][0-9]*")?)>`)
 
 // entityRE matches the entities escape writes.
 var entityRE = regexp.MustCompile(`&(amp|lt|gt|quot);`)
 
-// checkHTML asserts that html holds only balanced <b> and <code> tags and
-// escaped text.
+// checkHTML asserts that html holds only balanced <b>, <code>, <tg-time>
+// and <a> tags, the last two with their attributes, a tg-time nested in
+// nothing but <b>, and escaped text.
 func checkHTML(t *testing.T, html, context string) {
 	t.Helper()
 	var open []string
-	for _, tag := range tagRE.FindAllString(html, -1) {
-		if tag[1] == '/' {
-			if assert.NotEmpty(t, open, "%s: %s closes nothing", context, tag) {
-				assert.Equal(t, tag[2:len(tag)-1], open[len(open)-1], context)
+	for _, m := range tagRE.FindAllStringSubmatch(html, -1) {
+		closing, name, attrs := m[1] == "/", m[2], m[3]
+		if closing {
+			if assert.NotEmpty(t, open, "%s: %s closes nothing", context, m[0]) {
+				assert.Equal(t, name, open[len(open)-1], context)
 				open = open[:len(open)-1]
 			}
 			continue
 		}
-		assert.Empty(t, open, "%s: tags do not nest here", context)
-		open = append(open, tag[1:len(tag)-1])
+		assert.Equal(t, name == "tg-time" || name == "a", attrs != "", "%s: %s has the attributes of its tag", context, m[0])
+		assert.Equal(t, name == "a", strings.HasPrefix(attrs, " href"), "%s: %s has the attributes of its tag", context, m[0])
+		if name == "tg-time" {
+			assert.True(t, len(open) == 0 || open[len(open)-1] == "b", "%s: a tg-time nests in <b> only", context)
+		} else {
+			assert.Empty(t, open, "%s: tags do not nest here", context)
+		}
+		open = append(open, name)
 	}
 	assert.Empty(t, open, "%s: unclosed tags", context)
 	rest := entityRE.ReplaceAllString(tagRE.ReplaceAllString(html, ""), "")

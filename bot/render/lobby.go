@@ -3,6 +3,7 @@ package render
 import (
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/game"
@@ -39,7 +40,7 @@ func (v *view) lobby() []line {
 	}
 	lines = append(lines, blank, text(v.tr(i18n.TableHint, i18n.Number(s.EntryLimit))))
 	if d := v.t.Deadline(); !d.IsZero() {
-		lines = append(lines, text(v.tr(i18n.TableCloses, i18n.Countdown(v.lang, d.Sub(v.in.Now)))))
+		lines = append(lines, text(v.tr(i18n.TableCloses, timeTag(d, closingFormat(d.Sub(v.in.Now))))))
 	}
 	return lines
 }
@@ -119,4 +120,19 @@ func (v *view) closed() []line {
 		lines = append(lines, v.deckCheck()...)
 	}
 	return append(lines, blank, text(v.tr(i18n.ClosedHint)))
+}
+
+// closingFormat is how the time a lobby closes is shown, by the time left:
+// with seconds within 5 minutes, the time of day (rounded up to the
+// minute) within 20 hours, and the date with it after that (a lobby may
+// wait a day).
+func closingFormat(left time.Duration) string {
+	switch {
+	case left < 5*time.Minute:
+		return clockSeconds
+	case left < 20*time.Hour:
+		return clockMinutes
+	default:
+		return dateMinutes
+	}
 }

@@ -16,6 +16,15 @@ import (
 // Plain is a message of plain text, escaped for Telegram's HTML.
 func Plain(text string) Message { return Message{Text: escape(text)} }
 
+// Nudge tells the player to move that it is their turn (i18n.TurnNudge):
+// a mention of them by id (tg://user?id=, which notifies them even
+// without a username), the time left at now, and the time the turn ends,
+// which stays true however late the message is read.
+func Nudge(user int64, name string, ends, now time.Time, lang i18n.Lang) Message {
+	mention := `<a href="tg://user?id=` + strconv.FormatInt(user, 10) + `">` + NameHTML(name) + "</a>"
+	return Message{Text: i18n.T(lang, i18n.TurnNudge, mention, i18n.Countdown(lang, ends.Sub(now)), TurnEnds(ends))}
+}
+
 // Balance is the answer to /balance: the user's balance.
 func Balance(name string, balance int64, lang i18n.Lang) Message {
 	return Message{Text: i18n.T(lang, i18n.Balance, NameHTML(name), i18n.Chips(lang, balance))}

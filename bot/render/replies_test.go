@@ -27,6 +27,9 @@ func replies() []struct {
 		draw func(i18n.Lang) Message
 	}{
 		{"plain", func(l i18n.Lang) Message { return Plain(`It's <not> "yours" & mine`) }},
+		{"nudge", func(l i18n.Lang) Message {
+			return Nudge(42, hostile, at.Add(40*time.Second+300*time.Millisecond), at, l)
+		}},
 		{"balance", func(l i18n.Lang) Message { return Balance(hostile, 1250, l) }},
 		{"bonus granted", func(l i18n.Lang) Message { return BonusGranted(hostile, storage.Bonus{Amount: 100, Balance: 150}, l) }},
 		{"bonus wait", func(l i18n.Lang) Message { return BonusWait(hostile, 2*time.Hour+14*time.Minute+31*time.Second, l) }},

@@ -25,6 +25,7 @@ const (
 	EntityHashtag              = "hashtag"
 	EntityBotCommand           = "bot_command"
 	EntityURL                  = "url"
+	EntityDateTime             = "date_time"
 )
 
 // textSource reads bytes of a string, yielding 0 past its end, which is how
@@ -140,7 +141,7 @@ func hexValue(c byte) int {
 var allowedHTMLTags = map[string]bool{
 	"a": true, "b": true, "strong": true, "i": true, "em": true, "s": true, "strike": true, "del": true,
 	"u": true, "ins": true, "tg-spoiler": true, "tg-emoji": true, "span": true, "pre": true, "code": true,
-	"blockquote": true,
+	"blockquote": true, "tg-time": true,
 }
 
 // linkResolver turns a link target into an entity: a text_mention for
@@ -158,6 +159,7 @@ func parseHTML(input string, link linkResolver) (string, []MessageEntity, error)
 	type openTag struct {
 		name, arg  string
 		expandable bool
+		unix       int32 // tg-time's unix attribute
 		offset     int
 		outPos     int
 	}
@@ -201,6 +203,7 @@ func parseHTML(input string, link linkResolver) (string, []MessageEntity, error)
 			}
 			arg := ""
 			expandable := false
+			var unix int32
 			for s.at(i) != '>' {
 				for s.at(i) != 0 && isSpaceOrEnd(s.at(i)) {
 					i++
@@ -274,12 +277,16 @@ func parseHTML(input string, link linkResolver) (string, []MessageEntity, error)
 					arg = value[len("tg-"):]
 				case name == "tg-emoji" && attr == "emoji-id":
 					arg = value
+				case name == "tg-time" && attr == "unix":
+					unix = tdInt32(value)
+				case name == "tg-time" && attr == "format":
+					arg = value
 				}
 			}
 			if name == "span" && arg != "spoiler" {
 				return "", nil, parseErrorf("Tag \"span\" must have class \"tg-spoiler\" at byte offset %d", begin)
 			}
-			stack = append(stack, openTag{name: name, arg: arg, expandable: expandable, offset: utf16, outPos: len(out)})
+			stack = append(stack, openTag{name: name, arg: arg, expandable: expandable, unix: unix, offset: utf16, outPos: len(out)})
 			continue
 		}
 		// An end tag.
@@ -322,6 +329,18 @@ func parseHTML(input string, link linkResolver) (string, []MessageEntity, error)
 				return "", nil, parseErrorf("Invalid custom emoji identifier specified")
 			}
 			e.Type, e.CustomEmojiID = EntityCustomEmoji, top.arg
+		case "tg-time":
+			// td's parse_html: the format is checked first
+			// (FormattedDate::get_date_flags), and a unix time that is
+			// absent, 0 or negative leaves the text with no entity.
+			format, ok := dateTimeFormat(top.arg)
+			if !ok {
+				return "", nil, parseErrorf("Invalid date format used")
+			}
+			if top.unix <= 0 {
+				continue
+			}
+			e.Type, e.UnixTime, e.DateTimeFormat = EntityDateTime, int64(top.unix), format
 		case "a":
 			target := top.arg
 			if target == "" {
@@ -367,6 +386,71 @@ func parseHTML(input string, link linkResolver) (string, []MessageEntity, error)
 		return "", nil, parseErrorf("Text contains invalid Unicode characters after decoding HTML entities, check for unmatched surrogate code units")
 	}
 	return string(out), entities, nil
+}
+
+// tdInt32 reads a number as td's to_integer<int32> does: an optional '-'
+// and the digits that follow, up to the first other character (none: 0),
+// wrapping past 32 bits.
+func tdInt32(s string) int32 {
+	neg := strings.HasPrefix(s, "-")
+	if neg {
+		s = s[1:]
+	}
+	var v uint32
+	for i := 0; i < len(s) && '0' <= s[i] && s[i] <= '9'; i++ {
+		v = v*10 + uint32(s[i]-'0')
+	}
+	if neg {
+		v = -v
+	}
+	return int32(v)
+}
+
+// dateTimeFormat checks a tg-time format as td does
+// (FormattedDate::get_date_flags: "r" or "R" is relative, else any of
+// t T d D w W, each a flag) and returns it as the Bot API reports it in
+// date_time_format (telegram-bot-api Client.cpp, JsonEntity: "r", or the
+// day of week "w", then the date "d" or "D", then the time "t" or "T",
+// the short form winning when both were given; "" for no flag, which
+// shows the text as it is).
+func dateTimeFormat(format string) (string, bool) {
+	if format == "r" || format == "R" {
+		return "r", true
+	}
+	var shortTime, longTime, shortDate, longDate, weekday bool
+	for _, c := range format {
+		switch c {
+		case 't':
+			shortTime = true
+		case 'T':
+			longTime = true
+		case 'd':
+			shortDate = true
+		case 'D':
+			longDate = true
+		case 'w', 'W':
+			weekday = true
+		default:
+			return "", false
+		}
+	}
+	out := ""
+	if weekday {
+		out += "w"
+	}
+	switch {
+	case shortDate:
+		out += "d"
+	case longDate:
+		out += "D"
+	}
+	switch {
+	case shortTime:
+		out += "t"
+	case longTime:
+		out += "T"
+	}
+	return out, true
 }
 
 // parseError is a text-parsing failure worded exactly as Telegram words it

@@ -146,6 +146,7 @@ var typePriority = map[string]int{
 	EntityMention: 50, EntityHashtag: 50, EntityBotCommand: 50, EntityURL: 50, EntityBold: 90, EntityItalic: 91,
 	EntityCode: 20, EntityPre: 11, EntityTextLink: 49, EntityTextMention: 49, EntityUnderline: 92,
 	EntityStrikethrough: 93, EntityBlockquote: 0, EntityExpandableBlockquote: 0, EntitySpoiler: 94, EntityCustomEmoji: 99,
+	EntityDateTime: 30,
 }
 
 func sortEntities(entities []MessageEntity) {
@@ -162,7 +163,8 @@ func sortEntities(entities []MessageEntity) {
 }
 
 // mergeDetected adds auto-detected entities that do not overlap an entity
-// that Telegram never nests them in (code, pre, links, mentions, emoji).
+// that Telegram never nests them in (code, pre, links, mentions, emoji,
+// dates: td counts FormattedDate among its pre entities).
 func mergeDetected(entities, detected []MessageEntity) []MessageEntity {
 	if len(detected) == 0 {
 		return entities
@@ -171,7 +173,7 @@ func mergeDetected(entities, detected []MessageEntity) []MessageEntity {
 		clash := false
 		for _, e := range entities {
 			switch e.Type {
-			case EntityCode, EntityPre, EntityTextLink, EntityTextMention, EntityCustomEmoji:
+			case EntityCode, EntityPre, EntityTextLink, EntityTextMention, EntityCustomEmoji, EntityDateTime:
 			default:
 				continue
 			}
@@ -324,7 +326,8 @@ func entitiesEqual(a, b []MessageEntity) bool {
 	for i := range a {
 		x, y := a[i], b[i]
 		if x.Type != y.Type || x.Offset != y.Offset || x.Length != y.Length || x.URL != y.URL ||
-			x.Language != y.Language || x.CustomEmojiID != y.CustomEmojiID {
+			x.Language != y.Language || x.CustomEmojiID != y.CustomEmojiID ||
+			x.UnixTime != y.UnixTime || x.DateTimeFormat != y.DateTimeFormat {
 			return false
 		}
 		if (x.User == nil) != (y.User == nil) || (x.User != nil && x.User.ID != y.User.ID) {

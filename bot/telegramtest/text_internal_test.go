@@ -1,6 +1,7 @@
 package telegramtest
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -40,6 +41,23 @@ func TestParseHTML(t *testing.T) {
 		{name: "short end tag", in: "<b>x</>", want: "x", entities: []MessageEntity{{Type: "bold", Offset: 0, Length: 1}}},
 		{name: "expandable blockquote", in: "<blockquote expandable>q</blockquote>", want: "q",
 			entities: []MessageEntity{{Type: "expandable_blockquote", Offset: 0, Length: 1}}},
+		// tg-time: td's parse_html and FormattedDate::get_date_flags;
+		// date_time_format as telegram-bot-api's JsonEntity writes it.
+		{name: "time", in: `ends <tg-time unix="1647531900" format="T">15:45:00 UTC</tg-time>`, want: "ends 15:45:00 UTC",
+			entities: []MessageEntity{{Type: "date_time", Offset: 5, Length: 12, UnixTime: 1647531900, DateTimeFormat: "T"}}},
+		{name: "time format in canonical order", in: `<tg-time unix="1647531900" format="TDw">x</tg-time>`, want: "x",
+			entities: []MessageEntity{{Type: "date_time", Offset: 0, Length: 1, UnixTime: 1647531900, DateTimeFormat: "wDT"}}},
+		{name: "short time wins", in: `<tg-time unix="1647531900" format="Tt">x</tg-time>`, want: "x",
+			entities: []MessageEntity{{Type: "date_time", Offset: 0, Length: 1, UnixTime: 1647531900, DateTimeFormat: "t"}}},
+		{name: "relative time", in: `<tg-time unix="1647531900" format="R">x</tg-time>`, want: "x",
+			entities: []MessageEntity{{Type: "date_time", Offset: 0, Length: 1, UnixTime: 1647531900, DateTimeFormat: "r"}}},
+		{name: "time without format", in: `<tg-time unix=1647531900>x</tg-time>`, want: "x",
+			entities: []MessageEntity{{Type: "date_time", Offset: 0, Length: 1, UnixTime: 1647531900}}},
+		{name: "unquoted format is lower-cased", in: `<tg-time unix=1647531900 format=T>x</tg-time>`, want: "x",
+			entities: []MessageEntity{{Type: "date_time", Offset: 0, Length: 1, UnixTime: 1647531900, DateTimeFormat: "t"}}},
+		{name: "time without unix makes no entity", in: `<tg-time format="t">x</tg-time>`, want: "x"},
+		{name: "time at 0 makes no entity", in: `<tg-time unix="0x10" format="t">x</tg-time>`, want: "x"},
+		{name: "invalid time format", in: `<tg-time unix="1647531900" format="hh:mm">x</tg-time>`, err: "Invalid date format used"},
 		{name: "unsupported tag", in: "a <div>b</div>", err: `Unsupported start tag "div" at byte offset 2`},
 		{name: "unclosed start tag", in: "a <b", err: "Unclosed start tag at byte offset 2"},
 		{name: "missing end tag", in: "<b><i>x</i>", err: "Can't find end tag corresponding to start tag b"},
@@ -93,4 +111,29 @@ func TestUTF16Helpers(t *testing.T) {
 	assert.Equal(t, 5, utf16Len("a😀bc"))
 	assert.Equal(t, "😀b", utf16Slice("a😀bc", 1, 3))
 	assert.Equal(t, "c", utf16Slice("a😀bc", 4, 1))
+}
+
+// TestDateTimeEntityJSON: a date_time entity always carries
+// date_time_format, even empty, as telegram-bot-api's JsonEntity writes it;
+// other entities carry neither of its fields.
+func TestDateTimeEntityJSON(t *testing.T) {
+	tests := []struct {
+		name string
+		e    MessageEntity
+		want string
+	}{
+		{name: "long time", e: MessageEntity{Type: EntityDateTime, Length: 1, UnixTime: 1647531900, DateTimeFormat: "T"},
+			want: `{"type":"date_time","offset":0,"length":1,"unix_time":1647531900,"date_time_format":"T"}`},
+		{name: "no format", e: MessageEntity{Type: EntityDateTime, Length: 1, UnixTime: 1647531900},
+			want: `{"type":"date_time","offset":0,"length":1,"unix_time":1647531900,"date_time_format":""}`},
+		{name: "bold", e: MessageEntity{Type: EntityBold, Length: 1}, want: `{"type":"bold","offset":0,"length":1}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, err := json.Marshal(tt.e)
+			require.NoError(t, err)
+			assert.JSONEq(t, tt.want, string(b))
+			assert.NotContains(t, string(b), `"plain"`)
+		})
+	}
 }

@@ -71,6 +71,26 @@ type MessageEntity struct {
 	User          *User  `json:"user,omitempty"`
 	Language      string `json:"language,omitempty"`
 	CustomEmojiID string `json:"custom_emoji_id,omitempty"`
+	// UnixTime and DateTimeFormat are a date_time entity's: the time it
+	// shows and how ("r" relative, else "w", "d" or "D", "t" or "T" in
+	// that order; "" shows the text as it is). Telegram always sends
+	// date_time_format with a date_time entity, even empty (MarshalJSON).
+	UnixTime       int64  `json:"unix_time,omitempty"`
+	DateTimeFormat string `json:"date_time_format,omitempty"`
+}
+
+// MarshalJSON writes the entity as the Bot API does: date_time_format is
+// present in every date_time entity (telegram-bot-api Client.cpp,
+// JsonEntity), and in no other.
+func (e MessageEntity) MarshalJSON() ([]byte, error) {
+	type plain MessageEntity
+	if e.Type != EntityDateTime {
+		return json.Marshal(plain(e))
+	}
+	return json.Marshal(struct {
+		plain
+		DateTimeFormat string `json:"date_time_format"`
+	}{plain(e), e.DateTimeFormat})
 }
 
 // InlineKeyboardMarkup is an inline keyboard attached to a message.

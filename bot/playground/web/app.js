@@ -232,6 +232,16 @@
         a.addEventListener('click', (ev) => { ev.preventDefault(); send(covered); });
         return one(a);
       }
+      case 'date_time': {
+        // Telegram's clients write the time in the reader's own zone and
+        // language, in place of the text (a fallback for old clients).
+        const shown = formatDateTime(e.unix_time, e.date_time_format || '');
+        if (shown === null) return one(el('span'));
+        const s = el('span', 'date-time', shown);
+        s.dataset.unixTime = String(e.unix_time);
+        s.title = covered;
+        return { outer: s, body: el('span') }; // the text inside is not shown
+      }
       case 'mention':
       case 'hashtag':
       case 'cashtag':
@@ -242,6 +252,32 @@
       }
       default: return one(el('span'));
     }
+  }
+
+  // formatDateTime writes a date_time entity's time as a client does, in
+  // the browser's time zone: format "r" relative ("in 40 seconds"), else
+  // "w" the weekday, "d"/"D" a short/long date, "t"/"T" the time without
+  // or with seconds; null for an empty format (the text shows as it is).
+  function formatDateTime(unix, format) {
+    if (!Number.isInteger(unix) || unix <= 0 || format === '') return null;
+    const at = new Date(unix * 1000);
+    if (format === 'r') {
+      const secs = Math.round((at.getTime() - Date.now()) / 1000);
+      const rtf = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+      if (Math.abs(secs) < 60) return rtf.format(secs, 'second');
+      if (Math.abs(secs) < 3600) return rtf.format(Math.round(secs / 60), 'minute');
+      if (Math.abs(secs) < 86400) return rtf.format(Math.round(secs / 3600), 'hour');
+      return rtf.format(Math.round(secs / 86400), 'day');
+    }
+    const parts = [];
+    const date = {};
+    if (format.includes('w')) date.weekday = 'long';
+    if (format.includes('d')) Object.assign(date, { year: 'numeric', month: '2-digit', day: '2-digit' });
+    if (format.includes('D')) Object.assign(date, { year: 'numeric', month: 'long', day: 'numeric' });
+    if (Object.keys(date).length) parts.push(at.toLocaleDateString(undefined, date));
+    if (format.includes('t')) parts.push(at.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' }));
+    else if (format.includes('T')) parts.push(at.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' }));
+    return parts.join(' ');
   }
 
   // ---------- state ----------
