@@ -280,9 +280,9 @@ func TestRendersGoBeforeReplies(t *testing.T) {
 // not called, and takes none of the group's pacing: the op after it goes
 // at once. Staleness is asked when the op would go, not when it is queued.
 func TestStaleOpsDroppedUncalled(t *testing.T) {
-	o := New(Options{Limits: Limits{GroupPerMinute: 2, GroupWindow: time.Hour}})
+	o := New(Options{Limits: Limits{GroupPerMinute: 3, GroupWindow: time.Hour}})
 	r := newRecorder()
-	release := blocked(t, o, -1) // 1 of the 2 calls the window allows
+	release := blocked(t, o, -1) // 1 of the 3 calls the window allows
 	var mu sync.Mutex
 	stale := false
 	nudge := r.op(-1, "", "nudge")
@@ -300,7 +300,7 @@ func TestStaleOpsDroppedUncalled(t *testing.T) {
 	stale = true // the turn passed while the nudge waited
 	mu.Unlock()
 	release()
-	r.waitDone(t, "reply") // 2 of 2: it would wait an hour had the nudge been sent
+	r.waitDone(t, "reply") // 2 of 3: it would wait an hour had the nudge been sent (a reply leaves the last to renders)
 	require.NoError(t, o.Close(context.Background()))
 	assert.Equal(t, []string{"reply"}, r.snapshot())
 	assert.Zero(t, o.Pending())
