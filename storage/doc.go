@@ -55,6 +55,9 @@
 //	retire       chat|thread|message → an old table message the bot owes
 //	             the chat (schema 5): the finished table it is to become
 //	             the record of, or nothing when it is to be deleted
+//	pace         chat → the times of the bot's recent calls into the group
+//	             (schema 8), oldest first; "saved" → when they were saved
+//	             and whether the bot stopped cleanly after (see SavePace)
 //
 // The layout keeps what one commit touches on few pages: a chat's users
 // and leaderboard entries sit together, the ledger entries of every chat
@@ -83,7 +86,8 @@
 // schema 6 from a binary that would misread it. Schema 6 is schema 7 with
 // tables in game encoding 1 (the last 8 duels of a game), which game.Decode
 // still reads; its migration changes nothing, and keeps tables of encoding
-// 2 from a binary that cannot read them.
+// 2 from a binary that cannot read them. Schema 7 is schema 8 without the
+// pace bucket; its migration creates it empty.
 //
 // # Damaged files
 //

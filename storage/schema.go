@@ -22,6 +22,7 @@ var (
 	bucketLedger   = []byte("log") // schema 4: the ledger, as one log
 	bucketReveals  = []byte("reveals")
 	bucketRetire   = []byte("retire") // schema 5: the old table messages owed to their chats
+	bucketPace     = []byte("pace")   // schema 8: the bot's recent calls into each group
 
 	// bucketLedgerV3 is the ledger of schema 3 and older, keyed
 	// chat|user|seq.
@@ -33,7 +34,7 @@ var (
 )
 
 // SchemaVersion is the layout this code reads and writes.
-const SchemaVersion = 7
+const SchemaVersion = 8
 
 // schemaBuckets lists the buckets of each schema version.
 var schemaBuckets = map[uint64][][]byte{
@@ -44,6 +45,7 @@ var schemaBuckets = map[uint64][][]byte{
 	5: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank, bucketLedger, bucketReveals, bucketRetire},
 	6: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank, bucketLedger, bucketReveals, bucketRetire},
 	7: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank, bucketLedger, bucketReveals, bucketRetire},
+	8: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank, bucketLedger, bucketReveals, bucketRetire, bucketPace},
 }
 
 // migration upgrades a file from schema version from to from+1.
@@ -61,6 +63,7 @@ var migrations = []migration{
 	{from: 4, name: "keep the old table messages owed to the chats", run: addRetire},
 	{from: 5, name: "remember the updates each chat handled out of order", run: keepHandled},
 	{from: 6, name: "keep each game's whole record in its table", run: keepWholeRecord},
+	{from: 7, name: "keep the bot's recent calls into each group", run: addPace},
 }
 
 // upgrade creates the buckets of a new file, or migrates an older one.
@@ -203,6 +206,14 @@ func keepHandled(*bolt.Tx) error { return nil }
 // encoding 2 when it is next written. The version keeps a file that holds
 // encoding 2 from a binary that cannot read it.
 func keepWholeRecord(*bolt.Tx) error { return nil }
+
+// addPace is the migration from schema 7 to 8: it creates the bucket of the
+// bot's recent calls into each group (see SavePace). Schema 7 kept none,
+// so it starts empty, as after a crash that lost them.
+func addPace(tx *bolt.Tx) error {
+	_, err := tx.CreateBucketIfNotExists(bucketPace)
+	return err
+}
 
 // chainLedger is the migration from schema 3 to 4. The ledger, keyed
 // chat|user|seq, becomes one log keyed by a number from the bucket's
