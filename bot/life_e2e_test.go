@@ -51,7 +51,7 @@ func TestTimeoutsStayInTheRecord(t *testing.T) {
 	h.decks("Kh Tc 9d  Ts")
 	h.clock.Advance(61 * time.Second) // Bob does not bet
 	h.tableMessage(contains("your bet, Carol"))
-	assert.Equal(t, "Bet 10", h.bet("Carol", 10).Text)
+	assert.Equal(t, "Bet 10 · your card 10♣ (10) · Hit or Stand?", h.bet("Carol", 10).Text)
 	h.clock.Advance(61 * time.Second) // Carol does not draw: she stands at 10
 	lines := []string{
 		"Bob: K♥ → out of time: sat the circle out",

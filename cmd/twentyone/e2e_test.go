@@ -564,6 +564,7 @@ func TestBinaryMetrics(t *testing.T) {
 	assert.Equal(t, float64(presses), delta("twentyone_bot_api_calls_total", map[string]string{"method": "answerCallbackQuery", "result": "ok"}))
 	assert.GreaterOrEqual(t, delta("twentyone_storage_commit_duration_seconds", nil), float64(presses),
 		"a commit observed per press at least")
+	assert.GreaterOrEqual(t, delta("twentyone_outbox_render_wait_seconds", nil), 2.0, "the table's message and its edits waited in the outbox")
 	assert.Equal(t, 1.0, after.value("twentyone_open_tables", nil))
 
 	p.signal(syscall.SIGTERM)
