@@ -268,7 +268,6 @@ func (b *Bot) Start(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	b.tables.setEarlier(before)
 	if err := b.registerCommands(); err != nil {
 		b.log.Warn("registering commands", "err", err)
 	}
@@ -290,6 +289,7 @@ func (b *Bot) Start(ctx context.Context) error {
 	b.stopRestore = stop
 	b.mu.Unlock()
 	b.restoring.Add(1)
+	b.tables.setEarlier(before) // before any render: the restore's are the first
 	go func() {
 		defer b.restoring.Done()
 		b.restore(rctx, keys)

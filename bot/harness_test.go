@@ -28,6 +28,10 @@ import (
 // wait is how long a test waits for a condition before failing.
 const wait = 15 * time.Second
 
+// step is how far a paced test moves the clock at a time while it waits
+// for the bot (harnessOptions.paced): the precision of the times measured.
+const step = 100 * time.Millisecond
+
 // fakeClock is a bot.Clock that moves only when the test advances it.
 type fakeClock struct {
 	mu     sync.Mutex
@@ -138,6 +142,11 @@ type harnessOptions struct {
 	// the order it needs, as Telegram's parallel requests may.
 	webhook bool
 	hold    func(raw []byte)
+	// paced runs the bot at Telegram's limits (outbox.TelegramLimits) and
+	// the server enforcing Telegram's (telegramtest.TelegramRateLimits),
+	// both on the harness's clock, as the bot's timeouts are: the test
+	// moves time (see settle and advance), and a minute passes in no time.
+	paced bool
 }
 
 func newHarness(t testing.TB, opts ...func(*harnessOptions)) *harness {
@@ -150,7 +159,14 @@ func newHarness(t testing.TB, opts ...func(*harnessOptions)) *harness {
 	if o.webhook {
 		o.srvOpts = append(o.srvOpts, telegramtest.WithLoopbackWebhooks())
 	}
+	if o.paced {
+		o.srvOpts = append(o.srvOpts, telegramtest.WithClock(h.clock))
+		h.opts.limits = outbox.TelegramLimits()
+	}
 	h.srv = telegramtest.StartTest(t, o.srvOpts...)
+	if o.paced {
+		h.srv.SetRateLimits(telegramtest.TelegramRateLimits())
+	}
 	var members []telegramtest.User
 	for i, name := range []string{"Alice", "Bob", "Carol", "Dave", "Eve"} {
 		u := h.srv.AddUser(telegramtest.User{FirstName: name, LanguageCode: "en"})
@@ -191,7 +207,7 @@ func (h *harness) start() {
 	}
 	b, err := bot.New(context.Background(), bot.Config{
 		Token: h.srv.Token(), Endpoint: h.srv.Endpoint(), Transport: h.srv.Client().Transport,
-		Store: st, Clock: h.clock, Limits: h.opts.limits,
+		Store: st, Clock: h.clock, Limits: h.opts.limits, PaceClock: h.paceClock(),
 		Logger:      slog.New(slog.NewTextHandler(logs, nil)),
 		PollTimeout: time.Second, StartingChips: 1000, DailyBonus: 100, Owners: owners,
 	})
@@ -204,7 +220,17 @@ func (h *harness) start() {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- b.Run(ctx) }()
+	if h.opts.paced {
+		// The renders of the start are queued in the background: wait for
+		// them, as settle knows nothing of them before.
+		deadline := time.Now().Add(wait)
+		for !b.Restored() {
+			require.False(h.t, time.Now().After(deadline), "the bot did not start")
+			time.Sleep(100 * time.Microsecond) // polls a condition
+		}
+	}
 	h.stop = func() {
+		h.drain()
 		cancel()
 		require.NoError(h.t, <-done)
 		closeCtx, cancelClose := context.WithTimeout(context.Background(), wait)
@@ -257,6 +283,58 @@ func (h *harness) serveWebhook(st *storage.Store, b *bot.Bot) {
 		_ = b.Close(gone) // drops what the outbox holds, aborts the calls in flight
 		require.NoError(h.t, st.Close())
 	}
+}
+
+// paceClock is the clock the bot paces by: the harness's when paced, else
+// the system's.
+func (h *harness) paceClock() bot.Clock {
+	if h.opts.paced {
+		return h.clock
+	}
+	return nil
+}
+
+// settle waits until the bot is quiet (bot.Quiet): what the clock's last
+// move started is done.
+func (h *harness) settle() {
+	h.t.Helper()
+	deadline := time.Now().Add(wait)
+	for !h.bot.Quiet() {
+		if time.Now().After(deadline) {
+			h.t.Fatalf("the bot did not settle")
+		}
+		time.Sleep(100 * time.Microsecond) // polls a condition; the clocks do not move meanwhile
+	}
+}
+
+// advance moves the clock by d, in steps of at most step, settling after
+// each.
+func (h *harness) advance(d, step time.Duration) {
+	h.t.Helper()
+	for d > 0 {
+		s := min(d, step)
+		h.settle()
+		h.clock.Advance(s)
+		d -= s
+	}
+	h.settle()
+}
+
+// drain moves the clock, when the bot paces by it, until no outgoing call
+// waits (at most ten minutes): a stop sends the calls waiting, and those
+// wait for the clock.
+func (h *harness) drain() {
+	h.t.Helper()
+	if !h.opts.paced {
+		return
+	}
+	for start := h.clock.Now(); h.bot.Pending() > 0; h.clock.Advance(step) {
+		h.settle()
+		if h.clock.Now().Sub(start) > 10*time.Minute {
+			h.t.Fatalf("%d calls still wait after ten minutes", h.bot.Pending())
+		}
+	}
+	h.settle()
 }
 
 // crash stops the bot as a kill would, as far as one process can, runs

@@ -69,9 +69,10 @@ func (b *Bot) enqueue(op outbox.Op) error {
 // whole turn time, before it is built (Store.ShowTurn, one transaction for
 // a render that waited, none for one that did not): the table stores the
 // new deadline, where a restart finds it, and the render shows it as its
-// tg-time. Whether a render showed a turn before is known from the start
-// of the table's last render sent (renderState), and for a turn that began
-// before this process started, from the calls it saved (earlier.showed).
+// tg-time. Whether a render showed a turn before is known from the turn
+// the table's last render sent showed (renderState), and for a table no
+// render of this process showed, from the calls the process before saved
+// (earlier.showed).
 // While a render that is to show a turn first waits, the turn's timeout
 // waits too (Bot.timeout), and so does its nudge.
 type tableMessages struct {
@@ -106,9 +107,10 @@ const turnShownLate = 2 * time.Second
 
 // renderState is what the renders of a table did, while it is open.
 type renderState struct {
-	// sent is when the last render that went out started; zero when none
-	// did since the start.
-	sent time.Time
+	// sent: a render went out since the start; shown is when the clock
+	// of the turn the last one showed started (zero: it showed none).
+	sent  bool
+	shown time.Time
 	// waiting: a render is queued; rendering: one is deciding what to
 	// show, and has not gone out yet.
 	waiting, rendering bool
@@ -180,7 +182,7 @@ func (t *tableMessages) renderNewest(ctx context.Context, key storage.TableKey) 
 	case retried(err):
 		rs.waiting = true // the outbox calls it again
 	case err == nil && read:
-		rs.sent = now
+		rs.sent, rs.shown = true, v.Table.TurnStarted()
 	}
 	if err == nil && read && v.Table.Phase() == game.Closed && !rs.waiting {
 		delete(t.renders, key)
@@ -220,8 +222,8 @@ func (t *tableMessages) showTurn(ctx context.Context, v storage.View, now time.T
 }
 
 // seen reports whether a render showed the table's turn that began at
-// started: the table's last render sent started after it, or, when none
-// did since this start, the process before may have shown it.
+// started: the table's last render sent showed it, or, when none went
+// since this start, the process before may have shown it.
 func (t *tableMessages) seen(key storage.TableKey, started time.Time) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -229,8 +231,8 @@ func (t *tableMessages) seen(key storage.TableKey, started time.Time) bool {
 }
 
 func (t *tableMessages) seenLocked(key storage.TableKey, started time.Time) bool {
-	if rs := t.renders[key]; rs != nil && !rs.sent.IsZero() {
-		return !rs.sent.Before(started)
+	if rs := t.renders[key]; rs != nil && rs.sent {
+		return rs.shown.Equal(started)
 	}
 	return t.earlier.showed(key.Chat, started)
 }

@@ -535,6 +535,16 @@ func (o *Outbox) Chats() int {
 	return len(o.chats)
 }
 
+// Quiet reports whether the outbox calls nothing until its clock moves or
+// it is given an op: no call in flight, none due, and the dispatcher (if
+// it runs) waiting with its timer set. A test that moves the outbox's
+// clock by hand waits for it before moving the clock again.
+func (o *Outbox) Quiet() bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return (!o.dispatching || o.parked) && o.inFlight == 0 && o.ready.len() == 0
+}
+
 // History is when the outbox called into one group lately: the calls
 // within Limits.GroupWindow, oldest first.
 type History struct {

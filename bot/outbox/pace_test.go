@@ -91,15 +91,6 @@ func (c *manualClock) set(at time.Time) {
 	}
 }
 
-// settled reports whether the outbox does nothing until its clock moves or
-// it is given an op: no call in flight, no chat ready, and the dispatcher
-// (if it runs) waiting with its timer set.
-func (o *Outbox) settled() bool {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return (!o.dispatching || o.parked) && o.inFlight == 0 && o.ready.len() == 0
-}
-
 // call is a call an op of a sim made.
 type call struct {
 	name string
@@ -138,7 +129,7 @@ func newSim(t failer, opts Options) *sim {
 func (s *sim) settle() {
 	s.t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
-	for !s.o.settled() {
+	for !s.o.Quiet() {
 		if time.Now().After(deadline) {
 			s.t.Fatalf("the outbox did not settle")
 		}

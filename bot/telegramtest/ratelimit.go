@@ -30,6 +30,17 @@ type RateLimits struct {
 	Private RateLimit
 }
 
+// TelegramRateLimits are Telegram's limits as its Bot FAQ gives them, on:
+// about 30 messages a second over all chats, 20 a minute into one group,
+// about one a second into one private chat. Edits count as messages.
+func TelegramRateLimits() RateLimits {
+	return RateLimits{Enabled: true,
+		Global:  RateLimit{Limit: 30, Window: time.Second},
+		Group:   RateLimit{Limit: 20, Window: time.Minute},
+		Private: RateLimit{Limit: 1, Window: time.Second},
+	}
+}
+
 // window is a ring of the times of the last Limit accepted messages.
 type window struct {
 	times []time.Time

@@ -72,7 +72,7 @@ func TestBinaryPlaysAGame(t *testing.T) {
 	tb := newTable(t, srv)
 	tb.open()
 	player := tb.start()
-	assert.Regexp(t, `^Bet \d+$`, tb.bet(player))
+	assert.Regexp(t, `^Bet \d+ · your card \S+ \(\d+\) · Hit or Stand\?$`, tb.bet(player))
 	over := tb.stand(player)
 	assert.Contains(t, over.Text, "takes the bank")
 	assert.Contains(t, over.Labels(), "Play again ▶")
@@ -128,7 +128,7 @@ func TestBinarySIGTERMMidGame(t *testing.T) {
 
 			answer, answered := press.Answer()
 			require.True(t, answered, "the action in flight finished: the press was answered")
-			assert.Regexp(t, `^Bet \d+$`, answer.Text)
+			assert.Regexp(t, `^Bet \d+ · your card \S+ \(\d+\) · Hit or Stand\?$`, answer.Text)
 			_, drawn = tb.current(callback.Stand)
 			assert.True(t, drawn, "the pending render was sent: the table offers Hit and Stand")
 			if mode == "webhook" {
