@@ -356,11 +356,12 @@ func (t *tableMessages) dropEmpty() {
 	}
 }
 
-// len returns how many table messages are remembered.
+// len returns how many tables it remembers something of: their message,
+// or what their renders did.
 func (t *tableMessages) len() int {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return len(t.ids)
+	return max(len(t.ids), len(t.renders))
 }
 
 // withRetiring adds to keys, the tables to re-render after a start, those
