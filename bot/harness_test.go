@@ -8,9 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
-	"sort"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -19,6 +17,7 @@ import (
 	"github.com/twentyone-bot/twentyone/bot"
 	"github.com/twentyone-bot/twentyone/bot/callback"
 	"github.com/twentyone-bot/twentyone/bot/outbox"
+	"github.com/twentyone-bot/twentyone/bot/outbox/outboxtest"
 	"github.com/twentyone-bot/twentyone/bot/telegramtest"
 	"github.com/twentyone-bot/twentyone/game"
 	"github.com/twentyone-bot/twentyone/game/gametest"
@@ -32,75 +31,11 @@ const wait = 15 * time.Second
 // for the bot (harnessOptions.paced): the precision of the times measured.
 const step = 100 * time.Millisecond
 
-// fakeClock is a bot.Clock that moves only when the test advances it.
-type fakeClock struct {
-	mu     sync.Mutex
-	now    time.Time
-	timers []*fakeTimer
-}
-
-type fakeTimer struct {
-	c    *fakeClock
-	at   time.Time
-	f    func()
-	done bool
-}
-
-func newFakeClock() *fakeClock {
-	return &fakeClock{now: time.Date(2026, 12, 2, 18, 30, 0, 0, time.UTC)}
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-// AfterFunc runs f once the clock has been advanced by d; like
-// time.AfterFunc, at once (in its own goroutine) when d is not positive.
-func (c *fakeClock) AfterFunc(d time.Duration, f func()) bot.Timer {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	t := &fakeTimer{c: c, at: c.now.Add(d), f: f}
-	if d <= 0 {
-		t.done = true
-		go f()
-		return t
-	}
-	c.timers = append(c.timers, t)
-	return t
-}
-
-func (t *fakeTimer) Stop() bool {
-	t.c.mu.Lock()
-	defer t.c.mu.Unlock()
-	was := !t.done
-	t.done = true
-	return was
-}
-
-// Advance moves the clock and runs the timers that came due.
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	var due []*fakeTimer
-	keep := c.timers[:0]
-	for _, t := range c.timers {
-		switch {
-		case t.done:
-		case !t.at.After(c.now):
-			t.done = true
-			due = append(due, t)
-		default:
-			keep = append(keep, t)
-		}
-	}
-	c.timers = keep
-	c.mu.Unlock()
-	sort.Slice(due, func(i, j int) bool { return due[i].at.Before(due[j].at) })
-	for _, t := range due {
-		t.f()
-	}
+// newFakeClock returns the clock of a harness: the bot's timeouts (and,
+// when paced, its pacing and the server's limits) run on it, and move
+// only when the test moves it.
+func newFakeClock() *outboxtest.Clock {
+	return outboxtest.NewClock(time.Date(2026, 12, 2, 18, 30, 0, 0, time.UTC))
 }
 
 // harness is a group chat on our Bot API server, a real BoltDB file and the
@@ -110,7 +45,7 @@ type harness struct {
 	srv    *telegramtest.Server
 	store  *storage.Store
 	bot    *bot.Bot
-	clock  *fakeClock
+	clock  *outboxtest.Clock
 	deck   *gametest.Stacked
 	dbPath string
 	group  telegramtest.Chat

@@ -111,8 +111,8 @@ type renderState struct {
 	// of the turn the last one showed started (zero: it showed none).
 	sent  bool
 	shown time.Time
-	// waiting: a render is queued; rendering: one is deciding what to
-	// show, and has not gone out yet.
+	// waiting: a render is queued; rendering: one is deciding whether to
+	// start the turn's clock again.
 	waiting, rendering bool
 }
 
@@ -169,6 +169,11 @@ func (t *tableMessages) renderNewest(ctx context.Context, key storage.TableKey) 
 	read := err == nil
 	if read {
 		v = t.showTurn(ctx, v, now)
+	}
+	t.mu.Lock()
+	t.state(key).rendering = false // decided: the turn's clock runs from here
+	t.mu.Unlock()
+	if read {
 		err = t.render(ctx, v)
 	} else {
 		t.log.Warn("reading a table to show", "table", key, "err", err)
@@ -177,7 +182,6 @@ func (t *tableMessages) renderNewest(ctx context.Context, key storage.TableKey) 
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	rs = t.state(key)
-	rs.rendering = false
 	switch {
 	case retried(err):
 		rs.waiting = true // the outbox calls it again

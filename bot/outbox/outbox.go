@@ -58,6 +58,22 @@ func TelegramLimits() Limits {
 	return Limits{PerSecond: 25, GroupPerMinute: 19, GroupWindow: time.Minute, GroupBurst: 3, ChatInterval: time.Second}
 }
 
+// GroupInterval returns the spacing of a group's calls once its burst is
+// spent: GroupWindow/(GroupPerMinute-GroupBurst+1), rounded up, so that
+// any span of GroupWindow holds at most GroupPerMinute calls; 0 without a
+// group limit.
+func (l Limits) GroupInterval() time.Duration {
+	if l.GroupPerMinute <= 0 {
+		return 0
+	}
+	w := l.GroupWindow
+	if w <= 0 {
+		w = time.Minute
+	}
+	k := time.Duration(l.GroupPerMinute - l.groupBurst() + 1)
+	return (w + k - 1) / k
+}
+
 // groupBurst returns GroupBurst, defaulted and capped.
 func (l Limits) groupBurst() int {
 	b := l.GroupBurst

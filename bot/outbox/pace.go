@@ -7,8 +7,8 @@ import "time"
 // that a table never freezes once a burst spent the group's budget:
 //
 //   - Calls are spaced by GCRA (a token bucket): a burst of up to
-//     Limits.GroupBurst calls, then one every interval, where interval is
-//     GroupWindow/(GroupPerMinute-GroupBurst+1). Any span of GroupWindow
+//     Limits.GroupBurst calls, then one every interval
+//     (Limits.GroupInterval). Any span of GroupWindow
 //     then holds at most GroupPerMinute calls by the spacing alone, and a
 //     call that waits for a token goes at most interval after the group's
 //     last call: the budget is spread evenly, never spent at once and then
@@ -36,11 +36,9 @@ const renderReserve = 1
 // newGroupPace returns the pace of a group under l, whose GroupPerMinute
 // is positive.
 func newGroupPace(l Limits) *groupPace {
-	n, burst := l.GroupPerMinute, l.groupBurst()
-	k := time.Duration(n - burst + 1)
-	interval := (l.GroupWindow + k - 1) / k // rounded up: k of them span the window
-	return &groupPace{win: newWindow(n, l.GroupWindow), interval: interval,
-		tolerance: time.Duration(burst-1) * interval}
+	interval := l.GroupInterval()
+	return &groupPace{win: newWindow(l.GroupPerMinute, l.GroupWindow), interval: interval,
+		tolerance: time.Duration(l.groupBurst()-1) * interval}
 }
 
 // delay returns how long from now until the next call fits: a render

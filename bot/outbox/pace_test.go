@@ -1,4 +1,4 @@
-package outbox
+package outbox_test
 
 import (
 	"context"
@@ -13,83 +13,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
+
+	"github.com/twentyone-bot/twentyone/bot/outbox"
+	"github.com/twentyone-bot/twentyone/bot/outbox/outboxtest"
 )
-
-// manualClock is a Clock that moves only when the test sets it.
-type manualClock struct {
-	mu     sync.Mutex
-	now    time.Time
-	timers []*manualTimer
-}
-
-type manualTimer struct {
-	c    *manualClock
-	at   time.Time
-	f    func()
-	done bool
-}
-
-func newManualClock() *manualClock {
-	return &manualClock{now: time.Date(2026, 12, 2, 18, 30, 0, 0, time.UTC)}
-}
-
-func (c *manualClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *manualClock) AfterFunc(d time.Duration, f func()) Timer {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	t := &manualTimer{c: c, at: c.now.Add(d), f: f}
-	c.timers = append(c.timers, t)
-	return t
-}
-
-func (t *manualTimer) Stop() bool {
-	t.c.mu.Lock()
-	defer t.c.mu.Unlock()
-	was := !t.done
-	t.done = true
-	return was
-}
-
-// next returns when the earliest timer is due.
-func (c *manualClock) next() (time.Time, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	var at time.Time
-	for _, t := range c.timers {
-		if !t.done && (at.IsZero() || t.at.Before(at)) {
-			at = t.at
-		}
-	}
-	return at, !at.IsZero()
-}
-
-// set moves the clock to at (never back) and runs the timers that came due.
-func (c *manualClock) set(at time.Time) {
-	c.mu.Lock()
-	c.now = later(c.now, at)
-	var due []*manualTimer
-	keep := c.timers[:0]
-	for _, t := range c.timers {
-		switch {
-		case t.done:
-		case !t.at.After(c.now):
-			t.done = true
-			due = append(due, t)
-		default:
-			keep = append(keep, t)
-		}
-	}
-	c.timers = keep
-	c.mu.Unlock()
-	for _, t := range due {
-		t.f()
-	}
-}
 
 // call is a call an op of a sim made.
 type call struct {
@@ -109,19 +36,19 @@ type failer interface {
 // sim runs an outbox on a manual clock and records its calls.
 type sim struct {
 	t     failer
-	clock *manualClock
-	o     *Outbox
+	clock *outboxtest.Clock
+	o     *outbox.Outbox
 	start time.Time
 
 	mu    sync.Mutex
 	calls []call
 }
 
-func newSim(t failer, opts Options) *sim {
-	s := &sim{t: t, clock: newManualClock()}
+func newSim(t failer, opts outbox.Options) *sim {
+	s := &sim{t: t, clock: outboxtest.NewClock(time.Date(2026, 12, 2, 18, 30, 0, 0, time.UTC))}
 	s.start = s.clock.Now()
 	opts.Clock = s.clock
-	s.o = New(opts)
+	s.o = outbox.New(opts)
 	return s
 }
 
@@ -143,13 +70,13 @@ func (s *sim) at(d time.Duration) {
 	to := s.start.Add(d)
 	for {
 		s.settle()
-		next, ok := s.clock.next()
+		next, ok := s.clock.Next()
 		if !ok || next.After(to) {
 			break
 		}
-		s.clock.set(next)
+		s.clock.Set(next)
 	}
-	s.clock.set(to)
+	s.clock.Set(to)
 	s.settle()
 }
 
@@ -161,34 +88,34 @@ func (s *sim) drain() {
 		if s.o.Pending() == 0 {
 			return
 		}
-		next, ok := s.clock.next()
+		next, ok := s.clock.Next()
 		if !ok {
 			s.t.Fatalf("%d ops wait and no timer is set", s.o.Pending())
 		}
-		s.clock.set(next)
+		s.clock.Set(next)
 	}
 	s.t.Fatalf("the outbox did not drain")
 }
 
 // op returns an op of chat that records its call.
-func (s *sim) op(chat int64, class Class, slot, name string) Op {
-	return Op{Chat: chat, Class: class, Slot: slot, Do: func(context.Context) error {
+func (s *sim) op(chat int64, class outbox.Class, slot, name string) outbox.Op {
+	return outbox.Op{Chat: chat, Class: class, Slot: slot, Do: func(context.Context) error {
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		s.calls = append(s.calls, call{name: name, at: s.clock.Now(), say: class == Say})
+		s.calls = append(s.calls, call{name: name, at: s.clock.Now(), say: class == outbox.Say})
 		return nil
 	}}
 }
 
-func (s *sim) enqueue(chat int64, class Class, slot, name string) {
+func (s *sim) enqueue(chat int64, class outbox.Class, slot, name string) {
 	s.t.Helper()
 	require.NoError(s.t, s.o.Enqueue(s.op(chat, class, slot, name)))
 }
 
 // offer enqueues an op that the chat's queue may refuse as full.
-func (s *sim) offer(chat int64, class Class, slot, name string) {
+func (s *sim) offer(chat int64, class outbox.Class, slot, name string) {
 	s.t.Helper()
-	if err := s.o.Enqueue(s.op(chat, class, slot, name)); err != nil && !errors.Is(err, ErrFull) {
+	if err := s.o.Enqueue(s.op(chat, class, slot, name)); err != nil && !errors.Is(err, outbox.ErrFull) {
 		s.t.Fatalf("enqueue: %v", err)
 	}
 }
@@ -203,6 +130,14 @@ func (s *sim) close() {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	_ = s.o.Close(ctx)
+}
+
+// latest returns the later of a and b.
+func latest(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
 }
 
 // mostInWindow returns the most calls in any span [t, t+per).
@@ -230,13 +165,13 @@ func callTimes(calls []call) []time.Time {
 // waits; at most 19 writes in any minute. (A sliding window of 19 alone
 // spent its budget in 19 s and froze the table for 41.)
 func TestGroupNeverFreezes(t *testing.T) {
-	s := newSim(t, Options{Limits: TelegramLimits()})
+	s := newSim(t, outbox.Options{Limits: outbox.TelegramLimits()})
 	defer s.close()
-	interval := newGroupPace(TelegramLimits()).interval
+	interval := outbox.TelegramLimits().GroupInterval()
 	const presses = 150
 	for i := range presses {
 		s.at(time.Duration(i) * 2 * time.Second)
-		s.enqueue(-1, Render, "table", fmt.Sprint("render ", i))
+		s.enqueue(-1, outbox.Render, "table", fmt.Sprint("render ", i))
 	}
 	s.drain()
 	calls := s.recorded()
@@ -256,13 +191,13 @@ func TestGroupNeverFreezes(t *testing.T) {
 // one a second, and the table's render enqueued after them takes the third
 // token at once, ahead of the third reply.
 func TestRepliesLeaveTheRenderItsToken(t *testing.T) {
-	s := newSim(t, Options{Limits: TelegramLimits()})
+	s := newSim(t, outbox.Options{Limits: outbox.TelegramLimits()})
 	defer s.close()
 	for _, n := range []string{"say1", "say2", "say3"} {
-		s.enqueue(-1, Say, "", n)
+		s.enqueue(-1, outbox.Say, "", n)
 	}
 	s.at(2 * time.Second)
-	s.enqueue(-1, Render, "table", "render")
+	s.enqueue(-1, outbox.Render, "table", "render")
 	s.drain()
 	calls := s.recorded()
 	var names []string
@@ -278,14 +213,14 @@ func TestRepliesLeaveTheRenderItsToken(t *testing.T) {
 // pacing lets it show, a render always waits; a reply waiting behind goes
 // after replyAfter renders, and the table's renders go on after it.
 func TestReplyGoesAfterRenders(t *testing.T) {
-	s := newSim(t, Options{Limits: TelegramLimits()})
+	s := newSim(t, outbox.Options{Limits: outbox.TelegramLimits()})
 	defer s.close()
-	s.enqueue(-1, Render, "table", "r0")
-	s.enqueue(-1, Say, "", "say1")
-	s.enqueue(-1, Say, "", "say2")
+	s.enqueue(-1, outbox.Render, "table", "r0")
+	s.enqueue(-1, outbox.Say, "", "say1")
+	s.enqueue(-1, outbox.Say, "", "say2")
 	for i := 1; i < 40; i++ {
 		s.at(time.Duration(i)*time.Second - 500*time.Millisecond)
-		s.enqueue(-1, Render, "table", fmt.Sprint("r", i))
+		s.enqueue(-1, outbox.Render, "table", fmt.Sprint("r", i))
 	}
 	s.drain()
 	var order []string
@@ -308,15 +243,15 @@ func TestReplyGoesAfterRenders(t *testing.T) {
 // next call only once the oldest leaves the minute, and the spacing goes
 // on from there; a group without history goes at once.
 func TestRestoredHistoryCounts(t *testing.T) {
-	s := newSim(t, Options{Limits: TelegramLimits()})
+	s := newSim(t, outbox.Options{Limits: outbox.TelegramLimits()})
 	defer s.close()
 	var hist []time.Time
 	for i := range 19 {
 		hist = append(hist, s.start.Add(time.Duration(i-50)*time.Second)) // 50 to 32 s ago
 	}
-	s.o.Restore([]History{{Chat: -1, Calls: hist}}, 0, s.start)
-	s.enqueue(-1, Render, "table", "full")
-	s.enqueue(-2, Render, "table", "free")
+	s.o.Restore([]outbox.History{{Chat: -1, Calls: hist}}, 0, s.start)
+	s.enqueue(-1, outbox.Render, "table", "full")
+	s.enqueue(-2, outbox.Render, "table", "free")
 	s.drain()
 	at := map[string]time.Duration{}
 	for _, c := range s.recorded() {
@@ -332,15 +267,15 @@ func TestRestoredHistoryCounts(t *testing.T) {
 // waits for two tokens of the one left; a group first called a minute
 // later has its whole burst.
 func TestAssumedCalls(t *testing.T) {
-	s := newSim(t, Options{Limits: TelegramLimits()})
+	s := newSim(t, outbox.Options{Limits: outbox.TelegramLimits()})
 	defer s.close()
-	interval := newGroupPace(TelegramLimits()).interval
+	interval := outbox.TelegramLimits().GroupInterval()
 	s.o.Restore(nil, 2, s.start)
-	s.enqueue(-1, Render, "table", "render")
-	s.enqueue(-1, Say, "", "reply")
+	s.enqueue(-1, outbox.Render, "table", "render")
+	s.enqueue(-1, outbox.Say, "", "reply")
 	s.at(time.Minute + time.Second)
-	s.enqueue(-2, Say, "", "later1")
-	s.enqueue(-2, Say, "", "later2")
+	s.enqueue(-2, outbox.Say, "", "later1")
+	s.enqueue(-2, outbox.Say, "", "later2")
 	s.drain()
 	at := map[string]time.Duration{}
 	for _, c := range s.recorded() {
@@ -355,12 +290,12 @@ func TestAssumedCalls(t *testing.T) {
 // TestTakeHistory: the history of the groups called since the last take,
 // and nothing of private chats.
 func TestTakeHistory(t *testing.T) {
-	s := newSim(t, Options{Limits: TelegramLimits(), KeepHistory: true})
+	s := newSim(t, outbox.Options{Limits: outbox.TelegramLimits(), KeepHistory: true})
 	defer s.close()
-	s.enqueue(-1, Render, "table", "a")
-	s.enqueue(5, Say, "", "private")
+	s.enqueue(-1, outbox.Render, "table", "a")
+	s.enqueue(5, outbox.Say, "", "private")
 	s.at(2 * time.Second)
-	s.enqueue(-1, Render, "table", "b")
+	s.enqueue(-1, outbox.Render, "table", "b")
 	s.at(4 * time.Second)
 	h := s.o.TakeHistory()
 	require.Len(t, h, 1)
@@ -373,21 +308,22 @@ func TestTakeHistory(t *testing.T) {
 // waited, from the enqueue of the oldest op it held, and of each render
 // replaced before its call.
 func TestWaitAndCoalesceObserved(t *testing.T) {
+	var mu sync.Mutex
 	var waits []time.Duration
 	coalesced := 0
-	s := newSim(t, Options{Limits: Limits{GroupPerMinute: 1, GroupWindow: 10 * time.Second},
-		OnRenderWait: func(d time.Duration) { waits = append(waits, d) },
-		OnCoalesce:   func() { coalesced++ }})
+	s := newSim(t, outbox.Options{Limits: outbox.Limits{GroupPerMinute: 1, GroupWindow: 10 * time.Second},
+		OnRenderWait: func(d time.Duration) { mu.Lock(); waits = append(waits, d); mu.Unlock() },
+		OnCoalesce:   func() { mu.Lock(); coalesced++; mu.Unlock() }})
 	defer s.close()
-	s.enqueue(-1, Render, "table", "r1") // at once
+	s.enqueue(-1, outbox.Render, "table", "r1") // at once
 	s.settle()
-	s.enqueue(-1, Render, "table", "r2") // waits 10 s
+	s.enqueue(-1, outbox.Render, "table", "r2") // waits 10 s
 	s.at(3 * time.Second)
-	s.enqueue(-1, Render, "table", "r3") // replaces r2, keeps its place and time
-	s.enqueue(-1, Say, "", "say")        // not a render
+	s.enqueue(-1, outbox.Render, "table", "r3") // replaces r2, keeps its place and time
+	s.enqueue(-1, outbox.Say, "", "say")        // not a render
 	s.drain()
-	s.o.mu.Lock()
-	defer s.o.mu.Unlock()
+	mu.Lock()
+	defer mu.Unlock()
 	assert.Equal(t, []time.Duration{0, 10 * time.Second}, waits)
 	assert.Equal(t, 1, coalesced)
 }
@@ -400,13 +336,13 @@ func TestWaitAndCoalesceObserved(t *testing.T) {
 // enqueue and the chat's previous call: the table never freezes.
 func TestPacingProperties(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
-		l := Limits{
+		l := outbox.Limits{
 			GroupPerMinute: rapid.IntRange(1, 30).Draw(rt, "per minute"),
 			GroupWindow:    time.Duration(rapid.IntRange(1, 120).Draw(rt, "window s")) * time.Second,
 			GroupBurst:     rapid.IntRange(0, 5).Draw(rt, "burst"),
 			ChatInterval:   time.Duration(rapid.IntRange(0, 2000).Draw(rt, "interval ms")) * time.Millisecond,
 		}
-		s := newSim(rt, Options{Limits: l})
+		s := newSim(rt, outbox.Options{Limits: l})
 		defer s.close()
 		var hist []time.Time
 		restored := rapid.Bool().Draw(rt, "restored")
@@ -416,20 +352,20 @@ func TestPacingProperties(t *testing.T) {
 				ago := time.Duration(rapid.Int64Range(1, int64(l.GroupWindow)).Draw(rt, "ago"))
 				hist = append(hist, s.start.Add(-ago))
 			}
-			s.o.Restore([]History{{Chat: -1, Calls: hist}}, 0, s.start)
+			s.o.Restore([]outbox.History{{Chat: -1, Calls: hist}}, 0, s.start)
 		}
 		type arrival struct {
 			at    time.Duration
-			class Class
+			class outbox.Class
 		}
 		n := rapid.IntRange(1, 40).Draw(rt, "ops")
 		var arrivals []arrival
 		at := time.Duration(0)
 		for i := range n {
 			at += time.Duration(rapid.IntRange(0, 5000).Draw(rt, fmt.Sprint("gap ms ", i))) * time.Millisecond
-			class := Render
+			class := outbox.Render
 			if rapid.IntRange(0, 3).Draw(rt, fmt.Sprint("class ", i)) == 0 {
-				class = Say
+				class = outbox.Say
 			}
 			arrivals = append(arrivals, arrival{at, class})
 		}
@@ -438,7 +374,7 @@ func TestPacingProperties(t *testing.T) {
 			s.at(a.at)
 			name := fmt.Sprint(i)
 			slot := "table"
-			if a.class == Say {
+			if a.class == outbox.Say {
 				slot = name
 			}
 			enqueued[name] = s.clock.Now()
@@ -450,7 +386,7 @@ func TestPacingProperties(t *testing.T) {
 		if most := mostInWindow(times, l.GroupWindow); most > l.GroupPerMinute {
 			rt.Fatalf("%d calls in a span of %s, limit %d", most, l.GroupWindow, l.GroupPerMinute)
 		}
-		pace := newGroupPace(l)
+		interval := l.GroupInterval()
 		for i := 1; i < len(calls); i++ {
 			gap := calls[i].at.Sub(calls[i-1].at)
 			if gap < l.ChatInterval {
@@ -461,9 +397,9 @@ func TestPacingProperties(t *testing.T) {
 			}
 			// The render called holds the newest op of the slot: it waited
 			// since that op's enqueue at the latest.
-			from := later(calls[i-1].at, enqueued[calls[i].name])
-			if wait := calls[i].at.Sub(from); wait > max(pace.interval, l.ChatInterval) {
-				rt.Fatalf("render %s waited %s after the chat's previous call (interval %s)", calls[i].name, wait, pace.interval)
+			from := latest(calls[i-1].at, enqueued[calls[i].name])
+			if wait := calls[i].at.Sub(from); wait > max(interval, l.ChatInterval) {
+				rt.Fatalf("render %s waited %s after the chat's previous call (interval %s)", calls[i].name, wait, interval)
 			}
 		}
 	})
@@ -475,7 +411,7 @@ func TestPacingProperties(t *testing.T) {
 // none two within a second.
 func TestTelegramLimitsHold(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
-		s := newSim(rt, Options{Limits: TelegramLimits()})
+		s := newSim(rt, outbox.Options{Limits: outbox.TelegramLimits()})
 		defer s.close()
 		// The old process paced at the same limits: its calls up to the
 		// crash; the record kept them up to a second before it.
@@ -494,16 +430,16 @@ func TestTelegramLimitsHold(t *testing.T) {
 				kept = append(kept, t)
 			}
 		}
-		s.o.Restore([]History{{Chat: -1, Calls: kept}}, 2, s.start)
+		s.o.Restore([]outbox.History{{Chat: -1, Calls: kept}}, 2, s.start)
 		n := rapid.IntRange(1, 60).Draw(rt, "ops")
 		at = 0
 		for i := range n {
 			at += time.Duration(rapid.IntRange(0, 3000).Draw(rt, "gap ms")) * time.Millisecond
 			s.at(at)
 			if rapid.IntRange(0, 4).Draw(rt, "say") == 0 {
-				s.offer(-1, Say, "", fmt.Sprint(i))
+				s.offer(-1, outbox.Say, "", fmt.Sprint(i))
 			} else {
-				s.offer(-1, Render, "table", fmt.Sprint(i))
+				s.offer(-1, outbox.Render, "table", fmt.Sprint(i))
 			}
 		}
 		s.drain()
