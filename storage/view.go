@@ -22,11 +22,7 @@ func (s *Store) View(ctx context.Context, key TableKey) (View, error) {
 		if err != nil {
 			return err
 		}
-		cs, _, err := t.chatSettings(c)
-		if err != nil {
-			return err
-		}
-		return t.view(&v, key, &tb, cs, msgID, nil)
+		return t.tableView(&v, key, &tb, msgID)
 	})
 	return v, err
 }
@@ -102,11 +98,7 @@ func (s *Store) ShowTurn(ctx context.Context, key TableKey, version uint64, now 
 				return err
 			}
 		}
-		cs, _, err := t.chatSettings(c)
-		if err != nil {
-			return err
-		}
-		return t.view(&v, key, &tb, cs, msgID, nil)
+		return t.tableView(&v, key, &tb, msgID)
 	})
 	if err := firstErr(err, rejected); err != nil {
 		return View{}, err
