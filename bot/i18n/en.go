@@ -68,6 +68,7 @@ var en = map[Key]string{
 	BtnVerify:    "🔐 Check the deck",
 	BetBank:      "bank",
 	BetAllIn:     "all in",
+	BetShare:     "%s bank",
 
 	PopTurn:             "It's %s's turn.",
 	PopOutdated:         "This table has moved on.",
@@ -152,7 +153,7 @@ var en = map[Key]string{
 	LangUnknown:      "I don't speak %s: use en or ru.",
 	VerifyTitle:      "🔐 Game %s: the decks, revealed in the order they were dealt.",
 	VerifyDeck:       "Deck %s · sha256 <code>%s</code>\n<code>%s</code>",
-	VerifyHowTo:      "To check a deck, hash the text in its box: its SHA-256 must equal the hash shown during the game.",
+	VerifyHowTo:      "To check a deck, hash the text in its box: its SHA-256 must equal the hash above it, which starts with the digits the table showed during the game.",
 	VerifyNone:       "No deck of game %s is kept.",
 	VerifyUsage:      "/verify N shows the decks of game N.",
 

@@ -164,6 +164,8 @@ const (
 	BetBank Key = "bet.bank"
 	// BetAllIn names a bet capped at the player's whole balance.
 	BetAllIn Key = "bet.allin"
+	// BetShare names a share of the bank as a bet: the share ("½").
+	BetShare Key = "bet.share"
 )
 
 // Pop-ups: answers to button presses, under 200 characters, plain text.

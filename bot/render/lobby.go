@@ -65,7 +65,7 @@ func (v *view) summary() []line {
 	return append(lines, v.deckCheck()...)
 }
 
-// nets draws what the game gave each player: "🏦 Alice +25 · Bob −10".
+// nets draws what the game gave each player: "🎩 Alice +25 · Bob −10".
 func (v *view) nets(players []game.Participant) string {
 	s := ""
 	for i, p := range players {
@@ -73,7 +73,7 @@ func (v *view) nets(players []game.Participant) string {
 			s += " · "
 		}
 		if p.Banker {
-			s += "🏦 "
+			s += bankerSign + " "
 		}
 		s += v.who(p.User, p.Name) + " " + i18n.Signed(p.Net)
 	}
