@@ -152,7 +152,7 @@ func TestAuditFindsTampering(t *testing.T) {
 	h.command("Alice", "audit")
 	h.botSays("❌ The chips do not add up: balances 2\u202f000 + on tables 0, granted 2\u202f000, in the ledger 1\u202f000; problems found: ")
 	h.command("Alice", "lang", "ru")
-	h.botSays("Русский")
+	h.botSays("Язык: русский.")
 	h.command("Alice", "audit")
 	h.botSays("❌ Фишки не сходятся")
 }

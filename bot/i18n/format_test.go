@@ -226,6 +226,17 @@ func TestBet(t *testing.T) {
 	assert.Equal(t, []string{"5 · ½ bank", "10 · bank"}, labels)
 }
 
+func TestLanguageNames(t *testing.T) {
+	// On a button a language is named as on its own; Russian writes it in
+	// lowercase within a sentence.
+	assert.Equal(t, "English", Name(EN))
+	assert.Equal(t, "Русский", Name(RU))
+	assert.Equal(t, "English", NameInText(EN))
+	assert.Equal(t, "русский", NameInText(RU))
+	assert.Equal(t, "Language: English.", T(EN, LangSet, NameInText(EN)))
+	assert.Equal(t, "Язык: русский.", T(RU, LangSet, NameInText(RU)))
+}
+
 func TestParseAndFromTelegram(t *testing.T) {
 	for _, tt := range []struct {
 		in   string

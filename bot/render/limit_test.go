@@ -170,7 +170,7 @@ func TestFitLeavesOutTheOldestLogLinesFirstThenShortensNames(t *testing.T) {
 		}
 	}
 	assert.Contains(t, escape(trimmed(i18n.EN, 3, 10, 80)), "3\u00a0earlier results hidden. In them the bank went from 10 to 80.")
-	assert.Contains(t, trimmed(i18n.RU, 1, 10, 10), "скрыто: 1\u00a0ранний результат. Банк за это время не изменился: 10.")
+	assert.Contains(t, trimmed(i18n.RU, 1, 10, 10), "скрыто: 1\u00a0предыдущий результат. За это время банк не изменился: 10.")
 
 	// With less room than the text without a log, names are shortened.
 	short := fit(in, 1200)

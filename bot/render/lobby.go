@@ -16,7 +16,7 @@ func (v *view) lobby() []line {
 	lines := []line{
 		text(bold(v.tr(i18n.TableTitleLobby))),
 		text(v.tr(i18n.TableLimits, i18n.Number(s.Stake), i18n.Number(s.EntryLimit),
-			i18n.Number(game.MinPlayers), i18n.Number(game.MaxSeats))),
+			i18n.Number(game.MinPlayers), i18n.Count(v.lang, i18n.NounPlayers, game.MaxSeats))),
 	}
 	if v.t.Finished() {
 		lines = append(lines, blank)

@@ -85,7 +85,7 @@ func settingsText(s game.Settings, lang i18n.Lang) string {
 		callback.FieldTurn:   i18n.Duration(lang, s.TurnTimeout),
 		callback.FieldLobby:  i18n.Duration(lang, s.LobbyTimeout),
 		callback.FieldKnocks: i18n.Number(int64(s.MaxKnocks)),
-		callback.FieldLang:   i18n.Name(lang),
+		callback.FieldLang:   i18n.NameInText(lang),
 	}
 	lines := []string{bold(escape(tr(i18n.SettingsTitle)))}
 	for _, f := range callback.Fields() {
