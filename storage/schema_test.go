@@ -48,10 +48,42 @@ func setSchemaRaw(v uint64) func(tx *bolt.Tx) error {
 	}
 }
 
+// toSchema7 rewrites a file in the layout of schema 7: that of schema 8
+// without the awards bucket, and with user records that hold no
+// achievements and no way to Comeback.
+func toSchema7(tx *bolt.Tx) error {
+	if err := tx.DeleteBucket(bucketAwards); err != nil {
+		return err
+	}
+	users := tx.Bucket(bucketUsers)
+	var keys, values [][]byte
+	err := users.ForEach(func(k, v []byte) error {
+		u, err := decodeUser(v)
+		if err != nil {
+			return err
+		}
+		u.stats.Achievements, u.mark = 0, comebackMark{}
+		keys, values = append(keys, bytes.Clone(k)), append(values, u.encode())
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for i, k := range keys {
+		if err := users.Put(k, values[i]); err != nil {
+			return err
+		}
+	}
+	return setSchemaRaw(7)(tx)
+}
+
 // toSchema5 rewrites a file in the layout of schema 5: that of schema 6
 // with chat records that know only their last update, every update up to
 // it counting as handled.
 func toSchema5(tx *bolt.Tx) error {
+	if err := toSchema7(tx); err != nil {
+		return err
+	}
 	chats := tx.Bucket(bucketChats)
 	var keys, values [][]byte
 	err := chats.ForEach(func(k, v []byte) error {
@@ -546,6 +578,9 @@ func TestMigrateFromSchema6(t *testing.T) {
 	record, recordV1 := readV1("lobby-cut-v1.bin")
 	key := TableKey{Chat: group}
 	rewrite(t, path, func(tx *bolt.Tx) error {
+		if err := toSchema7(tx); err != nil {
+			return err
+		}
 		h := tableHeader{messageID: 20, deadline: timeMs(playing.Deadline()), version: playing.Version()}
 		if err := tx.Bucket(bucketTables).Put(tableKeyBytes(key), append(h.append(nil), playingV1...)); err != nil {
 			return err
