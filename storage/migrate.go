@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	bolt "go.etcd.io/bbolt"
+
 	"github.com/twentyone-bot/twentyone/game"
 )
 
@@ -211,34 +213,24 @@ func (t *txn) moveUsers(from, to int64, src, dst *chatRec) error {
 }
 
 // moveReveals moves from's revealed decks to to; to's own win a clash.
-func (t *txn) moveReveals(from, to int64) error {
-	for _, k := range keysWithPrefix(t.reveals, chatKey(from)) {
-		nk := withChat(k, to)
-		if t.reveals.Get(nk) != nil {
-			if err := t.reveals.Delete(k); err != nil {
-				return err
-			}
-			continue
-		}
-		if err := moveKey(t.reveals, k, nk); err != nil {
-			return err
-		}
-	}
-	return nil
-}
+func (t *txn) moveReveals(from, to int64) error { return moveChatKeys(t.reveals, from, to) }
 
 // moveAwards moves the awards of from's games to to; to's own win a clash
 // (a game of the same table and number), as its decks do.
-func (t *txn) moveAwards(from, to int64) error {
-	for _, k := range keysWithPrefix(t.awards, chatKey(from)) {
+func (t *txn) moveAwards(from, to int64) error { return moveChatKeys(t.awards, from, to) }
+
+// moveChatKeys moves the values of bucket b that chat from owns (their
+// keys start with it) to to's keys; to's own values win a clash.
+func moveChatKeys(b *bolt.Bucket, from, to int64) error {
+	for _, k := range keysWithPrefix(b, chatKey(from)) {
 		nk := withChat(k, to)
-		if t.awards.Get(nk) != nil {
-			if err := t.awards.Delete(k); err != nil {
+		if b.Get(nk) != nil {
+			if err := b.Delete(k); err != nil {
 				return err
 			}
 			continue
 		}
-		if err := moveKey(t.awards, k, nk); err != nil {
+		if err := moveKey(b, k, nk); err != nil {
 			return err
 		}
 	}

@@ -48,6 +48,26 @@ func setSchemaRaw(v uint64) func(tx *bolt.Tx) error {
 	}
 }
 
+// rewriteValues replaces every value of bucket b with what fn makes of it;
+// an error of fn stops it.
+func rewriteValues(b *bolt.Bucket, fn func(v []byte) ([]byte, error)) error {
+	var keys, values [][]byte
+	err := b.ForEach(func(k, v []byte) error {
+		nv, err := fn(v)
+		keys, values = append(keys, bytes.Clone(k)), append(values, nv)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	for i, k := range keys {
+		if err := b.Put(k, values[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // toSchema7 rewrites a file in the layout of schema 7: that of schema 8
 // without the awards bucket, and with user records that hold no
 // achievements and no way to Comeback.
@@ -55,24 +75,13 @@ func toSchema7(tx *bolt.Tx) error {
 	if err := tx.DeleteBucket(bucketAwards); err != nil {
 		return err
 	}
-	users := tx.Bucket(bucketUsers)
-	var keys, values [][]byte
-	err := users.ForEach(func(k, v []byte) error {
+	err := rewriteValues(tx.Bucket(bucketUsers), func(v []byte) ([]byte, error) {
 		u, err := decodeUser(v)
-		if err != nil {
-			return err
-		}
 		u.stats.Achievements, u.mark = 0, comebackMark{}
-		keys, values = append(keys, bytes.Clone(k)), append(values, u.encode())
-		return nil
+		return u.encode(), err
 	})
 	if err != nil {
 		return err
-	}
-	for i, k := range keys {
-		if err := users.Put(k, values[i]); err != nil {
-			return err
-		}
 	}
 	return setSchemaRaw(7)(tx)
 }
@@ -84,24 +93,13 @@ func toSchema5(tx *bolt.Tx) error {
 	if err := toSchema7(tx); err != nil {
 		return err
 	}
-	chats := tx.Bucket(bucketChats)
-	var keys, values [][]byte
-	err := chats.ForEach(func(k, v []byte) error {
+	err := rewriteValues(tx.Bucket(bucketChats), func(v []byte) ([]byte, error) {
 		c, err := decodeChat(v)
-		if err != nil {
-			return err
-		}
 		c.floor, c.recent = c.lastUpdate, nil
-		keys, values = append(keys, bytes.Clone(k)), append(values, c.encode())
-		return nil
+		return c.encode(), err
 	})
 	if err != nil {
 		return err
-	}
-	for i, k := range keys {
-		if err := chats.Put(k, values[i]); err != nil {
-			return err
-		}
 	}
 	return setSchemaRaw(5)(tx)
 }
@@ -142,27 +140,12 @@ func toLedgerV3(tx *bolt.Tx) error {
 	if err := tx.DeleteBucket(bucketLedger); err != nil {
 		return err
 	}
-	users := tx.Bucket(bucketUsers)
-	var keys, values [][]byte
-	err = users.ForEach(func(k, v []byte) error {
+	return rewriteValues(tx.Bucket(bucketUsers), func(v []byte) ([]byte, error) {
 		rec, err := decodeUser(v)
-		if err != nil {
-			return err
-		}
 		rec.lastEntry = 0
 		enc := rec.encode()
-		keys, values = append(keys, bytes.Clone(k)), append(values, enc[:len(enc)-1]) // without the 0
-		return nil
+		return enc[:len(enc)-1], err // without the 0
 	})
-	if err != nil {
-		return err
-	}
-	for i, k := range keys {
-		if err := users.Put(k, values[i]); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // toSchema1 rewrites a file in the layout of schema 1: that of schema 3
