@@ -143,6 +143,47 @@ const (
 	TableMoved Key = "table.moved"
 )
 
+// Achievements: their names, the line of a game's record that announces
+// them, and the line of /stats that lists them.
+const (
+	// AchFirstWin names storage.FirstWin.
+	AchFirstWin Key = "ach.first_win"
+	// AchGolden21 names storage.Golden21.
+	AchGolden21 Key = "ach.golden21"
+	// AchFivePictures names storage.FivePictures.
+	AchFivePictures Key = "ach.five_pictures"
+	// AchBrokeBank names storage.BrokeBank.
+	AchBrokeBank Key = "ach.broke_bank"
+	// AchKnock names storage.Knock.
+	AchKnock Key = "ach.knock"
+	// AchThreeKnocks names storage.ThreeKnocks.
+	AchThreeKnocks Key = "ach.three_knocks"
+	// AchFatBank names storage.FatBank.
+	AchFatBank Key = "ach.fat_bank"
+	// AchCleanSweep names storage.CleanSweep.
+	AchCleanSweep Key = "ach.clean_sweep"
+	// AchSteelNerves names storage.SteelNerves.
+	AchSteelNerves Key = "ach.steel_nerves"
+	// AchOneTooMany names storage.OneTooMany.
+	AchOneTooMany Key = "ach.one_too_many"
+	// AchComeback names storage.Comeback.
+	AchComeback Key = "ach.comeback"
+	// AchRegular names storage.Regular.
+	AchRegular Key = "ach.regular"
+	// AchVeteran names storage.Veteran.
+	AchVeteran Key = "ach.veteran"
+	// AwardLine announces in a game's record what a player earned in it:
+	// name, the achievements' names (joined by AwardSep).
+	AwardLine Key = "award.line"
+	// AwardSep separates the names of achievements in a list.
+	AwardSep Key = "award.sep"
+	// StatsAchievements lists a user's achievements in /stats: how many,
+	// of how many, their names (joined by AwardSep).
+	StatsAchievements Key = "cmd.stats.ach"
+	// StatsNoAchievements: the user has none yet: how many there are.
+	StatsNoAchievements Key = "cmd.stats.ach.none"
+)
+
 // Buttons and bet labels.
 const (
 	// BtnJoin sits down in the lobby.

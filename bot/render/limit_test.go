@@ -12,6 +12,7 @@ import (
 	"github.com/twentyone-bot/twentyone/bot/callback"
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/storage"
 )
 
 func TestGoldenLongNames(t *testing.T) {
@@ -98,6 +99,32 @@ func TestEveryScenarioStateFitsWithLongNames(t *testing.T) {
 				for _, lang := range i18n.Langs() {
 					in := p.inputFor(st, lang)
 					checkMessage(t, in, Table(in), style+"/"+sc.name+"/"+string(lang)+"/"+st.Phase().String()+"#"+string(rune('0'+i%10)))
+				}
+			}
+		}
+	}
+}
+
+// TestEveryAwardFits: a game in which every player earned every
+// achievement still fits, with the longest names, in the lobby after it,
+// the table it closed and its record, and every player's line of awards
+// is shown.
+func TestEveryAwardFits(t *testing.T) {
+	for _, style := range nameStyles {
+		for _, sc := range []scenario{{"full_log", fullLog}, {"record", record}, {"closed_cancelled", closedCancelled}} {
+			p := sc.play(t, longNames(style))
+			require.True(t, p.table.Finished(), sc.name)
+			p.awards = nil
+			for _, u := range []game.UserID{alice, bob, carol, dave} {
+				p.award(u, storage.AllAchievements()...)
+			}
+			for _, lang := range i18n.Langs() {
+				in := p.input(lang)
+				context := style + "/" + sc.name + "/" + string(lang)
+				for _, m := range []Message{Table(in), Summary(in)} {
+					checkMessage(t, in, m, context)
+					assert.Equal(t, 4, strings.Count(m.Text, "🏅"), context)
+					assert.Contains(t, m.Text, achievementList(lang, storage.AllAchievements()), context)
 				}
 			}
 		}
