@@ -16,7 +16,8 @@ const (
 	TableTitleGame Key = "table.title.game"
 	// TableTitleClosed heads a closed table.
 	TableTitleClosed Key = "table.title.closed"
-	// TableLimits: the stake, the entry limit, the fewest and most players.
+	// TableLimits: the stake, the entry limit, the fewest players and the
+	// most (a Count of NounPlayers, which the range agrees with).
 	TableLimits Key = "table.limits"
 	// TableSeated heads the seats of the lobby: taken and total.
 	TableSeated Key = "table.seated"
@@ -205,6 +206,8 @@ const (
 	BetBank Key = "bet.bank"
 	// BetAllIn names a bet capped at the player's whole balance.
 	BetAllIn Key = "bet.allin"
+	// BetShare names a share of the bank as a bet: the share ("½").
+	BetShare Key = "bet.share"
 )
 
 // Pop-ups: answers to button presses, under 200 characters, plain text.
@@ -224,7 +227,8 @@ const (
 	// PopBanker: the banker pressed a player's button (the game draws the
 	// banker's hand).
 	PopBanker Key = "pop.banker"
-	// PopNeedPlayers: the fewest players a game starts with.
+	// PopNeedPlayers: the fewest players a game starts with (a Count of
+	// NounPlayers).
 	PopNeedPlayers Key = "pop.needplayers"
 	// PopInProgress: a game is being played.
 	PopInProgress Key = "pop.inprogress"
@@ -399,6 +403,9 @@ const (
 	LangNameEN Key = "langname.en"
 	// LangNameRU names Russian.
 	LangNameRU Key = "langname.ru"
+	// LangNameInText names the catalogue's own language within a sentence
+	// of it ("Language: English.", «Язык: русский.»).
+	LangNameInText Key = "langname.intext"
 )
 
 // Why settings are invalid (the argument of SettingsInvalid and PopInvalid).
@@ -495,6 +502,8 @@ const (
 	// NounChips: the plural forms of "chip", separated by "|": one and
 	// other in English; one, few and many in Russian.
 	NounChips Key = "noun.chips"
+	// NounPlayers: the plural forms of "player", as NounChips.
+	NounPlayers Key = "noun.players"
 	// RankJack is the jack's letter.
 	RankJack Key = "rank.j"
 	// RankQueen is the queen's letter.

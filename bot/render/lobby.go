@@ -16,7 +16,7 @@ func (v *view) lobby() []line {
 	lines := []line{
 		text(bold(v.tr(i18n.TableTitleLobby))),
 		text(v.tr(i18n.TableLimits, i18n.Number(s.Stake), i18n.Number(s.EntryLimit),
-			i18n.Number(game.MinPlayers), i18n.Number(game.MaxSeats))),
+			i18n.Number(game.MinPlayers), i18n.Count(v.lang, i18n.NounPlayers, game.MaxSeats))),
 	}
 	if v.t.Finished() {
 		lines = append(lines, blank)
@@ -66,7 +66,7 @@ func (v *view) summary() []line {
 	return append(lines, v.deckCheck()...)
 }
 
-// nets draws what the game gave each player: "🏦 Alice +25 · Bob −10".
+// nets draws what the game gave each player: "🎩 Alice +25 · Bob −10".
 func (v *view) nets(players []game.Participant) string {
 	s := ""
 	for i, p := range players {
@@ -74,7 +74,7 @@ func (v *view) nets(players []game.Participant) string {
 			s += " · "
 		}
 		if p.Banker {
-			s += "🏦 "
+			s += bankerSign + " "
 		}
 		s += v.who(p.User, p.Name) + " " + i18n.Signed(p.Net)
 	}
