@@ -246,6 +246,12 @@ func checkTree(db *bolt.DB) error {
 // Path returns the database file's path.
 func (s *Store) Path() string { return s.path }
 
+// Grants returns the chips the store grants: to a user on their first
+// appearance in a chat, and as the daily bonus (Options, defaults applied).
+func (s *Store) Grants() (startingChips, dailyBonus int64) {
+	return s.opts.StartingChips, s.opts.DailyBonus
+}
+
 // Close waits for the writes in progress, then closes the file. Later
 // calls return ErrClosed.
 func (s *Store) Close() error {

@@ -311,7 +311,7 @@ func TestConfigErrors(t *testing.T) {
 		{name: "too many knocks", yaml: "table:\n  max_knocks: 11\n", key: "table.max_knocks", what: "from 0 to 10"},
 		{name: "no starting chips", yaml: "table:\n  starting_chips: 0\n", key: "table.starting_chips", what: "from 1"},
 		{name: "negative bonus", env: []string{"TWENTYONE_TABLE_DAILY_BONUS=-1"}, key: "table.daily_bonus", source: "TWENTYONE_TABLE_DAILY_BONUS", what: "from 1"},
-		{name: "bad language", yaml: "table:\n  language: de\n", key: "table.language", source: "line 2", what: "auto, ru or en"},
+		{name: "bad language", yaml: "table:\n  language: de\n", key: "table.language", source: "line 2", what: `auto or one of en, ru, not "de"`},
 		{name: "bad log level", env: []string{"TWENTYONE_LOG_LEVEL=verbose"}, key: "log.level", source: "TWENTYONE_LOG_LEVEL", what: "debug, info, warn or error"},
 		{name: "bad log format", yaml: "log:\n  format: xml\n", key: "log.format", source: "line 2", what: "text or json"},
 		{name: "bad mode", env: []string{"TWENTYONE_TELEGRAM_MODE=push"}, key: "telegram.mode", source: "TWENTYONE_TELEGRAM_MODE", what: "polling or webhook"},
