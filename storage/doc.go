@@ -55,6 +55,13 @@
 //	retire       chat|thread|message → an old table message the bot owes
 //	             the chat (schema 5): the finished table it is to become
 //	             the record of, or nothing when it is to be deleted
+//	private      user → the user has a private chat with the bot, which may
+//	             write to them: since when, their language (schema 8)
+//	follows      chat|user → the user follows the group: since when, when
+//	             they were last told of a table there, the group's title
+//	             (schema 8)
+//	following    user|chat → empty; the index of the groups a user follows
+//	             (schema 8)
 //
 // The layout keeps what one commit touches on few pages: a chat's users
 // and leaderboard entries sit together, the ledger entries of every chat
@@ -83,7 +90,9 @@
 // schema 6 from a binary that would misread it. Schema 6 is schema 7 with
 // tables in game encoding 1 (the last 8 duels of a game), which game.Decode
 // still reads; its migration changes nothing, and keeps tables of encoding
-// 2 from a binary that cannot read them.
+// 2 from a binary that cannot read them. Schema 7 is schema 8 without the
+// private, follows and following buckets (nobody followed a group); its
+// migration creates them empty.
 //
 // # Damaged files
 //

@@ -23,6 +23,11 @@ var (
 	bucketReveals  = []byte("reveals")
 	bucketRetire   = []byte("retire") // schema 5: the old table messages owed to their chats
 
+	// Schema 8: the users the bot may write to, and the groups they follow.
+	bucketPrivate   = []byte("private")
+	bucketFollows   = []byte("follows")
+	bucketFollowing = []byte("following")
+
 	// bucketLedgerV3 is the ledger of schema 3 and older, keyed
 	// chat|user|seq.
 	bucketLedgerV3 = []byte("ledger")
@@ -33,7 +38,7 @@ var (
 )
 
 // SchemaVersion is the layout this code reads and writes.
-const SchemaVersion = 7
+const SchemaVersion = 8
 
 // schemaBuckets lists the buckets of each schema version.
 var schemaBuckets = map[uint64][][]byte{
@@ -44,6 +49,8 @@ var schemaBuckets = map[uint64][][]byte{
 	5: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank, bucketLedger, bucketReveals, bucketRetire},
 	6: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank, bucketLedger, bucketReveals, bucketRetire},
 	7: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank, bucketLedger, bucketReveals, bucketRetire},
+	8: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank, bucketLedger, bucketReveals, bucketRetire,
+		bucketPrivate, bucketFollows, bucketFollowing},
 }
 
 // migration upgrades a file from schema version from to from+1.
@@ -61,6 +68,7 @@ var migrations = []migration{
 	{from: 4, name: "keep the old table messages owed to the chats", run: addRetire},
 	{from: 5, name: "remember the updates each chat handled out of order", run: keepHandled},
 	{from: 6, name: "keep each game's whole record in its table", run: keepWholeRecord},
+	{from: 7, name: "keep the private chats and the groups users follow", run: addFollows},
 }
 
 // upgrade creates the buckets of a new file, or migrates an older one.

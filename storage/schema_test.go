@@ -49,9 +49,12 @@ func setSchemaRaw(v uint64) func(tx *bolt.Tx) error {
 }
 
 // toSchema5 rewrites a file in the layout of schema 5: that of schema 6
-// with chat records that know only their last update, every update up to
-// it counting as handled.
+// (and 7, see toSchema7) with chat records that know only their last
+// update, every update up to it counting as handled.
 func toSchema5(tx *bolt.Tx) error {
+	if err := toSchema7(tx); err != nil {
+		return err
+	}
 	chats := tx.Bucket(bucketChats)
 	var keys, values [][]byte
 	err := chats.ForEach(func(k, v []byte) error {
@@ -551,6 +554,9 @@ func TestMigrateFromSchema6(t *testing.T) {
 			return err
 		}
 		if err := tx.Bucket(bucketRetire).Put(retireKey(key, 10), append([]byte{recordFormat}, recordV1...)); err != nil {
+			return err
+		}
+		if err := toSchema7(tx); err != nil {
 			return err
 		}
 		return setSchemaRaw(6)(tx)
