@@ -292,7 +292,7 @@ func saySlot(thread int, m render.Message) string {
 	fmt.Fprintf(h, "%d\x00%s", thread, m.Text)
 	for _, row := range m.Keyboard {
 		for _, btn := range row {
-			fmt.Fprintf(h, "\x00%s\x00%s", btn.Text, btn.Data)
+			fmt.Fprintf(h, "\x00%s\x00%s\x00%s", btn.Text, btn.Data, btn.URL)
 		}
 	}
 	return "say:" + strconv.FormatUint(h.Sum64(), 36)

@@ -273,7 +273,11 @@ func keyboardJSON(kb [][]render.Button) (string, bool) {
 	rows := make([][]tgbotapi.InlineKeyboardButton, len(kb))
 	for i, row := range kb {
 		for _, b := range row {
-			rows[i] = append(rows[i], tgbotapi.NewInlineKeyboardButtonData(b.Text, b.Data))
+			btn := tgbotapi.NewInlineKeyboardButtonData(b.Text, b.Data)
+			if b.URL != "" {
+				btn = tgbotapi.NewInlineKeyboardButtonURL(b.Text, b.URL)
+			}
+			rows[i] = append(rows[i], btn)
 		}
 	}
 	data, err := json.Marshal(tgbotapi.NewInlineKeyboardMarkup(rows...))
