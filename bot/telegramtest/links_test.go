@@ -85,6 +85,13 @@ func TestOpenLinkStartsTheBot(t *testing.T) {
 		_, err := srv.OpenLink(alice.ID, link)
 		assert.ErrorIs(t, err, telegramtest.ErrInvalid, link)
 	}
+
+	// A deleted account takes no message, blocked or not.
+	require.NoError(t, srv.DeleteAccount(alice.ID))
+	_, err = api.Send(tgbotapi.NewMessage(alice.ID, "hi"))
+	assert.Equal(t, "Forbidden: user is deactivated", asAPIError(t, err).Message)
+	_, err = srv.OpenLink(alice.ID, "https://t.me/telegramtest_bot?start=x")
+	assert.ErrorIs(t, err, telegramtest.ErrUserNotFound, "a deleted user acts no more")
 }
 
 // TestGetChat: getChat answers with the chat's title and type; it needs
