@@ -220,3 +220,37 @@ func TestMigrateFromSchema7(t *testing.T) {
 	require.NoError(t, s.Close())
 	assert.Equal(t, uint64(SchemaVersion), schemaOf(t, path))
 }
+
+// BenchmarkAnnounceAgainstApply alternates, with fsync, one Announce of a
+// group of 500 followers that tells them all (the worst case: every record
+// is rewritten) with one Apply of another chat, and reports what an
+// announcement costs as a multiple of a command. Run with
+//
+//	go test -run '^$' -bench AnnounceAgainstApply -benchtime 200x ./storage/
+func BenchmarkAnnounceAgainstApply(b *testing.B) {
+	const followers = 500
+	s, start := benchStore(b)
+	for i := 1; i <= followers; i++ {
+		if _, err := s.Follow(ctx, group, User{ID: game.UserID(1_000_000 + i), Language: "en"}, "Game night", t0); err != nil {
+			b.Fatal(err)
+		}
+	}
+	p := newBenchPlayer(s, -1)
+	var announcing, applying time.Duration
+	start()
+	for i := 0; i < b.N; i++ {
+		t := time.Now()
+		got, err := s.Announce(ctx, group, 0, "Game night", t0.Add(time.Duration(i)*time.Hour), time.Minute)
+		if err != nil || len(got) != followers {
+			b.Fatal(err, len(got))
+		}
+		announcing += time.Since(t)
+		t = time.Now()
+		p.step(b, int64(i+1))
+		applying += time.Since(t)
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(announcing.Microseconds())/float64(b.N), "announce-us/op")
+	b.ReportMetric(float64(applying.Microseconds())/float64(b.N), "apply-us/op")
+	b.ReportMetric(float64(announcing)/float64(applying), "announce/apply")
+}
