@@ -42,7 +42,8 @@
 //	             changes only when a table gains or loses one; Timers reads
 //	             the deadlines from the tables' headers
 //	users        chat|user → balance, profile, last bonus, stats, the
-//	             number of the user's last ledger entry (schema 4)
+//	             number of the user's last ledger entry (schema 4), the
+//	             achievements earned and the way to Comeback (schema 8)
 //	rank         chat|^balance|user → empty; the leaderboard index, highest
 //	             balance first (schema 2)
 //	log          n → one balance change: chat, seq, the number of the
@@ -55,13 +56,15 @@
 //	retire       chat|thread|message → an old table message the bot owes
 //	             the chat (schema 5): the finished table it is to become
 //	             the record of, or nothing when it is to be deleted
+//	awards       chat|thread|game → the achievements earned in the game,
+//	             in the order earned: user and achievement, each (schema 8)
 //	private      user → the user has a private chat with the bot, which may
-//	             write to them: since when, their language (schema 8)
+//	             write to them: since when, their language (schema 9)
 //	follows      chat|user → the user follows the group: since when, when
 //	             they were last told of a table there, the group's title
-//	             (schema 8)
+//	             (schema 9)
 //	following    user|chat → empty; the index of the groups a user follows
-//	             (schema 8)
+//	             (schema 9)
 //
 // The layout keeps what one commit touches on few pages: a chat's users
 // and leaderboard entries sit together, the ledger entries of every chat
@@ -91,8 +94,12 @@
 // tables in game encoding 1 (the last 8 duels of a game), which game.Decode
 // still reads; its migration changes nothing, and keeps tables of encoding
 // 2 from a binary that cannot read them. Schema 7 is schema 8 without the
-// private, follows and following buckets (nobody followed a group); its
-// migration creates them empty.
+// awards bucket and without achievements in user records (read as none);
+// its migration creates the bucket empty and gives every user the
+// achievements their stats decide (games played, Golden 21, Five
+// pictures, a game won), without announcing them. Schema 8 is schema 9 without
+// the private, follows and following buckets (nobody followed a group);
+// its migration creates them empty.
 //
 // # Damaged files
 //

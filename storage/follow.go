@@ -410,7 +410,7 @@ func (t *txn) moveFollows(from, to int64) error {
 	return nil
 }
 
-// addFollows is the migration from schema 7 to 8: it creates the buckets
+// addFollows is the migration from schema 8 to 9: it creates the buckets
 // of the users' private chats and of the groups they follow. Schema 7 kept
 // neither, so they start empty.
 func addFollows(tx *bolt.Tx) error {

@@ -184,28 +184,28 @@ func TestMigrateChatMovesFollows(t *testing.T) {
 	assert.False(t, on, "Alice followed the supergroup")
 }
 
-// toSchema7 rewrites a file in the layout of schema 7: that of schema 8
+// toSchema8 rewrites a file in the layout of schema 8: that of schema 9
 // without the private chats and the groups followed (it drops them).
-func toSchema7(tx *bolt.Tx) error {
+func toSchema8(tx *bolt.Tx) error {
 	for _, name := range [][]byte{bucketPrivate, bucketFollows, bucketFollowing} {
 		if err := tx.DeleteBucket(name); err != nil {
 			return err
 		}
 	}
-	return setSchemaRaw(7)(tx)
+	return setSchemaRaw(8)(tx)
 }
 
-// TestMigrateFromSchema7: a schema 7 file gains empty private, follows
+// TestMigrateFromSchema8: a schema 8 file gains empty private, follows
 // and following buckets, and keeps what it held.
-func TestMigrateFromSchema7(t *testing.T) {
+func TestMigrateFromSchema8(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "old.db")
 	s, err := Open(path, Options{NoSync: true})
 	require.NoError(t, err)
 	_, err = s.Grant(ctx, group, alice, 5, 1, t0)
 	require.NoError(t, err)
 	require.NoError(t, s.Close())
-	rewrite(t, path, toSchema7)
-	require.Equal(t, uint64(7), schemaOf(t, path))
+	rewrite(t, path, toSchema8)
+	require.Equal(t, uint64(8), schemaOf(t, path))
 
 	s = openAt(t, path, Options{NoSync: true})
 	acc, err := s.Account(ctx, group, alice, t0)

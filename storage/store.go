@@ -42,6 +42,10 @@ type Options struct {
 	// NoSync skips fsync: for tests only; a crash may then lose or damage
 	// the file.
 	NoSync bool
+	// NoAchievements, if set, reports the users who earn no achievements:
+	// the house (the bot seated as a player), whom nobody congratulates.
+	// It must be a pure function of the user.
+	NoAchievements func(game.UserID) bool
 	// OnCommit, if set, is told how long each write transaction took to
 	// commit (fsync included) and how many writes it carried. It runs on
 	// the commit loop: it must be quick.

@@ -86,8 +86,7 @@ func Opened(n Notice) Message {
 	l := n.Lang
 	lines := []string{
 		i18n.T(l, i18n.NoticeOpened, NameHTML(n.Title), NameHTML(n.Opener)),
-		i18n.T(l, i18n.TableLimits, i18n.Number(n.Settings.Stake), i18n.Number(n.Settings.EntryLimit),
-			i18n.Number(game.MinPlayers), i18n.Number(game.MaxSeats)),
+		limits(n.Settings, l),
 	}
 	if !n.Closes.IsZero() {
 		lines = append(lines, i18n.T(l, i18n.TableCloses, timeTag(n.Closes, closingFormat(n.Closes.Sub(n.Now)))))
