@@ -25,7 +25,7 @@ func (b *Bot) isAdmin(ctx context.Context, chat, user int64) (bool, error) {
 	if chat >= 0 || user <= 0 {
 		return false, nil
 	}
-	status, err := b.api.memberStatus(chat, user)
+	status, _, err := b.api.memberStatus(chat, user)
 	if err != nil {
 		return false, err
 	}

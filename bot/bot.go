@@ -43,6 +43,13 @@ type Store interface {
 	History(ctx context.Context, chat int64, user game.UserID, limit int) ([]storage.LedgerEntry, error)
 	Audit(ctx context.Context, chat int64) (storage.Audit, error)
 	Grant(ctx context.Context, chat int64, u storage.User, amount, update int64, now time.Time) (int64, error)
+	StartedPrivate(ctx context.Context, u storage.User, now time.Time) error
+	ToggleFollow(ctx context.Context, chat int64, u storage.User, title string, update int64, now time.Time) (bool, error)
+	Follow(ctx context.Context, chat int64, u storage.User, title string, now time.Time) (bool, error)
+	Unfollow(ctx context.Context, chat int64, user game.UserID) (bool, error)
+	Follows(ctx context.Context, user game.UserID) ([]storage.Follow, error)
+	StopPrivate(ctx context.Context, user game.UserID) (int, error)
+	Announce(ctx context.Context, chat int64, opener game.UserID, title string, now time.Time, quiet time.Duration) ([]storage.Follower, error)
 }
 
 // Metrics is told what the bot does. Every method must be safe for
@@ -114,6 +121,7 @@ type Bot struct {
 	timers  *scheduler
 	tables  *tableMessages
 	nudges  *nudges
+	notices *notices
 	quota   *quota
 	owners  map[int64]bool
 
@@ -190,9 +198,10 @@ func New(ctx context.Context, cfg Config) (*Bot, error) {
 		},
 	})
 	b.nudges = newNudges()
+	b.notices = newNotices()
 	b.tables = &tableMessages{api: b.api, store: b.store, clock: b.clock, log: b.log,
 		enqueue: b.enqueue, chatError: b.chatError, ids: make(map[storage.TableKey]int),
-		keep: b.nudges.live, retired: b.nudges.retired}
+		keep: b.nudges.live, retired: b.nudges.retired, sent: b.tableSent}
 	b.base, b.cancel = context.WithCancel(context.Background())
 	b.stopRestore = func() {} // until Start
 	b.timers = newScheduler(b.clock, b.fireTimeout, b.fireNudge)

@@ -51,6 +51,7 @@ func TestCommandRouting(t *testing.T) {
 		{"an anonymous admin's balance", telegramtest.Post{From: h.user("Alice").ID, Anonymous: true, Text: "/balance"}, "Anonymous admins can't play"},
 		{"an anonymous admin's cancel", telegramtest.Post{From: h.user("Alice").ID, Anonymous: true, Text: "/cancel"}, "There is nothing to cancel."},
 		{"an anonymous admin's stats", telegramtest.Post{From: h.user("Alice").ID, Anonymous: true, Text: "/stats"}, "Anonymous admins can't play"},
+		{"an anonymous admin's notify", telegramtest.Post{From: h.user("Alice").ID, Anonymous: true, Text: "/notify"}, "Anonymous admins can't play"},
 		{"start in the group", telegramtest.Post{From: h.user("Bob").ID, Text: "/start"}, help},
 		{"help", telegramtest.Post{From: h.user("Bob").ID, Text: "/help"}, help},
 		{"rules", telegramtest.Post{From: h.user("Bob").ID, Text: "/rules"}, "The rules in short"},
@@ -92,6 +93,7 @@ func TestCommandsInAPrivateChat(t *testing.T) {
 		{"start", "Add me to a group"},
 		{"help", "/newgame: open a table, or show the open one"},
 		{"rules", "The rules in short"},
+		{"notify", "You follow no group."},
 		{"dance", silent},
 	}
 	for _, c := range []string{"newgame", "leave", "balance", "bonus", "settings", "cancel", "lang", "verify",
@@ -124,7 +126,7 @@ func TestMenuOrder(t *testing.T) {
 	require.NoError(t, h.srv.WaitFor(h.ctx(), func(v *telegramtest.View) bool {
 		return len(h.srv.Commands(telegramtest.CommandScope{}, "ru")) > 0 && len(h.srv.Commands(telegramtest.CommandScope{}, "")) > 0
 	}))
-	want := "newgame leave balance bonus rules help settings cancel lang verify top stats history audit kick"
+	want := "newgame leave balance bonus rules help settings cancel lang verify top stats history notify audit kick"
 	for _, lang := range []string{"", "ru"} {
 		var names []string
 		for _, c := range h.srv.Commands(telegramtest.CommandScope{}, lang) {

@@ -239,6 +239,9 @@ func (b *Bot) message(ctx context.Context, u update) {
 		b.log.Debug("message ignored", "update_id", u.UpdateID, "why", why)
 		return
 	}
+	if m.Chat.IsPrivate() && senderOf(m) == byPerson && m.From.ID == m.Chat.ID {
+		b.startedPrivate(ctx, m.From)
+	}
 	tc, ok, why := commandOf(m)
 	if why != "" {
 		b.skip(u, why)
@@ -353,6 +356,7 @@ func (c *command) newGame(ctx context.Context) {
 	res, err := c.b.store.Apply(ctx, req)
 	switch {
 	case err == nil:
+		c.b.opened(res.View, u, c.m.Chat)
 		c.b.show(res.View)
 	case errors.Is(err, game.ErrTableOpen):
 		// Bring the open table to the bottom of the chat: a new message,
@@ -544,10 +548,15 @@ func (b *Bot) welcome(m *tgbotapi.Message) {
 }
 
 // memberChanged acts on the bot's own membership: removed from a chat, it
-// refunds the bets of the chat's tables. (It says hello on the message
-// that it was added: see added.)
+// refunds the bets of the chat's tables; in a private chat, see
+// privateMember. (It says hello on the message that it was added: see
+// added.)
 func (b *Bot) memberChanged(ctx context.Context, m *tgbotapi.ChatMemberUpdated) {
 	if m.NewChatMember.User.ID != b.ID() {
+		return
+	}
+	if m.Chat.IsPrivate() {
+		b.privateMember(ctx, m)
 		return
 	}
 	chat := m.Chat.ID
@@ -570,6 +579,7 @@ func (b *Bot) forget(chat int64) {
 		b.timers.clear(k)
 	}
 	b.nudges.forget(chat)
+	b.notices.forget(chat)
 }
 
 // migrate moves a group's tables, chips and settings to the supergroup it

@@ -32,8 +32,14 @@ func (b *Bot) press(ctx context.Context, u update) {
 	chat := q.Message.Chat.ID
 	if !isGroup(q.Message.Chat) {
 		// The bot shows no table or settings outside groups: a press there
-		// is forged, and would open a table in a private chat.
-		b.answer(q, i18n.T(b.chatLang(ctx, chat, q.From), i18n.GroupsOnly), true)
+		// is forged, and would open a table in a private chat. In private
+		// it shows only the list of groups followed.
+		lang := b.chatLang(ctx, chat, q.From)
+		if data, err := callback.Parse(q.Data); err == nil && data.Action == callback.Unfollow && q.Message.Chat.IsPrivate() {
+			b.pressUnfollow(ctx, q, data.Chat, lang)
+			return
+		}
+		b.answer(q, i18n.T(lang, i18n.GroupsOnly), true)
 		return
 	}
 	if q.Message.Date == 0 {
@@ -178,6 +184,9 @@ func (b *Bot) pressTable(ctx context.Context, u update, key storage.TableKey, da
 	// the record of its last game, or goes when it held none.
 	req.Repost = data.Action == callback.NewTable
 	res, err := b.store.Apply(ctx, req)
+	if err == nil && cmd.Kind == game.Open {
+		b.opened(res.View, from, q.Message.Chat)
+	}
 	lang := langOf(res.Settings, from.Language)
 	if err != nil {
 		if errors.Is(err, storage.ErrDuplicate) {

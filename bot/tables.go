@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"log/slog"
+	"net/http"
 	"strconv"
 	"sync"
 
@@ -21,6 +22,7 @@ import (
 func (b *Bot) show(v storage.View) {
 	b.timers.set(v.Key, v.Table.Version(), v.Table.Deadline())
 	b.followTurn(v)
+	b.notices.follow(v)
 	b.tables.show(v)
 }
 
@@ -51,6 +53,9 @@ type tableMessages struct {
 	// told of each owed message once retired (nudges.retired).
 	keep    func(key storage.TableKey, id int) bool
 	retired func(chat int64, id int)
+	// sent is told of each table message sent anew, with the view it
+	// shows (Bot.tableSent).
+	sent func(v storage.View, id int)
 
 	mu  sync.Mutex
 	ids map[storage.TableKey]int // the message of each open table shown
@@ -122,6 +127,7 @@ func (t *tableMessages) render(ctx context.Context, v storage.View) error {
 	t.mu.Lock()
 	t.ids[key] = newID
 	t.mu.Unlock()
+	t.sent(v, newID)
 	// Store the new message's id before anything else: a crash before it
 	// is stored leaves the new message behind, showing a state no restart
 	// updates. Until it is stored, the old messages stay owed: retired
@@ -293,22 +299,29 @@ func saySlot(thread int, m render.Message) string {
 	fmt.Fprintf(h, "%d\x00%s", thread, m.Text)
 	for _, row := range m.Keyboard {
 		for _, btn := range row {
-			fmt.Fprintf(h, "\x00%s\x00%s", btn.Text, btn.Data)
+			fmt.Fprintf(h, "\x00%s\x00%s\x00%s", btn.Text, btn.Data, btn.URL)
 		}
 	}
 	return "say:" + strconv.FormatUint(h.Sum64(), 36)
 }
 
 // chatError acts on errors that say the chat is gone or moved: a migrated
-// group is moved in storage. It returns err.
+// group is moved in storage; a private chat that answers 403 (the user
+// blocked the bot, never started it, or is deactivated: "Forbidden: bot
+// was blocked by the user" and the like) stops what the user follows. It
+// returns err.
 func (b *Bot) chatError(chat int64, err error) error {
 	if err == nil {
 		return nil
 	}
-	if tg, ok := tgError(err); ok && tg.MigrateToChatID != 0 {
+	tg, ok := tgError(err)
+	switch {
+	case ok && tg.MigrateToChatID != 0:
 		to := tg.MigrateToChatID
 		b.onChat(chat, "migrate", func() { b.migrate(b.base, chat, to) }, "to", to)
 		return fmt.Errorf("chat %d moved to %d: %w", chat, to, err)
+	case ok && tg.Code == http.StatusForbidden && chat > 0:
+		b.onChat(chat, "blocked", func() { b.stopPrivate(b.base, chat) }, "user", chat)
 	}
 	return err
 }

@@ -58,6 +58,13 @@
 //	             the record of, or nothing when it is to be deleted
 //	awards       chat|thread|game → the achievements earned in the game,
 //	             in the order earned: user and achievement, each (schema 8)
+//	private      user → the user has a private chat with the bot, which may
+//	             write to them: since when, their language (schema 9)
+//	follows      chat|user → the user follows the group: since when, when
+//	             they were last told of a table there, the group's title
+//	             (schema 9)
+//	following    user|chat → empty; the index of the groups a user follows
+//	             (schema 9)
 //
 // The layout keeps what one commit touches on few pages: a chat's users
 // and leaderboard entries sit together, the ledger entries of every chat
@@ -90,7 +97,9 @@
 // awards bucket and without achievements in user records (read as none);
 // its migration creates the bucket empty and gives every user the
 // achievements their stats decide (games played, Golden 21, Five
-// pictures, a game won), without announcing them.
+// pictures, a game won), without announcing them. Schema 8 is schema 9 without
+// the private, follows and following buckets (nobody followed a group);
+// its migration creates them empty.
 //
 // # Damaged files
 //

@@ -12,16 +12,17 @@ import (
 
 // MigrateChat moves everything chat from owns to chat to, for a group
 // upgraded to a supergroup: tables, balances, settings, ledger, stats,
-// achievements, the games' awards and revealed decks, in one transaction;
-// the old messages owed in from (see View.Retiring) are dropped, as the
-// old group can no longer change. Chat from is left pointing at to, so
+// achievements, the games' awards, revealed decks and followers, in one
+// transaction; the old messages owed in from (see View.Retiring) are
+// dropped, as the old group can no longer change. Chat from is left pointing at to, so
 // that later calls with the old id reach the new chat. Migrating again to
 // the same chat does nothing (Telegram reports the upgrade in both chats).
 //
 // When to already holds data, it is merged: balances, grants and stats add
 // up, achievements join, the moved ledger entries follow to's, and where
 // both have a table in the same thread, to's stays and from's is cancelled
-// (bets refunded) first. Settings stay to's when it has its own.
+// (bets refunded) first. Settings stay to's when it has its own; a user
+// who follows both keeps to's following.
 func (s *Store) MigrateChat(ctx context.Context, from, to int64) error {
 	if from == 0 || to == 0 || from == to {
 		return fmt.Errorf("%w: migrate chat %d to %d", game.ErrInvalidInput, from, to)
@@ -72,6 +73,9 @@ func (t *txn) migrate(from, to int64, now time.Time) error {
 		return err
 	}
 	if err := t.moveSettings(from, to); err != nil {
+		return err
+	}
+	if err := t.moveFollows(from, to); err != nil {
 		return err
 	}
 

@@ -24,6 +24,11 @@ var (
 	bucketRetire   = []byte("retire") // schema 5: the old table messages owed to their chats
 	bucketAwards   = []byte("awards") // schema 8: the achievements earned in each game
 
+	// Schema 9: the users the bot may write to, and the groups they follow.
+	bucketPrivate   = []byte("private")
+	bucketFollows   = []byte("follows")
+	bucketFollowing = []byte("following")
+
 	// bucketLedgerV3 is the ledger of schema 3 and older, keyed
 	// chat|user|seq.
 	bucketLedgerV3 = []byte("ledger")
@@ -34,7 +39,7 @@ var (
 )
 
 // SchemaVersion is the layout this code reads and writes.
-const SchemaVersion = 8
+const SchemaVersion = 9
 
 // schemaBuckets lists the buckets of each schema version.
 var schemaBuckets = map[uint64][][]byte{
@@ -46,6 +51,8 @@ var schemaBuckets = map[uint64][][]byte{
 	6: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank, bucketLedger, bucketReveals, bucketRetire},
 	7: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank, bucketLedger, bucketReveals, bucketRetire},
 	8: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank, bucketLedger, bucketReveals, bucketRetire, bucketAwards},
+	9: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank, bucketLedger, bucketReveals, bucketRetire, bucketAwards,
+		bucketPrivate, bucketFollows, bucketFollowing},
 }
 
 // migration upgrades a file from schema version from to from+1.
@@ -64,6 +71,7 @@ var migrations = []migration{
 	{from: 5, name: "remember the updates each chat handled out of order", run: keepHandled},
 	{from: 6, name: "keep each game's whole record in its table", run: keepWholeRecord},
 	{from: 7, name: "keep achievements, backfilled from the stats", run: addAchievements},
+	{from: 8, name: "keep the private chats and the groups users follow", run: addFollows},
 }
 
 // upgrade creates the buckets of a new file, or migrates an older one.

@@ -69,9 +69,12 @@ func rewriteValues(b *bolt.Bucket, fn func(v []byte) ([]byte, error)) error {
 }
 
 // toSchema7 rewrites a file in the layout of schema 7: that of schema 8
-// without the awards bucket, and with user records that hold no
-// achievements and no way to Comeback.
+// (and 9, see toSchema8) without the awards bucket, and with user records
+// that hold no achievements and no way to Comeback.
 func toSchema7(tx *bolt.Tx) error {
+	if err := toSchema8(tx); err != nil {
+		return err
+	}
 	if err := tx.DeleteBucket(bucketAwards); err != nil {
 		return err
 	}

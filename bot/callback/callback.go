@@ -13,6 +13,8 @@
 //	c:<stamp>:<field>:<value>   change a setting (stamp: see [Stamp])
 //	i:<field>                   explain a setting
 //	v:<game>                    show the decks of a game
+//	u:<group>                   stop following a group (its id without the
+//	                            minus: a group's id is negative)
 //
 // A table version is at least 1: a table shows buttons only once it was
 // opened, and game.Apply reads version 0 as "no version to check", so a
@@ -69,14 +71,18 @@ const (
 	SettingInfo
 	// Verify shows the decks of Game.
 	Verify
+	// Unfollow stops the presser's following of the group Chat (in the
+	// private chat's list of the groups followed).
+	Unfollow
 )
 
 // codes are the actions' one-letter codes, indexed by Action.
 var codes = [...]byte{Join: 'j', Leave: 'l', Start: 's', Bet: 'b', Hit: 'h', Stand: 'd',
-	NewTable: 'n', Setting: 'c', SettingInfo: 'i', Verify: 'v'}
+	NewTable: 'n', Setting: 'c', SettingInfo: 'i', Verify: 'v', Unfollow: 'u'}
 
 var actionNames = [...]string{Join: "join", Leave: "leave", Start: "start", Bet: "bet", Hit: "hit",
-	Stand: "stand", NewTable: "new_table", Setting: "setting", SettingInfo: "setting_info", Verify: "verify"}
+	Stand: "stand", NewTable: "new_table", Setting: "setting", SettingInfo: "setting_info", Verify: "verify",
+	Unfollow: "unfollow"}
 
 // String returns the action's name.
 func (a Action) String() string {
@@ -86,7 +92,7 @@ func (a Action) String() string {
 	return "action(" + strconv.Itoa(int(a)) + ")"
 }
 
-func (a Action) valid() bool { return a >= Join && a <= Verify }
+func (a Action) valid() bool { return a >= Join && a <= Unfollow }
 
 // TableAction reports whether the action acts on the table and carries its
 // version.
@@ -110,6 +116,9 @@ type Data struct {
 	Value string
 	// Game is the game whose decks to show (Verify).
 	Game uint64
+	// Chat is the group to stop following (Unfollow): negative, as every
+	// group's id, from -1 to -MaxVersion.
+	Chat int64
 }
 
 // String returns the encoding of d: 1 to 64 bytes of ASCII. Data that
@@ -135,6 +144,8 @@ func (d Data) String() string {
 		b = appendBounded(b, d.Field, 8)
 	case Verify:
 		b = strconv.AppendUint(b, d.Game, 10)
+	case Unfollow:
+		b = strconv.AppendUint(b, uint64(-d.Chat), 10) // not a group's: out of Parse's bounds
 	default:
 		b = strconv.AppendUint(b, d.Version, 10)
 	}
@@ -192,6 +203,10 @@ func Parse(s string) (Data, error) {
 		d.Field = rest
 	case Verify:
 		d.Game, err = number(rest, 1, MaxVersion)
+	case Unfollow:
+		var n uint64
+		n, err = number(rest, 1, MaxVersion)
+		d.Chat = -int64(n)
 	default:
 		d.Version, err = number(rest, 1, MaxVersion)
 	}

@@ -435,6 +435,65 @@ const (
 	ProblemNumber Key = "problem.number"
 )
 
+// /notify: a private message when a table opens in a group the user
+// follows.
+const (
+	// NotifyOn: the name of who follows the group now.
+	NotifyOn Key = "notify.on"
+	// NotifyOff: the name of who stopped following the group.
+	NotifyOff Key = "notify.off"
+	// NotifyStartFirst: the name of who asked to follow the group with no
+	// private chat with the bot; BtnNotifyStart, a deep link, starts one.
+	NotifyStartFirst Key = "notify.startfirst"
+	// NotifyTooMany: the most groups a user may follow.
+	NotifyTooMany Key = "notify.toomany"
+	// NotifyFollowed: the group's title: followed from the deep link.
+	NotifyFollowed Key = "notify.followed"
+	// NotifyFollowedAlready: the group's title: the deep link of a group
+	// followed before.
+	NotifyFollowedAlready Key = "notify.followed.already"
+	// NotifyBadLink: a deep link that names no group.
+	NotifyBadLink Key = "notify.badlink"
+	// NotifyNotMember: the deep link of a group the user is not in.
+	NotifyNotMember Key = "notify.notmember"
+	// NotifyNoGroup: the deep link of a group the bot is not in.
+	NotifyNoGroup Key = "notify.nogroup"
+	// NotifyCheckFailed: Telegram did not say whether the user is in the
+	// deep link's group.
+	NotifyCheckFailed Key = "notify.checkfailed"
+	// NotifyList heads the groups the user follows, in private: one
+	// NotifyListLine each, then NotifyListHint.
+	NotifyList Key = "notify.list"
+	// NotifyListLine: a group's title.
+	NotifyListLine Key = "notify.list.line"
+	// NotifyListHint: how to stop following one, and to follow another.
+	NotifyListHint Key = "notify.list.hint"
+	// NotifyListEmpty: the user follows no group: how to follow one.
+	NotifyListEmpty Key = "notify.list.empty"
+	// NoticeOpened begins the private message that a table opened: the
+	// group's title, the opener's name. TableLimits and TableCloses follow.
+	NoticeOpened Key = "notice.opened"
+	// NoticeNoLink ends a notice of a basic group, which gives no link to
+	// its messages.
+	NoticeNoLink Key = "notice.nolink"
+	// BtnNotifyStart: the deep link that opens the private chat with the
+	// bot to start it.
+	BtnNotifyStart Key = "btn.notify.start"
+	// BtnOpenTable: the notice's link to the table message.
+	BtnOpenTable Key = "btn.opentable"
+	// BtnUnfollow: a group's title: the button that stops following it.
+	BtnUnfollow Key = "btn.unfollow"
+	// PopUnfollowed: the user stopped following a group (the list shows
+	// which: it is edited).
+	PopUnfollowed Key = "pop.unfollowed"
+	// PopNotFollowing: a press to stop following a group not followed.
+	PopNotFollowing Key = "pop.notfollowing"
+	// DescNotify describes /notify.
+	DescNotify Key = "desc.notify"
+	// HelpNotify: /notify.
+	HelpNotify Key = "help.notify"
+)
+
 // Command descriptions for setMyCommands, plain text.
 const (
 	// DescNewGame describes /newgame.

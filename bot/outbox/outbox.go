@@ -2,8 +2,9 @@
 // allows: one queue per chat in which a newer render of a message replaces an
 // older one still waiting and renders go before replies, a global limit on
 // calls per second shared in turn among the chats that have something to
-// send, per-chat pacing under Telegram's group limits, and waiting out 429's
-// retry_after before trying again.
+// send, notices sent only with what the chats leave of it, per-chat pacing
+// under Telegram's group limits, and waiting out 429's retry_after before
+// trying again.
 //
 // An Op is a function that makes one call. The outbox does not look inside:
 // it orders, paces, coalesces and retries, and the caller's function does the
@@ -39,15 +40,23 @@ type Limits struct {
 	// ChatInterval is the least time between two calls into the same chat
 	// (Telegram: about one second).
 	ChatInterval time.Duration
+	// NoticePerSecond caps the Notice calls per second, within PerSecond,
+	// so that a burst of notices leaves the rest of each second to the
+	// renders and replies that come meanwhile.
+	NoticePerSecond int
 }
 
-// TelegramLimits are Telegram's published limits with a margin.
+// TelegramLimits are Telegram's published limits with a margin. Notices
+// take at most 8 of the 25 calls a second: 17 stay for the tables, which
+// never wait behind a notice (see Notice).
 func TelegramLimits() Limits {
-	return Limits{PerSecond: 25, GroupPerMinute: 19, ChatInterval: time.Second}
+	return Limits{PerSecond: 25, GroupPerMinute: 19, ChatInterval: time.Second, NoticePerSecond: 8}
 }
 
 // Class orders the waiting ops of a chat: every waiting Render goes before
-// any waiting Say, so that a chat's table is never held up by replies.
+// any waiting Say, so that a chat's table is never held up by replies, and
+// every Say before any Notice. Notices also yield to every other chat's
+// renders and replies (see Notice).
 type Class uint8
 
 const (
@@ -58,6 +67,13 @@ const (
 	// Say sends a message said once: a reply, an announcement. A chat holds
 	// at most Options.MaxSays of them waiting.
 	Say
+	// Notice sends a message the bot says unasked, that may wait: a
+	// private message that a table opened in a group the user follows. A
+	// chat whose next op is a notice is called only while no chat has a
+	// render or a reply ready to go, and notices take at most
+	// Limits.NoticePerSecond calls a second: however many wait, no table
+	// waits for them. At most Options.MaxNotices wait over all chats.
+	Notice
 )
 
 // Op is one outgoing call into a chat.
@@ -118,7 +134,8 @@ const maxBackoff = 30 * time.Second
 var ErrClosed = errors.New("outbox closed")
 
 // ErrFull is returned by Enqueue when the op's chat holds as many ops (or,
-// for a Say, as many replies) as it may: the op is dropped.
+// for a Say, as many replies) as it may, or when a Notice finds
+// Options.MaxNotices waiting: the op is dropped.
 var ErrFull = errors.New("outbox: the chat's queue is full")
 
 // Options configure an Outbox.
@@ -137,6 +154,8 @@ type Options struct {
 	// MaxOps bounds the ops waiting in one chat, renders included; default
 	// 64.
 	MaxOps int
+	// MaxNotices bounds the notices waiting over all chats; default 10000.
+	MaxNotices int
 	// MaxInFlight bounds the calls made at once over all chats; default 64.
 	MaxInFlight int
 	// Logger receives the ops given up; default slog.Default().
@@ -149,12 +168,18 @@ type Options struct {
 type Outbox struct {
 	opts   Options
 	global *window // nil: no limit over all chats
+	notice *window // nil: no limit of the notices' own
 
 	mu    sync.Mutex
 	chats map[int64]*chatQueue
-	// ready holds the chats whose next op may be called now, in turn;
-	// timed those whose next op waits for their pacing or a pause.
+	// ready holds the chats whose next op may be called now, in turn, and
+	// lowReady those whose next op may too but who hold only notices,
+	// called only while ready is empty; timed holds those whose next op
+	// waits for their pacing or a pause. A chat of lowReady that gets a
+	// render or a reply moves to ready, and its entry left behind is
+	// skipped (chatQueue.where says where a chat is).
 	ready    ring
+	lowReady ring
 	timed    timedHeap
 	inFlight int
 	// dispatching is whether the dispatcher runs; wake tells it that
@@ -169,29 +194,34 @@ type Outbox struct {
 	wg     sync.WaitGroup
 	// enqueued counts Enqueue calls, to prune idle chats now and then.
 	enqueued int
-	// pending counts the ops queued over all chats, for Pending.
+	// pending counts the ops queued over all chats, for Pending, and
+	// notices those of them that are notices, for MaxNotices.
 	pending int
+	notices int
 }
 
 // item is a queued op; gen grows each time a newer op replaces do, so that
 // a render replaced while its call was in flight is sent again.
 type item struct {
-	slot  string
-	do    func(ctx context.Context) error
-	stale func() bool
-	gen   int
+	slot   string
+	do     func(ctx context.Context) error
+	stale  func() bool
+	gen    int
+	notice bool
 }
 
 // Where a chat's queue is scheduled.
 const (
 	nowhere = iota
 	inReady
+	inLowReady
 	inTimed
 )
 
 type chatQueue struct {
 	id            int64
 	renders, says []*item
+	notices       []*item
 	where         int
 	due           time.Time // when timed: when its next op may go
 	paused        time.Time
@@ -199,13 +229,17 @@ type chatQueue struct {
 	last          time.Time
 	attempts      int
 	// running is the op in flight and the generation it was called at;
-	// runningSay whether it is a Say.
+	// runningSay whether it is a Say or a Notice.
 	running    *item
 	runningGen int
 	runningSay bool
 }
 
-func (q *chatQueue) len() int { return len(q.renders) + len(q.says) }
+func (q *chatQueue) len() int { return len(q.renders) + len(q.says) + len(q.notices) }
+
+// urgent reports whether the chat holds a render or a reply: they go
+// before every chat's notices.
+func (q *chatQueue) urgent() bool { return len(q.renders)+len(q.says) > 0 }
 
 // New returns an Outbox.
 func New(opts Options) *Outbox {
@@ -224,6 +258,9 @@ func New(opts Options) *Outbox {
 	if opts.MaxInFlight <= 0 {
 		opts.MaxInFlight = 64
 	}
+	if opts.MaxNotices <= 0 {
+		opts.MaxNotices = 10000
+	}
 	if opts.Limits.GroupWindow <= 0 {
 		opts.Limits.GroupWindow = time.Minute
 	}
@@ -235,6 +272,9 @@ func New(opts Options) *Outbox {
 		wake: make(chan struct{}, 1)}
 	if opts.Limits.PerSecond > 0 {
 		o.global = newWindow(opts.Limits.PerSecond, time.Second)
+	}
+	if opts.Limits.NoticePerSecond > 0 {
+		o.notice = newWindow(opts.Limits.NoticePerSecond, time.Second)
 	}
 	return o
 }
@@ -256,8 +296,11 @@ func (o *Outbox) Enqueue(op Op) error {
 		o.chats[op.Chat] = q
 	}
 	list := &q.renders
-	if op.Class == Say {
+	switch op.Class {
+	case Say:
 		list = &q.says
+	case Notice:
+		list = &q.notices
 	}
 	if op.Slot != "" {
 		for _, queued := range *list {
@@ -268,13 +311,23 @@ func (o *Outbox) Enqueue(op Op) error {
 			}
 		}
 	}
-	if q.len() >= o.opts.MaxOps || op.Class == Say && len(q.says) >= o.opts.MaxSays {
+	if q.len() >= o.opts.MaxOps || op.Class == Say && len(q.says) >= o.opts.MaxSays ||
+		op.Class == Notice && o.notices >= o.opts.MaxNotices {
 		return fmt.Errorf("%w: chat %d", ErrFull, op.Chat)
 	}
-	*list = append(*list, &item{slot: op.Slot, do: op.Do, stale: op.Stale})
+	*list = append(*list, &item{slot: op.Slot, do: op.Do, stale: op.Stale, notice: op.Class == Notice})
 	o.pending++
+	if op.Class == Notice {
+		o.notices++
+	}
 	if o.enqueued++; o.enqueued%1024 == 0 {
 		o.prune(time.Now())
+	}
+	if q.where == inLowReady && q.urgent() {
+		// No longer notices only: it takes its turn with the other chats.
+		q.where = inReady
+		o.ready.push(q)
+		o.kick()
 	}
 	o.schedule(q, time.Now())
 	return nil
@@ -297,10 +350,21 @@ func (o *Outbox) schedule(q *chatQueue, now time.Time) {
 		q.where, q.due = inTimed, due
 		heap.Push(&o.timed, q)
 	} else {
-		q.where = inReady
-		o.ready.push(q)
+		o.makeReady(q)
 	}
 	o.kick()
+}
+
+// makeReady puts a chat whose next op may be called now in the ready ring,
+// or in lowReady when it holds only notices; o.mu is held.
+func (o *Outbox) makeReady(q *chatQueue) {
+	if q.urgent() {
+		q.where = inReady
+		o.ready.push(q)
+		return
+	}
+	q.where = inLowReady
+	o.lowReady.push(q)
 }
 
 func later(a, b time.Time) time.Time {
@@ -411,26 +475,28 @@ func (o *Outbox) dispatch() {
 		}
 		now := time.Now()
 		for o.timed.Len() > 0 && !o.timed[0].due.After(now) {
-			q := heap.Pop(&o.timed).(*chatQueue)
-			q.where = inReady
-			o.ready.push(q)
+			o.makeReady(heap.Pop(&o.timed).(*chatQueue))
 		}
+		o.skipMoved()
 		wait := time.Duration(-1) // until woken
-		if o.ready.len() > 0 && o.inFlight < o.opts.MaxInFlight {
-			if d := o.globalDelay(now); d > 0 {
-				wait = d
-			} else {
-				o.start(o.ready.pop(), now)
+		if o.inFlight < o.opts.MaxInFlight {
+			q, d := o.nextReady(now)
+			if q != nil {
+				o.start(q, now)
 				o.mu.Unlock()
 				continue
 			}
+			if d > 0 {
+				wait = d
+			}
 		}
-		if o.ready.len() == 0 && o.timed.Len() == 0 && o.inFlight == 0 {
+		idle := o.ready.len() == 0 && o.lowReady.len() == 0
+		if idle && o.timed.Len() == 0 && o.inFlight == 0 {
 			o.dispatching = false
 			o.mu.Unlock()
 			return
 		}
-		if o.timed.Len() > 0 && (o.ready.len() == 0 || o.inFlight < o.opts.MaxInFlight) {
+		if o.timed.Len() > 0 && (idle || o.inFlight < o.opts.MaxInFlight) {
 			if d := o.timed[0].due.Sub(now); wait < 0 || d < wait {
 				wait = d
 			}
@@ -462,6 +528,34 @@ func (o *Outbox) globalDelay(now time.Time) time.Duration {
 	return o.global.delay(now)
 }
 
+// nextReady takes the chat to call next, one of ready before any of
+// lowReady, when the limits allow a call now; else it returns how long
+// until they do (0: no chat is ready). o.mu is held.
+func (o *Outbox) nextReady(now time.Time) (*chatQueue, time.Duration) {
+	if o.ready.len() == 0 && o.lowReady.len() == 0 {
+		return nil, 0
+	}
+	d := o.globalDelay(now)
+	if o.ready.len() == 0 && o.notice != nil {
+		d = max(d, o.notice.delay(now))
+	}
+	switch {
+	case d > 0:
+		return nil, d
+	case o.ready.len() > 0:
+		return o.ready.pop(), 0
+	}
+	return o.lowReady.pop(), 0
+}
+
+// skipMoved drops the entries at the head of lowReady whose chats are no
+// longer there: moved to ready, or called since; o.mu is held.
+func (o *Outbox) skipMoved() {
+	for o.lowReady.len() > 0 && o.lowReady.peek().where != inLowReady {
+		o.lowReady.pop()
+	}
+}
+
 // start calls the next op of a ready chat in a goroutine of its own, its
 // renders first; o.mu is held.
 func (o *Outbox) start(q *chatQueue, now time.Time) {
@@ -475,6 +569,9 @@ func (o *Outbox) start(q *chatQueue, now time.Time) {
 	op := q.next()
 	if o.global != nil {
 		o.global.record(now)
+	}
+	if o.notice != nil && op.notice {
+		o.notice.record(now)
 	}
 	if q.pace != nil {
 		q.pace.record(now)
@@ -495,23 +592,34 @@ func (o *Outbox) dropStale(q *chatQueue) bool {
 		if op.stale == nil || !op.stale() {
 			return true
 		}
-		list := &q.renders
-		if len(q.renders) == 0 {
-			list = &q.says
-		}
-		(*list)[0] = nil
-		*list = (*list)[1:]
-		o.pending--
+		o.drop(q.head())
 	}
 	return false
 }
 
-// next returns the chat's next op: its first render, else its first reply.
-func (q *chatQueue) next() *item {
-	if len(q.renders) > 0 {
-		return q.renders[0]
+// next returns the chat's next op: its first render, else its first reply,
+// else its first notice.
+func (q *chatQueue) next() *item { return (*q.head())[0] }
+
+// head returns the list that holds the chat's next op.
+func (q *chatQueue) head() *[]*item {
+	switch {
+	case len(q.renders) > 0:
+		return &q.renders
+	case len(q.says) > 0:
+		return &q.says
 	}
-	return q.says[0]
+	return &q.notices
+}
+
+// drop takes the first op out of one of a chat's lists; o.mu is held.
+func (o *Outbox) drop(list *[]*item) {
+	if (*list)[0].notice {
+		o.notices--
+	}
+	(*list)[0] = nil
+	*list = (*list)[1:]
+	o.pending--
 }
 
 // call makes one call and acts on its result.
@@ -567,11 +675,9 @@ func (o *Outbox) done(q *chatQueue, op *item, gen int) {
 	if op.gen != gen {
 		return
 	}
-	for _, list := range []*[]*item{&q.renders, &q.says} {
+	for _, list := range []*[]*item{&q.renders, &q.says, &q.notices} {
 		if len(*list) > 0 && (*list)[0] == op {
-			(*list)[0] = nil
-			*list = (*list)[1:]
-			o.pending--
+			o.drop(list)
 			return
 		}
 	}
@@ -632,6 +738,8 @@ func (r *ring) push(q *chatQueue) {
 	}
 	r.items = append(r.items, q)
 }
+
+func (r *ring) peek() *chatQueue { return r.items[r.head] }
 
 func (r *ring) pop() *chatQueue {
 	q := r.items[r.head]

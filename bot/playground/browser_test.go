@@ -740,3 +740,40 @@ func TestBrowserTurnNudge(t *testing.T) {
 	b.pressAndWait(ctx, tb.Labels[0], "Bet ")
 	b.waitFor(ctx, "the nudge gone", `!document.querySelector('#messages-inner .row[data-message-id="`+id+`"]')`)
 }
+
+// TestBrowserNotify: /notify in a group, for a user who never started the
+// bot, shows its deep link; the link's button opens the user's private chat
+// with the bot in the page, where the bot confirms, and where a table
+// opened later is told. Nobody else sees that chat.
+func TestBrowserNotify(t *testing.T) {
+	pg := startPlayground(t, playground.Options{})
+	ctx, b := newBrowser(t)
+	night := pg.Groups()[0]
+	bob := pg.Server().Users()[1]
+	private := fmt.Sprintf(`.chat-item[data-chat-id="%d"]`, bob.ID)
+	botSaid := func(sub string) string {
+		return `[...document.querySelectorAll('#messages-inner .row[data-from-bot] .text')].some(t => t.textContent.includes(` + js(sub) + `))`
+	}
+	b.run(ctx, "opening the page", chromedp.EmulateViewport(1280, 800), chromedp.Navigate(pg.URL()))
+	b.waitFor(ctx, "the page to load", `document.body.dataset.ready === '1' && !!document.querySelector('.chat-item')`)
+	b.as(ctx, "Bob")
+	b.openChat(ctx, night.ID)
+	b.send(ctx, "/notify")
+	startButton := `[...document.querySelectorAll('#messages-inner .kb-btn.url')].find(b => b.textContent === '🔔 Start me in private')`
+	b.waitFor(ctx, "the deep link's button", startButton)
+	b.run(ctx, "tapping the deep link", chromedp.Click(chromedp.JSPath(startButton)))
+	b.waitFor(ctx, "the private chat open", `document.querySelector(`+js(private)+`)?.classList.contains('active')`)
+	b.waitFor(ctx, "the bot's confirmation", botSaid("Done: I'll write to you here when a table opens in Game night."))
+	assert.Equal(t, playground.Bot.FirstName, eval[string](ctx, b, `document.getElementById('chat-title').textContent`))
+	assert.True(t, strings.HasPrefix(eval[string](ctx, b, `document.getElementById('chat-sub').textContent`), "bot"))
+
+	b.as(ctx, "Alice")
+	assert.Zero(t, b.count(ctx, private), "Bob's private chat is Bob's")
+	b.openChat(ctx, night.ID)
+	b.send(ctx, "/newgame")
+	b.waitTable(ctx, "the lobby", `r.innerText.includes('Join')`)
+	b.as(ctx, "Bob")
+	b.openChat(ctx, bob.ID)
+	b.waitFor(ctx, "the notice", botSaid("Game night: Alice opened a table."))
+	assert.True(t, eval[bool](ctx, b, botSaid("Open the group to sit down.")), "a basic group's notice has no link")
+}

@@ -15,8 +15,7 @@ func (v *view) lobby() []line {
 	s := v.in.Settings
 	lines := []line{
 		text(bold(v.tr(i18n.TableTitleLobby))),
-		text(v.tr(i18n.TableLimits, i18n.Number(s.Stake), i18n.Number(s.EntryLimit),
-			i18n.Number(game.MinPlayers), i18n.Count(v.lang, i18n.NounPlayers, game.MaxSeats))),
+		text(limits(s, v.lang)),
 	}
 	if v.t.Finished() {
 		lines = append(lines, blank)
@@ -43,6 +42,13 @@ func (v *view) lobby() []line {
 		lines = append(lines, text(v.tr(i18n.TableCloses, timeTag(d, closingFormat(d.Sub(v.in.Now))))))
 	}
 	return lines
+}
+
+// limits draws a table's stake, entry limit and how many players sit at
+// it (i18n.TableLimits).
+func limits(s game.Settings, lang i18n.Lang) string {
+	return i18n.T(lang, i18n.TableLimits, i18n.Number(s.Stake), i18n.Number(s.EntryLimit),
+		i18n.Number(game.MinPlayers), i18n.Count(lang, i18n.NounPlayers, game.MaxSeats))
 }
 
 // summary draws how the last game ended: who took the bank, what each

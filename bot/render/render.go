@@ -16,12 +16,15 @@ import (
 // the text as shown (after the HTML is parsed). Table never goes past it.
 const MaxText = 4096
 
-// Button is an inline keyboard button.
+// Button is an inline keyboard button: a callback button, or a URL
+// button when URL is set.
 type Button struct {
 	// Text is the label, plain text.
 	Text string
 	// Data is the callback data, as package callback encodes it.
 	Data string
+	// URL is the link the button opens.
+	URL string
 }
 
 // Message is a message to send or edit to.

@@ -27,6 +27,10 @@ func dump(m Message) string {
 			if i > 0 {
 				b.WriteString(" | ")
 			}
+			if btn.URL != "" {
+				fmt.Fprintf(&b, "[%s] url %s", btn.Text, btn.URL)
+				continue
+			}
 			fmt.Fprintf(&b, "[%s] %s", btn.Text, btn.Data)
 		}
 		b.WriteByte('\n')
