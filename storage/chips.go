@@ -64,7 +64,7 @@ func (t *txn) save(e *ensured, p game.UserID, now time.Time, grants ...LedgerEnt
 		e.crec.created = timeMs(now)
 	}
 	if e.isNew {
-		start := t.s.opts.StartingChips
+		start := t.startingChips(p)
 		grants = append([]LedgerEntry{{Kind: LedgerStart, Amount: start, Balance: start}}, grants...)
 	}
 	for i := range grants {
@@ -296,6 +296,25 @@ func (s *Store) Stats(ctx context.Context, chat int64, user game.UserID) (Stats,
 			err = fmt.Errorf("%w: user %d in chat %d", ErrNotFound, user, chat)
 		}
 		st = rec.stats
+		return err
+	})
+	return st, err
+}
+
+// Standing returns the user's line of the chat's leaderboard (for the
+// house, which /top shows apart). An unknown user is ErrNotFound.
+func (s *Store) Standing(ctx context.Context, chat int64, user game.UserID) (Standing, error) {
+	var st Standing
+	err := s.read(ctx, func(t *txn) error {
+		c, _, _, err := t.resolve(chat)
+		if err != nil {
+			return err
+		}
+		rec, ok, err := t.user(c, user)
+		if err == nil && !ok {
+			err = fmt.Errorf("%w: user %d in chat %d", ErrNotFound, user, chat)
+		}
+		st = Standing{User: user, Name: rec.name, Balance: rec.balance, Net: rec.stats.Net, Games: rec.stats.Games}
 		return err
 	})
 	return st, err

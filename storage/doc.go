@@ -35,12 +35,15 @@
 //	             ledger seq, the chat it migrated to, creation time, time
 //	             of the last update (schema 3), what the last update's
 //	             command did to its user, to answer it again (schema 5)
-//	settings     chat → ChatSettings as JSON (absent: Options.Defaults)
+//	settings     chat → ChatSettings as JSON (absent: Options.Defaults);
+//	             "no_house" (schema 8) is absent while nobody set it
 //	tables       chat|thread → header (message id, deadline, version), then
 //	             game.Table.MarshalBinary
-//	timers       chat|thread → empty; the tables that have a deadline. It
-//	             changes only when a table gains or loses one; Timers reads
-//	             the deadlines from the tables' headers
+//	timers       chat|thread → empty, or while the house is to move there
+//	             the time it moves, Unix ms (schema 8); the tables that have
+//	             a deadline. It changes only when a table gains or loses one
+//	             or the house's move; Timers reads the deadlines from the
+//	             tables' headers
 //	users        chat|user → balance, profile, last bonus, stats, the
 //	             number of the user's last ledger entry (schema 4)
 //	rank         chat|^balance|user → empty; the leaderboard index, highest
@@ -83,7 +86,12 @@
 // schema 6 from a binary that would misread it. Schema 6 is schema 7 with
 // tables in game encoding 1 (the last 8 duels of a game), which game.Decode
 // still reads; its migration changes nothing, and keeps tables of encoding
-// 2 from a binary that cannot read them.
+// 2 from a binary that cannot read them. Schema 7 is schema 8 with every
+// value of the timer index empty: schema 8 keeps there the time the house
+// moves at the table (package game/house), and its migration writes it for
+// every table listed (no house could sit before, so none is to move); it
+// also keeps the house's account from a binary that would grant it a
+// member's starting chips.
 //
 // # Damaged files
 //

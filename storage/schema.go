@@ -33,7 +33,7 @@ var (
 )
 
 // SchemaVersion is the layout this code reads and writes.
-const SchemaVersion = 7
+const SchemaVersion = 8
 
 // schemaBuckets lists the buckets of each schema version.
 var schemaBuckets = map[uint64][][]byte{
@@ -44,6 +44,7 @@ var schemaBuckets = map[uint64][][]byte{
 	5: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank, bucketLedger, bucketReveals, bucketRetire},
 	6: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank, bucketLedger, bucketReveals, bucketRetire},
 	7: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank, bucketLedger, bucketReveals, bucketRetire},
+	8: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank, bucketLedger, bucketReveals, bucketRetire},
 }
 
 // migration upgrades a file from schema version from to from+1.
@@ -61,6 +62,7 @@ var migrations = []migration{
 	{from: 4, name: "keep the old table messages owed to the chats", run: addRetire},
 	{from: 5, name: "remember the updates each chat handled out of order", run: keepHandled},
 	{from: 6, name: "keep each game's whole record in its table", run: keepWholeRecord},
+	{from: 7, name: "keep the house's moves in the timer index", run: indexHouseMoves},
 }
 
 // upgrade creates the buckets of a new file, or migrates an older one.
@@ -203,6 +205,32 @@ func keepHandled(*bolt.Tx) error { return nil }
 // encoding 2 when it is next written. The version keeps a file that holds
 // encoding 2 from a binary that cannot read it.
 func keepWholeRecord(*bolt.Tx) error { return nil }
+
+// indexHouseMoves is the migration from schema 7 to 8: each value of the
+// timer index, empty in schema 7, becomes the time the house moves at its
+// table (timerValue). No house sat at a table of schema 7, so every value
+// stays empty; the migration writes them all the same, from the tables,
+// so that it holds for any file.
+func indexHouseMoves(tx *bolt.Tx) error {
+	timers, tables := tx.Bucket(bucketTimers), tx.Bucket(bucketTables)
+	for _, k := range keysWithPrefix(timers, nil) {
+		if len(k) != 16 {
+			return fmt.Errorf("%w: timer key %x", ErrCorrupt, k)
+		}
+		v := tables.Get(k)
+		if v == nil {
+			continue // the audit reports an index without its table
+		}
+		tb, _, err := decodeTable(v)
+		if err != nil {
+			return fmt.Errorf("%w: table of chat %d thread %d: %w", ErrCorrupt, getInt(k), getInt(k[8:]), err)
+		}
+		if err := timers.Put(k, timerValue(&tb)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
 // chainLedger is the migration from schema 3 to 4. The ledger, keyed
 // chat|user|seq, becomes one log keyed by a number from the bucket's

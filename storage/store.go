@@ -29,6 +29,10 @@ type Options struct {
 	// DailyBonus is what ClaimBonus grants; default DefaultDailyBonus, at
 	// most MaxGrant.
 	DailyBonus int64
+	// HouseChips are granted to the house (house.ID) on its first
+	// appearance in a chat, instead of StartingChips; default
+	// DefaultHouseChips, at most MaxGrant.
+	HouseChips int64
 	// BonusInterval is how often the bonus may be claimed; default 24h.
 	BonusInterval time.Duration
 	// Defaults are the settings of a chat nobody configured. A zero Game
@@ -60,11 +64,14 @@ func (o Options) withDefaults() (Options, error) {
 	if o.DailyBonus <= 0 {
 		o.DailyBonus = DefaultDailyBonus
 	}
+	if o.HouseChips <= 0 {
+		o.HouseChips = DefaultHouseChips
+	}
 	if o.BonusInterval <= 0 {
 		o.BonusInterval = 24 * time.Hour
 	}
-	if o.StartingChips > MaxGrant || o.DailyBonus > MaxGrant {
-		return o, fmt.Errorf("%w: starting chips and daily bonus must be at most %d", game.ErrInvalidInput, int64(MaxGrant))
+	if o.StartingChips > MaxGrant || o.DailyBonus > MaxGrant || o.HouseChips > MaxGrant {
+		return o, fmt.Errorf("%w: starting chips, daily bonus and house chips must be at most %d", game.ErrInvalidInput, int64(MaxGrant))
 	}
 	if o.Defaults.Game.Equal(game.Settings{}) {
 		o.Defaults.Game = game.DefaultSettings()
@@ -79,11 +86,12 @@ func (o Options) withDefaults() (Options, error) {
 	return o, nil
 }
 
-// The chips a user gets on their first appearance in a chat, and the daily
-// bonus, unless Options say otherwise.
+// The chips a user gets on their first appearance in a chat, the daily
+// bonus, and the house's chips, unless Options say otherwise.
 const (
 	DefaultStartingChips = 1000
 	DefaultDailyBonus    = 100
+	DefaultHouseChips    = 10_000
 )
 
 // MaxGrant bounds a single grant (an owner's, the starting chips, the daily
