@@ -254,12 +254,17 @@ func TestKeyboardShowsThePhasesButtonsOnly(t *testing.T) {
 		return as
 	}
 	j, l, s, b, h, d, n, v := callback.Join, callback.Leave, callback.Start, callback.Bet, callback.Hit, callback.Stand, callback.NewTable, callback.Verify
+	seat, unseat := callback.SeatHouse, callback.UnseatHouse
 	tests := []struct {
 		sc   scenario
 		want []callback.Action
 	}{
-		{scenarios[0], []callback.Action{j, l, s}},
-		{scenario{"lobby_after_game", lobbyAfterGame}, []callback.Action{j, l, s, v}},
+		{scenarios[0], []callback.Action{j, l, s, seat}},
+		{scenario{"lobby_after_game", lobbyAfterGame}, []callback.Action{j, l, s, seat, v}},
+		{scenario{"house_lobby", func(t testing.TB, n map[game.UserID]string) *play { return houseLobby(t, n, nil) }},
+			[]callback.Action{j, l, s, unseat}},
+		{scenario{"house_thinking", houseThinking}, nil},
+		{scenario{"house_banker", houseBanker}, []callback.Action{b, b}},
 		{scenario{"betting", betting}, []callback.Action{b, b}},
 		{scenario{"drawing", drawing}, []callback.Action{h, d}},
 		{scenario{"closed_timeout", closedTimeout}, []callback.Action{n}},

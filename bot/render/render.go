@@ -51,6 +51,9 @@ type Input struct {
 	// one per finished circle, oldest first (storage.View.Decks). Without
 	// them the message shows the last revealed deck's only.
 	Decks []game.Commitment
+	// HouseForbidden: the chat's admins forbade the house, so the lobby
+	// offers no button to seat it.
+	HouseForbidden bool
 }
 
 // Table draws the table message: its text, never longer than MaxText as
