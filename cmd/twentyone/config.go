@@ -127,6 +127,9 @@ type TableConfig struct {
 	MaxKnocks     int           `yaml:"max_knocks"`
 	StartingChips int64         `yaml:"starting_chips"`
 	DailyBonus    int64         `yaml:"daily_bonus"`
+	// HouseChips are the house's chips in a chat, granted on its first
+	// seat there.
+	HouseChips int64 `yaml:"house_chips"`
 	// Language is auto (decided per chat at its first /newgame), ru or en.
 	Language string `yaml:"language"`
 }
@@ -175,6 +178,7 @@ func DefaultConfig() Config {
 			MaxKnocks:     g.MaxKnocks,
 			StartingChips: storage.DefaultStartingChips,
 			DailyBonus:    storage.DefaultDailyBonus,
+			HouseChips:    storage.DefaultHouseChips,
 			Language:      "auto",
 		},
 	}
@@ -202,6 +206,7 @@ func (c Config) LogValue() slog.Value {
 			c.Table.Stake, c.Table.EntryLimit, c.Table.BetOptions.String(), c.Table.TurnTimeout, c.Table.LobbyTimeout, c.Table.MaxKnocks, c.Table.Language)),
 		slog.Int64("starting_chips", c.Table.StartingChips),
 		slog.Int64("daily_bonus", c.Table.DailyBonus),
+		slog.Int64("house_chips", c.Table.HouseChips),
 	)
 }
 
@@ -477,6 +482,8 @@ func (tb *TableConfig) validate(src sources) error {
 		return src.bad("table.starting_chips", "must be from 1 to %d, not %d", int64(storage.MaxGrant), tb.StartingChips)
 	case tb.DailyBonus < 1 || tb.DailyBonus > storage.MaxGrant:
 		return src.bad("table.daily_bonus", "must be from 1 to %d, not %d", int64(storage.MaxGrant), tb.DailyBonus)
+	case tb.HouseChips < 1 || tb.HouseChips > storage.MaxGrant:
+		return src.bad("table.house_chips", "must be from 1 to %d, not %d", int64(storage.MaxGrant), tb.HouseChips)
 	case tb.Language != "auto" && tb.Language != "ru" && tb.Language != "en":
 		return src.bad("table.language", "must be auto, ru or en, not %q", tb.Language)
 	}
