@@ -24,6 +24,7 @@ import (
 
 	"github.com/twentyone-bot/twentyone/bot/playground"
 	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/game/house"
 	"github.com/twentyone-bot/twentyone/storage"
 )
 
@@ -189,6 +190,9 @@ func js(s string) string {
 const (
 	// tableRowJS is the newest bot message with an inline keyboard: the table.
 	tableRowJS = `[...document.querySelectorAll('#messages-inner .row[data-from-bot]')].filter(r => r.querySelector('.kb') && r.querySelector('.text').textContent.includes('Twenty One —')).pop()`
+	// currentTableJS is the newest table message, with or without buttons
+	// (it has none while the house thinks).
+	currentTableJS = `[...document.querySelectorAll('#messages-inner .row[data-from-bot]')].filter(r => r.querySelector('.text').textContent.includes('Twenty One —')).pop()`
 	// toastsJS are the texts of the pop-ups on screen.
 	toastsJS = `[...document.querySelectorAll('#toasts .toast')].map(t => t.textContent)`
 )
@@ -238,7 +242,13 @@ func (t table) sig() string { return t.ID + "/" + t.Edits }
 
 func (b *browser) table(ctx context.Context) table {
 	b.t.Helper()
-	return eval[table](ctx, b, `(() => { const r = `+tableRowJS+`; if (!r) return {id: '', edits: '', text: '', labels: []};
+	return b.tableOf(ctx, tableRowJS)
+}
+
+// tableOf is the table message as the page shows it, found by rowJS.
+func (b *browser) tableOf(ctx context.Context, rowJS string) table {
+	b.t.Helper()
+	return eval[table](ctx, b, `(() => { const r = `+rowJS+`; if (!r) return {id: '', edits: '', text: '', labels: []};
 		return {id: r.dataset.messageId, edits: r.dataset.edits, text: r.querySelector('.text').innerText,
 			labels: [...r.querySelectorAll('.kb-btn')].map(b => b.textContent)} })()`)
 }
@@ -323,25 +333,20 @@ func chips(t *testing.T, s string) int64 {
 	return n
 }
 
+// browserPlayground starts a playground whose decks browserSeed fixes.
+func browserPlayground(t *testing.T) *playground.Playground {
+	t.Helper()
+	seed := uint64(browserSeed)
+	return startPlayground(t, playground.Options{DBPath: filepath.Join(t.TempDir(), "playground.db"), Seed: &seed})
+}
+
 // TestBrowserGame plays a game in the page with a real browser: Alice opens
 // a table in "Game night", Bob and Carol join, and whoever's turn it is bets
 // and draws until the game is over; the balances the page shows must be
 // the database's. Then a refused join in "Office" shows an alert, a player
 // added in the page is escaped, and the page fits a phone.
 func TestBrowserGame(t *testing.T) {
-	seed := uint64(browserSeed)
-	pg, err := playground.Start(context.Background(), playground.Options{
-		Addr:   "127.0.0.1:0",
-		DBPath: filepath.Join(t.TempDir(), "playground.db"),
-		Seed:   &seed,
-		Store:  storage.Options{NoSync: true},
-	})
-	require.NoError(t, err)
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		assert.NoError(t, pg.Close(ctx))
-	})
+	pg := browserPlayground(t)
 	ctx, b := newBrowser(t)
 	night, office := pg.Groups()[0], pg.Groups()[1]
 	ids := map[string]int64{}
@@ -538,19 +543,7 @@ func digits(s string) string {
 // the least) sees a nudge that mentions them, in reply to the table; it is
 // gone from the page once they bet.
 func TestBrowserTurnNudge(t *testing.T) {
-	seed := uint64(browserSeed)
-	pg, err := playground.Start(context.Background(), playground.Options{
-		Addr:   "127.0.0.1:0",
-		DBPath: filepath.Join(t.TempDir(), "playground.db"),
-		Seed:   &seed,
-		Store:  storage.Options{NoSync: true},
-	})
-	require.NoError(t, err)
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		assert.NoError(t, pg.Close(ctx))
-	})
+	pg := browserPlayground(t)
 	ctx, b := newBrowser(t)
 	tokyo, err := time.LoadLocation("Asia/Tokyo")
 	require.NoError(t, err)
@@ -602,4 +595,86 @@ func TestBrowserTurnNudge(t *testing.T) {
 	b.as(ctx, player)
 	b.pressAndWait(ctx, tb.Labels[0], "Bet ")
 	b.waitFor(ctx, "the nudge gone", `!document.querySelector('#messages-inner .row[data-message-id="`+id+`"]')`)
+}
+
+// bankerRe reads the banker of a game from the table, and houseSeatRe the
+// house's seat in the lobby.
+var (
+	bankerRe    = regexp.MustCompile(`Banker: (.+?) — `)
+	houseSeatRe = regexp.MustCompile(`(?m)^\d+\. 🤖 House — ([\d\x{202F}]+)$`)
+)
+
+// TestBrowserHouseGame plays against the house in the page: Alice opens a
+// table, seats the house with the lobby's button and plays two games, so
+// that each of them banks once. The house moves by itself, a second or
+// two after its turn began, with no button on the table meanwhile; the
+// chips add up.
+func TestBrowserHouseGame(t *testing.T) {
+	pg := browserPlayground(t)
+	ctx, b := newBrowser(t)
+	night := pg.Groups()[0]
+	b.run(ctx, "opening the page", chromedp.EmulateViewport(1280, 800), chromedp.Navigate(pg.URL()))
+	b.waitFor(ctx, "the page to load", `document.body.dataset.ready === '1' && !!document.querySelector('.chat-item')`)
+	b.as(ctx, "Alice")
+	b.openChat(ctx, night.ID)
+	b.send(ctx, "/newgame")
+	tb := b.waitTable(ctx, "the lobby", `r.innerText.includes('🤖 Seat the house')`)
+	tb = b.pressAndWait(ctx, "🤖 Seat the house", "The house sits down.")
+	require.Contains(t, tb.Text, "2. 🤖 House — 10\u202f000")
+	require.Contains(t, tb.Labels, "🤖 Unseat the house")
+
+	bankers := map[string]bool{}
+	thought := false
+	for round := 0; round < 2; round++ {
+		start := "Start ▶"
+		if round > 0 {
+			start = "Play again ▶"
+		}
+		before := tb.sig()
+		b.press(ctx, start, "")
+		tb = b.changed(ctx, before)
+		m := bankerRe.FindStringSubmatch(tb.Text)
+		require.NotNil(t, m, "a banker: %s", tb.Text)
+		bankers[m[1]] = true
+		for step := 0; !strings.Contains(tb.Text, "Game over"); step++ {
+			require.Less(t, step, 40, "the game should be over by now; the table: %s", tb.Text)
+			before := tb.sig()
+			switch {
+			case strings.Contains(tb.Text, "🤖 House is thinking…"):
+				thought = true
+				assert.Empty(t, tb.Labels, "nothing to press while the house thinks")
+			case bettingRe.MatchString(tb.Text):
+				b.press(ctx, tb.Labels[0], "Bet ")
+			default:
+				d := drawingRe.FindStringSubmatch(tb.Text)
+				require.NotNil(t, d, "whose turn is it? The table:\n%s", tb.Text)
+				if score, _ := strconv.Atoi(d[2]); score < 16 {
+					b.press(ctx, "Hit 🂠", " · ")
+				} else {
+					b.press(ctx, "Stand ✋", "Stand at")
+				}
+			}
+			tb = b.changed(ctx, before)
+		}
+	}
+	assert.Equal(t, map[string]bool{"Alice": true, "🤖 House": true}, bankers, "each banked once")
+	assert.True(t, thought, "the page showed the house thinking")
+
+	dbCtx := context.Background()
+	st, err := pg.Store().Standing(dbCtx, night.ID, house.ID)
+	require.NoError(t, err)
+	shown := houseSeatRe.FindStringSubmatch(tb.Text)
+	require.NotNil(t, shown, "the house's seat:\n%s", tb.Text)
+	assert.Equal(t, st.Balance, chips(t, shown[1]), "the house's balance on the table is the database's")
+	audit, err := pg.Store().Audit(dbCtx, night.ID)
+	require.NoError(t, err)
+	assert.True(t, audit.OK, "audit: %v", audit.Problems)
+}
+
+// changed waits until the newest table message, with buttons or without,
+// is not the one of signature before, and returns it.
+func (b *browser) changed(ctx context.Context, before string) table {
+	b.t.Helper()
+	b.waitFor(ctx, "the table to change", `(() => { const r = `+currentTableJS+`; return !!r && r.dataset.messageId + '/' + r.dataset.edits !== `+js(before)+` })()`)
+	return b.tableOf(ctx, currentTableJS)
 }
