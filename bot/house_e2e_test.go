@@ -89,18 +89,25 @@ func TestSeatAndUnseatTheHouse(t *testing.T) {
 	h.audit()
 }
 
+// houseToBet seats the house with Alice, who banks, and starts a game in
+// which the house is dealt 7♠, will draw 6♥ (13) and J♣ (15) and stand,
+// and Alice draws 10♦ 8♦ = 18: the house is to bet. It returns the table
+// message.
+func (h *harness) houseToBet() telegramtest.ChatMessage {
+	h.t.Helper()
+	h.decks("7s 6h Jc Td 8d")
+	h.lobby()
+	h.seatHouse("Alice")
+	h.startGame("Alice")
+	return h.tableMessage(contains("🤖 House is thinking…"))
+}
+
 // TestHousePlaysAGame: the house bets half the bank and draws to 15, each
 // move a second or two after the last, with no button to press meanwhile;
 // the banker's hand is drawn by the rules. Chips add up.
 func TestHousePlaysAGame(t *testing.T) {
 	h := newHarness(t)
-	// The house is dealt 7♠, draws 6♥ (13) and J♣ (15) and stands; Alice,
-	// the banker, draws 10♦ 8♦ = 18.
-	h.decks("7s 6h Jc Td 8d")
-	h.lobby()
-	h.seatHouse("Alice")
-	h.startGame("Alice")
-	m := h.tableMessage(contains("🤖 House is thinking…"))
+	m := h.houseToBet()
 	assert.Empty(t, m.Buttons(), "nothing to press while the house thinks")
 	before := h.version()
 	h.clock.Advance(house.MinDelay - time.Millisecond)
@@ -203,11 +210,7 @@ func TestHouseForbidden(t *testing.T) {
 // it.
 func TestHouseMoveAfterRestart(t *testing.T) {
 	h := newHarness(t)
-	h.decks("7s 6h Jc Td 8d")
-	h.lobby()
-	h.seatHouse("Alice")
-	h.startGame("Alice")
-	h.tableMessage(contains("🤖 House is thinking…"))
+	h.houseToBet()
 	timers, err := h.store.Timers(context.Background())
 	require.NoError(t, err)
 	require.Len(t, timers, 1)

@@ -205,6 +205,16 @@ func (b *browser) as(ctx context.Context, name string) {
 	b.waitFor(ctx, name+" selected", `document.querySelector(`+js(sel)+`)?.getAttribute('aria-checked') === 'true'`)
 }
 
+// open loads the page at url, as the user with this first name, in the
+// chat.
+func (b *browser) open(ctx context.Context, url string, chat int64, name string) {
+	b.t.Helper()
+	b.run(ctx, "opening the page", chromedp.EmulateViewport(1280, 800), chromedp.Navigate(url))
+	b.waitFor(ctx, "the page to load", `document.body.dataset.ready === '1' && !!document.querySelector('.chat-item')`)
+	b.as(ctx, name)
+	b.openChat(ctx, chat)
+}
+
 // openChat opens a chat from the chat list.
 func (b *browser) openChat(ctx context.Context, id int64) {
 	b.t.Helper()
@@ -354,10 +364,7 @@ func TestBrowserGame(t *testing.T) {
 		ids[u.FirstName] = u.ID
 	}
 
-	b.run(ctx, "opening the page", chromedp.EmulateViewport(1280, 800), chromedp.Navigate(pg.URL()))
-	b.waitFor(ctx, "the page to load", `document.body.dataset.ready === '1' && !!document.querySelector('.chat-item')`)
-	b.as(ctx, "Alice")
-	b.openChat(ctx, night.ID)
+	b.open(ctx, pg.URL(), night.ID, "Alice")
 	b.waitFor(ctx, "the bot's welcome", `[...document.querySelectorAll('#messages-inner .row[data-from-bot] .text')].some(t => t.textContent.includes('I host Twenty One'))`)
 
 	// A word first, then Alice opens a table; Bob and Carol sit down.
@@ -552,10 +559,7 @@ func TestBrowserTurnNudge(t *testing.T) {
 		return err
 	}))
 	night := pg.Groups()[0]
-	b.run(ctx, "opening the page", chromedp.EmulateViewport(1280, 800), chromedp.Navigate(pg.URL()))
-	b.waitFor(ctx, "the page to load", `document.body.dataset.ready === '1' && !!document.querySelector('.chat-item')`)
-	b.as(ctx, "Alice")
-	b.openChat(ctx, night.ID)
+	b.open(ctx, pg.URL(), night.ID, "Alice")
 	b.send(ctx, "/settings turn 20")
 	b.waitFor(ctx, "the settings saved", `[...document.querySelectorAll('#messages-inner .row[data-from-bot] .text')].some(t => t.textContent.includes('Saved'))`)
 	b.send(ctx, "/newgame")
@@ -613,10 +617,7 @@ func TestBrowserHouseGame(t *testing.T) {
 	pg := browserPlayground(t)
 	ctx, b := newBrowser(t)
 	night := pg.Groups()[0]
-	b.run(ctx, "opening the page", chromedp.EmulateViewport(1280, 800), chromedp.Navigate(pg.URL()))
-	b.waitFor(ctx, "the page to load", `document.body.dataset.ready === '1' && !!document.querySelector('.chat-item')`)
-	b.as(ctx, "Alice")
-	b.openChat(ctx, night.ID)
+	b.open(ctx, pg.URL(), night.ID, "Alice")
 	b.send(ctx, "/newgame")
 	tb := b.waitTable(ctx, "the lobby", `r.innerText.includes('🤖 Seat the house')`)
 	tb = b.pressAndWait(ctx, "🤖 Seat the house", "The house sits down.")
