@@ -268,7 +268,7 @@ var en = map[Key]string{
 	PopHouseNeedChips:   "The house has %s; the table needs %s. A bot owner can top it up with /grant in reply to my message.",
 	PopInfoHouse:        "The house: whether I may sit at the table as a player (the lobby's 🤖 button, or /house). Turned off, I stand up at the next safe moment.",
 	FieldHouse:          "The house",
-	BtnHouseOn:          "allowed",
+	BtnHouseOn:          "on",
 	BtnHouseOff:         "off",
 	HelpHouse:           "/house: seat the house (me) at the table, to play against it",
 	DescHouse:           "Seat the house (me) at the table",

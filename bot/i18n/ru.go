@@ -255,6 +255,8 @@ var ru = map[Key]string{
 	DescAudit:      "Проверить, что фишки сходятся (админы)",
 	DescKick:       "Поднять игрока из-за стола: ответь ему (админы)",
 
+	// «Бот»: so Russian players already call it (PopBanker: «карты тянет
+	// бот»); «Казино» names a place, not a player, and «Дом» is a calque.
 	HouseName:           "🤖 Бот",
 	TableSeatHouse:      "← %s думает…",
 	BtnSeatHouse:        "🤖 Позвать бота",
@@ -265,7 +267,7 @@ var ru = map[Key]string{
 	PopHouseAbsent:      "Бота нет за столом.",
 	PopHousePlayersOnly: "Позвать или убрать бота может только игрок за столом.",
 	PopHouseForbidden:   "Админы этого чата запретили боту играть (/settings).",
-	PopHouseNeedChips:   "У бота %s, а нужно %s. Владелец бота может пополнить счёт: /grant в ответ на моё сообщение.",
+	PopHouseNeedChips:   "У бота %s, а нужно %s. Владелец бота может пополнить ему счёт: /grant в ответ на моё сообщение.",
 	PopInfoHouse:        "Бот за столом: можно ли мне садиться за стол игроком (кнопка 🤖 в лобби или /house). Если нельзя, я встаю из-за стола, как только это безопасно.",
 	FieldHouse:          "Бот за столом",
 	BtnHouseOn:          "можно",
