@@ -478,7 +478,7 @@ func (c *command) cancel(ctx context.Context) {
 
 func (c *command) setLang(ctx context.Context) {
 	if c.args == "" {
-		c.say(i18n.T(c.lang, i18n.LangCurrent, i18n.Name(c.lang)))
+		c.say(i18n.T(c.lang, i18n.LangCurrent, i18n.NameInText(c.lang)))
 		return
 	}
 	l, err := setting.ReadLang(c.args)
@@ -495,7 +495,7 @@ func (c *command) setLang(ctx context.Context) {
 		c.say(i18n.T(c.lang, i18n.PopError))
 		return
 	}
-	c.say(i18n.T(l, i18n.LangSet, i18n.Name(l)))
+	c.say(i18n.T(l, i18n.LangSet, i18n.NameInText(l)))
 	c.b.refreshChat(ctx, c.key.Chat)
 	c.b.redrawPanels(c.m.Chat.ID, s)
 }

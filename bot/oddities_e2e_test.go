@@ -193,6 +193,6 @@ func TestWelcomeInACreatedGroup(t *testing.T) {
 	require.NoError(t, err)
 	_, err = h.srv.PushRawUpdate(telegramtest.UpdateMessage, raw)
 	require.NoError(t, err)
-	_, err = h.srv.WaitForBotMessage(h.ctx(), fresh.ID, telegramtest.TextContains("Я провожу здесь Очко"))
+	_, err = h.srv.WaitForBotMessage(h.ctx(), fresh.ID, telegramtest.TextContains("Я веду здесь игру в Очко"))
 	require.NoError(t, err)
 }

@@ -358,7 +358,7 @@ func (b *Bot) notAllowed(lang i18n.Lang, err error, v storage.View, user game.Us
 	case errors.Is(err, game.ErrNotSeated):
 		return i18n.T(lang, i18n.PopNotSeated), false
 	case errors.Is(err, game.ErrNotEnoughPlayers):
-		return i18n.T(lang, i18n.PopNeedPlayers, strconv.Itoa(game.MinPlayers)), false
+		return i18n.T(lang, i18n.PopNeedPlayers, i18n.Count(lang, i18n.NounPlayers, game.MinPlayers)), false
 	case errors.Is(err, game.ErrGameInProgress):
 		return i18n.T(lang, i18n.PopInProgress), false
 	case errors.Is(err, game.ErrNoTable):

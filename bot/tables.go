@@ -94,6 +94,7 @@ func (t *tableMessages) render(ctx context.Context, v storage.View) error {
 		Lang:     lang(v.Settings),
 		Now:      t.clock.Now(),
 		Decks:    v.Decks,
+		Awards:   v.Awards,
 
 		HouseForbidden: v.Settings.HouseForbidden,
 	})
@@ -233,7 +234,7 @@ func (t *tableMessages) retire(v storage.View) {
 			if r.Record {
 				err = t.api.editMessage(key.Chat, r.MessageID, render.Summary(render.Input{
 					Table: r.Table, Settings: v.Settings.Game, Names: r.Names,
-					Lang: lang(v.Settings), Now: t.clock.Now(), Decks: r.Decks,
+					Lang: lang(v.Settings), Now: t.clock.Now(), Decks: r.Decks, Awards: r.Awards,
 				}))
 			} else {
 				err = t.api.deleteMessage(key.Chat, r.MessageID)

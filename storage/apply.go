@@ -59,7 +59,8 @@ type FollowUp struct {
 // Apply applies a command to a table, in one write transaction: it loads
 // the chat, the table and the balances the command needs, runs game.Apply,
 // then writes the new table, every changed balance, one ledger entry per
-// transfer, the stats the events imply, the revealed decks, the table's
+// transfer, the stats and achievements the events imply (the awards of
+// the game with them, see View.Awards), the revealed decks, the table's
 // old message when it is owed (see ApplyRequest.Repost) and the update id.
 // If anything fails, nothing is written.
 //
@@ -210,6 +211,7 @@ type applying struct {
 	thenErr     error // why Then was rejected
 	entries     []LedgerEntry
 	granted     int64 // the starting chips of the users new to the chat
+	awards      []Award
 	langDecided bool
 }
 
@@ -261,10 +263,11 @@ func (a *applying) load(u User) error {
 }
 
 // plan runs the command and works out what it changes: the ledger
-// entries, the balances and the stats, and the chat's language when the
-// command decides it. It writes nothing. On a duplicate or a rejection it
-// sets res to the table's current View (and, for the chat's last update,
-// to what the command did the first time) and returns why.
+// entries, the balances, the stats and the achievements, and the chat's
+// language when the command decides it. It writes nothing. On a duplicate
+// or a rejection it sets res to the table's current View (and, for the
+// chat's last update, to what the command did the first time) and returns
+// why.
 func (a *applying) plan(res *Applied) error {
 	t, req, chat := a.t, &a.req, a.key.Chat
 	if a.crec.handled(req.UpdateID, req.Now) {
@@ -301,6 +304,11 @@ func (a *applying) plan(res *Applied) error {
 		return err
 	}
 	if err := countStats(&a.tb, &a.nt, a.out, a.change); err != nil {
+		return err
+	}
+	rules := awardRules{startingChips: t.s.opts.StartingChips, none: t.s.opts.NoAchievements}
+	var err error
+	if a.awards, err = countAchievements(&a.tb, &a.nt, a.out, rules, a.change); err != nil {
 		return err
 	}
 	if req.Command.Kind == game.Open && a.cs.Language == "" && req.Language != "" {
@@ -413,8 +421,8 @@ func (a *applying) change(u game.UserID) (*change, error) {
 
 // write writes what plan decided: the table and its old message when it is
 // owed, the ledger entries, the users, the chat with its last update, the
-// revealed decks and the settings. An error leaves some of it written: the
-// transaction must roll back.
+// revealed decks, the game's awards and the settings. An error leaves some
+// of it written: the transaction must roll back.
 func (a *applying) write() error {
 	t, key, now := a.t, a.key, a.req.Now
 	step := func(stage string) error {
@@ -460,6 +468,11 @@ func (a *applying) write() error {
 		}
 		r := Reveal{Time: now, Commitment: ev.Commitment.String(), Preimage: ev.Deck.Preimage()}
 		if err := t.reveals.Put(revealKey(key, a.nt.Game(), a.nt.Version(), i), r.encode()); err != nil {
+			return err
+		}
+	}
+	if len(a.awards) > 0 {
+		if err := t.addAwards(key, a.nt.Game(), a.awards); err != nil {
 			return err
 		}
 	}

@@ -36,16 +36,17 @@
 //	             of the last update (schema 3), what the last update's
 //	             command did to its user, to answer it again (schema 5)
 //	settings     chat → ChatSettings as JSON (absent: Options.Defaults);
-//	             "no_house" (schema 8) is absent while nobody set it
+//	             "no_house" (schema 9) is absent while nobody set it
 //	tables       chat|thread → header (message id, deadline, version), then
 //	             game.Table.MarshalBinary
 //	timers       chat|thread → empty, or while the house is to move there
-//	             the time it moves, Unix ms (schema 8); the tables that have
+//	             the time it moves, Unix ms (schema 9); the tables that have
 //	             a deadline. It changes only when a table gains or loses one
 //	             or the house's move; Timers reads the deadlines from the
 //	             tables' headers
 //	users        chat|user → balance, profile, last bonus, stats, the
-//	             number of the user's last ledger entry (schema 4)
+//	             number of the user's last ledger entry (schema 4), the
+//	             achievements earned and the way to Comeback (schema 8)
 //	rank         chat|^balance|user → empty; the leaderboard index, highest
 //	             balance first (schema 2)
 //	log          n → one balance change: chat, seq, the number of the
@@ -58,6 +59,8 @@
 //	retire       chat|thread|message → an old table message the bot owes
 //	             the chat (schema 5): the finished table it is to become
 //	             the record of, or nothing when it is to be deleted
+//	awards       chat|thread|game → the achievements earned in the game,
+//	             in the order earned: user and achievement, each (schema 8)
 //
 // The layout keeps what one commit touches on few pages: a chat's users
 // and leaderboard entries sit together, the ledger entries of every chat
@@ -86,12 +89,16 @@
 // schema 6 from a binary that would misread it. Schema 6 is schema 7 with
 // tables in game encoding 1 (the last 8 duels of a game), which game.Decode
 // still reads; its migration changes nothing, and keeps tables of encoding
-// 2 from a binary that cannot read them. Schema 7 is schema 8 with every
-// value of the timer index empty: schema 8 keeps there the time the house
-// moves at the table (package game/house), and its migration writes it for
-// every table listed (no house could sit before, so none is to move); it
-// also keeps the house's account from a binary that would grant it a
-// member's starting chips.
+// 2 from a binary that cannot read them. Schema 7 is schema 8 without the
+// awards bucket and without achievements in user records (read as none);
+// its migration creates the bucket empty and gives every user the
+// achievements their stats decide (games played, Golden 21, Five
+// pictures, a game won), without announcing them.
+// Schema 8 is schema 9 with every value of the timer index empty: schema 9
+// keeps there the time the house moves at the table (package game/house),
+// and its migration writes it for every table listed (no house could sit
+// before, so none is to move); it also keeps the house's account from a
+// binary that would grant it a member's starting chips.
 //
 // # Damaged files
 //

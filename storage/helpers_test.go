@@ -173,3 +173,12 @@ func contextWithCancel() (context.Context, context.CancelFunc) { return context.
 
 // testUpdates hands out update ids that grow across every chat of a test.
 var testUpdates updates
+
+// set returns the set of the achievements as.
+func set(as ...Achievement) Achievements {
+	var s Achievements
+	for _, a := range as {
+		s.add(a)
+	}
+	return s
+}

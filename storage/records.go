@@ -273,6 +273,8 @@ type userRec struct {
 	// lastEntry is the key number of the user's last ledger entry in the
 	// chat, 0 before the first (schema 4).
 	lastEntry uint64
+	// mark is the user's way to Comeback while they are broke (schema 8).
+	mark comebackMark
 }
 
 func (u *userRec) encode() []byte {
@@ -290,7 +292,17 @@ func (u *userRec) encode() []byte {
 	}
 	b = binary.AppendVarint(b, s.Net)
 	b = binary.AppendVarint(b, s.BiggestWin)
-	return binary.AppendUvarint(b, u.lastEntry)
+	b = binary.AppendUvarint(b, u.lastEntry)
+	// Schema 8; a user with no achievement and no mark is written as
+	// schema 7 wrote them.
+	if s.Achievements == 0 && !u.mark.broke {
+		return b
+	}
+	b = binary.AppendUvarint(b, uint64(s.Achievements))
+	if !u.mark.broke {
+		return b
+	}
+	return binary.AppendVarint(b, u.mark.need)
 }
 
 func decodeUser(v []byte) (userRec, error) {
@@ -310,6 +322,15 @@ func decodeUser(v []byte) (userRec, error) {
 	s.BiggestWin = r.varint()
 	if len(r.b) > 0 { // absent before schema 4
 		u.lastEntry = r.uvarint()
+	}
+	if len(r.b) > 0 { // absent before schema 8, and when there is none
+		s.Achievements = Achievements(r.uvarint())
+	}
+	if len(r.b) > 0 { // absent when the user is not broke
+		u.mark = comebackMark{broke: true, need: r.varint()}
+	}
+	if r.err == nil && !s.Achievements.valid() {
+		r.err = fmt.Errorf("%w: achievements %#x", errRecord, uint64(s.Achievements))
 	}
 	if r.err == nil && u.balance < 0 {
 		r.err = fmt.Errorf("%w: negative balance %d", errRecord, u.balance)

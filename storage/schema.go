@@ -22,6 +22,7 @@ var (
 	bucketLedger   = []byte("log") // schema 4: the ledger, as one log
 	bucketReveals  = []byte("reveals")
 	bucketRetire   = []byte("retire") // schema 5: the old table messages owed to their chats
+	bucketAwards   = []byte("awards") // schema 8: the achievements earned in each game
 
 	// bucketLedgerV3 is the ledger of schema 3 and older, keyed
 	// chat|user|seq.
@@ -33,7 +34,7 @@ var (
 )
 
 // SchemaVersion is the layout this code reads and writes.
-const SchemaVersion = 8
+const SchemaVersion = 9
 
 // schemaBuckets lists the buckets of each schema version.
 var schemaBuckets = map[uint64][][]byte{
@@ -44,7 +45,8 @@ var schemaBuckets = map[uint64][][]byte{
 	5: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank, bucketLedger, bucketReveals, bucketRetire},
 	6: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank, bucketLedger, bucketReveals, bucketRetire},
 	7: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank, bucketLedger, bucketReveals, bucketRetire},
-	8: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank, bucketLedger, bucketReveals, bucketRetire},
+	8: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank, bucketLedger, bucketReveals, bucketRetire, bucketAwards},
+	9: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank, bucketLedger, bucketReveals, bucketRetire, bucketAwards},
 }
 
 // migration upgrades a file from schema version from to from+1.
@@ -62,7 +64,8 @@ var migrations = []migration{
 	{from: 4, name: "keep the old table messages owed to the chats", run: addRetire},
 	{from: 5, name: "remember the updates each chat handled out of order", run: keepHandled},
 	{from: 6, name: "keep each game's whole record in its table", run: keepWholeRecord},
-	{from: 7, name: "keep the house's moves in the timer index", run: indexHouseMoves},
+	{from: 7, name: "keep achievements, backfilled from the stats", run: addAchievements},
+	{from: 8, name: "keep the house's moves in the timer index", run: indexHouseMoves},
 }
 
 // upgrade creates the buckets of a new file, or migrates an older one.
@@ -206,9 +209,49 @@ func keepHandled(*bolt.Tx) error { return nil }
 // encoding 2 from a binary that cannot read it.
 func keepWholeRecord(*bolt.Tx) error { return nil }
 
-// indexHouseMoves is the migration from schema 7 to 8: each value of the
-// timer index, empty in schema 7, becomes the time the house moves at its
-// table (timerValue). No house sat at a table of schema 7, so every value
+// addAchievements is the migration from schema 7 to 8: it creates the
+// bucket of each game's awards, empty, and gives every user the
+// achievements their stats show they earned (see backfill), quietly: no
+// game announces them. Schema 7 kept no achievements, and no user is
+// marked broke towards Comeback.
+func addAchievements(tx *bolt.Tx) error {
+	if _, err := tx.CreateBucket(bucketAwards); err != nil {
+		return err
+	}
+	users := tx.Bucket(bucketUsers)
+	type earned struct {
+		k []byte
+		u userRec
+	}
+	var todo []earned
+	err := users.ForEach(func(k, v []byte) error {
+		if len(k) != 16 {
+			return fmt.Errorf("%w: user key %x", ErrCorrupt, k)
+		}
+		u, err := decodeUser(v)
+		if err != nil {
+			return fmt.Errorf("%w: user %d of chat %d: %w", ErrCorrupt, getInt(k[8:]), getInt(k), err)
+		}
+		if s := backfill(&u.stats); s != 0 {
+			u.stats.Achievements = s
+			todo = append(todo, earned{append([]byte(nil), k...), u})
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, e := range todo {
+		if err := users.Put(e.k, e.u.encode()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// indexHouseMoves is the migration from schema 8 to 9: each value of the
+// timer index, empty in schema 8, becomes the time the house moves at its
+// table (timerValue). No house sat at a table of schema 8, so every value
 // stays empty; the migration writes them all the same, from the tables,
 // so that it holds for any file.
 func indexHouseMoves(tx *bolt.Tx) error {

@@ -15,6 +15,7 @@ import (
 	berrors "go.etcd.io/bbolt/errors"
 
 	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/game/house"
 )
 
 // Options configure a Store. The zero value of each field means its
@@ -46,6 +47,10 @@ type Options struct {
 	// NoSync skips fsync: for tests only; a crash may then lose or damage
 	// the file.
 	NoSync bool
+	// NoAchievements reports the users who earn no achievements; default:
+	// the house (house.ID, the bot seated as a player), whom nobody
+	// congratulates. It must be a pure function of the user.
+	NoAchievements func(game.UserID) bool
 	// OnCommit, if set, is told how long each write transaction took to
 	// commit (fsync included) and how many writes it carried. It runs on
 	// the commit loop: it must be quick.
@@ -66,6 +71,9 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.HouseChips <= 0 {
 		o.HouseChips = DefaultHouseChips
+	}
+	if o.NoAchievements == nil {
+		o.NoAchievements = func(u game.UserID) bool { return u == house.ID }
 	}
 	if o.BonusInterval <= 0 {
 		o.BonusInterval = 24 * time.Hour
@@ -249,6 +257,12 @@ func checkTree(db *bolt.DB) error {
 
 // Path returns the database file's path.
 func (s *Store) Path() string { return s.path }
+
+// Grants returns the chips the store grants: to a user on their first
+// appearance in a chat, and as the daily bonus (Options, defaults applied).
+func (s *Store) Grants() (startingChips, dailyBonus int64) {
+	return s.opts.StartingChips, s.opts.DailyBonus
+}
 
 // Close waits for the writes in progress, then closes the file. Later
 // calls return ErrClosed.

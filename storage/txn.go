@@ -26,6 +26,7 @@ type txn struct {
 	ledger   *bolt.Bucket
 	reveals  *bolt.Bucket
 	retire   *bolt.Bucket
+	awards   *bolt.Bucket
 }
 
 func (s *Store) newTxn(tx *bolt.Tx) *txn {
@@ -41,6 +42,7 @@ func (s *Store) newTxn(tx *bolt.Tx) *txn {
 		ledger:   tx.Bucket(bucketLedger),
 		reveals:  tx.Bucket(bucketReveals),
 		retire:   tx.Bucket(bucketRetire),
+		awards:   tx.Bucket(bucketAwards),
 	}
 	if tx.Writable() {
 		// The ledger is appended at its end, and reveal keys grow within
@@ -375,6 +377,9 @@ func (t *txn) view(v *View, key TableKey, tb *game.Table, cs ChatSettings, messa
 		return err
 	}
 	v.Decks = decks
+	if v.Awards, err = t.gameAwards(key, tb); err != nil {
+		return err
+	}
 	v.Retiring, err = t.retirements(key)
 	return err
 }

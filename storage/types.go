@@ -59,6 +59,10 @@ type View struct {
 	// the table shows (in the lobby or closed after it), one per circle,
 	// oldest first; none during a game.
 	Decks []game.Commitment
+	// Awards are the achievements earned in the finished game the table
+	// shows (in the lobby or closed after it), in the order earned; none
+	// during a game.
+	Awards []Award
 	// Retiring are the table's old messages the bot still owes the chat,
 	// oldest first. While MessageID is one of them, the table's next render
 	// goes into a new message; once the table's message is another one,
@@ -82,6 +86,9 @@ type Retirement struct {
 	// Decks are the commitments of the decks revealed in Table's game,
 	// oldest first, as in View.Decks.
 	Decks []game.Commitment
+	// Awards are the achievements earned in Table's game, as in
+	// View.Awards.
+	Awards []Award
 }
 
 // Applied is the result of an applied command: the table after it and what
@@ -215,6 +222,8 @@ type Stats struct {
 	// or banker, that were Golden 21 or Five pictures.
 	Golden21s    int
 	FivePictures int
+	// Achievements are those the user earned in the chat.
+	Achievements Achievements
 }
 
 // Standing is a line of the leaderboard.

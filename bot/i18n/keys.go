@@ -16,7 +16,8 @@ const (
 	TableTitleGame Key = "table.title.game"
 	// TableTitleClosed heads a closed table.
 	TableTitleClosed Key = "table.title.closed"
-	// TableLimits: the stake, the entry limit, the fewest and most players.
+	// TableLimits: the stake, the entry limit, the fewest players and the
+	// most (a Count of NounPlayers, which the range agrees with).
 	TableLimits Key = "table.limits"
 	// TableSeated heads the seats of the lobby: taken and total.
 	TableSeated Key = "table.seated"
@@ -142,6 +143,47 @@ const (
 	TableMoved Key = "table.moved"
 )
 
+// Achievements: their names, the line of a game's record that announces
+// them, and the line of /stats that lists them.
+const (
+	// AchFirstWin names storage.FirstWin.
+	AchFirstWin Key = "ach.first_win"
+	// AchGolden21 names storage.Golden21.
+	AchGolden21 Key = "ach.golden21"
+	// AchFivePictures names storage.FivePictures.
+	AchFivePictures Key = "ach.five_pictures"
+	// AchBrokeBank names storage.BrokeBank.
+	AchBrokeBank Key = "ach.broke_bank"
+	// AchKnock names storage.Knock.
+	AchKnock Key = "ach.knock"
+	// AchThreeKnocks names storage.ThreeKnocks.
+	AchThreeKnocks Key = "ach.three_knocks"
+	// AchFatBank names storage.FatBank.
+	AchFatBank Key = "ach.fat_bank"
+	// AchCleanSweep names storage.CleanSweep.
+	AchCleanSweep Key = "ach.clean_sweep"
+	// AchSteelNerves names storage.SteelNerves.
+	AchSteelNerves Key = "ach.steel_nerves"
+	// AchOneTooMany names storage.OneTooMany.
+	AchOneTooMany Key = "ach.one_too_many"
+	// AchComeback names storage.Comeback.
+	AchComeback Key = "ach.comeback"
+	// AchRegular names storage.Regular.
+	AchRegular Key = "ach.regular"
+	// AchVeteran names storage.Veteran.
+	AchVeteran Key = "ach.veteran"
+	// AwardLine announces in a game's record what a player earned in it:
+	// name, the achievements' names (joined by AwardSep).
+	AwardLine Key = "award.line"
+	// AwardSep separates the names of achievements in a list.
+	AwardSep Key = "award.sep"
+	// StatsAchievements lists a user's achievements in /stats: how many,
+	// of how many, their names (joined by AwardSep).
+	StatsAchievements Key = "cmd.stats.ach"
+	// StatsNoAchievements: the user has none yet: how many there are.
+	StatsNoAchievements Key = "cmd.stats.ach.none"
+)
+
 // Buttons and bet labels.
 const (
 	// BtnJoin sits down in the lobby.
@@ -164,6 +206,8 @@ const (
 	BetBank Key = "bet.bank"
 	// BetAllIn names a bet capped at the player's whole balance.
 	BetAllIn Key = "bet.allin"
+	// BetShare names a share of the bank as a bet: the share ("½").
+	BetShare Key = "bet.share"
 )
 
 // Pop-ups: answers to button presses, under 200 characters, plain text.
@@ -183,7 +227,8 @@ const (
 	// PopBanker: the banker pressed a player's button (the game draws the
 	// banker's hand).
 	PopBanker Key = "pop.banker"
-	// PopNeedPlayers: the fewest players a game starts with.
+	// PopNeedPlayers: the fewest players a game starts with (a Count of
+	// NounPlayers).
 	PopNeedPlayers Key = "pop.needplayers"
 	// PopInProgress: a game is being played.
 	PopInProgress Key = "pop.inprogress"
@@ -359,6 +404,9 @@ const (
 	LangNameEN Key = "langname.en"
 	// LangNameRU names Russian.
 	LangNameRU Key = "langname.ru"
+	// LangNameInText names the catalogue's own language within a sentence
+	// of it ("Language: English.", «Язык: русский.»).
+	LangNameInText Key = "langname.intext"
 )
 
 // Why settings are invalid (the argument of SettingsInvalid and PopInvalid).
@@ -455,6 +503,8 @@ const (
 	// NounChips: the plural forms of "chip", separated by "|": one and
 	// other in English; one, few and many in Russian.
 	NounChips Key = "noun.chips"
+	// NounPlayers: the plural forms of "player", as NounChips.
+	NounPlayers Key = "noun.players"
 	// RankJack is the jack's letter.
 	RankJack Key = "rank.j"
 	// RankQueen is the queen's letter.

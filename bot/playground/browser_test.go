@@ -28,7 +28,8 @@ import (
 	"github.com/twentyone-bot/twentyone/storage"
 )
 
-// screenshotEnv, set to 1, makes TestBrowserGame write docs/playground.png.
+// screenshotEnv, set to 1, makes TestBrowserGame write docs/playground.png
+// and TestBrowserPhone docs/playground-phone.png.
 const screenshotEnv = "TWENTYONE_UPDATE_SCREENSHOT"
 
 // screenshotDirEnv names a directory to keep the screenshots in (default:
@@ -197,9 +198,17 @@ const (
 	toastsJS = `[...document.querySelectorAll('#toasts .toast')].map(t => t.textContent)`
 )
 
-// as switches to the user with this first name in the sidebar.
+// as switches to the user with this first name: in the sidebar, or on a
+// phone, where the chat hides the sidebar, in the chat's header.
 func (b *browser) as(ctx context.Context, name string) {
 	b.t.Helper()
+	if eval[bool](ctx, b, `getComputedStyle(document.getElementById('sidebar')).display === 'none'`) {
+		sel := `#who-menu .who-item[data-user-name=` + js(name) + `]`
+		b.run(ctx, "the switcher", chromedp.Click(chromedp.ID("who-btn")), chromedp.WaitVisible(chromedp.ID("who-menu")))
+		b.run(ctx, "switching to "+name, chromedp.Click(chromedp.CSS(sel)), chromedp.WaitNotVisible(chromedp.ID("who-menu")))
+		b.waitFor(ctx, name+" selected", `document.querySelector(`+js(sel)+`)?.getAttribute('aria-checked') === 'true'`)
+		return
+	}
 	sel := `.sidebar .user[data-user-name=` + js(name) + `]`
 	b.run(ctx, "switching to "+name, chromedp.Click(chromedp.CSS(sel)))
 	b.waitFor(ctx, name+" selected", `document.querySelector(`+js(sel)+`)?.getAttribute('aria-checked') === 'true'`)
@@ -327,6 +336,56 @@ func (b *browser) save(ctx context.Context, name string, png []byte) {
 	b.t.Logf("screenshot: %s", path)
 }
 
+// keep saves a screenshot as save does and, when $TWENTYONE_UPDATE_SCREENSHOT
+// is 1, as the picture of that name in docs/.
+func (b *browser) keep(ctx context.Context, name string, png []byte) {
+	b.t.Helper()
+	b.save(ctx, name, png)
+	if os.Getenv(screenshotEnv) == "1" {
+		require.NoError(b.t, os.WriteFile(filepath.Join("..", "..", "docs", name), png, 0o644))
+		b.t.Logf("docs/%s updated", name)
+	}
+}
+
+// move is the move a game waits for.
+type move struct {
+	player  string // whose turn it is
+	betting bool   // a bet; else a hit or a stand
+	score   int    // the player's score, when drawing
+}
+
+// play plays the table's game to its end in the page: whoever's turn it is
+// bets the smallest bet and draws to 16. look, unless nil, sees the table
+// before each move. It returns the table of the game over.
+func (b *browser) play(ctx context.Context, tb table, look func(tb table, m move)) table {
+	b.t.Helper()
+	for step := 0; !strings.Contains(tb.Text, "Game over"); step++ {
+		require.Less(b.t, step, 80, "the game should be over by now; the table: %s", tb.Text)
+		var m move
+		if g := bettingRe.FindStringSubmatch(tb.Text); g != nil {
+			m = move{player: g[1], betting: true}
+		} else if g := drawingRe.FindStringSubmatch(tb.Text); g != nil {
+			m.player = g[1]
+			m.score, _ = strconv.Atoi(g[2])
+		} else {
+			b.t.Fatalf("whose turn is it? The table:\n%s", tb.Text)
+		}
+		if look != nil {
+			look(tb, m)
+		}
+		b.as(ctx, m.player)
+		switch {
+		case m.betting:
+			tb = b.pressAndWait(ctx, tb.Labels[0], "Bet ")
+		case m.score < 16:
+			tb = b.pressAndWait(ctx, "Hit 🂠", " · ")
+		default:
+			tb = b.pressAndWait(ctx, "Stand ✋", "Stand at")
+		}
+	}
+	return tb
+}
+
 var (
 	bettingRe  = regexp.MustCompile(`← your bet, (\S+) \(`)
 	drawingRe  = regexp.MustCompile(`(?m)^(\S+) — .*?(?:= (\d+) )?← \S+: hit or stand\?`)
@@ -343,8 +402,9 @@ func chips(t *testing.T, s string) int64 {
 	return n
 }
 
-// browserPlayground starts a playground whose decks browserSeed fixes.
-func browserPlayground(t *testing.T) *playground.Playground {
+// startBrowserPlayground starts a playground with a database of its own
+// and the decks of browserSeed.
+func startBrowserPlayground(t *testing.T) *playground.Playground {
 	t.Helper()
 	seed := uint64(browserSeed)
 	return startPlayground(t, playground.Options{DBPath: filepath.Join(t.TempDir(), "playground.db"), Seed: &seed})
@@ -356,7 +416,7 @@ func browserPlayground(t *testing.T) *playground.Playground {
 // the database's. Then a refused join in "Office" shows an alert, a player
 // added in the page is escaped, and the page fits a phone.
 func TestBrowserGame(t *testing.T) {
-	pg := browserPlayground(t)
+	pg := startBrowserPlayground(t)
 	ctx, b := newBrowser(t)
 	night, office := pg.Groups()[0], pg.Groups()[1]
 	ids := map[string]int64{}
@@ -384,51 +444,33 @@ func TestBrowserGame(t *testing.T) {
 	b.as(ctx, "Alice")
 	tb = b.pressAndWait(ctx, "Start ▶", "")
 
-	// Whoever's turn it is bets the smallest bet and draws to 16. The
-	// README's picture is the last moment of the game where someone draws
-	// after a duel was decided.
+	// The README's picture is the last moment of the game where someone
+	// bets after a duel was decided.
 	var png []byte
 	refused := false
-	for step := 0; !strings.Contains(tb.Text, "Game over"); step++ {
-		require.Less(t, step, 80, "the game should be over by now; the table: %s", tb.Text)
-		if m := bettingRe.FindStringSubmatch(tb.Text); m != nil {
-			if !refused {
-				// Someone else pressing the player's bet gets a pop-up.
-				other := "Bob"
-				if m[1] == "Bob" {
-					other = "Carol"
-				}
-				b.as(ctx, other)
-				b.press(ctx, tb.Labels[0], "It's "+m[1]+"'s turn.")
-				require.Equal(t, tb.sig(), b.table(ctx).sig(), "a refused press changes nothing")
-				refused = true
-			}
-			b.as(ctx, m[1])
-			tb = b.pressAndWait(ctx, tb.Labels[0], "Bet ")
-			continue
+	tb = b.play(ctx, tb, func(tb table, m move) {
+		if !m.betting {
+			return
 		}
-		if m := drawingRe.FindStringSubmatch(tb.Text); m != nil {
-			score, _ := strconv.Atoi(m[2])
-			if resultRe.MatchString(tb.Text) {
-				b.clearToasts(ctx)
-				png = get(ctx, b, "screenshot", chromedp.CaptureScreenshot())
+		if !refused {
+			// Someone else pressing the player's bet gets a pop-up.
+			other := "Bob"
+			if m.player == "Bob" {
+				other = "Carol"
 			}
-			b.as(ctx, m[1])
-			if score < 16 {
-				tb = b.pressAndWait(ctx, "Hit 🂠", " · ")
-			} else {
-				tb = b.pressAndWait(ctx, "Stand ✋", "Stand at")
-			}
-			continue
+			b.as(ctx, other)
+			b.press(ctx, tb.Labels[0], "It's "+m.player+"'s turn.")
+			require.Equal(t, tb.sig(), b.table(ctx).sig(), "a refused press changes nothing")
+			refused = true
 		}
-		t.Fatalf("whose turn is it? The table:\n%s", tb.Text)
-	}
+		if resultRe.MatchString(tb.Text) {
+			b.as(ctx, m.player)
+			b.clearToasts(ctx)
+			png = get(ctx, b, "screenshot", chromedp.CaptureScreenshot())
+		}
+	})
 	require.NotNil(t, png, "a moment to take the screenshot")
-	b.save(ctx, "playground.png", png)
-	if os.Getenv(screenshotEnv) == "1" {
-		require.NoError(t, os.WriteFile(filepath.Join("..", "..", "docs", "playground.png"), png, 0o644))
-		t.Log("docs/playground.png updated")
-	}
+	b.keep(ctx, "playground.png", png)
 
 	// The balances the table shows are the database's.
 	dbCtx := context.Background()
@@ -503,12 +545,124 @@ func TestBrowserGame(t *testing.T) {
 	overflow := eval[int](ctx, b, `document.documentElement.scrollWidth - window.innerWidth`)
 	assert.LessOrEqual(t, overflow, 0, "no horizontal scrolling on a phone")
 	b.waitFor(ctx, "the table's buttons on screen", `(() => { const k = (`+tableRowJS+`).querySelector('.kb').getBoundingClientRect(); return k.left >= 0 && k.right <= window.innerWidth })()`)
-	b.screenshot(ctx, "playground-phone.png")
+	b.screenshot(ctx, "playground-phone-chat.png")
 
 	// On a phone, who you are is switched from the chat's header.
 	b.run(ctx, "the switcher on a phone", chromedp.Click(chromedp.ID("who-btn")), chromedp.WaitVisible(chromedp.ID("who-menu")))
 	b.run(ctx, "switching to Dave", chromedp.Click(chromedp.CSS(`#who-menu .who-item[data-user-name="Dave"]`)), chromedp.WaitNotVisible(chromedp.ID("who-menu")))
 	b.waitFor(ctx, "Dave selected", `document.querySelector('#who-menu .who-item[data-user-name="Dave"]').getAttribute('aria-checked') === 'true' && document.getElementById('input').placeholder === 'Message as Dave'`)
+}
+
+// settingsRowJS is the newest settings panel.
+const settingsRowJS = `[...document.querySelectorAll('#messages-inner .row[data-from-bot]')].filter(r => r.querySelector('.kb') && r.querySelector('.text').textContent.includes('⚙️')).pop()`
+
+// phoneFit is what keeps a message from fitting a phone's screen.
+type phoneFit struct {
+	// Cut are the labels of buttons too narrow for them, which the page
+	// ellipsizes as Telegram does.
+	Cut []string `json:"cut"`
+	// Overflow is how far, in px, the widest run of text that no line may
+	// break in (a word, a number, a hash) reaches past the message.
+	Overflow float64 `json:"overflow"`
+	// Right is where the message ends, in px from the screen's left.
+	Right float64 `json:"right"`
+}
+
+// phoneFit measures the message that rowJS finds.
+func (b *browser) phoneFit(ctx context.Context, rowJS string) phoneFit {
+	b.t.Helper()
+	return eval[phoneFit](ctx, b, `(() => { const r = `+rowJS+`;
+		const cut = [...r.querySelectorAll('.kb-btn')].filter(k => k.scrollWidth > k.clientWidth).map(k => k.textContent);
+		// Lines break at spaces only, as in Telegram: the page's own
+		// overflow-wrap would break a word anywhere instead.
+		const t = r.querySelector('.text');
+		const els = [t, ...t.querySelectorAll('*')];
+		const kept = els.map(e => e.style.overflowWrap);
+		els.forEach(e => { e.style.overflowWrap = 'normal' });
+		const overflow = t.scrollWidth - t.clientWidth;
+		els.forEach((e, i) => { e.style.overflowWrap = kept[i] });
+		return {cut, overflow, right: r.querySelector('.stack').getBoundingClientRect().right} })()`)
+}
+
+// fitsPhone checks that the message rowJS finds shows whole on the phone's
+// screen: every button's label, every line of its text.
+func (b *browser) fitsPhone(ctx context.Context, rowJS, what string) {
+	b.t.Helper()
+	f := b.phoneFit(ctx, rowJS)
+	width := eval[float64](ctx, b, `window.innerWidth`)
+	assert.Empty(b.t, f.Cut, "%s: labels cut on a phone", what)
+	assert.LessOrEqual(b.t, f.Overflow, 0.0, "%s: a line wider than the message on a phone", what)
+	assert.LessOrEqual(b.t, f.Right, width, "%s: the message within the screen", what)
+}
+
+// deckLines counts the lines the deck's commitment takes in the table, from
+// its 🔐 to the end of its hash.
+func (b *browser) deckLines(ctx context.Context) int {
+	b.t.Helper()
+	return eval[int](ctx, b, `(() => { const t = (`+tableRowJS+`).querySelector('.text');
+		const code = [...t.querySelectorAll('code')].find(c => /^[0-9a-f]+…$/.test(c.textContent));
+		const before = code && code.previousSibling;
+		if (!before || before.nodeType !== Node.TEXT_NODE || !before.textContent.includes('🔐')) return 0;
+		const range = document.createRange();
+		range.setStart(before, before.textContent.lastIndexOf('🔐'));
+		range.setEndAfter(code);
+		const tops = [...range.getClientRects()].map(q => q.top).sort((x, y) => x - y);
+		return 1 + tops.filter((top, i) => i > 0 && top - tops[i - 1] > 10).length })()`)
+}
+
+// TestBrowserPhone plays a game on a phone's screen, 390×844: before every
+// move and once the game is over, no button's label is cut (Telegram gives
+// the buttons of a row equal widths and ellipsizes a label too long for
+// its share), no line of the table is wider than the message, and the
+// deck's commitment takes one line. The settings panel, in English and in
+// Russian, keeps its labels whole too. With $TWENTYONE_UPDATE_SCREENSHOT=1
+// the game over is docs/playground-phone.png.
+func TestBrowserPhone(t *testing.T) {
+	pg := startBrowserPlayground(t)
+	ctx, b := newBrowser(t)
+	night, office := pg.Groups()[0], pg.Groups()[1]
+	b.run(ctx, "opening the page on a phone",
+		chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile), chromedp.Navigate(pg.URL()))
+	b.waitFor(ctx, "the page to load", `document.body.dataset.ready === '1' && !!document.querySelector('.chat-item')`)
+	b.openChatOnPhone(ctx, night.ID)
+	b.as(ctx, "Alice")
+	b.send(ctx, "/newgame")
+	b.waitTable(ctx, "the lobby", `r.innerText.includes('Join')`)
+	b.fitsPhone(ctx, tableRowJS, "the lobby")
+	b.as(ctx, "Bob")
+	b.pressAndWait(ctx, "Join", "You're in.")
+	b.as(ctx, "Carol")
+	b.pressAndWait(ctx, "Join", "You're in.")
+	b.as(ctx, "Alice")
+	tb := b.pressAndWait(ctx, "Start ▶", "")
+
+	moves := 0
+	tb = b.play(ctx, tb, func(tb table, m move) {
+		moves++
+		what := fmt.Sprintf("move %d, %s's (%q)", moves, m.player, tb.Labels)
+		b.fitsPhone(ctx, tableRowJS, what)
+		assert.Equal(t, 1, b.deckLines(ctx), "%s: the deck's commitment on one line", what)
+	})
+	require.Contains(t, tb.Labels, "Play again ▶")
+	b.fitsPhone(ctx, tableRowJS, "the game over")
+	b.as(ctx, "Alice")
+	b.clearToasts(ctx)
+	b.run(ctx, "the game over in view", evalVoid(`(`+tableRowJS+`).querySelector('.kb').scrollIntoView({block: 'end'})`))
+	b.keep(ctx, "playground-phone.png", get(ctx, b, "screenshot", chromedp.CaptureScreenshot()))
+
+	b.send(ctx, "/settings")
+	b.waitFor(ctx, "the settings panel", `(`+settingsRowJS+`)?.querySelectorAll('.kb-btn').length > 20`)
+	b.fitsPhone(ctx, settingsRowJS, "the settings")
+
+	// In Russian, in Office, where Bob is the admin (and Alice no member).
+	b.run(ctx, "back to the chats", chromedp.Click(chromedp.ID("back")))
+	b.as(ctx, "Bob")
+	b.openChatOnPhone(ctx, office.ID)
+	b.send(ctx, "/lang ru")
+	b.waitFor(ctx, "the language set", `[...document.querySelectorAll('#messages-inner .row[data-from-bot] .text')].some(t => t.textContent === 'Язык: русский.')`)
+	b.send(ctx, "/settings")
+	b.waitFor(ctx, "the Russian settings panel", `(`+settingsRowJS+`)?.textContent.includes('Настройки стола')`)
+	b.fitsPhone(ctx, settingsRowJS, "the settings in Russian")
 }
 
 // openChatOnPhone opens a chat in the phone layout, where the chat list
@@ -550,7 +704,7 @@ func digits(s string) string {
 // the least) sees a nudge that mentions them, in reply to the table; it is
 // gone from the page once they bet.
 func TestBrowserTurnNudge(t *testing.T) {
-	pg := browserPlayground(t)
+	pg := startBrowserPlayground(t)
 	ctx, b := newBrowser(t)
 	tokyo, err := time.LoadLocation("Asia/Tokyo")
 	require.NoError(t, err)
@@ -614,7 +768,7 @@ var (
 // two after its turn began, with no button on the table meanwhile; the
 // chips add up.
 func TestBrowserHouseGame(t *testing.T) {
-	pg := browserPlayground(t)
+	pg := startBrowserPlayground(t)
 	ctx, b := newBrowser(t)
 	night := pg.Groups()[0]
 	b.open(ctx, pg.URL(), night.ID, "Alice")

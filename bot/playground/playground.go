@@ -151,13 +151,7 @@ func Start(ctx context.Context, opts Options) (_ *Playground, err error) {
 		return nil, fmt.Errorf("playground: seeding the chats: %w", err)
 	}
 
-	chips, bonus := storeOpts.StartingChips, storeOpts.DailyBonus
-	if chips <= 0 {
-		chips = storage.DefaultStartingChips
-	}
-	if bonus <= 0 {
-		bonus = storage.DefaultDailyBonus
-	}
+	chips, bonus := p.store.Grants()
 	// No pacing: the server's rate limits are off.
 	p.bot, err = bot.New(ctx, bot.Config{
 		Token:         p.srv.Token(),

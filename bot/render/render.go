@@ -9,6 +9,7 @@ import (
 
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/storage"
 )
 
 // MaxText is Telegram's limit on a message's text, in UTF-16 code units of
@@ -51,6 +52,9 @@ type Input struct {
 	// one per finished circle, oldest first (storage.View.Decks). Without
 	// them the message shows the last revealed deck's only.
 	Decks []game.Commitment
+	// Awards are the achievements earned in the table's game, in the
+	// order earned (storage.View.Awards), shown once the game is over.
+	Awards []storage.Award
 	// HouseForbidden: the chat's admins forbade the house, so the lobby
 	// offers no button to seat it.
 	HouseForbidden bool

@@ -69,16 +69,23 @@ func Top(rows []storage.Standing, houseRow *storage.Standing, lang i18n.Lang) Me
 	return Message{Text: strings.Join(lines, "\n")}
 }
 
-// Stats is the answer to /stats: a user's results and balance.
+// Stats is the answer to /stats: a user's results and balance, and the
+// achievements they earned.
 func Stats(name string, st storage.Stats, balance int64, lang i18n.Lang) Message {
 	rate := "—"
 	if duels := st.DuelsWon + st.DuelsLost; duels > 0 {
 		rate = strconv.Itoa((200*st.DuelsWon+duels)/(2*duels)) + "%" // rounded half up
 	}
-	return Message{Text: i18n.T(lang, i18n.StatsText, NameHTML(name), i18n.Number(int64(st.Games)), i18n.Number(int64(st.GamesAsBanker)),
+	text := i18n.T(lang, i18n.StatsText, NameHTML(name), i18n.Number(int64(st.Games)), i18n.Number(int64(st.GamesAsBanker)),
 		i18n.Number(int64(st.DuelsWon)), i18n.Number(int64(st.DuelsLost)), rate,
 		i18n.Chips(lang, st.BiggestWin), i18n.Signed(st.Net),
-		i18n.Number(int64(st.Golden21s)), i18n.Number(int64(st.FivePictures)), i18n.Chips(lang, balance))}
+		i18n.Number(int64(st.Golden21s)), i18n.Number(int64(st.FivePictures)), i18n.Chips(lang, balance))
+	all := int64(len(storage.AllAchievements()))
+	if st.Achievements.Len() == 0 {
+		return Message{Text: text + "\n" + i18n.T(lang, i18n.StatsNoAchievements, i18n.Number(all))}
+	}
+	return Message{Text: text + "\n" + i18n.T(lang, i18n.StatsAchievements, i18n.Number(int64(st.Achievements.Len())),
+		i18n.Number(all), achievementList(lang, st.Achievements.List()))}
 }
 
 // StatsNone says a user has no results in the chat.

@@ -51,7 +51,8 @@ func replies() []struct {
 		}},
 		{"stats", func(l i18n.Lang) Message {
 			return Stats(hostile, storage.Stats{Games: 12, GamesAsBanker: 3, DuelsWon: 5, DuelsLost: 3, Net: -40,
-				BiggestWin: 200, Golden21s: 1, FivePictures: 2}, 960, l)
+				BiggestWin: 200, Golden21s: 1, FivePictures: 2,
+				Achievements: 1<<storage.Regular | 1<<storage.FirstWin | 1<<storage.Golden21 | 1<<storage.Knock}, 960, l)
 		}},
 		{"stats no duels", func(l i18n.Lang) Message { return Stats(hostile, storage.Stats{Games: 1, GamesAsBanker: 1}, 1000, l) }},
 		{"stats none", func(l i18n.Lang) Message { return StatsNone(hostile, l) }},

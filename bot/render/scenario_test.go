@@ -11,6 +11,7 @@ import (
 	"github.com/twentyone-bot/twentyone/game"
 	"github.com/twentyone-bot/twentyone/game/gametest"
 	"github.com/twentyone-bot/twentyone/game/house"
+	"github.com/twentyone-bot/twentyone/storage"
 )
 
 // The players of the scenarios.
@@ -34,6 +35,8 @@ type play struct {
 	names map[game.UserID]string
 	// states records every table the play went through.
 	states []game.Table
+	// awards are the achievements storage would have awarded in the game.
+	awards []storage.Award
 }
 
 // newPlay starts a play with everyone holding 1 000 chips, the decks of
@@ -62,6 +65,14 @@ func (p *play) do(kind game.CommandKind, user game.UserID, amount int64) *play {
 	return p
 }
 
+// award gives user the achievements, as storage would have in the game.
+func (p *play) award(user game.UserID, as ...storage.Achievement) *play {
+	for _, a := range as {
+		p.awards = append(p.awards, storage.Award{User: user, Achievement: a})
+	}
+	return p
+}
+
 // after moves the clock on.
 func (p *play) after(d time.Duration) *play {
 	p.env.Now = p.env.Now.Add(d)
@@ -78,7 +89,7 @@ func (p *play) inputFor(t game.Table, lang i18n.Lang) Input {
 	for _, u := range t.Users() {
 		bal[u] = p.bal[u]
 	}
-	return Input{Table: t, Settings: p.env.Settings, Balances: bal, Lang: lang, Now: p.env.Now.Add(15 * time.Second)}
+	return Input{Table: t, Settings: p.env.Settings, Balances: bal, Lang: lang, Now: p.env.Now.Add(15 * time.Second), Awards: p.awards}
 }
 
 // plainNames are the scenarios' usual names.
@@ -146,9 +157,11 @@ func duelLog(t testing.TB, names map[game.UserID]string) *play {
 	return p.after(61*time.Second).do(game.Timeout, 0, 0)
 }
 
-// gameOver: Dave's Golden 21 ended the long game.
+// gameOver: Dave's Golden 21 ended the long game. Alice knocked, and took
+// a fat bank in her first game won; Dave made his first Golden 21.
 func gameOver(t testing.TB, names map[game.UserID]string) *play {
-	return duelLog(t, names).do(game.Bet, dave, 10).do(game.Hit, dave, 0)
+	p := duelLog(t, names).award(alice, storage.Knock).do(game.Bet, dave, 10).do(game.Hit, dave, 0)
+	return p.award(dave, storage.Golden21).award(alice, storage.FatBank, storage.FirstWin)
 }
 
 // lobbyAfterGame: after the long game Eve sat down and Carol left.
@@ -161,9 +174,10 @@ func closedTimeout(t testing.TB, names map[game.UserID]string) *play {
 	return lobby(t, names, gametest.Deck()).after(11*time.Minute).do(game.Timeout, 0, 0)
 }
 
-// closedCancelled: an admin cancelled the game of drawing.
+// closedCancelled: an admin cancelled the game of drawing, in which Bob
+// made his first Five pictures and won his first game.
 func closedCancelled(t testing.TB, names map[game.UserID]string) *play {
-	return drawing(t, names).do(game.Cancel, alice, 0)
+	return drawing(t, names).award(bob, storage.FivePictures).do(game.Cancel, alice, 0).award(bob, storage.FirstWin)
 }
 
 // bankBroken: Bob made 21 on half the bank, Carol won the rest when the

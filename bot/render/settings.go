@@ -13,7 +13,8 @@ import (
 )
 
 // maxRow is the most buttons the settings keyboard puts in a row: a field's
-// icon, five presets and the current value when it is none of them.
+// icon, five presets and the current value when it is none of them; on a
+// phone fewer fit (rows).
 const maxRow = 7
 
 // fieldIcons mark each setting in the text and on its row of buttons.
@@ -46,29 +47,29 @@ var betPresets = [][]game.BetOption{
 }
 
 // Settings draws the /settings message: the chat's settings, language and
-// house setting, and a keyboard that sets each of them. A row per field
-// starts with the
-// field's icon, which explains it (callback.SettingInfo), followed by preset
-// values, the current one marked ✓; values that pressing would refuse
-// (setting.Press: they would break a limit given the other settings) are
-// left out. Bet options are toggles, ✓ when on. Each
-// button carries the settings' callback.Stamp.
+// house setting, and a keyboard that sets each of them. The buttons of a
+// field start with the field's icon, which explains it
+// (callback.SettingInfo), followed by preset values, the current one
+// marked ✓, in as many rows as a phone needs to show them whole (rows);
+// values that pressing would refuse (setting.Press: they would break a
+// limit given the other settings) are left out. Bet options are toggles,
+// ✓ when on. Each button carries the settings' callback.Stamp.
 func Settings(c setting.Chat) Message {
 	k := settingsKeys{s: c.Game, lang: c.Lang, houseForbidden: c.HouseForbidden, stamp: c.Stamp()}
-	var rows [][]Button
+	var kb [][]Button
 	for _, f := range callback.Fields() {
 		switch f {
 		case callback.FieldBets:
-			rows = append(rows, k.betRows()...)
+			kb = append(kb, k.betRows()...)
 		case callback.FieldLang:
-			rows = append(rows, k.langRow())
+			kb = append(kb, k.langRows()...)
 		case callback.FieldHouse:
-			rows = append(rows, k.houseRow())
+			kb = append(kb, k.houseRows()...)
 		default:
-			rows = append(rows, k.numberRows(f)...)
+			kb = append(kb, k.numberRows(f)...)
 		}
 	}
-	return Message{Text: settingsText(c), Keyboard: rows}
+	return Message{Text: settingsText(c), Keyboard: kb}
 }
 
 // SettingsReadOnly draws the /settings message as Settings does, without
@@ -88,7 +89,7 @@ func settingsText(c setting.Chat) string {
 		callback.FieldTurn:   i18n.Duration(lang, s.TurnTimeout),
 		callback.FieldLobby:  i18n.Duration(lang, s.LobbyTimeout),
 		callback.FieldKnocks: i18n.Number(int64(s.MaxKnocks)),
-		callback.FieldLang:   i18n.Name(lang),
+		callback.FieldLang:   i18n.NameInText(lang),
 		callback.FieldHouse:  tr(houseLabel(c.HouseForbidden)),
 	}
 	lines := []string{bold(escape(tr(i18n.SettingsTitle)))}
@@ -153,7 +154,7 @@ func (k settingsKeys) numberRows(field string) [][]Button {
 		}
 		buttons = append(buttons, k.set(field, value, k.label(field, v), v == cur))
 	}
-	return chunk(buttons)
+	return rows(buttons, maxRow)
 }
 
 // valid reports whether pressing the button that sets field to value would
@@ -176,7 +177,7 @@ func (k settingsKeys) label(field string, v int64) string {
 // betRows offers every bet option to toggle: the presets and those on, in
 // the editor's order (setting.SortBets).
 func (k settingsKeys) betRows() [][]Button {
-	var rows [][]Button
+	var kb [][]Button
 	for r, preset := range betPresets {
 		opts := slices.Clone(preset)
 		for _, o := range k.s.BetOptions {
@@ -192,36 +193,26 @@ func (k settingsKeys) betRows() [][]Button {
 		for _, o := range opts {
 			buttons = append(buttons, k.set(callback.FieldBets, callback.BetToken(o), i18n.BetOption(k.lang, o), slices.Contains(k.s.BetOptions, o)))
 		}
-		rows = append(rows, chunk(buttons)...)
+		kb = append(kb, rows(buttons, maxRow)...)
 	}
-	return rows
+	return kb
 }
 
-// houseRow offers the house on and off.
-func (k settingsKeys) houseRow() []Button {
+// houseRows offers the house on and off.
+func (k settingsKeys) houseRows() [][]Button {
 	buttons := []Button{k.info(callback.FieldHouse)}
 	for _, forbidden := range []bool{false, true} {
 		buttons = append(buttons, k.set(callback.FieldHouse, callback.HouseValue(forbidden),
 			i18n.T(k.lang, houseLabel(forbidden)), forbidden == k.houseForbidden))
 	}
-	return buttons
+	return rows(buttons, maxRow)
 }
 
-// langRow offers the languages.
-func (k settingsKeys) langRow() []Button {
+// langRows offers the languages.
+func (k settingsKeys) langRows() [][]Button {
 	buttons := []Button{k.info(callback.FieldLang)}
 	for _, l := range i18n.Langs() {
 		buttons = append(buttons, k.set(callback.FieldLang, string(l), i18n.Name(l), l == k.lang))
 	}
-	return buttons
-}
-
-// chunk splits buttons into rows of at most maxRow.
-func chunk(buttons []Button) [][]Button {
-	var rows [][]Button
-	for len(buttons) > maxRow {
-		rows = append(rows, buttons[:maxRow])
-		buttons = buttons[maxRow:]
-	}
-	return append(rows, buttons)
+	return rows(buttons, maxRow)
 }

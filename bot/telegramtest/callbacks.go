@@ -98,14 +98,6 @@ func (c *Callback) Answer() (CallbackAnswer, bool) {
 	return c.state.answer, c.state.answered
 }
 
-// RejectedAnswers counts answerCallbackQuery calls for this press that
-// failed because the query was already answered or too old.
-func (c *Callback) RejectedAnswers() int {
-	c.s.mu.Lock()
-	defer c.s.mu.Unlock()
-	return c.state.rejected
-}
-
 // Wait blocks until the bot answers the press or ctx ends.
 func (c *Callback) Wait(ctx context.Context) (CallbackAnswer, error) {
 	if err := c.s.waitCtx(ctx, c.state.done); err != nil {

@@ -55,8 +55,8 @@
 // limits (SetRateLimits); the 15 s in which a press may be answered;
 // presses on messages too old or deleted (an InaccessibleMessage, see
 // WithInaccessibleAfter); and the 48 hours within which the bot may delete
-// its own messages. In groups the bot runs in privacy mode unless
-// WithPrivacyMode(false) is given or it is an administrator. Updates carry
+// its own messages. In groups the bot runs in privacy mode (BotFather's
+// default) unless it is an administrator. Updates carry
 // message_thread_id and is_topic_message in forums, which tgbotapi v5.5.1
 // does not decode: read them from the raw update. Members post on behalf
 // of a channel (Post's SenderChat: from Channel_Bot) and a channel's posts

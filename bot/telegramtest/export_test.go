@@ -1,9 +1,49 @@
 package telegramtest
 
-import "time"
+import (
+	"fmt"
+	"time"
+)
 
 // What this file declares serves the package's own tests only: nothing
 // outside them needs it, so it is not part of the package.
+
+// WithPrivacyMode switches the bot's group privacy mode (default on, like
+// BotFather). With privacy on, in groups where the bot is not an
+// administrator it receives only commands (unaddressed or addressed to it),
+// replies to its own messages and service messages; everything else is
+// still stored in the chat but not delivered as an update.
+func WithPrivacyMode(on bool) Option { return func(c *config) { c.privacy = on } }
+
+// BlockBot makes a user block (or unblock) the bot in their private chat:
+// the bot gets a my_chat_member update and, while blocked, sending there
+// fails with 403 "Forbidden: bot was blocked by the user".
+func (s *Server) BlockBot(userID int64, blocked bool) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	u, ok := s.w.users[userID]
+	if !ok {
+		return fmt.Errorf("user %d: %w", userID, ErrUserNotFound)
+	}
+	c, err := s.addChatLocked(ChatSpec{Type: ChatPrivate, ID: userID})
+	if err != nil {
+		return err
+	}
+	nm := member{status: StatusMember}
+	if blocked {
+		nm = member{status: StatusKicked}
+	}
+	s.setBotStatusLocked(c, *u, nm)
+	return nil
+}
+
+// RejectedAnswers counts answerCallbackQuery calls for this press that
+// failed because the query was already answered or too old.
+func (c *Callback) RejectedAnswers() int {
+	c.s.mu.Lock()
+	defer c.s.mu.Unlock()
+	return c.state.rejected
+}
 
 // WithWebhookBackoff scales the retries of a refused webhook delivery
 // (by default 50 ms, 100 ms, ... up to 1 s; see Server.retryDelay).

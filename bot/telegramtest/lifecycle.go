@@ -119,28 +119,6 @@ func (s *Server) removeBot(chatID, byID int64, status string) error {
 	return nil
 }
 
-// BlockBot makes a user block (or unblock) the bot in their private chat:
-// the bot gets a my_chat_member update and, while blocked, sending there
-// fails with 403 "Forbidden: bot was blocked by the user".
-func (s *Server) BlockBot(userID int64, blocked bool) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	u, ok := s.w.users[userID]
-	if !ok {
-		return fmt.Errorf("user %d: %w", userID, ErrUserNotFound)
-	}
-	c, err := s.addChatLocked(ChatSpec{Type: ChatPrivate, ID: userID})
-	if err != nil {
-		return err
-	}
-	nm := member{status: StatusMember}
-	if blocked {
-		nm = member{status: StatusKicked}
-	}
-	s.setBotStatusLocked(c, *u, nm)
-	return nil
-}
-
 // AddMember adds a user to a group (registering the user if needed), with
 // the "new_chat_members" service message and a chat_member update.
 func (s *Server) AddMember(chatID int64, u User, byID int64) (User, error) {

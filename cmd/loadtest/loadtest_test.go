@@ -199,8 +199,8 @@ func TestReadTable(t *testing.T) {
 	assert.Equal(t, []string{"Ann", "Bob"}, lobby.seated)
 	assert.True(t, lobby.settled())
 
-	betting, ok := readTable(msg("🏦 Banker: Ann — 990\n\nBob — 1 005 · ✓ played\nCid — 1 000 · 9♦ ← your bet, Cid (45 s)\n",
-		"2 · ½", "b:10:2", "5 · bank", "b:10:5"))
+	betting, ok := readTable(msg("🎩 Banker: Ann — 990\n\nBob — 1 005 · ✓ played\nCid — 1 000 · 9♦ ← your bet, Cid (45 s)\n",
+		"2 · ½ bank", "b:10:2", "5 · bank", "b:10:5"))
 	require.True(t, ok)
 	assert.Equal(t, phaseBetting, betting.phase)
 	assert.Equal(t, "Cid", betting.turn)

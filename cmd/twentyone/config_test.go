@@ -315,7 +315,7 @@ func TestConfigErrors(t *testing.T) {
 		{name: "no house chips", yaml: "table:\n  house_chips: 0\n", key: "table.house_chips", what: "from 1"},
 		{name: "too many house chips", env: []string{"TWENTYONE_TABLE_HOUSE_CHIPS=1000000000000001"}, key: "table.house_chips",
 			source: "TWENTYONE_TABLE_HOUSE_CHIPS", what: "from 1"},
-		{name: "bad language", yaml: "table:\n  language: de\n", key: "table.language", source: "line 2", what: "auto, ru or en"},
+		{name: "bad language", yaml: "table:\n  language: de\n", key: "table.language", source: "line 2", what: `auto or one of en, ru, not "de"`},
 		{name: "bad log level", env: []string{"TWENTYONE_LOG_LEVEL=verbose"}, key: "log.level", source: "TWENTYONE_LOG_LEVEL", what: "debug, info, warn or error"},
 		{name: "bad log format", yaml: "log:\n  format: xml\n", key: "log.format", source: "line 2", what: "text or json"},
 		{name: "bad mode", env: []string{"TWENTYONE_TELEGRAM_MODE=push"}, key: "telegram.mode", source: "TWENTYONE_TELEGRAM_MODE", what: "polling or webhook"},
