@@ -344,6 +344,9 @@ func (c *command) request(u storage.User, cmd game.Command) storage.ApplyRequest
 	return c.b.request(c.key, c.u.UpdateID, u, cmd)
 }
 
+// newGame handles /newgame: it opens a table, or brings the open one to
+// the bottom of the chat. In a private chat the house sits down at once:
+// solo play.
 func (c *command) newGame(ctx context.Context) {
 	u, ok := c.player()
 	if !ok {
@@ -353,11 +356,24 @@ func (c *command) newGame(ctx context.Context) {
 	// table's message goes, or stays as the record of its last game.
 	req := c.request(u, game.Command{Kind: game.Open, User: u.ID, Name: u.Name})
 	req.Repost = true
+	solo := c.m.Chat.IsPrivate()
+	if solo {
+		s, err := c.b.store.Settings(ctx, c.m.Chat.ID)
+		if err != nil {
+			c.b.internal("newgame", err)
+			c.say(i18n.T(c.lang, i18n.PopError))
+			return
+		}
+		req.Then = soloHouse(s)
+	}
 	res, err := c.b.store.Apply(ctx, req)
 	switch {
 	case err == nil:
 		c.b.opened(res.View, u, c.m.Chat)
 		c.b.show(res.View)
+		if solo {
+			c.soloHouseAbsent(res)
+		}
 	case errors.Is(err, game.ErrTableOpen):
 		// Bring the open table to the bottom of the chat: a new message,
 		// within the sender's quota like an answer.

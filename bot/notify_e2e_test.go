@@ -83,7 +83,7 @@ func (h *harness) follows(name string) []int64 {
 func (h *harness) follow(name string) {
 	h.t.Helper()
 	h.sayPrivately(name, "/start")
-	h.privately(name, 0, "Add me to a group")
+	h.privately(name, 0, "add me to a group")
 	h.command(name, "notify")
 	h.botSays(name + ", you'll get a private message when a table opens here.")
 }
@@ -244,7 +244,7 @@ func TestNotifyForgedLinks(t *testing.T) {
 	}
 	m, err := h.srv.OpenLink(eve.ID, link("something_else"))
 	require.NoError(t, err)
-	h.privately("Eve", m.MessageID, "Add me to a group", "/newgame")
+	h.privately("Eve", m.MessageID, "add me to a group", "/newgame")
 }
 
 // TestNotifyStopsWhenBlocked: a user who blocks the bot follows nothing

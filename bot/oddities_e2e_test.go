@@ -44,7 +44,7 @@ func TestTopicImplicitReplyIsNoReply(t *testing.T) {
 	h.post("Bob", topic, 0, "/stats")
 	h.botSays("Bob hasn't played here yet.")
 	h.post("Bob", topic, 0, "/grant 500")
-	h.botSays("Reply to a user's message with /grant AMOUNT.")
+	h.botSays("Reply to a user's message with /grant AMOUNT;")
 	assert.EqualValues(t, 1000, h.balance("Alice"), "the topic's creator got nothing")
 	h.post("Alice", topic, 0, "/kick")
 	h.botSays("Reply to a player's message with /kick")

@@ -30,17 +30,19 @@ func (b *Bot) press(ctx context.Context, u update) {
 		return
 	}
 	chat := q.Message.Chat.ID
-	if !isGroup(q.Message.Chat) {
-		// The bot shows no table or settings outside groups: a press there
-		// is forged, and would open a table in a private chat. In private
-		// it shows only the list of groups followed.
-		lang := b.chatLang(ctx, chat, q.From)
-		if data, err := callback.Parse(q.Data); err == nil && data.Action == callback.Unfollow && q.Message.Chat.IsPrivate() {
-			b.pressUnfollow(ctx, q, data.Chat, lang)
+	if !isGroup(q.Message.Chat) && !q.Message.Chat.IsPrivate() {
+		// The bot shows no table or settings in a channel: a press there
+		// is forged.
+		b.answer(q, i18n.T(b.chatLang(ctx, chat, q.From), i18n.GroupsOnly), true)
+		return
+	}
+	if q.Message.Chat.IsPrivate() {
+		// A private chat holds a solo table, and the list of the groups
+		// the user follows, whose buttons stop a follow.
+		if data, err := callback.Parse(q.Data); err == nil && data.Action == callback.Unfollow {
+			b.pressUnfollow(ctx, q, data.Chat, b.chatLang(ctx, chat, q.From))
 			return
 		}
-		b.answer(q, i18n.T(lang, i18n.GroupsOnly), true)
-		return
 	}
 	if q.Message.Date == 0 {
 		b.pressInaccessible(ctx, q)
@@ -117,6 +119,7 @@ var fieldInfo = map[string]i18n.Key{
 	callback.FieldLobby:  i18n.PopInfoLobby,
 	callback.FieldKnocks: i18n.PopInfoKnocks,
 	callback.FieldLang:   i18n.PopInfoLang,
+	callback.FieldHouse:  i18n.PopInfoHouse,
 }
 
 // answer answers a callback query. It goes straight to the Bot API, not
@@ -174,6 +177,9 @@ func (b *Bot) pressTable(ctx context.Context, u update, key storage.TableKey, da
 		return
 	case data.Version == 0:
 		b.answer(q, i18n.T(b.chatLang(ctx, key.Chat, q.From), i18n.PopBadButton), false)
+		return
+	case data.Action == callback.SeatHouse || data.Action == callback.UnseatHouse:
+		b.pressHouse(ctx, u, key, data)
 		return
 	}
 	cmd := game.Command{Kind: tableCommands[data.Action], User: from.ID, Name: from.Name,
@@ -331,7 +337,7 @@ func (b *Bot) rejection(lang i18n.Lang, err error, v storage.View, user game.Use
 			return i18n.T(lang, i18n.PopBanker), false
 		}
 		if i, ok := t.Turn(); ok {
-			return i18n.T(lang, i18n.PopTurn, render.Name(t.Seat(i).Name)), false
+			return i18n.T(lang, i18n.PopTurn, render.PlayerName(t.Seat(i).User, t.Seat(i).Name, lang)), false
 		}
 		return i18n.T(lang, i18n.PopNotNow), false
 	case game.KindInvalid:

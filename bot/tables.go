@@ -14,13 +14,16 @@ import (
 	"github.com/twentyone-bot/twentyone/bot/outbox"
 	"github.com/twentyone-bot/twentyone/bot/render"
 	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/game/house"
 	"github.com/twentyone-bot/twentyone/storage"
 )
 
 // show arms the table's timers for the view (its deadline, its turn's
-// nudge) and shows the table in its message (see tableMessages.show).
+// nudge, the house's move) and shows the table in its message (see
+// tableMessages.show).
 func (b *Bot) show(v storage.View) {
 	b.timers.set(v.Key, v.Table.Version(), v.Table.Deadline())
+	b.timers.setHouse(v.Key, v.Table.Version(), house.MoveAt(&v.Table))
 	b.followTurn(v)
 	b.notices.follow(v)
 	b.tables.show(v)
@@ -97,6 +100,8 @@ func (t *tableMessages) render(ctx context.Context, v storage.View) error {
 		Now:      t.clock.Now(),
 		Decks:    v.Decks,
 		Awards:   v.Awards,
+
+		HouseForbidden: v.Settings.HouseForbidden,
 	})
 	t.mu.Lock()
 	id := t.ids[key]

@@ -14,6 +14,7 @@ import (
 
 	"github.com/twentyone-bot/twentyone/game"
 	"github.com/twentyone-bot/twentyone/game/gametest"
+	"github.com/twentyone-bot/twentyone/game/house"
 )
 
 // The players of the achievement scenarios, by the letter a script names
@@ -427,7 +428,29 @@ func TestAwardsInTheFailedTransaction(t *testing.T) {
 	assert.Equal(t, []Award{{bob.ID, Golden21}, {bob.ID, FirstWin}}, a.Awards)
 }
 
+// TestNoAchievementsForTheHouse: the users NoAchievements names earn none,
+// by default the house, whose stats still count.
 func TestNoAchievementsForTheHouse(t *testing.T) {
+	t.Run("by default", func(t *testing.T) {
+		s := newStore(t, stacked(goldenDeck))
+		var upd updates
+		key := TableKey{Chat: group}
+		apply(t, s, key, upd.next(), alice, game.Command{Kind: game.Open}, t0)
+		apply(t, s, key, upd.next(), theHouse, game.Command{Kind: game.Join}, t0)
+		apply(t, s, key, upd.next(), alice, game.Command{Kind: game.Start}, t0)
+		apply(t, s, key, upd.next(), theHouse, game.Command{Kind: game.Bet, Amount: 5}, t0)
+		a := apply(t, s, key, upd.next(), theHouse, game.Command{Kind: game.Hit}, t0)
+		require.True(t, a.Table.Finished())
+		assert.Empty(t, a.Awards, "the house's Golden 21 and first win earn nothing")
+		st, err := s.Stats(ctx, group, house.ID)
+		require.NoError(t, err)
+		assert.Equal(t, 1, st.Golden21s)
+		assert.Zero(t, st.Achievements)
+	})
+	t.Run("as the options say", testNoAchievementsOption)
+}
+
+func testNoAchievementsOption(t *testing.T) {
 	opts := stacked(goldenDeck)
 	opts.NoAchievements = func(u game.UserID) bool { return u == bob.ID }
 	s := newStore(t, opts)

@@ -41,6 +41,19 @@ type ApplyRequest struct {
 	// started the next game, or opened a table over the closed one): the
 	// message then becomes that game's record, else it is deleted.
 	Repost bool
+	// Then, when set, is a second command applied in the same transaction
+	// right after Command, by Then.User, who is created like User on
+	// their first appearance: solo play's Open is followed by the house's
+	// Join. A Then the game rejects leaves Command applied alone, and
+	// Applied.ThenErr says why.
+	Then *FollowUp
+}
+
+// FollowUp is the second command of an ApplyRequest. Its Command's User
+// and Name default to User's; its Version is not checked.
+type FollowUp struct {
+	User    User
+	Command game.Command
 }
 
 // Apply applies a command to a table, in one write transaction: it loads
@@ -107,6 +120,30 @@ func (r *ApplyRequest) normalize() error {
 	if c.Name == "" {
 		c.Name = r.User.Name
 	}
+	return r.normalizeThen()
+}
+
+// normalizeThen fills the follow-up command's user from its own and checks
+// that they agree.
+func (r *ApplyRequest) normalizeThen() error {
+	f := r.Then
+	if f == nil {
+		return nil
+	}
+	c := &f.Command
+	if c.User == 0 {
+		c.User = f.User.ID
+	}
+	switch {
+	case f.User.ID == 0 || c.User != f.User.ID:
+		return fmt.Errorf("%w: a follow-up by user %d in a request of user %d", game.ErrInvalidInput, c.User, f.User.ID)
+	case c.Kind == game.Timeout:
+		return fmt.Errorf("%w: a timeout as a follow-up", game.ErrInvalidInput)
+	}
+	if c.Name == "" {
+		c.Name = f.User.Name
+	}
+	c.Version = 0
 	return nil
 }
 
@@ -136,13 +173,16 @@ func (t *txn) apply(req ApplyRequest, res *Applied) error {
 		return err
 	}
 	extra := []game.UserID{a.actor.ID}
+	if req.Then != nil {
+		extra = append(extra, req.Then.User.ID)
+	}
 	for _, tr := range a.out.Transfers {
 		extra = append(extra, tr.User)
 	}
 	if err := t.view(&res.View, a.key, &a.nt, a.cs, a.msgID, a.pending, extra...); err != nil {
 		return err
 	}
-	res.Outcome = a.out
+	res.Outcome, res.ThenErr = a.out, a.thenErr
 	return nil
 }
 
@@ -168,8 +208,9 @@ type applying struct {
 	// Planned.
 	nt          game.Table
 	out         game.Outcome
+	thenErr     error // why Then was rejected
 	entries     []LedgerEntry
-	granted     int64 // the starting chips of a new actor
+	granted     int64 // the starting chips of the users new to the chat
 	awards      []Award
 	langDecided bool
 }
@@ -192,19 +233,32 @@ func (t *txn) loadApply(req ApplyRequest, a *applying) error {
 		return err
 	}
 	if a.actor.ID != 0 {
-		rec, ok, err := t.user(chat, a.actor.ID)
-		if err != nil {
+		if err := a.load(a.actor); err != nil {
 			return err
 		}
-		c := &change{rec: rec, old: rec.balance}
-		if !ok {
-			c.rec, c.isNew = t.newUserRec(a.actor, req.Now), true
-		}
-		if c.rec.refresh(a.actor) || c.isNew {
-			a.changes[a.actor.ID] = c
-		}
-		a.pending[a.actor.ID] = &c.rec
 	}
+	if req.Then != nil && req.Then.User.ID != a.actor.ID {
+		return a.load(req.Then.User)
+	}
+	return nil
+}
+
+// load reads the record of a user who acts, created with their starting
+// chips on their first appearance, into the pending records, and into the
+// changes when it is new or its profile changed.
+func (a *applying) load(u User) error {
+	rec, ok, err := a.t.user(a.key.Chat, u.ID)
+	if err != nil {
+		return err
+	}
+	c := &change{rec: rec, old: rec.balance}
+	if !ok {
+		c.rec, c.isNew = a.t.newUserRec(u, a.req.Now), true
+	}
+	if c.rec.refresh(u) || c.isNew {
+		a.changes[u.ID] = c
+	}
+	a.pending[u.ID] = &c.rec
 	return nil
 }
 
@@ -238,6 +292,9 @@ func (a *applying) plan(res *Applied) error {
 		}
 		return fmt.Errorf("%s: %w", req.Command.Kind, gerr)
 	}
+	if req.Then != nil {
+		a.planThen(env)
+	}
 	if a.hooks != nil && a.hooks.outcome != nil {
 		out := a.out // a copy: &a.out would move all of a to the heap
 		a.hooks.outcome(&out)
@@ -262,14 +319,57 @@ func (a *applying) plan(res *Applied) error {
 	return nil
 }
 
+// planThen applies the request's follow-up command to the table the first
+// one left, on the balances it left, adding what it caused to the
+// outcome; a rejection leaves both as they were, its user unwritten
+// unless they act in the first command too, and is kept in a.thenErr.
+func (a *applying) planThen(env game.Env) {
+	f := a.req.Then
+	env.Balances = afterTransfers{env.Balances, a.out.Transfers}
+	nt, out, err := game.Apply(a.nt, f.Command, env)
+	if err != nil {
+		a.thenErr = fmt.Errorf("%s: %w", f.Command.Kind, err)
+		if f.User.ID != a.actor.ID {
+			delete(a.changes, f.User.ID)
+		}
+		return
+	}
+	a.nt = nt
+	a.out.Events = append(a.out.Events, out.Events...)
+	a.out.Transfers = append(a.out.Transfers, out.Transfers...)
+}
+
+// afterTransfers is game.Balances after transfers.
+type afterTransfers struct {
+	game.Balances
+	transfers []game.Transfer
+}
+
+// Balance implements game.Balances.
+func (b afterTransfers) Balance(u game.UserID) int64 {
+	v := b.Balances.Balance(u)
+	for _, tr := range b.transfers {
+		if tr.User == u {
+			v += tr.Amount
+		}
+	}
+	return v
+}
+
 // planChips turns the outcome's transfers into ledger entries and new
 // balances, after the new actor's starting chips, and checks that the
 // chips the balances gain are those the table loses.
 func (a *applying) planChips() error {
 	chat := a.key.Chat
-	if c := a.changes[a.actor.ID]; c != nil && c.isNew {
-		a.granted = c.rec.balance
-		a.entries = append(a.entries, LedgerEntry{User: a.actor.ID, Kind: LedgerStart, Amount: c.rec.balance, Balance: c.rec.balance})
+	users := []game.UserID{a.actor.ID}
+	if a.req.Then != nil && a.req.Then.User.ID != a.actor.ID {
+		users = append(users, a.req.Then.User.ID)
+	}
+	for _, u := range users {
+		if c := a.changes[u]; c != nil && c.isNew {
+			a.granted += c.rec.balance
+			a.entries = append(a.entries, LedgerEntry{User: u, Kind: LedgerStart, Amount: c.rec.balance, Balance: c.rec.balance})
+		}
 	}
 	for _, tr := range a.out.Transfers {
 		kind, ok := ledgerKindOf(tr.Kind)

@@ -35,12 +35,15 @@
 //	             ledger seq, the chat it migrated to, creation time, time
 //	             of the last update (schema 3), what the last update's
 //	             command did to its user, to answer it again (schema 5)
-//	settings     chat → ChatSettings as JSON (absent: Options.Defaults)
+//	settings     chat → ChatSettings as JSON (absent: Options.Defaults);
+//	             "no_house" (schema 9) is absent while nobody set it
 //	tables       chat|thread → header (message id, deadline, version), then
 //	             game.Table.MarshalBinary
-//	timers       chat|thread → empty; the tables that have a deadline. It
-//	             changes only when a table gains or loses one; Timers reads
-//	             the deadlines from the tables' headers
+//	timers       chat|thread → empty, or while the house is to move there
+//	             the time it moves, Unix ms (schema 9); the tables that have
+//	             a deadline. It changes only when a table gains or loses one
+//	             or the house's move; Timers reads the deadlines from the
+//	             tables' headers
 //	users        chat|user → balance, profile, last bonus, stats, the
 //	             number of the user's last ledger entry (schema 4), the
 //	             achievements earned and the way to Comeback (schema 8)
@@ -100,6 +103,11 @@
 // pictures, a game won), without announcing them. Schema 8 is schema 9 without
 // the private, follows and following buckets (nobody followed a group);
 // its migration creates them empty.
+// Schema 9 is schema 10 with every value of the timer index empty: schema
+// 10 keeps there the time the house moves at the table (package
+// game/house), and its migration writes it for every table listed (no
+// house could sit before, so none is to move); it also keeps the house's
+// account from a binary that would grant it a member's starting chips.
 //
 // # Damaged files
 //

@@ -185,8 +185,12 @@ func TestMigrateChatMovesFollows(t *testing.T) {
 }
 
 // toSchema8 rewrites a file in the layout of schema 8: that of schema 9
-// without the private chats and the groups followed (it drops them).
+// (and 10, see toSchema9) without the private chats and the groups
+// followed (it drops them).
 func toSchema8(tx *bolt.Tx) error {
+	if err := toSchema9(tx); err != nil {
+		return err
+	}
 	for _, name := range [][]byte{bucketPrivate, bucketFollows, bucketFollowing} {
 		if err := tx.DeleteBucket(name); err != nil {
 			return err

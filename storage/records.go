@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/game/house"
 )
 
 // Values are small versioned binary records: a format byte, then varints and
@@ -447,6 +448,9 @@ func (r *recReader) fields(e *LedgerEntry) {
 type settingsRec struct {
 	Game     *game.Settings `json:"game,omitempty"`
 	Language string         `json:"language,omitempty"`
+	// NoHouse is ChatSettings.HouseForbidden; nil while nobody set it
+	// (Options.Defaults then decide).
+	NoHouse *bool `json:"no_house,omitempty"`
 }
 
 func decodeSettings(v []byte) (settingsRec, error) {
@@ -515,6 +519,31 @@ func decodeTable(v []byte) (game.Table, int, error) {
 		return game.Table{}, 0, fmt.Errorf("%w: table header does not match the table", errRecord)
 	}
 	return t, h.messageID, nil
+}
+
+// timerValue is a table's value in the timer index: empty, or, while the
+// house is to move there, the time it moves (house.MoveAt), Unix
+// milliseconds in 8 bytes.
+func timerValue(tb *game.Table) []byte {
+	at := house.MoveAt(tb)
+	if at.IsZero() {
+		return present
+	}
+	b := make([]byte, 8)
+	putInt(b, at.UnixMilli())
+	return b
+}
+
+// parseTimerValue reads a value of the timer index: the time the house
+// moves, zero when it does not.
+func parseTimerValue(v []byte) (time.Time, error) {
+	switch len(v) {
+	case 0:
+		return time.Time{}, nil
+	case 8:
+		return msTime(getInt(v)), nil
+	}
+	return time.Time{}, fmt.Errorf("%w: a timer of %d bytes", errRecord, len(v))
 }
 
 // encodeRetirement returns the value of an owed message: the format, then

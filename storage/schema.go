@@ -39,7 +39,7 @@ var (
 )
 
 // SchemaVersion is the layout this code reads and writes.
-const SchemaVersion = 9
+const SchemaVersion = 10
 
 // schemaBuckets lists the buckets of each schema version.
 var schemaBuckets = map[uint64][][]byte{
@@ -52,6 +52,8 @@ var schemaBuckets = map[uint64][][]byte{
 	7: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank, bucketLedger, bucketReveals, bucketRetire},
 	8: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank, bucketLedger, bucketReveals, bucketRetire, bucketAwards},
 	9: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank, bucketLedger, bucketReveals, bucketRetire, bucketAwards,
+		bucketPrivate, bucketFollows, bucketFollowing},
+	10: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank, bucketLedger, bucketReveals, bucketRetire, bucketAwards,
 		bucketPrivate, bucketFollows, bucketFollowing},
 }
 
@@ -72,6 +74,7 @@ var migrations = []migration{
 	{from: 6, name: "keep each game's whole record in its table", run: keepWholeRecord},
 	{from: 7, name: "keep achievements, backfilled from the stats", run: addAchievements},
 	{from: 8, name: "keep the private chats and the groups users follow", run: addFollows},
+	{from: 9, name: "keep the house's moves in the timer index", run: indexHouseMoves},
 }
 
 // upgrade creates the buckets of a new file, or migrates an older one.
@@ -249,6 +252,32 @@ func addAchievements(tx *bolt.Tx) error {
 	}
 	for _, e := range todo {
 		if err := users.Put(e.k, e.u.encode()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// indexHouseMoves is the migration from schema 9 to 10: each value of the
+// timer index, empty in schema 9, becomes the time the house moves at its
+// table (timerValue). No house sat at a table of schema 9, so every value
+// stays empty; the migration writes them all the same, from the tables,
+// so that it holds for any file.
+func indexHouseMoves(tx *bolt.Tx) error {
+	timers, tables := tx.Bucket(bucketTimers), tx.Bucket(bucketTables)
+	for _, k := range keysWithPrefix(timers, nil) {
+		if len(k) != 16 {
+			return fmt.Errorf("%w: timer key %x", ErrCorrupt, k)
+		}
+		v := tables.Get(k)
+		if v == nil {
+			continue // the audit reports an index without its table
+		}
+		tb, _, err := decodeTable(v)
+		if err != nil {
+			return fmt.Errorf("%w: table of chat %d thread %d: %w", ErrCorrupt, getInt(k), getInt(k[8:]), err)
+		}
+		if err := timers.Put(k, timerValue(&tb)); err != nil {
 			return err
 		}
 	}

@@ -68,8 +68,17 @@ func rewriteValues(b *bolt.Bucket, fn func(v []byte) ([]byte, error)) error {
 	return nil
 }
 
+// toSchema9 rewrites a file in the layout of schema 9: that of schema 10
+// with every value of the timer index empty (no move of the house).
+func toSchema9(tx *bolt.Tx) error {
+	if err := rewriteValues(tx.Bucket(bucketTimers), func([]byte) ([]byte, error) { return present, nil }); err != nil {
+		return err
+	}
+	return setSchemaRaw(9)(tx)
+}
+
 // toSchema7 rewrites a file in the layout of schema 7: that of schema 8
-// (and 9, see toSchema8) without the awards bucket, and with user records
+// (and 9 and 10, see toSchema8 and toSchema9) without the awards bucket, and with user records
 // that hold no achievements and no way to Comeback.
 func toSchema7(tx *bolt.Tx) error {
 	if err := toSchema8(tx); err != nil {

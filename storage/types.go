@@ -36,6 +36,9 @@ type ChatSettings struct {
 	// ASCII letters ("en", "ru") that storage keeps as given, or "" when
 	// not decided yet.
 	Language string
+	// HouseForbidden: the chat's admins forbade the house (the bot as a
+	// player) to sit at its tables.
+	HouseForbidden bool
 }
 
 // View is a table as the bot renders it, with the balances and names of the
@@ -93,6 +96,9 @@ type Retirement struct {
 type Applied struct {
 	View
 	Outcome game.Outcome
+	// ThenErr is why the request's follow-up command was rejected (it
+	// wraps the game's error); nil when it applied or there was none.
+	ThenErr error
 }
 
 // Account is a user's standing in a chat.
@@ -236,6 +242,10 @@ type Timer struct {
 	// command carries it.
 	Version  uint64
 	Deadline time.Time
+	// HouseAt is when the house moves at the table (house.MoveAt), the
+	// zero time when it is not the house's turn: a pending move to re-arm
+	// like the deadline.
+	HouseAt time.Time
 }
 
 // Reveal is a deck revealed at a table: its commitment and the preimage

@@ -9,6 +9,7 @@
 //
 //	j:<version>   join          l:<version>  leave      s:<version>  start
 //	h:<version>   hit           d:<version>  stand      n:<version>  new table
+//	a:<version>   seat the house              r:<version>  unseat the house
 //	b:<version>:<amount>        bet
 //	c:<stamp>:<field>:<value>   change a setting (stamp: see [Stamp])
 //	i:<field>                   explain a setting
@@ -74,15 +75,19 @@ const (
 	// Unfollow stops the presser's following of the group Chat (in the
 	// private chat's list of the groups followed).
 	Unfollow
+	// SeatHouse seats the house in the lobby (Version).
+	SeatHouse
+	// UnseatHouse stands the house up (Version).
+	UnseatHouse
 )
 
 // codes are the actions' one-letter codes, indexed by Action.
 var codes = [...]byte{Join: 'j', Leave: 'l', Start: 's', Bet: 'b', Hit: 'h', Stand: 'd',
-	NewTable: 'n', Setting: 'c', SettingInfo: 'i', Verify: 'v', Unfollow: 'u'}
+	NewTable: 'n', Setting: 'c', SettingInfo: 'i', Verify: 'v', Unfollow: 'u', SeatHouse: 'a', UnseatHouse: 'r'}
 
 var actionNames = [...]string{Join: "join", Leave: "leave", Start: "start", Bet: "bet", Hit: "hit",
 	Stand: "stand", NewTable: "new_table", Setting: "setting", SettingInfo: "setting_info", Verify: "verify",
-	Unfollow: "unfollow"}
+	Unfollow: "unfollow", SeatHouse: "seat_house", UnseatHouse: "unseat_house"}
 
 // String returns the action's name.
 func (a Action) String() string {
@@ -92,11 +97,13 @@ func (a Action) String() string {
 	return "action(" + strconv.Itoa(int(a)) + ")"
 }
 
-func (a Action) valid() bool { return a >= Join && a <= Unfollow }
+func (a Action) valid() bool { return a >= Join && a <= UnseatHouse }
 
 // TableAction reports whether the action acts on the table and carries its
 // version.
-func (a Action) TableAction() bool { return a >= Join && a <= NewTable }
+func (a Action) TableAction() bool {
+	return a >= Join && a <= NewTable || a == SeatHouse || a == UnseatHouse
+}
 
 // Data is what a button carries. Which fields are set depends on Action; the
 // others are zero.

@@ -133,7 +133,8 @@ var en = map[Key]string{
 	BonusNotNeeded:        "%s, the bonus is for balances below %s; yours is %s.",
 	BonusNotNeededOnTable: "%s, the bonus is for balances below %s; yours is %s, with %s more on the table.",
 	Help: "<b>🃏 Twenty One</b> (Ochko) for group chats: players bet against the banker's bank " +
-		"and draw cards, all in one message that I keep up to date.",
+		"and draw cards, all in one message that I keep up to date. Short of players? /house seats me; " +
+		"in a private chat with me, /newgame plays against me.",
 	Rules: "<b>The rules in short</b>\n" +
 		"• 36 cards, 6 to ace. Points: 6 to 10 as written, J 2, Q 3, K 4, A 11.\n" +
 		"• Two aces are a <b>Golden 21</b>, five pictures (J Q K A) are <b>21</b> too. Over 21 is a bust.\n" +
@@ -148,11 +149,12 @@ var en = map[Key]string{
 		"• No move in time: before your bet you sit the circle out, after it you stand. " +
 		"Leaving during a game loses your bet on the table.\n" +
 		"• To sit down you need at least the table's entry limit in chips (it is not paid, only checked); /bonus gives free chips once a day when you are below it.\n" +
+		"• The house (🤖, me) can take a seat: /house. It bets half the bank and draws under 15 (under 16 with a small bet).\n" +
 		"• Every deck is locked by its SHA-256 before the first card and revealed after: /verify checks it.",
-	StartPrivate: "Hi! I host <b>Twenty One</b> (Ochko) in group chats. " +
-		"Add me to a group (the group's menu: Add members), then send /newgame there to open a table. " +
-		"/rules has the rules, /help the commands.",
-	GroupsOnly:       "Tables are played in group chats: add me to a group and send /newgame there.",
+	StartPrivate: "Hi! I host <b>Twenty One</b> (Ochko). Play against me right here: /newgame opens a table " +
+		"with the house (🤖, that's me) seated. To play with friends, add me to a group (the group's menu: Add members) " +
+		"and send /newgame there. /rules has the rules, /help the commands.",
+	GroupsOnly:       "That works in group chats only.",
 	Welcome:          "🃏 Hi! I host Twenty One here. /newgame opens a table, /rules has the rules, /help the commands. Everyone starts with %s.",
 	AnonymousPlay:    "Anonymous admins can't play: post as yourself to sit down.",
 	ChatSender:       "Messages sent on behalf of a channel can't play or run the table: post as yourself.",
@@ -182,8 +184,8 @@ var en = map[Key]string{
 	SettingsSavedInGame:  "Saved. The game in progress keeps its settings.",
 	SettingsInvalid:      "Not valid: %s",
 	SettingsBadValue:     "%s is not a value for %s.",
-	SettingsUnknownField: "There is no setting %s. The settings: stake, entry, bets, turn, lobby, knocks, lang.",
-	SettingsUsage:        "To change a setting: /settings stake 25 (or entry, bets, turn, lobby, knocks, lang).",
+	SettingsUnknownField: "There is no setting %s. The settings: stake, entry, bets, turn, lobby, knocks, house, lang.",
+	SettingsUsage:        "To change a setting: /settings stake 25 (or entry, bets, turn, lobby, knocks, house, lang).",
 	FieldStake:           "Stake",
 	FieldEntry:           "Entry limit",
 	FieldBets:            "Bets",
@@ -288,7 +290,7 @@ var en = map[Key]string{
 	KickUsage:      "Reply to a player's message with /kick to stand them up.",
 	KickDone:       "%s will be stood up at the next safe moment.",
 	KickNotSeated:  "%s is not at the table.",
-	GrantUsage:     "Reply to a user's message with /grant AMOUNT.",
+	GrantUsage:     "Reply to a user's message with /grant AMOUNT; to one of my messages to top up the house.",
 	GrantDone:      "%s got %s. Balance: %s.",
 	GrantOwnerOnly: "Only the bot's owners can grant chips.",
 	GrantBad:       "The amount must be a whole number from 1 to %s.",
@@ -297,4 +299,23 @@ var en = map[Key]string{
 	DescHistory:    "Your last chip movements",
 	DescAudit:      "Check that the chat's chips add up (admins)",
 	DescKick:       "Stand a player up: reply to them (admins)",
+
+	HouseName:           "🤖 House",
+	TableSeatHouse:      "← %s is thinking…",
+	BtnSeatHouse:        "🤖 Seat the house",
+	BtnUnseatHouse:      "🤖 Unseat the house",
+	PopHouseSeated:      "The house sits down.",
+	PopHouseUnseated:    "The house stands up.",
+	PopHouseAlready:     "The house is already at the table.",
+	PopHouseAbsent:      "The house isn't at the table.",
+	PopHousePlayersOnly: "Only a player at the table can seat or unseat the house.",
+	PopHouseForbidden:   "The admins of this chat have turned the house off (/settings).",
+	PopHouseNeedChips:   "The house has %s; the table needs %s. A bot owner can top it up with /grant in reply to my message.",
+	PopInfoHouse:        "The house: whether I may sit at the table as a player (the lobby's 🤖 button, or /house). Turned off, I stand up at the next safe moment.",
+	FieldHouse:          "The house",
+	BtnHouseOn:          "on",
+	BtnHouseOff:         "off",
+	HelpHouse:           "/house: seat the house (me) at the table, to play against it",
+	DescHouse:           "Seat the house (me) at the table",
+	TopHouse:            "%s — %s · net %s · games: %s",
 }

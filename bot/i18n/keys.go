@@ -313,9 +313,10 @@ const (
 	Help Key = "cmd.help"
 	// Rules: the rules in short.
 	Rules Key = "cmd.rules"
-	// StartPrivate: /start in a private chat: how to add the bot to a group.
+	// StartPrivate: /start in a private chat: solo play against the house,
+	// and how to add the bot to a group.
 	StartPrivate Key = "cmd.start.private"
-	// GroupsOnly: a group command sent in a private chat.
+	// GroupsOnly: a command for groups only sent in a private chat.
 	GroupsOnly Key = "cmd.groupsonly"
 	// Welcome: the bot was added to a group: the starting chips.
 	Welcome Key = "cmd.welcome"
@@ -571,6 +572,48 @@ const (
 	RankKing Key = "rank.k"
 	// RankAce is the ace's letter.
 	RankAce Key = "rank.a"
+)
+
+// The house: the bot as a player (package game/house).
+const (
+	// HouseName is the house's name wherever a player's name shows.
+	HouseName Key = "house.name"
+	// TableSeatHouse marks the house to move: its name (it moves by
+	// itself within seconds, so no time is shown).
+	TableSeatHouse Key = "table.seat.house"
+	// BtnSeatHouse seats the house in the lobby.
+	BtnSeatHouse Key = "btn.house.seat"
+	// BtnUnseatHouse stands the house up in the lobby.
+	BtnUnseatHouse Key = "btn.house.unseat"
+	// PopHouseSeated: the house sat down.
+	PopHouseSeated Key = "pop.house.seated"
+	// PopHouseUnseated: the house stood up.
+	PopHouseUnseated Key = "pop.house.unseated"
+	// PopHouseAlready: the house already sits at the table.
+	PopHouseAlready Key = "pop.house.already"
+	// PopHouseAbsent: the house does not sit at the table.
+	PopHouseAbsent Key = "pop.house.absent"
+	// PopHousePlayersOnly: only a seated player seats or unseats the house.
+	PopHousePlayersOnly Key = "pop.house.playersonly"
+	// PopHouseForbidden: the chat's admins forbade the house.
+	PopHouseForbidden Key = "pop.house.forbidden"
+	// PopHouseNeedChips: the house cannot meet the entry limit: its
+	// balance, the entry limit.
+	PopHouseNeedChips Key = "pop.house.needchips"
+	// PopInfoHouse explains the house setting.
+	PopInfoHouse Key = "pop.info.house"
+	// FieldHouse names the house setting.
+	FieldHouse Key = "field.house"
+	// BtnHouseOn and BtnHouseOff are the house setting's values.
+	BtnHouseOn  Key = "btn.house.on"
+	BtnHouseOff Key = "btn.house.off"
+	// HelpHouse: /house.
+	HelpHouse Key = "help.house"
+	// DescHouse describes /house.
+	DescHouse Key = "desc.house"
+	// TopHouse: the house's line under the leaderboard: name, balance,
+	// net, games.
+	TopHouse Key = "cmd.top.house"
 )
 
 // Community commands: the leaderboard, stats, history and admin tools.

@@ -58,6 +58,7 @@ func TestPopupsFitTelegramsLimitWithTheLongestArguments(t *testing.T) {
 			PopHitFivePictures: {Card(lang, game.NewCard(game.Ace, game.Hearts))},
 			PopStand:           {"20"},
 			PopInvalid:         {longestProblem(lang)},
+			PopHouseNeedChips:  {bigChips, bigChips},
 		}
 		for name, k := range declaredKeys(t) {
 			if !strings.HasPrefix(name, "Pop") {

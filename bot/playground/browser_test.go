@@ -24,6 +24,7 @@ import (
 
 	"github.com/twentyone-bot/twentyone/bot/playground"
 	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/game/house"
 	"github.com/twentyone-bot/twentyone/storage"
 )
 
@@ -190,6 +191,9 @@ func js(s string) string {
 const (
 	// tableRowJS is the newest bot message with an inline keyboard: the table.
 	tableRowJS = `[...document.querySelectorAll('#messages-inner .row[data-from-bot]')].filter(r => r.querySelector('.kb') && r.querySelector('.text').textContent.includes('Twenty One —')).pop()`
+	// currentTableJS is the newest table message, with or without buttons
+	// (it has none while the house thinks).
+	currentTableJS = `[...document.querySelectorAll('#messages-inner .row[data-from-bot]')].filter(r => r.querySelector('.text').textContent.includes('Twenty One —')).pop()`
 	// toastsJS are the texts of the pop-ups on screen.
 	toastsJS = `[...document.querySelectorAll('#toasts .toast')].map(t => t.textContent)`
 )
@@ -208,6 +212,16 @@ func (b *browser) as(ctx context.Context, name string) {
 	sel := `.sidebar .user[data-user-name=` + js(name) + `]`
 	b.run(ctx, "switching to "+name, chromedp.Click(chromedp.CSS(sel)))
 	b.waitFor(ctx, name+" selected", `document.querySelector(`+js(sel)+`)?.getAttribute('aria-checked') === 'true'`)
+}
+
+// open loads the page at url, as the user with this first name, in the
+// chat.
+func (b *browser) open(ctx context.Context, url string, chat int64, name string) {
+	b.t.Helper()
+	b.run(ctx, "opening the page", chromedp.EmulateViewport(1280, 800), chromedp.Navigate(url))
+	b.waitFor(ctx, "the page to load", `document.body.dataset.ready === '1' && !!document.querySelector('.chat-item')`)
+	b.as(ctx, name)
+	b.openChat(ctx, chat)
 }
 
 // openChat opens a chat from the chat list.
@@ -247,7 +261,13 @@ func (t table) sig() string { return t.ID + "/" + t.Edits }
 
 func (b *browser) table(ctx context.Context) table {
 	b.t.Helper()
-	return eval[table](ctx, b, `(() => { const r = `+tableRowJS+`; if (!r) return {id: '', edits: '', text: '', labels: []};
+	return b.tableOf(ctx, tableRowJS)
+}
+
+// tableOf is the table message as the page shows it, found by rowJS.
+func (b *browser) tableOf(ctx context.Context, rowJS string) table {
+	b.t.Helper()
+	return eval[table](ctx, b, `(() => { const r = `+rowJS+`; if (!r) return {id: '', edits: '', text: '', labels: []};
 		return {id: r.dataset.messageId, edits: r.dataset.edits, text: r.querySelector('.text').innerText,
 			labels: [...r.querySelectorAll('.kb-btn')].map(b => b.textContent)} })()`)
 }
@@ -404,10 +424,7 @@ func TestBrowserGame(t *testing.T) {
 		ids[u.FirstName] = u.ID
 	}
 
-	b.run(ctx, "opening the page", chromedp.EmulateViewport(1280, 800), chromedp.Navigate(pg.URL()))
-	b.waitFor(ctx, "the page to load", `document.body.dataset.ready === '1' && !!document.querySelector('.chat-item')`)
-	b.as(ctx, "Alice")
-	b.openChat(ctx, night.ID)
+	b.open(ctx, pg.URL(), night.ID, "Alice")
 	b.waitFor(ctx, "the bot's welcome", `[...document.querySelectorAll('#messages-inner .row[data-from-bot] .text')].some(t => t.textContent.includes('I host Twenty One'))`)
 
 	// A word first, then Alice opens a table; Bob and Carol sit down.
@@ -696,10 +713,7 @@ func TestBrowserTurnNudge(t *testing.T) {
 		return err
 	}))
 	night := pg.Groups()[0]
-	b.run(ctx, "opening the page", chromedp.EmulateViewport(1280, 800), chromedp.Navigate(pg.URL()))
-	b.waitFor(ctx, "the page to load", `document.body.dataset.ready === '1' && !!document.querySelector('.chat-item')`)
-	b.as(ctx, "Alice")
-	b.openChat(ctx, night.ID)
+	b.open(ctx, pg.URL(), night.ID, "Alice")
 	b.send(ctx, "/settings turn 20")
 	b.waitFor(ctx, "the settings saved", `[...document.querySelectorAll('#messages-inner .row[data-from-bot] .text')].some(t => t.textContent.includes('Saved'))`)
 	b.send(ctx, "/newgame")
@@ -776,4 +790,83 @@ func TestBrowserNotify(t *testing.T) {
 	b.openChat(ctx, bob.ID)
 	b.waitFor(ctx, "the notice", botSaid("Game night: Alice opened a table."))
 	assert.True(t, eval[bool](ctx, b, botSaid("Open the group to sit down.")), "a basic group's notice has no link")
+}
+
+// bankerRe reads the banker of a game from the table, and houseSeatRe the
+// house's seat in the lobby.
+var (
+	bankerRe    = regexp.MustCompile(`Banker: (.+?) — `)
+	houseSeatRe = regexp.MustCompile(`(?m)^\d+\. 🤖 House — ([\d\x{202F}]+)$`)
+)
+
+// TestBrowserHouseGame plays against the house in the page: Alice opens a
+// table, seats the house with the lobby's button and plays two games, so
+// that each of them banks once. The house moves by itself, a second or
+// two after its turn began, with no button on the table meanwhile; the
+// chips add up.
+func TestBrowserHouseGame(t *testing.T) {
+	pg := startBrowserPlayground(t)
+	ctx, b := newBrowser(t)
+	night := pg.Groups()[0]
+	b.open(ctx, pg.URL(), night.ID, "Alice")
+	b.send(ctx, "/newgame")
+	tb := b.waitTable(ctx, "the lobby", `r.innerText.includes('🤖 Seat the house')`)
+	tb = b.pressAndWait(ctx, "🤖 Seat the house", "The house sits down.")
+	require.Contains(t, tb.Text, "2. 🤖 House — 10\u202f000")
+	require.Contains(t, tb.Labels, "🤖 Unseat the house")
+
+	bankers := map[string]bool{}
+	thought := false
+	for round := 0; round < 2; round++ {
+		start := "Start ▶"
+		if round > 0 {
+			start = "Play again ▶"
+		}
+		before := tb.sig()
+		b.press(ctx, start, "")
+		tb = b.changed(ctx, before)
+		m := bankerRe.FindStringSubmatch(tb.Text)
+		require.NotNil(t, m, "a banker: %s", tb.Text)
+		bankers[m[1]] = true
+		for step := 0; !strings.Contains(tb.Text, "Game over"); step++ {
+			require.Less(t, step, 40, "the game should be over by now; the table: %s", tb.Text)
+			before := tb.sig()
+			switch {
+			case strings.Contains(tb.Text, "🤖 House is thinking…"):
+				thought = true
+				assert.Empty(t, tb.Labels, "nothing to press while the house thinks")
+			case bettingRe.MatchString(tb.Text):
+				b.press(ctx, tb.Labels[0], "Bet ")
+			default:
+				d := drawingRe.FindStringSubmatch(tb.Text)
+				require.NotNil(t, d, "whose turn is it? The table:\n%s", tb.Text)
+				if score, _ := strconv.Atoi(d[2]); score < 16 {
+					b.press(ctx, "Hit 🂠", " · ")
+				} else {
+					b.press(ctx, "Stand ✋", "Stand at")
+				}
+			}
+			tb = b.changed(ctx, before)
+		}
+	}
+	assert.Equal(t, map[string]bool{"Alice": true, "🤖 House": true}, bankers, "each banked once")
+	assert.True(t, thought, "the page showed the house thinking")
+
+	dbCtx := context.Background()
+	st, err := pg.Store().Standing(dbCtx, night.ID, house.ID)
+	require.NoError(t, err)
+	shown := houseSeatRe.FindStringSubmatch(tb.Text)
+	require.NotNil(t, shown, "the house's seat:\n%s", tb.Text)
+	assert.Equal(t, st.Balance, chips(t, shown[1]), "the house's balance on the table is the database's")
+	audit, err := pg.Store().Audit(dbCtx, night.ID)
+	require.NoError(t, err)
+	assert.True(t, audit.OK, "audit: %v", audit.Problems)
+}
+
+// changed waits until the newest table message, with buttons or without,
+// is not the one of signature before, and returns it.
+func (b *browser) changed(ctx context.Context, before string) table {
+	b.t.Helper()
+	b.waitFor(ctx, "the table to change", `(() => { const r = `+currentTableJS+`; return !!r && r.dataset.messageId + '/' + r.dataset.edits !== `+js(before)+` })()`)
+	return b.tableOf(ctx, currentTableJS)
 }

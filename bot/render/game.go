@@ -5,6 +5,7 @@ import (
 
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/game/house"
 )
 
 // bankerSign marks the banker wherever a table names them; the bank is 🏦
@@ -59,6 +60,12 @@ func (v *view) seat(s game.Seat, i int) string {
 	turn, isTurn := v.t.Turn()
 	isTurn = isTurn && turn == i
 	switch {
+	case isTurn && s.User == house.ID:
+		// The house moves by itself within seconds: no time to show.
+		if v.t.Phase() == game.Drawing {
+			l += " · " + v.tr(i18n.TableSeatBet, i18n.Number(s.Bet))
+		}
+		l += " · " + v.hand(s.Hand, true) + " " + v.tr(i18n.TableSeatHouse, name)
 	case isTurn && v.t.Phase() == game.Betting:
 		l += " · " + v.hand(s.Hand, false) + " " + v.tr(i18n.TableSeatBetting, name, v.countdown())
 	case isTurn:

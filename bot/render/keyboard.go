@@ -4,6 +4,7 @@ import (
 	"github.com/twentyone-bot/twentyone/bot/callback"
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/game/house"
 )
 
 // betsPerRow is the most bet buttons that share a row.
@@ -24,16 +25,25 @@ func keyboard(in Input) [][]Button {
 		return Button{Text: i18n.T(in.Lang, key), Data: callback.Data{Action: a, Version: ver}.String()}
 	}
 	var kb [][]Button
-	switch t.Phase() {
-	case game.Lobby:
+	switch phase := t.Phase(); {
+	case phase == game.Lobby:
 		start := i18n.BtnStart
 		if t.Finished() {
 			start = i18n.BtnPlayAgain
 		}
 		kb = rows([]Button{btn(i18n.BtnJoin, callback.Join), btn(i18n.BtnLeave, callback.Leave), btn(start, callback.Start)}, 3)
-	case game.Betting:
+		_, seated := t.SeatOf(house.ID)
+		switch {
+		case seated:
+			kb = append(kb, []Button{btn(i18n.BtnUnseatHouse, callback.UnseatHouse)})
+		case t.NumSeats() < game.MaxSeats && !in.HouseForbidden:
+			kb = append(kb, []Button{btn(i18n.BtnSeatHouse, callback.SeatHouse)})
+		}
+	case phase.InGame() && houseTurn(t):
+		// The house moves by itself: nothing for anyone to press.
+	case phase == game.Betting:
 		kb = betRows(in)
-	case game.Drawing:
+	case phase == game.Drawing:
 		kb = rows([]Button{btn(i18n.BtnHit, callback.Hit), btn(i18n.BtnStand, callback.Stand)}, 2)
 	default:
 		kb = [][]Button{{btn(i18n.BtnNewTable, callback.NewTable)}}
@@ -45,6 +55,12 @@ func keyboard(in Input) [][]Button {
 		}})
 	}
 	return kb
+}
+
+// houseTurn reports whether the house is to move at t.
+func houseTurn(t *game.Table) bool {
+	i, ok := t.Turn()
+	return ok && t.Seat(i).User == house.ID
 }
 
 // betRows returns the bets offered to the player whose turn it is, smallest

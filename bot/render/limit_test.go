@@ -282,12 +282,17 @@ func TestKeyboardShowsThePhasesButtonsOnly(t *testing.T) {
 		return as
 	}
 	j, l, s, b, h, d, n, v := callback.Join, callback.Leave, callback.Start, callback.Bet, callback.Hit, callback.Stand, callback.NewTable, callback.Verify
+	seat, unseat := callback.SeatHouse, callback.UnseatHouse
 	tests := []struct {
 		sc   scenario
 		want []callback.Action
 	}{
-		{scenarios[0], []callback.Action{j, l, s}},
-		{scenario{"lobby_after_game", lobbyAfterGame}, []callback.Action{j, l, s, v}},
+		{scenarios[0], []callback.Action{j, l, s, seat}},
+		{scenario{"lobby_after_game", lobbyAfterGame}, []callback.Action{j, l, s, seat, v}},
+		{scenario{"house_lobby", func(t testing.TB, n map[game.UserID]string) *play { return houseLobby(t, n, nil) }},
+			[]callback.Action{j, l, s, unseat}},
+		{scenario{"house_thinking", houseThinking}, nil},
+		{scenario{"house_banker", houseBanker}, []callback.Action{b, b}},
 		{scenario{"betting", betting}, []callback.Action{b, b}},
 		{scenario{"drawing", drawing}, []callback.Action{h, d}},
 		{scenario{"closed_timeout", closedTimeout}, []callback.Action{n}},
@@ -299,13 +304,17 @@ func TestKeyboardShowsThePhasesButtonsOnly(t *testing.T) {
 	}
 	assert.Empty(t, actions(Table(Input{Lang: i18n.EN})), "a table never opened has no version for a button to carry")
 	// Start shares a row with Join and Leave; Play again, too long for a
-	// third of a phone's row, gets a row of its own (in Russian too).
-	assert.Equal(t, [][]string{{"Join", "Leave", "Start ▶"}},
+	// third of a phone's row, gets a row of its own (in Russian too), and
+	// so does the house's button.
+	assert.Equal(t, [][]string{{"Join", "Leave", "Start ▶"}, {"🤖 Seat the house"}},
 		labels(Table(lobby(t, plainNames[i18n.EN], nil).input(i18n.EN))))
-	assert.Equal(t, [][]string{{"Join", "Leave"}, {"Play again ▶"}, {"🔐 Check the deck"}},
+	assert.Equal(t, [][]string{{"Join", "Leave"}, {"Play again ▶"}, {"🤖 Seat the house"}, {"🔐 Check the deck"}},
 		labels(Table(lobbyAfterGame(t, plainNames[i18n.EN]).input(i18n.EN))))
-	assert.Equal(t, [][]string{{"Сесть", "Встать"}, {"Сыграть ещё ▶"}, {"🔐 Проверить колоду"}},
+	assert.Equal(t, [][]string{{"Сесть", "Встать"}, {"Сыграть ещё ▶"}, {"🤖 Позвать бота"}, {"🔐 Проверить колоду"}},
 		labels(Table(lobbyAfterGame(t, plainNames[i18n.RU]).input(i18n.RU))))
+	forbidden := lobby(t, plainNames[i18n.EN], nil).input(i18n.EN)
+	forbidden.HouseForbidden = true
+	assert.Equal(t, [][]string{{"Join", "Leave", "Start ▶"}}, labels(Table(forbidden)), "the house forbidden: not offered")
 }
 
 // labels returns the labels of a message's buttons, row by row.

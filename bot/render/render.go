@@ -58,6 +58,9 @@ type Input struct {
 	// Awards are the achievements earned in the table's game, in the
 	// order earned (storage.View.Awards), shown once the game is over.
 	Awards []storage.Award
+	// HouseForbidden: the chat's admins forbade the house, so the lobby
+	// offers no button to seat it.
+	HouseForbidden bool
 }
 
 // Table draws the table message: its text, never longer than MaxText as

@@ -50,15 +50,21 @@ func BonusNotNeeded(name string, entryLimit int64, got storage.Bonus, lang i18n.
 	return Message{Text: i18n.T(lang, i18n.BonusNotNeeded, NameHTML(name), i18n.Chips(lang, entryLimit), i18n.Chips(lang, got.Balance))}
 }
 
-// Top is the answer to /top: the chat's leaderboard, best first.
-func Top(rows []storage.Standing, lang i18n.Lang) Message {
-	if len(rows) == 0 {
+// Top is the answer to /top: the chat's leaderboard of players, best
+// first, and the house (when it has an account) apart, unranked: its
+// chips are no player's.
+func Top(rows []storage.Standing, houseRow *storage.Standing, lang i18n.Lang) Message {
+	if len(rows) == 0 && houseRow == nil {
 		return Message{Text: i18n.T(lang, i18n.TopEmpty)}
 	}
 	lines := []string{i18n.T(lang, i18n.TopTitle)}
 	for i, r := range rows {
 		lines = append(lines, i18n.T(lang, i18n.TopLine, strconv.Itoa(i+1), NameHTML(r.Name),
 			i18n.Chips(lang, r.Balance), i18n.Signed(r.Net), i18n.Number(int64(r.Games))))
+	}
+	if houseRow != nil {
+		lines = append(lines, "", i18n.T(lang, i18n.TopHouse, escape(i18n.T(lang, i18n.HouseName)),
+			i18n.Chips(lang, houseRow.Balance), i18n.Signed(houseRow.Net), i18n.Number(int64(houseRow.Games))))
 	}
 	return Message{Text: strings.Join(lines, "\n")}
 }

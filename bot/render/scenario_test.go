@@ -10,6 +10,7 @@ import (
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/game"
 	"github.com/twentyone-bot/twentyone/game/gametest"
+	"github.com/twentyone-bot/twentyone/game/house"
 	"github.com/twentyone-bot/twentyone/storage"
 )
 
@@ -41,7 +42,7 @@ type play struct {
 // newPlay starts a play with everyone holding 1 000 chips, the decks of
 // rnd and the default settings.
 func newPlay(t testing.TB, rnd game.Rand, names map[game.UserID]string) *play {
-	bal := game.BalanceMap{alice: 1000, bob: 1000, carol: 1000, dave: 1000, eve: 1000}
+	bal := game.BalanceMap{alice: 1000, bob: 1000, carol: 1000, dave: 1000, eve: 1000, house.ID: 10000}
 	return &play{
 		t:     t,
 		env:   game.Env{Now: t0, Rand: rnd, Settings: game.DefaultSettings(), Balances: bal},
@@ -197,6 +198,26 @@ func noDuel(t testing.TB, names map[game.UserID]string) *play {
 	return p
 }
 
+// houseLobby: Alice opened a table, Bob joined and the house sat down.
+func houseLobby(t testing.TB, names map[game.UserID]string, rnd game.Rand) *play {
+	return lobby(t, names, rnd).do(game.Join, house.ID, 0)
+}
+
+// houseThinking: Alice banks; Bob bet and lost; the house bet half the
+// bank and drew a card: it is to move.
+func houseThinking(t testing.TB, names map[game.UserID]string) *play {
+	p := houseLobby(t, names, gametest.Deck("Ts 7h 9d 8c 6s Jh")).do(game.Start, alice, 0)
+	return p.do(game.Bet, bob, 10).do(game.Stand, bob, 0).do(game.Bet, house.ID, 10).do(game.Hit, house.ID, 0)
+}
+
+// houseBanker: the house banks (the first banker is its seat); Alice is to
+// bet.
+func houseBanker(t testing.TB, names map[game.UserID]string) *play {
+	rnd := gametest.Deck("9s 8h")
+	rnd.Banker = 1
+	return newPlay(t, rnd, names).do(game.Open, alice, 0).do(game.Join, house.ID, 0).do(game.Start, alice, 0)
+}
+
 // scenario names a play that ends in the state a golden file shows.
 type scenario struct {
 	name string
@@ -215,6 +236,9 @@ var scenarios = []scenario{
 	{"no_duel", noDuel},
 	{"closed_timeout", closedTimeout},
 	{"closed_cancelled", closedCancelled},
+	{"house_lobby", func(t testing.TB, n map[game.UserID]string) *play { return houseLobby(t, n, gametest.Deck()) }},
+	{"house_thinking", houseThinking},
+	{"house_banker", houseBanker},
 }
 
 // fullLog plays the game with the longest log: nine duels with long hands,

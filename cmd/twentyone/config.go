@@ -128,6 +128,9 @@ type TableConfig struct {
 	MaxKnocks     int           `yaml:"max_knocks"`
 	StartingChips int64         `yaml:"starting_chips"`
 	DailyBonus    int64         `yaml:"daily_bonus"`
+	// HouseChips are the house's chips in a chat, granted on its first
+	// seat there.
+	HouseChips int64 `yaml:"house_chips"`
 	// Language is auto (decided per chat at its first /newgame) or a
 	// language the bot speaks (i18n.Langs: en, ru).
 	Language string `yaml:"language"`
@@ -177,6 +180,7 @@ func DefaultConfig() Config {
 			MaxKnocks:     g.MaxKnocks,
 			StartingChips: storage.DefaultStartingChips,
 			DailyBonus:    storage.DefaultDailyBonus,
+			HouseChips:    storage.DefaultHouseChips,
 			Language:      "auto",
 		},
 	}
@@ -204,6 +208,7 @@ func (c Config) LogValue() slog.Value {
 			c.Table.Stake, c.Table.EntryLimit, c.Table.BetOptions.String(), c.Table.TurnTimeout, c.Table.LobbyTimeout, c.Table.MaxKnocks, c.Table.Language)),
 		slog.Int64("starting_chips", c.Table.StartingChips),
 		slog.Int64("daily_bonus", c.Table.DailyBonus),
+		slog.Int64("house_chips", c.Table.HouseChips),
 	)
 }
 
@@ -479,6 +484,8 @@ func (tb *TableConfig) validate(src sources) error {
 		return src.bad("table.starting_chips", "must be from 1 to %d, not %d", int64(storage.MaxGrant), tb.StartingChips)
 	case tb.DailyBonus < 1 || tb.DailyBonus > storage.MaxGrant:
 		return src.bad("table.daily_bonus", "must be from 1 to %d, not %d", int64(storage.MaxGrant), tb.DailyBonus)
+	case tb.HouseChips < 1 || tb.HouseChips > storage.MaxGrant:
+		return src.bad("table.house_chips", "must be from 1 to %d, not %d", int64(storage.MaxGrant), tb.HouseChips)
 	case tb.Language != "auto" && !i18n.Lang(tb.Language).Valid():
 		return src.bad("table.language", "must be auto or one of %s, not %q", langList(), tb.Language)
 	}
