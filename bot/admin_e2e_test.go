@@ -46,7 +46,7 @@ func TestDemotedAdminLosesPowerAtOnce(t *testing.T) {
 	require.NoError(t, err)
 	require.EqualValues(t, 25, s.Game.Stake)
 	// The menu is redrawn for the new settings: its buttons are current.
-	stamp := callback.Stamp(s.Game, "en")
+	stamp := callback.Stamp(s.Game, "en", false)
 	menu = h.messageSays(menu.MessageID, "Stake: 25")
 	require.NoError(t, h.srv.WaitFor(h.ctx(), func(v *telegramtest.View) bool {
 		m, ok := v.Message(h.group.ID, menu.MessageID)

@@ -10,10 +10,10 @@ import (
 	"github.com/twentyone-bot/twentyone/bot/telegramtest"
 )
 
-// TestNobodyIsAnAdminOfAPrivateChat: a group command sent in a private
-// chat (a positive chat id) counts nobody as an admin of anything, and
-// user 0 is nobody's admin; neither asks Telegram.
-func TestNobodyIsAnAdminOfAPrivateChat(t *testing.T) {
+// TestTheUserIsTheAdminOfTheirPrivateChat: in a private chat (a positive
+// chat id, the user's own) its user is the admin and nobody else is, and
+// user 0 is nobody's admin; none of these asks Telegram.
+func TestTheUserIsTheAdminOfTheirPrivateChat(t *testing.T) {
 	srv := telegramtest.StartTest(t)
 	alice := srv.AddUser(telegramtest.User{FirstName: "Alice"})
 	dm := srv.PrivateChat(alice)
@@ -28,7 +28,8 @@ func TestNobodyIsAnAdminOfAPrivateChat(t *testing.T) {
 		want       bool
 	}{
 		{"the group's creator", group.ID, alice.ID, true},
-		{"a user in their private chat", dm.ID, alice.ID, false},
+		{"a user in their private chat", dm.ID, alice.ID, true},
+		{"another user in someone's private chat", dm.ID, alice.ID + 1, false},
 		{"user 0 in the group", group.ID, 0, false},
 	}
 	for _, tt := range tests {
@@ -40,7 +41,7 @@ func TestNobodyIsAnAdminOfAPrivateChat(t *testing.T) {
 			ok, err = b.seemsAdmin(ctx, tt.chat, tt.user)
 			require.NoError(t, err)
 			assert.Equal(t, tt.want, ok)
-			if !tt.want {
+			if !tt.want || tt.chat > 0 {
 				assert.Equal(t, asked, srv.Calls().Count("getChatMember"), "Telegram is not asked")
 			}
 		})

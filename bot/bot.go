@@ -39,10 +39,18 @@ type Store interface {
 	Timers(ctx context.Context) ([]storage.Timer, error)
 	TableReveals(ctx context.Context, key storage.TableKey, game uint64) ([]storage.Reveal, error)
 	Leaderboard(ctx context.Context, chat int64, n int) ([]storage.Standing, error)
+	Standing(ctx context.Context, chat int64, user game.UserID) (storage.Standing, error)
 	Stats(ctx context.Context, chat int64, user game.UserID) (storage.Stats, error)
 	History(ctx context.Context, chat int64, user game.UserID, limit int) ([]storage.LedgerEntry, error)
 	Audit(ctx context.Context, chat int64) (storage.Audit, error)
 	Grant(ctx context.Context, chat int64, u storage.User, amount, update int64, now time.Time) (int64, error)
+	StartedPrivate(ctx context.Context, u storage.User, now time.Time) error
+	ToggleFollow(ctx context.Context, chat int64, u storage.User, title string, update int64, now time.Time) (bool, error)
+	Follow(ctx context.Context, chat int64, u storage.User, title string, now time.Time) (bool, error)
+	Unfollow(ctx context.Context, chat int64, user game.UserID) (bool, error)
+	Follows(ctx context.Context, user game.UserID) ([]storage.Follow, error)
+	StopPrivate(ctx context.Context, user game.UserID) (int, error)
+	Announce(ctx context.Context, chat int64, opener game.UserID, title string, now time.Time, quiet time.Duration) ([]storage.Follower, error)
 	ShowTurn(ctx context.Context, key storage.TableKey, version uint64, now time.Time, late time.Duration) (storage.View, error)
 	SavePace(ctx context.Context, p storage.Pace, expire time.Time) error
 	LoadPace(ctx context.Context) (storage.Pace, error)
@@ -132,6 +140,7 @@ type Bot struct {
 	timers  *scheduler
 	tables  *tableMessages
 	nudges  *nudges
+	notices *notices
 	quota   *quota
 	owners  map[int64]bool
 
@@ -222,13 +231,14 @@ func New(ctx context.Context, cfg Config) (*Bot, error) {
 		KeepHistory:  cfg.Limits.GroupPerMinute > 0,
 	})
 	b.nudges = newNudges()
+	b.notices = newNotices()
 	b.tables = &tableMessages{api: b.api, store: b.store, clock: b.clock, log: b.log,
 		enqueue: b.enqueue, chatError: b.chatError, ids: make(map[storage.TableKey]int),
 		renders: make(map[storage.TableKey]*renderState),
-		keep:    b.nudges.live, retired: b.nudges.retired, shown: b.turnShown}
+		keep:    b.nudges.live, retired: b.nudges.retired, shown: b.turnShown, sent: b.tableSent}
 	b.base, b.cancel = context.WithCancel(context.Background())
 	b.stopRestore = func() {} // until Start
-	b.timers = newScheduler(b.clock, b.fireTimeout, b.fireNudge)
+	b.timers = newScheduler(b.clock, b.fireTimeout, b.fireNudge, b.fireHouse)
 	return b, nil
 }
 
@@ -252,7 +262,8 @@ func (b *Bot) observeCall(method string, err error, d time.Duration) {
 // allowedUpdates are the update kinds the bot asks for.
 var allowedUpdates = []string{"message", "callback_query", "my_chat_member"}
 
-// Start registers the commands, re-arms the stored deadlines and, in the
+// Start registers the commands, re-arms the stored deadlines (and the
+// house's pending moves) and, in the
 // background, re-renders every open table (a render may have been lost in a
 // crash) and every table that owes its chat an old message (the render
 // retires it). Run calls it; call it yourself in webhook mode. It returns
@@ -279,6 +290,7 @@ func (b *Bot) Start(ctx context.Context) error {
 	b.timers.holdUntil(b.clock.Now().Add(startGrace))
 	for i, t := range timers {
 		b.timers.set(t.Key, t.Version, t.Deadline)
+		b.timers.setHouse(t.Key, t.Version, t.HouseAt)
 		keys[i] = t.Key
 	}
 	if keys, err = b.withRetiring(ctx, keys); err != nil {
@@ -692,10 +704,16 @@ func (b *Bot) Close(ctx context.Context) error {
 
 // fireTimeout runs a table's timeout on its chat's goroutine.
 func (b *Bot) fireTimeout(key storage.TableKey, version uint64) {
-	b.onChat(key.Chat, "timeout", func() {
+	b.fireTimer("timeout", key, version, b.timeout)
+}
+
+// fireTimer runs act, a table's timer come due for version, on its chat's
+// goroutine, counted as an update of kind.
+func (b *Bot) fireTimer(kind string, key storage.TableKey, version uint64, act func(context.Context, storage.TableKey, uint64)) {
+	b.onChat(key.Chat, kind, func() {
 		start := time.Now()
-		b.timeout(b.base, key, version)
-		b.metrics.UpdateHandled("timeout")
-		b.metrics.ActionDone("timeout", time.Since(start))
+		act(b.base, key, version)
+		b.metrics.UpdateHandled(kind)
+		b.metrics.ActionDone(kind, time.Since(start))
 	}, "table", key, "version", version)
 }

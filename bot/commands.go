@@ -20,6 +20,7 @@ import (
 var commands = []commandSpec{
 	{name: "start", where: anywhere, showsOnly: always, run: (*command).start},
 	{name: "newgame", menu: i18n.DescNewGame, help: i18n.HelpNewGame, run: (*command).newGame},
+	{name: "house", menu: i18n.DescHouse, help: i18n.HelpHouse, run: (*command).house},
 	{name: "leave", menu: i18n.DescLeave, help: i18n.HelpLeave, run: (*command).leave},
 	{name: "balance", menu: i18n.DescBalance, help: i18n.HelpBalance, showsOnly: always, run: (*command).balance},
 	{name: "bonus", menu: i18n.DescBonus, help: i18n.HelpBonus, run: (*command).bonus},
@@ -36,8 +37,10 @@ var commands = []commandSpec{
 	{name: "top", menu: i18n.DescTop, help: i18n.HelpTop, showsOnly: always, run: (*command).top},
 	{name: "stats", menu: i18n.DescStats, help: i18n.HelpStats, showsOnly: always, run: (*command).stats},
 	{name: "history", menu: i18n.DescHistory, help: i18n.HelpHistory, showsOnly: always, run: (*command).history},
+	// In a group it toggles: its answer always comes. In private it lists.
+	{name: "notify", where: anywhere, menu: i18n.DescNotify, help: i18n.HelpNotify, run: (*command).notify},
 	{name: "audit", menu: i18n.DescAudit, help: i18n.HelpAudit, who: admins, refusal: i18n.PopAdminOnly, showsOnly: always, run: (*command).audit},
-	{name: "kick", menu: i18n.DescKick, help: i18n.HelpKick, who: admins, refusal: i18n.PopAdminOnly, run: (*command).kick},
+	{name: "kick", where: inGroups, menu: i18n.DescKick, help: i18n.HelpKick, who: admins, refusal: i18n.PopAdminOnly, run: (*command).kick},
 	{name: "grant", who: owners, refusal: i18n.GrantOwnerOnly, run: (*command).grant},
 }
 
@@ -72,11 +75,12 @@ type commandSpec struct {
 type place int
 
 const (
-	// inGroups: groups and supergroups; a private chat is told that tables
-	// are played in groups.
-	inGroups place = iota
-	// anywhere: private chats too.
-	anywhere
+	// anywhere: groups, supergroups and private chats, where a user plays
+	// against the house (solo play).
+	anywhere place = iota
+	// inGroups: groups and supergroups; a private chat is told that the
+	// command is for groups.
+	inGroups
 )
 
 // access says who may use a command.
@@ -167,14 +171,18 @@ func (c *command) allowed(ctx context.Context) bool {
 	return true
 }
 
-// start handles /start: in a private chat, how to play in a group; in a
-// group, the help.
+// start handles /start: in a private chat, how to play in a group, or,
+// from the deep link of /notify ("/start notify_<group>"), following the
+// group; in a group, the help.
 func (c *command) start(ctx context.Context) {
-	if isGroup(c.m.Chat) {
+	switch {
+	case isGroup(c.m.Chat):
 		c.help(ctx)
-		return
+	case strings.HasPrefix(c.args, startFollow):
+		c.followFromLink(ctx, c.args)
+	default:
+		c.say(i18n.T(c.lang, i18n.StartPrivate))
 	}
-	c.say(i18n.T(c.lang, i18n.StartPrivate))
 }
 
 // help handles /help: what the bot does and its commands.

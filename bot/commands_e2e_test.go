@@ -51,6 +51,7 @@ func TestCommandRouting(t *testing.T) {
 		{"an anonymous admin's balance", telegramtest.Post{From: h.user("Alice").ID, Anonymous: true, Text: "/balance"}, "Anonymous admins can't play"},
 		{"an anonymous admin's cancel", telegramtest.Post{From: h.user("Alice").ID, Anonymous: true, Text: "/cancel"}, "There is nothing to cancel."},
 		{"an anonymous admin's stats", telegramtest.Post{From: h.user("Alice").ID, Anonymous: true, Text: "/stats"}, "Anonymous admins can't play"},
+		{"an anonymous admin's notify", telegramtest.Post{From: h.user("Alice").ID, Anonymous: true, Text: "/notify"}, "Anonymous admins can't play"},
 		{"start in the group", telegramtest.Post{From: h.user("Bob").ID, Text: "/start"}, help},
 		{"help", telegramtest.Post{From: h.user("Bob").ID, Text: "/help"}, help},
 		{"rules", telegramtest.Post{From: h.user("Bob").ID, Text: "/rules"}, "The rules in short"},
@@ -80,23 +81,37 @@ func TestCommandRouting(t *testing.T) {
 	}
 }
 
-// TestCommandsInAPrivateChat: a private chat answers /start, /help and
-// /rules; every group command says tables are played in groups; an
-// unknown command gets nothing.
+// TestCommandsInAPrivateChat: a private chat is a chat of its own for
+// solo play against the house: every command works there as in a group,
+// its user its admin, but /kick, which says it is for groups; an unknown
+// command gets nothing.
 func TestCommandsInAPrivateChat(t *testing.T) {
 	h := newHarness(t)
 	bob := h.user("Bob")
 	dm := h.srv.PrivateChat(bob)
-	const groupsOnly = "Tables are played in group chats"
+	// In the order sent, a minute apart: a solo table is opened (and left
+	// and cancelled before the lobby's ten minutes are up).
 	tests := []struct{ command, says string }{
-		{"start", "Add me to a group"},
+		{"start", "Play against me right here"},
 		{"help", "/newgame: open a table, or show the open one"},
 		{"rules", "The rules in short"},
+		{"notify", "You follow no group."},
 		{"dance", silent},
-	}
-	for _, c := range []string{"newgame", "leave", "balance", "bonus", "settings", "cancel", "lang", "verify",
-		"top", "stats", "history", "audit", "kick", "grant"} {
-		tests = append(tests, struct{ command, says string }{c, groupsOnly})
+		{"newgame", "2. 🤖 House — 10\u202f000"},
+		{"house", "The house is already at the table."},
+		{"verify", "/verify N shows the decks of game N."},
+		{"leave", "You left the table."},
+		{"cancel", "Table closed."},
+		{"balance", "Bob, your balance: 1\u202f000\u00a0chips."},
+		{"bonus", "the bonus is for balances below 100"},
+		{"settings", "Table settings"},
+		{"lang", "Language: English."},
+		{"top", "🤖 House — 10\u202f000\u00a0chips"},
+		{"stats", "Games: 0 (as banker: 0)"},
+		{"history", "Bob, your last chip movements"},
+		{"audit", "The chips add up: balances 11\u202f000"},
+		{"kick", "That works in group chats only."},
+		{"grant", "Only the bot's owners can grant chips."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.command, func(t *testing.T) {
@@ -124,7 +139,7 @@ func TestMenuOrder(t *testing.T) {
 	require.NoError(t, h.srv.WaitFor(h.ctx(), func(v *telegramtest.View) bool {
 		return len(h.srv.Commands(telegramtest.CommandScope{}, "ru")) > 0 && len(h.srv.Commands(telegramtest.CommandScope{}, "")) > 0
 	}))
-	want := "newgame leave balance bonus rules help settings cancel lang verify top stats history audit kick"
+	want := "newgame house leave balance bonus rules help settings cancel lang verify top stats history notify audit kick"
 	for _, lang := range []string{"", "ru"} {
 		var names []string
 		for _, c := range h.srv.Commands(telegramtest.CommandScope{}, lang) {

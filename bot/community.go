@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"errors"
+	"slices"
 	"strconv"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
@@ -10,6 +11,7 @@ import (
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/bot/render"
 	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/game/house"
 	"github.com/twentyone-bot/twentyone/storage"
 )
 
@@ -19,15 +21,24 @@ const (
 	historySize = 10
 )
 
-// top handles /top: the chat's leaderboard by balance.
+// top handles /top: the chat's leaderboard by balance, the house apart.
 func (c *command) top(ctx context.Context) {
-	rows, err := c.b.store.Leaderboard(ctx, c.m.Chat.ID, topSize)
+	rows, err := c.b.store.Leaderboard(ctx, c.m.Chat.ID, topSize+1)
 	if err != nil {
 		c.b.internal("top", err)
 		c.say(i18n.T(c.lang, i18n.PopError))
 		return
 	}
-	c.sayMessage(render.Top(rows, c.lang))
+	rows = slices.DeleteFunc(rows, func(s storage.Standing) bool { return s.User == house.ID })
+	rows = rows[:min(len(rows), topSize)]
+	var houseRow *storage.Standing
+	switch st, err := c.b.store.Standing(ctx, c.m.Chat.ID, house.ID); {
+	case err == nil:
+		houseRow = &st
+	case !errors.Is(err, storage.ErrNotFound):
+		c.b.internal("top", err)
+	}
+	c.sayMessage(render.Top(rows, houseRow, c.lang))
 }
 
 // replied returns the person whose message the command replies to, or
@@ -144,10 +155,11 @@ func (c *command) kick(ctx context.Context) {
 }
 
 // grant handles /grant AMOUNT in reply to a user (the bot's owners only):
-// chips out of nowhere, ledgered as a grant.
+// chips out of nowhere, ledgered as a grant. In reply to one of the bot's
+// own messages, it tops up the house.
 func (c *command) grant(ctx context.Context) {
-	who, replied := c.replied()
-	if !replied {
+	u, name, ok := c.grantee()
+	if !ok {
 		if !c.repliedToChat() {
 			c.say(i18n.T(c.lang, i18n.GrantUsage))
 		}
@@ -158,7 +170,7 @@ func (c *command) grant(ctx context.Context) {
 		c.say(i18n.T(c.lang, i18n.GrantBad, i18n.Number(storage.MaxGrant)))
 		return
 	}
-	bal, err := c.b.store.Grant(ctx, c.m.Chat.ID, user(who), amount, int64(c.u.UpdateID), c.b.clock.Now())
+	bal, err := c.b.store.Grant(ctx, c.m.Chat.ID, u, amount, int64(c.u.UpdateID), c.b.clock.Now())
 	if errors.Is(err, storage.ErrDuplicate) {
 		return // delivered again after a restart: granted and answered the first time
 	}
@@ -167,5 +179,18 @@ func (c *command) grant(ctx context.Context) {
 		c.say(i18n.T(c.lang, i18n.PopError))
 		return
 	}
-	c.sayMessage(render.GrantDone(who.FirstName, amount, bal, c.lang))
+	c.sayMessage(render.GrantDone(name, amount, bal, c.lang))
+}
+
+// grantee returns who a /grant gives chips to, and their name: the person
+// whose message it replies to, or the house for a reply to one of the
+// bot's own messages; false when it replies to neither.
+func (c *command) grantee() (storage.User, string, bool) {
+	if who, ok := c.replied(); ok {
+		return user(who), who.FirstName, true
+	}
+	if r := c.m.ReplyToMessage; r != nil && r.SenderChat == nil && r.From != nil && r.From.ID == c.b.ID() {
+		return houseUser, i18n.T(c.lang, i18n.HouseName), true
+	}
+	return storage.User{}, "", false
 }

@@ -31,7 +31,7 @@ func (h *harness) bobWins() string {
 
 // wins plays the next game of the lobby, Alice starting it, and player (the
 // one who is to bet) wins it at once with 21; it returns the commitment of
-// the deck the table showed.
+// the deck as the table showed it: its first sixteen hex digits and "…".
 func (h *harness) wins(player string) string {
 	h.t.Helper()
 	h.decks("Th Ah")
@@ -40,9 +40,24 @@ func (h *harness) wins(player string) string {
 	h.bet(player, 10)
 	h.hit(player)
 	h.tableMessage(contains("Game over"))
-	hash := regexp.MustCompile(`[0-9a-f]{64}`).FindString(during.Text)
-	require.NotEmpty(h.t, hash, "the table shows the deck's commitment: %q", during.Text)
-	return hash
+	assert.NotRegexp(h.t, wholeHashRE, during.Text, "the whole hash takes two lines on a phone: /verify shows it")
+	shown := regexp.MustCompile(`[0-9a-f]{16}…`).FindString(during.Text)
+	require.NotEmpty(h.t, shown, "the table shows the deck's commitment: %q", during.Text)
+	return shown
+}
+
+// wholeHashRE matches a whole SHA-256 in hex.
+var wholeHashRE = regexp.MustCompile(`[0-9a-f]{64}`)
+
+// hashShown returns the whole hash in text that starts with the digits of
+// shown, the short form a table showed, and whether there is one.
+func hashShown(text, shown string) (string, bool) {
+	for _, h := range wholeHashRE.FindAllString(text, -1) {
+		if strings.HasPrefix(h, strings.TrimSuffix(shown, "…")) {
+			return h, true
+		}
+	}
+	return "", false
 }
 
 func TestTopStatsHistory(t *testing.T) {
@@ -137,7 +152,7 @@ func TestAuditFindsTampering(t *testing.T) {
 	h.command("Alice", "audit")
 	h.botSays("❌ The chips do not add up: balances 2\u202f000 + on tables 0, granted 2\u202f000, in the ledger 1\u202f000; problems found: ")
 	h.command("Alice", "lang", "ru")
-	h.botSays("Русский")
+	h.botSays("Язык: русский.")
 	h.command("Alice", "audit")
 	h.botSays("❌ Фишки не сходятся")
 }
@@ -191,12 +206,15 @@ func TestGrantIsForOwnersOnly(t *testing.T) {
 // table showed before the first card, and changing one card breaks it.
 func TestFairnessVerify(t *testing.T) {
 	h := newHarness(t)
-	shown := h.bobWins()
+	short := h.bobWins()
 
 	h.command("Carol", "verify", "99")
 	h.botSays("No deck of game 99 is kept.")
 	h.command("Carol", "verify")
-	msg := h.botSays("Game 1", shown)
+	msg := h.botSays("Game 1")
+	// The hash /verify shows starts as the table's did.
+	shown, ok := hashShown(msg.Text, short)
+	require.True(t, ok, "/verify shows the whole hash of %s: %q", short, msg.Text)
 	m := regexp.MustCompile(`(?m)^([2-9TJQKA][shdc])+:[0-9a-f]{32}$`).FindString(msg.Text)
 	require.NotEmpty(t, m, "the preimage is in the message: %q", msg.Text)
 	sum := sha256.Sum256([]byte(m))

@@ -239,6 +239,9 @@ func (b *Bot) message(ctx context.Context, u update) {
 		b.log.Debug("message ignored", "update_id", u.UpdateID, "why", why)
 		return
 	}
+	if m.Chat.IsPrivate() && senderOf(m) == byPerson && m.From.ID == m.Chat.ID {
+		b.startedPrivate(ctx, m.From)
+	}
 	tc, ok, why := commandOf(m)
 	if why != "" {
 		b.skip(u, why)
@@ -341,6 +344,9 @@ func (c *command) request(u storage.User, cmd game.Command) storage.ApplyRequest
 	return c.b.request(c.key, c.u.UpdateID, u, cmd)
 }
 
+// newGame handles /newgame: it opens a table, or brings the open one to
+// the bottom of the chat. In a private chat the house sits down at once:
+// solo play.
 func (c *command) newGame(ctx context.Context) {
 	u, ok := c.player()
 	if !ok {
@@ -350,10 +356,24 @@ func (c *command) newGame(ctx context.Context) {
 	// table's message goes, or stays as the record of its last game.
 	req := c.request(u, game.Command{Kind: game.Open, User: u.ID, Name: u.Name})
 	req.Repost = true
+	solo := c.m.Chat.IsPrivate()
+	if solo {
+		s, err := c.b.store.Settings(ctx, c.m.Chat.ID)
+		if err != nil {
+			c.b.internal("newgame", err)
+			c.say(i18n.T(c.lang, i18n.PopError))
+			return
+		}
+		req.Then = soloHouse(s)
+	}
 	res, err := c.b.store.Apply(ctx, req)
 	switch {
 	case err == nil:
+		c.b.opened(res.View, u, c.m.Chat)
 		c.b.show(res.View)
+		if solo {
+			c.soloHouseAbsent(res)
+		}
 	case errors.Is(err, game.ErrTableOpen):
 		// Bring the open table to the bottom of the chat: a new message,
 		// within the sender's quota like an answer.
@@ -462,7 +482,7 @@ func (c *command) cancel(ctx context.Context) {
 
 func (c *command) setLang(ctx context.Context) {
 	if c.args == "" {
-		c.say(i18n.T(c.lang, i18n.LangCurrent, i18n.Name(c.lang)))
+		c.say(i18n.T(c.lang, i18n.LangCurrent, i18n.NameInText(c.lang)))
 		return
 	}
 	l, err := setting.ReadLang(c.args)
@@ -479,7 +499,7 @@ func (c *command) setLang(ctx context.Context) {
 		c.say(i18n.T(c.lang, i18n.PopError))
 		return
 	}
-	c.say(i18n.T(l, i18n.LangSet, i18n.Name(l)))
+	c.say(i18n.T(l, i18n.LangSet, i18n.NameInText(l)))
 	c.b.refreshChat(ctx, c.key.Chat)
 	c.b.redrawPanels(c.m.Chat.ID, s)
 }
@@ -544,10 +564,15 @@ func (b *Bot) welcome(m *tgbotapi.Message) {
 }
 
 // memberChanged acts on the bot's own membership: removed from a chat, it
-// refunds the bets of the chat's tables. (It says hello on the message
-// that it was added: see added.)
+// refunds the bets of the chat's tables; in a private chat, see
+// privateMember. (It says hello on the message that it was added: see
+// added.)
 func (b *Bot) memberChanged(ctx context.Context, m *tgbotapi.ChatMemberUpdated) {
 	if m.NewChatMember.User.ID != b.ID() {
+		return
+	}
+	if m.Chat.IsPrivate() {
+		b.privateMember(ctx, m)
 		return
 	}
 	chat := m.Chat.ID
@@ -570,6 +595,7 @@ func (b *Bot) forget(chat int64) {
 		b.timers.clear(k)
 	}
 	b.nudges.forget(chat)
+	b.notices.forget(chat)
 }
 
 // migrate moves a group's tables, chips and settings to the supergroup it

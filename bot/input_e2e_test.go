@@ -158,20 +158,25 @@ func TestForgedCallbackData(t *testing.T) {
 	h.audit()
 }
 
-// TestForgedPressInAPrivateChat: a private chat has no table and no
-// settings; buttons forged on the bot's message there are refused and
-// open nothing.
+// TestForgedPressInAPrivateChat: a private chat has a table once its user
+// opens one (solo play); buttons forged on the bot's message there before
+// that are refused as in a group, and open nothing.
 func TestForgedPressInAPrivateChat(t *testing.T) {
 	h := newHarness(t)
 	alice := h.user("Alice")
 	dm, msg := h.startPrivately(alice)
-	for _, data := range []string{"n:0", "j:0", "c:0:stake:25", "v:1"} {
+	for data, want := range map[string]string{
+		"n:0":          "This button doesn't work here.",
+		"j:0":          "This button doesn't work here.",
+		"a:1":          "This table has moved on.",
+		"c:0:stake:25": "The settings have changed meanwhile; look again.",
+		"v:1":          "This button doesn't work here.",
+	} {
 		cb, err := h.srv.Press(telegramtest.Press{ChatID: dm.ID, From: alice.ID, MessageID: msg.MessageID, Data: data})
 		require.NoError(t, err)
 		a, err := cb.Wait(h.ctx())
 		require.NoError(t, err)
-		assert.Equal(t, "Tables are played in group chats: add me to a group and send /newgame there.", a.Text, data)
-		assert.True(t, a.ShowAlert, data)
+		assert.Equal(t, want, a.Text, data)
 	}
 	v, err := h.store.View(h.ctx(), storage.TableKey{Chat: dm.ID})
 	require.NoError(t, err)
@@ -198,7 +203,7 @@ func TestLongArgumentsAreQuotedShort(t *testing.T) {
 	}{
 		{[]string{"turn", long}, " is not a value for turn."},
 		{[]string{"lang", long}, "…: use en or ru."},
-		{[]string{long, "1"}, "The settings: stake, entry, bets, turn, lobby, knocks, lang."},
+		{[]string{long, "1"}, "The settings: stake, entry, bets, turn, lobby, knocks, house, lang."},
 	}
 	for i, tt := range tests {
 		sent := h.command("Alice", "settings", tt.args...)
@@ -266,16 +271,18 @@ func (h *harness) startPrivately(u telegramtest.User) (telegramtest.Chat, telegr
 	return dm, msg
 }
 
-// TestStartInAPrivateChat: /start in a private chat says how to add the
-// bot to a group; a group command there says tables are played in groups.
+// TestStartInAPrivateChat: /start in a private chat offers solo play
+// against the house, and says how to add the bot to a group; a command for
+// groups only says so.
 func TestStartInAPrivateChat(t *testing.T) {
 	h := newHarness(t)
 	alice := h.user("Alice")
 	dm, msg := h.startPrivately(alice)
-	assert.Contains(t, msg.Text, "Add me to a group")
-	_, err := h.srv.SendCommand(dm.ID, alice.ID, "newgame")
+	assert.Contains(t, msg.Text, "Play against me right here: /newgame")
+	assert.Contains(t, msg.Text, "add me to a group")
+	_, err := h.srv.SendCommand(dm.ID, alice.ID, "kick")
 	require.NoError(t, err)
-	_, err = h.srv.WaitForBotMessage(h.ctx(), dm.ID, telegramtest.TextContains("Tables are played in group chats"))
+	_, err = h.srv.WaitForBotMessage(h.ctx(), dm.ID, telegramtest.TextContains("That works in group chats only."))
 	require.NoError(t, err)
 }
 

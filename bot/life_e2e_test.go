@@ -200,13 +200,12 @@ func TestRestartMidGame(t *testing.T) {
 	h.tableMessage(contains("closed"))
 }
 
-// TestHitAnsweredAfterCrash: the bot crashes after a Hit was committed
-// and before its answer reached Telegram. The press, never confirmed, is
-// delivered again to the next bot, which answers it as the first would
-// have: with the card drawn, not an empty toast.
-func TestHitAnsweredAfterCrash(t *testing.T) {
-	h := newHarness(t)
-	h.bobToDraw()
+// hitThroughCrash presses Hit as name; the bot crashes after the Hit was
+// committed and before its answer reached Telegram, and the press, never
+// confirmed, is delivered again to the next bot. It returns the answer
+// the press got.
+func (h *harness) hitThroughCrash(name string) telegramtest.CallbackAnswer {
+	h.t.Helper()
 	var data string
 	m := h.tableMessage(func(m telegramtest.ChatMessage) bool {
 		b, ok := m.Button("Hit 🂠")
@@ -214,15 +213,25 @@ func TestHitAnsweredAfterCrash(t *testing.T) {
 		return ok
 	})
 	held := h.srv.InjectFault(telegramtest.Fault{Kind: telegramtest.FaultDelay, Methods: []string{"answerCallbackQuery"}, Delay: wait})
-	cb, err := h.srv.Press(telegramtest.Press{ChatID: h.group.ID, From: h.user("Bob").ID, MessageID: m.MessageID, Data: data})
-	require.NoError(t, err)
-	require.Eventually(t, func() bool { return held.Fired() == 1 }, wait, 10*time.Millisecond, "the Hit is committed, its answer on its way")
+	cb, err := h.srv.Press(telegramtest.Press{ChatID: h.group.ID, From: h.user(name).ID, MessageID: m.MessageID, Data: data})
+	require.NoError(h.t, err)
+	require.Eventually(h.t, func() bool { return held.Fired() == 1 }, wait, 10*time.Millisecond, "the Hit is committed, its answer on its way")
 	h.crash(held.Remove)
-
 	a, err := cb.Wait(h.ctx())
-	require.NoError(t, err)
+	require.NoError(h.t, err)
+	return a
+}
+
+// TestHitAnsweredAfterCrash: the bot crashes after a Hit was committed
+// and before its answer reached Telegram. The press, never confirmed, is
+// delivered again to the next bot, which answers it as the first would
+// have: with the card drawn, not an empty toast.
+func TestHitAnsweredAfterCrash(t *testing.T) {
+	h := newHarness(t)
+	h.bobToDraw()
+	a := h.hitThroughCrash("Bob")
 	assert.Equal(t, "10♠ · 14", a.Text, "the answer names the card, as the first would have")
-	m = h.tableMessage(contains("K♥ 10♠ = 14"))
+	m := h.tableMessage(contains("K♥ 10♠ = 14"))
 	assert.Contains(t, m.Labels(), "Stand ✋")
 	assert.EqualValues(t, 990, h.balance("Bob"), "the Hit was applied once")
 	h.audit()

@@ -10,6 +10,7 @@ import (
 	"github.com/twentyone-bot/twentyone/bot/outbox"
 	"github.com/twentyone-bot/twentyone/bot/render"
 	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/game/house"
 	"github.com/twentyone-bot/twentyone/storage"
 )
 
@@ -205,7 +206,8 @@ func (b *Bot) followTurn(v storage.View) {
 	turn, ok := turnOf(&v.Table)
 	nudged := b.nudges.follow(v.Key, turn, ok)
 	var at time.Time
-	if ok && !nudged && v.Key.Chat < 0 { // groups only: a private chat notifies
+	// Groups only: a private chat notifies. The house needs no nudge.
+	if ok && !nudged && v.Key.Chat < 0 && turn.user != house.ID {
 		at = nudgeTime(&v.Table)
 	}
 	b.timers.setNudge(v.Key, v.Table.Version(), at)

@@ -44,7 +44,7 @@ func TestTopicImplicitReplyIsNoReply(t *testing.T) {
 	h.post("Bob", topic, 0, "/stats")
 	h.botSays("Bob hasn't played here yet.")
 	h.post("Bob", topic, 0, "/grant 500")
-	h.botSays("Reply to a user's message with /grant AMOUNT.")
+	h.botSays("Reply to a user's message with /grant AMOUNT;")
 	assert.EqualValues(t, 1000, h.balance("Alice"), "the topic's creator got nothing")
 	h.post("Alice", topic, 0, "/kick")
 	h.botSays("Reply to a player's message with /kick")
@@ -193,6 +193,6 @@ func TestWelcomeInACreatedGroup(t *testing.T) {
 	require.NoError(t, err)
 	_, err = h.srv.PushRawUpdate(telegramtest.UpdateMessage, raw)
 	require.NoError(t, err)
-	_, err = h.srv.WaitForBotMessage(h.ctx(), fresh.ID, telegramtest.TextContains("Я провожу здесь Очко"))
+	_, err = h.srv.WaitForBotMessage(h.ctx(), fresh.ID, telegramtest.TextContains("Я веду здесь игру в Очко"))
 	require.NoError(t, err)
 }

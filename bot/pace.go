@@ -136,14 +136,14 @@ type earlier struct {
 
 // showed reports whether the process before may have shown, in the chat,
 // a turn that began at started, before this start: a call into the chat
-// after it, or no record to tell (nothing saved, or the chat's calls
-// expired from it). A turn that began after the last save (a crash came
-// within a second) was not shown.
+// after it, or no record to tell (nothing saved, the chat's calls expired
+// from it, or a private chat, whose calls are not kept). A turn that began
+// after the last save (a crash came within a second) was not shown.
 func (e earlier) showed(chat int64, started time.Time) bool {
 	switch last, ok := e.last[chat]; {
 	case !started.Before(e.start):
 		return false
-	case e.saved.IsZero():
+	case e.saved.IsZero(), chat > 0:
 		return true
 	case started.After(e.saved):
 		return false

@@ -15,6 +15,7 @@ import (
 	"github.com/twentyone-bot/twentyone/bot/outbox"
 	"github.com/twentyone-bot/twentyone/bot/telegramtest"
 	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/game/house"
 	"github.com/twentyone-bot/twentyone/storage"
 )
 
@@ -361,4 +362,128 @@ func TestPacedRendersCoalesceAndLeadReplies(t *testing.T) {
 	assert.Equal(t, "edit", order[0], "the table's edit goes before the replies: %v", order)
 	assert.Equal(t, 1, strings.Count(strings.Join(order, " "), "edit"), "one edit for both leaves: %v", order)
 	assert.Equal(t, 2, strings.Count(strings.Join(order, " "), "reply"), "the balance and the leaves' answer, the same for both and sent once: %v", order)
+}
+
+// TestPacedHouseWaitsForItsTurnToShow: the house moves as a player would,
+// once its turn is shown. The game starts while the group's budget is
+// spent, with the house to bet first: the render that shows its turn waits
+// for the group's pacing, more than the 2 s a turn's clock may run unseen,
+// and the house does not move meanwhile, though its thinking time passes.
+// The render starts the turn's clock again, and the house's move with it:
+// the deadline and the move stored (which a restart re-arms) are the whole
+// turn and the house's thinking time from the render, and the house moves
+// then.
+func TestPacedHouseWaitsForItsTurnToShow(t *testing.T) {
+	h := newHarness(t, paced)
+	turn := game.DefaultSettings().TurnTimeout
+	h.command("Alice", "newgame")
+	h.handled()
+	m, _, _ := h.see()
+	h.pressOn(m, "Alice", action(callback.SeatHouse))
+	for _, name := range []string{"Bob", "Carol"} {
+		m, _, _ = h.see()
+		h.pressOn(m, name, action(callback.Join))
+	}
+	m, _, _ = h.see() // four writes: the burst is spent
+	h.pressOn(m, "Alice", action(callback.Start))
+	started := h.clock.Now()
+	require.True(t, h.houseToMove(), "the house bets first")
+	v := h.view()
+	version := v.Table.Version()
+	thinks := house.Delay(&v.Table)
+	require.True(t, started.Add(turn).Equal(v.Table.Deadline()), "the clock started with the game")
+	_, _, shown := h.showing()
+	require.False(t, shown, "the render waits for the group's pacing")
+
+	for !shown {
+		require.Less(t, h.clock.Now().Sub(started), time.Minute, "the render shows the house's turn")
+		h.advance(step, step)
+		assert.Equal(t, version, h.version(), "the house does not move before its turn shows, %s after the start", h.clock.Now().Sub(started))
+		_, v, shown = h.showing()
+	}
+	wentAt := h.clock.Now()
+	require.Greater(t, wentAt.Sub(started), 2*time.Second+step, "the render waited past the time a turn may run unseen")
+	require.Greater(t, wentAt.Sub(started), thinks, "the house's thinking time passed while it waited")
+	// The render went within the last step: its time is in (wentAt-step, wentAt].
+	deadline := v.Table.Deadline()
+	assert.True(t, deadline.After(wentAt.Add(turn-step)) && !deadline.After(wentAt.Add(turn)),
+		"the whole turn from the render: %s from the start", deadline.Sub(started))
+	shownAt := deadline.Add(-turn)
+	timers, err := h.store.Timers(h.ctx())
+	require.NoError(t, err)
+	require.Len(t, timers, 1)
+	assert.True(t, shownAt.Add(thinks).Equal(timers[0].HouseAt), "the house's move follows the turn's clock: stored %s after the render",
+		timers[0].HouseAt.Sub(shownAt))
+
+	h.clock.Set(shownAt.Add(thinks).Add(-time.Millisecond))
+	h.settle()
+	assert.Equal(t, version, h.version(), "the house thinks its whole time from the render")
+	h.clock.Set(shownAt.Add(thinks))
+	require.NoError(t, h.srv.WaitFor(h.ctx(), func(*telegramtest.View) bool {
+		v, err := h.store.View(context.Background(), h.key())
+		return err == nil && v.Table.Version() > version
+	}), "the house bets once its time from the render is up")
+}
+
+// TestPacedSoloIsAPrivateChat: a solo table, in a private chat, is paced
+// as Telegram limits a private chat, a write a second, not as a group:
+// Alice and the house play for a minute, Alice's moves show within a
+// second of her press (two after one that wrote twice), the minute holds
+// more writes than a group's 20, none within a second of another, and
+// Telegram refuses none.
+func TestPacedSoloIsAPrivateChat(t *testing.T) {
+	h := newHarness(t, paced, inPrivate)
+	sub := h.srv.Subscribe(8192)
+	defer sub.Close()
+	h.command("Alice", "newgame")
+	h.handled()
+	start := h.clock.Now()
+	var took []time.Duration
+	for pressed := false; h.clock.Now().Sub(start) < time.Minute; {
+		m, v, d := h.see()
+		if pressed {
+			took = append(took, d)
+		}
+		tb := &v.Table
+		i, turn := tb.Turn()
+		pressed = true
+		switch {
+		case !turn && !hasButton(m, callback.Start), turn && tb.Seat(i).User == house.ID:
+			// The house thinks, or the message still shows its turn: it has
+			// no button, as the game's end and its new lobby.
+			pressed = false
+			h.advance(step, step)
+		case tb.Phase() == game.Lobby:
+			h.pressOn(m, "Alice", action(callback.Start))
+		case tb.Phase() == game.Betting:
+			h.pressOn(m, "Alice", func(d callback.Data) bool { return d.Action == callback.Bet })
+		case tb.Seat(i).Hand.Score() < 14:
+			h.pressOn(m, "Alice", action(callback.Hit))
+		default:
+			h.pressOn(m, "Alice", action(callback.Stand))
+		}
+	}
+	writes, refused := h.groupWrites(sub)
+	require.NotEmpty(t, took)
+	t.Logf("%d moves, shown after %v; %d writes", len(took), took, len(writes))
+	slowest := slices.Max(took)
+	slices.Sort(took)
+	assert.LessOrEqual(t, took[len(took)/2], time.Second+step, "a move shows within a second")
+	assert.LessOrEqual(t, slowest, 2*time.Second+step, "or, after a move that wrote twice (a game's record and its new lobby), within two")
+	assert.Greater(t, mostInAMinute(writes), 20, "more writes in a minute than a group may have")
+	slices.SortFunc(writes, time.Time.Compare)
+	for i := 1; i < len(writes); i++ {
+		assert.GreaterOrEqual(t, writes[i].Sub(writes[i-1]), time.Second, "writes %d and %d", i-1, i)
+	}
+	assert.Zero(t, refused, "429s")
+}
+
+// hasButton reports whether message m has a button of action a.
+func hasButton(m telegramtest.ChatMessage, a callback.Action) bool {
+	for _, b := range m.Buttons() {
+		if d, err := callback.Parse(b.CallbackData); err == nil && d.Action == a {
+			return true
+		}
+	}
+	return false
 }

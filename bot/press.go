@@ -30,11 +30,19 @@ func (b *Bot) press(ctx context.Context, u update) {
 		return
 	}
 	chat := q.Message.Chat.ID
-	if !isGroup(q.Message.Chat) {
-		// The bot shows no table or settings outside groups: a press there
-		// is forged, and would open a table in a private chat.
+	if !isGroup(q.Message.Chat) && !q.Message.Chat.IsPrivate() {
+		// The bot shows no table or settings in a channel: a press there
+		// is forged.
 		b.answer(q, i18n.T(b.chatLang(ctx, chat, q.From), i18n.GroupsOnly), true)
 		return
+	}
+	if q.Message.Chat.IsPrivate() {
+		// A private chat holds a solo table, and the list of the groups
+		// the user follows, whose buttons stop a follow.
+		if data, err := callback.Parse(q.Data); err == nil && data.Action == callback.Unfollow {
+			b.pressUnfollow(ctx, q, data.Chat, b.chatLang(ctx, chat, q.From))
+			return
+		}
 	}
 	if q.Message.Date == 0 {
 		b.pressInaccessible(ctx, q)
@@ -111,6 +119,7 @@ var fieldInfo = map[string]i18n.Key{
 	callback.FieldLobby:  i18n.PopInfoLobby,
 	callback.FieldKnocks: i18n.PopInfoKnocks,
 	callback.FieldLang:   i18n.PopInfoLang,
+	callback.FieldHouse:  i18n.PopInfoHouse,
 }
 
 // answer answers a callback query. It goes straight to the Bot API, not
@@ -169,6 +178,9 @@ func (b *Bot) pressTable(ctx context.Context, u update, key storage.TableKey, da
 	case data.Version == 0:
 		b.answer(q, i18n.T(b.chatLang(ctx, key.Chat, q.From), i18n.PopBadButton), false)
 		return
+	case data.Action == callback.SeatHouse || data.Action == callback.UnseatHouse:
+		b.pressHouse(ctx, u, key, data)
+		return
 	}
 	cmd := game.Command{Kind: tableCommands[data.Action], User: from.ID, Name: from.Name,
 		Amount: data.Amount, Version: data.Version}
@@ -178,6 +190,9 @@ func (b *Bot) pressTable(ctx context.Context, u update, key storage.TableKey, da
 	// the record of its last game, or goes when it held none.
 	req.Repost = data.Action == callback.NewTable
 	res, err := b.store.Apply(ctx, req)
+	if err == nil && cmd.Kind == game.Open {
+		b.opened(res.View, from, q.Message.Chat)
+	}
 	lang := langOf(res.Settings, from.Language)
 	if err != nil {
 		if errors.Is(err, storage.ErrDuplicate) {
@@ -351,7 +366,7 @@ func startToast(lang i18n.Lang, cmd game.Command, out game.Outcome, tb *game.Tab
 		}
 		if e.User != cmd.User {
 			if i, ok := tb.SeatOf(e.User); ok {
-				return i18n.T(lang, i18n.PopStartOther, render.Name(tb.Seat(i).Name))
+				return i18n.T(lang, i18n.PopStartOther, render.PlayerName(e.User, tb.Seat(i).Name, lang))
 			}
 			return ""
 		}
@@ -383,7 +398,7 @@ func (b *Bot) rejection(lang i18n.Lang, err error, v storage.View, user game.Use
 			return i18n.T(lang, i18n.PopBanker), false
 		}
 		if i, ok := t.Turn(); ok {
-			return i18n.T(lang, i18n.PopTurn, render.Name(t.Seat(i).Name)), false
+			return i18n.T(lang, i18n.PopTurn, render.PlayerName(t.Seat(i).User, t.Seat(i).Name, lang)), false
 		}
 		return i18n.T(lang, i18n.PopNotNow), false
 	case game.KindInvalid:
@@ -415,7 +430,7 @@ func (b *Bot) notAllowed(lang i18n.Lang, err error, v storage.View, user game.Us
 	case errors.Is(err, game.ErrNotSeated):
 		return i18n.T(lang, i18n.PopNotSeated), false
 	case errors.Is(err, game.ErrNotEnoughPlayers):
-		return i18n.T(lang, i18n.PopNeedPlayers, strconv.Itoa(game.MinPlayers)), false
+		return i18n.T(lang, i18n.PopNeedPlayers, i18n.Count(lang, i18n.NounPlayers, game.MinPlayers)), false
 	case errors.Is(err, game.ErrGameInProgress):
 		return i18n.T(lang, i18n.PopInProgress), false
 	case errors.Is(err, game.ErrNoTable):
@@ -429,8 +444,9 @@ func (b *Bot) notAllowed(lang i18n.Lang, err error, v storage.View, user game.Us
 
 // timeout applies a table's timeout for the version it was set for; but
 // while a render that is to show the table's turn for the first time waits
-// (see tableMessages), it looks again after hiddenRecheck: that render
-// starts the turn's clock again, and re-arms the timeout.
+// (see tableMessages), it waits for that render, which re-arms the timeout
+// once it decided the turn's clock (started again if late), and looks
+// again after hiddenRecheck meanwhile.
 func (b *Bot) timeout(ctx context.Context, key storage.TableKey, version uint64) {
 	if b.turnHidden(ctx, key, version) {
 		b.timers.set(key, version, b.clock.Now().Add(hiddenRecheck))
@@ -459,8 +475,9 @@ func (b *Bot) timeout(ctx context.Context, key storage.TableKey, version uint64)
 // timeoutRetry is how long after a timeout failed it is tried again.
 const timeoutRetry = time.Minute
 
-// hiddenRecheck is how soon a timeout held by a turn not shown yet looks
-// again.
+// hiddenRecheck is how soon a timeout, or a move of the house, held by a
+// turn not shown yet looks again, unless the render that shows the turn
+// re-arms it before (tableMessages.hidden).
 const hiddenRecheck = time.Second
 
 // turnHidden reports whether the table, at version, has a turn not shown

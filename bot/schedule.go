@@ -9,15 +9,17 @@ import (
 )
 
 // scheduler keeps each table's deadline, firing a timeout for the version
-// it was set for, and the time of its turn's nudge (see nudges), firing
-// the nudge for the version it was set for. The deadlines are one heap
-// under one clock timer, set for the earliest: a hundred thousand open
-// tables cost a hundred thousand small entries (two each), not as many
-// timers.
+// it was set for, the time of its turn's nudge (see nudges), firing the
+// nudge for the version it was set for, and the time the house moves
+// there (see houseMove), firing the move for the version it was set for.
+// The deadlines are one heap under one clock timer, set for the earliest:
+// a hundred thousand open tables cost a hundred thousand small entries (two
+// or three each), not as many timers.
 type scheduler struct {
 	clock Clock
 	fire  func(key storage.TableKey, version uint64)
 	nudge func(key storage.TableKey, version uint64)
+	move  func(key storage.TableKey, version uint64)
 
 	mu      sync.Mutex
 	byKey   map[timerSlot]*deadline
@@ -30,13 +32,25 @@ type scheduler struct {
 	closed bool
 }
 
-// timerSlot names one of a table's timers: its deadline, or its nudge.
+// timerSlot names one of a table's timers.
 type timerSlot struct {
-	key   storage.TableKey
-	nudge bool
+	key  storage.TableKey
+	kind slotKind
 }
 
-// deadline is a table's armed deadline (or nudge).
+// slotKind says which of a table's timers a slot is.
+type slotKind uint8
+
+const (
+	// deadlineSlot: the table's deadline.
+	deadlineSlot slotKind = iota
+	// nudgeSlot: the time of its turn's nudge.
+	nudgeSlot
+	// houseSlot: the time the house moves.
+	houseSlot
+)
+
+// deadline is a table's armed deadline (or nudge, or house move).
 type deadline struct {
 	slot    timerSlot
 	version uint64
@@ -45,20 +59,26 @@ type deadline struct {
 }
 
 // newScheduler returns a scheduler that calls fire for the deadlines that
-// come due and nudge for the nudges.
-func newScheduler(clock Clock, fire, nudge func(storage.TableKey, uint64)) *scheduler {
-	return &scheduler{clock: clock, fire: fire, nudge: nudge, byKey: make(map[timerSlot]*deadline)}
+// come due, nudge for the nudges and move for the house's moves.
+func newScheduler(clock Clock, fire, nudge, move func(storage.TableKey, uint64)) *scheduler {
+	return &scheduler{clock: clock, fire: fire, nudge: nudge, move: move, byKey: make(map[timerSlot]*deadline)}
 }
 
 // set arms the table's deadline, replacing the one it had; a zero deadline
 // only clears it. A deadline already past fires at once.
 func (s *scheduler) set(key storage.TableKey, version uint64, at time.Time) {
-	s.setSlot(timerSlot{key: key}, version, at)
+	s.setSlot(timerSlot{key: key, kind: deadlineSlot}, version, at)
 }
 
 // setNudge arms the time of the table's nudge as set arms its deadline.
 func (s *scheduler) setNudge(key storage.TableKey, version uint64, at time.Time) {
-	s.setSlot(timerSlot{key: key, nudge: true}, version, at)
+	s.setSlot(timerSlot{key: key, kind: nudgeSlot}, version, at)
+}
+
+// setHouse arms the time the house moves at the table as set arms its
+// deadline.
+func (s *scheduler) setHouse(key storage.TableKey, version uint64, at time.Time) {
+	s.setSlot(timerSlot{key: key, kind: houseSlot}, version, at)
 }
 
 func (s *scheduler) setSlot(slot timerSlot, version uint64, at time.Time) {
@@ -76,10 +96,12 @@ func (s *scheduler) setSlot(slot timerSlot, version uint64, at time.Time) {
 	s.arm()
 }
 
-// clear disarms the table's deadline and nudge, if it has them.
+// clear disarms the table's deadline, nudge and house move, if it has
+// them.
 func (s *scheduler) clear(key storage.TableKey) {
 	s.set(key, 0, time.Time{})
 	s.setNudge(key, 0, time.Time{})
+	s.setHouse(key, 0, time.Time{})
 }
 
 // holdUntil makes every deadline before t fire at t, until release.
@@ -149,15 +171,18 @@ func (s *scheduler) tick(gen uint64) {
 	s.arm()
 	s.mu.Unlock()
 	for _, d := range due {
-		if d.slot.nudge {
+		switch d.slot.kind {
+		case nudgeSlot:
 			s.nudge(d.slot.key, d.version)
-		} else {
+		case houseSlot:
+			s.move(d.slot.key, d.version)
+		default:
 			s.fire(d.slot.key, d.version)
 		}
 	}
 }
 
-// len returns how many deadlines and nudges are armed.
+// len returns how many deadlines, nudges and house moves are armed.
 func (s *scheduler) len() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -137,7 +137,8 @@ func TestSchedulerOneTimerForEveryDeadline(t *testing.T) {
 	}
 	var got []fired
 	s := newScheduler(clock, func(k storage.TableKey, v uint64) { got = append(got, fired{k, v}) },
-		func(storage.TableKey, uint64) { t.Error("no nudge was armed") })
+		func(storage.TableKey, uint64) { t.Error("no nudge was armed") },
+		func(storage.TableKey, uint64) { t.Error("no move of the house was armed") })
 	const tables = 1000
 	for i := range int64(tables) {
 		s.set(storage.TableKey{Chat: -i - 1}, 1, start.Add(time.Duration(i%10+1)*time.Second))
@@ -167,17 +168,19 @@ func TestSchedulerHold(t *testing.T) {
 	clock := &manualClock{now: start}
 	var got []uint64
 	s := newScheduler(clock, func(_ storage.TableKey, v uint64) { got = append(got, v) },
-		func(_ storage.TableKey, v uint64) { got = append(got, v+100) })
+		func(_ storage.TableKey, v uint64) { got = append(got, v+100) },
+		func(_ storage.TableKey, v uint64) { got = append(got, v+200) })
 	s.holdUntil(start.Add(10 * time.Second))
 	s.set(storage.TableKey{Chat: -1}, 1, start.Add(-time.Minute)) // overdue
 	s.set(storage.TableKey{Chat: -2}, 2, start.Add(5*time.Second))
 	s.set(storage.TableKey{Chat: -3}, 3, start.Add(20*time.Second))
 	s.setNudge(storage.TableKey{Chat: -2}, 2, start.Add(time.Second))
+	s.setHouse(storage.TableKey{Chat: -3}, 3, start.Add(2*time.Second))
 	clock.advance(9 * time.Second)
 	assert.Empty(t, got, "held")
 	s.release()
 	clock.advance(0)
-	assert.ElementsMatch(t, []uint64{1, 2, 102}, got, "released: the held deadlines and nudges fire")
+	assert.ElementsMatch(t, []uint64{1, 2, 102, 203}, got, "released: the held deadlines, nudges and house moves fire")
 	got = got[:0]
 	clock.advance(11 * time.Second)
 	assert.ElementsMatch(t, []uint64{3}, got)
@@ -192,32 +195,39 @@ func TestSchedulerHold(t *testing.T) {
 	assert.Equal(t, []uint64{4}, got)
 }
 
-// TestSchedulerNudgesBesideDeadlines: a table's nudge is a timer of its
-// own beside its deadline, in the same heap: each fires its own function
-// for its own version, setting one leaves the other, and clear disarms
-// both.
+// TestSchedulerNudgesBesideDeadlines: a table's nudge and the house's
+// move there are timers of their own beside its deadline, in the same
+// heap: each fires its own function for its own version, setting one
+// leaves the others, and clear disarms all three.
 func TestSchedulerNudgesBesideDeadlines(t *testing.T) {
 	start := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
 	clock := &manualClock{now: start}
-	var deadlines, nudges []uint64
+	var deadlines, nudges, moves []uint64
 	s := newScheduler(clock, func(_ storage.TableKey, v uint64) { deadlines = append(deadlines, v) },
-		func(_ storage.TableKey, v uint64) { nudges = append(nudges, v) })
+		func(_ storage.TableKey, v uint64) { nudges = append(nudges, v) },
+		func(_ storage.TableKey, v uint64) { moves = append(moves, v) })
 	a, b := storage.TableKey{Chat: -1}, storage.TableKey{Chat: -2}
 	s.set(a, 1, start.Add(60*time.Second))
 	s.setNudge(a, 1, start.Add(20*time.Second))
 	s.setNudge(a, 2, start.Add(25*time.Second)) // replaces the nudge, not the deadline
+	s.setHouse(a, 2, start.Add(2*time.Second))
 	s.set(b, 5, start.Add(60*time.Second))
 	s.setNudge(b, 5, start.Add(20*time.Second))
-	assert.Equal(t, 4, s.len())
+	s.setHouse(b, 5, start.Add(time.Second))
+	assert.Equal(t, 6, s.len())
 	s.clear(b)
-	assert.Equal(t, 2, s.len(), "clear disarms the deadline and the nudge")
+	assert.Equal(t, 3, s.len(), "clear disarms the deadline, the nudge and the house's move")
 	assert.Equal(t, 1, clock.advance(0), "one clock timer")
-	clock.advance(25 * time.Second)
+	clock.advance(2 * time.Second)
+	assert.Equal(t, []uint64{2}, moves)
+	assert.Empty(t, nudges)
+	clock.advance(23 * time.Second)
 	assert.Equal(t, []uint64{2}, nudges)
 	assert.Empty(t, deadlines)
 	clock.advance(35 * time.Second)
 	assert.Equal(t, []uint64{1}, deadlines)
 	assert.Equal(t, []uint64{2}, nudges)
+	assert.Equal(t, []uint64{2}, moves)
 	assert.Zero(t, s.len())
 }
 

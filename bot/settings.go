@@ -61,9 +61,14 @@ func (c *command) settings(ctx context.Context) {
 // draw is the panel drawn for settings s.
 func (pn panel) draw(s storage.ChatSettings) render.Message {
 	if pn.readOnly {
-		return render.SettingsReadOnly(s.Game, lang(s))
+		return render.SettingsReadOnly(edited(s))
 	}
-	return render.Settings(s.Game, lang(s))
+	return render.Settings(edited(s))
+}
+
+// edited is what the settings editor edits of a chat's settings.
+func edited(s storage.ChatSettings) setting.Chat {
+	return setting.Chat{Game: s.Game, Lang: lang(s), HouseForbidden: s.HouseForbidden}
 }
 
 // panelSent remembers a settings panel just sent, drawn for settings
@@ -72,7 +77,7 @@ func (pn panel) draw(s storage.ChatSettings) render.Message {
 func (b *Bot) panelSent(ctx context.Context, chat int64, pn panel, drawn storage.ChatSettings) {
 	b.panels.add(chat, pn, pn.at)
 	s, err := b.store.Settings(ctx, chat)
-	if err == nil && callback.Stamp(s.Game, string(lang(s))) != callback.Stamp(drawn.Game, string(lang(drawn))) {
+	if err == nil && edited(s).Stamp() != edited(drawn).Stamp() {
 		b.redrawPanel(chat, pn, s)
 	}
 }
@@ -104,18 +109,25 @@ func (b *Bot) redrawPanel(chat int64, pn panel, s storage.ChatSettings) {
 	}})
 }
 
-// editSettings changes the chat's settings and language with edit, one of
-// the settings editor's (package setting), and stores the result. An error
-// from edit stores nothing and is returned as it is.
+// editSettings changes the chat's settings, language and house setting
+// with edit, one of the settings editor's (package setting), and stores
+// the result. An error from edit stores nothing and is returned as it is.
+// When the house was turned off, it is stood up at the chat's tables.
 func (b *Bot) editSettings(ctx context.Context, chat int64, edit func(setting.Chat) (setting.Chat, error)) (storage.ChatSettings, error) {
-	return b.store.UpdateSettings(ctx, chat, func(s *storage.ChatSettings) error {
-		next, err := edit(setting.Chat{Game: s.Game, Lang: lang(*s)})
+	var was bool
+	s, err := b.store.UpdateSettings(ctx, chat, func(s *storage.ChatSettings) error {
+		was = s.HouseForbidden
+		next, err := edit(edited(*s))
 		if err != nil {
 			return err
 		}
-		s.Game, s.Language = next.Game, string(next.Lang)
+		s.Game, s.Language, s.HouseForbidden = next.Game, string(next.Lang), next.HouseForbidden
 		return nil
 	})
+	if err == nil && s.HouseForbidden && !was {
+		b.unseatHouse(ctx, chat)
+	}
+	return s, err
 }
 
 // mayChange reports whether the settings shown to the command's sender

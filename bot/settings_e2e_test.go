@@ -99,5 +99,5 @@ func TestSettingsRowIconsExplainTheRow(t *testing.T) {
 	h.command("Alice", "settings")
 	m = h.botSays("Настройки")
 	a = h.pressRaw("Alice", m.MessageID, settingsInfoButton(t, m, callback.FieldTurn))
-	assert.Equal(t, "Время хода: сколько у игрока есть, чтобы поставить, взять карту или остановиться.", a.Text)
+	assert.Equal(t, "Время хода: сколько времени есть у игрока, чтобы сделать ставку, взять карту или остановиться.", a.Text)
 }

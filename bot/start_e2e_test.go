@@ -15,11 +15,11 @@ import (
 func TestLoneStartBelowTheLimit(t *testing.T) {
 	h := newHarness(t)
 	h.lobby()
-	assert.Equal(t, "Need at least 2 players.", h.startGame("Alice").Text)
+	assert.Equal(t, "Need at least 2\u00a0players.", h.startGame("Alice").Text)
 	h.command("Alice", "settings", "entry", "5000")
 	h.botSays("Saved")
 	before := h.version()
-	assert.Equal(t, "Need at least 2 players.", h.startGame("Alice").Text)
+	assert.Equal(t, "Need at least 2\u00a0players.", h.startGame("Alice").Text)
 	v := h.view()
 	require.Equal(t, game.Lobby, v.Table.Phase(), "the table stays open")
 	assert.Equal(t, before, v.Table.Version(), "nothing applied")

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"log/slog"
+	"net/http"
 	"strconv"
 	"sync"
 	"time"
@@ -14,26 +15,32 @@ import (
 	"github.com/twentyone-bot/twentyone/bot/outbox"
 	"github.com/twentyone-bot/twentyone/bot/render"
 	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/game/house"
 	"github.com/twentyone-bot/twentyone/storage"
 )
 
-// show arms the table's timers for the view and shows the table in its
-// message (see tableMessages.show).
+// show arms the table's timers for the view, follows the lobby it may
+// announce (notices.follow), and shows the table in its message (see
+// tableMessages.show).
 func (b *Bot) show(v storage.View) {
 	b.arm(v)
+	b.notices.follow(v)
 	b.tables.show(v)
 }
 
-// arm arms the table's timers for the view: its deadline and its turn's
-// nudge. It runs on the chat's goroutine, as the commands do: a view
-// armed elsewhere could re-arm a deadline a newer command replaced.
+// arm arms the table's timers for the view: its deadline, its turn's
+// nudge and the house's move, all from the start of the turn's clock. It
+// runs on the chat's goroutine, as the commands do: a view armed elsewhere
+// could re-arm a deadline a newer command replaced.
 func (b *Bot) arm(v storage.View) {
 	b.timers.set(v.Key, v.Table.Version(), v.Table.Deadline())
+	b.timers.setHouse(v.Key, v.Table.Version(), house.MoveAt(&v.Table))
 	b.followTurn(v)
 }
 
 // turnShown arms the timers of the table, whose turn's clock started
-// again when a render first showed it (Store.ShowTurn), on its chat's
+// again when a render first showed it (Store.ShowTurn), or whose timers
+// were held while that render waited (tableMessages.hidden), on its chat's
 // goroutine.
 func (b *Bot) turnShown(key storage.TableKey) {
 	b.onChat(key.Chat, "turn shown", func() {
@@ -74,7 +81,8 @@ func (b *Bot) enqueue(op outbox.Op) error {
 // render of this process showed, from the calls the process before saved
 // (earlier.showed).
 // While a render that is to show a turn first waits, the turn's timeout
-// waits too (Bot.timeout), and so does its nudge.
+// waits too (Bot.timeout), and so do its nudge and the house's move
+// (Bot.houseMove).
 type tableMessages struct {
 	api   *api
 	store Store
@@ -91,8 +99,11 @@ type tableMessages struct {
 	keep    func(key storage.TableKey, id int) bool
 	retired func(chat int64, id int)
 	// shown is told of a table whose turn's clock started again when a
-	// render first showed it (Bot.turnShown).
+	// render first showed it, or whose timers were held while the render
+	// that shows the turn waited (Bot.turnShown); sent of each table
+	// message sent anew, with the view it shows (Bot.tableSent).
 	shown func(key storage.TableKey)
+	sent  func(v storage.View, id int)
 
 	mu      sync.Mutex
 	ids     map[storage.TableKey]int // the message of each open table shown
@@ -112,8 +123,9 @@ type renderState struct {
 	sent  bool
 	shown time.Time
 	// waiting: a render is queued; rendering: one is deciding whether to
-	// start the turn's clock again.
-	waiting, rendering bool
+	// start the turn's clock again; held: a timer of the table found its
+	// turn hidden meanwhile (see hidden).
+	waiting, rendering, held bool
 }
 
 // setEarlier records what the start knows of the calls before it.
@@ -171,8 +183,14 @@ func (t *tableMessages) renderNewest(ctx context.Context, key storage.TableKey) 
 		v = t.showTurn(ctx, v, now)
 	}
 	t.mu.Lock()
-	t.state(key).rendering = false // decided: the turn's clock runs from here
+	rs = t.state(key)
+	rs.rendering = false // decided: the turn's clock runs from here
+	held := rs.held
+	rs.held = false
 	t.mu.Unlock()
+	if held {
+		t.shown(key) // the timers held wait no more
+	}
 	if read {
 		err = t.render(ctx, v)
 	} else {
@@ -243,12 +261,18 @@ func (t *tableMessages) seenLocked(key storage.TableKey, started time.Time) bool
 
 // hidden reports whether the table's turn that began at started is not
 // shown yet while a render that will show it waits or is being made: its
-// clock is not to run out meanwhile.
+// clock is not to run out meanwhile, nor the house to move. When it is,
+// the render re-arms the table's timers (shown) once it decided the turn's
+// clock, so that what the caller holds comes due then.
 func (t *tableMessages) hidden(key storage.TableKey, started time.Time) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	rs := t.renders[key]
-	return !started.IsZero() && rs != nil && (rs.waiting || rs.rendering) && !t.seenLocked(key, started)
+	if started.IsZero() || rs == nil || !(rs.waiting || rs.rendering) || t.seenLocked(key, started) {
+		return false
+	}
+	rs.held = true
+	return true
 }
 
 // pending reports whether a render of the table waits or is being made.
@@ -274,6 +298,9 @@ func (t *tableMessages) render(ctx context.Context, v storage.View) error {
 		Lang:     lang(v.Settings),
 		Now:      t.clock.Now(),
 		Decks:    v.Decks,
+		Awards:   v.Awards,
+
+		HouseForbidden: v.Settings.HouseForbidden,
 	})
 	t.mu.Lock()
 	id := t.ids[key]
@@ -304,6 +331,7 @@ func (t *tableMessages) render(ctx context.Context, v storage.View) error {
 	t.mu.Lock()
 	t.ids[key] = newID
 	t.mu.Unlock()
+	t.sent(v, newID)
 	// Store the new message's id before anything else: a crash before it
 	// is stored leaves the new message behind, showing a state no restart
 	// updates. Until it is stored, the old messages stay owed: retired
@@ -417,7 +445,7 @@ func (t *tableMessages) retire(v storage.View) {
 			if r.Record {
 				err = t.api.editMessage(key.Chat, r.MessageID, render.Summary(render.Input{
 					Table: r.Table, Settings: v.Settings.Game, Names: r.Names,
-					Lang: lang(v.Settings), Now: t.clock.Now(), Decks: r.Decks,
+					Lang: lang(v.Settings), Now: t.clock.Now(), Decks: r.Decks, Awards: r.Awards,
 				}))
 			} else {
 				err = t.api.deleteMessage(key.Chat, r.MessageID)
@@ -481,22 +509,29 @@ func saySlot(thread int, m render.Message) string {
 	fmt.Fprintf(h, "%d\x00%s", thread, m.Text)
 	for _, row := range m.Keyboard {
 		for _, btn := range row {
-			fmt.Fprintf(h, "\x00%s\x00%s", btn.Text, btn.Data)
+			fmt.Fprintf(h, "\x00%s\x00%s\x00%s", btn.Text, btn.Data, btn.URL)
 		}
 	}
 	return "say:" + strconv.FormatUint(h.Sum64(), 36)
 }
 
 // chatError acts on errors that say the chat is gone or moved: a migrated
-// group is moved in storage. It returns err.
+// group is moved in storage; a private chat that answers 403 (the user
+// blocked the bot, never started it, or is deactivated: "Forbidden: bot
+// was blocked by the user" and the like) stops what the user follows. It
+// returns err.
 func (b *Bot) chatError(chat int64, err error) error {
 	if err == nil {
 		return nil
 	}
-	if tg, ok := tgError(err); ok && tg.MigrateToChatID != 0 {
+	tg, ok := tgError(err)
+	switch {
+	case ok && tg.MigrateToChatID != 0:
 		to := tg.MigrateToChatID
 		b.onChat(chat, "migrate", func() { b.migrate(b.base, chat, to) }, "to", to)
 		return fmt.Errorf("chat %d moved to %d: %w", chat, to, err)
+	case ok && tg.Code == http.StatusForbidden && chat > 0:
+		b.onChat(chat, "blocked", func() { b.stopPrivate(b.base, chat) }, "user", chat)
 	}
 	return err
 }

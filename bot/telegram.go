@@ -273,7 +273,11 @@ func keyboardJSON(kb [][]render.Button) (string, bool) {
 	rows := make([][]tgbotapi.InlineKeyboardButton, len(kb))
 	for i, row := range kb {
 		for _, b := range row {
-			rows[i] = append(rows[i], tgbotapi.NewInlineKeyboardButtonData(b.Text, b.Data))
+			btn := tgbotapi.NewInlineKeyboardButtonData(b.Text, b.Data)
+			if b.URL != "" {
+				btn = tgbotapi.NewInlineKeyboardButtonURL(b.Text, b.URL)
+			}
+			rows[i] = append(rows[i], btn)
 		}
 	}
 	data, err := json.Marshal(tgbotapi.NewInlineKeyboardMarkup(rows...))
@@ -354,19 +358,35 @@ func (a *api) answerCallback(id, text string, alert bool) error {
 	return err
 }
 
-// memberStatus returns the user's status in the chat: creator,
-// administrator, member, restricted, left or kicked.
-func (a *api) memberStatus(chat int64, user int64) (string, error) {
+// memberStatus returns the user's status in the chat (creator,
+// administrator, member, restricted, left or kicked) and, for restricted,
+// whether they are a member (Bot API, ChatMemberRestricted.is_member).
+func (a *api) memberStatus(chat int64, user int64) (string, bool, error) {
 	p := tgbotapi.Params{}
 	p.AddNonZero64("chat_id", chat)
 	p.AddNonZero64("user_id", user)
 	var m struct {
-		Status string `json:"status"`
+		Status   string `json:"status"`
+		IsMember bool   `json:"is_member"`
 	}
 	if err := a.call("getChatMember", p, &m); err != nil {
-		return "", err
+		return "", false, err
 	}
-	return m.Status, nil
+	return m.Status, m.IsMember, nil
+}
+
+// chatInfo returns a chat's type and title (getChat).
+func (a *api) chatInfo(chat int64) (kind, title string, err error) {
+	p := tgbotapi.Params{}
+	p.AddNonZero64("chat_id", chat)
+	var c struct {
+		Type  string `json:"type"`
+		Title string `json:"title"`
+	}
+	if err := a.call("getChat", p, &c); err != nil {
+		return "", "", err
+	}
+	return c.Type, c.Title, nil
 }
 
 // setCommands registers the command list for a language ("" for the

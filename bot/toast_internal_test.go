@@ -29,11 +29,11 @@ func TestStandToast(t *testing.T) {
 		banker game.Hand
 		en, ru string
 	}{
-		{game.PlayerHigher, hand("9h", "8h"), "Stand at 18 · banker 17: you win 10", "Хватит на 18 · у банкира 17: выигрыш 10"},
-		{game.BankerBust, hand("Th", "6h", "9c"), "Stand at 18 · banker busts with 25: you win 10", "Хватит на 18 · у банкира перебор (25): выигрыш 10"},
+		{game.PlayerHigher, hand("9h", "8h"), "Stand at 18 · banker 17: you win 10", "Хватит: 18 · у банкира 17, банк платит тебе 10"},
+		{game.BankerBust, hand("Th", "6h", "9c"), "Stand at 18 · banker busts with 25: you win 10", "Хватит: 18 · у банкира перебор (25), банк платит тебе 10"},
 		{game.Tie, hand("Td", "8d"), "Stand at 18 · banker 18 too: a tie goes to the bank, you lose 10",
-			"Хватит на 18 · у банкира тоже 18: при ничьей выигрывает банк, проигрыш 10"},
-		{game.BankerHigher, hand("Tc", "9c"), "Stand at 18 · banker 19: you lose 10", "Хватит на 18 · у банкира 19: проигрыш 10"},
+			"Хватит: 18 · у банкира тоже 18, а при равенстве выигрывает банкир: ставка 10 уходит в банк"},
+		{game.BankerHigher, hand("Tc", "9c"), "Stand at 18 · banker 19: you lose 10", "Хватит: 18 · у банкира 19, ставка 10 уходит в банк"},
 	}
 	for _, tt := range tests {
 		d := game.Duel{Hand: mine, Banker: tt.banker, Bet: 10, Result: tt.result}

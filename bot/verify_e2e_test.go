@@ -25,16 +25,27 @@ func TestVerifyTappedInARecord(t *testing.T) {
 	h.messageSays(record.MessageID, "Twenty One — game 1", "/verify_1")
 	assert.NotEqual(t, first, second)
 
+	shows := func(game, shown string) {
+		t.Helper()
+		got := h.botSays(game)
+		_, ok := hashShown(got.Text, shown)
+		assert.True(t, ok, "%s's deck %s: %q", game, shown, got.Text)
+		other := first
+		if shown == first {
+			other = second
+		}
+		_, ok = hashShown(got.Text, other)
+		assert.False(t, ok, "not the other game's deck %s: %q", other, got.Text)
+	}
 	h.command("Carol", "verify_1")
-	got := h.botSays("Game 1", first)
-	assert.NotContains(t, got.Text, second)
+	shows("Game 1", first)
 	h.command("Carol", "verify_2")
-	h.botSays("Game 2", second)
+	shows("Game 2", second)
 	// Addressed to the bot, as a tap in a group with several bots sends it.
 	m, err := h.srv.Post(telegramtest.Post{ChatID: h.group.ID, From: h.user("Dave").ID, Text: h.srv.CommandFor("verify_1")})
 	require.NoError(t, err)
 	h.said = m.MessageID
-	h.botSays("Game 1", first)
+	shows("Game 1", first)
 }
 
 // commandsIn returns the text of a message's bot_command entities.

@@ -17,11 +17,11 @@ type Commitment [sha256.Size]byte
 // String returns the commitment in lowercase hex.
 func (c Commitment) String() string { return hex.EncodeToString(c[:]) }
 
-// Short returns the first and last four hex digits, as in "3f2a…9c1e".
-func (c Commitment) Short() string {
-	s := c.String()
-	return s[:4] + "…" + s[len(s)-4:]
-}
+// Short returns the first sixteen hex digits and an ellipsis, as in
+// "3f2a0b175d0e9c1e…": short enough for one line on a phone, with no place
+// for a line to break in, and 64 bits, too many for anyone to find another
+// deck whose hash starts the same.
+func (c Commitment) Short() string { return c.String()[:16] + "…" }
 
 // Deck is a shuffled deck as it is revealed: its cards in the order they were
 // to be drawn, top first, and the salt of its commitment.

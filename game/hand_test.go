@@ -182,5 +182,5 @@ func TestCommitmentFormat(t *testing.T) {
 		c[i] = byte(i)
 	}
 	assert.Equal(t, "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f", c.String())
-	assert.Equal(t, "0001…1e1f", c.Short())
+	assert.Equal(t, "0001020304050607…", c.Short())
 }

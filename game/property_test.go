@@ -12,6 +12,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/game/house"
 )
 
 var betOptionSets = []string{"x1, x2, x5, bank/2, bank", "bank", "x1", "bank/2", "bank/10, x3", "x1000, bank/3, x2"}
@@ -92,6 +93,17 @@ func drawCommand(t *rapid.T, tb game.Table, bal game.BalanceMap, users int) game
 	return cmd
 }
 
+// houseMove returns the move of the house's strategy when it is the turn
+// of a user it plays for (1 to strategy), most of the time.
+func houseMove(t *rapid.T, tb game.Table, bal game.BalanceMap, strategy game.UserID) (game.Command, bool) {
+	i, ok := tb.Turn()
+	if !ok || tb.Seat(i).User > strategy || rapid.IntRange(0, 9).Draw(t, "house moves") > 7 {
+		return game.Command{}, false
+	}
+	u := tb.Seat(i).User
+	return house.Move(&tb, u, bal[u])
+}
+
 func marshal(t require.TestingT, tb game.Table) []byte {
 	b, err := tb.MarshalBinary()
 	require.NoError(t, err)
@@ -115,7 +127,7 @@ func moreChecks(t *testing.T, n int) {
 func TestPropertyRandomPlay(t *testing.T) {
 	moreChecks(t, 1000)
 	seen := map[game.EventKind]int{}
-	runs := 0
+	runs, houseMoves := 0, 0
 	rapid.Check(t, func(rt *rapid.T) {
 		runs++
 		users := rapid.SampledFrom([]int{4, 3, 6, 5, 2}).Draw(rt, "users")
@@ -132,6 +144,8 @@ func TestPropertyRandomPlay(t *testing.T) {
 			Settings: drawSettings(rt, "chat"),
 			Balances: bal,
 		}
+		// Users 1 to strategy move by the house's strategy, most of the time.
+		strategy := game.UserID(rapid.IntRange(0, 2).Draw(rt, "house seats"))
 		var tb game.Table
 		steps := rapid.IntRange(100, 400).Draw(rt, "steps")
 		for step := 0; step < steps; step++ {
@@ -159,10 +173,14 @@ func TestPropertyRandomPlay(t *testing.T) {
 			default:
 				env.Now = env.Now.Add(time.Second)
 			}
-			cmd := drawCommand(rt, tb, bal, users)
+			cmd, byHouse := houseMove(rt, tb, bal, strategy)
+			if !byHouse {
+				cmd = drawCommand(rt, tb, bal, users)
+			}
 			before := marshal(rt, tb)
 			next, out, err := game.Apply(tb, cmd, env)
 			if err != nil {
+				require.False(rt, byHouse, "the house's move %+v is always accepted: %v", cmd, err)
 				require.False(rt, errors.Is(err, game.ErrInternal), "internal error: %v", err)
 				require.NotEqual(rt, game.KindInternal, game.Kind(err), "%v", err)
 				require.Equal(rt, before, marshal(rt, next), "a rejected command changes nothing")
@@ -180,6 +198,9 @@ func TestPropertyRandomPlay(t *testing.T) {
 			for _, e := range out.Events {
 				seen[e.Kind]++
 			}
+			if byHouse {
+				houseMoves++
+			}
 			requireTableInvariants(rt, tb, bal, total)
 			requireEnds(rt, tb, env, bal)
 		}
@@ -195,6 +216,7 @@ func TestPropertyRandomPlay(t *testing.T) {
 	}
 	require.Greater(t, seen[game.EventStarted], 100)
 	require.Greater(t, seen[game.EventKnocked], 5)
+	require.Greater(t, houseMoves, 1000, "the house's strategy plays")
 }
 
 // requireTableInvariants checks what holds after every applied command.

@@ -41,12 +41,26 @@ type ApplyRequest struct {
 	// started the next game, or opened a table over the closed one): the
 	// message then becomes that game's record, else it is deleted.
 	Repost bool
+	// Then, when set, is a second command applied in the same transaction
+	// right after Command, by Then.User, who is created like User on
+	// their first appearance: solo play's Open is followed by the house's
+	// Join. A Then the game rejects leaves Command applied alone, and
+	// Applied.ThenErr says why.
+	Then *FollowUp
+}
+
+// FollowUp is the second command of an ApplyRequest. Its Command's User
+// and Name default to User's; its Version is not checked.
+type FollowUp struct {
+	User    User
+	Command game.Command
 }
 
 // Apply applies a command to a table, in one write transaction: it loads
 // the chat, the table and the balances the command needs, runs game.Apply,
 // then writes the new table, every changed balance, one ledger entry per
-// transfer, the stats the events imply, the revealed decks, the table's
+// transfer, the stats and achievements the events imply (the awards of
+// the game with them, see View.Awards), the revealed decks, the table's
 // old message when it is owed (see ApplyRequest.Repost) and the update id.
 // If anything fails, nothing is written.
 //
@@ -106,6 +120,30 @@ func (r *ApplyRequest) normalize() error {
 	if c.Name == "" {
 		c.Name = r.User.Name
 	}
+	return r.normalizeThen()
+}
+
+// normalizeThen fills the follow-up command's user from its own and checks
+// that they agree.
+func (r *ApplyRequest) normalizeThen() error {
+	f := r.Then
+	if f == nil {
+		return nil
+	}
+	c := &f.Command
+	if c.User == 0 {
+		c.User = f.User.ID
+	}
+	switch {
+	case f.User.ID == 0 || c.User != f.User.ID:
+		return fmt.Errorf("%w: a follow-up by user %d in a request of user %d", game.ErrInvalidInput, c.User, f.User.ID)
+	case c.Kind == game.Timeout:
+		return fmt.Errorf("%w: a timeout as a follow-up", game.ErrInvalidInput)
+	}
+	if c.Name == "" {
+		c.Name = f.User.Name
+	}
+	c.Version = 0
 	return nil
 }
 
@@ -135,13 +173,16 @@ func (t *txn) apply(req ApplyRequest, res *Applied) error {
 		return err
 	}
 	extra := []game.UserID{a.actor.ID}
+	if req.Then != nil {
+		extra = append(extra, req.Then.User.ID)
+	}
 	for _, tr := range a.out.Transfers {
 		extra = append(extra, tr.User)
 	}
 	if err := t.view(&res.View, a.key, &a.nt, a.cs, a.msgID, a.pending, extra...); err != nil {
 		return err
 	}
-	res.Outcome = a.out
+	res.Outcome, res.ThenErr = a.out, a.thenErr
 	return nil
 }
 
@@ -167,8 +208,10 @@ type applying struct {
 	// Planned.
 	nt          game.Table
 	out         game.Outcome
+	thenErr     error // why Then was rejected
 	entries     []LedgerEntry
-	granted     int64 // the starting chips of a new actor
+	granted     int64 // the starting chips of the users new to the chat
+	awards      []Award
 	langDecided bool
 }
 
@@ -190,27 +233,41 @@ func (t *txn) loadApply(req ApplyRequest, a *applying) error {
 		return err
 	}
 	if a.actor.ID != 0 {
-		rec, ok, err := t.user(chat, a.actor.ID)
-		if err != nil {
+		if err := a.load(a.actor); err != nil {
 			return err
 		}
-		c := &change{rec: rec, old: rec.balance}
-		if !ok {
-			c.rec, c.isNew = t.newUserRec(a.actor, req.Now), true
-		}
-		if c.rec.refresh(a.actor) || c.isNew {
-			a.changes[a.actor.ID] = c
-		}
-		a.pending[a.actor.ID] = &c.rec
+	}
+	if req.Then != nil && req.Then.User.ID != a.actor.ID {
+		return a.load(req.Then.User)
 	}
 	return nil
 }
 
+// load reads the record of a user who acts, created with their starting
+// chips on their first appearance, into the pending records, and into the
+// changes when it is new or its profile changed.
+func (a *applying) load(u User) error {
+	rec, ok, err := a.t.user(a.key.Chat, u.ID)
+	if err != nil {
+		return err
+	}
+	c := &change{rec: rec, old: rec.balance}
+	if !ok {
+		c.rec, c.isNew = a.t.newUserRec(u, a.req.Now), true
+	}
+	if c.rec.refresh(u) || c.isNew {
+		a.changes[u.ID] = c
+	}
+	a.pending[u.ID] = &c.rec
+	return nil
+}
+
 // plan runs the command and works out what it changes: the ledger
-// entries, the balances and the stats, and the chat's language when the
-// command decides it. It writes nothing. On a duplicate or a rejection it
-// sets res to the table's current View (and, for the chat's last update,
-// to what the command did the first time) and returns why.
+// entries, the balances, the stats and the achievements, and the chat's
+// language when the command decides it. It writes nothing. On a duplicate
+// or a rejection it sets res to the table's current View (and, for the
+// chat's last update, to what the command did the first time) and returns
+// why.
 func (a *applying) plan(res *Applied) error {
 	t, req, chat := a.t, &a.req, a.key.Chat
 	if a.crec.handled(req.UpdateID, req.Now) {
@@ -235,6 +292,9 @@ func (a *applying) plan(res *Applied) error {
 		}
 		return fmt.Errorf("%s: %w", req.Command.Kind, gerr)
 	}
+	if req.Then != nil {
+		a.planThen(env)
+	}
 	if a.hooks != nil && a.hooks.outcome != nil {
 		out := a.out // a copy: &a.out would move all of a to the heap
 		a.hooks.outcome(&out)
@@ -246,6 +306,11 @@ func (a *applying) plan(res *Applied) error {
 	if err := countStats(&a.tb, &a.nt, a.out, a.change); err != nil {
 		return err
 	}
+	rules := awardRules{startingChips: t.s.opts.StartingChips, none: t.s.opts.NoAchievements}
+	var err error
+	if a.awards, err = countAchievements(&a.tb, &a.nt, a.out, rules, a.change); err != nil {
+		return err
+	}
 	if req.Command.Kind == game.Open && a.cs.Language == "" && req.Language != "" {
 		a.cs.Language = req.Language
 		a.srec.Language = a.cs.Language
@@ -254,14 +319,57 @@ func (a *applying) plan(res *Applied) error {
 	return nil
 }
 
+// planThen applies the request's follow-up command to the table the first
+// one left, on the balances it left, adding what it caused to the
+// outcome; a rejection leaves both as they were, its user unwritten
+// unless they act in the first command too, and is kept in a.thenErr.
+func (a *applying) planThen(env game.Env) {
+	f := a.req.Then
+	env.Balances = afterTransfers{env.Balances, a.out.Transfers}
+	nt, out, err := game.Apply(a.nt, f.Command, env)
+	if err != nil {
+		a.thenErr = fmt.Errorf("%s: %w", f.Command.Kind, err)
+		if f.User.ID != a.actor.ID {
+			delete(a.changes, f.User.ID)
+		}
+		return
+	}
+	a.nt = nt
+	a.out.Events = append(a.out.Events, out.Events...)
+	a.out.Transfers = append(a.out.Transfers, out.Transfers...)
+}
+
+// afterTransfers is game.Balances after transfers.
+type afterTransfers struct {
+	game.Balances
+	transfers []game.Transfer
+}
+
+// Balance implements game.Balances.
+func (b afterTransfers) Balance(u game.UserID) int64 {
+	v := b.Balances.Balance(u)
+	for _, tr := range b.transfers {
+		if tr.User == u {
+			v += tr.Amount
+		}
+	}
+	return v
+}
+
 // planChips turns the outcome's transfers into ledger entries and new
 // balances, after the new actor's starting chips, and checks that the
 // chips the balances gain are those the table loses.
 func (a *applying) planChips() error {
 	chat := a.key.Chat
-	if c := a.changes[a.actor.ID]; c != nil && c.isNew {
-		a.granted = c.rec.balance
-		a.entries = append(a.entries, LedgerEntry{User: a.actor.ID, Kind: LedgerStart, Amount: c.rec.balance, Balance: c.rec.balance})
+	users := []game.UserID{a.actor.ID}
+	if a.req.Then != nil && a.req.Then.User.ID != a.actor.ID {
+		users = append(users, a.req.Then.User.ID)
+	}
+	for _, u := range users {
+		if c := a.changes[u]; c != nil && c.isNew {
+			a.granted += c.rec.balance
+			a.entries = append(a.entries, LedgerEntry{User: u, Kind: LedgerStart, Amount: c.rec.balance, Balance: c.rec.balance})
+		}
 	}
 	for _, tr := range a.out.Transfers {
 		kind, ok := ledgerKindOf(tr.Kind)
@@ -313,8 +421,8 @@ func (a *applying) change(u game.UserID) (*change, error) {
 
 // write writes what plan decided: the table and its old message when it is
 // owed, the ledger entries, the users, the chat with its last update, the
-// revealed decks and the settings. An error leaves some of it written: the
-// transaction must roll back.
+// revealed decks, the game's awards and the settings. An error leaves some
+// of it written: the transaction must roll back.
 func (a *applying) write() error {
 	t, key, now := a.t, a.key, a.req.Now
 	step := func(stage string) error {
@@ -360,6 +468,11 @@ func (a *applying) write() error {
 		}
 		r := Reveal{Time: now, Commitment: ev.Commitment.String(), Preimage: ev.Deck.Preimage()}
 		if err := t.reveals.Put(revealKey(key, a.nt.Game(), a.nt.Version(), i), r.encode()); err != nil {
+			return err
+		}
+	}
+	if len(a.awards) > 0 {
+		if err := t.addAwards(key, a.nt.Game(), a.awards); err != nil {
 			return err
 		}
 	}

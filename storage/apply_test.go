@@ -96,7 +96,7 @@ func TestApplyFullGame(t *testing.T) {
 	// Stats.
 	stats := map[game.UserID]Stats{
 		alice.ID: {Games: 1, GamesAsBanker: 1, DuelsWon: 1, DuelsLost: 1, Net: 0},
-		bob.ID:   {Games: 1, DuelsWon: 1, Net: 5, BiggestWin: 5, Golden21s: 1},
+		bob.ID:   {Games: 1, DuelsWon: 1, Net: 5, BiggestWin: 5, Golden21s: 1, Achievements: set(Golden21, FirstWin)},
 		carol.ID: {Games: 1, DuelsLost: 1, Net: -5},
 	}
 	for u, want := range stats {
@@ -104,6 +104,10 @@ func TestApplyFullGame(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, want, got, "stats of %d", u)
 	}
+
+	// The game's awards, in the order earned: the Golden 21 in Bob's
+	// duel, then his first game won at its end.
+	assert.Equal(t, []Award{{bob.ID, Golden21}, {bob.ID, FirstWin}}, last.Awards)
 
 	// Leaderboard.
 	lb, err := s.Leaderboard(ctx, group, 10)

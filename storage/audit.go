@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -166,7 +167,8 @@ func (au *auditor) tables() {
 			return nil
 		}
 		au.a.OnTables += tb.Chips()
-		if listed := t.timers.Get(tableKeyBytes(key)) != nil; listed == tb.Deadline().IsZero() {
+		listed := t.timers.Get(tableKeyBytes(key))
+		if (listed != nil) == tb.Deadline().IsZero() || listed != nil && !bytes.Equal(listed, timerValue(tb)) {
 			au.problem("the timer index does not match the table of thread %d", key.Thread)
 		}
 		return nil

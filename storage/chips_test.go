@@ -45,6 +45,39 @@ func TestStartingChips(t *testing.T) {
 	assert.Equal(t, Audit{Chat: group, Balances: 1500, Granted: 1500, Ledgered: 1500, OK: true}, a)
 }
 
+// TestGrants checks that Grants says what the store grants: a new user's
+// starting chips and the daily bonus, defaults included.
+func TestGrants(t *testing.T) {
+	tests := []struct {
+		name         string
+		opts         Options
+		chips, bonus int64
+	}{
+		{"defaults", Options{}, DefaultStartingChips, DefaultDailyBonus},
+		{"given", Options{StartingChips: 40, DailyBonus: 7}, 40, 7},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newStore(t, tc.opts)
+			chips, bonus := s.Grants()
+			assert.Equal(t, tc.chips, chips)
+			assert.Equal(t, tc.bonus, bonus)
+
+			acc, err := s.Account(ctx, group, bob, t0)
+			require.NoError(t, err)
+			assert.Equal(t, chips, acc.Balance)
+			_, err = s.UpdateSettings(ctx, group, func(cs *ChatSettings) error {
+				cs.Game.EntryLimit = chips + 1 // bob is below it
+				return nil
+			})
+			require.NoError(t, err)
+			b, err := s.ClaimBonus(ctx, group, bob, t0)
+			require.NoError(t, err)
+			assert.Equal(t, bonus, b.Amount)
+		})
+	}
+}
+
 func TestClaimBonus(t *testing.T) {
 	rich := game.DefaultSettings()
 	rich.EntryLimit = 5000 // everyone starts below it

@@ -35,14 +35,18 @@
 //	             ledger seq, the chat it migrated to, creation time, time
 //	             of the last update (schema 3), what the last update's
 //	             command did to its user, to answer it again (schema 5)
-//	settings     chat → ChatSettings as JSON (absent: Options.Defaults)
+//	settings     chat → ChatSettings as JSON (absent: Options.Defaults);
+//	             "no_house" (schema 9) is absent while nobody set it
 //	tables       chat|thread → header (message id, deadline, version), then
 //	             game.Table.MarshalBinary
-//	timers       chat|thread → empty; the tables that have a deadline. It
-//	             changes only when a table gains or loses one; Timers reads
-//	             the deadlines from the tables' headers
+//	timers       chat|thread → empty, or while the house is to move there
+//	             the time it moves, Unix ms (schema 9); the tables that have
+//	             a deadline. It changes only when a table gains or loses one
+//	             or the house's move; Timers reads the deadlines from the
+//	             tables' headers
 //	users        chat|user → balance, profile, last bonus, stats, the
-//	             number of the user's last ledger entry (schema 4)
+//	             number of the user's last ledger entry (schema 4), the
+//	             achievements earned and the way to Comeback (schema 8)
 //	rank         chat|^balance|user → empty; the leaderboard index, highest
 //	             balance first (schema 2)
 //	log          n → one balance change: chat, seq, the number of the
@@ -55,8 +59,17 @@
 //	retire       chat|thread|message → an old table message the bot owes
 //	             the chat (schema 5): the finished table it is to become
 //	             the record of, or nothing when it is to be deleted
+//	awards       chat|thread|game → the achievements earned in the game,
+//	             in the order earned: user and achievement, each (schema 8)
+//	private      user → the user has a private chat with the bot, which may
+//	             write to them: since when, their language (schema 9)
+//	follows      chat|user → the user follows the group: since when, when
+//	             they were last told of a table there, the group's title
+//	             (schema 9)
+//	following    user|chat → empty; the index of the groups a user follows
+//	             (schema 9)
 //	pace         chat → the times of the bot's recent calls into the group
-//	             (schema 8), oldest first; "saved" → when they were saved
+//	             (schema 11), oldest first; "saved" → when they were saved
 //	             and whether the bot stopped cleanly after (see SavePace)
 //
 // The layout keeps what one commit touches on few pages: a chat's users
@@ -87,7 +100,19 @@
 // tables in game encoding 1 (the last 8 duels of a game), which game.Decode
 // still reads; its migration changes nothing, and keeps tables of encoding
 // 2 from a binary that cannot read them. Schema 7 is schema 8 without the
-// pace bucket; its migration creates it empty.
+// awards bucket and without achievements in user records (read as none);
+// its migration creates the bucket empty and gives every user the
+// achievements their stats decide (games played, Golden 21, Five
+// pictures, a game won), without announcing them. Schema 8 is schema 9 without
+// the private, follows and following buckets (nobody followed a group);
+// its migration creates them empty.
+// Schema 9 is schema 10 with every value of the timer index empty: schema
+// 10 keeps there the time the house moves at the table (package
+// game/house), and its migration writes it for every table listed (no
+// house could sit before, so none is to move); it also keeps the house's
+// account from a binary that would grant it a member's starting chips.
+// Schema 10 is schema 11 without the pace bucket; its migration creates it
+// empty.
 //
 // # Damaged files
 //

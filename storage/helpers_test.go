@@ -14,6 +14,7 @@ import (
 
 	"github.com/twentyone-bot/twentyone/game"
 	"github.com/twentyone-bot/twentyone/game/gametest"
+	"github.com/twentyone-bot/twentyone/game/house"
 )
 
 var (
@@ -90,7 +91,8 @@ func apply(t testing.TB, s *Store, key TableKey, upd int64, u User, cmd game.Com
 }
 
 // pickCommand chooses a command the table will most likely accept: the
-// moves a sensible player makes in each phase.
+// moves a sensible player makes in each phase, and the house's strategy
+// for the house.
 func pickCommand(v *View, users []User, r *rand.Rand) (User, game.Command) {
 	tb := &v.Table
 	byID := func(id game.UserID) User {
@@ -100,6 +102,11 @@ func pickCommand(v *View, users []User, r *rand.Rand) (User, game.Command) {
 			}
 		}
 		return User{ID: id}
+	}
+	if i, ok := tb.Turn(); ok && tb.Seat(i).User == house.ID {
+		if cmd, ok := house.Move(tb, house.ID, v.Balances[house.ID]); ok {
+			return byID(house.ID), cmd
+		}
 	}
 	cmd := game.Command{Version: tb.Version()}
 	switch tb.Phase() {
@@ -166,3 +173,12 @@ func contextWithCancel() (context.Context, context.CancelFunc) { return context.
 
 // testUpdates hands out update ids that grow across every chat of a test.
 var testUpdates updates
+
+// set returns the set of the achievements as.
+func set(as ...Achievement) Achievements {
+	var s Achievements
+	for _, a := range as {
+		s.add(a)
+	}
+	return s
+}

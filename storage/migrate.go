@@ -5,20 +5,24 @@ import (
 	"fmt"
 	"time"
 
+	bolt "go.etcd.io/bbolt"
+
 	"github.com/twentyone-bot/twentyone/game"
 )
 
 // MigrateChat moves everything chat from owns to chat to, for a group
-// upgraded to a supergroup: tables, balances, settings, ledger, stats and
-// revealed decks, in one transaction; the old messages owed in from (see
-// View.Retiring) are dropped, as the old group can no longer change. Chat from is left pointing at to, so
+// upgraded to a supergroup: tables, balances, settings, ledger, stats,
+// achievements, the games' awards, revealed decks and followers, in one
+// transaction; the old messages owed in from (see View.Retiring) are
+// dropped, as the old group can no longer change. Chat from is left pointing at to, so
 // that later calls with the old id reach the new chat. Migrating again to
 // the same chat does nothing (Telegram reports the upgrade in both chats).
 //
 // When to already holds data, it is merged: balances, grants and stats add
-// up, the moved ledger entries follow to's, and where both have a table in
-// the same thread, to's stays and from's is cancelled (bets refunded)
-// first. Settings stay to's when it has its own.
+// up, achievements join, the moved ledger entries follow to's, and where
+// both have a table in the same thread, to's stays and from's is cancelled
+// (bets refunded) first. Settings stay to's when it has its own; a user
+// who follows both keeps to's following.
 func (s *Store) MigrateChat(ctx context.Context, from, to int64) error {
 	if from == 0 || to == 0 || from == to {
 		return fmt.Errorf("%w: migrate chat %d to %d", game.ErrInvalidInput, from, to)
@@ -65,7 +69,13 @@ func (t *txn) migrate(from, to int64, now time.Time) error {
 	if err := t.moveReveals(from, to); err != nil {
 		return err
 	}
+	if err := t.moveAwards(from, to); err != nil {
+		return err
+	}
 	if err := t.moveSettings(from, to); err != nil {
+		return err
+	}
+	if err := t.moveFollows(from, to); err != nil {
 		return err
 	}
 
@@ -207,16 +217,24 @@ func (t *txn) moveUsers(from, to int64, src, dst *chatRec) error {
 }
 
 // moveReveals moves from's revealed decks to to; to's own win a clash.
-func (t *txn) moveReveals(from, to int64) error {
-	for _, k := range keysWithPrefix(t.reveals, chatKey(from)) {
+func (t *txn) moveReveals(from, to int64) error { return moveChatKeys(t.reveals, from, to) }
+
+// moveAwards moves the awards of from's games to to; to's own win a clash
+// (a game of the same table and number), as its decks do.
+func (t *txn) moveAwards(from, to int64) error { return moveChatKeys(t.awards, from, to) }
+
+// moveChatKeys moves the values of bucket b that chat from owns (their
+// keys start with it) to to's keys; to's own values win a clash.
+func moveChatKeys(b *bolt.Bucket, from, to int64) error {
+	for _, k := range keysWithPrefix(b, chatKey(from)) {
 		nk := withChat(k, to)
-		if t.reveals.Get(nk) != nil {
-			if err := t.reveals.Delete(k); err != nil {
+		if b.Get(nk) != nil {
+			if err := b.Delete(k); err != nil {
 				return err
 			}
 			continue
 		}
-		if err := moveKey(t.reveals, k, nk); err != nil {
+		if err := moveKey(b, k, nk); err != nil {
 			return err
 		}
 	}
@@ -237,6 +255,7 @@ func (t *txn) moveSettings(from, to int64) error {
 // mergeUsers adds the chips and stats of b (the user in the old chat) to a
 // (the same user in the new one).
 func mergeUsers(a, b userRec) userRec {
+	a.mark = mergeMarks(a, b)
 	a.balance += b.balance
 	a.created = min(a.created, b.created)
 	a.lastBonus = max(a.lastBonus, b.lastBonus)
@@ -249,5 +268,26 @@ func mergeUsers(a, b userRec) userRec {
 	s.BiggestWin = max(s.BiggestWin, o.BiggestWin)
 	s.Golden21s += o.Golden21s
 	s.FivePictures += o.FivePictures
+	s.Achievements |= o.Achievements
 	return a
+}
+
+// mergeMarks returns the way to Comeback of a user merged from a and b
+// (mergeUsers): none once they have it; else the mark of either that is
+// broke, moved to the merged Net (the other's Net added to its need),
+// the nearer when both are.
+func mergeMarks(a, b userRec) comebackMark {
+	if (a.stats.Achievements | b.stats.Achievements).Has(Comeback) {
+		return comebackMark{}
+	}
+	ma, mb := a.mark, b.mark
+	switch {
+	case !ma.broke && !mb.broke:
+		return comebackMark{}
+	case !ma.broke:
+		return comebackMark{broke: true, need: mb.need + a.stats.Net}
+	case !mb.broke:
+		return comebackMark{broke: true, need: ma.need + b.stats.Net}
+	}
+	return comebackMark{broke: true, need: min(ma.need+b.stats.Net, mb.need+a.stats.Net)}
 }

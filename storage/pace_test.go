@@ -90,22 +90,26 @@ func TestPace(t *testing.T) {
 	}
 }
 
-// TestMigrateFromSchema7: a schema 7 file has no pace bucket; after the
+// toSchema10 rewrites a file in the layout of schema 10: that of schema 11
+// without the bot's recent calls into each group (it drops them).
+func toSchema10(tx *bolt.Tx) error {
+	if err := tx.DeleteBucket(bucketPace); err != nil {
+		return err
+	}
+	return setSchemaRaw(10)(tx)
+}
+
+// TestMigrateFromSchema10: a schema 10 file has no pace bucket; after the
 // upgrade it has an empty one, and the bot's calls are saved in it.
-func TestMigrateFromSchema7(t *testing.T) {
+func TestMigrateFromSchema10(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "old.db")
 	s, err := Open(path, Options{NoSync: true})
 	require.NoError(t, err)
 	_, err = s.Grant(ctx, group, alice, 5, 0, t0)
 	require.NoError(t, err)
 	require.NoError(t, s.Close())
-	rewrite(t, path, func(tx *bolt.Tx) error {
-		if err := tx.DeleteBucket(bucketPace); err != nil {
-			return err
-		}
-		return setSchemaRaw(7)(tx)
-	})
-	require.Equal(t, uint64(7), schemaOf(t, path))
+	rewrite(t, path, toSchema10)
+	require.Equal(t, uint64(10), schemaOf(t, path))
 
 	s = openAt(t, path, Options{NoSync: true})
 	p, err := s.LoadPace(ctx)

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/game/house"
 )
 
 // Values are small versioned binary records: a format byte, then varints and
@@ -272,6 +273,8 @@ type userRec struct {
 	// lastEntry is the key number of the user's last ledger entry in the
 	// chat, 0 before the first (schema 4).
 	lastEntry uint64
+	// mark is the user's way to Comeback while they are broke (schema 8).
+	mark comebackMark
 }
 
 func (u *userRec) encode() []byte {
@@ -289,7 +292,17 @@ func (u *userRec) encode() []byte {
 	}
 	b = binary.AppendVarint(b, s.Net)
 	b = binary.AppendVarint(b, s.BiggestWin)
-	return binary.AppendUvarint(b, u.lastEntry)
+	b = binary.AppendUvarint(b, u.lastEntry)
+	// Schema 8; a user with no achievement and no mark is written as
+	// schema 7 wrote them.
+	if s.Achievements == 0 && !u.mark.broke {
+		return b
+	}
+	b = binary.AppendUvarint(b, uint64(s.Achievements))
+	if !u.mark.broke {
+		return b
+	}
+	return binary.AppendVarint(b, u.mark.need)
 }
 
 func decodeUser(v []byte) (userRec, error) {
@@ -309,6 +322,15 @@ func decodeUser(v []byte) (userRec, error) {
 	s.BiggestWin = r.varint()
 	if len(r.b) > 0 { // absent before schema 4
 		u.lastEntry = r.uvarint()
+	}
+	if len(r.b) > 0 { // absent before schema 8, and when there is none
+		s.Achievements = Achievements(r.uvarint())
+	}
+	if len(r.b) > 0 { // absent when the user is not broke
+		u.mark = comebackMark{broke: true, need: r.varint()}
+	}
+	if r.err == nil && !s.Achievements.valid() {
+		r.err = fmt.Errorf("%w: achievements %#x", errRecord, uint64(s.Achievements))
 	}
 	if r.err == nil && u.balance < 0 {
 		r.err = fmt.Errorf("%w: negative balance %d", errRecord, u.balance)
@@ -426,6 +448,9 @@ func (r *recReader) fields(e *LedgerEntry) {
 type settingsRec struct {
 	Game     *game.Settings `json:"game,omitempty"`
 	Language string         `json:"language,omitempty"`
+	// NoHouse is ChatSettings.HouseForbidden; nil while nobody set it
+	// (Options.Defaults then decide).
+	NoHouse *bool `json:"no_house,omitempty"`
 }
 
 func decodeSettings(v []byte) (settingsRec, error) {
@@ -494,6 +519,31 @@ func decodeTable(v []byte) (game.Table, int, error) {
 		return game.Table{}, 0, fmt.Errorf("%w: table header does not match the table", errRecord)
 	}
 	return t, h.messageID, nil
+}
+
+// timerValue is a table's value in the timer index: empty, or, while the
+// house is to move there, the time it moves (house.MoveAt), Unix
+// milliseconds in 8 bytes.
+func timerValue(tb *game.Table) []byte {
+	at := house.MoveAt(tb)
+	if at.IsZero() {
+		return present
+	}
+	b := make([]byte, 8)
+	putInt(b, at.UnixMilli())
+	return b
+}
+
+// parseTimerValue reads a value of the timer index: the time the house
+// moves, zero when it does not.
+func parseTimerValue(v []byte) (time.Time, error) {
+	switch len(v) {
+	case 0:
+		return time.Time{}, nil
+	case 8:
+		return msTime(getInt(v)), nil
+	}
+	return time.Time{}, fmt.Errorf("%w: a timer of %d bytes", errRecord, len(v))
 }
 
 // encodeRetirement returns the value of an owed message: the format, then

@@ -86,6 +86,9 @@ func (t *txn) retirement(key TableKey, k, v []byte) (Retirement, error) {
 	if r.Decks, err = t.decks(key, &tb); err != nil {
 		return Retirement{}, err
 	}
+	if r.Awards, err = t.gameAwards(key, &tb); err != nil {
+		return Retirement{}, err
+	}
 	return r, nil
 }
 

@@ -22,7 +22,14 @@ var (
 	bucketLedger   = []byte("log") // schema 4: the ledger, as one log
 	bucketReveals  = []byte("reveals")
 	bucketRetire   = []byte("retire") // schema 5: the old table messages owed to their chats
-	bucketPace     = []byte("pace")   // schema 8: the bot's recent calls into each group
+	bucketAwards   = []byte("awards") // schema 8: the achievements earned in each game
+
+	// Schema 9: the users the bot may write to, and the groups they follow.
+	bucketPrivate   = []byte("private")
+	bucketFollows   = []byte("follows")
+	bucketFollowing = []byte("following")
+
+	bucketPace = []byte("pace") // schema 11: the bot's recent calls into each group
 
 	// bucketLedgerV3 is the ledger of schema 3 and older, keyed
 	// chat|user|seq.
@@ -34,7 +41,7 @@ var (
 )
 
 // SchemaVersion is the layout this code reads and writes.
-const SchemaVersion = 8
+const SchemaVersion = 11
 
 // schemaBuckets lists the buckets of each schema version.
 var schemaBuckets = map[uint64][][]byte{
@@ -45,7 +52,13 @@ var schemaBuckets = map[uint64][][]byte{
 	5: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank, bucketLedger, bucketReveals, bucketRetire},
 	6: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank, bucketLedger, bucketReveals, bucketRetire},
 	7: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank, bucketLedger, bucketReveals, bucketRetire},
-	8: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank, bucketLedger, bucketReveals, bucketRetire, bucketPace},
+	8: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank, bucketLedger, bucketReveals, bucketRetire, bucketAwards},
+	9: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank, bucketLedger, bucketReveals, bucketRetire, bucketAwards,
+		bucketPrivate, bucketFollows, bucketFollowing},
+	10: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank, bucketLedger, bucketReveals, bucketRetire, bucketAwards,
+		bucketPrivate, bucketFollows, bucketFollowing},
+	11: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank, bucketLedger, bucketReveals, bucketRetire, bucketAwards,
+		bucketPrivate, bucketFollows, bucketFollowing, bucketPace},
 }
 
 // migration upgrades a file from schema version from to from+1.
@@ -63,7 +76,10 @@ var migrations = []migration{
 	{from: 4, name: "keep the old table messages owed to the chats", run: addRetire},
 	{from: 5, name: "remember the updates each chat handled out of order", run: keepHandled},
 	{from: 6, name: "keep each game's whole record in its table", run: keepWholeRecord},
-	{from: 7, name: "keep the bot's recent calls into each group", run: addPace},
+	{from: 7, name: "keep achievements, backfilled from the stats", run: addAchievements},
+	{from: 8, name: "keep the private chats and the groups users follow", run: addFollows},
+	{from: 9, name: "keep the house's moves in the timer index", run: indexHouseMoves},
+	{from: 10, name: "keep the bot's recent calls into each group", run: addPace},
 }
 
 // upgrade creates the buckets of a new file, or migrates an older one.
@@ -207,8 +223,74 @@ func keepHandled(*bolt.Tx) error { return nil }
 // encoding 2 from a binary that cannot read it.
 func keepWholeRecord(*bolt.Tx) error { return nil }
 
-// addPace is the migration from schema 7 to 8: it creates the bucket of the
-// bot's recent calls into each group (see SavePace). Schema 7 kept none,
+// addAchievements is the migration from schema 7 to 8: it creates the
+// bucket of each game's awards, empty, and gives every user the
+// achievements their stats show they earned (see backfill), quietly: no
+// game announces them. Schema 7 kept no achievements, and no user is
+// marked broke towards Comeback.
+func addAchievements(tx *bolt.Tx) error {
+	if _, err := tx.CreateBucket(bucketAwards); err != nil {
+		return err
+	}
+	users := tx.Bucket(bucketUsers)
+	type earned struct {
+		k []byte
+		u userRec
+	}
+	var todo []earned
+	err := users.ForEach(func(k, v []byte) error {
+		if len(k) != 16 {
+			return fmt.Errorf("%w: user key %x", ErrCorrupt, k)
+		}
+		u, err := decodeUser(v)
+		if err != nil {
+			return fmt.Errorf("%w: user %d of chat %d: %w", ErrCorrupt, getInt(k[8:]), getInt(k), err)
+		}
+		if s := backfill(&u.stats); s != 0 {
+			u.stats.Achievements = s
+			todo = append(todo, earned{append([]byte(nil), k...), u})
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, e := range todo {
+		if err := users.Put(e.k, e.u.encode()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// indexHouseMoves is the migration from schema 9 to 10: each value of the
+// timer index, empty in schema 9, becomes the time the house moves at its
+// table (timerValue). No house sat at a table of schema 9, so every value
+// stays empty; the migration writes them all the same, from the tables,
+// so that it holds for any file.
+func indexHouseMoves(tx *bolt.Tx) error {
+	timers, tables := tx.Bucket(bucketTimers), tx.Bucket(bucketTables)
+	for _, k := range keysWithPrefix(timers, nil) {
+		if len(k) != 16 {
+			return fmt.Errorf("%w: timer key %x", ErrCorrupt, k)
+		}
+		v := tables.Get(k)
+		if v == nil {
+			continue // the audit reports an index without its table
+		}
+		tb, _, err := decodeTable(v)
+		if err != nil {
+			return fmt.Errorf("%w: table of chat %d thread %d: %w", ErrCorrupt, getInt(k), getInt(k[8:]), err)
+		}
+		if err := timers.Put(k, timerValue(&tb)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// addPace is the migration from schema 10 to 11: it creates the bucket of the
+// bot's recent calls into each group (see SavePace). Schema 10 kept none,
 // so it starts empty, as after a crash that lost them.
 func addPace(tx *bolt.Tx) error {
 	_, err := tx.CreateBucketIfNotExists(bucketPace)

@@ -48,28 +48,74 @@ func setSchemaRaw(v uint64) func(tx *bolt.Tx) error {
 	}
 }
 
-// toSchema5 rewrites a file in the layout of schema 5: that of schema 6
-// with chat records that know only their last update, every update up to
-// it counting as handled.
-func toSchema5(tx *bolt.Tx) error {
-	chats := tx.Bucket(bucketChats)
+// rewriteValues replaces every value of bucket b with what fn makes of it;
+// an error of fn stops it.
+func rewriteValues(b *bolt.Bucket, fn func(v []byte) ([]byte, error)) error {
 	var keys, values [][]byte
-	err := chats.ForEach(func(k, v []byte) error {
-		c, err := decodeChat(v)
-		if err != nil {
-			return err
-		}
-		c.floor, c.recent = c.lastUpdate, nil
-		keys, values = append(keys, bytes.Clone(k)), append(values, c.encode())
-		return nil
+	err := b.ForEach(func(k, v []byte) error {
+		nv, err := fn(v)
+		keys, values = append(keys, bytes.Clone(k)), append(values, nv)
+		return err
 	})
 	if err != nil {
 		return err
 	}
 	for i, k := range keys {
-		if err := chats.Put(k, values[i]); err != nil {
+		if err := b.Put(k, values[i]); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// toSchema9 rewrites a file in the layout of schema 9: that of schema 10
+// (and 11, see toSchema10) with every value of the timer index empty (no
+// move of the house).
+func toSchema9(tx *bolt.Tx) error {
+	if err := toSchema10(tx); err != nil {
+		return err
+	}
+	if err := rewriteValues(tx.Bucket(bucketTimers), func([]byte) ([]byte, error) { return present, nil }); err != nil {
+		return err
+	}
+	return setSchemaRaw(9)(tx)
+}
+
+// toSchema7 rewrites a file in the layout of schema 7: that of schema 8
+// (and 9 to 11, see toSchema8) without the awards bucket, and with user records
+// that hold no achievements and no way to Comeback.
+func toSchema7(tx *bolt.Tx) error {
+	if err := toSchema8(tx); err != nil {
+		return err
+	}
+	if err := tx.DeleteBucket(bucketAwards); err != nil {
+		return err
+	}
+	err := rewriteValues(tx.Bucket(bucketUsers), func(v []byte) ([]byte, error) {
+		u, err := decodeUser(v)
+		u.stats.Achievements, u.mark = 0, comebackMark{}
+		return u.encode(), err
+	})
+	if err != nil {
+		return err
+	}
+	return setSchemaRaw(7)(tx)
+}
+
+// toSchema5 rewrites a file in the layout of schema 5: that of schema 6
+// with chat records that know only their last update, every update up to
+// it counting as handled.
+func toSchema5(tx *bolt.Tx) error {
+	if err := toSchema7(tx); err != nil {
+		return err
+	}
+	err := rewriteValues(tx.Bucket(bucketChats), func(v []byte) ([]byte, error) {
+		c, err := decodeChat(v)
+		c.floor, c.recent = c.lastUpdate, nil
+		return c.encode(), err
+	})
+	if err != nil {
+		return err
 	}
 	return setSchemaRaw(5)(tx)
 }
@@ -110,27 +156,12 @@ func toLedgerV3(tx *bolt.Tx) error {
 	if err := tx.DeleteBucket(bucketLedger); err != nil {
 		return err
 	}
-	users := tx.Bucket(bucketUsers)
-	var keys, values [][]byte
-	err = users.ForEach(func(k, v []byte) error {
+	return rewriteValues(tx.Bucket(bucketUsers), func(v []byte) ([]byte, error) {
 		rec, err := decodeUser(v)
-		if err != nil {
-			return err
-		}
 		rec.lastEntry = 0
 		enc := rec.encode()
-		keys, values = append(keys, bytes.Clone(k)), append(values, enc[:len(enc)-1]) // without the 0
-		return nil
+		return enc[:len(enc)-1], err // without the 0
 	})
-	if err != nil {
-		return err
-	}
-	for i, k := range keys {
-		if err := users.Put(k, values[i]); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // toSchema1 rewrites a file in the layout of schema 1: that of schema 3
@@ -546,6 +577,9 @@ func TestMigrateFromSchema6(t *testing.T) {
 	record, recordV1 := readV1("lobby-cut-v1.bin")
 	key := TableKey{Chat: group}
 	rewrite(t, path, func(tx *bolt.Tx) error {
+		if err := toSchema7(tx); err != nil {
+			return err
+		}
 		h := tableHeader{messageID: 20, deadline: timeMs(playing.Deadline()), version: playing.Version()}
 		if err := tx.Bucket(bucketTables).Put(tableKeyBytes(key), append(h.append(nil), playingV1...)); err != nil {
 			return err

@@ -60,7 +60,7 @@ func (s *Store) UpdateSettings(ctx context.Context, chat int64, fn func(*ChatSet
 		if err != nil {
 			return reject(err)
 		}
-		before := cs.Game.Clone()
+		before, forbidden := cs.Game.Clone(), cs.HouseForbidden
 		if err := fn(&cs); err != nil {
 			return reject(err)
 		}
@@ -73,6 +73,10 @@ func (s *Store) UpdateSettings(ctx context.Context, chat int64, fn func(*ChatSet
 			rec.Game = &g
 		}
 		rec.Language = cs.Language
+		if rec.NoHouse != nil || cs.HouseForbidden != forbidden {
+			no := cs.HouseForbidden
+			rec.NoHouse = &no
+		}
 		if err := t.putSettings(c, &rec); err != nil {
 			return err
 		}
@@ -129,6 +133,10 @@ func (c *settingsCache) decode(v []byte) (settingsRec, error) {
 	if rec.Game != nil {
 		g := rec.Game.Clone()
 		rec.Game = &g
+	}
+	if rec.NoHouse != nil {
+		no := *rec.NoHouse
+		rec.NoHouse = &no
 	}
 	return rec, nil
 }

@@ -15,6 +15,7 @@ import (
 	berrors "go.etcd.io/bbolt/errors"
 
 	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/game/house"
 )
 
 // Options configure a Store. The zero value of each field means its
@@ -29,6 +30,10 @@ type Options struct {
 	// DailyBonus is what ClaimBonus grants; default DefaultDailyBonus, at
 	// most MaxGrant.
 	DailyBonus int64
+	// HouseChips are granted to the house (house.ID) on its first
+	// appearance in a chat, instead of StartingChips; default
+	// DefaultHouseChips, at most MaxGrant.
+	HouseChips int64
 	// BonusInterval is how often the bonus may be claimed; default 24h.
 	BonusInterval time.Duration
 	// Defaults are the settings of a chat nobody configured. A zero Game
@@ -42,6 +47,10 @@ type Options struct {
 	// NoSync skips fsync: for tests only; a crash may then lose or damage
 	// the file.
 	NoSync bool
+	// NoAchievements reports the users who earn no achievements; default:
+	// the house (house.ID, the bot seated as a player), whom nobody
+	// congratulates. It must be a pure function of the user.
+	NoAchievements func(game.UserID) bool
 	// OnCommit, if set, is told how long each write transaction took to
 	// commit (fsync included) and how many writes it carried. It runs on
 	// the commit loop: it must be quick.
@@ -60,11 +69,17 @@ func (o Options) withDefaults() (Options, error) {
 	if o.DailyBonus <= 0 {
 		o.DailyBonus = DefaultDailyBonus
 	}
+	if o.HouseChips <= 0 {
+		o.HouseChips = DefaultHouseChips
+	}
+	if o.NoAchievements == nil {
+		o.NoAchievements = func(u game.UserID) bool { return u == house.ID }
+	}
 	if o.BonusInterval <= 0 {
 		o.BonusInterval = 24 * time.Hour
 	}
-	if o.StartingChips > MaxGrant || o.DailyBonus > MaxGrant {
-		return o, fmt.Errorf("%w: starting chips and daily bonus must be at most %d", game.ErrInvalidInput, int64(MaxGrant))
+	if o.StartingChips > MaxGrant || o.DailyBonus > MaxGrant || o.HouseChips > MaxGrant {
+		return o, fmt.Errorf("%w: starting chips, daily bonus and house chips must be at most %d", game.ErrInvalidInput, int64(MaxGrant))
 	}
 	if o.Defaults.Game.Equal(game.Settings{}) {
 		o.Defaults.Game = game.DefaultSettings()
@@ -79,11 +94,12 @@ func (o Options) withDefaults() (Options, error) {
 	return o, nil
 }
 
-// The chips a user gets on their first appearance in a chat, and the daily
-// bonus, unless Options say otherwise.
+// The chips a user gets on their first appearance in a chat, the daily
+// bonus, and the house's chips, unless Options say otherwise.
 const (
 	DefaultStartingChips = 1000
 	DefaultDailyBonus    = 100
+	DefaultHouseChips    = 10_000
 )
 
 // MaxGrant bounds a single grant (an owner's, the starting chips, the daily
@@ -241,6 +257,12 @@ func checkTree(db *bolt.DB) error {
 
 // Path returns the database file's path.
 func (s *Store) Path() string { return s.path }
+
+// Grants returns the chips the store grants: to a user on their first
+// appearance in a chat, and as the daily bonus (Options, defaults applied).
+func (s *Store) Grants() (startingChips, dailyBonus int64) {
+	return s.opts.StartingChips, s.opts.DailyBonus
+}
 
 // Close waits for the writes in progress, then closes the file. Later
 // calls return ErrClosed.

@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"time"
@@ -8,6 +9,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/game/house"
 )
 
 // txn is one transaction with the buckets at hand and the helpers every
@@ -24,6 +26,7 @@ type txn struct {
 	ledger   *bolt.Bucket
 	reveals  *bolt.Bucket
 	retire   *bolt.Bucket
+	awards   *bolt.Bucket
 }
 
 func (s *Store) newTxn(tx *bolt.Tx) *txn {
@@ -39,6 +42,7 @@ func (s *Store) newTxn(tx *bolt.Tx) *txn {
 		ledger:   tx.Bucket(bucketLedger),
 		reveals:  tx.Bucket(bucketReveals),
 		retire:   tx.Bucket(bucketRetire),
+		awards:   tx.Bucket(bucketAwards),
 	}
 	if tx.Writable() {
 		// The ledger is appended at its end, and reveal keys grow within
@@ -90,7 +94,8 @@ func (t *txn) putChat(chat int64, c *chatRec) error {
 // chatSettings returns the chat's settings, defaults filled in, and what is
 // stored.
 func (t *txn) chatSettings(chat int64) (ChatSettings, settingsRec, error) {
-	cs := ChatSettings{Game: t.s.opts.Defaults.Game.Clone(), Language: t.s.opts.Defaults.Language}
+	cs := ChatSettings{Game: t.s.opts.Defaults.Game.Clone(), Language: t.s.opts.Defaults.Language,
+		HouseForbidden: t.s.opts.Defaults.HouseForbidden}
 	v := t.settings.Get(chatKey(chat))
 	if v == nil {
 		return cs, settingsRec{}, nil
@@ -104,6 +109,9 @@ func (t *txn) chatSettings(chat int64) (ChatSettings, settingsRec, error) {
 	}
 	if rec.Language != "" {
 		cs.Language = rec.Language
+	}
+	if rec.NoHouse != nil {
+		cs.HouseForbidden = *rec.NoHouse
 	}
 	return cs, rec, nil
 }
@@ -150,11 +158,21 @@ func (t *txn) putUser(chat int64, u game.UserID, rec *userRec, oldBalance int64,
 	return t.rank.Put(rankKey(chat, rec.balance, u), present)
 }
 
-// newUserRec returns a new user's record with the starting chips.
+// newUserRec returns a new user's record with their starting chips.
 func (t *txn) newUserRec(p User, now time.Time) userRec {
-	rec := userRec{balance: t.s.opts.StartingChips, created: timeMs(now)}
+	rec := userRec{balance: t.startingChips(p.ID), created: timeMs(now)}
 	rec.refresh(p)
 	return rec
+}
+
+// startingChips returns what a user is granted on their first appearance
+// in a chat: Options.HouseChips for the house, Options.StartingChips for
+// everyone else.
+func (t *txn) startingChips(u game.UserID) int64 {
+	if u == house.ID {
+		return t.s.opts.HouseChips
+	}
+	return t.s.opts.StartingChips
 }
 
 // appendLedger numbers e from the chat's sequence and appends it to the
@@ -239,8 +257,10 @@ func (t *txn) table(key TableKey) (game.Table, int, bool, error) {
 }
 
 // putTable writes the table, and keeps the timer index (the keys of the
-// tables with a deadline) up to date. The index changes only when a table
-// gains or loses its deadline: the deadline itself is in the table's header.
+// tables with a deadline, each with the time the house moves there, if it
+// does) up to date. The index changes only when a table gains or loses its
+// deadline or the house's move: the deadline itself is in the table's
+// header.
 func (t *txn) putTable(key TableKey, tb *game.Table, messageID int) error {
 	v, err := encodeTable(tb, messageID)
 	if err != nil {
@@ -250,10 +270,13 @@ func (t *txn) putTable(key TableKey, tb *game.Table, messageID int) error {
 	if err := t.tables.Put(k, v); err != nil {
 		return err
 	}
-	switch has, listed := !tb.Deadline().IsZero(), t.timers.Get(k) != nil; {
-	case has && !listed:
-		return t.timers.Put(k, present)
-	case !has && listed:
+	listed := t.timers.Get(k)
+	switch has := !tb.Deadline().IsZero(); {
+	case has:
+		if want := timerValue(tb); listed == nil || !bytes.Equal(listed, want) {
+			return t.timers.Put(k, want)
+		}
+	case listed != nil:
 		return t.timers.Delete(k)
 	}
 	return nil
@@ -364,6 +387,9 @@ func (t *txn) view(v *View, key TableKey, tb *game.Table, cs ChatSettings, messa
 		return err
 	}
 	v.Decks = decks
+	if v.Awards, err = t.gameAwards(key, tb); err != nil {
+		return err
+	}
 	v.Retiring, err = t.retirements(key)
 	return err
 }

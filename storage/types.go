@@ -36,6 +36,9 @@ type ChatSettings struct {
 	// ASCII letters ("en", "ru") that storage keeps as given, or "" when
 	// not decided yet.
 	Language string
+	// HouseForbidden: the chat's admins forbade the house (the bot as a
+	// player) to sit at its tables.
+	HouseForbidden bool
 }
 
 // View is a table as the bot renders it, with the balances and names of the
@@ -56,6 +59,10 @@ type View struct {
 	// the table shows (in the lobby or closed after it), one per circle,
 	// oldest first; none during a game.
 	Decks []game.Commitment
+	// Awards are the achievements earned in the finished game the table
+	// shows (in the lobby or closed after it), in the order earned; none
+	// during a game.
+	Awards []Award
 	// Retiring are the table's old messages the bot still owes the chat,
 	// oldest first. While MessageID is one of them, the table's next render
 	// goes into a new message; once the table's message is another one,
@@ -79,6 +86,9 @@ type Retirement struct {
 	// Decks are the commitments of the decks revealed in Table's game,
 	// oldest first, as in View.Decks.
 	Decks []game.Commitment
+	// Awards are the achievements earned in Table's game, as in
+	// View.Awards.
+	Awards []Award
 }
 
 // Applied is the result of an applied command: the table after it and what
@@ -86,6 +96,9 @@ type Retirement struct {
 type Applied struct {
 	View
 	Outcome game.Outcome
+	// ThenErr is why the request's follow-up command was rejected (it
+	// wraps the game's error); nil when it applied or there was none.
+	ThenErr error
 }
 
 // Account is a user's standing in a chat.
@@ -209,6 +222,8 @@ type Stats struct {
 	// or banker, that were Golden 21 or Five pictures.
 	Golden21s    int
 	FivePictures int
+	// Achievements are those the user earned in the chat.
+	Achievements Achievements
 }
 
 // Standing is a line of the leaderboard.
@@ -227,6 +242,10 @@ type Timer struct {
 	// command carries it.
 	Version  uint64
 	Deadline time.Time
+	// HouseAt is when the house moves at the table (house.MoveAt), the
+	// zero time when it is not the house's turn: a pending move to re-arm
+	// like the deadline.
+	HouseAt time.Time
 }
 
 // Reveal is a deck revealed at a table: its commitment and the preimage

@@ -112,7 +112,7 @@ func (s *Store) ShowTurn(ctx context.Context, key TableKey, version uint64, now 
 func (s *Store) Timers(ctx context.Context) ([]Timer, error) {
 	var out []Timer
 	err := s.read(ctx, func(t *txn) error {
-		return t.timers.ForEach(func(k, _ []byte) error {
+		return t.timers.ForEach(func(k, v []byte) error {
 			if len(k) != 16 {
 				return t.corruptAt("timer index", fmt.Errorf("key %x", k))
 			}
@@ -121,7 +121,11 @@ func (s *Store) Timers(ctx context.Context) ([]Timer, error) {
 			if err != nil || h.deadline == 0 {
 				return t.corruptAt(fmt.Sprintf("table of chat %d thread %d", key.Chat, key.Thread), fmt.Errorf("timer index: %v", err))
 			}
-			out = append(out, Timer{Key: key, Version: h.version, Deadline: msTime(h.deadline)})
+			at, err := parseTimerValue(v)
+			if err != nil {
+				return t.corruptAt(fmt.Sprintf("timer of chat %d thread %d", key.Chat, key.Thread), err)
+			}
+			out = append(out, Timer{Key: key, Version: h.version, Deadline: msTime(h.deadline), HouseAt: at})
 			return nil
 		})
 	})

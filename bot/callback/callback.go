@@ -9,10 +9,13 @@
 //
 //	j:<version>   join          l:<version>  leave      s:<version>  start
 //	h:<version>   hit           d:<version>  stand      n:<version>  new table
+//	a:<version>   seat the house              r:<version>  unseat the house
 //	b:<version>:<amount>        bet
 //	c:<stamp>:<field>:<value>   change a setting (stamp: see [Stamp])
 //	i:<field>                   explain a setting
 //	v:<game>                    show the decks of a game
+//	u:<group>                   stop following a group (its id without the
+//	                            minus: a group's id is negative)
 //
 // A table version is at least 1: a table shows buttons only once it was
 // opened, and game.Apply reads version 0 as "no version to check", so a
@@ -69,14 +72,22 @@ const (
 	SettingInfo
 	// Verify shows the decks of Game.
 	Verify
+	// Unfollow stops the presser's following of the group Chat (in the
+	// private chat's list of the groups followed).
+	Unfollow
+	// SeatHouse seats the house in the lobby (Version).
+	SeatHouse
+	// UnseatHouse stands the house up (Version).
+	UnseatHouse
 )
 
 // codes are the actions' one-letter codes, indexed by Action.
 var codes = [...]byte{Join: 'j', Leave: 'l', Start: 's', Bet: 'b', Hit: 'h', Stand: 'd',
-	NewTable: 'n', Setting: 'c', SettingInfo: 'i', Verify: 'v'}
+	NewTable: 'n', Setting: 'c', SettingInfo: 'i', Verify: 'v', Unfollow: 'u', SeatHouse: 'a', UnseatHouse: 'r'}
 
 var actionNames = [...]string{Join: "join", Leave: "leave", Start: "start", Bet: "bet", Hit: "hit",
-	Stand: "stand", NewTable: "new_table", Setting: "setting", SettingInfo: "setting_info", Verify: "verify"}
+	Stand: "stand", NewTable: "new_table", Setting: "setting", SettingInfo: "setting_info", Verify: "verify",
+	Unfollow: "unfollow", SeatHouse: "seat_house", UnseatHouse: "unseat_house"}
 
 // String returns the action's name.
 func (a Action) String() string {
@@ -86,11 +97,13 @@ func (a Action) String() string {
 	return "action(" + strconv.Itoa(int(a)) + ")"
 }
 
-func (a Action) valid() bool { return a >= Join && a <= Verify }
+func (a Action) valid() bool { return a >= Join && a <= UnseatHouse }
 
 // TableAction reports whether the action acts on the table and carries its
 // version.
-func (a Action) TableAction() bool { return a >= Join && a <= NewTable }
+func (a Action) TableAction() bool {
+	return a >= Join && a <= NewTable || a == SeatHouse || a == UnseatHouse
+}
 
 // Data is what a button carries. Which fields are set depends on Action; the
 // others are zero.
@@ -110,6 +123,9 @@ type Data struct {
 	Value string
 	// Game is the game whose decks to show (Verify).
 	Game uint64
+	// Chat is the group to stop following (Unfollow): negative, as every
+	// group's id, from -1 to -MaxVersion.
+	Chat int64
 }
 
 // String returns the encoding of d: 1 to 64 bytes of ASCII. Data that
@@ -135,6 +151,8 @@ func (d Data) String() string {
 		b = appendBounded(b, d.Field, 8)
 	case Verify:
 		b = strconv.AppendUint(b, d.Game, 10)
+	case Unfollow:
+		b = strconv.AppendUint(b, uint64(-d.Chat), 10) // not a group's: out of Parse's bounds
 	default:
 		b = strconv.AppendUint(b, d.Version, 10)
 	}
@@ -192,6 +210,10 @@ func Parse(s string) (Data, error) {
 		d.Field = rest
 	case Verify:
 		d.Game, err = number(rest, 1, MaxVersion)
+	case Unfollow:
+		var n uint64
+		n, err = number(rest, 1, MaxVersion)
+		d.Chat = -int64(n)
 	default:
 		d.Version, err = number(rest, 1, MaxVersion)
 	}

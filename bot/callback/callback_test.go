@@ -39,11 +39,17 @@ func TestRoundTrip(t *testing.T) {
 		{Data{Action: Setting, Version: 1, Field: FieldLang, Value: "de"}, "c:1:lang:de"},
 		{Data{Action: SettingInfo, Field: FieldKnocks}, "i:knocks"},
 		{Data{Action: Verify, Game: 17}, "v:17"},
+		{Data{Action: Unfollow, Chat: -1001234567890}, "u:1001234567890"},
+		{Data{Action: Unfollow, Chat: -4000000001}, "u:4000000001"},
+		{Data{Action: SeatHouse, Version: 5}, "a:5"},
+		{Data{Action: UnseatHouse, Version: 6}, "r:6"},
+		{Data{Action: Setting, Version: 1, Field: FieldHouse, Value: "off"}, "c:1:house:off"},
 		// The largest values.
 		{Data{Action: Bet, Version: MaxVersion, Amount: MaxAmount}, "b:9007199254740991:1000000000000000"},
 		{Data{Action: Join, Version: MaxVersion}, "j:9007199254740991"},
 		{Data{Action: Setting, Version: MaxVersion, Field: FieldEntry, Value: "1000000000000"}, "c:9007199254740991:entry:1000000000000"},
 		{Data{Action: Verify, Game: MaxVersion}, "v:9007199254740991"},
+		{Data{Action: Unfollow, Chat: -MaxVersion}, "u:9007199254740991"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.want, func(t *testing.T) {
@@ -59,8 +65,8 @@ func TestRoundTrip(t *testing.T) {
 
 func TestStringIsShortASCIIWhateverTheData(t *testing.T) {
 	huge := strings.Repeat("é", 100)
-	for a := Action(0); a <= Verify+1; a++ {
-		d := Data{Action: a, Version: ^uint64(0), Amount: -1 << 63, Field: huge, Value: huge, Game: ^uint64(0)}
+	for a := Action(0); a <= UnseatHouse+1; a++ {
+		d := Data{Action: a, Version: ^uint64(0), Amount: -1 << 63, Field: huge, Value: huge, Game: ^uint64(0), Chat: -1 << 63}
 		s := d.String()
 		assert.True(t, len(s) >= 1 && len(s) <= MaxLen, "%s: %d bytes", a, len(s))
 		if strings.Contains(s, "é") || len(s) > 0 && s[0] == '?' {
@@ -77,6 +83,7 @@ func TestParseRejects(t *testing.T) {
 		{"65 bytes", "c:1:stake:" + strings.Repeat("1", 55)},
 		{"64 bytes of junk", strings.Repeat("j", 64)},
 		{"action only", "j"},
+		{"the house neither on nor off", "c:1:house:yes"},
 		{"no version", "j:"},
 		{"no colon", "j1"},
 		{"unknown action", "z:1"},
@@ -142,6 +149,11 @@ func TestParseRejects(t *testing.T) {
 		{"verify game zero", "v:0"},
 		{"verify no game", "v:"},
 		{"verify too large", "v:9007199254740992"},
+		{"unfollow zero", "u:0"},
+		{"unfollow no group", "u:"},
+		{"unfollow minus sign", "u:-1001234567890"},
+		{"unfollow too large", "u:9007199254740992"},
+		{"unfollow extra part", "u:1:2"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -178,11 +190,16 @@ func TestActionString(t *testing.T) {
 	assert.True(t, NewTable.TableAction())
 	assert.False(t, Setting.TableAction())
 	assert.False(t, Verify.TableAction())
+	assert.Equal(t, "unfollow", Unfollow.String())
+	assert.False(t, Unfollow.TableAction())
+	assert.True(t, SeatHouse.TableAction())
+	assert.True(t, UnseatHouse.TableAction())
+	assert.Equal(t, "seat_house", SeatHouse.String())
 }
 
 func TestStampChangesWithEverySetting(t *testing.T) {
 	base := game.DefaultSettings()
-	seen := map[uint64]string{Stamp(base, "en"): "default"}
+	seen := map[uint64]string{Stamp(base, "en", false): "default"}
 	variants := map[string]func(*game.Settings){
 		"stake":  func(s *game.Settings) { s.Stake = 11 },
 		"entry":  func(s *game.Settings) { s.EntryLimit = 101 },
@@ -195,13 +212,14 @@ func TestStampChangesWithEverySetting(t *testing.T) {
 	for name, change := range variants {
 		s := base.Clone()
 		change(&s)
-		st := Stamp(s, "en")
+		st := Stamp(s, "en", false)
 		assert.LessOrEqual(t, st, uint64(MaxVersion))
 		_, dup := seen[st]
 		assert.False(t, dup, name)
 		seen[st] = name
 	}
-	assert.NotEqual(t, Stamp(base, "en"), Stamp(base, "ru"))
+	assert.NotEqual(t, Stamp(base, "en", false), Stamp(base, "ru", false))
+	assert.NotEqual(t, Stamp(base, "en", false), Stamp(base, "en", true))
 }
 
 func TestValueAndBetToken(t *testing.T) {

@@ -29,11 +29,20 @@ const (
 	// eight lowercase letters (which languages there are is package i18n's
 	// to say).
 	FieldLang = "lang"
+	// FieldHouse says whether the house may sit at the chat's tables; the
+	// value HouseOn or HouseOff.
+	FieldHouse = "house"
+)
+
+// The values of FieldHouse.
+const (
+	HouseOn  = "on"
+	HouseOff = "off"
 )
 
 // Fields returns every field, in the order the settings message shows them.
 func Fields() []string {
-	return []string{FieldStake, FieldEntry, FieldBets, FieldTurn, FieldLobby, FieldKnocks, FieldLang}
+	return []string{FieldStake, FieldEntry, FieldBets, FieldTurn, FieldLobby, FieldKnocks, FieldHouse, FieldLang}
 }
 
 func knownField(f string) bool { return slices.Contains(Fields(), f) }
@@ -57,6 +66,10 @@ func checkValue(field, value string) error {
 	case FieldLang:
 		if !langCode(value) {
 			err = fmt.Errorf("language %q", value)
+		}
+	case FieldHouse:
+		if value != HouseOn && value != HouseOff {
+			err = fmt.Errorf("house %q", value)
 		}
 	}
 	return err
@@ -116,13 +129,27 @@ func Value(field string, s game.Settings, lang string) string {
 	return ""
 }
 
-// Stamp returns a number that changes when the settings or the language
-// code lang change, below 2^53. Setting buttons carry the stamp of the
-// settings they were drawn for, so that a press can be refused once the
-// settings moved on and a double tap on a toggle does not undo itself.
-func Stamp(s game.Settings, lang string) uint64 {
+// HouseValue writes whether the house may sit as a FieldHouse value.
+func HouseValue(forbidden bool) string {
+	if forbidden {
+		return HouseOff
+	}
+	return HouseOn
+}
+
+// Stamp returns a number that changes when the settings, the language code
+// lang or whether the house is forbidden change, below 2^53. Setting
+// buttons carry the stamp of the settings they were drawn for, so that a
+// press can be refused once the settings moved on and a double tap on a
+// toggle does not undo itself.
+func Stamp(s game.Settings, lang string, houseForbidden bool) uint64 {
 	h := fnv.New64a()
 	_, _ = fmt.Fprintf(h, "%d|%d|%s|%d|%d|%d|%s", s.Stake, s.EntryLimit, game.FormatBetOptions(s.BetOptions),
 		s.TurnTimeout, s.LobbyTimeout, s.MaxKnocks, lang)
+	if houseForbidden {
+		// Appended only when set, so that the stamps of the settings
+		// drawn before the house existed stay as they were.
+		_, _ = fmt.Fprint(h, "|nohouse")
+	}
 	return h.Sum64() & MaxVersion
 }

@@ -61,3 +61,20 @@ func BetOption(lang Lang, o game.BetOption) string {
 	}
 	return "?"
 }
+
+// Bet labels a bet button: the amount first, then what it stands for when
+// the amount alone does not say it: "40 · ½ bank" for a share of the bank,
+// "80 · bank" for all of it, "35 · all in" for a balance that caps the bet;
+// a multiple of the stake is its amount alone, "20".
+func Bet(lang Lang, o game.Offer, bank int64) string {
+	amount := Number(o.Amount)
+	switch {
+	case o.Amount == bank:
+		return amount + " · " + T(lang, BetBank)
+	case o.Capped:
+		return amount + " · " + T(lang, BetAllIn)
+	case o.Option.Kind == game.BankShare:
+		return amount + " · " + T(lang, BetShare, BetOption(lang, o.Option))
+	}
+	return amount
+}

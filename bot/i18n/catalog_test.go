@@ -201,6 +201,31 @@ func TestNounsHaveEveryPluralForm(t *testing.T) {
 	}
 }
 
+// countedNounRE matches a placeholder followed by a noun whose form depends
+// on the number before it (1 фишка, 2 фишки, 5 фишек; 1 chip, 2 chips).
+var countedNounRE = regexp.MustCompile(`%(\[\d+\])?s[ \x{00a0}]+(фиш|игрок|результат|стук|круг|колод|chip|player|result|knock|circle|deck)`)
+
+func TestCountedNounsAgreeWithTheirNumber(t *testing.T) {
+	// A number put before such a noun would have one form for every
+	// number; Count gives each number its own.
+	for name, k := range declaredKeys(t) {
+		for _, lang := range Langs() {
+			assert.NotRegexp(t, countedNounRE, catalogues[lang][k], "%s %s: a number with a noun goes through Count", lang, name)
+		}
+	}
+	for _, tt := range []struct {
+		n      int64
+		en, ru string
+	}{
+		{1, "Need at least 1\u00a0player.", "Нужно хотя бы 1\u00a0игрок."},
+		{2, "Need at least 2\u00a0players.", "Нужно хотя бы 2\u00a0игрока."},
+		{5, "Need at least 5\u00a0players.", "Нужно хотя бы 5\u00a0игроков."},
+	} {
+		assert.Equal(t, tt.en, T(EN, PopNeedPlayers, Count(EN, NounPlayers, tt.n)))
+		assert.Equal(t, tt.ru, T(RU, PopNeedPlayers, Count(RU, NounPlayers, tt.n)))
+	}
+}
+
 func TestT(t *testing.T) {
 	assert.Equal(t, "Bet 10", T(EN, PopBet, "10"))
 	assert.Equal(t, "Ставка 10", T(RU, PopBet, "10"))

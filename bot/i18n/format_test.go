@@ -181,7 +181,7 @@ func TestBetOption(t *testing.T) {
 	}{
 		{game.BetOption{Kind: game.StakeTimes, N: 1}, "×1", "×1"},
 		{game.BetOption{Kind: game.StakeTimes, N: 1000}, "×1\u202f000", "×1\u202f000"},
-		{game.BetOption{Kind: game.BankShare, N: 1}, "bank", "банк"},
+		{game.BetOption{Kind: game.BankShare, N: 1}, "bank", "ва-банк"},
 		{game.BetOption{Kind: game.BankShare, N: 2}, "½", "½"},
 		{game.BetOption{Kind: game.BankShare, N: 3}, "⅓", "⅓"},
 		{game.BetOption{Kind: game.BankShare, N: 7}, "1/7", "1/7"},
@@ -191,6 +191,50 @@ func TestBetOption(t *testing.T) {
 		assert.Equal(t, tt.en, BetOption(EN, tt.o))
 		assert.Equal(t, tt.ru, BetOption(RU, tt.o))
 	}
+}
+
+func TestBet(t *testing.T) {
+	x := func(n int64) game.BetOption { return game.BetOption{Kind: game.StakeTimes, N: n} }
+	share := func(n int64) game.BetOption { return game.BetOption{Kind: game.BankShare, N: n} }
+	tests := []struct {
+		name   string
+		offer  game.Offer
+		bank   int64
+		en, ru string
+	}{
+		{"a multiple of the stake is its amount", game.Offer{Amount: 20, Option: x(2)}, 80, "20", "20"},
+		{"a share of the bank says so", game.Offer{Amount: 40, Option: share(2)}, 80, "40 · ½ bank", "40 · ½ банка"},
+		{"a share without a sign of its own", game.Offer{Amount: 11, Option: share(7)}, 80, "11 · 1/7 bank", "11 · 1/7 банка"},
+		{"the whole bank", game.Offer{Amount: 80, Option: share(1)}, 80, "80 · bank", "80 · ва-банк"},
+		{"a multiple that is the whole bank", game.Offer{Amount: 80, Option: x(8)}, 80, "80 · bank", "80 · ва-банк"},
+		{"capped at the bank", game.Offer{Amount: 10, Option: x(5), Capped: true}, 10, "10 · bank", "10 · ва-банк"},
+		{"capped at the balance", game.Offer{Amount: 35, Option: x(5), Capped: true}, 80, "35 · all in", "35 · все фишки"},
+		{"thousands", game.Offer{Amount: 2500, Option: share(2)}, 5000, "2\u202f500 · ½ bank", "2\u202f500 · ½ банка"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.en, Bet(EN, tt.offer, tt.bank))
+			assert.Equal(t, tt.ru, Bet(RU, tt.offer, tt.bank))
+		})
+	}
+	// The defaults at the first duel, bank 10: ×1, ×2 and ×5 are capped to
+	// the bank and merged into it (rules.md).
+	var labels []string
+	for _, o := range game.DefaultSettings().Offers(10, 1000) {
+		labels = append(labels, Bet(EN, o, 10))
+	}
+	assert.Equal(t, []string{"5 · ½ bank", "10 · bank"}, labels)
+}
+
+func TestLanguageNames(t *testing.T) {
+	// On a button a language is named as on its own; Russian writes it in
+	// lowercase within a sentence.
+	assert.Equal(t, "English", Name(EN))
+	assert.Equal(t, "Русский", Name(RU))
+	assert.Equal(t, "English", NameInText(EN))
+	assert.Equal(t, "русский", NameInText(RU))
+	assert.Equal(t, "Language: English.", T(EN, LangSet, NameInText(EN)))
+	assert.Equal(t, "Язык: русский.", T(RU, LangSet, NameInText(RU)))
 }
 
 func TestParseAndFromTelegram(t *testing.T) {

@@ -16,7 +16,8 @@ const (
 	TableTitleGame Key = "table.title.game"
 	// TableTitleClosed heads a closed table.
 	TableTitleClosed Key = "table.title.closed"
-	// TableLimits: the stake, the entry limit, the fewest and most players.
+	// TableLimits: the stake, the entry limit, the fewest players and the
+	// most (a Count of NounPlayers, which the range agrees with).
 	TableLimits Key = "table.limits"
 	// TableSeated heads the seats of the lobby: taken and total.
 	TableSeated Key = "table.seated"
@@ -142,6 +143,47 @@ const (
 	TableMoved Key = "table.moved"
 )
 
+// Achievements: their names, the line of a game's record that announces
+// them, and the line of /stats that lists them.
+const (
+	// AchFirstWin names storage.FirstWin.
+	AchFirstWin Key = "ach.first_win"
+	// AchGolden21 names storage.Golden21.
+	AchGolden21 Key = "ach.golden21"
+	// AchFivePictures names storage.FivePictures.
+	AchFivePictures Key = "ach.five_pictures"
+	// AchBrokeBank names storage.BrokeBank.
+	AchBrokeBank Key = "ach.broke_bank"
+	// AchKnock names storage.Knock.
+	AchKnock Key = "ach.knock"
+	// AchThreeKnocks names storage.ThreeKnocks.
+	AchThreeKnocks Key = "ach.three_knocks"
+	// AchFatBank names storage.FatBank.
+	AchFatBank Key = "ach.fat_bank"
+	// AchCleanSweep names storage.CleanSweep.
+	AchCleanSweep Key = "ach.clean_sweep"
+	// AchSteelNerves names storage.SteelNerves.
+	AchSteelNerves Key = "ach.steel_nerves"
+	// AchOneTooMany names storage.OneTooMany.
+	AchOneTooMany Key = "ach.one_too_many"
+	// AchComeback names storage.Comeback.
+	AchComeback Key = "ach.comeback"
+	// AchRegular names storage.Regular.
+	AchRegular Key = "ach.regular"
+	// AchVeteran names storage.Veteran.
+	AchVeteran Key = "ach.veteran"
+	// AwardLine announces in a game's record what a player earned in it:
+	// name, the achievements' names (joined by AwardSep).
+	AwardLine Key = "award.line"
+	// AwardSep separates the names of achievements in a list.
+	AwardSep Key = "award.sep"
+	// StatsAchievements lists a user's achievements in /stats: how many,
+	// of how many, their names (joined by AwardSep).
+	StatsAchievements Key = "cmd.stats.ach"
+	// StatsNoAchievements: the user has none yet: how many there are.
+	StatsNoAchievements Key = "cmd.stats.ach.none"
+)
+
 // Buttons and bet labels.
 const (
 	// BtnJoin sits down in the lobby.
@@ -164,6 +206,8 @@ const (
 	BetBank Key = "bet.bank"
 	// BetAllIn names a bet capped at the player's whole balance.
 	BetAllIn Key = "bet.allin"
+	// BetShare names a share of the bank as a bet: the share ("½").
+	BetShare Key = "bet.share"
 )
 
 // Pop-ups: answers to button presses, under 200 characters, plain text.
@@ -183,7 +227,8 @@ const (
 	// PopBanker: the banker pressed a player's button (the game draws the
 	// banker's hand).
 	PopBanker Key = "pop.banker"
-	// PopNeedPlayers: the fewest players a game starts with.
+	// PopNeedPlayers: the fewest players a game starts with (a Count of
+	// NounPlayers).
 	PopNeedPlayers Key = "pop.needplayers"
 	// PopInProgress: a game is being played.
 	PopInProgress Key = "pop.inprogress"
@@ -290,9 +335,10 @@ const (
 	Help Key = "cmd.help"
 	// Rules: the rules in short.
 	Rules Key = "cmd.rules"
-	// StartPrivate: /start in a private chat: how to add the bot to a group.
+	// StartPrivate: /start in a private chat: solo play against the house,
+	// and how to add the bot to a group.
 	StartPrivate Key = "cmd.start.private"
-	// GroupsOnly: a group command sent in a private chat.
+	// GroupsOnly: a command for groups only sent in a private chat.
 	GroupsOnly Key = "cmd.groupsonly"
 	// Welcome: the bot was added to a group: the starting chips.
 	Welcome Key = "cmd.welcome"
@@ -380,6 +426,9 @@ const (
 	LangNameEN Key = "langname.en"
 	// LangNameRU names Russian.
 	LangNameRU Key = "langname.ru"
+	// LangNameInText names the catalogue's own language within a sentence
+	// of it ("Language: English.", «Язык: русский.»).
+	LangNameInText Key = "langname.intext"
 )
 
 // Why settings are invalid (the argument of SettingsInvalid and PopInvalid).
@@ -407,6 +456,65 @@ const (
 	ProblemKnocks Key = "problem.knocks"
 	// ProblemNumber: not a whole number: the value.
 	ProblemNumber Key = "problem.number"
+)
+
+// /notify: a private message when a table opens in a group the user
+// follows.
+const (
+	// NotifyOn: the name of who follows the group now.
+	NotifyOn Key = "notify.on"
+	// NotifyOff: the name of who stopped following the group.
+	NotifyOff Key = "notify.off"
+	// NotifyStartFirst: the name of who asked to follow the group with no
+	// private chat with the bot; BtnNotifyStart, a deep link, starts one.
+	NotifyStartFirst Key = "notify.startfirst"
+	// NotifyTooMany: the most groups a user may follow.
+	NotifyTooMany Key = "notify.toomany"
+	// NotifyFollowed: the group's title: followed from the deep link.
+	NotifyFollowed Key = "notify.followed"
+	// NotifyFollowedAlready: the group's title: the deep link of a group
+	// followed before.
+	NotifyFollowedAlready Key = "notify.followed.already"
+	// NotifyBadLink: a deep link that names no group.
+	NotifyBadLink Key = "notify.badlink"
+	// NotifyNotMember: the deep link of a group the user is not in.
+	NotifyNotMember Key = "notify.notmember"
+	// NotifyNoGroup: the deep link of a group the bot is not in.
+	NotifyNoGroup Key = "notify.nogroup"
+	// NotifyCheckFailed: Telegram did not say whether the user is in the
+	// deep link's group.
+	NotifyCheckFailed Key = "notify.checkfailed"
+	// NotifyList heads the groups the user follows, in private: one
+	// NotifyListLine each, then NotifyListHint.
+	NotifyList Key = "notify.list"
+	// NotifyListLine: a group's title.
+	NotifyListLine Key = "notify.list.line"
+	// NotifyListHint: how to stop following one, and to follow another.
+	NotifyListHint Key = "notify.list.hint"
+	// NotifyListEmpty: the user follows no group: how to follow one.
+	NotifyListEmpty Key = "notify.list.empty"
+	// NoticeOpened begins the private message that a table opened: the
+	// group's title, the opener's name. TableLimits and TableCloses follow.
+	NoticeOpened Key = "notice.opened"
+	// NoticeNoLink ends a notice of a basic group, which gives no link to
+	// its messages.
+	NoticeNoLink Key = "notice.nolink"
+	// BtnNotifyStart: the deep link that opens the private chat with the
+	// bot to start it.
+	BtnNotifyStart Key = "btn.notify.start"
+	// BtnOpenTable: the notice's link to the table message.
+	BtnOpenTable Key = "btn.opentable"
+	// BtnUnfollow: a group's title: the button that stops following it.
+	BtnUnfollow Key = "btn.unfollow"
+	// PopUnfollowed: the user stopped following a group (the list shows
+	// which: it is edited).
+	PopUnfollowed Key = "pop.unfollowed"
+	// PopNotFollowing: a press to stop following a group not followed.
+	PopNotFollowing Key = "pop.notfollowing"
+	// DescNotify describes /notify.
+	DescNotify Key = "desc.notify"
+	// HelpNotify: /notify.
+	HelpNotify Key = "help.notify"
 )
 
 // Command descriptions for setMyCommands, plain text.
@@ -476,6 +584,8 @@ const (
 	// NounChips: the plural forms of "chip", separated by "|": one and
 	// other in English; one, few and many in Russian.
 	NounChips Key = "noun.chips"
+	// NounPlayers: the plural forms of "player", as NounChips.
+	NounPlayers Key = "noun.players"
 	// RankJack is the jack's letter.
 	RankJack Key = "rank.j"
 	// RankQueen is the queen's letter.
@@ -484,6 +594,48 @@ const (
 	RankKing Key = "rank.k"
 	// RankAce is the ace's letter.
 	RankAce Key = "rank.a"
+)
+
+// The house: the bot as a player (package game/house).
+const (
+	// HouseName is the house's name wherever a player's name shows.
+	HouseName Key = "house.name"
+	// TableSeatHouse marks the house to move: its name (it moves by
+	// itself within seconds, so no time is shown).
+	TableSeatHouse Key = "table.seat.house"
+	// BtnSeatHouse seats the house in the lobby.
+	BtnSeatHouse Key = "btn.house.seat"
+	// BtnUnseatHouse stands the house up in the lobby.
+	BtnUnseatHouse Key = "btn.house.unseat"
+	// PopHouseSeated: the house sat down.
+	PopHouseSeated Key = "pop.house.seated"
+	// PopHouseUnseated: the house stood up.
+	PopHouseUnseated Key = "pop.house.unseated"
+	// PopHouseAlready: the house already sits at the table.
+	PopHouseAlready Key = "pop.house.already"
+	// PopHouseAbsent: the house does not sit at the table.
+	PopHouseAbsent Key = "pop.house.absent"
+	// PopHousePlayersOnly: only a seated player seats or unseats the house.
+	PopHousePlayersOnly Key = "pop.house.playersonly"
+	// PopHouseForbidden: the chat's admins forbade the house.
+	PopHouseForbidden Key = "pop.house.forbidden"
+	// PopHouseNeedChips: the house cannot meet the entry limit: its
+	// balance, the entry limit.
+	PopHouseNeedChips Key = "pop.house.needchips"
+	// PopInfoHouse explains the house setting.
+	PopInfoHouse Key = "pop.info.house"
+	// FieldHouse names the house setting.
+	FieldHouse Key = "field.house"
+	// BtnHouseOn and BtnHouseOff are the house setting's values.
+	BtnHouseOn  Key = "btn.house.on"
+	BtnHouseOff Key = "btn.house.off"
+	// HelpHouse: /house.
+	HelpHouse Key = "help.house"
+	// DescHouse describes /house.
+	DescHouse Key = "desc.house"
+	// TopHouse: the house's line under the leaderboard: name, balance,
+	// net, games.
+	TopHouse Key = "cmd.top.house"
 )
 
 // Community commands: the leaderboard, stats, history and admin tools.

@@ -49,7 +49,7 @@ func TestPopupsFitTelegramsLimitWithTheLongestArguments(t *testing.T) {
 		args := map[Key][]any{
 			PopTurn:            {name},
 			PopNeedChips:       {bigChips, bigNumber, bigNumber},
-			PopNeedPlayers:     {Number(game.MinPlayers)},
+			PopNeedPlayers:     {Count(lang, NounPlayers, game.MinPlayers)},
 			PopBet:             {bigNumber},
 			PopHit:             {card, "20"},
 			PopHitBust:         {card, "31"},
@@ -65,6 +65,7 @@ func TestPopupsFitTelegramsLimitWithTheLongestArguments(t *testing.T) {
 			PopStartYou:        {card, "11"},
 			PopStartOther:      {name},
 			PopInvalid:         {longestProblem(lang)},
+			PopHouseNeedChips:  {bigChips, bigChips},
 		}
 		for name, k := range declaredKeys(t) {
 			if !strings.HasPrefix(name, "Pop") {

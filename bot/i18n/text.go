@@ -21,10 +21,16 @@ func T(lang Lang, key Key, args ...any) string {
 	return fmt.Sprintf(s, args...)
 }
 
-// Name returns the name of the language l, as its speakers write it.
+// Name returns the name of the language l as its speakers write it on its
+// own, on a button: "English", "Русский".
 func Name(l Lang) string {
 	if l == RU {
 		return T(l, LangNameRU)
 	}
 	return T(l, LangNameEN)
 }
+
+// NameInText returns the name of the language l as its speakers write it
+// within a sentence: "English", "русский" (Russian writes the names of
+// languages in lowercase).
+func NameInText(l Lang) string { return T(l, LangNameInText) }

@@ -2,11 +2,13 @@
 // allows: one queue per chat in which a newer render of a message replaces an
 // older one still waiting and renders go before replies (a reply waits
 // behind at most replyAfter renders), a global limit on calls per second
-// shared in turn among the chats that have something to send, per-group
-// pacing that spreads a group's calls evenly under Telegram's limit of 20 a
-// minute (see groupPace), and waiting out 429's retry_after before trying
-// again. A group's recent calls can be kept across a restart (TakeHistory,
-// Restore), so that a new process does not spend a budget the old one spent.
+// shared in turn among the chats that have something to send, notices sent
+// only with what the chats leave of it (see Notice), per-group pacing that
+// spreads a group's calls evenly under Telegram's limit of 20 a minute (see
+// groupPace), and waiting out 429's retry_after before trying again. A
+// group's recent calls can be kept across a restart (TakeHistory,
+// Restore), so that a new process does not spend a budget the old one
+// spent. All of it runs on the clock the outbox is given (Options.Clock).
 //
 // An Op is a function that makes one call. The outbox does not look inside:
 // it orders, paces, coalesces and retries, and the caller's function does the
@@ -48,14 +50,20 @@ type Limits struct {
 	// ChatInterval is the least time between two calls into the same chat
 	// (Telegram: about one second).
 	ChatInterval time.Duration
+	// NoticePerSecond caps the Notice calls per second, within PerSecond,
+	// so that a burst of notices leaves the rest of each second to the
+	// renders and replies that come meanwhile.
+	NoticePerSecond int
 }
 
 // TelegramLimits are Telegram's published limits with a margin: 25 calls a
-// second over all chats (Telegram: about 30), and into a group at most 19 in
-// any minute (Telegram: 20), a burst of 3 and then one every 60/17 s, at
-// least a second apart.
+// second over all chats (Telegram: about 30), of which notices take at most
+// 8, so that 17 stay for the tables, which never wait behind a notice (see
+// Notice); and into a group at most 19 in any minute (Telegram: 20), a burst
+// of 3 and then one every 60/17 s, at least a second apart.
 func TelegramLimits() Limits {
-	return Limits{PerSecond: 25, GroupPerMinute: 19, GroupWindow: time.Minute, GroupBurst: 3, ChatInterval: time.Second}
+	return Limits{PerSecond: 25, GroupPerMinute: 19, GroupWindow: time.Minute, GroupBurst: 3,
+		ChatInterval: time.Second, NoticePerSecond: 8}
 }
 
 // GroupInterval returns the spacing of a group's calls once its burst is
@@ -103,7 +111,11 @@ func (systemClock) AfterFunc(d time.Duration, f func()) Timer { return time.Afte
 // Class orders the waiting ops of a chat: a waiting Render goes before any
 // waiting Say, so that a chat's table is never held up by replies; but once
 // replyAfter renders went ahead of a waiting Say, it goes next, so that a
-// table that changes all the time does not starve the replies.
+// table that changes all the time does not starve the replies. Every Say
+// goes before any Notice, and notices also yield to every other chat's
+// renders and replies (see Notice). Into a group, an op that is not a
+// Render leaves the renders their reserve of the group's pacing
+// (renderReserve), but for a Say that replyAfter renders overtook.
 type Class uint8
 
 const (
@@ -114,6 +126,13 @@ const (
 	// Say sends a message said once: a reply, an announcement. A chat holds
 	// at most Options.MaxSays of them waiting.
 	Say
+	// Notice sends a message the bot says unasked, that may wait: a
+	// private message that a table opened in a group the user follows. A
+	// chat whose next op is a notice is called only while no chat has a
+	// render or a reply ready to go, and notices take at most
+	// Limits.NoticePerSecond calls a second: however many wait, no table
+	// waits for them. At most Options.MaxNotices wait over all chats.
+	Notice
 )
 
 // replyAfter is how many renders may go ahead of a waiting reply: then it
@@ -123,7 +142,7 @@ const replyAfter = 3
 // Op is one outgoing call into a chat.
 type Op struct {
 	// Chat is the chat the call goes to; ops of one chat run one at a time,
-	// renders in the order enqueued, then replies in the order enqueued.
+	// each class in the order enqueued (see Class).
 	Chat int64
 	// Slot, when not empty, names what the op renders or says: enqueuing
 	// an op with the slot of one still waiting replaces it in its place,
@@ -178,7 +197,8 @@ const maxBackoff = 30 * time.Second
 var ErrClosed = errors.New("outbox closed")
 
 // ErrFull is returned by Enqueue when the op's chat holds as many ops (or,
-// for a Say, as many replies) as it may: the op is dropped.
+// for a Say, as many replies) as it may, or when a Notice finds
+// Options.MaxNotices waiting: the op is dropped.
 var ErrFull = errors.New("outbox: the chat's queue is full")
 
 // Options configure an Outbox.
@@ -197,6 +217,8 @@ type Options struct {
 	// MaxOps bounds the ops waiting in one chat, renders included; default
 	// 64.
 	MaxOps int
+	// MaxNotices bounds the notices waiting over all chats; default 10000.
+	MaxNotices int
 	// MaxInFlight bounds the calls made at once over all chats; default 64.
 	MaxInFlight int
 	// Logger receives the ops given up; default slog.Default().
@@ -212,7 +234,8 @@ type Options struct {
 	// OnCoalesce, if set, is told of each render replaced by a newer one
 	// before it was called; like OnRenderWait, with the lock held.
 	OnCoalesce func()
-	// Clock is the clock the outbox paces by; default the system clock.
+	// Clock is the clock the outbox paces by (every limit, the notices'
+	// included); default the system clock.
 	Clock Clock
 	// KeepHistory makes the outbox remember which groups it called since
 	// the last TakeHistory.
@@ -224,12 +247,18 @@ type Outbox struct {
 	opts   Options
 	clock  Clock
 	global *window // nil: no limit over all chats
+	notice *window // nil: no limit of the notices' own
 
 	mu    sync.Mutex
 	chats map[int64]*chatQueue
-	// ready holds the chats whose next op may be called now, in turn;
-	// timed those whose next op waits for their pacing or a pause.
+	// ready holds the chats whose next op may be called now, in turn, and
+	// lowReady those whose next op may too but who hold only notices,
+	// called only while ready is empty; timed holds those whose next op
+	// waits for their pacing or a pause. A chat of lowReady that gets a
+	// render or a reply moves to ready, and its entry left behind is
+	// skipped (chatQueue.where says where a chat is).
 	ready    ring
+	lowReady ring
 	timed    timedHeap
 	inFlight int
 	// dispatching is whether the dispatcher runs; wake tells it that
@@ -246,8 +275,10 @@ type Outbox struct {
 	wg     sync.WaitGroup
 	// enqueued counts Enqueue calls, to prune idle chats now and then.
 	enqueued int
-	// pending counts the ops queued over all chats, for Pending.
+	// pending counts the ops queued over all chats, for Pending, and
+	// notices those of them that are notices, for MaxNotices.
 	pending int
+	notices int
 	// called holds the groups called since the last TakeHistory, when
 	// Options.KeepHistory is set.
 	called map[int64]struct{}
@@ -257,12 +288,13 @@ type Outbox struct {
 	assumedAt time.Time
 }
 
-// item is a queued op; gen grows each time a newer op replaces do, so that
-// a render replaced while its call was in flight is sent again. since is
-// when the oldest op it holds that was not called yet was enqueued; zero
-// once called, until a newer op replaces it.
+// item is a queued op of class class; gen grows each time a newer op
+// replaces do, so that a render replaced while its call was in flight is
+// sent again. since is when the oldest op it holds that was not called yet
+// was enqueued; zero once called, until a newer op replaces it.
 type item struct {
 	slot  string
+	class Class
 	do    func(ctx context.Context) error
 	stale func() bool
 	gen   int
@@ -273,12 +305,14 @@ type item struct {
 const (
 	nowhere = iota
 	inReady
+	inLowReady
 	inTimed
 )
 
 type chatQueue struct {
 	id            int64
 	renders, says []*item
+	notices       []*item
 	where         int
 	due           time.Time // when timed: when its next op may go
 	index         int       // when timed: in the heap
@@ -290,13 +324,28 @@ type chatQueue struct {
 	// reply last started (see replyAfter).
 	overtaken int
 	// running is the op in flight and the generation it was called at;
-	// runningSay whether it is a Say.
+	// runningSay whether it is a Say or a Notice.
 	running    *item
 	runningGen int
 	runningSay bool
 }
 
-func (q *chatQueue) len() int { return len(q.renders) + len(q.says) }
+func (q *chatQueue) len() int { return len(q.renders) + len(q.says) + len(q.notices) }
+
+// urgent reports whether the chat holds a render or a reply: they go
+// before every chat's notices.
+func (q *chatQueue) urgent() bool { return len(q.renders)+len(q.says) > 0 }
+
+// list returns the chat's list of ops of class c.
+func (q *chatQueue) list(c Class) *[]*item {
+	switch c {
+	case Say:
+		return &q.says
+	case Notice:
+		return &q.notices
+	}
+	return &q.renders
+}
 
 // New returns an Outbox.
 func New(opts Options) *Outbox {
@@ -315,6 +364,9 @@ func New(opts Options) *Outbox {
 	if opts.MaxInFlight <= 0 {
 		opts.MaxInFlight = 64
 	}
+	if opts.MaxNotices <= 0 {
+		opts.MaxNotices = 10000
+	}
 	if opts.Limits.GroupWindow <= 0 {
 		opts.Limits.GroupWindow = time.Minute
 	}
@@ -330,6 +382,9 @@ func New(opts Options) *Outbox {
 	if opts.Limits.PerSecond > 0 {
 		o.global = newWindow(opts.Limits.PerSecond, time.Second)
 	}
+	if opts.Limits.NoticePerSecond > 0 {
+		o.notice = newWindow(opts.Limits.NoticePerSecond, time.Second)
+	}
 	if opts.KeepHistory {
 		o.called = make(map[int64]struct{})
 	}
@@ -337,7 +392,8 @@ func New(opts Options) *Outbox {
 }
 
 // Enqueue adds op to its chat's queue. It returns ErrFull, dropping op,
-// when the chat holds as many ops as it may, and ErrClosed after Close.
+// when the chat holds as many ops as it may (or a notice finds
+// Options.MaxNotices waiting), and ErrClosed after Close.
 func (o *Outbox) Enqueue(op Op) error {
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -346,10 +402,7 @@ func (o *Outbox) Enqueue(op Op) error {
 	}
 	now := o.clock.Now()
 	q := o.queue(op.Chat, now)
-	list := &q.renders
-	if op.Class == Say {
-		list = &q.says
-	}
+	list := q.list(op.Class)
 	if op.Slot != "" {
 		for _, queued := range *list {
 			if queued.slot == op.Slot {
@@ -358,13 +411,23 @@ func (o *Outbox) Enqueue(op Op) error {
 			}
 		}
 	}
-	if q.len() >= o.opts.MaxOps || op.Class == Say && len(q.says) >= o.opts.MaxSays {
+	if q.len() >= o.opts.MaxOps || op.Class == Say && len(q.says) >= o.opts.MaxSays ||
+		op.Class == Notice && o.notices >= o.opts.MaxNotices {
 		return fmt.Errorf("%w: chat %d", ErrFull, op.Chat)
 	}
-	*list = append(*list, &item{slot: op.Slot, do: op.Do, stale: op.Stale, since: now})
+	*list = append(*list, &item{slot: op.Slot, class: op.Class, do: op.Do, stale: op.Stale, since: now})
 	o.pending++
+	if op.Class == Notice {
+		o.notices++
+	}
 	if o.enqueued++; o.enqueued%1024 == 0 {
 		o.prune(now)
+	}
+	if q.where == inLowReady && q.urgent() {
+		// No longer notices only: it takes its turn with the other chats.
+		q.where = inReady
+		o.ready.push(q)
+		o.kick()
 	}
 	o.reschedule(q, now) // a render may go sooner than the reply it was timed for
 	o.schedule(q, now)
@@ -407,18 +470,20 @@ func (o *Outbox) replace(q *chatQueue, queued *item, op Op, now time.Time) {
 	o.reschedule(q, now) // a render may go sooner than the reply it was timed for
 }
 
-// pick returns the chat's next op and whether it goes as a reply (leaving
-// the renders their reserve): its first render, else its first reply; but
-// its first reply once replyAfter renders went ahead of it, as a render.
-// The chat has an op.
+// pick returns the chat's next op and whether it leaves the renders their
+// reserve: its first render, else its first reply, else its first notice,
+// the last two leaving the reserve; but its first reply once replyAfter
+// renders went ahead of it, as a render. The chat has an op.
 func (q *chatQueue) pick() (*item, bool) {
 	switch {
 	case len(q.says) > 0 && q.overtaken >= replyAfter:
 		return q.says[0], false
 	case len(q.renders) > 0:
 		return q.renders[0], false
+	case len(q.says) > 0:
+		return q.says[0], true
 	}
-	return q.says[0], true
+	return q.notices[0], true
 }
 
 // due returns when the chat's next op may go, by its pacing and pauses;
@@ -448,10 +513,21 @@ func (o *Outbox) schedule(q *chatQueue, now time.Time) {
 		q.where, q.due = inTimed, due
 		heap.Push(&o.timed, q)
 	} else {
-		q.where = inReady
-		o.ready.push(q)
+		o.makeReady(q)
 	}
 	o.kick()
+}
+
+// makeReady puts a chat whose next op may be called now in the ready ring,
+// or in lowReady when it holds only notices; o.mu is held.
+func (o *Outbox) makeReady(q *chatQueue) {
+	if q.urgent() {
+		q.where = inReady
+		o.ready.push(q)
+		return
+	}
+	q.where = inLowReady
+	o.lowReady.push(q)
 }
 
 // reschedule schedules a timed chat again, its next op having changed;
@@ -552,13 +628,14 @@ func (o *Outbox) Chats() int {
 }
 
 // Quiet reports whether the outbox calls nothing until its clock moves or
-// it is given an op: no call in flight, none due, and the dispatcher (if
-// it runs) waiting with its timer set. A test that moves the outbox's
-// clock by hand waits for it before moving the clock again.
+// it is given an op: no call in flight, and the dispatcher (if it runs)
+// waiting with its timer set, as no op may go before (a chat ready waits
+// for the limits over all chats). A test that moves the outbox's clock by
+// hand waits for it before moving the clock again.
 func (o *Outbox) Quiet() bool {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	return (!o.dispatching || o.parked) && o.inFlight == 0 && o.ready.len() == 0
+	return (!o.dispatching || o.parked) && o.inFlight == 0
 }
 
 // History is when the outbox called into one group lately: the calls
@@ -670,7 +747,7 @@ func (o *Outbox) dispatch() {
 			o.mu.Unlock()
 			continue
 		}
-		if o.ready.len() == 0 && o.timed.Len() == 0 && o.inFlight == 0 {
+		if o.ready.len() == 0 && o.lowReady.len() == 0 && o.timed.Len() == 0 && o.inFlight == 0 {
 			o.dispatching, o.parked = false, false
 			o.mu.Unlock()
 			return
@@ -691,31 +768,62 @@ func (o *Outbox) dispatch() {
 	}
 }
 
-// next moves the timed chats that came due to the ready ring and starts
-// the call of the first ready chat, if the limits allow: then it reports
-// work done. Else it returns how long until there may be (-1: until woken).
-// o.mu is held.
+// next moves the timed chats that came due to the ready rings and starts
+// the call of the first ready chat (see nextReady), if the limits allow:
+// then it reports work done. Else it returns how long until there may be
+// (-1: until woken). o.mu is held.
 func (o *Outbox) next(now time.Time) (time.Duration, bool) {
 	for o.timed.Len() > 0 && !o.timed[0].due.After(now) {
-		q := heap.Pop(&o.timed).(*chatQueue)
-		q.where = inReady
-		o.ready.push(q)
+		o.makeReady(heap.Pop(&o.timed).(*chatQueue))
 	}
+	o.skipMoved()
 	wait := time.Duration(-1) // until woken
-	if o.ready.len() > 0 && o.inFlight < o.opts.MaxInFlight {
-		if d := o.globalDelay(now); d > 0 {
-			wait = d
-		} else {
-			o.start(o.ready.pop(), now)
+	if o.inFlight < o.opts.MaxInFlight {
+		q, low, d := o.nextReady(now)
+		if q != nil {
+			o.start(q, low, now)
 			return 0, true
 		}
+		if d > 0 {
+			wait = d
+		}
 	}
-	if o.timed.Len() > 0 && (o.ready.len() == 0 || o.inFlight < o.opts.MaxInFlight) {
+	idle := o.ready.len() == 0 && o.lowReady.len() == 0
+	if o.timed.Len() > 0 && (idle || o.inFlight < o.opts.MaxInFlight) {
 		if d := o.timed[0].due.Sub(now); wait < 0 || d < wait {
 			wait = d
 		}
 	}
 	return wait, false
+}
+
+// nextReady takes the chat to call next, one of ready before any of
+// lowReady (low: it is), when the limits allow a call now: the global
+// limit, and for a chat of lowReady the notices' own. Else it returns how
+// long until they do (0: no chat is ready). o.mu is held.
+func (o *Outbox) nextReady(now time.Time) (*chatQueue, bool, time.Duration) {
+	if o.ready.len() == 0 && o.lowReady.len() == 0 {
+		return nil, false, 0
+	}
+	d := o.globalDelay(now)
+	if o.ready.len() == 0 && o.notice != nil {
+		d = max(d, o.notice.delay(now))
+	}
+	switch {
+	case d > 0:
+		return nil, false, d
+	case o.ready.len() > 0:
+		return o.ready.pop(), false, 0
+	}
+	return o.lowReady.pop(), true, 0
+}
+
+// skipMoved drops the entries at the head of lowReady whose chats are no
+// longer there: moved to ready, or called since; o.mu is held.
+func (o *Outbox) skipMoved() {
+	for o.lowReady.len() > 0 && o.lowReady.peek().where != inLowReady {
+		o.lowReady.pop()
+	}
 }
 
 // globalDelay returns how long until another call fits the global limit;
@@ -728,9 +836,11 @@ func (o *Outbox) globalDelay(now time.Time) time.Duration {
 }
 
 // start calls the next op of a ready chat in a goroutine of its own (see
-// pick); o.mu is held. A chat whose next op is not due yet, as its ops
-// changed since it was scheduled, is scheduled again.
-func (o *Outbox) start(q *chatQueue, now time.Time) {
+// pick); low says the chat was taken from lowReady, and o.mu is held. A
+// chat whose next op is not due yet, as its ops changed since it was
+// scheduled, is scheduled again; one taken from ready whose renders and
+// replies all went stale waits in lowReady for the notices' turn.
+func (o *Outbox) start(q *chatQueue, low bool, now time.Time) {
 	q.where = nowhere
 	if !o.dropStale(q) {
 		if o.idle(q, now) {
@@ -738,14 +848,16 @@ func (o *Outbox) start(q *chatQueue, now time.Time) {
 		}
 		return
 	}
-	if o.due(q, now).After(now) {
+	if o.due(q, now).After(now) || !low && !q.urgent() {
 		o.schedule(q, now)
 		return
 	}
-	op, asReply := q.pick()
-	say := asReply || len(q.renders) == 0 || op != q.renders[0]
+	op, _ := q.pick()
 	if o.global != nil {
 		o.global.record(now)
+	}
+	if o.notice != nil && op.class == Notice {
+		o.notice.record(now)
 	}
 	if q.pace != nil {
 		q.pace.record(now)
@@ -753,18 +865,17 @@ func (o *Outbox) start(q *chatQueue, now time.Time) {
 			o.called[q.id] = struct{}{}
 		}
 	}
-	switch {
-	case say:
-		q.overtaken = 0
-	case len(q.says) > 0:
+	if op.class == Render && len(q.says) > 0 {
 		q.overtaken++
+	} else {
+		q.overtaken = 0 // a reply goes, or none waits
 	}
-	if !say && !op.since.IsZero() && o.opts.OnRenderWait != nil {
+	if op.class == Render && !op.since.IsZero() && o.opts.OnRenderWait != nil {
 		o.opts.OnRenderWait(now.Sub(op.since))
 	}
 	op.since = time.Time{}
 	q.last = now
-	q.running, q.runningGen, q.runningSay = op, op.gen, say
+	q.running, q.runningGen, q.runningSay = op, op.gen, op.class != Render
 	o.inFlight++
 	o.wg.Add(1)
 	go o.call(q, op.do)
@@ -787,13 +898,15 @@ func (o *Outbox) dropStale(q *chatQueue) bool {
 // remove takes op, at the head of its list, out of the chat's queue; o.mu
 // is held.
 func (o *Outbox) remove(q *chatQueue, op *item) {
-	for _, list := range []*[]*item{&q.renders, &q.says} {
-		if len(*list) > 0 && (*list)[0] == op {
-			(*list)[0] = nil
-			*list = (*list)[1:]
-			o.pending--
-			return
-		}
+	list := q.list(op.class)
+	if len(*list) == 0 || (*list)[0] != op {
+		return
+	}
+	(*list)[0] = nil
+	*list = (*list)[1:]
+	o.pending--
+	if op.class == Notice {
+		o.notices--
 	}
 }
 
@@ -881,6 +994,8 @@ func (r *ring) push(q *chatQueue) {
 	}
 	r.items = append(r.items, q)
 }
+
+func (r *ring) peek() *chatQueue { return r.items[r.head] }
 
 func (r *ring) pop() *chatQueue {
 	q := r.items[r.head]

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -398,3 +400,79 @@ func TestIdleChatsForgotten(t *testing.T) {
 }
 
 func discard() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+
+// notice is r.op as a Notice.
+func (r *recorder) notice(chat int64, name string) Op {
+	op := r.op(chat, "", name)
+	op.Class = Notice
+	return op
+}
+
+// TestNoticesYieldToEveryChat: a chat holding only notices is called
+// after every chat with a render or a reply ready, whichever came first; a
+// chat that gets a reply behind its notice takes its turn with the others.
+func TestNoticesYieldToEveryChat(t *testing.T) {
+	o := New(Options{MaxInFlight: 1})
+	r := newRecorder()
+	release := blocked(t, o, 100)
+	require.NoError(t, o.Enqueue(r.notice(5, "notice5")))
+	require.NoError(t, o.Enqueue(r.notice(6, "notice6")))
+	require.NoError(t, o.Enqueue(r.op(-1, "table", "render")))
+	reply := r.op(6, "", "reply6")
+	reply.Class = Say
+	require.NoError(t, o.Enqueue(reply))
+	release()
+	r.waitDone(t, "notice5", "notice6", "render", "reply6")
+	require.NoError(t, o.Close(context.Background()))
+	assert.Equal(t, []string{"render", "reply6", "notice5", "notice6"}, r.snapshot())
+	assert.Zero(t, o.Pending())
+}
+
+// TestNoticesCappedPerSecond: notices take at most NoticePerSecond calls
+// a second, and a render that comes meanwhile goes at once, not after
+// them.
+func TestNoticesCappedPerSecond(t *testing.T) {
+	o := New(Options{Limits: Limits{PerSecond: 100, NoticePerSecond: 2}})
+	r := newRecorder()
+	var names []string
+	for i := range 5 {
+		name := "notice" + strconv.Itoa(i)
+		names = append(names, name)
+		require.NoError(t, o.Enqueue(r.notice(int64(10+i), name)))
+	}
+	r.waitDone(t, names[0], names[1])
+	require.NoError(t, o.Enqueue(r.op(-1, "table", "render")))
+	r.waitDone(t, "render")
+	assert.Less(t, len(r.snapshot()), 4, "the render went before the third notice, due a second after the first")
+	r.waitDone(t, names[2:]...)
+	require.NoError(t, o.Close(context.Background()))
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var at []time.Time
+	for i, c := range r.calls {
+		if strings.HasPrefix(c, "notice") {
+			at = append(at, r.times[i])
+		}
+	}
+	require.Len(t, at, 5)
+	for i := 2; i < len(at); i++ {
+		assert.GreaterOrEqual(t, at[i].Sub(at[i-2]), time.Second, "no three notices within a second")
+	}
+}
+
+// TestNoticesBounded: at most MaxNotices notices wait over all chats.
+func TestNoticesBounded(t *testing.T) {
+	o := New(Options{MaxNotices: 2, MaxInFlight: 1})
+	r := newRecorder()
+	release := blocked(t, o, 100)
+	require.NoError(t, o.Enqueue(r.notice(1, "a")))
+	require.NoError(t, o.Enqueue(r.notice(2, "b")))
+	assert.ErrorIs(t, o.Enqueue(r.notice(3, "c")), ErrFull)
+	require.NoError(t, o.Enqueue(r.op(3, "", "render")), "other ops still fit")
+	release()
+	r.waitDone(t, "a", "b", "render")
+	require.NoError(t, o.Enqueue(r.notice(3, "d")), "sent notices leave room")
+	r.waitDone(t, "d")
+	require.NoError(t, o.Close(context.Background()))
+	assert.Zero(t, o.Pending())
+}

@@ -18,7 +18,7 @@ import (
 	"github.com/twentyone-bot/twentyone/bot/outbox/outboxtest"
 )
 
-// call is a call an op of a sim made.
+// call is a call an op of a sim made; say: of a Say or a Notice.
 type call struct {
 	name string
 	at   time.Time
@@ -102,7 +102,7 @@ func (s *sim) op(chat int64, class outbox.Class, slot, name string) outbox.Op {
 	return outbox.Op{Chat: chat, Class: class, Slot: slot, Do: func(context.Context) error {
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		s.calls = append(s.calls, call{name: name, at: s.clock.Now(), say: class == outbox.Say})
+		s.calls = append(s.calls, call{name: name, at: s.clock.Now(), say: class != outbox.Render})
 		return nil
 	}}
 }
@@ -328,12 +328,14 @@ func TestWaitAndCoalesceObserved(t *testing.T) {
 	assert.Equal(t, 1, coalesced)
 }
 
-// TestPacingProperties: whatever the limits and the ops, no span of
-// GroupWindow holds more than GroupPerMinute calls into a group (those
-// restored from before a start included), calls into a chat are at least
-// ChatInterval apart, and without a history to honour a render is called
-// at most the group's interval (or ChatInterval) after the later of its
-// enqueue and the chat's previous call: the table never freezes.
+// TestPacingProperties: whatever the limits and the ops (renders, replies
+// and notices into one group), no span of GroupWindow holds more than
+// GroupPerMinute calls into a group (those restored from before a start
+// included), no second more than NoticePerSecond notices, calls into a
+// chat are at least ChatInterval apart, and without a history to honour a
+// render is called at most the group's interval (or ChatInterval) after
+// the later of its enqueue and the chat's previous call: the table never
+// freezes.
 func TestPacingProperties(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		l := outbox.Limits{
@@ -341,6 +343,8 @@ func TestPacingProperties(t *testing.T) {
 			GroupWindow:    time.Duration(rapid.IntRange(1, 120).Draw(rt, "window s")) * time.Second,
 			GroupBurst:     rapid.IntRange(0, 5).Draw(rt, "burst"),
 			ChatInterval:   time.Duration(rapid.IntRange(0, 2000).Draw(rt, "interval ms")) * time.Millisecond,
+
+			NoticePerSecond: rapid.IntRange(0, 2).Draw(rt, "notices a second"),
 		}
 		s := newSim(rt, outbox.Options{Limits: l})
 		defer s.close()
@@ -364,20 +368,25 @@ func TestPacingProperties(t *testing.T) {
 		for i := range n {
 			at += time.Duration(rapid.IntRange(0, 5000).Draw(rt, fmt.Sprint("gap ms ", i))) * time.Millisecond
 			class := outbox.Render
-			if rapid.IntRange(0, 3).Draw(rt, fmt.Sprint("class ", i)) == 0 {
+			switch rapid.IntRange(0, 7).Draw(rt, fmt.Sprint("class ", i)) {
+			case 0, 1:
 				class = outbox.Say
+			case 2:
+				class = outbox.Notice
 			}
 			arrivals = append(arrivals, arrival{at, class})
 		}
 		enqueued := map[string]time.Time{}
+		notice := map[string]bool{}
 		for i, a := range arrivals {
 			s.at(a.at)
 			name := fmt.Sprint(i)
 			slot := "table"
-			if a.class == outbox.Say {
+			if a.class != outbox.Render {
 				slot = name
 			}
 			enqueued[name] = s.clock.Now()
+			notice[name] = a.class == outbox.Notice
 			s.offer(-1, a.class, slot, name)
 		}
 		s.drain()
@@ -385,6 +394,15 @@ func TestPacingProperties(t *testing.T) {
 		times := append(slices.Clone(hist), callTimes(calls)...)
 		if most := mostInWindow(times, l.GroupWindow); most > l.GroupPerMinute {
 			rt.Fatalf("%d calls in a span of %s, limit %d", most, l.GroupWindow, l.GroupPerMinute)
+		}
+		var notices []time.Time
+		for _, c := range calls {
+			if notice[c.name] {
+				notices = append(notices, c.at)
+			}
+		}
+		if most := mostInWindow(notices, time.Second); l.NoticePerSecond > 0 && most > l.NoticePerSecond {
+			rt.Fatalf("%d notices in a second, limit %d", most, l.NoticePerSecond)
 		}
 		interval := l.GroupInterval()
 		for i := 1; i < len(calls); i++ {
@@ -454,4 +472,59 @@ func TestTelegramLimitsHold(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestNoticesYieldUnderPacing: under Telegram's limits, one call at a
+// time, on the outbox's clock: the renders and replies ready go before any
+// notice; notices then go at most NoticePerSecond a second of that clock;
+// a group's render that comes due by its pacing while notices wait goes
+// ahead of them; and only the renders are told to OnRenderWait.
+func TestNoticesYieldUnderPacing(t *testing.T) {
+	var mu sync.Mutex
+	var waits []time.Duration
+	s := newSim(t, outbox.Options{Limits: outbox.TelegramLimits(), MaxInFlight: 1,
+		OnRenderWait: func(d time.Duration) { mu.Lock(); waits = append(waits, d); mu.Unlock() }})
+	defer s.close()
+	release := make(chan struct{})
+	require.NoError(t, s.o.Enqueue(outbox.Op{Chat: 500, Do: func(context.Context) error {
+		<-release // holds the only call in flight while the rest queue up
+		return nil
+	}}))
+	var notices []string
+	for i := range 10 {
+		notices = append(notices, fmt.Sprint("notice ", i))
+		s.enqueue(int64(100+i), outbox.Notice, "", notices[i])
+	}
+	s.enqueue(-1, outbox.Render, "table", "render -1")
+	s.enqueue(-2, outbox.Say, "", "say -2")
+	s.enqueue(-3, outbox.Render, "table", "render -3")
+	close(release)
+	s.at(500 * time.Millisecond)
+	s.enqueue(-1, outbox.Render, "table", "render -1 again") // due a ChatInterval after the first
+	s.drain()
+
+	var order []string
+	at := map[string]time.Duration{}
+	var noticeTimes []time.Time
+	for _, c := range s.recorded() {
+		order = append(order, c.name)
+		at[c.name] = c.at.Sub(s.start)
+		if _, err := fmt.Sscanf(c.name, "notice %d", new(int)); err == nil {
+			noticeTimes = append(noticeTimes, c.at)
+		}
+	}
+	want := append([]string{"render -1", "say -2", "render -3"}, notices[:8]...)
+	want = append(append(want, "render -1 again"), notices[8:]...)
+	assert.Equal(t, want, order)
+	for _, n := range notices[:8] {
+		assert.Zero(t, at[n], "%s: the first 8 notices go at once, after the tables", n)
+	}
+	for _, n := range append([]string{"render -1 again"}, notices[8:]...) {
+		assert.Equal(t, time.Second, at[n], "%s: a second later by the outbox's clock", n)
+	}
+	assert.LessOrEqual(t, mostInWindow(noticeTimes, time.Second), outbox.TelegramLimits().NoticePerSecond)
+	mu.Lock()
+	defer mu.Unlock()
+	assert.ElementsMatch(t, []time.Duration{0, 0, 0, 500 * time.Millisecond}, waits,
+		"the gate's render, the two at once, the one paced; no reply or notice")
 }

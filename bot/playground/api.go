@@ -42,6 +42,7 @@ func (p *Playground) Handler() http.Handler {
 	mux.HandleFunc("POST /api/chats/{chat}/messages", p.postMessage)
 	mux.HandleFunc("POST /api/chats/{chat}/press", p.postPress)
 	mux.HandleFunc("POST /api/users", p.postUser)
+	mux.HandleFunc("POST /api/links", p.postLink)
 	mux.HandleFunc("GET /api/events", p.getEvents)
 	unknown := func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such API call: "+r.Method+" "+r.URL.Path)
@@ -100,7 +101,8 @@ func loopbackHost(hostport string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// chatInfo is a group chat as the page shows it.
+// chatInfo is a chat as the page shows it: a group, or a user's private
+// chat with the bot, titled with the bot's name.
 type chatInfo struct {
 	telegramtest.Chat
 	// Members are the ids of the users who may post, the creator first.
@@ -123,9 +125,18 @@ func (p *Playground) getState(w http.ResponseWriter, _ *http.Request) {
 	users := p.srv.Users()
 	st := state{Bot: p.srv.Bot(), Users: users, Chats: []chatInfo{}, Commands: map[string][]telegramtest.BotCommand{}}
 	chats := p.srv.Chats()
-	// Oldest first: ids of groups grow away from zero as they are made.
-	sort.SliceStable(chats, func(i, j int) bool { return abs(chats[i].ID) < abs(chats[j].ID) })
+	// The groups oldest first (their ids grow away from zero as they are
+	// made), then the private chats.
+	sort.SliceStable(chats, func(i, j int) bool {
+		pi, pj := chats[i].Type == telegramtest.ChatPrivate, chats[j].Type == telegramtest.ChatPrivate
+		return !pi && pj || pi == pj && abs(chats[i].ID) < abs(chats[j].ID)
+	})
 	for _, c := range chats {
+		if c.Type == telegramtest.ChatPrivate {
+			c.Title = st.Bot.FirstName
+			st.Chats = append(st.Chats, chatInfo{Chat: c, Members: []int64{c.ID}, Admins: []int64{}})
+			continue
+		}
 		if c.Type != telegramtest.ChatGroup && c.Type != telegramtest.ChatSupergroup {
 			continue
 		}
@@ -284,6 +295,31 @@ func (p *Playground) untilQuit(parent context.Context) (context.Context, context
 		}
 	}()
 	return ctx, cancel
+}
+
+// linkRequest is the body of POST /api/links.
+type linkRequest struct {
+	From int64  `json:"from"`
+	URL  string `json:"url"`
+}
+
+// postLink opens a link as a user taps it (telegramtest's OpenLink): the
+// bot's deep link starts the bot in the user's private chat. It answers
+// with the message the tap sent there.
+func (p *Playground) postLink(w http.ResponseWriter, r *http.Request) {
+	var req linkRequest
+	if !readJSON(w, r, &req) {
+		return
+	}
+	if _, ok := p.userArg(w, req.From); !ok {
+		return
+	}
+	m, err := p.srv.OpenLink(req.From, req.URL)
+	if err != nil {
+		p.worldError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, m)
 }
 
 // userRequest is the body of POST /api/users.

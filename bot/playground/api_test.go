@@ -477,3 +477,47 @@ func TestPaced(t *testing.T) {
 		})
 	}
 }
+
+// TestDeepLink: the bot's deep link, tapped through the API, starts the
+// bot in the user's private chat, which the state then lists, titled with
+// the bot's name, for that user only; a table opened in the group they
+// follow reaches them there. Another link is refused.
+func TestDeepLink(t *testing.T) {
+	pg := startPlayground(t, playground.Options{})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	night := pg.Groups()[0]
+	users := pg.Server().Users()
+	alice, bob := users[0], users[1]
+	base := pg.URL() + "/api/chats/" + itoa(night.ID)
+	require.Equal(t, http.StatusOK, call(t, "POST", base+"/messages", map[string]any{"from": bob.ID, "text": "/notify"}, nil))
+	answer, err := pg.Server().WaitForBotMessage(ctx, night.ID, telegramtest.TextContains("started me in a private chat"))
+	require.NoError(t, err)
+	require.Len(t, answer.Buttons(), 1)
+	link := answer.Buttons()[0].URL
+
+	var e apiError
+	assert.Equal(t, http.StatusBadRequest, call(t, "POST", pg.URL()+"/api/links", map[string]any{"from": bob.ID, "url": "https://example.com"}, &e))
+	assert.Contains(t, e.Error, "not the bot's deep link")
+	var started telegramtest.ChatMessage
+	require.Equal(t, http.StatusOK, call(t, "POST", pg.URL()+"/api/links", map[string]any{"from": bob.ID, "url": link}, &started))
+	assert.Equal(t, "/start notify_"+itoa(-night.ID), started.Text)
+	_, err = pg.Server().WaitForBotMessage(ctx, bob.ID, telegramtest.TextContains("Done: I'll write to you here"))
+	require.NoError(t, err)
+
+	var st apiState
+	require.Equal(t, http.StatusOK, call(t, "GET", pg.URL()+"/api/state", nil, &st))
+	last := st.Chats[len(st.Chats)-1]
+	assert.Equal(t, bob.ID, last.ID, "the private chat comes after the groups")
+	assert.Equal(t, playground.Bot.FirstName, last.Title)
+	assert.Equal(t, []int64{bob.ID}, last.Members)
+
+	require.Equal(t, http.StatusOK, call(t, "POST", base+"/messages", map[string]any{"from": alice.ID, "text": "/newgame"}, nil))
+	_, err = pg.Server().WaitForBotMessage(ctx, bob.ID, telegramtest.TextContains("Game night: Alice opened a table."))
+	require.NoError(t, err)
+	var msgs struct {
+		Messages []telegramtest.ChatMessage `json:"messages"`
+	}
+	require.Equal(t, http.StatusOK, call(t, "GET", pg.URL()+"/api/chats/"+itoa(bob.ID)+"/messages", nil, &msgs))
+	assert.Len(t, msgs.Messages, 3, "the start, the answer, the notice")
+}

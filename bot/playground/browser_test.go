@@ -24,10 +24,12 @@ import (
 
 	"github.com/twentyone-bot/twentyone/bot/playground"
 	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/game/house"
 	"github.com/twentyone-bot/twentyone/storage"
 )
 
-// screenshotEnv, set to 1, makes TestBrowserGame write docs/playground.png.
+// screenshotEnv, set to 1, makes TestBrowserGame write docs/playground.png
+// and TestBrowserPhone docs/playground-phone.png.
 const screenshotEnv = "TWENTYONE_UPDATE_SCREENSHOT"
 
 // screenshotDirEnv names a directory to keep the screenshots in (default:
@@ -189,16 +191,37 @@ func js(s string) string {
 const (
 	// tableRowJS is the newest bot message with an inline keyboard: the table.
 	tableRowJS = `[...document.querySelectorAll('#messages-inner .row[data-from-bot]')].filter(r => r.querySelector('.kb') && r.querySelector('.text').textContent.includes('Twenty One —')).pop()`
+	// currentTableJS is the newest table message, with or without buttons
+	// (it has none while the house thinks).
+	currentTableJS = `[...document.querySelectorAll('#messages-inner .row[data-from-bot]')].filter(r => r.querySelector('.text').textContent.includes('Twenty One —')).pop()`
 	// toastsJS are the texts of the pop-ups on screen.
 	toastsJS = `[...document.querySelectorAll('#toasts .toast')].map(t => t.textContent)`
 )
 
-// as switches to the user with this first name in the sidebar.
+// as switches to the user with this first name: in the sidebar, or on a
+// phone, where the chat hides the sidebar, in the chat's header.
 func (b *browser) as(ctx context.Context, name string) {
 	b.t.Helper()
+	if eval[bool](ctx, b, `getComputedStyle(document.getElementById('sidebar')).display === 'none'`) {
+		sel := `#who-menu .who-item[data-user-name=` + js(name) + `]`
+		b.run(ctx, "the switcher", chromedp.Click(chromedp.ID("who-btn")), chromedp.WaitVisible(chromedp.ID("who-menu")))
+		b.run(ctx, "switching to "+name, chromedp.Click(chromedp.CSS(sel)), chromedp.WaitNotVisible(chromedp.ID("who-menu")))
+		b.waitFor(ctx, name+" selected", `document.querySelector(`+js(sel)+`)?.getAttribute('aria-checked') === 'true'`)
+		return
+	}
 	sel := `.sidebar .user[data-user-name=` + js(name) + `]`
 	b.run(ctx, "switching to "+name, chromedp.Click(chromedp.CSS(sel)))
 	b.waitFor(ctx, name+" selected", `document.querySelector(`+js(sel)+`)?.getAttribute('aria-checked') === 'true'`)
+}
+
+// open loads the page at url, as the user with this first name, in the
+// chat.
+func (b *browser) open(ctx context.Context, url string, chat int64, name string) {
+	b.t.Helper()
+	b.run(ctx, "opening the page", chromedp.EmulateViewport(1280, 800), chromedp.Navigate(url))
+	b.waitFor(ctx, "the page to load", `document.body.dataset.ready === '1' && !!document.querySelector('.chat-item')`)
+	b.as(ctx, name)
+	b.openChat(ctx, chat)
 }
 
 // openChat opens a chat from the chat list.
@@ -238,7 +261,13 @@ func (t table) sig() string { return t.ID + "/" + t.Edits }
 
 func (b *browser) table(ctx context.Context) table {
 	b.t.Helper()
-	return eval[table](ctx, b, `(() => { const r = `+tableRowJS+`; if (!r) return {id: '', edits: '', text: '', labels: []};
+	return b.tableOf(ctx, tableRowJS)
+}
+
+// tableOf is the table message as the page shows it, found by rowJS.
+func (b *browser) tableOf(ctx context.Context, rowJS string) table {
+	b.t.Helper()
+	return eval[table](ctx, b, `(() => { const r = `+rowJS+`; if (!r) return {id: '', edits: '', text: '', labels: []};
 		return {id: r.dataset.messageId, edits: r.dataset.edits, text: r.querySelector('.text').innerText,
 			labels: [...r.querySelectorAll('.kb-btn')].map(b => b.textContent)} })()`)
 }
@@ -307,6 +336,56 @@ func (b *browser) save(ctx context.Context, name string, png []byte) {
 	b.t.Logf("screenshot: %s", path)
 }
 
+// keep saves a screenshot as save does and, when $TWENTYONE_UPDATE_SCREENSHOT
+// is 1, as the picture of that name in docs/.
+func (b *browser) keep(ctx context.Context, name string, png []byte) {
+	b.t.Helper()
+	b.save(ctx, name, png)
+	if os.Getenv(screenshotEnv) == "1" {
+		require.NoError(b.t, os.WriteFile(filepath.Join("..", "..", "docs", name), png, 0o644))
+		b.t.Logf("docs/%s updated", name)
+	}
+}
+
+// move is the move a game waits for.
+type move struct {
+	player  string // whose turn it is
+	betting bool   // a bet; else a hit or a stand
+	score   int    // the player's score, when drawing
+}
+
+// play plays the table's game to its end in the page: whoever's turn it is
+// bets the smallest bet and draws to 16. look, unless nil, sees the table
+// before each move. It returns the table of the game over.
+func (b *browser) play(ctx context.Context, tb table, look func(tb table, m move)) table {
+	b.t.Helper()
+	for step := 0; !strings.Contains(tb.Text, "Game over"); step++ {
+		require.Less(b.t, step, 80, "the game should be over by now; the table: %s", tb.Text)
+		var m move
+		if g := bettingRe.FindStringSubmatch(tb.Text); g != nil {
+			m = move{player: g[1], betting: true}
+		} else if g := drawingRe.FindStringSubmatch(tb.Text); g != nil {
+			m.player = g[1]
+			m.score, _ = strconv.Atoi(g[2])
+		} else {
+			b.t.Fatalf("whose turn is it? The table:\n%s", tb.Text)
+		}
+		if look != nil {
+			look(tb, m)
+		}
+		b.as(ctx, m.player)
+		switch {
+		case m.betting:
+			tb = b.pressAndWait(ctx, tb.Labels[0], "Bet ")
+		case m.score < 16:
+			tb = b.pressAndWait(ctx, "Hit 🂠", " · ")
+		default:
+			tb = b.pressAndWait(ctx, "Stand ✋", "Stand at")
+		}
+	}
+	return tb
+}
+
 var (
 	bettingRe  = regexp.MustCompile(`← your bet, (\S+) \(`)
 	drawingRe  = regexp.MustCompile(`(?m)^(\S+) — .*?(?:= (\d+) )?← \S+: hit or stand\?`)
@@ -323,25 +402,21 @@ func chips(t *testing.T, s string) int64 {
 	return n
 }
 
+// startBrowserPlayground starts a playground with a database of its own
+// and the decks of browserSeed.
+func startBrowserPlayground(t *testing.T) *playground.Playground {
+	t.Helper()
+	seed := uint64(browserSeed)
+	return startPlayground(t, playground.Options{DBPath: filepath.Join(t.TempDir(), "playground.db"), Seed: &seed})
+}
+
 // TestBrowserGame plays a game in the page with a real browser: Alice opens
 // a table in "Game night", Bob and Carol join, and whoever's turn it is bets
 // and draws until the game is over; the balances the page shows must be
 // the database's. Then a refused join in "Office" shows an alert, a player
 // added in the page is escaped, and the page fits a phone.
 func TestBrowserGame(t *testing.T) {
-	seed := uint64(browserSeed)
-	pg, err := playground.Start(context.Background(), playground.Options{
-		Addr:   "127.0.0.1:0",
-		DBPath: filepath.Join(t.TempDir(), "playground.db"),
-		Seed:   &seed,
-		Store:  storage.Options{NoSync: true},
-	})
-	require.NoError(t, err)
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		assert.NoError(t, pg.Close(ctx))
-	})
+	pg := startBrowserPlayground(t)
 	ctx, b := newBrowser(t)
 	night, office := pg.Groups()[0], pg.Groups()[1]
 	ids := map[string]int64{}
@@ -349,10 +424,7 @@ func TestBrowserGame(t *testing.T) {
 		ids[u.FirstName] = u.ID
 	}
 
-	b.run(ctx, "opening the page", chromedp.EmulateViewport(1280, 800), chromedp.Navigate(pg.URL()))
-	b.waitFor(ctx, "the page to load", `document.body.dataset.ready === '1' && !!document.querySelector('.chat-item')`)
-	b.as(ctx, "Alice")
-	b.openChat(ctx, night.ID)
+	b.open(ctx, pg.URL(), night.ID, "Alice")
 	b.waitFor(ctx, "the bot's welcome", `[...document.querySelectorAll('#messages-inner .row[data-from-bot] .text')].some(t => t.textContent.includes('I host Twenty One'))`)
 
 	// A word first, then Alice opens a table; Bob and Carol sit down.
@@ -372,51 +444,33 @@ func TestBrowserGame(t *testing.T) {
 	b.as(ctx, "Alice")
 	tb = b.pressAndWait(ctx, "Start ▶", "")
 
-	// Whoever's turn it is bets the smallest bet and draws to 16. The
-	// README's picture is the last moment of the game where someone draws
-	// after a duel was decided.
+	// The README's picture is the last moment of the game where someone
+	// bets after a duel was decided.
 	var png []byte
 	refused := false
-	for step := 0; !strings.Contains(tb.Text, "Game over"); step++ {
-		require.Less(t, step, 80, "the game should be over by now; the table: %s", tb.Text)
-		if m := bettingRe.FindStringSubmatch(tb.Text); m != nil {
-			if !refused {
-				// Someone else pressing the player's bet gets a pop-up.
-				other := "Bob"
-				if m[1] == "Bob" {
-					other = "Carol"
-				}
-				b.as(ctx, other)
-				b.press(ctx, tb.Labels[0], "It's "+m[1]+"'s turn.")
-				require.Equal(t, tb.sig(), b.table(ctx).sig(), "a refused press changes nothing")
-				refused = true
-			}
-			b.as(ctx, m[1])
-			tb = b.pressAndWait(ctx, tb.Labels[0], "Bet ")
-			continue
+	tb = b.play(ctx, tb, func(tb table, m move) {
+		if !m.betting {
+			return
 		}
-		if m := drawingRe.FindStringSubmatch(tb.Text); m != nil {
-			score, _ := strconv.Atoi(m[2])
-			if resultRe.MatchString(tb.Text) {
-				b.clearToasts(ctx)
-				png = get(ctx, b, "screenshot", chromedp.CaptureScreenshot())
+		if !refused {
+			// Someone else pressing the player's bet gets a pop-up.
+			other := "Bob"
+			if m.player == "Bob" {
+				other = "Carol"
 			}
-			b.as(ctx, m[1])
-			if score < 16 {
-				tb = b.pressAndWait(ctx, "Hit 🂠", " · ")
-			} else {
-				tb = b.pressAndWait(ctx, "Stand ✋", "Stand at")
-			}
-			continue
+			b.as(ctx, other)
+			b.press(ctx, tb.Labels[0], "It's "+m.player+"'s turn.")
+			require.Equal(t, tb.sig(), b.table(ctx).sig(), "a refused press changes nothing")
+			refused = true
 		}
-		t.Fatalf("whose turn is it? The table:\n%s", tb.Text)
-	}
+		if resultRe.MatchString(tb.Text) {
+			b.as(ctx, m.player)
+			b.clearToasts(ctx)
+			png = get(ctx, b, "screenshot", chromedp.CaptureScreenshot())
+		}
+	})
 	require.NotNil(t, png, "a moment to take the screenshot")
-	b.save(ctx, "playground.png", png)
-	if os.Getenv(screenshotEnv) == "1" {
-		require.NoError(t, os.WriteFile(filepath.Join("..", "..", "docs", "playground.png"), png, 0o644))
-		t.Log("docs/playground.png updated")
-	}
+	b.keep(ctx, "playground.png", png)
 
 	// The balances the table shows are the database's.
 	dbCtx := context.Background()
@@ -491,12 +545,124 @@ func TestBrowserGame(t *testing.T) {
 	overflow := eval[int](ctx, b, `document.documentElement.scrollWidth - window.innerWidth`)
 	assert.LessOrEqual(t, overflow, 0, "no horizontal scrolling on a phone")
 	b.waitFor(ctx, "the table's buttons on screen", `(() => { const k = (`+tableRowJS+`).querySelector('.kb').getBoundingClientRect(); return k.left >= 0 && k.right <= window.innerWidth })()`)
-	b.screenshot(ctx, "playground-phone.png")
+	b.screenshot(ctx, "playground-phone-chat.png")
 
 	// On a phone, who you are is switched from the chat's header.
 	b.run(ctx, "the switcher on a phone", chromedp.Click(chromedp.ID("who-btn")), chromedp.WaitVisible(chromedp.ID("who-menu")))
 	b.run(ctx, "switching to Dave", chromedp.Click(chromedp.CSS(`#who-menu .who-item[data-user-name="Dave"]`)), chromedp.WaitNotVisible(chromedp.ID("who-menu")))
 	b.waitFor(ctx, "Dave selected", `document.querySelector('#who-menu .who-item[data-user-name="Dave"]').getAttribute('aria-checked') === 'true' && document.getElementById('input').placeholder === 'Message as Dave'`)
+}
+
+// settingsRowJS is the newest settings panel.
+const settingsRowJS = `[...document.querySelectorAll('#messages-inner .row[data-from-bot]')].filter(r => r.querySelector('.kb') && r.querySelector('.text').textContent.includes('⚙️')).pop()`
+
+// phoneFit is what keeps a message from fitting a phone's screen.
+type phoneFit struct {
+	// Cut are the labels of buttons too narrow for them, which the page
+	// ellipsizes as Telegram does.
+	Cut []string `json:"cut"`
+	// Overflow is how far, in px, the widest run of text that no line may
+	// break in (a word, a number, a hash) reaches past the message.
+	Overflow float64 `json:"overflow"`
+	// Right is where the message ends, in px from the screen's left.
+	Right float64 `json:"right"`
+}
+
+// phoneFit measures the message that rowJS finds.
+func (b *browser) phoneFit(ctx context.Context, rowJS string) phoneFit {
+	b.t.Helper()
+	return eval[phoneFit](ctx, b, `(() => { const r = `+rowJS+`;
+		const cut = [...r.querySelectorAll('.kb-btn')].filter(k => k.scrollWidth > k.clientWidth).map(k => k.textContent);
+		// Lines break at spaces only, as in Telegram: the page's own
+		// overflow-wrap would break a word anywhere instead.
+		const t = r.querySelector('.text');
+		const els = [t, ...t.querySelectorAll('*')];
+		const kept = els.map(e => e.style.overflowWrap);
+		els.forEach(e => { e.style.overflowWrap = 'normal' });
+		const overflow = t.scrollWidth - t.clientWidth;
+		els.forEach((e, i) => { e.style.overflowWrap = kept[i] });
+		return {cut, overflow, right: r.querySelector('.stack').getBoundingClientRect().right} })()`)
+}
+
+// fitsPhone checks that the message rowJS finds shows whole on the phone's
+// screen: every button's label, every line of its text.
+func (b *browser) fitsPhone(ctx context.Context, rowJS, what string) {
+	b.t.Helper()
+	f := b.phoneFit(ctx, rowJS)
+	width := eval[float64](ctx, b, `window.innerWidth`)
+	assert.Empty(b.t, f.Cut, "%s: labels cut on a phone", what)
+	assert.LessOrEqual(b.t, f.Overflow, 0.0, "%s: a line wider than the message on a phone", what)
+	assert.LessOrEqual(b.t, f.Right, width, "%s: the message within the screen", what)
+}
+
+// deckLines counts the lines the deck's commitment takes in the table, from
+// its 🔐 to the end of its hash.
+func (b *browser) deckLines(ctx context.Context) int {
+	b.t.Helper()
+	return eval[int](ctx, b, `(() => { const t = (`+tableRowJS+`).querySelector('.text');
+		const code = [...t.querySelectorAll('code')].find(c => /^[0-9a-f]+…$/.test(c.textContent));
+		const before = code && code.previousSibling;
+		if (!before || before.nodeType !== Node.TEXT_NODE || !before.textContent.includes('🔐')) return 0;
+		const range = document.createRange();
+		range.setStart(before, before.textContent.lastIndexOf('🔐'));
+		range.setEndAfter(code);
+		const tops = [...range.getClientRects()].map(q => q.top).sort((x, y) => x - y);
+		return 1 + tops.filter((top, i) => i > 0 && top - tops[i - 1] > 10).length })()`)
+}
+
+// TestBrowserPhone plays a game on a phone's screen, 390×844: before every
+// move and once the game is over, no button's label is cut (Telegram gives
+// the buttons of a row equal widths and ellipsizes a label too long for
+// its share), no line of the table is wider than the message, and the
+// deck's commitment takes one line. The settings panel, in English and in
+// Russian, keeps its labels whole too. With $TWENTYONE_UPDATE_SCREENSHOT=1
+// the game over is docs/playground-phone.png.
+func TestBrowserPhone(t *testing.T) {
+	pg := startBrowserPlayground(t)
+	ctx, b := newBrowser(t)
+	night, office := pg.Groups()[0], pg.Groups()[1]
+	b.run(ctx, "opening the page on a phone",
+		chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile), chromedp.Navigate(pg.URL()))
+	b.waitFor(ctx, "the page to load", `document.body.dataset.ready === '1' && !!document.querySelector('.chat-item')`)
+	b.openChatOnPhone(ctx, night.ID)
+	b.as(ctx, "Alice")
+	b.send(ctx, "/newgame")
+	b.waitTable(ctx, "the lobby", `r.innerText.includes('Join')`)
+	b.fitsPhone(ctx, tableRowJS, "the lobby")
+	b.as(ctx, "Bob")
+	b.pressAndWait(ctx, "Join", "You're in.")
+	b.as(ctx, "Carol")
+	b.pressAndWait(ctx, "Join", "You're in.")
+	b.as(ctx, "Alice")
+	tb := b.pressAndWait(ctx, "Start ▶", "")
+
+	moves := 0
+	tb = b.play(ctx, tb, func(tb table, m move) {
+		moves++
+		what := fmt.Sprintf("move %d, %s's (%q)", moves, m.player, tb.Labels)
+		b.fitsPhone(ctx, tableRowJS, what)
+		assert.Equal(t, 1, b.deckLines(ctx), "%s: the deck's commitment on one line", what)
+	})
+	require.Contains(t, tb.Labels, "Play again ▶")
+	b.fitsPhone(ctx, tableRowJS, "the game over")
+	b.as(ctx, "Alice")
+	b.clearToasts(ctx)
+	b.run(ctx, "the game over in view", evalVoid(`(`+tableRowJS+`).querySelector('.kb').scrollIntoView({block: 'end'})`))
+	b.keep(ctx, "playground-phone.png", get(ctx, b, "screenshot", chromedp.CaptureScreenshot()))
+
+	b.send(ctx, "/settings")
+	b.waitFor(ctx, "the settings panel", `(`+settingsRowJS+`)?.querySelectorAll('.kb-btn').length > 20`)
+	b.fitsPhone(ctx, settingsRowJS, "the settings")
+
+	// In Russian, in Office, where Bob is the admin (and Alice no member).
+	b.run(ctx, "back to the chats", chromedp.Click(chromedp.ID("back")))
+	b.as(ctx, "Bob")
+	b.openChatOnPhone(ctx, office.ID)
+	b.send(ctx, "/lang ru")
+	b.waitFor(ctx, "the language set", `[...document.querySelectorAll('#messages-inner .row[data-from-bot] .text')].some(t => t.textContent === 'Язык: русский.')`)
+	b.send(ctx, "/settings")
+	b.waitFor(ctx, "the Russian settings panel", `(`+settingsRowJS+`)?.textContent.includes('Настройки стола')`)
+	b.fitsPhone(ctx, settingsRowJS, "the settings in Russian")
 }
 
 // openChatOnPhone opens a chat in the phone layout, where the chat list
@@ -538,19 +704,7 @@ func digits(s string) string {
 // the least) sees a nudge that mentions them, in reply to the table; it is
 // gone from the page once they bet.
 func TestBrowserTurnNudge(t *testing.T) {
-	seed := uint64(browserSeed)
-	pg, err := playground.Start(context.Background(), playground.Options{
-		Addr:   "127.0.0.1:0",
-		DBPath: filepath.Join(t.TempDir(), "playground.db"),
-		Seed:   &seed,
-		Store:  storage.Options{NoSync: true},
-	})
-	require.NoError(t, err)
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		assert.NoError(t, pg.Close(ctx))
-	})
+	pg := startBrowserPlayground(t)
 	ctx, b := newBrowser(t)
 	tokyo, err := time.LoadLocation("Asia/Tokyo")
 	require.NoError(t, err)
@@ -559,10 +713,7 @@ func TestBrowserTurnNudge(t *testing.T) {
 		return err
 	}))
 	night := pg.Groups()[0]
-	b.run(ctx, "opening the page", chromedp.EmulateViewport(1280, 800), chromedp.Navigate(pg.URL()))
-	b.waitFor(ctx, "the page to load", `document.body.dataset.ready === '1' && !!document.querySelector('.chat-item')`)
-	b.as(ctx, "Alice")
-	b.openChat(ctx, night.ID)
+	b.open(ctx, pg.URL(), night.ID, "Alice")
 	b.send(ctx, "/settings turn 20")
 	b.waitFor(ctx, "the settings saved", `[...document.querySelectorAll('#messages-inner .row[data-from-bot] .text')].some(t => t.textContent.includes('Saved'))`)
 	b.send(ctx, "/newgame")
@@ -602,4 +753,120 @@ func TestBrowserTurnNudge(t *testing.T) {
 	b.as(ctx, player)
 	b.pressAndWait(ctx, tb.Labels[0], "Bet ")
 	b.waitFor(ctx, "the nudge gone", `!document.querySelector('#messages-inner .row[data-message-id="`+id+`"]')`)
+}
+
+// TestBrowserNotify: /notify in a group, for a user who never started the
+// bot, shows its deep link; the link's button opens the user's private chat
+// with the bot in the page, where the bot confirms, and where a table
+// opened later is told. Nobody else sees that chat.
+func TestBrowserNotify(t *testing.T) {
+	pg := startPlayground(t, playground.Options{})
+	ctx, b := newBrowser(t)
+	night := pg.Groups()[0]
+	bob := pg.Server().Users()[1]
+	private := fmt.Sprintf(`.chat-item[data-chat-id="%d"]`, bob.ID)
+	botSaid := func(sub string) string {
+		return `[...document.querySelectorAll('#messages-inner .row[data-from-bot] .text')].some(t => t.textContent.includes(` + js(sub) + `))`
+	}
+	b.run(ctx, "opening the page", chromedp.EmulateViewport(1280, 800), chromedp.Navigate(pg.URL()))
+	b.waitFor(ctx, "the page to load", `document.body.dataset.ready === '1' && !!document.querySelector('.chat-item')`)
+	b.as(ctx, "Bob")
+	b.openChat(ctx, night.ID)
+	b.send(ctx, "/notify")
+	startButton := `[...document.querySelectorAll('#messages-inner .kb-btn.url')].find(b => b.textContent === '🔔 Start me in private')`
+	b.waitFor(ctx, "the deep link's button", startButton)
+	b.run(ctx, "tapping the deep link", chromedp.Click(chromedp.JSPath(startButton)))
+	b.waitFor(ctx, "the private chat open", `document.querySelector(`+js(private)+`)?.classList.contains('active')`)
+	b.waitFor(ctx, "the bot's confirmation", botSaid("Done: I'll write to you here when a table opens in Game night."))
+	assert.Equal(t, playground.Bot.FirstName, eval[string](ctx, b, `document.getElementById('chat-title').textContent`))
+	assert.True(t, strings.HasPrefix(eval[string](ctx, b, `document.getElementById('chat-sub').textContent`), "bot"))
+
+	b.as(ctx, "Alice")
+	assert.Zero(t, b.count(ctx, private), "Bob's private chat is Bob's")
+	b.openChat(ctx, night.ID)
+	b.send(ctx, "/newgame")
+	b.waitTable(ctx, "the lobby", `r.innerText.includes('Join')`)
+	b.as(ctx, "Bob")
+	b.openChat(ctx, bob.ID)
+	b.waitFor(ctx, "the notice", botSaid("Game night: Alice opened a table."))
+	assert.True(t, eval[bool](ctx, b, botSaid("Open the group to sit down.")), "a basic group's notice has no link")
+}
+
+// bankerRe reads the banker of a game from the table, and houseSeatRe the
+// house's seat in the lobby.
+var (
+	bankerRe    = regexp.MustCompile(`Banker: (.+?) — `)
+	houseSeatRe = regexp.MustCompile(`(?m)^\d+\. 🤖 House — ([\d\x{202F}]+)$`)
+)
+
+// TestBrowserHouseGame plays against the house in the page: Alice opens a
+// table, seats the house with the lobby's button and plays two games, so
+// that each of them banks once. The house moves by itself, a second or
+// two after its turn began, with no button on the table meanwhile; the
+// chips add up.
+func TestBrowserHouseGame(t *testing.T) {
+	pg := startBrowserPlayground(t)
+	ctx, b := newBrowser(t)
+	night := pg.Groups()[0]
+	b.open(ctx, pg.URL(), night.ID, "Alice")
+	b.send(ctx, "/newgame")
+	tb := b.waitTable(ctx, "the lobby", `r.innerText.includes('🤖 Seat the house')`)
+	tb = b.pressAndWait(ctx, "🤖 Seat the house", "The house sits down.")
+	require.Contains(t, tb.Text, "2. 🤖 House — 10\u202f000")
+	require.Contains(t, tb.Labels, "🤖 Unseat the house")
+
+	bankers := map[string]bool{}
+	thought := false
+	for round := 0; round < 2; round++ {
+		start := "Start ▶"
+		if round > 0 {
+			start = "Play again ▶"
+		}
+		before := tb.sig()
+		b.press(ctx, start, "")
+		tb = b.changed(ctx, before)
+		m := bankerRe.FindStringSubmatch(tb.Text)
+		require.NotNil(t, m, "a banker: %s", tb.Text)
+		bankers[m[1]] = true
+		for step := 0; !strings.Contains(tb.Text, "Game over"); step++ {
+			require.Less(t, step, 40, "the game should be over by now; the table: %s", tb.Text)
+			before := tb.sig()
+			switch {
+			case strings.Contains(tb.Text, "🤖 House is thinking…"):
+				thought = true
+				assert.Empty(t, tb.Labels, "nothing to press while the house thinks")
+			case bettingRe.MatchString(tb.Text):
+				b.press(ctx, tb.Labels[0], "Bet ")
+			default:
+				d := drawingRe.FindStringSubmatch(tb.Text)
+				require.NotNil(t, d, "whose turn is it? The table:\n%s", tb.Text)
+				if score, _ := strconv.Atoi(d[2]); score < 16 {
+					b.press(ctx, "Hit 🂠", " · ")
+				} else {
+					b.press(ctx, "Stand ✋", "Stand at")
+				}
+			}
+			tb = b.changed(ctx, before)
+		}
+	}
+	assert.Equal(t, map[string]bool{"Alice": true, "🤖 House": true}, bankers, "each banked once")
+	assert.True(t, thought, "the page showed the house thinking")
+
+	dbCtx := context.Background()
+	st, err := pg.Store().Standing(dbCtx, night.ID, house.ID)
+	require.NoError(t, err)
+	shown := houseSeatRe.FindStringSubmatch(tb.Text)
+	require.NotNil(t, shown, "the house's seat:\n%s", tb.Text)
+	assert.Equal(t, st.Balance, chips(t, shown[1]), "the house's balance on the table is the database's")
+	audit, err := pg.Store().Audit(dbCtx, night.ID)
+	require.NoError(t, err)
+	assert.True(t, audit.OK, "audit: %v", audit.Problems)
+}
+
+// changed waits until the newest table message, with buttons or without,
+// is not the one of signature before, and returns it.
+func (b *browser) changed(ctx context.Context, before string) table {
+	b.t.Helper()
+	b.waitFor(ctx, "the table to change", `(() => { const r = `+currentTableJS+`; return !!r && r.dataset.messageId + '/' + r.dataset.edits !== `+js(before)+` })()`)
+	return b.tableOf(ctx, currentTableJS)
 }

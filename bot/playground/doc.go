@@ -21,7 +21,8 @@
 // (Content-Type: application/json).
 //
 //	GET  /api/state                     the bot, the users, the group chats with their
-//	                                    members, the bot's command menus
+//	                                    members and the private chats with the bot, the
+//	                                    bot's command menus
 //	GET  /api/chats/{chat}/messages     a chat and its messages (edits applied)
 //	POST /api/chats/{chat}/messages     {"from": user, "text": "/newgame"}: send as a user
 //	POST /api/chats/{chat}/press        {"from": user, "message_id": 5, "data": "j:2"}:
@@ -30,6 +31,10 @@
 //	POST /api/users                     {"first_name": "Eve", "language_code": "en",
 //	                                    "chats": [-4000000001]}: add a user to groups
 //	                                    (all of them when chats is absent)
+//	POST /api/links                     {"from": user, "url": "https://t.me/<bot>?start=x"}:
+//	                                    tap the bot's deep link: the user's private chat
+//	                                    with the bot (a chat of /api/state once it exists)
+//	                                    gets "/start x"
 //	GET  /api/events                    text/event-stream of telegramtest events: a
 //	                                    "ready" event first (load the state now), then
 //	                                    one unnamed event per change (the telegramtest

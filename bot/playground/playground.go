@@ -159,14 +159,8 @@ func Start(ctx context.Context, opts Options) (_ *Playground, err error) {
 		return nil, fmt.Errorf("playground: seeding the chats: %w", err)
 	}
 
-	chips, bonus := storeOpts.StartingChips, storeOpts.DailyBonus
-	if chips <= 0 {
-		chips = storage.DefaultStartingChips
-	}
-	if bonus <= 0 {
-		bonus = storage.DefaultDailyBonus
-	}
-	var limits outbox.Limits
+	chips, bonus := p.store.Grants()
+	var limits outbox.Limits // unpaced: the server's rate limits are off
 	if opts.Paced {
 		p.srv.SetRateLimits(telegramtest.TelegramRateLimits())
 		limits = outbox.TelegramLimits()

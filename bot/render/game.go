@@ -5,11 +5,17 @@ import (
 
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/game/house"
 )
+
+// bankerSign marks the banker wherever a table names them; the bank is 🏦
+// (in TableTitleGame), so that the two are never taken for each other.
+const bankerSign = "🎩"
 
 // game draws a game in play: the circle and the bank, the banker, every
 // player's seat in the order they play, the log of this game and the deck
-// in play.
+// in play (its commitment's short form: the whole hash takes two lines on a
+// phone, and /verify shows it).
 func (v *view) game() []line {
 	t := v.t
 	lines := []line{text(bold(v.tr(i18n.TableTitleGame, i18n.Number(int64(t.Circle())), i18n.Number(t.Bank()))))}
@@ -21,7 +27,7 @@ func (v *view) game() []line {
 		if b, ok := v.balance(seat.User); ok {
 			l += " — " + b
 		}
-		lines = append(lines, text("🏦 "+l))
+		lines = append(lines, text(bankerSign+" "+l))
 	}
 	if k := t.Knocks(); k > 0 {
 		lines = append(lines, text(v.tr(i18n.TableKnocks, i18n.Number(int64(k)), i18n.Number(int64(t.Settings().MaxKnocks)))))
@@ -39,7 +45,7 @@ func (v *view) game() []line {
 		lines = append(lines, log...)
 	}
 	if c, ok := t.Commitment(); ok {
-		lines = append(lines, blank, text(v.tr(i18n.TableDeck, code(c.String()))))
+		lines = append(lines, blank, text(v.tr(i18n.TableDeck, code(c.Short()))))
 	}
 	return lines
 }
@@ -54,6 +60,12 @@ func (v *view) seat(s game.Seat, i int) string {
 	turn, isTurn := v.t.Turn()
 	isTurn = isTurn && turn == i
 	switch {
+	case isTurn && s.User == house.ID:
+		// The house moves by itself within seconds: no time to show.
+		if v.t.Phase() == game.Drawing {
+			l += " · " + v.tr(i18n.TableSeatBet, i18n.Number(s.Bet))
+		}
+		l += " · " + v.hand(s.Hand, true) + " " + v.tr(i18n.TableSeatHouse, name)
 	case isTurn && v.t.Phase() == game.Betting:
 		l += " · " + v.hand(s.Hand, false) + " " + v.tr(i18n.TableSeatBetting, name, v.countdown())
 	case isTurn:

@@ -4,12 +4,15 @@ import (
 	"github.com/twentyone-bot/twentyone/bot/callback"
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/game/house"
 )
 
-// betsPerRow is how many bet buttons share a row.
+// betsPerRow is the most bet buttons that share a row.
 const betsPerRow = 3
 
-// keyboard returns the buttons of the table's phase. A table never opened
+// keyboard returns the buttons of the table's phase, laid out for a phone
+// (rows): in a lobby after a game, "Play again ▶" gets a row of its own. A
+// table never opened
 // (version 0) has none: a button carries the version it was drawn for, and
 // callback data never carries 0 (see package callback).
 func keyboard(in Input) [][]Button {
@@ -21,33 +24,48 @@ func keyboard(in Input) [][]Button {
 	btn := func(key i18n.Key, a callback.Action) Button {
 		return Button{Text: i18n.T(in.Lang, key), Data: callback.Data{Action: a, Version: ver}.String()}
 	}
-	var rows [][]Button
-	switch t.Phase() {
-	case game.Lobby:
+	var kb [][]Button
+	switch phase := t.Phase(); {
+	case phase == game.Lobby:
 		start := i18n.BtnStart
 		if t.Finished() {
 			start = i18n.BtnPlayAgain
 		}
-		rows = append(rows, []Button{btn(i18n.BtnJoin, callback.Join), btn(i18n.BtnLeave, callback.Leave), btn(start, callback.Start)})
-	case game.Betting:
-		rows = betRows(in)
-	case game.Drawing:
-		rows = append(rows, []Button{btn(i18n.BtnHit, callback.Hit), btn(i18n.BtnStand, callback.Stand)})
+		kb = rows([]Button{btn(i18n.BtnJoin, callback.Join), btn(i18n.BtnLeave, callback.Leave), btn(start, callback.Start)}, 3)
+		_, seated := t.SeatOf(house.ID)
+		switch {
+		case seated:
+			kb = append(kb, []Button{btn(i18n.BtnUnseatHouse, callback.UnseatHouse)})
+		case t.NumSeats() < game.MaxSeats && !in.HouseForbidden:
+			kb = append(kb, []Button{btn(i18n.BtnSeatHouse, callback.SeatHouse)})
+		}
+	case phase.InGame() && houseTurn(t):
+		// The house moves by itself: nothing for anyone to press.
+	case phase == game.Betting:
+		kb = betRows(in)
+	case phase == game.Drawing:
+		kb = rows([]Button{btn(i18n.BtnHit, callback.Hit), btn(i18n.BtnStand, callback.Stand)}, 2)
 	default:
-		rows = append(rows, []Button{btn(i18n.BtnNewTable, callback.NewTable)})
+		kb = [][]Button{{btn(i18n.BtnNewTable, callback.NewTable)}}
 	}
 	if _, ok := t.Revealed(); ok && t.Finished() {
-		rows = append(rows, []Button{{
+		kb = append(kb, []Button{{
 			Text: i18n.T(in.Lang, i18n.BtnVerify),
 			Data: callback.Data{Action: callback.Verify, Game: t.Game()}.String(),
 		}})
 	}
-	return rows
+	return kb
 }
 
-// betRows returns the bets offered to the player whose turn it is, labelled
-// with the amount and the option it came from: "10 · ×1", "5 · ½",
-// "40 · bank", or "35 · all in" when the player's balance caps it.
+// houseTurn reports whether the house is to move at t.
+func houseTurn(t *game.Table) bool {
+	i, ok := t.Turn()
+	return ok && t.Seat(i).User == house.ID
+}
+
+// betRows returns the bets offered to the player whose turn it is, smallest
+// first, each labelled as i18n.Bet names it ("20", "40 · ½ bank"), as many
+// to a row as a phone shows whole.
 func betRows(in Input) [][]Button {
 	t := &in.Table
 	turn, ok := t.Turn()
@@ -55,22 +73,12 @@ func betRows(in Input) [][]Button {
 		return nil
 	}
 	offers := t.Offers(in.Balances[t.Seat(turn).User])
-	var rows [][]Button
+	buttons := make([]Button, len(offers))
 	for i, o := range offers {
-		if i%betsPerRow == 0 {
-			rows = append(rows, nil)
-		}
-		label := i18n.BetOption(in.Lang, o.Option)
-		if o.Capped {
-			label = i18n.T(in.Lang, i18n.BetAllIn)
-			if o.Amount == t.Bank() {
-				label = i18n.T(in.Lang, i18n.BetBank)
-			}
-		}
-		rows[len(rows)-1] = append(rows[len(rows)-1], Button{
-			Text: i18n.Number(o.Amount) + " · " + label,
+		buttons[i] = Button{
+			Text: i18n.Bet(in.Lang, o, t.Bank()),
 			Data: callback.Data{Action: callback.Bet, Version: t.Version(), Amount: o.Amount}.String(),
-		})
+		}
 	}
-	return rows
+	return rows(buttons, betsPerRow)
 }

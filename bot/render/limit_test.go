@@ -12,6 +12,7 @@ import (
 	"github.com/twentyone-bot/twentyone/bot/callback"
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/storage"
 )
 
 func TestGoldenLongNames(t *testing.T) {
@@ -37,6 +38,7 @@ func checkMessage(t *testing.T, in Input, m Message, context string) {
 	checkHTML(t, m.Text, context)
 	for _, row := range m.Keyboard {
 		assert.NotEmpty(t, row, context)
+		assert.True(t, len(row) == 1 || fits([][]Button{row}), "%s: a phone cuts a label of the row %v", context, row)
 		for _, b := range row {
 			assert.NotEmpty(t, b.Text, context)
 			d, err := callback.Parse(b.Data)
@@ -97,6 +99,32 @@ func TestEveryScenarioStateFitsWithLongNames(t *testing.T) {
 				for _, lang := range i18n.Langs() {
 					in := p.inputFor(st, lang)
 					checkMessage(t, in, Table(in), style+"/"+sc.name+"/"+string(lang)+"/"+st.Phase().String()+"#"+string(rune('0'+i%10)))
+				}
+			}
+		}
+	}
+}
+
+// TestEveryAwardFits: a game in which every player earned every
+// achievement still fits, with the longest names, in the lobby after it,
+// the table it closed and its record, and every player's line of awards
+// is shown.
+func TestEveryAwardFits(t *testing.T) {
+	for _, style := range nameStyles {
+		for _, sc := range []scenario{{"full_log", fullLog}, {"record", record}, {"closed_cancelled", closedCancelled}} {
+			p := sc.play(t, longNames(style))
+			require.True(t, p.table.Finished(), sc.name)
+			p.awards = nil
+			for _, u := range []game.UserID{alice, bob, carol, dave} {
+				p.award(u, storage.AllAchievements()...)
+			}
+			for _, lang := range i18n.Langs() {
+				in := p.input(lang)
+				context := style + "/" + sc.name + "/" + string(lang)
+				for _, m := range []Message{Table(in), Summary(in)} {
+					checkMessage(t, in, m, context)
+					assert.Equal(t, 4, strings.Count(m.Text, "🏅"), context)
+					assert.Contains(t, m.Text, achievementList(lang, storage.AllAchievements()), context)
 				}
 			}
 		}
@@ -169,7 +197,7 @@ func TestFitLeavesOutTheOldestLogLinesFirstThenShortensNames(t *testing.T) {
 		}
 	}
 	assert.Contains(t, escape(trimmed(i18n.EN, 3, 10, 80)), "3\u00a0earlier results hidden. In them the bank went from 10 to 80.")
-	assert.Contains(t, trimmed(i18n.RU, 1, 10, 10), "скрыто: 1\u00a0ранний результат. Банк за это время не изменился: 10.")
+	assert.Contains(t, trimmed(i18n.RU, 1, 10, 10), "скрыто: 1\u00a0предыдущий результат. За это время банк не изменился: 10.")
 
 	// With less room than the text without a log, names are shortened.
 	short := fit(in, 1200)
@@ -254,12 +282,17 @@ func TestKeyboardShowsThePhasesButtonsOnly(t *testing.T) {
 		return as
 	}
 	j, l, s, b, h, d, n, v := callback.Join, callback.Leave, callback.Start, callback.Bet, callback.Hit, callback.Stand, callback.NewTable, callback.Verify
+	seat, unseat := callback.SeatHouse, callback.UnseatHouse
 	tests := []struct {
 		sc   scenario
 		want []callback.Action
 	}{
-		{scenarios[0], []callback.Action{j, l, s}},
-		{scenario{"lobby_after_game", lobbyAfterGame}, []callback.Action{j, l, s, v}},
+		{scenarios[0], []callback.Action{j, l, s, seat}},
+		{scenario{"lobby_after_game", lobbyAfterGame}, []callback.Action{j, l, s, seat, v}},
+		{scenario{"house_lobby", func(t testing.TB, n map[game.UserID]string) *play { return houseLobby(t, n, nil) }},
+			[]callback.Action{j, l, s, unseat}},
+		{scenario{"house_thinking", houseThinking}, nil},
+		{scenario{"house_banker", houseBanker}, []callback.Action{b, b}},
 		{scenario{"betting", betting}, []callback.Action{b, b}},
 		{scenario{"drawing", drawing}, []callback.Action{h, d}},
 		{scenario{"closed_timeout", closedTimeout}, []callback.Action{n}},
@@ -270,10 +303,31 @@ func TestKeyboardShowsThePhasesButtonsOnly(t *testing.T) {
 		assert.Equal(t, tt.want, actions(m), tt.sc.name)
 	}
 	assert.Empty(t, actions(Table(Input{Lang: i18n.EN})), "a table never opened has no version for a button to carry")
-	start := Table(lobby(t, plainNames[i18n.EN], nil).input(i18n.EN)).Keyboard[0][2].Text
-	again := Table(lobbyAfterGame(t, plainNames[i18n.EN]).input(i18n.EN)).Keyboard[0][2].Text
-	assert.Equal(t, "Start ▶", start)
-	assert.Equal(t, "Play again ▶", again)
+	// Start shares a row with Join and Leave; Play again, too long for a
+	// third of a phone's row, gets a row of its own (in Russian too), and
+	// so does the house's button.
+	assert.Equal(t, [][]string{{"Join", "Leave", "Start ▶"}, {"🤖 Seat the house"}},
+		labels(Table(lobby(t, plainNames[i18n.EN], nil).input(i18n.EN))))
+	assert.Equal(t, [][]string{{"Join", "Leave"}, {"Play again ▶"}, {"🤖 Seat the house"}, {"🔐 Check the deck"}},
+		labels(Table(lobbyAfterGame(t, plainNames[i18n.EN]).input(i18n.EN))))
+	assert.Equal(t, [][]string{{"Сесть", "Встать"}, {"Сыграть ещё ▶"}, {"🤖 Позвать бота"}, {"🔐 Проверить колоду"}},
+		labels(Table(lobbyAfterGame(t, plainNames[i18n.RU]).input(i18n.RU))))
+	forbidden := lobby(t, plainNames[i18n.EN], nil).input(i18n.EN)
+	forbidden.HouseForbidden = true
+	assert.Equal(t, [][]string{{"Join", "Leave", "Start ▶"}}, labels(Table(forbidden)), "the house forbidden: not offered")
+}
+
+// labels returns the labels of a message's buttons, row by row.
+func labels(m Message) [][]string {
+	var out [][]string
+	for _, row := range m.Keyboard {
+		var r []string
+		for _, b := range row {
+			r = append(r, b.Text)
+		}
+		out = append(out, r)
+	}
+	return out
 }
 
 func TestBetButtonsMatchTheOffers(t *testing.T) {
@@ -290,23 +344,20 @@ func TestBetButtonsMatchTheOffers(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, callback.Bet, d.Action)
 			amounts = append(amounts, d.Amount)
-			assert.True(t, strings.HasPrefix(b.Text, i18n.Number(d.Amount)+" · "), b.Text)
+			assert.True(t, strings.HasPrefix(b.Text, i18n.Number(d.Amount)), "the amount comes first: %q", b.Text)
 		}
 	}
 	require.Len(t, amounts, len(offers))
 	for i, o := range offers {
 		assert.Equal(t, o.Amount, amounts[i])
 	}
+	// Bank 80: a share of it says so, and the labels that do not fit
+	// three to a phone's row get rows of two.
+	assert.Equal(t, [][]string{{"10", "20"}, {"40 · ½ bank", "50"}, {"80 · bank"}}, labels(Table(in)))
+	assert.Equal(t, [][]string{{"10", "20"}, {"40 · ½ банка", "50"}, {"80 · ва-банк"}}, labels(Table(p.input(i18n.RU))))
 	// A player whose balance caps the bets: the cap reads "all in".
 	p.bal[bob] = 35
-	in = p.input(i18n.EN)
-	labels := []string{}
-	for _, row := range Table(in).Keyboard {
-		for _, b := range row {
-			labels = append(labels, b.Text)
-		}
-	}
-	assert.Equal(t, []string{"10 · ×1", "20 · ×2", "35 · all in"}, labels)
+	assert.Equal(t, [][]string{{"10", "20", "35 · all in"}}, labels(Table(p.input(i18n.EN))))
 }
 
 func TestJoinKeepsOneBlankLineBetweenSections(t *testing.T) {

@@ -15,8 +15,7 @@ func (v *view) lobby() []line {
 	s := v.in.Settings
 	lines := []line{
 		text(bold(v.tr(i18n.TableTitleLobby))),
-		text(v.tr(i18n.TableLimits, i18n.Number(s.Stake), i18n.Number(s.EntryLimit),
-			i18n.Number(game.MinPlayers), i18n.Number(game.MaxSeats))),
+		text(limits(s, v.lang)),
 	}
 	if v.t.Finished() {
 		lines = append(lines, blank)
@@ -45,8 +44,15 @@ func (v *view) lobby() []line {
 	return lines
 }
 
+// limits draws a table's stake, entry limit and how many players sit at
+// it (i18n.TableLimits).
+func limits(s game.Settings, lang i18n.Lang) string {
+	return i18n.T(lang, i18n.TableLimits, i18n.Number(s.Stake), i18n.Number(s.EntryLimit),
+		i18n.Number(game.MinPlayers), i18n.Count(lang, i18n.NounPlayers, game.MaxSeats))
+}
+
 // summary draws how the last game ended: who took the bank, what each
-// player won or lost, and the deck to check.
+// player won or lost, the achievements they earned, and the deck to check.
 func (v *view) summary() []line {
 	players := v.t.Players()
 	var lines []line
@@ -62,10 +68,11 @@ func (v *view) summary() []line {
 		}
 	}
 	lines = append(lines, text(v.nets(players)))
+	lines = append(lines, v.awards()...)
 	return append(lines, v.deckCheck()...)
 }
 
-// nets draws what the game gave each player: "🏦 Alice +25 · Bob −10".
+// nets draws what the game gave each player: "🎩 Alice +25 · Bob −10".
 func (v *view) nets(players []game.Participant) string {
 	s := ""
 	for i, p := range players {
@@ -73,7 +80,7 @@ func (v *view) nets(players []game.Participant) string {
 			s += " · "
 		}
 		if p.Banker {
-			s += "🏦 "
+			s += bankerSign + " "
 		}
 		s += v.who(p.User, p.Name) + " " + i18n.Signed(p.Net)
 	}
@@ -99,7 +106,8 @@ func (v *view) deckCheck() []line {
 	return []line{text(v.tr(i18n.TableDeckCheck, c.Short(), gameNo))}
 }
 
-// closed draws a closed table: why it closed and how the last game ended.
+// closed draws a closed table: why it closed and how the last game ended,
+// with the achievements earned in it.
 func (v *view) closed() []line {
 	var why i18n.Key
 	switch v.t.ClosedBy() {
@@ -117,6 +125,7 @@ func (v *view) closed() []line {
 	lines := []line{text(bold(v.tr(i18n.TableTitleClosed))), text(v.tr(why))}
 	if players := v.t.Players(); len(players) > 0 {
 		lines = append(lines, blank, text(v.tr(i18n.GameOverLast)), text(v.nets(players)))
+		lines = append(lines, v.awards()...)
 		lines = append(lines, v.deckCheck()...)
 	}
 	return append(lines, blank, text(v.tr(i18n.ClosedHint)))

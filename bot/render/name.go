@@ -3,6 +3,10 @@ package render
 import (
 	"strings"
 	"unicode"
+
+	"github.com/twentyone-bot/twentyone/bot/i18n"
+	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/game/house"
 )
 
 // ellipsis ends a shortened name.
@@ -45,6 +49,15 @@ func Name(name string) string {
 		return unknownName
 	}
 	return b.String()
+}
+
+// PlayerName returns the name of a player as the bot shows it in plain
+// text: the house's in lang, else Name(name).
+func PlayerName(user game.UserID, name string, lang i18n.Lang) string {
+	if user == house.ID {
+		return i18n.T(lang, i18n.HouseName)
+	}
+	return Name(name)
 }
 
 // NameHTML is Name escaped for Telegram's HTML.

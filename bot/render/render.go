@@ -9,18 +9,22 @@ import (
 
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/storage"
 )
 
 // MaxText is Telegram's limit on a message's text, in UTF-16 code units of
 // the text as shown (after the HTML is parsed). Table never goes past it.
 const MaxText = 4096
 
-// Button is an inline keyboard button.
+// Button is an inline keyboard button: a callback button, or a URL
+// button when URL is set.
 type Button struct {
 	// Text is the label, plain text.
 	Text string
 	// Data is the callback data, as package callback encodes it.
 	Data string
+	// URL is the link the button opens.
+	URL string
 }
 
 // Message is a message to send or edit to.
@@ -51,6 +55,12 @@ type Input struct {
 	// one per finished circle, oldest first (storage.View.Decks). Without
 	// them the message shows the last revealed deck's only.
 	Decks []game.Commitment
+	// Awards are the achievements earned in the table's game, in the
+	// order earned (storage.View.Awards), shown once the game is over.
+	Awards []storage.Award
+	// HouseForbidden: the chat's admins forbade the house, so the lobby
+	// offers no button to seat it.
+	HouseForbidden bool
 }
 
 // Table draws the table message: its text, never longer than MaxText as

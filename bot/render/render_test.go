@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/storage"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -25,6 +26,10 @@ func dump(m Message) string {
 		for i, btn := range row {
 			if i > 0 {
 				b.WriteString(" | ")
+			}
+			if btn.URL != "" {
+				fmt.Fprintf(&b, "[%s] url %s", btn.Text, btn.URL)
+				continue
 			}
 			fmt.Fprintf(&b, "[%s] %s", btn.Text, btn.Data)
 		}
@@ -64,5 +69,29 @@ func TestCurrentNamesReplaceTheKeptOnes(t *testing.T) {
 	text := Table(in).Text
 	assert.NotContains(t, text, "Dave")
 	assert.Contains(t, text, "David &lt;3: A♥ A♦ → Golden 21! David &lt;3 wins 10")
+	assert.Contains(t, text, "🏅 David &lt;3: Golden 21")
 	assert.Contains(t, text, "Alice", "names not in Names stay")
+}
+
+// TestAwardsShowWithTheFinishedGameOnly: a game in play shows no awards,
+// and an award to someone who did not play the game is left out.
+func TestAwardsShowWithTheFinishedGameOnly(t *testing.T) {
+	p := drawing(t, plainNames[i18n.EN]).award(bob, storage.FivePictures)
+	assert.NotContains(t, Table(p.input(i18n.EN)).Text, "🏅")
+	p = gameOver(t, plainNames[i18n.EN]).award(eve, storage.Veteran)
+	text := Table(p.input(i18n.EN)).Text
+	assert.Equal(t, 2, strings.Count(text, "🏅"), text)
+	assert.NotContains(t, text, "Veteran")
+}
+
+func TestEveryAchievementHasAName(t *testing.T) {
+	all := storage.AllAchievements()
+	require.Len(t, achievementNames, len(all))
+	for _, a := range all {
+		k, ok := achievementNames[a]
+		require.True(t, ok, "%s has no name", a)
+		for _, lang := range i18n.Langs() {
+			assert.NotEqual(t, string(k), i18n.T(lang, k), "%s in %s", a, lang)
+		}
+	}
 }

@@ -50,9 +50,11 @@ func BonusNotNeeded(name string, entryLimit int64, got storage.Bonus, lang i18n.
 	return Message{Text: i18n.T(lang, i18n.BonusNotNeeded, NameHTML(name), i18n.Chips(lang, entryLimit), i18n.Chips(lang, got.Balance))}
 }
 
-// Top is the answer to /top: the chat's leaderboard, best first.
-func Top(rows []storage.Standing, lang i18n.Lang) Message {
-	if len(rows) == 0 {
+// Top is the answer to /top: the chat's leaderboard of players, best
+// first, and the house (when it has an account) apart, unranked: its
+// chips are no player's.
+func Top(rows []storage.Standing, houseRow *storage.Standing, lang i18n.Lang) Message {
+	if len(rows) == 0 && houseRow == nil {
 		return Message{Text: i18n.T(lang, i18n.TopEmpty)}
 	}
 	lines := []string{i18n.T(lang, i18n.TopTitle)}
@@ -60,19 +62,30 @@ func Top(rows []storage.Standing, lang i18n.Lang) Message {
 		lines = append(lines, i18n.T(lang, i18n.TopLine, strconv.Itoa(i+1), NameHTML(r.Name),
 			i18n.Chips(lang, r.Balance), i18n.Signed(r.Net), i18n.Number(int64(r.Games))))
 	}
+	if houseRow != nil {
+		lines = append(lines, "", i18n.T(lang, i18n.TopHouse, escape(i18n.T(lang, i18n.HouseName)),
+			i18n.Chips(lang, houseRow.Balance), i18n.Signed(houseRow.Net), i18n.Number(int64(houseRow.Games))))
+	}
 	return Message{Text: strings.Join(lines, "\n")}
 }
 
-// Stats is the answer to /stats: a user's results and balance.
+// Stats is the answer to /stats: a user's results and balance, and the
+// achievements they earned.
 func Stats(name string, st storage.Stats, balance int64, lang i18n.Lang) Message {
 	rate := "—"
 	if duels := st.DuelsWon + st.DuelsLost; duels > 0 {
 		rate = strconv.Itoa((200*st.DuelsWon+duels)/(2*duels)) + "%" // rounded half up
 	}
-	return Message{Text: i18n.T(lang, i18n.StatsText, NameHTML(name), i18n.Number(int64(st.Games)), i18n.Number(int64(st.GamesAsBanker)),
+	text := i18n.T(lang, i18n.StatsText, NameHTML(name), i18n.Number(int64(st.Games)), i18n.Number(int64(st.GamesAsBanker)),
 		i18n.Number(int64(st.DuelsWon)), i18n.Number(int64(st.DuelsLost)), rate,
 		i18n.Chips(lang, st.BiggestWin), i18n.Signed(st.Net),
-		i18n.Number(int64(st.Golden21s)), i18n.Number(int64(st.FivePictures)), i18n.Chips(lang, balance))}
+		i18n.Number(int64(st.Golden21s)), i18n.Number(int64(st.FivePictures)), i18n.Chips(lang, balance))
+	all := int64(len(storage.AllAchievements()))
+	if st.Achievements.Len() == 0 {
+		return Message{Text: text + "\n" + i18n.T(lang, i18n.StatsNoAchievements, i18n.Number(all))}
+	}
+	return Message{Text: text + "\n" + i18n.T(lang, i18n.StatsAchievements, i18n.Number(int64(st.Achievements.Len())),
+		i18n.Number(all), achievementList(lang, st.Achievements.List()))}
 }
 
 // StatsNone says a user has no results in the chat.

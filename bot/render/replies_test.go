@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/twentyone-bot/twentyone/bot/i18n"
+	"github.com/twentyone-bot/twentyone/game/house"
 	"github.com/twentyone-bot/twentyone/storage"
 )
 
@@ -42,12 +43,16 @@ func replies() []struct {
 				{User: 1, Name: "Alice", Balance: 1520, Net: 520, Games: 12},
 				{User: 2, Name: hostile, Balance: 1000, Net: 0, Games: 1},
 				{User: 3, Name: "Carol", Balance: 310, Net: -690, Games: 7},
-			}, l)
+			}, &storage.Standing{User: house.ID, Name: "House", Balance: 9170, Net: -830, Games: 9}, l)
 		}},
-		{"top empty", func(l i18n.Lang) Message { return Top(nil, l) }},
+		{"top empty", func(l i18n.Lang) Message { return Top(nil, nil, l) }},
+		{"top of the house alone", func(l i18n.Lang) Message {
+			return Top(nil, &storage.Standing{User: house.ID, Name: "House", Balance: 10000}, l)
+		}},
 		{"stats", func(l i18n.Lang) Message {
 			return Stats(hostile, storage.Stats{Games: 12, GamesAsBanker: 3, DuelsWon: 5, DuelsLost: 3, Net: -40,
-				BiggestWin: 200, Golden21s: 1, FivePictures: 2}, 960, l)
+				BiggestWin: 200, Golden21s: 1, FivePictures: 2,
+				Achievements: 1<<storage.Regular | 1<<storage.FirstWin | 1<<storage.Golden21 | 1<<storage.Knock}, 960, l)
 		}},
 		{"stats no duels", func(l i18n.Lang) Message { return Stats(hostile, storage.Stats{Games: 1, GamesAsBanker: 1}, 1000, l) }},
 		{"stats none", func(l i18n.Lang) Message { return StatsNone(hostile, l) }},

@@ -10,6 +10,8 @@ import (
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/game"
 	"github.com/twentyone-bot/twentyone/game/gametest"
+	"github.com/twentyone-bot/twentyone/game/house"
+	"github.com/twentyone-bot/twentyone/storage"
 )
 
 // The players of the scenarios.
@@ -33,12 +35,14 @@ type play struct {
 	names map[game.UserID]string
 	// states records every table the play went through.
 	states []game.Table
+	// awards are the achievements storage would have awarded in the game.
+	awards []storage.Award
 }
 
 // newPlay starts a play with everyone holding 1 000 chips, the decks of
 // rnd and the default settings.
 func newPlay(t testing.TB, rnd game.Rand, names map[game.UserID]string) *play {
-	bal := game.BalanceMap{alice: 1000, bob: 1000, carol: 1000, dave: 1000, eve: 1000}
+	bal := game.BalanceMap{alice: 1000, bob: 1000, carol: 1000, dave: 1000, eve: 1000, house.ID: 10000}
 	return &play{
 		t:     t,
 		env:   game.Env{Now: t0, Rand: rnd, Settings: game.DefaultSettings(), Balances: bal},
@@ -61,6 +65,14 @@ func (p *play) do(kind game.CommandKind, user game.UserID, amount int64) *play {
 	return p
 }
 
+// award gives user the achievements, as storage would have in the game.
+func (p *play) award(user game.UserID, as ...storage.Achievement) *play {
+	for _, a := range as {
+		p.awards = append(p.awards, storage.Award{User: user, Achievement: a})
+	}
+	return p
+}
+
 // after moves the clock on.
 func (p *play) after(d time.Duration) *play {
 	p.env.Now = p.env.Now.Add(d)
@@ -77,7 +89,7 @@ func (p *play) inputFor(t game.Table, lang i18n.Lang) Input {
 	for _, u := range t.Users() {
 		bal[u] = p.bal[u]
 	}
-	return Input{Table: t, Settings: p.env.Settings, Balances: bal, Lang: lang, Now: p.env.Now.Add(15 * time.Second)}
+	return Input{Table: t, Settings: p.env.Settings, Balances: bal, Lang: lang, Now: p.env.Now.Add(15 * time.Second), Awards: p.awards}
 }
 
 // plainNames are the scenarios' usual names.
@@ -145,9 +157,11 @@ func duelLog(t testing.TB, names map[game.UserID]string) *play {
 	return p.after(61*time.Second).do(game.Timeout, 0, 0)
 }
 
-// gameOver: Dave's Golden 21 ended the long game.
+// gameOver: Dave's Golden 21 ended the long game. Alice knocked, and took
+// a fat bank in her first game won; Dave made his first Golden 21.
 func gameOver(t testing.TB, names map[game.UserID]string) *play {
-	return duelLog(t, names).do(game.Bet, dave, 10).do(game.Hit, dave, 0)
+	p := duelLog(t, names).award(alice, storage.Knock).do(game.Bet, dave, 10).do(game.Hit, dave, 0)
+	return p.award(dave, storage.Golden21).award(alice, storage.FatBank, storage.FirstWin)
 }
 
 // lobbyAfterGame: after the long game Eve sat down and Carol left.
@@ -160,9 +174,10 @@ func closedTimeout(t testing.TB, names map[game.UserID]string) *play {
 	return lobby(t, names, gametest.Deck()).after(11*time.Minute).do(game.Timeout, 0, 0)
 }
 
-// closedCancelled: an admin cancelled the game of drawing.
+// closedCancelled: an admin cancelled the game of drawing, in which Bob
+// made his first Five pictures and won his first game.
 func closedCancelled(t testing.TB, names map[game.UserID]string) *play {
-	return drawing(t, names).do(game.Cancel, alice, 0)
+	return drawing(t, names).award(bob, storage.FivePictures).do(game.Cancel, alice, 0).award(bob, storage.FirstWin)
 }
 
 // bankBroken: Bob made 21 on half the bank, Carol won the rest when the
@@ -183,6 +198,26 @@ func noDuel(t testing.TB, names map[game.UserID]string) *play {
 	return p
 }
 
+// houseLobby: Alice opened a table, Bob joined and the house sat down.
+func houseLobby(t testing.TB, names map[game.UserID]string, rnd game.Rand) *play {
+	return lobby(t, names, rnd).do(game.Join, house.ID, 0)
+}
+
+// houseThinking: Alice banks; Bob bet and lost; the house bet half the
+// bank and drew a card: it is to move.
+func houseThinking(t testing.TB, names map[game.UserID]string) *play {
+	p := houseLobby(t, names, gametest.Deck("Ts 7h 9d 8c 6s Jh")).do(game.Start, alice, 0)
+	return p.do(game.Bet, bob, 10).do(game.Stand, bob, 0).do(game.Bet, house.ID, 10).do(game.Hit, house.ID, 0)
+}
+
+// houseBanker: the house banks (the first banker is its seat); Alice is to
+// bet.
+func houseBanker(t testing.TB, names map[game.UserID]string) *play {
+	rnd := gametest.Deck("9s 8h")
+	rnd.Banker = 1
+	return newPlay(t, rnd, names).do(game.Open, alice, 0).do(game.Join, house.ID, 0).do(game.Start, alice, 0)
+}
+
 // scenario names a play that ends in the state a golden file shows.
 type scenario struct {
 	name string
@@ -201,6 +236,9 @@ var scenarios = []scenario{
 	{"no_duel", noDuel},
 	{"closed_timeout", closedTimeout},
 	{"closed_cancelled", closedCancelled},
+	{"house_lobby", func(t testing.TB, n map[game.UserID]string) *play { return houseLobby(t, n, gametest.Deck()) }},
+	{"house_thinking", houseThinking},
+	{"house_banker", houseBanker},
 }
 
 // fullLog plays the game with the longest log: nine duels with long hands,

@@ -13,19 +13,21 @@ import (
 )
 
 // maxRow is the most buttons the settings keyboard puts in a row: a field's
-// icon, five presets and the current value when it is none of them.
+// icon, five presets and the current value when it is none of them; on a
+// phone fewer fit (rows).
 const maxRow = 7
 
 // fieldIcons mark each setting in the text and on its row of buttons.
 var fieldIcons = map[string]string{
 	callback.FieldStake: "💰", callback.FieldEntry: "🚪", callback.FieldBets: "🎲",
 	callback.FieldTurn: "⏱", callback.FieldLobby: "⏳", callback.FieldKnocks: "🔔", callback.FieldLang: "🌐",
+	callback.FieldHouse: "🤖",
 }
 
 var fieldNames = map[string]i18n.Key{
 	callback.FieldStake: i18n.FieldStake, callback.FieldEntry: i18n.FieldEntry, callback.FieldBets: i18n.FieldBets,
 	callback.FieldTurn: i18n.FieldTurn, callback.FieldLobby: i18n.FieldLobby, callback.FieldKnocks: i18n.FieldKnocks,
-	callback.FieldLang: i18n.FieldLang,
+	callback.FieldLang: i18n.FieldLang, callback.FieldHouse: i18n.FieldHouse,
 }
 
 // presets are the values offered for each field besides the current one.
@@ -44,37 +46,41 @@ var betPresets = [][]game.BetOption{
 	{{Kind: game.BankShare, N: 4}, {Kind: game.BankShare, N: 3}, {Kind: game.BankShare, N: 2}, {Kind: game.BankShare, N: 1}},
 }
 
-// Settings draws the /settings message: the chat's settings s and language,
-// and a keyboard that sets each of them. A row per field starts with the
-// field's icon, which explains it (callback.SettingInfo), followed by preset
-// values, the current one marked ✓; values that pressing would refuse
-// (setting.Press: they would break a limit given the other settings) are
-// left out. Bet options are toggles, ✓ when on. Each
-// button carries the settings' callback.Stamp.
-func Settings(s game.Settings, lang i18n.Lang) Message {
-	k := settingsKeys{s: s, lang: lang, stamp: callback.Stamp(s, string(lang))}
-	var rows [][]Button
+// Settings draws the /settings message: the chat's settings, language and
+// house setting, and a keyboard that sets each of them. The buttons of a
+// field start with the field's icon, which explains it
+// (callback.SettingInfo), followed by preset values, the current one
+// marked ✓, in as many rows as a phone needs to show them whole (rows);
+// values that pressing would refuse (setting.Press: they would break a
+// limit given the other settings) are left out. Bet options are toggles,
+// ✓ when on. Each button carries the settings' callback.Stamp.
+func Settings(c setting.Chat) Message {
+	k := settingsKeys{s: c.Game, lang: c.Lang, houseForbidden: c.HouseForbidden, stamp: c.Stamp()}
+	var kb [][]Button
 	for _, f := range callback.Fields() {
 		switch f {
 		case callback.FieldBets:
-			rows = append(rows, k.betRows()...)
+			kb = append(kb, k.betRows()...)
 		case callback.FieldLang:
-			rows = append(rows, k.langRow())
+			kb = append(kb, k.langRows()...)
+		case callback.FieldHouse:
+			kb = append(kb, k.houseRows()...)
 		default:
-			rows = append(rows, k.numberRows(f)...)
+			kb = append(kb, k.numberRows(f)...)
 		}
 	}
-	return Message{Text: settingsText(s, lang), Keyboard: rows}
+	return Message{Text: settingsText(c), Keyboard: kb}
 }
 
 // SettingsReadOnly draws the /settings message as Settings does, without
 // the buttons: for whoever may not change them.
-func SettingsReadOnly(s game.Settings, lang i18n.Lang) Message {
-	return Message{Text: settingsText(s, lang)}
+func SettingsReadOnly(c setting.Chat) Message {
+	return Message{Text: settingsText(c)}
 }
 
-// settingsText lists the settings and the language.
-func settingsText(s game.Settings, lang i18n.Lang) string {
+// settingsText lists the settings, the house setting and the language.
+func settingsText(c setting.Chat) string {
+	s, lang := c.Game, c.Lang
 	tr := func(key i18n.Key, args ...any) string { return i18n.T(lang, key, args...) }
 	values := map[string]string{
 		callback.FieldStake:  i18n.Number(s.Stake),
@@ -83,7 +89,8 @@ func settingsText(s game.Settings, lang i18n.Lang) string {
 		callback.FieldTurn:   i18n.Duration(lang, s.TurnTimeout),
 		callback.FieldLobby:  i18n.Duration(lang, s.LobbyTimeout),
 		callback.FieldKnocks: i18n.Number(int64(s.MaxKnocks)),
-		callback.FieldLang:   i18n.Name(lang),
+		callback.FieldLang:   i18n.NameInText(lang),
+		callback.FieldHouse:  tr(houseLabel(c.HouseForbidden)),
 	}
 	lines := []string{bold(escape(tr(i18n.SettingsTitle)))}
 	for _, f := range callback.Fields() {
@@ -102,11 +109,20 @@ func betList(opts []game.BetOption, lang i18n.Lang) string {
 	return strings.Join(names, " · ")
 }
 
+// houseLabel is the label of a value of the house setting.
+func houseLabel(forbidden bool) i18n.Key {
+	if forbidden {
+		return i18n.BtnHouseOff
+	}
+	return i18n.BtnHouseOn
+}
+
 // settingsKeys builds the settings keyboard.
 type settingsKeys struct {
-	s     game.Settings
-	lang  i18n.Lang
-	stamp uint64
+	s              game.Settings
+	lang           i18n.Lang
+	houseForbidden bool
+	stamp          uint64
 }
 
 // info is the button that starts a field's row and explains the field.
@@ -138,14 +154,14 @@ func (k settingsKeys) numberRows(field string) [][]Button {
 		}
 		buttons = append(buttons, k.set(field, value, k.label(field, v), v == cur))
 	}
-	return chunk(buttons)
+	return rows(buttons, maxRow)
 }
 
 // valid reports whether pressing the button that sets field to value would
 // be accepted.
 func (k settingsKeys) valid(field, value string) bool {
 	d := callback.Data{Action: callback.Setting, Version: k.stamp, Field: field, Value: value}
-	_, err := setting.Press(setting.Chat{Game: k.s, Lang: k.lang}, d)
+	_, err := setting.Press(setting.Chat{Game: k.s, Lang: k.lang, HouseForbidden: k.houseForbidden}, d)
 	return err == nil
 }
 
@@ -161,7 +177,7 @@ func (k settingsKeys) label(field string, v int64) string {
 // betRows offers every bet option to toggle: the presets and those on, in
 // the editor's order (setting.SortBets).
 func (k settingsKeys) betRows() [][]Button {
-	var rows [][]Button
+	var kb [][]Button
 	for r, preset := range betPresets {
 		opts := slices.Clone(preset)
 		for _, o := range k.s.BetOptions {
@@ -177,26 +193,26 @@ func (k settingsKeys) betRows() [][]Button {
 		for _, o := range opts {
 			buttons = append(buttons, k.set(callback.FieldBets, callback.BetToken(o), i18n.BetOption(k.lang, o), slices.Contains(k.s.BetOptions, o)))
 		}
-		rows = append(rows, chunk(buttons)...)
+		kb = append(kb, rows(buttons, maxRow)...)
 	}
-	return rows
+	return kb
 }
 
-// langRow offers the languages.
-func (k settingsKeys) langRow() []Button {
+// houseRows offers the house on and off.
+func (k settingsKeys) houseRows() [][]Button {
+	buttons := []Button{k.info(callback.FieldHouse)}
+	for _, forbidden := range []bool{false, true} {
+		buttons = append(buttons, k.set(callback.FieldHouse, callback.HouseValue(forbidden),
+			i18n.T(k.lang, houseLabel(forbidden)), forbidden == k.houseForbidden))
+	}
+	return rows(buttons, maxRow)
+}
+
+// langRows offers the languages.
+func (k settingsKeys) langRows() [][]Button {
 	buttons := []Button{k.info(callback.FieldLang)}
 	for _, l := range i18n.Langs() {
 		buttons = append(buttons, k.set(callback.FieldLang, string(l), i18n.Name(l), l == k.lang))
 	}
-	return buttons
-}
-
-// chunk splits buttons into rows of at most maxRow.
-func chunk(buttons []Button) [][]Button {
-	var rows [][]Button
-	for len(buttons) > maxRow {
-		rows = append(rows, buttons[:maxRow])
-		buttons = buttons[maxRow:]
-	}
-	return append(rows, buttons)
+	return rows(buttons, maxRow)
 }

@@ -28,18 +28,19 @@ func customSettings(t *testing.T) game.Settings {
 
 func TestGoldenSettings(t *testing.T) {
 	for _, lang := range i18n.Langs() {
-		golden(t, "settings_default."+string(lang), dump(Settings(game.DefaultSettings(), lang)))
-		golden(t, "settings_custom."+string(lang), dump(Settings(customSettings(t), lang)))
+		golden(t, "settings_default."+string(lang), dump(Settings(setting.Chat{Game: game.DefaultSettings(), Lang: lang})))
+		golden(t, "settings_custom."+string(lang), dump(Settings(setting.Chat{Game: customSettings(t), Lang: lang, HouseForbidden: true})))
 	}
 }
 
 func TestSettingsKeyboard(t *testing.T) {
-	for _, s := range []game.Settings{game.DefaultSettings(), customSettings(t)} {
+	for i, s := range []game.Settings{game.DefaultSettings(), customSettings(t)} {
 		for _, lang := range i18n.Langs() {
-			m := Settings(s, lang)
+			c := setting.Chat{Game: s, Lang: lang, HouseForbidden: i == 1}
+			m := Settings(c)
 			assert.LessOrEqual(t, visibleLen(m.Text), MaxText)
 			checkHTML(t, m.Text, "settings")
-			stamp := callback.Stamp(s, string(lang))
+			stamp := c.Stamp()
 			infos := map[string]bool{}
 			current := map[string]int{}
 			for _, row := range m.Keyboard {
@@ -60,12 +61,13 @@ func TestSettingsKeyboard(t *testing.T) {
 						}
 						if marked {
 							current[d.Field]++
-							assert.Equal(t, callback.Value(d.Field, s, string(lang)), d.Value, "%s is the current value", b.Text)
+							assert.Equal(t, value(d.Field, c), d.Value, "%s is the current value", b.Text)
 							continue
 						}
-						next, err := setting.Press(setting.Chat{Game: s, Lang: lang}, d)
+						next, err := setting.Press(c, d)
 						assert.NoError(t, err, "preset %s of %s is valid", d.Value, d.Field)
-						assert.False(t, next.Game.Equal(s) && next.Lang == lang, "preset %s of %s changes something", d.Value, d.Field)
+						assert.False(t, next.Game.Equal(s) && next.Lang == lang && next.HouseForbidden == c.HouseForbidden,
+							"preset %s of %s changes something", d.Value, d.Field)
 					default:
 						t.Errorf("unexpected action %s", d.Action)
 					}
@@ -81,12 +83,20 @@ func TestSettingsKeyboard(t *testing.T) {
 	}
 }
 
+// value is the value of field in c, as a Setting button carries it.
+func value(field string, c setting.Chat) string {
+	if field == callback.FieldHouse {
+		return callback.HouseValue(c.HouseForbidden)
+	}
+	return callback.Value(field, c.Game, string(c.Lang))
+}
+
 // TestEverySettingIsReachableWithButtons walks the keyboard from the
 // defaults and checks that an admin reaches every preset of every field and
 // can turn every preset bet option on and off.
 func TestEverySettingIsReachableWithButtons(t *testing.T) {
 	start := setting.Chat{Game: game.DefaultSettings(), Lang: i18n.EN}
-	seen := map[uint64]bool{callback.Stamp(start.Game, string(start.Lang)): true}
+	seen := map[uint64]bool{start.Stamp(): true}
 	queue := []setting.Chat{start}
 	reached := map[string]map[string]bool{}
 	for len(queue) > 0 && len(seen) < 3000 {
@@ -97,13 +107,13 @@ func TestEverySettingIsReachableWithButtons(t *testing.T) {
 				reached[f] = map[string]bool{}
 			}
 			if f != callback.FieldBets {
-				reached[f][callback.Value(f, st.Game, string(st.Lang))] = true
+				reached[f][value(f, st)] = true
 			}
 		}
 		for _, o := range st.Game.BetOptions {
 			reached[callback.FieldBets]["on "+callback.BetToken(o)] = true
 		}
-		for _, row := range Settings(st.Game, st.Lang).Keyboard {
+		for _, row := range Settings(st).Keyboard {
 			for _, b := range row {
 				d, err := callback.Parse(b.Data)
 				require.NoError(t, err)
@@ -114,7 +124,7 @@ func TestEverySettingIsReachableWithButtons(t *testing.T) {
 				if err != nil {
 					continue
 				}
-				if k := callback.Stamp(next.Game, string(next.Lang)); !seen[k] {
+				if k := next.Stamp(); !seen[k] {
 					seen[k] = true
 					queue = append(queue, next)
 				}
@@ -133,13 +143,16 @@ func TestEverySettingIsReachableWithButtons(t *testing.T) {
 	}
 	assert.True(t, reached[callback.FieldLang]["ru"])
 	assert.True(t, reached[callback.FieldLang]["en"])
+	assert.True(t, reached[callback.FieldHouse][callback.HouseOff])
+	assert.True(t, reached[callback.FieldHouse][callback.HouseOn])
 }
 
 func TestSettingsReadOnlyIsTheTextWithoutButtons(t *testing.T) {
 	for _, s := range []game.Settings{game.DefaultSettings(), customSettings(t)} {
 		for _, lang := range i18n.Langs() {
-			ro := SettingsReadOnly(s, lang)
-			assert.Equal(t, Settings(s, lang).Text, ro.Text)
+			c := setting.Chat{Game: s, Lang: lang}
+			ro := SettingsReadOnly(c)
+			assert.Equal(t, Settings(c).Text, ro.Text)
 			assert.Empty(t, ro.Keyboard)
 		}
 	}

@@ -7,9 +7,10 @@ import (
 
 // Summary draws the record a finished game leaves in the chat once the next
 // game has started in a message of its own: how each duel ended, who took
-// the bank, what each player won or lost, and the deck check, with a button
-// that shows the game's decks. in.Table is the table as the game left it
-// (the lobby after it, or the table it closed: game.Table.Finished).
+// the bank, what each player won or lost, the achievements earned, and the
+// deck check, with a button that shows the game's decks. in.Table is the
+// table as the game left it (the lobby after it, or the table it closed:
+// game.Table.Finished).
 func Summary(in Input) Message {
 	t := &in.Table
 	var kb [][]Button

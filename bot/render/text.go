@@ -3,6 +3,7 @@ package render
 import (
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/game/house"
 )
 
 // view is what the text of one render needs at hand.
@@ -16,9 +17,13 @@ type view struct {
 // tr translates key into the chat's language.
 func (v *view) tr(key i18n.Key, args ...any) string { return i18n.T(v.lang, key, args...) }
 
-// who returns the HTML of a user's name: the current one from Input.Names,
-// else the one the table kept.
+// who returns the HTML of a user's name: the house's in the chat's
+// language, else the current one from Input.Names, else the one the table
+// kept.
 func (v *view) who(user game.UserID, kept string) string {
+	if user == house.ID {
+		return escape(v.tr(i18n.HouseName))
+	}
 	if n, ok := v.in.Names[user]; ok {
 		kept = n
 	}

@@ -13,6 +13,7 @@ import (
 	"html"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -21,11 +22,17 @@ import (
 	"github.com/twentyone-bot/twentyone/game"
 )
 
-// Chat is what an admin edits: the game's settings and the chat's language.
+// Chat is what an admin edits: the game's settings, the chat's language
+// and whether the house may sit at its tables.
 type Chat struct {
 	Game game.Settings
 	Lang i18n.Lang
+	// HouseForbidden: the house may not sit (FieldHouse off).
+	HouseForbidden bool
 }
+
+// Stamp is the stamp of the settings' buttons (callback.Stamp).
+func (c Chat) Stamp() uint64 { return callback.Stamp(c.Game, string(c.Lang), c.HouseForbidden) }
 
 // ErrStale is returned by Press for a button drawn for other settings than
 // the current ones (see callback.Stamp).
@@ -35,7 +42,8 @@ var ErrStale = errors.New("the settings have changed")
 // value as an admin types it: numbers in decimal; times in whole seconds,
 // as a number of seconds or a duration ("90s", "2m"); bet options as a list
 // ("x1 x2 bank/2 bank") that replaces the current one and is kept in the
-// order of [SortBets]; a language by its code in any case ("RU"). A value
+// order of [SortBets]; a language by its code in any case ("RU"); the
+// house "on" or "off", in any case. A value
 // it cannot read, or one whose result breaks a limit given the other
 // settings, returns a *Problem and c unchanged. Set leaves c alone.
 func Set(c Chat, field, value string) (Chat, error) {
@@ -74,7 +82,7 @@ func Press(c Chat, d callback.Data) (Chat, error) {
 	if _, err := read(c, d.Field, value); err != nil {
 		return c, err
 	}
-	if d.Version != callback.Stamp(c.Game, string(c.Lang)) {
+	if d.Version != c.Stamp() {
 		return c, ErrStale
 	}
 	return Set(c, d.Field, value)
@@ -92,7 +100,7 @@ func ReadLang(value string) (i18n.Lang, error) {
 
 // read returns c with field set to value, unchecked.
 func read(c Chat, field, value string) (Chat, error) {
-	next := Chat{Game: c.Game.Clone(), Lang: c.Lang}
+	next := Chat{Game: c.Game.Clone(), Lang: c.Lang, HouseForbidden: c.HouseForbidden}
 	g := &next.Game
 	switch field {
 	case callback.FieldStake, callback.FieldEntry, callback.FieldKnocks:
@@ -136,6 +144,15 @@ func read(c Chat, field, value string) (Chat, error) {
 			return c, err
 		}
 		next.Lang = l
+	case callback.FieldHouse:
+		switch strings.ToLower(value) {
+		case callback.HouseOn:
+			next.HouseForbidden = false
+		case callback.HouseOff:
+			next.HouseForbidden = true
+		default:
+			return c, &Problem{kind: badValue, field: field, value: value}
+		}
 	default:
 		return c, &Problem{kind: unknownField, field: field, value: value}
 	}

@@ -24,7 +24,7 @@ func defaults() Chat { return Chat{Game: game.DefaultSettings(), Lang: i18n.EN} 
 
 func TestPress(t *testing.T) {
 	def := defaults()
-	stamp := callback.Stamp(def.Game, "en")
+	stamp := def.Stamp()
 	set := func(field, value string) callback.Data {
 		return callback.Data{Action: callback.Setting, Version: stamp, Field: field, Value: value}
 	}
@@ -40,6 +40,8 @@ func TestPress(t *testing.T) {
 		{"lobby", set(callback.FieldLobby, "300"), func(c *Chat) { c.Game.LobbyTimeout = 5 * time.Minute }, nil},
 		{"knocks", set(callback.FieldKnocks, "0"), func(c *Chat) { c.Game.MaxKnocks = 0 }, nil},
 		{"lang", set(callback.FieldLang, "ru"), func(c *Chat) { c.Lang = i18n.RU }, nil},
+		{"house off", set(callback.FieldHouse, callback.HouseOff), func(c *Chat) { c.HouseForbidden = true }, nil},
+		{"house on", set(callback.FieldHouse, callback.HouseOn), func(*Chat) {}, nil},
 		{"bet off", set(callback.FieldBets, "x2"), func(c *Chat) { c.Game.BetOptions = opts(t, "x1 x5 bank/2 bank") }, nil},
 		{"bet on", set(callback.FieldBets, "x10"), func(c *Chat) { c.Game.BetOptions = opts(t, "x1 x2 x5 x10 bank/2 bank") }, nil},
 		{"bank share on", set(callback.FieldBets, "b4"), func(c *Chat) { c.Game.BetOptions = opts(t, "x1 x2 x5 bank/4 bank/2 bank") }, nil},
@@ -59,6 +61,7 @@ func TestPress(t *testing.T) {
 			}
 			assert.True(t, want.Game.Equal(got.Game), "got %+v, want %+v", got.Game, want.Game)
 			assert.Equal(t, want.Lang, got.Lang)
+			assert.Equal(t, want.HouseForbidden, got.HouseForbidden)
 		})
 	}
 	assert.True(t, def.Game.Equal(game.DefaultSettings()), "Press leaves its argument alone")
@@ -68,7 +71,7 @@ func TestPress(t *testing.T) {
 // as a bad button, stale or not, and changes nothing.
 func TestPressRefusesForgedData(t *testing.T) {
 	def := defaults()
-	stamp := callback.Stamp(def.Game, "en")
+	stamp := def.Stamp()
 	for _, d := range []callback.Data{
 		{Action: callback.Join, Version: stamp},
 		{Action: callback.Setting, Version: stamp, Field: "color", Value: "red"},
@@ -76,6 +79,7 @@ func TestPressRefusesForgedData(t *testing.T) {
 		{Action: callback.Setting, Version: stamp, Field: callback.FieldBets, Value: "bank"},
 		{Action: callback.Setting, Version: stamp, Field: callback.FieldLang, Value: "de"},
 		{Action: callback.Setting, Version: stamp + 1, Field: callback.FieldLang, Value: "de"},
+		{Action: callback.Setting, Version: stamp, Field: callback.FieldHouse, Value: "yes"},
 	} {
 		got, err := Press(def, d)
 		var p *Problem
@@ -90,7 +94,7 @@ func TestPressRefusesForgedData(t *testing.T) {
 func TestToggleLastBetAndSeventhBetAreInvalid(t *testing.T) {
 	one := defaults()
 	one.Game.BetOptions = opts(t, "x1")
-	_, err := Press(one, callback.Data{Action: callback.Setting, Version: callback.Stamp(one.Game, "en"), Field: callback.FieldBets, Value: "x1"})
+	_, err := Press(one, callback.Data{Action: callback.Setting, Version: one.Stamp(), Field: callback.FieldBets, Value: "x1"})
 	assert.ErrorIs(t, err, game.ErrInvalidSettings)
 	var p *Problem
 	require.ErrorAs(t, err, &p)
@@ -101,7 +105,7 @@ func TestToggleLastBetAndSeventhBetAreInvalid(t *testing.T) {
 	six := defaults()
 	six.Game.BetOptions = opts(t, "x1 x2 x5 x10 bank/2 bank")
 	require.Len(t, six.Game.BetOptions, game.MaxBetOptions)
-	_, err = Press(six, callback.Data{Action: callback.Setting, Version: callback.Stamp(six.Game, "en"), Field: callback.FieldBets, Value: "b3"})
+	_, err = Press(six, callback.Data{Action: callback.Setting, Version: six.Stamp(), Field: callback.FieldBets, Value: "b3"})
 	assert.ErrorIs(t, err, game.ErrInvalidSettings)
 }
 
@@ -118,6 +122,8 @@ func TestSet(t *testing.T) {
 		{"turn", "1m30s", func(c *Chat) { c.Game.TurnTimeout = 90 * time.Second }},
 		{"lobby", "1.5m", func(c *Chat) { c.Game.LobbyTimeout = 90 * time.Second }},
 		{"lang", " RU ", func(c *Chat) { c.Lang = i18n.RU }},
+		{"house", "OFF", func(c *Chat) { c.HouseForbidden = true }},
+		{"house", "on", func(*Chat) {}},
 		// A list replaces the bets, kept in the order the buttons keep them.
 		{"bets", "bank x2,bank/3;x1", func(c *Chat) { c.Game.BetOptions = opts(t, "x1 x2 bank/3 bank") }},
 	}
@@ -143,7 +149,7 @@ func TestSetRefusesWithTheReason(t *testing.T) {
 		en, ru       string
 		limit        bool
 	}{
-		{"colour", "red", "There is no setting colour. The settings: stake, entry, bets, turn, lobby, knocks, lang.", "", false},
+		{"colour", "red", "There is no setting colour. The settings: stake, entry, bets, turn, lobby, knocks, house, lang.", "", false},
 		{"stake", "ten", "Not valid: ten is not a whole number", "Нельзя: ten — не целое число", false},
 		{"stake", "<b>", "Not valid: &lt;b&gt; is not a whole number", "", false},
 		{"stake", "0", "Not valid: the stake must be from 1 to ", "", true},
@@ -158,6 +164,7 @@ func TestSetRefusesWithTheReason(t *testing.T) {
 		{"bets", "x2 x2", "Not valid: the bet x2 is there twice", "", true},
 		{"bets", "x1 x2 x3 x4 x5 x6 x7", "Not valid: choose 1 to 6 bets", "", true},
 		{"lang", "de", "I don't speak de: use en or ru.", "Я не говорю на языке de: выбери en или ru.", false},
+		{"house", "maybe", "maybe is not a value for house.", "", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.field+" "+tt.value, func(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 // acts in it.
 func (s *Server) actorLocked(chatID, fromID int64) (*chatState, User, error) {
 	u, ok := s.w.users[fromID]
-	if !ok || fromID == s.w.bot.ID {
+	if !ok || fromID == s.w.bot.ID || s.w.deleted[fromID] {
 		return nil, User{}, fmt.Errorf("user %d: %w", fromID, ErrUserNotFound)
 	}
 	c, ok := s.w.chats[chatID]

@@ -98,14 +98,6 @@ func (c *Callback) Answer() (CallbackAnswer, bool) {
 	return c.state.answer, c.state.answered
 }
 
-// RejectedAnswers counts answerCallbackQuery calls for this press that
-// failed because the query was already answered or too old.
-func (c *Callback) RejectedAnswers() int {
-	c.s.mu.Lock()
-	defer c.s.mu.Unlock()
-	return c.state.rejected
-}
-
 // Wait blocks until the bot answers the press or ctx ends.
 func (c *Callback) Wait(ctx context.Context) (CallbackAnswer, error) {
 	if err := c.s.waitCtx(ctx, c.state.done); err != nil {
@@ -158,8 +150,8 @@ func (s *Server) Press(p Press) (*Callback, error) {
 	switch {
 	case p.Label != "" && p.MessageID == 0:
 		rec = c.newest(func(r *msgRecord) bool {
-			_, ok := findButton(r.msg.ReplyMarkup, p.Label)
-			return ok
+			b, ok := findButton(r.msg.ReplyMarkup, p.Label)
+			return ok && b.CallbackData != ""
 		})
 		if rec == nil {
 			return nil, fmt.Errorf("no message in chat %d shows a callback button %q: %w", c.chat.ID, p.Label, ErrButtonNotFound)
@@ -178,7 +170,7 @@ func (s *Server) Press(p Press) (*Callback, error) {
 		for i := len(keyboards) - 1; !ok && i >= 0; i-- {
 			b, ok = findButton(keyboards[i], p.Label)
 		}
-		if !ok {
+		if !ok || b.CallbackData == "" {
 			return nil, fmt.Errorf("message %d in chat %d never showed a callback button %q: %w", p.MessageID, c.chat.ID, p.Label, ErrButtonNotFound)
 		}
 		data = b.CallbackData

@@ -3,8 +3,8 @@
 //
 // It models what the bot and its tests use, no more: the methods getMe,
 // getUpdates (long polling), setWebhook, deleteWebhook, sendMessage,
-// editMessageText, deleteMessage, answerCallbackQuery, getChatMember and
-// setMyCommands, served at /bot<token>/<method> with Telegram's error codes
+// editMessageText, deleteMessage, answerCallbackQuery, getChatMember,
+// getChat and setMyCommands, served at /bot<token>/<method> with Telegram's error codes
 // and descriptions. Behind it is a simulated world — users, groups,
 // supergroups, forums, channels, memberships, messages — that a test
 // drives through the Go API: users send messages and commands, press
@@ -50,20 +50,23 @@
 // the official server parses them, falling back to the legacy parameters
 // it still reads (Call.Legacy names them). So are inline keyboards of
 // callback buttons (callback_data up to 64 bytes; editing a text without
-// reply_markup removes its keyboard); getUpdates' offset, long polling,
+// reply_markup removes its keyboard) and URL buttons (http, https and tg
+// links; OpenLink follows the bot's deep link, t.me/<bot>?start=…, to a
+// "/start …" in the user's private chat); getUpdates' offset, long polling,
 // allowed_updates and the 409 that ends an older poll; Telegram's flood
 // limits (SetRateLimits); the 15 s in which a press may be answered;
 // presses on messages too old or deleted (an InaccessibleMessage, see
 // WithInaccessibleAfter); and the 48 hours within which the bot may delete
-// its own messages. In groups the bot runs in privacy mode unless
-// WithPrivacyMode(false) is given or it is an administrator. Updates carry
+// its own messages. In groups the bot runs in privacy mode (BotFather's
+// default) unless it is an administrator. Updates carry
 // message_thread_id and is_topic_message in forums, which tgbotapi v5.5.1
 // does not decode: read them from the raw update. Members post on behalf
 // of a channel (Post's SenderChat: from Channel_Bot) and a channel's posts
 // reach its discussion group as automatic forwards (PostInChannel: from
 // 777000). A group upgraded to a supergroup answers with
 // migrate_to_chat_id; a bot kicked from a group or blocked by a user gets
-// Telegram's 403s.
+// Telegram's 403s, and so does a bot that writes first to a user who never
+// started it ("bot can't initiate conversation with a user").
 //
 // A webhook gets its updates as from api.telegram.org: in parallel, up to
 // setWebhook's max_connections (default 40) at once, with one queue per
@@ -77,12 +80,12 @@
 // # Not modelled
 //
 // Any other method answers 404 "Not Found", as the official server
-// answers a method it does not know (getChat, getWebhookInfo, sendPhoto
+// answers a method it does not know (getWebhookInfo, sendPhoto
 // and the rest: the bot calls none of them). What the bot does not send is
 // refused with a 400 whose description ends "is not modelled by
 // telegramtest", so that a bot that starts to send it fails at once
 // rather than being served a guess: the Markdown parse modes, the entities
-// parameter, buttons other than callback buttons, reply keyboards,
+// parameter, buttons other than callback and URL buttons, reply keyboards,
 // keyboard removal and force-reply, and answerCallbackQuery's url. Edits by inline_message_id fail with
 // MESSAGE_ID_INVALID; a reply into another chat finds no message; link
 // previews, media, inline mode and payments do not exist here.

@@ -5,6 +5,21 @@ import "time"
 // What this file declares serves the package's own tests only: nothing
 // outside them needs it, so it is not part of the package.
 
+// WithPrivacyMode switches the bot's group privacy mode (default on, like
+// BotFather). With privacy on, in groups where the bot is not an
+// administrator it receives only commands (unaddressed or addressed to it),
+// replies to its own messages and service messages; everything else is
+// still stored in the chat but not delivered as an update.
+func WithPrivacyMode(on bool) Option { return func(c *config) { c.privacy = on } }
+
+// RejectedAnswers counts answerCallbackQuery calls for this press that
+// failed because the query was already answered or too old.
+func (c *Callback) RejectedAnswers() int {
+	c.s.mu.Lock()
+	defer c.s.mu.Unlock()
+	return c.state.rejected
+}
+
 // WithWebhookBackoff scales the retries of a refused webhook delivery
 // (by default 50 ms, 100 ms, ... up to 1 s; see Server.retryDelay).
 func WithWebhookBackoff(first, maxWait time.Duration) Option {

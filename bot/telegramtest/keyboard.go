@@ -4,14 +4,17 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/url"
+	"slices"
+	"strings"
 )
 
 // maxCallbackData is Telegram's limit on callback_data, in bytes.
 const maxCallbackData = 64
 
 // inlineActions are the fields of an InlineKeyboardButton that give it an
-// action; a button needs exactly one. Only callback_data, the bot's, is
-// modelled.
+// action; a button needs exactly one. Only callback_data and url, the
+// bot's, are modelled.
 var inlineActions = []string{"url", "callback_data", "callback_game", "pay", "switch_inline_query",
 	"switch_inline_query_current_chat", "switch_inline_query_chosen_chat", "login_url", "web_app", "copy_text"}
 
@@ -120,13 +123,18 @@ func parseInlineButton(raw json.RawMessage) (InlineKeyboardButton, *apiError) {
 					return InlineKeyboardButton{}, errButtonData
 				}
 				b.CallbackData = s
+			} else {
+				if apiErr := checkButtonURL(s); apiErr != nil {
+					return InlineKeyboardButton{}, apiErr
+				}
+				b.URL = s
 			}
 		case "pay":
 			if pay := false; json.Unmarshal(v, &pay) != nil || !pay {
 				continue
 			}
 		}
-		if name != "callback_data" {
+		if name != "callback_data" && name != "url" {
 			other = name
 		}
 		actions++
@@ -140,6 +148,27 @@ func parseInlineButton(raw json.RawMessage) (InlineKeyboardButton, *apiError) {
 		return InlineKeyboardButton{}, notModelled("inline keyboard button with " + other)
 	}
 	return b, nil
+}
+
+// buttonURLSchemes are the schemes a URL button may open: the web and
+// Telegram's own links (td's LinkManager::check_link; the answer to another
+// is "inline keyboard button URL '…' is invalid: Unsupported URL
+// protocol").
+var buttonURLSchemes = []string{"http", "https", "tg"}
+
+// checkButtonURL refuses a URL button's url that Telegram would: one with
+// another scheme, or no host to open.
+func checkButtonURL(raw string) *apiError {
+	u, err := url.Parse(raw)
+	switch {
+	case err != nil:
+		return badRequest(fmt.Sprintf("inline keyboard button URL '%s' is invalid: Wrong URL", raw))
+	case !slices.Contains(buttonURLSchemes, strings.ToLower(u.Scheme)):
+		return badRequest(fmt.Sprintf("inline keyboard button URL '%s' is invalid: Unsupported URL protocol", raw))
+	case u.Host == "" && u.Opaque == "":
+		return badRequest(fmt.Sprintf("inline keyboard button URL '%s' is invalid: Wrong URL", raw))
+	}
+	return nil
 }
 
 // markupsEqual compares inline keyboards by content.

@@ -141,6 +141,19 @@ func (s *Server) BlockBot(userID int64, blocked bool) error {
 	return nil
 }
 
+// DeleteAccount deletes a user's account, as the user (or Telegram) may:
+// the user acts no more, and the bot's messages to them fail with 403
+// "Forbidden: user is deactivated". No update tells the bot.
+func (s *Server) DeleteAccount(userID int64) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.w.users[userID]; !ok || userID == s.w.bot.ID {
+		return fmt.Errorf("user %d: %w", userID, ErrUserNotFound)
+	}
+	s.w.deleted[userID] = true
+	return nil
+}
+
 // AddMember adds a user to a group (registering the user if needed), with
 // the "new_chat_members" service message and a chat_member update.
 func (s *Server) AddMember(chatID int64, u User, byID int64) (User, error) {

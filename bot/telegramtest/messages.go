@@ -27,7 +27,12 @@ func (s *Server) chatArgLocked(p params) (*chatState, *apiError) {
 		return nil, migratedError(c.migratedTo)
 	}
 	if c.chat.Type == ChatPrivate {
-		if c.bot.status == StatusKicked {
+		switch {
+		case s.w.deleted[c.chat.ID]:
+			// Client.cpp, check_chat_access: a deleted user's chat takes
+			// no writes, whether or not they blocked the bot.
+			return nil, forbidden("user is deactivated")
+		case c.bot.status == StatusKicked:
 			return nil, forbidden("bot was blocked by the user")
 		}
 		return c, nil

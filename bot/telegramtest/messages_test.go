@@ -130,11 +130,17 @@ func TestSendAndEditErrorsMatchTelegram(t *testing.T) {
 			m.ReplyMarkup = tgbotapi.NewInlineKeyboardMarkup([]tgbotapi.InlineKeyboardButton{{Text: "Hit"}})
 			return m
 		}(), 400, "Bad Request: can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard"},
-		{"URL buttons are not modelled", func() tgbotapi.Chattable {
+		{"login buttons are not modelled", func() tgbotapi.Chattable {
 			m := tgbotapi.NewMessage(chat.ID, "x")
-			m.ReplyMarkup = tgbotapi.NewInlineKeyboardMarkup(tgbotapi.NewInlineKeyboardRow(tgbotapi.NewInlineKeyboardButtonURL("Rules", "https://example.com")))
+			m.ReplyMarkup = tgbotapi.NewInlineKeyboardMarkup(tgbotapi.NewInlineKeyboardRow(
+				tgbotapi.NewInlineKeyboardButtonLoginURL("Log in", tgbotapi.LoginURL{URL: "https://example.com"})))
 			return m
-		}(), 400, "Bad Request: inline keyboard button with url is not modelled by telegramtest"},
+		}(), 400, "Bad Request: inline keyboard button with login_url is not modelled by telegramtest"},
+		{"URL button of another scheme", func() tgbotapi.Chattable {
+			m := tgbotapi.NewMessage(chat.ID, "x")
+			m.ReplyMarkup = tgbotapi.NewInlineKeyboardMarkup(tgbotapi.NewInlineKeyboardRow(tgbotapi.NewInlineKeyboardButtonURL("Rules", "ftp://example.com")))
+			return m
+		}(), 400, "Bad Request: inline keyboard button URL 'ftp://example.com' is invalid: Unsupported URL protocol"},
 		{"reply keyboards are not modelled", func() tgbotapi.Chattable {
 			m := tgbotapi.NewMessage(chat.ID, "x")
 			m.ReplyMarkup = tgbotapi.NewReplyKeyboard(tgbotapi.NewKeyboardButtonRow(tgbotapi.NewKeyboardButton("Hit")))

@@ -27,6 +27,7 @@ func init() {
 		{"deleteMessage", (*Server).deleteMessage},
 		{"answerCallbackQuery", (*Server).answerCallbackQuery},
 		{"getChatMember", (*Server).getChatMember},
+		{"getChat", (*Server).getChat},
 		{"setMyCommands", (*Server).setMyCommands},
 	}
 	methodTable = make(map[string]methodSpec, len(specs))

@@ -86,13 +86,6 @@ func WithBot(bot User) Option {
 	}
 }
 
-// WithPrivacyMode switches the bot's group privacy mode (default on, like
-// BotFather). With privacy on, in groups where the bot is not an
-// administrator it receives only commands (unaddressed or addressed to it),
-// replies to its own messages and service messages; everything else is
-// still stored in the chat but not delivered as an update.
-func WithPrivacyMode(on bool) Option { return func(c *config) { c.privacy = on } }
-
 // WithInaccessibleAfter makes a press on a message sent more than d ago
 // (by the server's clock) arrive with callback_query.message an
 // InaccessibleMessage: only message_id, chat and date 0, as Telegram sends

@@ -98,11 +98,13 @@ type InlineKeyboardMarkup struct {
 	InlineKeyboard [][]InlineKeyboardButton `json:"inline_keyboard"`
 }
 
-// InlineKeyboardButton is one inline keyboard button: a callback button,
-// the only kind modelled.
+// InlineKeyboardButton is one inline keyboard button: a callback button
+// or a URL button, the kinds modelled. The Bot API writes only the field
+// a button has (Client.cpp, JsonInlineKeyboardButton).
 type InlineKeyboardButton struct {
 	Text         string `json:"text"`
-	CallbackData string `json:"callback_data"`
+	CallbackData string `json:"callback_data,omitempty"`
+	URL          string `json:"url,omitempty"`
 }
 
 // ForumTopicCreated is the service content of the message that opens a forum topic.

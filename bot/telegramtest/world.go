@@ -13,6 +13,7 @@ import (
 type world struct {
 	bot         User
 	users       map[int64]*User
+	deleted     map[int64]bool // the users whose accounts were deleted
 	chats       map[int64]*chatState
 	nextUser    int64
 	nextGroup   int64
@@ -22,6 +23,7 @@ type world struct {
 func (w *world) init(bot User) {
 	w.bot = bot
 	w.users = map[int64]*User{bot.ID: &bot}
+	w.deleted = map[int64]bool{}
 	w.chats = map[int64]*chatState{}
 	w.nextUser = 100000001
 	w.nextGroup = 4000000001

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -47,6 +48,7 @@ type driver struct {
 	staleApplied atomic.Int64 // ... that were not refused as outdated: must stay 0
 	pressErrors  atomic.Int64 // presses the server refused (message gone)
 	games        atomic.Int64 // games started
+	houseGames   atomic.Int64 // ... with the house seated
 
 	mu         sync.Mutex
 	shownPre   map[int64]bool           // preloaded chats whose table was rendered
@@ -60,6 +62,8 @@ type chat struct {
 	users [4]telegramtest.User
 	index map[string]int
 	rng   *rand.Rand
+	// house: its players seat the house now and then (see houseEvery).
+	house bool
 
 	mu      sync.Mutex
 	view    tableView // the newest table message
@@ -112,7 +116,18 @@ func (d *driver) route() {
 				continue
 			}
 			c.mu.Lock()
-			if !c.shown || v.version >= c.view.version {
+			switch {
+			case v.phase == phaseHouse && c.shown:
+				// The house is to move: no button says the version, but
+				// the stream is in order, so this is the newest state. It
+				// is one version past the press that handed the turn to
+				// the house, if one waits: the house moves a second later.
+				v.version = c.view.version
+				c.view = v
+				if p := c.pending; p != nil && !p.moved {
+					p.moved, p.to, p.latency = true, p.version+1, e.Time.Sub(p.at)
+				}
+			case !c.shown || v.version >= c.view.version:
 				c.view, c.shown = v, true
 				if p := c.pending; p != nil && !p.moved && v.version > p.version {
 					p.moved, p.to, p.latency = true, v.version, e.Time.Sub(p.at)
@@ -162,7 +177,8 @@ func (c *chat) signal() {
 // waits until every table is shown.
 func (d *driver) setup(ctx context.Context, n int) error {
 	for i := range n {
-		c := &chat{index: map[string]int{}, rng: newRand(d.cfg.Seed<<20 + uint64(i)), wake: make(chan struct{}, 1)}
+		c := &chat{index: map[string]int{}, rng: newRand(d.cfg.Seed<<20 + uint64(i)), wake: make(chan struct{}, 1),
+			house: i%houseEvery == 0}
 		var members []telegramtest.User
 		for j, name := range playerNames {
 			u := d.srv.AddUser(telegramtest.User{FirstName: name, LanguageCode: "en"})
@@ -228,6 +244,14 @@ func (d *driver) playChat(ctx context.Context, c *chat) {
 			c.done = true
 			c.mu.Unlock()
 			return
+		}
+		if v.phase == phaseHouse {
+			// Nothing to press while the house thinks: wait for its move.
+			if !c.waitHouse(ctx, d.cfg.PressTimeout) && ctx.Err() == nil {
+				d.stalls.Add(1)
+				c.resync(d.srv)
+			}
+			continue
 		}
 		who, b, ok := c.choose(&v, d.draining.Load())
 		if !ok {
@@ -299,11 +323,16 @@ func (d *driver) pressAndWait(ctx context.Context, c *chat, v tableView, who int
 				return true
 			}
 			d.applied.Add(1)
-			if to > p.version+1 {
+			if to > p.version+1 && !v.house && !c.showsHouse() {
+				// At the house's table the house may have moved too
+				// before the edit: its moves are no press.
 				d.jumps.Add(1)
 			}
 			if b.cb.Action == callback.Start {
 				d.games.Add(1)
+				if slices.Contains(v.seated, houseName) {
+					d.houseGames.Add(1)
+				}
 			}
 			if d.measuring.Load() {
 				d.presses.Add(1)
@@ -336,6 +365,36 @@ func (d *driver) pressAndWait(ctx context.Context, c *chat, v tableView, who int
 				d.mu.Unlock()
 			}
 			c.resync(d.srv)
+			return false
+		case <-ctx.Done():
+			return false
+		}
+	}
+}
+
+// showsHouse reports whether the chat's newest table message names the
+// house.
+func (c *chat) showsHouse() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.view.house
+}
+
+// waitHouse waits until the chat's table no longer waits for the house,
+// at most d; false when it still does.
+func (c *chat) waitHouse(ctx context.Context, d time.Duration) bool {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	for {
+		c.mu.Lock()
+		moved := c.view.phase != phaseHouse
+		c.mu.Unlock()
+		if moved {
+			return true
+		}
+		select {
+		case <-c.wake:
+		case <-timer.C:
 			return false
 		case <-ctx.Done():
 			return false
@@ -391,12 +450,15 @@ func (c *chat) choose(v *tableView, draining bool) (int, button, bool) {
 				return in[r.IntN(len(in))], b, true
 			}
 		}
-		if len(out) > 0 && (len(in) < 2 || r.IntN(2) == 0) {
+		if who, b, ok := c.chooseHouse(v, in); ok {
+			return who, b, true
+		}
+		if len(out) > 0 && len(v.seated) < len(c.users) && (len(v.seated) < 2 || r.IntN(2) == 0) {
 			if b, ok := v.find(callback.Join); ok {
 				return out[r.IntN(len(out))], b, true
 			}
 		}
-		if b, ok := v.find(callback.Start); ok && len(in) >= 2 {
+		if b, ok := v.find(callback.Start); ok && len(in) > 0 && len(v.seated) >= 2 {
 			return in[r.IntN(len(in))], b, true
 		}
 	case phaseBetting, phaseDrawing:
@@ -412,6 +474,26 @@ func (c *chat) choose(v *tableView, draining bool) (int, button, bool) {
 		if b, ok := v.find(callback.NewTable); ok {
 			return r.IntN(len(c.users)), b, true
 		}
+	}
+	return 0, button{}, false
+}
+
+// houseEvery: the players of every houseEvery-th chat seat the house.
+const houseEvery = 4
+
+// chooseHouse picks, at a chat whose players seat the house, a seated
+// player (of in) to seat the house when the lobby offers it, most of the
+// time, or now and then to unseat it.
+func (c *chat) chooseHouse(v *tableView, in []int) (int, button, bool) {
+	if !c.house || len(in) == 0 {
+		return 0, button{}, false
+	}
+	who := in[c.rng.IntN(len(in))]
+	if b, ok := v.find(callback.SeatHouse); ok && c.rng.IntN(3) > 0 {
+		return who, b, true
+	}
+	if b, ok := v.find(callback.UnseatHouse); ok && c.rng.IntN(30) == 0 {
+		return who, b, true
 	}
 	return 0, button{}, false
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/twentyone-bot/twentyone/bot/callback"
 	"github.com/twentyone-bot/twentyone/bot/telegramtest"
 )
 
@@ -66,6 +67,7 @@ func runOK(t *testing.T, cfg Config) *Result {
 
 func TestLoad(t *testing.T) {
 	res := runOK(t, short(t, 20, 3*time.Second))
+	assert.Positive(t, res.HouseGames, "games with the house seated")
 	assert.Zero(t, res.Unanswered, "every press is answered")
 	assert.Zero(t, res.Rejections, "the players press legal buttons only")
 	// Each press is answered and edits the table; a new game sends a new
@@ -197,8 +199,8 @@ func TestReadTable(t *testing.T) {
 	assert.Equal(t, []string{"Ann", "Bob"}, lobby.seated)
 	assert.True(t, lobby.settled())
 
-	betting, ok := readTable(msg("🏦 Banker: Ann — 990\n\nBob — 1 005 · ✓ played\nCid — 1 000 · 9♦ ← your bet, Cid (45 s)\n",
-		"2 · ½", "b:10:2", "5 · bank", "b:10:5"))
+	betting, ok := readTable(msg("🎩 Banker: Ann — 990\n\nBob — 1 005 · ✓ played\nCid — 1 000 · 9♦ ← your bet, Cid (45 s)\n",
+		"2 · ½ bank", "b:10:2", "5 · bank", "b:10:5"))
 	require.True(t, ok)
 	assert.Equal(t, phaseBetting, betting.phase)
 	assert.Equal(t, "Cid", betting.turn)
@@ -216,10 +218,38 @@ func TestReadTable(t *testing.T) {
 	}
 	_, _, ok = c.choose(&lobby, true)
 	assert.False(t, ok, "a drained lobby starts no game")
+
+	thinking, ok := readTable(msg("🏦 Banker: Ann — 990\n\n🤖 House — 9 995 · bet 5 · 7♠ = 7 ← 🤖 House is thinking…\n"))
+	require.True(t, ok, "a table waiting for the house is a table")
+	assert.Equal(t, phaseHouse, thinking.phase)
+	assert.True(t, thinking.house)
+	assert.False(t, thinking.settled())
+	_, _, ok = c.choose(&thinking, false)
+	assert.False(t, ok, "nothing to press while the house thinks")
+
+	// With the house seated, a player of a house chat seats it no more,
+	// and starts with one other seat taken.
+	withHouse, ok := readTable(msg("🃏 Twenty One — table open\n\nSeated (2/4):\n1. Ann — 1 000\n2. 🤖 House — 10 000\n",
+		"Join", "j:8", "Leave", "l:8", "Start ▶", "s:8", "🤖 Unseat the house", "r:8"))
+	require.True(t, ok)
+	assert.Equal(t, []string{"Ann", houseName}, withHouse.seated)
+	hc := &chat{index: c.index, rng: newRand(2), house: true}
+	actions := map[callback.Action]bool{}
+	for range 200 {
+		who, b, ok := hc.choose(&withHouse, false)
+		require.True(t, ok)
+		actions[b.cb.Action] = true
+		if b.cb.Action != callback.Join {
+			assert.Equal(t, 0, who, "a seated player starts or unseats the house")
+		}
+	}
+	assert.True(t, actions[callback.Start] && actions[callback.UnseatHouse], "%v", actions)
 }
 
 func TestRejected(t *testing.T) {
-	for _, s := range []string{"", "You're in.", "You left the table.", "Bet 20", "K♠ · 14", "Stand at 17."} {
+	for _, s := range []string{"", "You're in.", "You left the table.", "Bet 20", "K♠ · 14", "Stand at 17.",
+		"The house sits down.", "The house stands up.", "Bet 10 · your card K♥ (4) · Hit or Stand?",
+		"Stand at 17 · banker 18: you lose 20", "Game on · your bet first · your card K♥ (4)", "Game on · Bob bets first"} {
 		assert.False(t, rejected(s), s)
 	}
 	for _, s := range []string{answerOutdated, "It's Bob's turn.", "Not now.", "Something went wrong. Try again."} {

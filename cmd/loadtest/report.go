@@ -71,7 +71,8 @@ func (r *Result) print(w io.Writer, cfg Config) {
 			r.PreloadTook.Round(time.Millisecond), r.PreloadedShown, r.RestoredAfter.Round(time.Millisecond))
 	}
 	p("")
-	p("games started %d, presses applied %d, refused %d, stalled %d, server refused %d", r.Games, r.Applied, r.Rejections, r.Stalls, r.PressErrors)
+	p("games started %d (%d with the house), presses applied %d, refused %d, stalled %d, server refused %d",
+		r.Games, r.HouseGames, r.Applied, r.Rejections, r.Stalls, r.PressErrors)
 	if len(r.Refusals) > 0 {
 		p("refusals:   %s", callList(r.Refusals))
 	}

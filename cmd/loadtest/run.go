@@ -144,9 +144,11 @@ type Result struct {
 	// DiskPerPress is how many bytes the bot wrote to disk per press
 	// (without chaos kills, which restart the count).
 	DiskPerPress float64
-	// Kills counts the kill -9s; Games the games started.
-	Kills int
-	Games int64
+	// Kills counts the kill -9s; Games the games started, HouseGames
+	// those with the house seated (see houseEvery).
+	Kills      int
+	Games      int64
+	HouseGames int64
 	// Applied, Rejections and Stalls count the presses that moved their
 	// table, were refused, or saw neither in time; PressErrors those the
 	// server refused to make.
@@ -479,7 +481,7 @@ func run(ctx context.Context, cfg Config) (res *Result, err error) {
 		return nil, fmt.Errorf("stopping the bot: %w", err)
 	}
 	res.DroppedEvents = d.sub.Dropped()
-	res.Games = d.games.Load()
+	res.Games, res.HouseGames = d.games.Load(), d.houseGames.Load()
 	res.Applied, res.Rejections, res.Stalls = d.applied.Load(), d.rejections.Load(), d.stalls.Load()
 	res.Jumps, res.Stale, res.StaleNotRefused = d.jumps.Load(), d.stale.Load(), d.staleApplied.Load()
 	res.PressErrors = d.pressErrors.Load()

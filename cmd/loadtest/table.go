@@ -18,10 +18,13 @@ const (
 	phaseBetting
 	phaseDrawing
 	phaseClosed
+	// phaseHouse: the house is to move; the message has no button, and so
+	// does not say its version.
+	phaseHouse
 )
 
 func (p phase) String() string {
-	return [...]string{"unknown", "lobby", "betting", "drawing", "closed"}[p]
+	return [...]string{"unknown", "lobby", "betting", "drawing", "closed", "house"}[p]
 }
 
 // button is a table button and what its callback data says.
@@ -39,14 +42,17 @@ type tableView struct {
 	buttons   []button
 	seated    []string // first names, lobby only
 	turn      string   // first name of the player to act, in a game
+	// house: the message names the house (it sits, or played the game
+	// shown).
+	house bool
 }
 
 var seatLine = regexp.MustCompile(`^\d+\. (.+?) — `)
 
 // readTable reads a bot message; ok is false when it shows no table
-// buttons (a summary, a reply).
+// buttons (a summary, a reply) and is no table waiting for the house.
 func readTable(m *telegramtest.ChatMessage) (tableView, bool) {
-	v := tableView{messageID: m.MessageID}
+	v := tableView{messageID: m.MessageID, house: strings.Contains(m.Text, houseName)}
 	for _, b := range m.Buttons() {
 		d, err := callback.Parse(b.CallbackData)
 		if err != nil || !d.Action.TableAction() {
@@ -55,7 +61,7 @@ func readTable(m *telegramtest.ChatMessage) (tableView, bool) {
 		v.buttons = append(v.buttons, button{data: b.CallbackData, cb: d})
 		v.version = max(v.version, d.Version)
 		switch d.Action {
-		case callback.Join, callback.Leave, callback.Start:
+		case callback.Join, callback.Leave, callback.Start, callback.SeatHouse, callback.UnseatHouse:
 			v.phase = phaseLobby
 		case callback.Bet:
 			v.phase = phaseBetting
@@ -66,7 +72,8 @@ func readTable(m *telegramtest.ChatMessage) (tableView, bool) {
 		}
 	}
 	if len(v.buttons) == 0 {
-		return v, false
+		v.phase = phaseHouse
+		return v, strings.Contains(m.Text, houseThinks)
 	}
 	for _, line := range strings.Split(m.Text, "\n") {
 		if s := seatLine.FindStringSubmatch(line); s != nil && v.phase == phaseLobby {
@@ -101,13 +108,19 @@ var (
 	answerBet      = i18n.T(i18n.EN, i18n.PopBet, "")
 	answerStand    = strings.Split(i18n.T(i18n.EN, i18n.PopStand, "\x00"), "\x00")[0]
 	answerOutdated = i18n.T(i18n.EN, i18n.PopOutdated)
+	answerSeated   = i18n.T(i18n.EN, i18n.PopHouseSeated)
+	answerUnseated = i18n.T(i18n.EN, i18n.PopHouseUnseated)
+	// houseName is the house's name, and houseThinks what a table shows
+	// while the house is to move.
+	houseName   = i18n.T(i18n.EN, i18n.HouseName)
+	houseThinks = i18n.T(i18n.EN, i18n.TableSeatHouse, houseName)
 )
 
 // rejected reports whether an answer says the press was refused. An empty
 // answer is an accepted Start or New table, or a redelivered update.
 func rejected(text string) bool {
 	switch {
-	case text == "", text == answerJoined, text == answerLeft:
+	case text == "", text == answerJoined, text == answerLeft, text == answerSeated, text == answerUnseated:
 		return false
 	case strings.HasPrefix(text, answerBet), strings.HasPrefix(text, answerStand):
 		return false

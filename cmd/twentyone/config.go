@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/game"
 	"github.com/twentyone-bot/twentyone/storage"
 )
@@ -132,7 +133,11 @@ type TableConfig struct {
 	MaxKnocks     int           `yaml:"max_knocks"`
 	StartingChips int64         `yaml:"starting_chips"`
 	DailyBonus    int64         `yaml:"daily_bonus"`
-	// Language is auto (decided per chat at its first /newgame), ru or en.
+	// HouseChips are the house's chips in a chat, granted on its first
+	// seat there.
+	HouseChips int64 `yaml:"house_chips"`
+	// Language is auto (decided per chat at its first /newgame) or a
+	// language the bot speaks (i18n.Langs: en, ru).
 	Language string `yaml:"language"`
 }
 
@@ -181,6 +186,7 @@ func DefaultConfig() Config {
 			MaxKnocks:     g.MaxKnocks,
 			StartingChips: storage.DefaultStartingChips,
 			DailyBonus:    storage.DefaultDailyBonus,
+			HouseChips:    storage.DefaultHouseChips,
 			Language:      "auto",
 		},
 	}
@@ -209,6 +215,7 @@ func (c Config) LogValue() slog.Value {
 			c.Table.Stake, c.Table.EntryLimit, c.Table.BetOptions.String(), c.Table.TurnTimeout, c.Table.LobbyTimeout, c.Table.MaxKnocks, c.Table.Language)),
 		slog.Int64("starting_chips", c.Table.StartingChips),
 		slog.Int64("daily_bonus", c.Table.DailyBonus),
+		slog.Int64("house_chips", c.Table.HouseChips),
 	)
 }
 
@@ -496,14 +503,25 @@ func (tb *TableConfig) validate(src sources) error {
 		return src.bad("table.starting_chips", "must be from 1 to %d, not %d", int64(storage.MaxGrant), tb.StartingChips)
 	case tb.DailyBonus < 1 || tb.DailyBonus > storage.MaxGrant:
 		return src.bad("table.daily_bonus", "must be from 1 to %d, not %d", int64(storage.MaxGrant), tb.DailyBonus)
-	case tb.Language != "auto" && tb.Language != "ru" && tb.Language != "en":
-		return src.bad("table.language", "must be auto, ru or en, not %q", tb.Language)
+	case tb.HouseChips < 1 || tb.HouseChips > storage.MaxGrant:
+		return src.bad("table.house_chips", "must be from 1 to %d, not %d", int64(storage.MaxGrant), tb.HouseChips)
+	case tb.Language != "auto" && !i18n.Lang(tb.Language).Valid():
+		return src.bad("table.language", "must be auto or one of %s, not %q", langList(), tb.Language)
 	}
 	// Whatever else the game demands of its settings.
 	if err := tb.Game().Validate(); err != nil {
 		return &ConfigError{Key: "table", Msg: err.Error(), Err: err}
 	}
 	return nil
+}
+
+// langList names the languages the bot speaks, for a message: "en, ru".
+func langList() string {
+	var codes []string
+	for _, l := range i18n.Langs() {
+		codes = append(codes, string(l))
+	}
+	return strings.Join(codes, ", ")
 }
 
 func checkEndpoint(ep string) error {

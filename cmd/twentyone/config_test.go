@@ -106,6 +106,7 @@ table:
   max_knocks: 0
   starting_chips: 500
   daily_bonus: 50
+  house_chips: 2500
   language: ru
 `)
 	cfg, err := LoadConfig(path, true, nil)
@@ -128,7 +129,7 @@ table:
 		Stake: 5, EntryLimit: 50,
 		BetOptions:  BetOptions{{Kind: game.StakeTimes, N: 1}, {Kind: game.StakeTimes, N: 3}, {Kind: game.BankShare, N: 1}},
 		TurnTimeout: 90 * time.Second, LobbyTimeout: time.Hour, MaxKnocks: 0,
-		StartingChips: 500, DailyBonus: 50, Language: "ru",
+		StartingChips: 500, DailyBonus: 50, HouseChips: 2500, Language: "ru",
 	}
 	assert.Equal(t, want, *cfg)
 	assert.Equal(t, "/tg/hook", webhookPath(cfg.Telegram.Webhook.URL))
@@ -239,7 +240,7 @@ func TestConfigKeys(t *testing.T) {
 		"telegram.webhook.max_connections",
 		"storage.path", "http.listen", "http.backup_socket", "log.level", "log.format", "owners",
 		"table.stake", "table.entry_limit", "table.bet_options", "table.turn_timeout", "table.lobby_timeout",
-		"table.max_knocks", "table.starting_chips", "table.daily_bonus", "table.language",
+		"table.max_knocks", "table.starting_chips", "table.daily_bonus", "table.house_chips", "table.language",
 	}, paths)
 
 	// Every key can be set from a string: the walk knows every field type.
@@ -314,7 +315,10 @@ func TestConfigErrors(t *testing.T) {
 		{name: "too many knocks", yaml: "table:\n  max_knocks: 11\n", key: "table.max_knocks", what: "from 0 to 10"},
 		{name: "no starting chips", yaml: "table:\n  starting_chips: 0\n", key: "table.starting_chips", what: "from 1"},
 		{name: "negative bonus", env: []string{"TWENTYONE_TABLE_DAILY_BONUS=-1"}, key: "table.daily_bonus", source: "TWENTYONE_TABLE_DAILY_BONUS", what: "from 1"},
-		{name: "bad language", yaml: "table:\n  language: de\n", key: "table.language", source: "line 2", what: "auto, ru or en"},
+		{name: "no house chips", yaml: "table:\n  house_chips: 0\n", key: "table.house_chips", what: "from 1"},
+		{name: "too many house chips", env: []string{"TWENTYONE_TABLE_HOUSE_CHIPS=1000000000000001"}, key: "table.house_chips",
+			source: "TWENTYONE_TABLE_HOUSE_CHIPS", what: "from 1"},
+		{name: "bad language", yaml: "table:\n  language: de\n", key: "table.language", source: "line 2", what: `auto or one of en, ru, not "de"`},
 		{name: "bad log level", env: []string{"TWENTYONE_LOG_LEVEL=verbose"}, key: "log.level", source: "TWENTYONE_LOG_LEVEL", what: "debug, info, warn or error"},
 		{name: "bad log format", yaml: "log:\n  format: xml\n", key: "log.format", source: "line 2", what: "text or json"},
 		{name: "bad mode", env: []string{"TWENTYONE_TELEGRAM_MODE=push"}, key: "telegram.mode", source: "TWENTYONE_TELEGRAM_MODE", what: "polling or webhook"},

@@ -27,6 +27,7 @@ func storeOptions(cfg *Config) storage.Options {
 		LockTimeout:   time.Second,
 		StartingChips: cfg.Table.StartingChips,
 		DailyBonus:    cfg.Table.DailyBonus,
+		HouseChips:    cfg.Table.HouseChips,
 		Defaults: storage.ChatSettings{
 			Game:     cfg.Table.Game(),
 			Language: cfg.Table.StorageLanguage(),

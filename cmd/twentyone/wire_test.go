@@ -137,8 +137,10 @@ func TestStoreOptions(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.Table.Language = "en"
 	cfg.Table.StartingChips = 700
+	cfg.Table.HouseChips = 3000
 	opts := storeOptions(&cfg)
 	assert.Equal(t, int64(700), opts.StartingChips)
+	assert.Equal(t, int64(3000), opts.HouseChips)
 	assert.Equal(t, int64(100), opts.DailyBonus)
 	assert.Equal(t, "en", opts.Defaults.Language)
 	assert.True(t, cfg.Table.Game().Equal(opts.Defaults.Game))

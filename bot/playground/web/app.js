@@ -586,7 +586,8 @@
     $('chat-title').textContent = ch.info.title;
     const n = ch.info.members.length + 1; // and the bot
     const u = me();
-    $('chat-sub').textContent = `${n} members${u ? ' · you are ' + u.first_name : ''}`;
+    const who = ch.info.type === 'private' ? 'bot' : `${n} members`;
+    $('chat-sub').textContent = `${who}${u ? ' · you are ' + u.first_name : ''}`;
   }
 
   function sender(m) { return m.from ? m.from.id : 0; }
@@ -718,7 +719,8 @@
         } else if (b.url) {
           btn.classList.add('url');
           const href = safeURL(b.url, 'https://');
-          if (href) btn.addEventListener('click', () => window.open(href, '_blank', 'noopener'));
+          if (href && botLink(href)) btn.addEventListener('click', () => openBotLink(href));
+          else if (href) btn.addEventListener('click', () => window.open(href, '_blank', 'noopener'));
           else btn.disabled = true;
         } else {
           btn.disabled = true;
@@ -764,6 +766,29 @@
       renderMessages({ bottom: true });
     } catch (err) {
       if (!input.value) input.value = text;
+      toast(err.message, 'error');
+    }
+  }
+
+  // botLink reports whether href is the bot's own t.me link (its deep link),
+  // which the playground follows itself: Telegram would open the private
+  // chat with the bot.
+  function botLink(href) {
+    try {
+      const u = new URL(href);
+      return ['t.me', 'telegram.me', 'telegram.dog'].includes(u.host.toLowerCase()) && S.bot &&
+        u.pathname.replace(/^\/|\/$/g, '').toLowerCase() === (S.bot.username || '').toLowerCase();
+    } catch { return false; }
+  }
+
+  // openBotLink taps the bot's deep link as the current user: the bot starts
+  // in their private chat, which then opens.
+  async function openBotLink(href) {
+    try {
+      await api('POST', '/api/links', { from: S.me, url: href });
+      await reloadAll();
+      openChat(S.me);
+    } catch (err) {
       toast(err.message, 'error');
     }
   }

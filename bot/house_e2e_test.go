@@ -1,0 +1,270 @@
+package bot_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/twentyone-bot/twentyone/bot/callback"
+	"github.com/twentyone-bot/twentyone/bot/telegramtest"
+	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/game/house"
+	"github.com/twentyone-bot/twentyone/storage"
+)
+
+// seatHouse presses the lobby's button that seats the house, as the user.
+func (h *harness) seatHouse(name string) telegramtest.CallbackAnswer {
+	return h.pressData(name, action(callback.SeatHouse))
+}
+
+// houseToMove reports whether the stored table waits for the house's move.
+func (h *harness) houseToMove() bool {
+	h.t.Helper()
+	v := h.view()
+	i, ok := v.Table.Turn()
+	return ok && v.Table.Seat(i).User == house.ID
+}
+
+// houseMoves lets the house make its moves: while it is to move, the clock
+// moves on by the longest it thinks, and the test waits for the move. It
+// returns how many moves the house made.
+func (h *harness) houseMoves() int {
+	h.t.Helper()
+	moves := 0
+	for h.houseToMove() {
+		require.Less(h.t, moves, 12, "the house keeps moving")
+		before := h.version()
+		h.clock.Advance(house.MinDelay + house.DelaySpread)
+		require.NoError(h.t, h.srv.WaitFor(h.ctx(), func(*telegramtest.View) bool {
+			v, err := h.store.View(context.Background(), h.key())
+			return err == nil && v.Table.Version() > before
+		}), "the house moves")
+		moves++
+	}
+	return moves
+}
+
+// houseBalance returns the house's stored balance in the chat.
+func (h *harness) houseBalance() int64 {
+	h.t.Helper()
+	st, err := h.store.Standing(context.Background(), h.group.ID, house.ID)
+	require.NoError(h.t, err)
+	return st.Balance
+}
+
+// TestSeatAndUnseatTheHouse: a seated player seats the house with the
+// lobby's button or /house, and unseats it with the button; nobody else
+// can. Its account is granted the house's chips once.
+func TestSeatAndUnseatTheHouse(t *testing.T) {
+	h := newHarness(t)
+	h.lobby()
+	assert.Equal(t, "Only a player at the table can seat or unseat the house.", h.seatHouse("Bob").Text)
+	assert.Equal(t, "The house sits down.", h.seatHouse("Alice").Text)
+	m := h.tableMessage(contains("2. 🤖 House — 10\u202f000"))
+	assert.Contains(t, m.Labels(), "🤖 Unseat the house")
+	assert.NotContains(t, m.Labels(), "🤖 Seat the house")
+
+	assert.Equal(t, "Only a player at the table can seat or unseat the house.",
+		h.pressData("Bob", action(callback.UnseatHouse)).Text)
+	assert.Equal(t, "The house stands up.", h.pressData("Alice", action(callback.UnseatHouse)).Text)
+	m = h.tableMessage(func(m telegramtest.ChatMessage) bool { return !contains("House")(m) })
+	assert.Contains(t, m.Labels(), "🤖 Seat the house")
+
+	h.command("Alice", "house")
+	h.botSays("The house sits down.")
+	h.tableMessage(contains("🤖 House"))
+	h.command("Alice", "house")
+	h.botSays("The house is already at the table.")
+	h.command("Bob", "house")
+	h.botSays("Only a player at the table can seat or unseat the house.")
+
+	h.command("Bob", "top")
+	h.botSays("1. Alice — 1\u202f000", "🤖 House — 10\u202f000\u00a0chips · net 0 · games: 0")
+	a, err := h.store.Audit(context.Background(), h.group.ID)
+	require.NoError(t, err)
+	assert.Equal(t, int64(1000+10_000), a.Granted, "the house's chips were granted once")
+	h.audit()
+}
+
+// houseToBet seats the house with Alice, who banks, and starts a game in
+// which the house is dealt 7♠, will draw 6♥ (13) and J♣ (15) and stand,
+// and Alice draws 10♦ 8♦ = 18: the house is to bet. It returns the table
+// message.
+func (h *harness) houseToBet() telegramtest.ChatMessage {
+	h.t.Helper()
+	h.decks("7s 6h Jc Td 8d")
+	h.lobby()
+	h.seatHouse("Alice")
+	h.startGame("Alice")
+	return h.tableMessage(contains("🤖 House is thinking…"))
+}
+
+// TestHousePlaysAGame: the house bets half the bank and draws to 15, each
+// move a second or two after the last, with no button to press meanwhile;
+// the banker's hand is drawn by the rules. Chips add up.
+func TestHousePlaysAGame(t *testing.T) {
+	h := newHarness(t)
+	m := h.houseToBet()
+	assert.Empty(t, m.Buttons(), "nothing to press while the house thinks")
+	before := h.version()
+	h.clock.Advance(house.MinDelay - time.Millisecond)
+	assert.Equal(t, before, h.version(), "the house thinks for a second at least")
+
+	assert.Equal(t, 4, h.houseMoves(), "bet, hit, hit, stand")
+	h.tableMessage(contains("Game over"))
+	v := h.view()
+	log := v.Table.Log()
+	require.Len(t, log, 1)
+	assert.Equal(t, int64(5), log[0].Bet, "half the bank")
+	assert.Equal(t, "7♠ 6♥ J♣", log[0].Hand.String())
+	assert.Equal(t, game.BankerHigher, log[0].Result)
+	assert.EqualValues(t, 1005, h.balance("Alice"))
+	assert.EqualValues(t, 9995, h.houseBalance())
+	h.audit()
+}
+
+// TestHouseBanks: as banker the house decides nothing: the player's duel
+// is played against the hand the rules draw for it.
+func TestHouseBanks(t *testing.T) {
+	h := newHarness(t)
+	// Alice is dealt 9♠, bets 10, draws 10♦ and stands at 19; the house
+	// draws 8♥ 7♣ 6♦ = 21.
+	h.decks("9s Td 8h 7c 6d")
+	h.deck.Banker = 1
+	h.lobby()
+	h.seatHouse("Alice")
+	h.startGame("Alice")
+	h.tableMessage(contains("Banker: 🤖 House"))
+	h.bet("Alice", 10)
+	h.hit("Alice")
+	assert.Equal(t, "Stand at 19 · banker 21: you lose 10", h.stand("Alice").Text, "the toast tells the duel against the house")
+	h.tableMessage(contains("🤖 House takes the bank: 20."))
+	assert.EqualValues(t, 990, h.balance("Alice"))
+	assert.EqualValues(t, 10_010, h.houseBalance())
+	h.audit()
+}
+
+// TestHouseBelowTheEntryLimit: a house whose chips are below the entry
+// limit cannot sit, and says so; an owner's /grant in reply to the bot's
+// message tops it up.
+func TestHouseBelowTheEntryLimit(t *testing.T) {
+	h := newHarness(t, func(o *harnessOptions) { o.owners = []string{"Alice"} })
+	m := h.command("Alice", "settings", "entry", "20000")
+	h.botSays("Saved.")
+	h.reply("Alice", m.MessageID, "/grant 19000")
+	h.botSays("Alice got 19\u202f000")
+	h.lobby()
+	a := h.seatHouse("Alice")
+	assert.Equal(t, "The house has 10\u202f000\u00a0chips; the table needs 20\u202f000\u00a0chips. "+
+		"A bot owner can top it up with /grant in reply to my message.", a.Text)
+	assert.True(t, a.ShowAlert)
+	_, err := h.store.Standing(context.Background(), h.group.ID, house.ID)
+	require.ErrorIs(t, err, storage.ErrNotFound, "the house that did not sit has no account")
+
+	table := h.tableMessage(nil)
+	h.reply("Alice", table.MessageID, "/grant 10000")
+	h.botSays("🤖 House got 10\u202f000\u00a0chips. Balance: 20\u202f000\u00a0chips.")
+	assert.Equal(t, "The house sits down.", h.seatHouse("Alice").Text)
+	h.tableMessage(contains("🤖 House — 20\u202f000"))
+	h.audit()
+}
+
+// TestHouseForbidden: the chat's admins turn the house off in /settings:
+// the lobby offers it no more, it cannot be seated, and where it sits it
+// stands up at the next safe moment: at once in the lobby, after its duel
+// in a game.
+func TestHouseForbidden(t *testing.T) {
+	h := newHarness(t)
+	h.decks("7s 6h Jc Td 8d")
+	h.lobby()
+	h.seatHouse("Alice")
+	h.command("Alice", "settings", "house", "off")
+	h.botSays("Saved.")
+	m := h.tableMessage(func(m telegramtest.ChatMessage) bool { return !contains("House")(m) })
+	assert.NotContains(t, m.Labels(), "🤖 Seat the house", "stood up at once, and no longer offered")
+	h.command("Alice", "house")
+	h.botSays("The admins of this chat have turned the house off (/settings).")
+
+	// Turned on again, it sits and plays; turned off in its duel, it
+	// finishes it and then stands up.
+	h.command("Alice", "settings", "house", "on")
+	h.botSays("Saved.")
+	h.seatHouse("Alice")
+	h.startGame("Alice")
+	h.tableMessage(contains("🤖 House is thinking…"))
+	h.command("Alice", "settings", "house", "off")
+	h.botSays("Saved. The game in progress keeps its settings.")
+	h.tableMessage(contains("leaving"))
+	h.houseMoves()
+	m = h.tableMessage(contains("Game over"))
+	assert.NotContains(t, m.Text, "2. 🤖 House", "its seat is freed after the game")
+	assert.EqualValues(t, 9995, h.houseBalance(), "it played its duel to the end")
+	h.audit()
+}
+
+// TestHouseMoveAfterRestart: the house's pending move is a timer stored
+// with the table: a new bot on the same file, after a crash mid-turn, makes
+// it.
+func TestHouseMoveAfterRestart(t *testing.T) {
+	h := newHarness(t)
+	h.houseToBet()
+	timers, err := h.store.Timers(context.Background())
+	require.NoError(t, err)
+	require.Len(t, timers, 1)
+	assert.False(t, timers[0].HouseAt.IsZero(), "the house's move is stored")
+
+	h.crash()
+	assert.Equal(t, 4, h.houseMoves(), "the new bot moves for the house to the end")
+	h.tableMessage(contains("Game over"))
+	assert.EqualValues(t, 9995, h.houseBalance())
+	h.audit()
+}
+
+// inPrivate makes the harness's chat Alice's private chat with the bot.
+func inPrivate(o *harnessOptions) {
+	o.chat = func(s *telegramtest.Server, users ...telegramtest.User) telegramtest.Chat {
+		return s.PrivateChat(users[0])
+	}
+}
+
+// TestSoloPlay: /newgame in a private chat opens a table with the house
+// seated; its user starts and plays as in a group, with the same records:
+// the deck check, the leaderboard, the audit. Nobody is nudged there.
+func TestSoloPlay(t *testing.T) {
+	h := newHarness(t, inPrivate)
+	h.decks("9s Td 8h 7c 6d")
+	h.deck.Banker = 1
+	h.command("Alice", "newgame")
+	m := h.tableMessage(contains("2. 🤖 House — 10\u202f000"))
+	assert.Contains(t, m.Labels(), "🤖 Unseat the house")
+	h.startGame("Alice")
+	h.tableMessage(contains("your bet, Alice"))
+	h.clock.Advance(40 * time.Second) // past the time a group's turn is nudged
+	h.bet("Alice", 10)
+	h.hit("Alice")
+	h.stand("Alice")
+	m = h.tableMessage(contains("🤖 House takes the bank: 20."))
+	assert.Contains(t, m.Text, "/verify_1")
+	assert.Zero(t, h.srv.Calls().Count("deleteMessage"), "no nudge was sent, so none deleted")
+
+	h.command("Alice", "verify_1")
+	h.botSays("Game 1: the decks")
+	h.command("Alice", "top")
+	h.botSays("1. Alice — 990", "🤖 House — 10\u202f010")
+	h.command("Alice", "audit")
+	h.botSays("The chips add up")
+	h.audit()
+
+	// Alice is the admin of her own chat: she may turn the house off, and
+	// the next /newgame opens a table without it, saying why.
+	h.command("Alice", "settings", "house", "off")
+	h.botSays("Saved.")
+	h.tableMessage(func(m telegramtest.ChatMessage) bool { return !contains("2. 🤖 House")(m) })
+	h.command("Alice", "cancel")
+	h.botSays("Table closed.")
+	h.command("Alice", "newgame")
+	h.botSays("The admins of this chat have turned the house off (/settings).")
+}
