@@ -528,3 +528,27 @@ func TestNoticesYieldUnderPacing(t *testing.T) {
 	assert.ElementsMatch(t, []time.Duration{0, 0, 0, 500 * time.Millisecond}, waits,
 		"the gate's render, the two at once, the one paced; no reply or notice")
 }
+
+// TestNoticesCappedPerSecond: notices take at most NoticePerSecond calls a
+// second of the outbox's clock, and a render that comes meanwhile goes at
+// once, not after them.
+func TestNoticesCappedPerSecond(t *testing.T) {
+	s := newSim(t, outbox.Options{Limits: outbox.Limits{PerSecond: 100, NoticePerSecond: 2}})
+	defer s.close()
+	for i := range 5 {
+		s.enqueue(int64(10+i), outbox.Notice, "", fmt.Sprint("notice ", i))
+	}
+	s.at(500 * time.Millisecond)
+	s.enqueue(-1, outbox.Render, "table", "render")
+	s.drain()
+	at := map[string]time.Duration{}
+	for _, c := range s.recorded() {
+		at[c.name] = c.at.Sub(s.start)
+	}
+	assert.Equal(t, map[string]time.Duration{
+		"notice 0": 0, "notice 1": 0,
+		"render":   500 * time.Millisecond, // the third notice is due a second after the first
+		"notice 2": time.Second, "notice 3": time.Second,
+		"notice 4": 2 * time.Second,
+	}, at)
+}
