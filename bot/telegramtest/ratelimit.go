@@ -89,10 +89,17 @@ type chatWindows struct {
 }
 
 type rateLimiter struct {
-	mu     sync.Mutex
-	cfg    RateLimits
-	global window
-	chats  map[int64]*chatWindows
+	mu      sync.Mutex
+	cfg     RateLimits
+	global  window
+	chats   map[int64]*chatWindows
+	refused RateLimitCounts
+}
+
+// RateLimitCounts counts the requests refused with 429 by each limit; a
+// request past two limits counts for both.
+type RateLimitCounts struct {
+	Global, Group, Private, Chat int
 }
 
 func newRateLimiter(cfg RateLimits) *rateLimiter {
@@ -105,6 +112,7 @@ func (r *rateLimiter) set(cfg RateLimits) {
 	r.cfg = cfg
 	r.global = window{}
 	r.chats = map[int64]*chatWindows{}
+	r.refused = RateLimitCounts{}
 }
 
 func (r *rateLimiter) chatLimit(private bool) RateLimit {
@@ -123,8 +131,22 @@ func (r *rateLimiter) check(now time.Time, chatID int64, private bool) int {
 		return 0
 	}
 	d := r.global.wait(now, r.cfg.Global)
+	if d > 0 {
+		r.refused.Global++
+	}
 	if w := r.chats[chatID]; w != nil {
-		d = max(d, w.long.wait(now, r.chatLimit(private)), w.short.wait(now, r.cfg.Chat))
+		if long := w.long.wait(now, r.chatLimit(private)); long > 0 {
+			if private {
+				r.refused.Private++
+			} else {
+				r.refused.Group++
+			}
+			d = max(d, long)
+		}
+		if short := w.short.wait(now, r.cfg.Chat); short > 0 {
+			r.refused.Chat++
+			d = max(d, short)
+		}
 	}
 	if d <= 0 {
 		return 0
@@ -150,5 +172,13 @@ func (r *rateLimiter) record(now time.Time, chatID int64, private bool) {
 }
 
 // SetRateLimits replaces the rate limits at run time and forgets the
-// messages counted so far.
+// messages counted and the requests refused so far.
 func (s *Server) SetRateLimits(limits RateLimits) { s.limits.set(limits) }
+
+// RateLimited counts the requests refused with 429 by each limit since
+// the limits were set.
+func (s *Server) RateLimited() RateLimitCounts {
+	s.limits.mu.Lock()
+	defer s.limits.mu.Unlock()
+	return s.limits.refused
+}

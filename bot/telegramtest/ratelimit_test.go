@@ -130,22 +130,23 @@ func TestTelegramRateLimits(t *testing.T) {
 		name    string
 		private bool
 		sends   []send
+		refused telegramtest.RateLimitCounts
 	}{
 		{"a burst of three, then one a second", false, append([]send{
 			{at: 0}, {at: 0}, {at: 0},
 			{at: 0, wantRetry: 2},
 			{at: time.Second, wantRetry: 1},
-		}, oneASecond(2*time.Second, 3)...)},
+		}, oneASecond(2*time.Second, 3)...), telegramtest.RateLimitCounts{Chat: 2}},
 		{"one a second, arriving up to 0.9 s late, is never refused", false, []send{
 			{at: 900 * time.Millisecond}, {at: time.Second}, {at: 2 * time.Second},
 			{at: 3900 * time.Millisecond}, {at: 4 * time.Second}, {at: 5 * time.Second},
-		}},
+		}, telegramtest.RateLimitCounts{}},
 		{"a group's 21st message in a minute waits for the first to leave it", false, append(oneASecond(0, 20),
 			send{at: 20 * time.Second, wantRetry: 40},
 			send{at: 59 * time.Second, wantRetry: 1},
-			send{at: time.Minute})},
+			send{at: time.Minute}), telegramtest.RateLimitCounts{Group: 2}},
 		{"a private chat has no minute's limit", true, append(oneASecond(0, 21),
-			send{at: 21 * time.Second})},
+			send{at: 21 * time.Second}), telegramtest.RateLimitCounts{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -171,6 +172,7 @@ func TestTelegramRateLimits(t *testing.T) {
 				assert.Equal(t, 429, apiErr.Code, "send %d at %s", i, s.at)
 				assert.Equal(t, s.wantRetry, apiErr.RetryAfter, "send %d at %s", i, s.at)
 			}
+			assert.Equal(t, tt.refused, srv.RateLimited(), "the refusals by limit")
 		})
 	}
 }
@@ -191,6 +193,7 @@ func TestTelegramRateLimitsGlobal(t *testing.T) {
 	}
 	_, err := api.Send(tgbotapi.NewMessage(chats[30], "hi"))
 	assert.Equal(t, 1, asAPIError(t, err).RetryAfter)
+	assert.Equal(t, telegramtest.RateLimitCounts{Global: 1}, srv.RateLimited())
 	clock.Advance(time.Second)
 	_, err = api.Send(tgbotapi.NewMessage(chats[30], "hi"))
 	assert.NoError(t, err)
