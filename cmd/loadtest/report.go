@@ -59,13 +59,10 @@ func (r *Result) print(w io.Writer, cfg Config) {
 	p("")
 	if r.Paced != nil {
 		p("presses/s:  %.1f  (the players' pace, not the bot's)", r.PressesPerSec)
+		r.Paced.print(p, r)
 	} else {
 		p("presses/s:  %.0f  (%.2f× the bare-commit rate, %.3f× the HTTP round-trip rate)",
 			r.PressesPerSec, r.PressesPerSec/f.CommitsPerSec, r.PressesPerSec/f.RoundTripsPerSec)
-	}
-	if r.Paced != nil {
-		r.Paced.print(p, r)
-	} else {
 		p("press→edit: p50 %s  p95 %s  p99 %s  max %s  (p50 %.1f×, p99 %.1f× the floor of 1 commit + 3 round trips = %s)",
 			ms(r.P50), ms(r.P95), ms(r.P99), ms(r.Max), ratio(r.P50, f.pressFloor()), ratio(r.P99, f.pressFloor()), ms(f.pressFloor()))
 	}
