@@ -356,23 +356,18 @@ func (c *command) newGame(ctx context.Context) {
 	// table's message goes, or stays as the record of its last game.
 	req := c.request(u, game.Command{Kind: game.Open, User: u.ID, Name: u.Name})
 	req.Repost = true
-	solo := c.m.Chat.IsPrivate()
-	if solo {
-		s, err := c.b.store.Settings(ctx, c.m.Chat.ID)
-		if err != nil {
-			c.b.internal("newgame", err)
-			c.say(i18n.T(c.lang, i18n.PopError))
-			return
-		}
-		req.Then = soloHouse(s)
+	if err := c.b.soloThen(ctx, c.m.Chat, &req); err != nil {
+		c.b.internal("newgame", err)
+		c.say(i18n.T(c.lang, i18n.PopError))
+		return
 	}
 	res, err := c.b.store.Apply(ctx, req)
 	switch {
 	case err == nil:
 		c.b.opened(res.View, u, c.m.Chat)
 		c.b.show(res.View)
-		if solo {
-			c.soloHouseAbsent(res)
+		if why := c.b.houseAbsent(res); why != "" {
+			c.say(why)
 		}
 	case errors.Is(err, game.ErrTableOpen):
 		// Bring the open table to the bottom of the chat: a new message,

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+
 	"github.com/twentyone-bot/twentyone/bot/callback"
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/game"
@@ -112,13 +114,38 @@ func (c *command) house(ctx context.Context) {
 	}
 }
 
-// soloHouse is the follow-up of a solo table's Open (a /newgame in a
-// private chat): the house sits down too, unless the chat forbids it.
-func soloHouse(s storage.ChatSettings) *storage.FollowUp {
-	if s.HouseForbidden {
+// soloThen gives a request that opens a table in chat its follow-up: in
+// a private chat (solo play) the house sits down with the opener, unless
+// the chat forbids it. In a group it changes nothing.
+func (b *Bot) soloThen(ctx context.Context, chat *tgbotapi.Chat, req *storage.ApplyRequest) error {
+	if !chat.IsPrivate() {
 		return nil
 	}
-	return &storage.FollowUp{User: houseUser, Command: game.Command{Kind: game.Join}}
+	s, err := b.store.Settings(ctx, chat.ID)
+	if err != nil {
+		return err
+	}
+	if !s.HouseForbidden {
+		req.Then = &storage.FollowUp{User: houseUser, Command: game.Command{Kind: game.Join}}
+	}
+	return nil
+}
+
+// houseAbsent says why the house did not sit down at the solo table that
+// res opened; "" when it did, or when res is a group's.
+func (b *Bot) houseAbsent(res storage.Applied) string {
+	l := lang(res.Settings)
+	switch {
+	case res.Key.Chat < 0:
+		return "" // a group: the house sits down only when asked
+	case res.Settings.HouseForbidden:
+		return i18n.T(l, i18n.PopHouseForbidden)
+	case errors.Is(res.ThenErr, game.ErrBelowEntryLimit):
+		return houseNeedsChips(res.View, l)
+	case res.ThenErr != nil:
+		b.internal("seating the house", res.ThenErr)
+	}
+	return ""
 }
 
 // unseatHouse stands the house up at every table of the chat where it
@@ -180,19 +207,5 @@ func (b *Bot) houseMove(ctx context.Context, key storage.TableKey, version uint6
 		// to its timeout. A table that moved on answers ErrOutdated.
 		b.internal("house", err)
 		b.timers.setHouse(key, version, b.clock.Now().Add(timeoutRetry))
-	}
-}
-
-// soloHouseAbsent tells the player of a solo table just opened why the
-// house did not sit down, if it did not.
-func (c *command) soloHouseAbsent(res storage.Applied) {
-	l := lang(res.Settings)
-	switch {
-	case res.Settings.HouseForbidden:
-		c.say(i18n.T(l, i18n.PopHouseForbidden))
-	case errors.Is(res.ThenErr, game.ErrBelowEntryLimit):
-		c.say(houseNeedsChips(res.View, l))
-	case res.ThenErr != nil:
-		c.b.internal("seating the house", res.ThenErr)
 	}
 }

@@ -268,3 +268,27 @@ func TestSoloPlay(t *testing.T) {
 	h.command("Alice", "newgame")
 	h.botSays("The admins of this chat have turned the house off (/settings).")
 }
+
+// TestSoloNewTable: in a private chat, a closed table's New table opens a
+// solo table as /newgame does, the house seated; with the house turned
+// off, the press says why it is not.
+func TestSoloNewTable(t *testing.T) {
+	h := newHarness(t, inPrivate)
+	h.command("Alice", "newgame")
+	h.tableMessage(contains("2. 🤖 House"))
+	h.command("Alice", "cancel")
+	h.botSays("Table closed.")
+	h.pressData("Alice", action(callback.NewTable))
+	m := h.tableMessage(contains("2. 🤖 House — 10\u202f000"))
+	assert.Contains(t, m.Labels(), "🤖 Unseat the house")
+
+	h.command("Alice", "cancel")
+	h.botSays("Table closed.")
+	h.command("Alice", "settings", "house", "off")
+	h.botSays("Saved.")
+	a := h.pressData("Alice", action(callback.NewTable))
+	assert.Equal(t, "The admins of this chat have turned the house off (/settings).", a.Text)
+	assert.True(t, a.ShowAlert)
+	h.tableMessage(func(m telegramtest.ChatMessage) bool { return contains("1. Alice")(m) && !contains("House")(m) })
+	h.audit()
+}
