@@ -212,6 +212,36 @@ func TestNotifyListInPrivate(t *testing.T) {
 	assert.Equal(t, []int64{h.group.ID}, h.follows("Bob"))
 }
 
+// TestUnfollowForgedOnATable: an Unfollow press forged on a solo table's
+// message is refused: the table keeps its text and buttons, and the
+// presser still follows the group named.
+func TestUnfollowForgedOnATable(t *testing.T) {
+	h := newHarness(t)
+	h.follow("Alice")
+	alice := h.user("Alice").ID
+	_, err := h.srv.SendCommand(alice, alice, "newgame")
+	require.NoError(t, err)
+	var table telegramtest.ChatMessage
+	require.NoError(t, h.srv.WaitFor(h.ctx(), func(v *telegramtest.View) bool {
+		m, ok := h.srv.LastBotMessage(alice)
+		table = m
+		return ok && strings.Contains(m.Text, "🤖 House")
+	}))
+	cb, err := h.srv.Press(telegramtest.Press{ChatID: alice, From: alice, MessageID: table.MessageID,
+		Data: callback.Data{Action: callback.Unfollow, Chat: h.group.ID}.String()})
+	require.NoError(t, err)
+	a, err := cb.Wait(h.ctx())
+	require.NoError(t, err)
+	assert.Equal(t, "This button doesn't work here.", a.Text)
+	assert.Equal(t, []int64{h.group.ID}, h.follows("Alice"), "nothing changed")
+	h.sayPrivately("Alice", "/balance") // the bot's answer comes after any edit of the table
+	h.privately("Alice", table.MessageID, "your balance")
+	m, ok := h.srv.Message(alice, table.MessageID)
+	require.True(t, ok)
+	assert.Equal(t, table.Text, m.Text, "the table message is not overwritten")
+	assert.Equal(t, table.Labels(), m.Labels())
+}
+
 // TestNotifyForgedLinks: a deep link that names no group, a group the bot
 // is not in, or one the user is not a member of gets a clear answer and
 // follows nothing.
