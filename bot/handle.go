@@ -574,12 +574,21 @@ func (b *Bot) memberChanged(ctx context.Context, m *tgbotapi.ChatMemberUpdated) 
 	was, is := m.OldChatMember.Status, m.NewChatMember.Status
 	gone := func(s string) bool { return s == "left" || s == "kicked" || s == "" }
 	if gone(is) && !gone(was) {
-		res, err := b.store.CancelAll(ctx, chat, b.clock.Now())
-		if err != nil {
-			b.internal("removed from chat", err)
-			return
-		}
-		b.forget(chat)
+		b.removed(ctx, chat)
+	}
+}
+
+// removed cancels the chat's open tables, refunding the bets, and forgets
+// them: the bot can no longer write there (it was removed from the group,
+// or blocked in the private chat).
+func (b *Bot) removed(ctx context.Context, chat int64) {
+	res, err := b.store.CancelAll(ctx, chat, b.clock.Now())
+	if err != nil {
+		b.internal("removed from chat", err)
+		return
+	}
+	b.forget(chat)
+	if len(res) > 0 {
 		b.log.Info("removed from a chat: bets refunded", "chat", chat, "tables", len(res))
 	}
 }

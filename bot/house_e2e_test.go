@@ -292,3 +292,30 @@ func TestSoloNewTable(t *testing.T) {
 	h.tableMessage(func(m telegramtest.ChatMessage) bool { return contains("1. Alice")(m) && !contains("House")(m) })
 	h.audit()
 }
+
+// TestSoloTableCancelledWhenBlocked: a user who blocks the bot mid-game
+// in their private chat has their solo table cancelled, as a group's
+// tables are when the bot is removed: the bets go back, the house stops
+// moving, and nothing more is sent there.
+func TestSoloTableCancelledWhenBlocked(t *testing.T) {
+	h := newHarness(t, inPrivate)
+	h.decks("9s Td 8h 7c 6d")
+	h.deck.Banker = 1
+	h.command("Alice", "newgame")
+	h.tableMessage(contains("2. 🤖 House"))
+	h.startGame("Alice")
+	h.bet("Alice", 10)
+	require.EqualValues(t, 990, h.balance("Alice"))
+
+	require.NoError(t, h.srv.BlockBot(h.user("Alice").ID, true))
+	require.NoError(t, h.srv.WaitFor(h.ctx(), func(*telegramtest.View) bool {
+		v, err := h.store.View(context.Background(), h.key())
+		return err == nil && v.Table.Phase() == game.Closed
+	}), "the solo table is cancelled")
+	assert.EqualValues(t, 1000, h.balance("Alice"), "the bet is refunded")
+	assert.EqualValues(t, 10_000, h.houseBalance(), "the bank goes back to the house")
+	timers, err := h.store.Timers(context.Background())
+	require.NoError(t, err)
+	assert.Empty(t, timers, "nothing left to fire")
+	h.audit()
+}

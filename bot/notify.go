@@ -421,7 +421,11 @@ func (b *Bot) privateMember(ctx context.Context, m *tgbotapi.ChatMemberUpdated) 
 }
 
 // stopPrivate forgets that the bot may write to the user, and every group
-// they follow: they blocked the bot, or Telegram refused a message to them.
+// they follow, and cancels the solo table of their private chat as a
+// group's tables are when the bot is removed: they blocked the bot, or
+// Telegram refused a message to them. (Two transactions: a crash between
+// them leaves a table whose next message Telegram refuses, which comes
+// here again.)
 func (b *Bot) stopPrivate(ctx context.Context, userID int64) {
 	n, err := b.store.StopPrivate(ctx, game.UserID(userID))
 	if err != nil {
@@ -429,4 +433,5 @@ func (b *Bot) stopPrivate(ctx context.Context, userID int64) {
 		return
 	}
 	b.log.Info("the bot may not write to a user: what they follow stopped", "user", userID, "groups", n)
+	b.removed(ctx, userID)
 }
