@@ -102,8 +102,13 @@ func (b *Bot) pressHouse(ctx context.Context, u update, key storage.TableKey, da
 }
 
 // house handles /house: the house sits down at the open table, if the
-// sender sits there.
+// sender sits there. With anything after it, it only says how it is used.
 func (c *command) house(ctx context.Context) {
+	if c.args != "" {
+		// "/house off" must not seat it.
+		c.say(i18n.T(c.lang, i18n.HouseUsage))
+		return
+	}
 	u, ok := c.player()
 	if !ok {
 		return

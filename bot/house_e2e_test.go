@@ -73,6 +73,11 @@ func TestSeatAndUnseatTheHouse(t *testing.T) {
 	m = h.tableMessage(func(m telegramtest.ChatMessage) bool { return !contains("House")(m) })
 	assert.Contains(t, m.Labels(), "🤖 Seat the house")
 
+	h.command("Alice", "house", "off")
+	h.botSays("/house takes nothing after it")
+	v := h.view()
+	_, seated := v.Table.SeatOf(house.ID)
+	assert.False(t, seated, "an argument seats nobody")
 	h.command("Alice", "house")
 	h.botSays("The house sits down.")
 	h.tableMessage(contains("🤖 House"))

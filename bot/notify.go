@@ -221,11 +221,17 @@ func (b *Bot) announce(ctx context.Context, key storage.TableKey, id int, o open
 	}
 }
 
-// notify handles /notify: in a group, follows it or stops; in private,
-// lists the groups the user follows.
+// notify handles /notify: in a group, follows it or stops (with anything
+// after it, it only says how it is used); in private, lists the groups the
+// user follows.
 func (c *command) notify(ctx context.Context) {
 	if !isGroup(c.m.Chat) {
 		c.follows(ctx)
+		return
+	}
+	if c.args != "" {
+		// "/notify off" must not turn them on: a toggle takes no word.
+		c.say(i18n.T(c.lang, i18n.NotifyUsage))
 		return
 	}
 	u, ok := c.player()

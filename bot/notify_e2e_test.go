@@ -156,6 +156,10 @@ func TestNotifyToggles(t *testing.T) {
 	h.command("Carol", "notify")
 	h.botSays("Carol, no more private messages about tables here. /notify to get them again.")
 	assert.Empty(t, h.follows("Carol"))
+	h.clock.Advance(time.Minute)
+	h.command("Carol", "notify", "off")
+	h.botSays("/notify takes nothing after it")
+	assert.Empty(t, h.follows("Carol"), "an argument toggles nothing")
 
 	h.follow("Dave")
 	h.openTable("Alice")

@@ -249,6 +249,7 @@ var en = map[Key]string{
 	NotifyListLine:        "• <b>%s</b>",
 	NotifyListHint:        "Tap a group below to stop. /notify in another group adds it.",
 	NotifyListEmpty:       "You follow no group. Send /notify in a group where I host tables, and I'll write to you here whenever a table opens there.",
+	NotifyUsage:           "/notify takes nothing after it: sent alone in a group, it turns the private messages about its tables on, or off.",
 	NoticeOpened:          "🃏 <b>%s</b>: %s opened a table.",
 	NoticeNoLink:          "Open the group to sit down.",
 	BtnNotifyStart:        "🔔 Start me in private",
@@ -316,6 +317,7 @@ var en = map[Key]string{
 	BtnHouseOn:          "on",
 	BtnHouseOff:         "off",
 	HelpHouse:           "/house: seat the house (me) at the table, to play against it",
+	HouseUsage:          "/house takes nothing after it: it seats the house. To stand it up, press 🤖 Unseat the house in the lobby.",
 	DescHouse:           "Seat the house (me) at the table",
 	TopHouse:            "%s — %s · net %s · games: %s",
 }
