@@ -279,6 +279,18 @@ func TestNotifyForgedLinks(t *testing.T) {
 	m, err := h.srv.OpenLink(eve.ID, link("something_else"))
 	require.NoError(t, err)
 	h.privately("Eve", m.MessageID, "add me to a group", "/newgame")
+
+	// Telegram does not say: nothing changes, and /notify in the group
+	// itself works now that the user started the bot.
+	fault := h.srv.InjectFault(telegramtest.Fault{Kind: telegramtest.FaultInternalError, Methods: []string{"getChatMember"}})
+	h.clock.Advance(time.Minute)
+	m, err = h.srv.OpenLink(h.user("Bob").ID, link("notify_"+strconv.FormatInt(-h.group.ID, 10)))
+	require.NoError(t, err)
+	h.privately("Bob", m.MessageID, "I couldn't check with Telegram", "Send /notify in the group itself")
+	assert.Empty(t, h.follows("Bob"))
+	fault.Remove()
+	h.command("Bob", "notify")
+	h.botSays("Bob, you'll get a private message when a table opens here.")
 }
 
 // TestNotifyStopsWhenBlocked: a user who blocks the bot follows nothing

@@ -244,7 +244,7 @@ var en = map[Key]string{
 	NotifyBadLink:         "This link is broken. Send /notify in the group to get a new one.",
 	NotifyNotMember:       "You're not a member of that group, so I won't tell you about its tables.",
 	NotifyNoGroup:         "I'm not in that group, so I can't tell you about its tables.",
-	NotifyCheckFailed:     "I couldn't check with Telegram that you're in that group, so nothing changed. Tap the link again in a moment.",
+	NotifyCheckFailed:     "I couldn't check with Telegram that you're in that group, so nothing changed. Send /notify in the group itself: now that you've started me, that works.",
 	NotifyList:            "🔔 I'll write to you when a table opens in:",
 	NotifyListLine:        "• <b>%s</b>",
 	NotifyListHint:        "Tap a group below to stop. /notify in another group adds it.",
