@@ -34,10 +34,14 @@ import (
 var houseUser = storage.User{ID: house.ID, Name: "House"}
 
 // houseAnswer is what a player who asked to seat or unseat the house is
-// told, and whether as an alert.
+// told, and whether as an alert; applied when the house sat down or stood
+// up; outdated when the button was drawn for another version than the
+// table's, version.
 type houseAnswer struct {
-	text  string
-	alert bool
+	text              string
+	alert             bool
+	applied, outdated bool
+	version           uint64
 }
 
 // seatHouse seats the house at the table at key (or, with unseat, stands
@@ -55,7 +59,7 @@ func (b *Bot) seatHouse(ctx context.Context, key storage.TableKey, updateID int,
 	i, playerSeated := t.SeatOf(player)
 	switch {
 	case version != 0 && version != t.Version():
-		return houseAnswer{text: i18n.T(l, i18n.PopOutdated)}
+		return houseAnswer{text: i18n.T(l, i18n.PopOutdated), outdated: true, version: t.Version()}
 	case t.Phase() == game.Closed:
 		return houseAnswer{text: i18n.T(l, i18n.PopNoTable)}
 	case t.Phase().InGame():
@@ -77,7 +81,7 @@ func (b *Bot) seatHouse(ctx context.Context, key storage.TableKey, updateID int,
 	switch {
 	case err == nil:
 		b.show(res.View)
-		return houseAnswer{text: i18n.T(l, done)}
+		return houseAnswer{text: i18n.T(l, done), applied: true}
 	case errors.Is(err, storage.ErrDuplicate):
 		return houseAnswer{} // delivered again: answered the first time
 	case errors.Is(err, game.ErrBelowEntryLimit):
@@ -94,10 +98,21 @@ func houseNeedsChips(v storage.View, l i18n.Lang) string {
 }
 
 // pressHouse handles the lobby's buttons that seat and unseat the house.
+// A double tap is answered as the first tap was (see pressedAgain).
 func (b *Bot) pressHouse(ctx context.Context, u update, key storage.TableKey, data callback.Data) {
 	q := u.CallbackQuery
 	l := b.chatLang(ctx, key.Chat, q.From)
-	a := b.seatHouse(ctx, key, u.UpdateID, game.UserID(q.From.ID), data.Version, data.Action == callback.UnseatHouse, l)
+	player := game.UserID(q.From.ID)
+	a := b.seatHouse(ctx, key, u.UpdateID, player, data.Version, data.Action == callback.UnseatHouse, l)
+	switch {
+	case a.applied:
+		b.remember(key, player, data, a.text)
+	case a.outdated:
+		if text, ok := b.pressedAgain(key, player, data, a.version); ok {
+			b.answer(q, text, false)
+			return
+		}
+	}
 	b.answer(q, a.text, a.alert)
 }
 
