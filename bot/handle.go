@@ -502,13 +502,28 @@ func (c *command) setLang(ctx context.Context) {
 // refreshChat re-renders every open table of a chat (one per forum topic):
 // after a change of the chat's settings or language.
 func (b *Bot) refreshChat(ctx context.Context, chat int64) {
+	b.eachTable(ctx, chat, func(v storage.View) {
+		if v.Table.Phase() != game.Closed {
+			b.show(v)
+		}
+	})
+}
+
+// eachTable calls fn with the view of each of the chat's tables (one per
+// forum topic); what it cannot read is logged and left out.
+func (b *Bot) eachTable(ctx context.Context, chat int64, fn func(storage.View)) {
 	keys, err := b.store.ChatTables(ctx, chat)
 	if err != nil {
 		b.log.Warn("listing a chat's tables", "chat", chat, "err", err)
 		return
 	}
 	for _, key := range keys {
-		b.refresh(ctx, key)
+		v, err := b.store.View(ctx, key)
+		if err != nil {
+			b.log.Warn("loading a table", "table", key, "err", err)
+			continue
+		}
+		fn(v)
 	}
 }
 

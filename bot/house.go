@@ -171,28 +171,18 @@ func (b *Bot) houseAbsent(res storage.Applied) string {
 // unseatHouse stands the house up at every table of the chat where it
 // sits, at the next safe moment (a /kick): the chat's admins forbade it.
 func (b *Bot) unseatHouse(ctx context.Context, chat int64) {
-	keys, err := b.store.ChatTables(ctx, chat)
-	if err != nil {
-		b.log.Warn("listing a chat's tables", "chat", chat, "err", err)
-		return
-	}
-	for _, key := range keys {
-		v, err := b.store.View(ctx, key)
-		if err != nil {
-			b.log.Warn("loading a table", "table", key, "err", err)
-			continue
-		}
+	b.eachTable(ctx, chat, func(v storage.View) {
 		if i, ok := v.Table.SeatOf(house.ID); !ok || v.Table.Seat(i).Leaving {
-			continue
+			return
 		}
-		res, err := b.store.Apply(ctx, storage.ApplyRequest{Key: key, User: houseUser,
+		res, err := b.store.Apply(ctx, storage.ApplyRequest{Key: v.Key, User: houseUser,
 			Command: game.Command{Kind: game.Kick, Target: house.ID, Version: v.Table.Version()}, Now: b.clock.Now()})
 		if err != nil {
 			b.internal("unseat the house", err)
-			continue
+			return
 		}
 		b.show(res.View)
-	}
+	})
 }
 
 // fireHouse runs the house's move at a table on its chat's goroutine.
