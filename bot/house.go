@@ -172,17 +172,28 @@ func (b *Bot) houseAbsent(res storage.Applied) string {
 // sits, at the next safe moment (a /kick): the chat's admins forbade it.
 func (b *Bot) unseatHouse(ctx context.Context, chat int64) {
 	b.eachTable(ctx, chat, func(v storage.View) {
-		if i, ok := v.Table.SeatOf(house.ID); !ok || v.Table.Seat(i).Leaving {
-			return
+		if v, stood := b.houseStandsUp(ctx, v); stood {
+			b.show(v)
 		}
-		res, err := b.store.Apply(ctx, storage.ApplyRequest{Key: v.Key, User: houseUser,
-			Command: game.Command{Kind: game.Kick, Target: house.ID, Version: v.Table.Version()}, Now: b.clock.Now()})
-		if err != nil {
-			b.internal("unseat the house", err)
-			return
-		}
-		b.show(res.View)
 	})
+}
+
+// houseStandsUp stands the house up at the table of v, at the next safe
+// moment, where it sits though the chat forbids it, and returns the table
+// as it is then, and whether it changed. The setting and the stand are two
+// transactions: a restart checks every open table again (see restore).
+func (b *Bot) houseStandsUp(ctx context.Context, v storage.View) (storage.View, bool) {
+	i, ok := v.Table.SeatOf(house.ID)
+	if !ok || v.Table.Seat(i).Leaving || !v.Settings.HouseForbidden {
+		return v, false
+	}
+	res, err := b.store.Apply(ctx, storage.ApplyRequest{Key: v.Key, User: houseUser,
+		Command: game.Command{Kind: game.Kick, Target: house.ID, Version: v.Table.Version()}, Now: b.clock.Now()})
+	if err != nil {
+		b.internal("unseat the house", err)
+		return v, false
+	}
+	return res.View, true
 }
 
 // fireHouse runs the house's move at a table on its chat's goroutine.

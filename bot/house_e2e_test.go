@@ -324,3 +324,26 @@ func TestSoloTableCancelledWhenBlocked(t *testing.T) {
 	assert.Empty(t, timers, "nothing left to fire")
 	h.audit()
 }
+
+// TestHouseForbiddenThroughACrash: the house setting turned off just
+// before a crash, with the house still seated (the setting and the stand
+// are two transactions): the restarted bot stands it up.
+func TestHouseForbiddenThroughACrash(t *testing.T) {
+	h := newHarness(t)
+	h.lobby()
+	h.seatHouse("Alice")
+	h.tableMessage(contains("🤖 House"))
+	h.crash(func() {
+		st, err := storage.Open(h.dbPath, storage.Options{NoSync: true})
+		require.NoError(t, err)
+		_, err = st.UpdateSettings(context.Background(), h.group.ID, func(s *storage.ChatSettings) error {
+			s.HouseForbidden = true
+			return nil
+		})
+		require.NoError(t, err)
+		require.NoError(t, st.Close())
+	})
+	m := h.tableMessage(func(m telegramtest.ChatMessage) bool { return !contains("House")(m) })
+	assert.NotContains(t, m.Labels(), "🤖 Seat the house")
+	h.audit()
+}
