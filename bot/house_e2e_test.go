@@ -347,3 +347,36 @@ func TestHouseForbiddenThroughACrash(t *testing.T) {
 	assert.NotContains(t, m.Labels(), "🤖 Seat the house")
 	h.audit()
 }
+
+// TestForgedHousePresses: the house's buttons with data no table showed
+// are refused, each with its reason, and change nothing.
+func TestForgedHousePresses(t *testing.T) {
+	h := newHarness(t)
+	h.lobby("Bob")
+	lobby := h.tableMessage(nil)
+	v := h.version()
+	data := func(a callback.Action, version uint64) string {
+		return callback.Data{Action: a, Version: version}.String()
+	}
+	tests := []struct {
+		name, data, says string
+	}{
+		{"unseat an absent house", data(callback.UnseatHouse, v), "The house isn't at the table."},
+		{"an old version", data(callback.SeatHouse, v-1), "This table has moved on."},
+		{"a version to come", data(callback.SeatHouse, v+5), "This table has moved on."},
+		{"version 0", "a:0", "This button doesn't work here."},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.says, h.pressRaw("Alice", lobby.MessageID, tc.data).Text)
+			assert.Equal(t, v, h.version(), "nothing applied")
+		})
+	}
+
+	h.seatHouse("Alice")
+	h.startGame("Alice")
+	in := h.version()
+	assert.Equal(t, "A game is in progress; join when it ends.", h.pressRaw("Alice", lobby.MessageID, data(callback.UnseatHouse, in)).Text)
+	assert.Equal(t, in, h.version(), "the house stays in its game")
+	h.audit()
+}
