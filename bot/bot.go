@@ -344,6 +344,9 @@ func (b *Bot) restore(ctx context.Context, keys []storage.TableKey) {
 				b.log.Warn("re-rendering a table", "table", key, "err", err)
 				return
 			}
+			// The house setting may have been turned off just before a
+			// crash, with the house still seated.
+			v, _ = b.houseStandsUp(b.base, v)
 			b.show(v)
 		}, "table", key)
 		select {

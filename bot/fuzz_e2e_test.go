@@ -203,10 +203,12 @@ func (g *updateGen) chat() any {
 }
 
 var fuzzCommands = []string{"newgame", "leave", "balance", "bonus", "rules", "help", "start", "settings", "cancel",
-	"lang", "verify", "top", "stats", "history", "audit", "kick", "grant", "verify_1", "newgame@telegramtest_bot", "newgame@other_bot"}
+	"lang", "verify", "top", "stats", "history", "audit", "kick", "grant", "verify_1", "newgame@telegramtest_bot", "newgame@other_bot",
+	"house", "notify"}
 
 var fuzzArgs = []string{"", "stake 25", "stake 99999999999999999999", "entry -5", "bets x1, bank", "bets ,,,", "turn 10s", "lobby 1h",
-	"knocks 11", "lang ru", "lang xx", "en", "ru", "1", "0", "18446744073709551616", "-3", "1000000000", "1e9", "<b>", strings.Repeat("9", 300)}
+	"knocks 11", "lang ru", "lang xx", "en", "ru", "1", "0", "18446744073709551616", "-3", "1000000000", "1e9", "<b>", strings.Repeat("9", 300),
+	"house off", "off", "notify_4000000001", "notify_0", "notify_-5", "notify_" + strings.Repeat("9", 20)}
 
 func (g *updateGen) message(depth int) obj {
 	text := "/" + fuzzCommands[g.r.IntN(len(fuzzCommands))]
@@ -265,7 +267,8 @@ func (g *updateGen) data() any {
 		return d
 	}
 	return g.spoil(g.pick("j:0", "h:0", "b:1:10", "b:1:-10", "b:1:99999999999999999999", "n:1", "c:0:stake:25",
-		"c:1:lang:ru", "i:stake", "v:1", "v:18446744073709551615", "", ":", "h:1:2:3", strings.Repeat("h", 65)))
+		"c:1:lang:ru", "i:stake", "v:1", "v:18446744073709551615", "", ":", "h:1:2:3", strings.Repeat("h", 65),
+		"a:1", "r:1", "a:0", "u:4000000001", "u:0", "u:-5", "c:0:house:off"))
 }
 
 func (g *updateGen) update() (string, obj) {

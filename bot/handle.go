@@ -356,23 +356,18 @@ func (c *command) newGame(ctx context.Context) {
 	// table's message goes, or stays as the record of its last game.
 	req := c.request(u, game.Command{Kind: game.Open, User: u.ID, Name: u.Name})
 	req.Repost = true
-	solo := c.m.Chat.IsPrivate()
-	if solo {
-		s, err := c.b.store.Settings(ctx, c.m.Chat.ID)
-		if err != nil {
-			c.b.internal("newgame", err)
-			c.say(i18n.T(c.lang, i18n.PopError))
-			return
-		}
-		req.Then = soloHouse(s)
+	if err := c.b.soloThen(ctx, c.m.Chat, &req); err != nil {
+		c.b.internal("newgame", err)
+		c.say(i18n.T(c.lang, i18n.PopError))
+		return
 	}
 	res, err := c.b.store.Apply(ctx, req)
 	switch {
 	case err == nil:
 		c.b.opened(res.View, u, c.m.Chat)
 		c.b.show(res.View)
-		if solo {
-			c.soloHouseAbsent(res)
+		if why := c.b.houseAbsent(res); why != "" {
+			c.say(why)
 		}
 	case errors.Is(err, game.ErrTableOpen):
 		// Bring the open table to the bottom of the chat: a new message,
@@ -507,13 +502,28 @@ func (c *command) setLang(ctx context.Context) {
 // refreshChat re-renders every open table of a chat (one per forum topic):
 // after a change of the chat's settings or language.
 func (b *Bot) refreshChat(ctx context.Context, chat int64) {
+	b.eachTable(ctx, chat, func(v storage.View) {
+		if v.Table.Phase() != game.Closed {
+			b.show(v)
+		}
+	})
+}
+
+// eachTable calls fn with the view of each of the chat's tables (one per
+// forum topic); what it cannot read is logged and left out.
+func (b *Bot) eachTable(ctx context.Context, chat int64, fn func(storage.View)) {
 	keys, err := b.store.ChatTables(ctx, chat)
 	if err != nil {
 		b.log.Warn("listing a chat's tables", "chat", chat, "err", err)
 		return
 	}
 	for _, key := range keys {
-		b.refresh(ctx, key)
+		v, err := b.store.View(ctx, key)
+		if err != nil {
+			b.log.Warn("loading a table", "table", key, "err", err)
+			continue
+		}
+		fn(v)
 	}
 }
 
@@ -579,12 +589,21 @@ func (b *Bot) memberChanged(ctx context.Context, m *tgbotapi.ChatMemberUpdated) 
 	was, is := m.OldChatMember.Status, m.NewChatMember.Status
 	gone := func(s string) bool { return s == "left" || s == "kicked" || s == "" }
 	if gone(is) && !gone(was) {
-		res, err := b.store.CancelAll(ctx, chat, b.clock.Now())
-		if err != nil {
-			b.internal("removed from chat", err)
-			return
-		}
-		b.forget(chat)
+		b.removed(ctx, chat)
+	}
+}
+
+// removed cancels the chat's open tables, refunding the bets, and forgets
+// them: the bot can no longer write there (it was removed from the group,
+// or blocked in the private chat).
+func (b *Bot) removed(ctx context.Context, chat int64) {
+	res, err := b.store.CancelAll(ctx, chat, b.clock.Now())
+	if err != nil {
+		b.internal("removed from chat", err)
+		return
+	}
+	b.forget(chat)
+	if len(res) > 0 {
 		b.log.Info("removed from a chat: bets refunded", "chat", chat, "tables", len(res))
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+
 	"github.com/twentyone-bot/twentyone/bot/callback"
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/game"
@@ -36,10 +38,14 @@ import (
 var houseUser = storage.User{ID: house.ID, Name: "House"}
 
 // houseAnswer is what a player who asked to seat or unseat the house is
-// told, and whether as an alert.
+// told, and whether as an alert; applied when the house sat down or stood
+// up; outdated when the button was drawn for another version than the
+// table's, version.
 type houseAnswer struct {
-	text  string
-	alert bool
+	text              string
+	alert             bool
+	applied, outdated bool
+	version           uint64
 }
 
 // seatHouse seats the house at the table at key (or, with unseat, stands
@@ -57,7 +63,7 @@ func (b *Bot) seatHouse(ctx context.Context, key storage.TableKey, updateID int,
 	i, playerSeated := t.SeatOf(player)
 	switch {
 	case version != 0 && version != t.Version():
-		return houseAnswer{text: i18n.T(l, i18n.PopOutdated)}
+		return houseAnswer{text: i18n.T(l, i18n.PopOutdated), outdated: true, version: t.Version()}
 	case t.Phase() == game.Closed:
 		return houseAnswer{text: i18n.T(l, i18n.PopNoTable)}
 	case t.Phase().InGame():
@@ -79,7 +85,7 @@ func (b *Bot) seatHouse(ctx context.Context, key storage.TableKey, updateID int,
 	switch {
 	case err == nil:
 		b.show(res.View)
-		return houseAnswer{text: i18n.T(l, done)}
+		return houseAnswer{text: i18n.T(l, done), applied: true}
 	case errors.Is(err, storage.ErrDuplicate):
 		return houseAnswer{} // delivered again: answered the first time
 	case errors.Is(err, game.ErrBelowEntryLimit):
@@ -96,16 +102,32 @@ func houseNeedsChips(v storage.View, l i18n.Lang) string {
 }
 
 // pressHouse handles the lobby's buttons that seat and unseat the house.
+// A double tap is answered as the first tap was (see pressedAgain).
 func (b *Bot) pressHouse(ctx context.Context, u update, key storage.TableKey, data callback.Data) {
 	q := u.CallbackQuery
 	l := b.chatLang(ctx, key.Chat, q.From)
-	a := b.seatHouse(ctx, key, u.UpdateID, game.UserID(q.From.ID), data.Version, data.Action == callback.UnseatHouse, l)
+	player := game.UserID(q.From.ID)
+	a := b.seatHouse(ctx, key, u.UpdateID, player, data.Version, data.Action == callback.UnseatHouse, l)
+	switch {
+	case a.applied:
+		b.remember(key, player, data, a.text)
+	case a.outdated:
+		if text, ok := b.pressedAgain(key, player, data, a.version); ok {
+			b.answer(q, text, false)
+			return
+		}
+	}
 	b.answer(q, a.text, a.alert)
 }
 
 // house handles /house: the house sits down at the open table, if the
-// sender sits there.
+// sender sits there. With anything after it, it only says how it is used.
 func (c *command) house(ctx context.Context) {
+	if c.args != "" {
+		// "/house off" must not seat it.
+		c.say(i18n.T(c.lang, i18n.HouseUsage))
+		return
+	}
 	u, ok := c.player()
 	if !ok {
 		return
@@ -116,40 +138,66 @@ func (c *command) house(ctx context.Context) {
 	}
 }
 
-// soloHouse is the follow-up of a solo table's Open (a /newgame in a
-// private chat): the house sits down too, unless the chat forbids it.
-func soloHouse(s storage.ChatSettings) *storage.FollowUp {
-	if s.HouseForbidden {
+// soloThen gives a request that opens a table in chat its follow-up: in
+// a private chat (solo play) the house sits down with the opener, unless
+// the chat forbids it. In a group it changes nothing.
+func (b *Bot) soloThen(ctx context.Context, chat *tgbotapi.Chat, req *storage.ApplyRequest) error {
+	if !chat.IsPrivate() {
 		return nil
 	}
-	return &storage.FollowUp{User: houseUser, Command: game.Command{Kind: game.Join}}
+	s, err := b.store.Settings(ctx, chat.ID)
+	if err != nil {
+		return err
+	}
+	if !s.HouseForbidden {
+		req.Then = &storage.FollowUp{User: houseUser, Command: game.Command{Kind: game.Join}}
+	}
+	return nil
+}
+
+// houseAbsent says why the house did not sit down at the solo table that
+// res opened; "" when it did, or when res is a group's.
+func (b *Bot) houseAbsent(res storage.Applied) string {
+	l := lang(res.Settings)
+	switch {
+	case res.Key.Chat < 0:
+		return "" // a group: the house sits down only when asked
+	case res.Settings.HouseForbidden:
+		return i18n.T(l, i18n.PopHouseForbidden)
+	case errors.Is(res.ThenErr, game.ErrBelowEntryLimit):
+		return houseNeedsChips(res.View, l)
+	case res.ThenErr != nil:
+		b.internal("seating the house", res.ThenErr)
+	}
+	return ""
 }
 
 // unseatHouse stands the house up at every table of the chat where it
 // sits, at the next safe moment (a /kick): the chat's admins forbade it.
 func (b *Bot) unseatHouse(ctx context.Context, chat int64) {
-	keys, err := b.store.ChatTables(ctx, chat)
+	b.eachTable(ctx, chat, func(v storage.View) {
+		if v, stood := b.houseStandsUp(ctx, v); stood {
+			b.show(v)
+		}
+	})
+}
+
+// houseStandsUp stands the house up at the table of v, at the next safe
+// moment, where it sits though the chat forbids it, and returns the table
+// as it is then, and whether it changed. The setting and the stand are two
+// transactions: a restart checks every open table again (see restore).
+func (b *Bot) houseStandsUp(ctx context.Context, v storage.View) (storage.View, bool) {
+	i, ok := v.Table.SeatOf(house.ID)
+	if !ok || v.Table.Seat(i).Leaving || !v.Settings.HouseForbidden {
+		return v, false
+	}
+	res, err := b.store.Apply(ctx, storage.ApplyRequest{Key: v.Key, User: houseUser,
+		Command: game.Command{Kind: game.Kick, Target: house.ID, Version: v.Table.Version()}, Now: b.clock.Now()})
 	if err != nil {
-		b.log.Warn("listing a chat's tables", "chat", chat, "err", err)
-		return
+		b.internal("unseat the house", err)
+		return v, false
 	}
-	for _, key := range keys {
-		v, err := b.store.View(ctx, key)
-		if err != nil {
-			b.log.Warn("loading a table", "table", key, "err", err)
-			continue
-		}
-		if i, ok := v.Table.SeatOf(house.ID); !ok || v.Table.Seat(i).Leaving {
-			continue
-		}
-		res, err := b.store.Apply(ctx, storage.ApplyRequest{Key: key, User: houseUser,
-			Command: game.Command{Kind: game.Kick, Target: house.ID, Version: v.Table.Version()}, Now: b.clock.Now()})
-		if err != nil {
-			b.internal("unseat the house", err)
-			continue
-		}
-		b.show(res.View)
-	}
+	return res.View, true
 }
 
 // fireHouse runs the house's move at a table on its chat's goroutine.
@@ -197,19 +245,5 @@ func (b *Bot) houseMove(ctx context.Context, key storage.TableKey, version uint6
 		// to its timeout. A table that moved on answers ErrOutdated.
 		b.internal("house", err)
 		b.timers.setHouse(key, version, b.clock.Now().Add(timeoutRetry))
-	}
-}
-
-// soloHouseAbsent tells the player of a solo table just opened why the
-// house did not sit down, if it did not.
-func (c *command) soloHouseAbsent(res storage.Applied) {
-	l := lang(res.Settings)
-	switch {
-	case res.Settings.HouseForbidden:
-		c.say(i18n.T(l, i18n.PopHouseForbidden))
-	case errors.Is(res.ThenErr, game.ErrBelowEntryLimit):
-		c.say(houseNeedsChips(res.View, l))
-	case res.ThenErr != nil:
-		c.b.internal("seating the house", res.ThenErr)
 	}
 }

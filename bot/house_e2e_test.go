@@ -73,6 +73,11 @@ func TestSeatAndUnseatTheHouse(t *testing.T) {
 	m = h.tableMessage(func(m telegramtest.ChatMessage) bool { return !contains("House")(m) })
 	assert.Contains(t, m.Labels(), "🤖 Seat the house")
 
+	h.command("Alice", "house", "off")
+	h.botSays("/house takes nothing after it")
+	v := h.view()
+	_, seated := v.Table.SeatOf(house.ID)
+	assert.False(t, seated, "an argument seats nobody")
 	h.command("Alice", "house")
 	h.botSays("The house sits down.")
 	h.tableMessage(contains("🤖 House"))
@@ -267,4 +272,111 @@ func TestSoloPlay(t *testing.T) {
 	h.botSays("Table closed.")
 	h.command("Alice", "newgame")
 	h.botSays("The admins of this chat have turned the house off (/settings).")
+}
+
+// TestSoloNewTable: in a private chat, a closed table's New table opens a
+// solo table as /newgame does, the house seated; with the house turned
+// off, the press says why it is not.
+func TestSoloNewTable(t *testing.T) {
+	h := newHarness(t, inPrivate)
+	h.command("Alice", "newgame")
+	h.tableMessage(contains("2. 🤖 House"))
+	h.command("Alice", "cancel")
+	h.botSays("Table closed.")
+	h.pressData("Alice", action(callback.NewTable))
+	m := h.tableMessage(contains("2. 🤖 House — 10\u202f000"))
+	assert.Contains(t, m.Labels(), "🤖 Unseat the house")
+
+	h.command("Alice", "cancel")
+	h.botSays("Table closed.")
+	h.command("Alice", "settings", "house", "off")
+	h.botSays("Saved.")
+	a := h.pressData("Alice", action(callback.NewTable))
+	assert.Equal(t, "The admins of this chat have turned the house off (/settings).", a.Text)
+	assert.True(t, a.ShowAlert)
+	h.tableMessage(func(m telegramtest.ChatMessage) bool { return contains("1. Alice")(m) && !contains("House")(m) })
+	h.audit()
+}
+
+// TestSoloTableCancelledWhenBlocked: a user who blocks the bot mid-game
+// in their private chat has their solo table cancelled, as a group's
+// tables are when the bot is removed: the bets go back, the house stops
+// moving, and nothing more is sent there.
+func TestSoloTableCancelledWhenBlocked(t *testing.T) {
+	h := newHarness(t, inPrivate)
+	h.decks("9s Td 8h 7c 6d")
+	h.deck.Banker = 1
+	h.command("Alice", "newgame")
+	h.tableMessage(contains("2. 🤖 House"))
+	h.startGame("Alice")
+	h.bet("Alice", 10)
+	require.EqualValues(t, 990, h.balance("Alice"))
+
+	require.NoError(t, h.srv.BlockBot(h.user("Alice").ID, true))
+	require.NoError(t, h.srv.WaitFor(h.ctx(), func(*telegramtest.View) bool {
+		v, err := h.store.View(context.Background(), h.key())
+		return err == nil && v.Table.Phase() == game.Closed
+	}), "the solo table is cancelled")
+	assert.EqualValues(t, 1000, h.balance("Alice"), "the bet is refunded")
+	assert.EqualValues(t, 10_000, h.houseBalance(), "the bank goes back to the house")
+	timers, err := h.store.Timers(context.Background())
+	require.NoError(t, err)
+	assert.Empty(t, timers, "nothing left to fire")
+	h.audit()
+}
+
+// TestHouseForbiddenThroughACrash: the house setting turned off just
+// before a crash, with the house still seated (the setting and the stand
+// are two transactions): the restarted bot stands it up.
+func TestHouseForbiddenThroughACrash(t *testing.T) {
+	h := newHarness(t)
+	h.lobby()
+	h.seatHouse("Alice")
+	h.tableMessage(contains("🤖 House"))
+	h.crash(func() {
+		st, err := storage.Open(h.dbPath, storage.Options{NoSync: true})
+		require.NoError(t, err)
+		_, err = st.UpdateSettings(context.Background(), h.group.ID, func(s *storage.ChatSettings) error {
+			s.HouseForbidden = true
+			return nil
+		})
+		require.NoError(t, err)
+		require.NoError(t, st.Close())
+	})
+	m := h.tableMessage(func(m telegramtest.ChatMessage) bool { return !contains("House")(m) })
+	assert.NotContains(t, m.Labels(), "🤖 Seat the house")
+	h.audit()
+}
+
+// TestForgedHousePresses: the house's buttons with data no table showed
+// are refused, each with its reason, and change nothing.
+func TestForgedHousePresses(t *testing.T) {
+	h := newHarness(t)
+	h.lobby("Bob")
+	lobby := h.tableMessage(nil)
+	v := h.version()
+	data := func(a callback.Action, version uint64) string {
+		return callback.Data{Action: a, Version: version}.String()
+	}
+	tests := []struct {
+		name, data, says string
+	}{
+		{"unseat an absent house", data(callback.UnseatHouse, v), "The house isn't at the table."},
+		{"an old version", data(callback.SeatHouse, v-1), "This table has moved on."},
+		{"a version to come", data(callback.SeatHouse, v+5), "This table has moved on."},
+		{"version 0", "a:0", "This button doesn't work here."},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.says, h.pressRaw("Alice", lobby.MessageID, tc.data).Text)
+			assert.Equal(t, v, h.version(), "nothing applied")
+		})
+	}
+
+	h.seatHouse("Alice")
+	h.startGame("Alice")
+	in := h.version()
+	assert.Equal(t, "A game is in progress; join when it ends.", h.pressRaw("Alice", lobby.MessageID, data(callback.UnseatHouse, in)).Text)
+	assert.Equal(t, in, h.version(), "the house stays in its game")
+	h.audit()
 }

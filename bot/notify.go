@@ -11,6 +11,7 @@ import (
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
+	"github.com/twentyone-bot/twentyone/bot/callback"
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/bot/outbox"
 	"github.com/twentyone-bot/twentyone/bot/render"
@@ -220,11 +221,17 @@ func (b *Bot) announce(ctx context.Context, key storage.TableKey, id int, o open
 	}
 }
 
-// notify handles /notify: in a group, follows it or stops; in private,
-// lists the groups the user follows.
+// notify handles /notify: in a group, follows it or stops (with anything
+// after it, it only says how it is used); in private, lists the groups the
+// user follows.
 func (c *command) notify(ctx context.Context) {
 	if !isGroup(c.m.Chat) {
 		c.follows(ctx)
+		return
+	}
+	if c.args != "" {
+		// "/notify off" must not turn them on: a toggle takes no word.
+		c.say(i18n.T(c.lang, i18n.NotifyUsage))
 		return
 	}
 	u, ok := c.player()
@@ -336,8 +343,14 @@ func isForbidden(err error) bool {
 
 // pressUnfollow handles the button of the private list that stops
 // following a group: only the presser's own following, whatever group the
-// data names. The list is edited to what is left.
+// data names. The list is edited to what is left. A press on a message
+// that shows other buttons (a solo table) is forged: it changes nothing.
 func (b *Bot) pressUnfollow(ctx context.Context, q *tgbotapi.CallbackQuery, chat int64, lang i18n.Lang) {
+	list, others := unfollowButtons(q.Message)
+	if others {
+		b.answer(q, i18n.T(lang, i18n.PopBadButton), false)
+		return
+	}
 	user := game.UserID(q.From.ID)
 	was, err := b.store.Unfollow(ctx, chat, user)
 	if err != nil {
@@ -350,6 +363,11 @@ func (b *Bot) pressUnfollow(ctx context.Context, q *tgbotapi.CallbackQuery, chat
 	} else {
 		b.answer(q, i18n.T(lang, i18n.PopUnfollowed), false)
 	}
+	if !list {
+		// No list to edit: the list Telegram no longer gives (deleted, or
+		// an inaccessible message), or one its last press emptied.
+		return
+	}
 	fs, err := b.store.Follows(ctx, user)
 	if err != nil {
 		b.internal("unfollow", err)
@@ -360,6 +378,26 @@ func (b *Bot) pressUnfollow(ctx context.Context, q *tgbotapi.CallbackQuery, chat
 	b.enqueue(outbox.Op{Chat: private, Slot: "follows:" + strconv.Itoa(id), Do: func(context.Context) error {
 		return forOutbox(b.chatError(private, b.api.editMessage(private, id, msg)))
 	}})
+}
+
+// unfollowButtons reports whether the message shows Unfollow buttons (it
+// is the list of the groups followed), and whether it shows any other.
+func unfollowButtons(m *tgbotapi.Message) (list, others bool) {
+	if m.ReplyMarkup == nil {
+		return false, false
+	}
+	for _, row := range m.ReplyMarkup.InlineKeyboard {
+		for _, btn := range row {
+			if btn.CallbackData == nil {
+				others = true
+				continue
+			}
+			d, err := callback.Parse(*btn.CallbackData)
+			unfollow := err == nil && d.Action == callback.Unfollow
+			list, others = list || unfollow, others || !unfollow
+		}
+	}
+	return list, others
 }
 
 // startedPrivate records that the user wrote to the bot in their private
@@ -389,7 +427,11 @@ func (b *Bot) privateMember(ctx context.Context, m *tgbotapi.ChatMemberUpdated) 
 }
 
 // stopPrivate forgets that the bot may write to the user, and every group
-// they follow: they blocked the bot, or Telegram refused a message to them.
+// they follow, and cancels the solo table of their private chat as a
+// group's tables are when the bot is removed: they blocked the bot, or
+// Telegram refused a message to them. (Two transactions: a crash between
+// them leaves a table whose next message Telegram refuses, which comes
+// here again.)
 func (b *Bot) stopPrivate(ctx context.Context, userID int64) {
 	n, err := b.store.StopPrivate(ctx, game.UserID(userID))
 	if err != nil {
@@ -397,4 +439,5 @@ func (b *Bot) stopPrivate(ctx context.Context, userID int64) {
 		return
 	}
 	b.log.Info("the bot may not write to a user: what they follow stopped", "user", userID, "groups", n)
+	b.removed(ctx, userID)
 }

@@ -156,6 +156,10 @@ func TestNotifyToggles(t *testing.T) {
 	h.command("Carol", "notify")
 	h.botSays("Carol, no more private messages about tables here. /notify to get them again.")
 	assert.Empty(t, h.follows("Carol"))
+	h.clock.Advance(time.Minute)
+	h.command("Carol", "notify", "off")
+	h.botSays("/notify takes nothing after it")
+	assert.Empty(t, h.follows("Carol"), "an argument toggles nothing")
 
 	h.follow("Dave")
 	h.openTable("Alice")
@@ -212,6 +216,36 @@ func TestNotifyListInPrivate(t *testing.T) {
 	assert.Equal(t, []int64{h.group.ID}, h.follows("Bob"))
 }
 
+// TestUnfollowForgedOnATable: an Unfollow press forged on a solo table's
+// message is refused: the table keeps its text and buttons, and the
+// presser still follows the group named.
+func TestUnfollowForgedOnATable(t *testing.T) {
+	h := newHarness(t)
+	h.follow("Alice")
+	alice := h.user("Alice").ID
+	_, err := h.srv.SendCommand(alice, alice, "newgame")
+	require.NoError(t, err)
+	var table telegramtest.ChatMessage
+	require.NoError(t, h.srv.WaitFor(h.ctx(), func(v *telegramtest.View) bool {
+		m, ok := h.srv.LastBotMessage(alice)
+		table = m
+		return ok && strings.Contains(m.Text, "🤖 House")
+	}))
+	cb, err := h.srv.Press(telegramtest.Press{ChatID: alice, From: alice, MessageID: table.MessageID,
+		Data: callback.Data{Action: callback.Unfollow, Chat: h.group.ID}.String()})
+	require.NoError(t, err)
+	a, err := cb.Wait(h.ctx())
+	require.NoError(t, err)
+	assert.Equal(t, "This button doesn't work here.", a.Text)
+	assert.Equal(t, []int64{h.group.ID}, h.follows("Alice"), "nothing changed")
+	h.sayPrivately("Alice", "/balance") // the bot's answer comes after any edit of the table
+	h.privately("Alice", table.MessageID, "your balance")
+	m, ok := h.srv.Message(alice, table.MessageID)
+	require.True(t, ok)
+	assert.Equal(t, table.Text, m.Text, "the table message is not overwritten")
+	assert.Equal(t, table.Labels(), m.Labels())
+}
+
 // TestNotifyForgedLinks: a deep link that names no group, a group the bot
 // is not in, or one the user is not a member of gets a clear answer and
 // follows nothing.
@@ -245,6 +279,18 @@ func TestNotifyForgedLinks(t *testing.T) {
 	m, err := h.srv.OpenLink(eve.ID, link("something_else"))
 	require.NoError(t, err)
 	h.privately("Eve", m.MessageID, "add me to a group", "/newgame")
+
+	// Telegram does not say: nothing changes, and /notify in the group
+	// itself works now that the user started the bot.
+	fault := h.srv.InjectFault(telegramtest.Fault{Kind: telegramtest.FaultInternalError, Methods: []string{"getChatMember"}})
+	h.clock.Advance(time.Minute)
+	m, err = h.srv.OpenLink(h.user("Bob").ID, link("notify_"+strconv.FormatInt(-h.group.ID, 10)))
+	require.NoError(t, err)
+	h.privately("Bob", m.MessageID, "I couldn't check with Telegram", "Send /notify in the group itself")
+	assert.Empty(t, h.follows("Bob"))
+	fault.Remove()
+	h.command("Bob", "notify")
+	h.botSays("Bob, you'll get a private message when a table opens here.")
 }
 
 // TestNotifyStopsWhenBlocked: a user who blocks the bot follows nothing

@@ -206,7 +206,9 @@ func (b *Bot) followTurn(v storage.View) {
 	turn, ok := turnOf(&v.Table)
 	nudged := b.nudges.follow(v.Key, turn, ok)
 	var at time.Time
-	// Groups only: a private chat notifies. The house needs no nudge.
+	// Groups only: in a private chat (solo play) the player's turn comes a
+	// second or two after their own press, the house moving in between,
+	// so they are looking. The house needs no nudge.
 	if ok && !nudged && v.Key.Chat < 0 && turn.user != house.ID {
 		at = nudgeTime(&v.Table)
 	}

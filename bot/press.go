@@ -189,6 +189,14 @@ func (b *Bot) pressTable(ctx context.Context, u update, key storage.TableKey, da
 	// the lobby at the bottom, as /newgame does, and the old message stays
 	// the record of its last game, or goes when it held none.
 	req.Repost = data.Action == callback.NewTable
+	if cmd.Kind == game.Open {
+		// In a private chat, New table opens a solo table, as /newgame.
+		if err := b.soloThen(ctx, q.Message.Chat, &req); err != nil {
+			b.internal("new table", err)
+			b.answer(q, i18n.T(b.chatLang(ctx, key.Chat, q.From), i18n.PopError), false)
+			return
+		}
+	}
 	res, err := b.store.Apply(ctx, req)
 	if err == nil && cmd.Kind == game.Open {
 		b.opened(res.View, from, q.Message.Chat)
@@ -214,9 +222,14 @@ func (b *Bot) pressTable(ctx context.Context, u update, key storage.TableKey, da
 		b.answer(q, text, alert)
 		return
 	}
-	text := toast(lang, cmd, res.Outcome, &res.Table)
+	text, alert := toast(lang, cmd, res.Outcome, &res.Table), false
+	if cmd.Kind == game.Open {
+		if why := b.houseAbsent(res); why != "" {
+			text, alert = why, true
+		}
+	}
 	b.remember(key, from.ID, data, text)
-	b.answer(q, text, false)
+	b.answer(q, text, alert)
 	b.show(res.View)
 }
 

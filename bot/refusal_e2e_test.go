@@ -33,6 +33,16 @@ func TestDoubleTapSaysNothingNew(t *testing.T) {
 	// A tap twice stale is no double tap.
 	assert.Equal(t, "7♠ · 17", h.hit("Bob").Text)
 	assert.Equal(t, "This table has moved on.", h.pressRaw("Bob", msg, hit).Text)
+
+	// The lobby's house buttons too.
+	h = newHarness(t)
+	h.lobby()
+	msg, seat := h.buttonOf(action(callback.SeatHouse))
+	assert.Equal(t, "The house sits down.", h.pressRaw("Alice", msg, seat).Text)
+	assert.Equal(t, "The house sits down.", h.pressRaw("Alice", msg, seat).Text, "the seat's second tap")
+	msg, unseat := h.buttonOf(action(callback.UnseatHouse))
+	assert.Equal(t, "The house stands up.", h.pressRaw("Alice", msg, unseat).Text)
+	assert.Equal(t, "The house stands up.", h.pressRaw("Alice", msg, unseat).Text, "the unseat's second tap")
 }
 
 // TestTurnButtonsOfOthers: a turn button pressed by someone not seated, or

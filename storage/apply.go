@@ -15,9 +15,11 @@ type ApplyRequest struct {
 	Key TableKey
 	// UpdateID is the Telegram update the command comes from; 0 for
 	// commands fired by a timer. It is stored as the chat's last handled
-	// update in the same transaction; a request whose UpdateID is not
-	// above the stored one, within RedeliveryWindow of it, returns
-	// ErrDuplicate and changes nothing.
+	// update in the same transaction; a request for an update the chat
+	// handled already, within RedeliveryWindow of its last, returns
+	// ErrDuplicate and changes nothing. A command the game rejects
+	// leaves its update unhandled: delivered again, it runs again, on the
+	// table as it is then.
 	UpdateID int64
 	// User is who acts: zero for Timeout. A user appearing in the chat for
 	// the first time is created with the starting chips; the profile is

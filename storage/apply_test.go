@@ -369,6 +369,40 @@ func TestUpdatesHandledOutOfOrder(t *testing.T) {
 	assert.EqualValues(t, 1000+recentUpdates+1, acc.Balance, "each update granted once")
 }
 
+// TestRejectedUpdateRedelivered: an update the game rejected wrote
+// nothing, so it is not handled. Delivered again after a restart (a bot
+// killed before it confirmed it), it runs again, on the tables as later
+// updates of its chat left them, and applies if it now can, once: its
+// ledger entries then come after those of a later update of the chat.
+func TestRejectedUpdateRedelivered(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "db")
+	s := openAt(t, path, Options{NoSync: true})
+	topic, other := TableKey{Chat: group}, TableKey{Chat: group, Thread: 3}
+	open := func(key TableKey, id int64, u User) error {
+		_, err := s.Apply(ctx, ApplyRequest{Key: key, UpdateID: id, User: u, Command: game.Command{Kind: game.Open}, Now: t0})
+		return err
+	}
+	apply(t, s, topic, 10, alice, game.Command{Kind: game.Open}, t0)
+	require.ErrorIs(t, open(topic, 11, carol), game.ErrTableOpen)
+	apply(t, s, other, 12, bob, game.Command{Kind: game.Open}, t0)
+	_, err := s.CancelAll(ctx, group, t0)
+	require.NoError(t, err)
+	require.NoError(t, s.Close())
+
+	s = openAt(t, path, Options{NoSync: true})
+	assert.ErrorIs(t, open(other, 12, bob), ErrDuplicate, "applied the first time")
+	require.NoError(t, open(topic, 11, carol), "rejected the first time, and the table is closed now")
+	assert.ErrorIs(t, open(topic, 11, carol), ErrDuplicate, "applied now")
+	later, err := s.History(ctx, group, bob.ID, 10)
+	require.NoError(t, err)
+	late, err := s.History(ctx, group, carol.ID, 10)
+	require.NoError(t, err)
+	require.Len(t, later, 1)
+	require.Len(t, late, 1, "carol's starting chips, once")
+	assert.Equal(t, [2]int64{12, 11}, [2]int64{later[0].Update, late[0].Update})
+	assert.Greater(t, late[0].Seq, later[0].Seq, "update 11 in the ledger after update 12")
+}
+
 func TestApplyFailureInjection(t *testing.T) {
 	for _, stage := range []string{"table", "users", "ledger", "done"} {
 		t.Run(stage, func(t *testing.T) {

@@ -493,6 +493,8 @@ const (
 	NotifyListHint Key = "notify.list.hint"
 	// NotifyListEmpty: the user follows no group: how to follow one.
 	NotifyListEmpty Key = "notify.list.empty"
+	// NotifyUsage: /notify in a group takes no argument.
+	NotifyUsage Key = "notify.usage"
 	// NoticeOpened begins the private message that a table opened: the
 	// group's title, the opener's name. TableLimits and TableCloses follow.
 	NoticeOpened Key = "notice.opened"
@@ -631,6 +633,8 @@ const (
 	BtnHouseOff Key = "btn.house.off"
 	// HelpHouse: /house.
 	HelpHouse Key = "help.house"
+	// HouseUsage: /house takes no argument.
+	HouseUsage Key = "house.usage"
 	// DescHouse describes /house.
 	DescHouse Key = "desc.house"
 	// TopHouse: the house's line under the leaderboard: name, balance,

@@ -99,7 +99,8 @@
 //
 // # Disturbing
 //
-// SetRateLimits turns on Telegram's flood limits (429 with retry_after);
+// SetRateLimits turns on flood limits (429 with retry_after), Telegram's
+// with TelegramRateLimits;
 // InjectFault makes requests fail with 5xx, 429, delays or dropped
 // connections, reproducibly for a given WithFaultSeed; WithClock with a
 // ManualClock moves time for callback deadlines, rate windows and the

@@ -96,6 +96,9 @@ func (s *Server) sendMessage(_ context.Context, p params) (any, *apiError) {
 		return nil, tooManyRequests(retry)
 	}
 	m := s.newMessageLocked(c)
+	// Sent when the limits counted it, so that its event's time is the
+	// one the limits hold against the next message.
+	m.SentAt, m.Date = now, now.Unix()
 	bot := s.w.bot
 	m.From = &bot
 	m.Text, m.Entities = text, entities

@@ -109,3 +109,92 @@ func TestRateLimitsAnswer429WithRetryAfterAndRecover(t *testing.T) {
 		})
 	}
 }
+
+// TestTelegramRateLimits sends into chats at given moments under
+// TelegramRateLimits: each send is taken or refused with the retry_after
+// Telegram would give.
+func TestTelegramRateLimits(t *testing.T) {
+	type send struct {
+		at        time.Duration // since the first send
+		wantRetry int           // 0: taken
+	}
+	// oneASecond sends n at one a second from start, all taken.
+	oneASecond := func(start time.Duration, n int) []send {
+		var out []send
+		for i := range n {
+			out = append(out, send{at: start + time.Duration(i)*time.Second})
+		}
+		return out
+	}
+	tests := []struct {
+		name    string
+		private bool
+		sends   []send
+		refused telegramtest.RateLimitCounts
+	}{
+		{"a burst of three, then one a second", false, append([]send{
+			{at: 0}, {at: 0}, {at: 0},
+			{at: 0, wantRetry: 2},
+			{at: time.Second, wantRetry: 1},
+		}, oneASecond(2*time.Second, 3)...), telegramtest.RateLimitCounts{Chat: 2}},
+		{"one a second, arriving up to 0.9 s late, is never refused", false, []send{
+			{at: 900 * time.Millisecond}, {at: time.Second}, {at: 2 * time.Second},
+			{at: 3900 * time.Millisecond}, {at: 4 * time.Second}, {at: 5 * time.Second},
+		}, telegramtest.RateLimitCounts{}},
+		{"a group's 21st message in a minute waits for the first to leave it", false, append(oneASecond(0, 20),
+			send{at: 20 * time.Second, wantRetry: 40},
+			send{at: 59 * time.Second, wantRetry: 1},
+			send{at: time.Minute}), telegramtest.RateLimitCounts{Group: 2}},
+		{"a private chat has no minute's limit", true, append(oneASecond(0, 21),
+			send{at: 21 * time.Second}), telegramtest.RateLimitCounts{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+			clock := telegramtest.NewManualClock(t0)
+			srv, api := start(t, telegramtest.WithClock(clock))
+			alice := srv.AddUser(telegramtest.User{FirstName: "Alice"})
+			chat := srv.NewGroup("Table", alice).ID
+			if tt.private {
+				chat = srv.PrivateChat(alice).ID
+			}
+			srv.SetRateLimits(telegramtest.TelegramRateLimits())
+			var now time.Duration
+			for i, s := range tt.sends {
+				clock.Advance(s.at - now)
+				now = s.at
+				_, err := api.Send(tgbotapi.NewMessage(chat, "hi"))
+				if s.wantRetry == 0 {
+					assert.NoError(t, err, "send %d at %s", i, s.at)
+					continue
+				}
+				apiErr := asAPIError(t, err)
+				assert.Equal(t, 429, apiErr.Code, "send %d at %s", i, s.at)
+				assert.Equal(t, s.wantRetry, apiErr.RetryAfter, "send %d at %s", i, s.at)
+			}
+			assert.Equal(t, tt.refused, srv.RateLimited(), "the refusals by limit")
+		})
+	}
+}
+
+// TestTelegramRateLimitsGlobal: over all chats, 30 messages in a second.
+func TestTelegramRateLimitsGlobal(t *testing.T) {
+	clock := telegramtest.NewManualClock(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC))
+	srv, api := start(t, telegramtest.WithClock(clock))
+	alice := srv.AddUser(telegramtest.User{FirstName: "Alice"})
+	var chats []int64
+	for i := range 31 {
+		chats = append(chats, srv.NewGroup("Table "+itoa(i), alice).ID)
+	}
+	srv.SetRateLimits(telegramtest.TelegramRateLimits())
+	for _, c := range chats[:30] {
+		_, err := api.Send(tgbotapi.NewMessage(c, "hi"))
+		require.NoError(t, err)
+	}
+	_, err := api.Send(tgbotapi.NewMessage(chats[30], "hi"))
+	assert.Equal(t, 1, asAPIError(t, err).RetryAfter)
+	assert.Equal(t, telegramtest.RateLimitCounts{Global: 1}, srv.RateLimited())
+	clock.Advance(time.Second)
+	_, err = api.Send(tgbotapi.NewMessage(chats[30], "hi"))
+	assert.NoError(t, err)
+}

@@ -32,6 +32,12 @@ type driver struct {
 
 	measuring atomic.Bool
 	draining  atomic.Bool
+	// stop is closed by drain: paced players stop thinking and pressing.
+	stop     chan struct{}
+	stopOnce sync.Once
+	// paced records a paced run's writes, presses and toasts; nil when
+	// the run is not paced.
+	paced *pacedLog
 	// stalePresses makes chats press an outdated button now and then (chaos).
 	stalePresses bool
 
@@ -71,12 +77,17 @@ type chat struct {
 	pending *pendingPress
 	wake    chan struct{}
 	done    bool // drained
+	// stored is the table's version as the answers to its presses tell it
+	// (a press taken at version v leaves the table at v+1), since storedAt.
+	stored   uint64
+	storedAt time.Time
 }
 
 // pendingPress is the press a chat waits on; the router fills it in.
 type pendingPress struct {
 	data     string
 	version  uint64 // the version shown when it was pressed
+	stale    bool   // an outdated button pressed on purpose
 	id       string
 	at       time.Time
 	answered bool
@@ -87,7 +98,11 @@ type pendingPress struct {
 }
 
 func newDriver(srv *telegramtest.Server, cfg *Config) *driver {
-	d := &driver{srv: srv, cfg: cfg, chats: map[int64]*chat{}, lat: newHistogram(), shownPre: map[int64]bool{}}
+	d := &driver{srv: srv, cfg: cfg, chats: map[int64]*chat{}, lat: newHistogram(), shownPre: map[int64]bool{},
+		stop: make(chan struct{})}
+	if cfg.Paced {
+		d.paced = newPacedLog()
+	}
 	d.window.Store(newHistogram())
 	d.sub = srv.Subscribe(1 << 18)
 	go d.route()
@@ -101,6 +116,9 @@ func (d *driver) route() {
 		case telegramtest.EventMessageSent, telegramtest.EventMessageEdited:
 			if e.Message == nil || !e.Message.FromBot {
 				continue
+			}
+			if d.paced != nil {
+				d.paced.write(e.ChatID, e.Time)
 			}
 			v, ok := readTable(e.Message)
 			if !ok {
@@ -150,9 +168,15 @@ func (d *driver) route() {
 			if c == nil || e.Callback == nil || e.Callback.Answer == nil {
 				continue
 			}
+			if d.paced != nil && d.measuring.Load() {
+				d.paced.toast.add(e.Callback.Answer.Latency)
+			}
 			c.mu.Lock()
 			if p := c.pending; p != nil && p.id == e.Callback.ID {
 				p.answered, p.answer = true, e.Callback.Answer.Text
+				if !p.stale && !rejected(p.answer) && p.version+1 > c.stored {
+					c.stored, c.storedAt = p.version+1, e.Time
+				}
 			}
 			c.mu.Unlock()
 			c.signal()
@@ -236,13 +260,15 @@ func (d *driver) play(ctx context.Context) {
 
 func (d *driver) playChat(ctx context.Context, c *chat) {
 	for ctx.Err() == nil {
+		if d.paced != nil && !d.think(ctx, c) {
+			c.finish()
+			return
+		}
 		c.mu.Lock()
 		v := c.view
 		c.mu.Unlock()
 		if d.draining.Load() && v.settled() {
-			c.mu.Lock()
-			c.done = true
-			c.mu.Unlock()
+			c.finish()
 			return
 		}
 		if v.phase == phaseHouse {
@@ -278,12 +304,45 @@ func (d *driver) playChat(ctx context.Context, c *chat) {
 	}
 }
 
+// finish marks the chat drained.
+func (c *chat) finish() {
+	c.mu.Lock()
+	c.done = true
+	c.mu.Unlock()
+}
+
+// think waits while the player makes up their mind, as a paced run's
+// players do; it returns false, at once, when the players stop (drain).
+func (d *driver) think(ctx context.Context, c *chat) bool {
+	select {
+	case <-d.stop:
+		return false
+	default:
+	}
+	t := time.NewTimer(thinkTime(c.rng))
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-d.stop:
+	case <-ctx.Done():
+	}
+	return false
+}
+
+// drain starts the end of the run: no new game starts, and paced players
+// stop pressing.
+func (d *driver) drain() {
+	d.draining.Store(true)
+	d.stopOnce.Do(func() { close(d.stop) })
+}
+
 // pressAndWait presses b as user who and waits until the table shows a
 // newer version or the press is refused. It reports whether the table
 // moved. A stale press must be refused as outdated, or, a double tap (the
 // user pressed b just before), answered without moving the table.
 func (d *driver) pressAndWait(ctx context.Context, c *chat, v tableView, who int, b button, stale, doubleTap bool) bool {
-	p := &pendingPress{data: b.data, version: v.version}
+	p := &pendingPress{data: b.data, version: v.version, stale: stale}
 	c.mu.Lock()
 	if stale {
 		p.version = c.view.version
@@ -309,7 +368,7 @@ func (d *driver) pressAndWait(ctx context.Context, c *chat, v tableView, who int
 	defer timer.Stop()
 	for {
 		c.mu.Lock()
-		moved, answered, text, to, latency := p.moved, p.answered, p.answer, p.to, p.latency
+		moved, answered, text, to, latency, at := p.moved, p.answered, p.answer, p.to, p.latency, p.at
 		c.mu.Unlock()
 		switch {
 		case moved:
@@ -323,6 +382,9 @@ func (d *driver) pressAndWait(ctx context.Context, c *chat, v tableView, who int
 				return true
 			}
 			d.applied.Add(1)
+			if d.paced != nil && !at.IsZero() {
+				d.paced.pressed(c.id, at, at.Add(latency))
+			}
 			if to > p.version+1 && !v.house && !c.showsHouse() {
 				// At the house's table the house may have moved too
 				// before the edit: its moves are no press.
@@ -364,9 +426,17 @@ func (d *driver) pressAndWait(ctx context.Context, c *chat, v tableView, who int
 				d.unanswered = append(d.unanswered, cb)
 				d.mu.Unlock()
 			}
+			if d.paced != nil && !stale && !at.IsZero() && answered {
+				d.paced.pressed(c.id, at, time.Time{}) // taken, never shown
+			}
 			c.resync(d.srv)
 			return false
 		case <-ctx.Done():
+			if !answered {
+				d.mu.Lock()
+				d.unanswered = append(d.unanswered, cb)
+				d.mu.Unlock()
+			}
 			return false
 		}
 	}
@@ -534,28 +604,33 @@ type pacer struct {
 
 func startPacer(ctx context.Context, rate float64) *pacer {
 	p := &pacer{c: make(chan struct{}, max(1, int(rate/100)))}
-	go func() {
-		start := time.Now()
-		sent := 0
-		tick := time.NewTicker(2 * time.Millisecond)
-		defer tick.Stop()
-		for {
+	start := time.Now()
+	sent := 0
+	go everyTick(ctx, 2*time.Millisecond, func(now time.Time) {
+		due := int(now.Sub(start).Seconds()*rate) - sent
+		for ; due > 0; due-- {
+			sent++
 			select {
-			case <-ctx.Done():
-				return
-			case now := <-tick.C:
-				due := int(now.Sub(start).Seconds()*rate) - sent
-				for ; due > 0; due-- {
-					sent++
-					select {
-					case p.c <- struct{}{}:
-					default:
-					}
-				}
+			case p.c <- struct{}{}:
+			default:
 			}
 		}
-	}()
+	})
 	return p
+}
+
+// everyTick calls fn every interval until ctx is done.
+func everyTick(ctx context.Context, interval time.Duration, fn func(now time.Time)) {
+	tick := time.NewTicker(interval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case now := <-tick.C:
+			fn(now)
+		}
+	}
 }
 
 func (p *pacer) wait(ctx context.Context) bool {
@@ -576,6 +651,15 @@ func (c *chat) describe() string {
 		s += fmt.Sprintf("; waits on press %s of %q at version %d: answered %t %q", p.id, p.data, p.version, p.answered, p.answer)
 	}
 	return s
+}
+
+// chatIDs returns the ids of the chats played.
+func (d *driver) chatIDs() []int64 {
+	ids := make([]int64, len(d.list))
+	for i, c := range d.list {
+		ids[i] = c.id
+	}
+	return ids
 }
 
 // preloadedShown returns how many preloaded tables were rendered.

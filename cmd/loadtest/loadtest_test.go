@@ -171,6 +171,9 @@ func TestCLI(t *testing.T) {
 		{[]string{"-preload", "200000000"}, "-preload must be 0 to"},
 		{[]string{"-chaos-kills", "-2"}, "-chaos-kills must not be negative"},
 		{[]string{"-process", "-binary", "x"}, "give one"},
+		{[]string{"-paced", "-rate", "5"}, "-rate does not apply"},
+		{[]string{"-paced", "-faults"}, "-faults injects them"},
+		{[]string{"-paced", "-lobbies", "10"}, "-paced does not apply"},
 		{[]string{"-cpuprofile", filepath.Join(t.TempDir(), "no", "such", "dir", "cpu.prof")}, "-cpuprofile"},
 	} {
 		errs.Reset()

@@ -10,8 +10,17 @@
 // chat showing its table's latest version, no press applied twice, every
 // press answered.
 //
+// With -paced it measures what players see under Telegram's limits instead:
+// the server enforces them (telegramtest.TelegramRateLimits), the bot paces
+// below them, the players take a person's time over each choice, and it
+// reports the time from a press to the table showing it, the time to the
+// toast, the writes per group and over all, how evenly the global budget
+// is shared, and how far the tables shown lag behind; any 429 or a starved
+// group fails the run.
+//
 //	loadtest [flags]                          a load run
-//	loadtest -rate 500                        paced, for latency
+//	loadtest -rate 500                        at a steady 500 presses/s, for latency
+//	loadtest -paced -chats 1000 -duration 5m  human players under Telegram's limits: what they see
 //	loadtest -process -preload 10000          memory and start-up with 10,000 stored tables
 //	loadtest -chaos-kills 20 -duration 60s    kill -9 the bot at random moments
 //	loadtest -faults                          5xx, dropped connections, slow answers, 429 bursts
@@ -59,6 +68,7 @@ func cli(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&cfg.Duration, "duration", 10*time.Second, "length of the measured part")
 	fs.DurationVar(&cfg.Warmup, "warmup", 2*time.Second, "length of the unmeasured start")
 	fs.Float64Var(&cfg.Rate, "rate", 0, "presses per second over all chats; 0: as fast as the bot answers")
+	fs.BoolVar(&cfg.Paced, "paced", false, "under Telegram's limits, enforced by the server and kept by the bot, with players who take 1 to 4 s a choice (5 %: 10 to 40 s); reports what they see")
 	fs.StringVar(&cfg.DB, "db", "", "the database `file` (default: a temporary one)")
 	fs.StringVar(&cfg.Dir, "dir", "", "keep the database, scratch files and the bot's log in this `directory` (default: a temporary one, removed)")
 	fs.Uint64Var(&cfg.Seed, "seed", 1, "seed of the players' choices and the injected faults")
@@ -91,7 +101,7 @@ func cli(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if soak > 0 {
 		cfg.Duration = soak
-		if cfg.Rate == 0 {
+		if cfg.Rate == 0 && !cfg.Paced {
 			cfg.Rate = 500
 		}
 	}
@@ -166,6 +176,12 @@ func checkFlags(cfg Config, soak time.Duration, lobbies int) error {
 		return errors.New("-process and -binary both say how to run the bot: give one")
 	case lobbies < 0 || lobbies > maxPreload:
 		return fmt.Errorf("-lobbies must be 0 to %d", maxPreload)
+	case cfg.Paced && cfg.Rate > 0:
+		return errors.New("-paced players press at their own pace: -rate does not apply")
+	case cfg.Paced && cfg.Faults:
+		return errors.New("-paced counts every 429 as a failure: -faults injects them")
+	case cfg.Paced && lobbies > 0:
+		return errors.New("-lobbies is a run of its own: -paced does not apply")
 	}
 	if cfg.CPUProfile != "" {
 		f, err := os.OpenFile(cfg.CPUProfile, os.O_CREATE|os.O_WRONLY, 0o644)

@@ -18,7 +18,14 @@ func (r *Result) problems(faults bool) []string {
 		}
 	}
 	add(len(r.AuditProblems) > 0, "audit: %d problems: %s", len(r.AuditProblems), strings.Join(first(r.AuditProblems, 5), "; "))
-	add(r.NotDrained > 0, "%d chats still in a game at the end of the drain: %s", r.NotDrained, strings.Join(r.Stuck, "; "))
+	if r.Paced != nil {
+		add(r.NotDrained > 0, "%d chats whose last press never showed by the end: %s", r.NotDrained, strings.Join(r.Stuck, "; "))
+		add(r.Paced.TooMany > 0, "%d × 429 received by the bot %s", r.Paced.TooMany, callList(r.Paced.TooManyMethod))
+		add(r.Paced.FairMinute > starvedRatio, "a group starved: the most- to least-served ratio was %.2f over the minute from +%s (chat %d least served), over %.0f",
+			r.Paced.FairMinute, r.Paced.FairMinuteAt, r.Paced.FairMinuteChat, starvedRatio)
+	} else {
+		add(r.NotDrained > 0, "%d chats still in a game at the end of the drain: %s", r.NotDrained, strings.Join(r.Stuck, "; "))
+	}
 	add(r.NotShowingLatest > 0, "%d chats do not show their table's latest version: %s", r.NotShowingLatest, strings.Join(r.Mismatches, "; "))
 	add(r.Jumps > 0, "%d presses moved their table by more than one version (applied twice?)", r.Jumps)
 	add(r.StaleNotRefused > 0, "%d outdated presses were not refused as outdated", r.StaleNotRefused)
@@ -39,17 +46,26 @@ func (r *Result) print(w io.Writer, cfg Config) {
 	p("== twentyone load test ==")
 	p("bot:        %s", r.Target)
 	rate := "as fast as the bot answers"
-	if cfg.Rate > 0 {
+	switch {
+	case cfg.Paced:
+		rate = fmt.Sprintf("at human pace (%s to %s a choice, 1 in %d %s to %s) under Telegram's limits",
+			thinkMin, thinkMax, pauseOdds, pauseMin, pauseMax)
+	case cfg.Rate > 0:
 		rate = fmt.Sprintf("paced at %.0f presses/s", cfg.Rate)
 	}
 	p("load:       %d chats × 4 players, %s, measured %s after %s warm-up", r.Chats, rate, r.Measured.Round(time.Millisecond), cfg.Warmup)
 	p("floors:     bbolt commit of %d bytes (fsync) %s = %.0f commits/s; HTTP round trip %s, %.0f/s with 64 clients",
 		f.TableBytes, ms(f.Commit), f.CommitsPerSec, ms(f.RoundTrip), f.RoundTripsPerSec)
 	p("")
-	p("presses/s:  %.0f  (%.2f× the bare-commit rate, %.3f× the HTTP round-trip rate)",
-		r.PressesPerSec, r.PressesPerSec/f.CommitsPerSec, r.PressesPerSec/f.RoundTripsPerSec)
-	p("press→edit: p50 %s  p95 %s  p99 %s  max %s  (p50 %.1f×, p99 %.1f× the floor of 1 commit + 3 round trips = %s)",
-		ms(r.P50), ms(r.P95), ms(r.P99), ms(r.Max), ratio(r.P50, f.pressFloor()), ratio(r.P99, f.pressFloor()), ms(f.pressFloor()))
+	if r.Paced != nil {
+		p("presses/s:  %.1f  (the players' pace, not the bot's)", r.PressesPerSec)
+		r.Paced.print(p, r)
+	} else {
+		p("presses/s:  %.0f  (%.2f× the bare-commit rate, %.3f× the HTTP round-trip rate)",
+			r.PressesPerSec, r.PressesPerSec/f.CommitsPerSec, r.PressesPerSec/f.RoundTripsPerSec)
+		p("press→edit: p50 %s  p95 %s  p99 %s  max %s  (p50 %.1f×, p99 %.1f× the floor of 1 commit + 3 round trips = %s)",
+			ms(r.P50), ms(r.P95), ms(r.P99), ms(r.Max), ratio(r.P50, f.pressFloor()), ratio(r.P99, f.pressFloor()), ms(f.pressFloor()))
+	}
 	p("API calls:  %.2f per press without getUpdates, %.2f with  %s", r.CallsPerPress, r.CallsPerPressAll, callList(r.Calls))
 	if len(r.FailedCalls) > 0 {
 		p("failed:     %s", callList(r.FailedCalls))

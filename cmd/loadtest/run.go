@@ -28,6 +28,12 @@ type Config struct {
 	// Rate caps the presses per second over all chats; 0 presses as fast
 	// as the bot answers.
 	Rate float64
+	// Paced runs under Telegram's limits: the bot paces with
+	// outbox.TelegramLimits, the server answers 429 past
+	// telegramtest.TelegramRateLimits, and the players take their time
+	// over each choice (thinkTime) and stop at the end of the measured
+	// part rather than play every game out.
+	Paced bool
 	// DB is the database file; empty for one in Dir.
 	DB string
 	// Dir holds the database, the floor's scratch files and the bot's log;
@@ -87,6 +93,11 @@ func (c *Config) defaults() {
 	}
 	if c.PressTimeout <= 0 {
 		c.PressTimeout = 30 * time.Second
+		if c.Paced {
+			// Under the global budget a render may wait for every other
+			// group's: a minute with 1,000 groups.
+			c.PressTimeout = 3 * time.Minute
+		}
 	}
 	if c.DrainTimeout <= 0 {
 		c.DrainTimeout = 2 * time.Minute
@@ -181,6 +192,10 @@ type Result struct {
 	AuditProblems []string
 	// DroppedEvents counts server events the load tool missed.
 	DroppedEvents uint64
+	// Paced holds a paced run's figures; nil for another run. P50 to Mean
+	// are then the times from a press to the first table message showing
+	// its effect.
+	Paced *PacedResult
 }
 
 // run runs one load as cfg says and returns what it measured. An error is
@@ -210,6 +225,7 @@ func run(ctx context.Context, cfg Config) (res *Result, err error) {
 	set := botSettings{
 		Endpoint: srv.Endpoint(), Token: srv.Token(), DBPath: db, StartingChips: 1_000_000,
 		TurnTimeout: cfg.TurnTimeout, LobbyTimeout: cfg.LobbyTimeout, PollTimeout: 25 * time.Second,
+		RateLimits: cfg.Paced,
 	}
 	if cfg.Preload > maxPreload {
 		return nil, fmt.Errorf("-preload %d: at most %d", cfg.Preload, maxPreload)
@@ -239,6 +255,9 @@ func run(ctx context.Context, cfg Config) (res *Result, err error) {
 	probe, err := newProbe(srv)
 	if err != nil {
 		return nil, err
+	}
+	if cfg.Paced {
+		srv.SetRateLimits(telegramtest.TelegramRateLimits())
 	}
 	logf("starting the bot: %s", res.Target)
 	t0 := time.Now()
@@ -275,7 +294,11 @@ func run(ctx context.Context, cfg Config) (res *Result, err error) {
 	res.Ready = answer.AnsweredAt.Sub(t0)
 	logf("ready: first press answered %s after the start", res.Ready.Round(time.Millisecond))
 
-	sctx, cancel := context.WithTimeout(ctx, time.Minute+time.Duration(cfg.Chats)*10*time.Millisecond)
+	perChat := 10 * time.Millisecond
+	if cfg.Paced {
+		perChat = 100 * time.Millisecond // each table's first message waits its turn in the global budget
+	}
+	sctx, cancel := context.WithTimeout(ctx, time.Minute+time.Duration(cfg.Chats)*perChat)
 	err = d.setup(sctx, cfg.Chats)
 	cancel()
 	if err != nil {
@@ -337,6 +360,11 @@ func run(ctx context.Context, cfg Config) (res *Result, err error) {
 	d.measuring.Store(true)
 	mstart := time.Now()
 	mend := mstart.Add(cfg.Duration)
+	if d.paced != nil {
+		sctx, stopSampling := context.WithDeadline(ctx, mend)
+		defer stopSampling()
+		go everyTick(sctx, time.Second, func(now time.Time) { d.paced.sample(now, d.list) })
+	}
 
 	var chaos sync.WaitGroup
 	var chaosErr error
@@ -357,7 +385,7 @@ func run(ctx context.Context, cfg Config) (res *Result, err error) {
 		progress = time.Second
 	}
 	tick := time.NewTicker(progress)
-	last, lastAt := int64(0), mstart
+	last, lastAt, lastWrites := int64(0), mstart, 0
 	for time.Now().Before(mend) {
 		select {
 		case <-ctx.Done():
@@ -378,9 +406,17 @@ func run(ctx context.Context, cfg Config) (res *Result, err error) {
 			if p, ok := tgt.(*process); ok && cfg.ChaosKills > 0 {
 				kills = fmt.Sprintf("  kills %d", p.killCount())
 			}
-			logf("[%5.1fs] presses %d (%.0f/s)  p50 %s p95 %s p99 %s  bot RSS %.0f MB (peak %.0f)  goroutines %d  stalls %d%s",
+			paced := ""
+			if d.paced != nil {
+				writes := d.paced.writeCount()
+				tooMany, _ := tooManyRequests(srv.Calls())
+				paced = fmt.Sprintf("  toast p99 %s  writes %.1f/s  429s %d",
+					ms(d.paced.toast.quantile(.99)), float64(writes-lastWrites)/now.Sub(lastAt).Seconds(), tooMany)
+				lastWrites = writes
+			}
+			logf("[%5.1fs] presses %d (%.0f/s)  p50 %s p95 %s p99 %s%s  bot RSS %.0f MB (peak %.0f)  goroutines %d  stalls %d%s",
 				now.Sub(mstart).Seconds(), n, float64(n-last)/now.Sub(lastAt).Seconds(),
-				ms(w.quantile(.5)), ms(w.quantile(.95)), ms(w.quantile(.99)), mb(rss), mb(peak), g, d.stalls.Load(), kills)
+				ms(w.quantile(.5)), ms(w.quantile(.95)), ms(w.quantile(.99)), paced, mb(rss), mb(peak), g, d.stalls.Load(), kills)
 			last, lastAt = n, now
 		}
 	}
@@ -427,9 +463,14 @@ func run(ctx context.Context, cfg Config) (res *Result, err error) {
 		res.CallsPerPressAll = float64(calls.Total()) / float64(res.Presses)
 	}
 
-	// Every game in progress is played to its end.
-	logf("measured %s: draining: playing every game to its end", res.Measured.Round(time.Millisecond))
-	d.draining.Store(true)
+	// Every game in progress is played to its end; paced players stop
+	// instead, once their last press shows.
+	if cfg.Paced {
+		logf("measured %s: the players stop; waiting for their last presses to show", res.Measured.Round(time.Millisecond))
+	} else {
+		logf("measured %s: draining: playing every game to its end", res.Measured.Round(time.Millisecond))
+	}
+	d.drain()
 	drainEnd := time.Now().Add(cfg.DrainTimeout)
 	for len(d.notDrained()) > 0 && time.Now().Before(drainEnd) {
 		if !outbox.Sleep(ctx, 50*time.Millisecond) {
@@ -481,6 +522,11 @@ func run(ctx context.Context, cfg Config) (res *Result, err error) {
 		return nil, fmt.Errorf("stopping the bot: %w", err)
 	}
 	res.DroppedEvents = d.sub.Dropped()
+	if d.paced != nil {
+		res.Paced = d.paced.figures(mstart, mend, set.limits(), d.chatIDs())
+		res.Paced.TooMany, res.Paced.TooManyMethod = tooManyRequests(srv.Calls())
+		res.Paced.TooManyLimit = srv.RateLimited()
+	}
 	res.Games, res.HouseGames = d.games.Load(), d.houseGames.Load()
 	res.Applied, res.Rejections, res.Stalls = d.applied.Load(), d.rejections.Load(), d.stalls.Load()
 	res.Jumps, res.Stale, res.StaleNotRefused = d.jumps.Load(), d.stale.Load(), d.staleApplied.Load()

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/twentyone-bot/twentyone/bot"
+	"github.com/twentyone-bot/twentyone/bot/outbox"
 	"github.com/twentyone-bot/twentyone/game"
 	"github.com/twentyone-bot/twentyone/storage"
 )
@@ -34,6 +35,9 @@ type botSettings struct {
 	TurnTimeout   time.Duration
 	LobbyTimeout  time.Duration
 	PollTimeout   time.Duration
+	// RateLimits paces the bot at Telegram's limits
+	// (outbox.TelegramLimits), as telegram.rate_limits does.
+	RateLimits bool
 	// HTTPListen is the child's admin address (/metrics for goroutines).
 	HTTPListen string
 }
@@ -43,7 +47,7 @@ func (s botSettings) env() []string {
 	return []string{
 		"TWENTYONE_TELEGRAM_TOKEN=" + s.Token,
 		"TWENTYONE_TELEGRAM_API_ENDPOINT=" + s.Endpoint,
-		"TWENTYONE_TELEGRAM_RATE_LIMITS=false",
+		"TWENTYONE_TELEGRAM_RATE_LIMITS=" + strconv.FormatBool(s.RateLimits),
 		"TWENTYONE_TELEGRAM_POLL_TIMEOUT=" + s.PollTimeout.String(),
 		"TWENTYONE_STORAGE_PATH=" + s.DBPath,
 		"TWENTYONE_HTTP_LISTEN=" + s.HTTPListen,
@@ -63,6 +67,9 @@ func settingsFromEnv(getenv func(string) string) (botSettings, error) {
 		HTTPListen: getenv("TWENTYONE_HTTP_LISTEN"),
 	}
 	var err error
+	if s.RateLimits, err = strconv.ParseBool(getenv("TWENTYONE_TELEGRAM_RATE_LIMITS")); err != nil {
+		return s, fmt.Errorf("TWENTYONE_TELEGRAM_RATE_LIMITS: %w", err)
+	}
 	if s.StartingChips, err = strconv.ParseInt(getenv("TWENTYONE_TABLE_STARTING_CHIPS"), 10, 64); err != nil {
 		return s, fmt.Errorf("TWENTYONE_TABLE_STARTING_CHIPS: %w", err)
 	}
@@ -82,7 +89,7 @@ func settingsFromEnv(getenv func(string) string) (botSettings, error) {
 }
 
 // openBot opens the store (with fsync) and connects the bot, wired as
-// cmd/twentyone wires them without rate limits.
+// cmd/twentyone wires them.
 func openBot(ctx context.Context, s botSettings, log *slog.Logger, onCommit func(time.Duration, int)) (*storage.Store, *bot.Bot, error) {
 	settings := game.DefaultSettings()
 	settings.TurnTimeout = s.TurnTimeout
@@ -101,12 +108,21 @@ func openBot(ctx context.Context, s botSettings, log *slog.Logger, onCommit func
 		Store:       st,
 		Logger:      log,
 		PollTimeout: s.PollTimeout,
+		Limits:      s.limits(),
 	})
 	if err != nil {
 		_ = st.Close()
 		return nil, nil, fmt.Errorf("connecting the bot: %w", err)
 	}
 	return st, b, nil
+}
+
+// limits are the outgoing calls' limits, as cmd/twentyone sets them.
+func (s botSettings) limits() outbox.Limits {
+	if s.RateLimits {
+		return outbox.TelegramLimits()
+	}
+	return outbox.Limits{}
 }
 
 // target is the bot under load.

@@ -1,0 +1,508 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"net/http"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/twentyone-bot/twentyone/bot/outbox"
+	"github.com/twentyone-bot/twentyone/bot/telegramtest"
+)
+
+// The players' pace in a paced run: each choice takes thinkMin to thinkMax,
+// uniformly, and one in pauseOdds takes pauseMin to pauseMax instead (a
+// player who looks away, answers a message, fetches a drink).
+const (
+	thinkMin  = time.Second
+	thinkMax  = 4 * time.Second
+	pauseOdds = 20 // 5 %
+	pauseMin  = 10 * time.Second
+	pauseMax  = 40 * time.Second
+)
+
+// thinkTime draws how long a player takes over a choice.
+func thinkTime(r *rand.Rand) time.Duration {
+	lo, hi := thinkMin, thinkMax
+	if r.IntN(pauseOdds) == 0 {
+		lo, hi = pauseMin, pauseMax
+	}
+	return lo + time.Duration(r.Int64N(int64(hi-lo)+1))
+}
+
+// waitFloor is the least wait the fairness figure counts: the spacing of
+// a group's 20 writes a minute spread evenly. A shorter wait is not a
+// share of the global budget a group could be denied.
+const waitFloor = 3 * time.Second
+
+// minuteWindows bounds how many minute windows the fairness figure looks
+// at: one starting every second, or fewer over a run longer than 10
+// minutes.
+const minuteWindows = 600
+
+// starvedRatio is the most- to least-served ratio over a minute above
+// which a paced run fails: a group starves.
+const starvedRatio = 2.0
+
+// pressRecord is an applied press: when it was made, and when the first
+// table message showing its effect reached the chat (zero: never).
+type pressRecord struct {
+	chat        int64
+	at, shownAt time.Time
+}
+
+// pacedLog records what a paced run needs besides the driver's counts:
+// every write the bot made (a message sent or edited, as Telegram counts
+// them), every applied press, the toasts' latencies, and how far each
+// chat's shown table was behind its stored one. Its methods are safe for
+// concurrent use.
+type pacedLog struct {
+	toast *histogram // press to answer, over the measured part
+
+	mu      sync.Mutex
+	writes  map[int64][]time.Time // by chat, in order
+	all     []time.Time           // every write, in order
+	presses []pressRecord
+	// behind counts the samples of chats by versions behind (0: showing
+	// the stored version); behindFor is how long those behind had been.
+	behind    map[uint64]int
+	behindFor *histogram
+}
+
+func newPacedLog() *pacedLog {
+	return &pacedLog{toast: newHistogram(), writes: map[int64][]time.Time{}, behind: map[uint64]int{}, behindFor: newHistogram()}
+}
+
+// write records a message the bot sent or edited in a chat.
+func (l *pacedLog) write(chat int64, at time.Time) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.writes[chat] = append(l.writes[chat], at)
+	l.all = append(l.all, at)
+}
+
+// pressed records an applied press; shownAt is zero when it never showed.
+func (l *pacedLog) pressed(chat int64, at, shownAt time.Time) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.presses = append(l.presses, pressRecord{chat: chat, at: at, shownAt: shownAt})
+}
+
+// sample records how far each chat's table message is behind the version
+// its presses' answers say is stored.
+func (l *pacedLog) sample(now time.Time, chats []*chat) {
+	for _, c := range chats {
+		c.mu.Lock()
+		var n uint64
+		if c.stored > c.view.version {
+			n = c.stored - c.view.version
+		}
+		since := c.storedAt
+		c.mu.Unlock()
+		l.mu.Lock()
+		l.behind[n]++
+		l.mu.Unlock()
+		if n > 0 {
+			l.behindFor.add(now.Sub(since))
+		}
+	}
+}
+
+// PacedResult is what a paced run measured beyond the presses' latency.
+type PacedResult struct {
+	// Toast* are the times from a press to its answer (the toast).
+	ToastP50, ToastP95, ToastP99, ToastMax time.Duration
+	// TooMany counts the 429s the server answered over the whole run, by
+	// method and by the limit they were past.
+	TooMany       int
+	TooManyMethod map[string]int
+	TooManyLimit  telegramtest.RateLimitCounts
+	// GroupMinuteMax is the most writes into one group in any 60 s, and
+	// GroupMinuteChat that group; MinSpacing is the least time between two
+	// writes into one group and UnderSecond counts the gaps under 1 s.
+	GroupMinuteMax  int
+	GroupMinuteChat int64
+	MinSpacing      time.Duration
+	UnderSecond     int
+	// GlobalMean is the bot's writes per second over the measured part,
+	// GlobalMax the most in any 1 s of the run; Contended is the share of
+	// the measured part in which the global budget was contended (see
+	// contention).
+	GlobalMean float64
+	GlobalMax  int
+	Contended  float64
+	// FairRun and FairMinute are the most- to least-served ratios over the
+	// measured part and at worst over a minute of it (FairMinuteAt after
+	// its start, FairMinuteChat the least served group then): a group's
+	// service is its presses shown per second of waiting while the global
+	// budget was contended (see fairness).
+	FairRun, FairMinute float64
+	FairMinuteAt        time.Duration
+	FairMinuteChat      int64
+	// ShownPerMinute is the presses shown per group per minute: the least,
+	// median and most over the groups.
+	ShownPerMinute [3]float64
+	// Behind* are the samples of every chat each second: the share in
+	// which its table showed an older version than the stored one, by how
+	// many versions (the 99th percentile and most), and for how long.
+	BehindShare          float64
+	BehindP99, BehindMax uint64
+	BehindForP99         time.Duration
+	BehindForMax         time.Duration
+}
+
+// figures computes the paced figures from the log, for the measured
+// part [start, end) of a run in which the bot paced at limits.
+func (l *pacedLog) figures(start, end time.Time, limits outbox.Limits, chats []int64) *PacedResult {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	// The events come in the server's order, which is its clock's; sorted
+	// all the same, as what follows counts on it.
+	sortTimes(l.all)
+	for _, w := range l.writes {
+		sortTimes(w)
+	}
+	r := &PacedResult{
+		ToastP50: l.toast.quantile(.5), ToastP95: l.toast.quantile(.95),
+		ToastP99: l.toast.quantile(.99), ToastMax: l.toast.quantile(1),
+	}
+	r.GroupMinuteMax, r.GroupMinuteChat, r.MinSpacing, r.UnderSecond = groupWrites(l.writes)
+	span := end.Sub(start)
+	if span > 0 {
+		r.GlobalMean = float64(countIn(l.all, start, end)) / span.Seconds()
+	}
+	r.GlobalMax = mostIn(l.all, time.Second)
+	busy := newContention(l.presses, start, end, limits.PerSecond)
+	if span > 0 {
+		r.Contended = float64(busy.within(start, end)) / float64(span)
+	}
+	f := fairness{writes: l.writes, presses: l.presses, limits: limits, busy: busy}
+	r.FairRun, r.FairMinuteChat = f.ratio(start, end)
+	r.FairMinute = r.FairRun // a run shorter than a minute is its own minute
+	if span > time.Minute {
+		r.FairMinute = 0
+		step := max(time.Second, span/minuteWindows)
+		for s := start; !s.Add(time.Minute).After(end); s = s.Add(step) {
+			if q, chat := f.ratio(s, s.Add(time.Minute)); q > r.FairMinute {
+				r.FairMinute, r.FairMinuteAt, r.FairMinuteChat = q, s.Sub(start), chat
+			}
+		}
+	}
+	r.ShownPerMinute = shownPerMinute(l.presses, chats, start, end)
+	r.BehindShare, r.BehindP99, r.BehindMax = behindFigures(l.behind)
+	r.BehindForP99, r.BehindForMax = l.behindFor.quantile(.99), l.behindFor.quantile(1)
+	return r
+}
+
+// groupWrites returns the most writes into one group in any 60 s and that
+// group, and the least time between two writes into a group with the
+// number of gaps under a second.
+func groupWrites(writes map[int64][]time.Time) (most int, chat int64, minGap time.Duration, under int) {
+	minGap = -1
+	for id, w := range writes {
+		if id >= 0 {
+			continue // a private chat: not a group
+		}
+		if n := mostIn(w, time.Minute); n > most {
+			most, chat = n, id
+		}
+		for i := 1; i < len(w); i++ {
+			gap := w[i].Sub(w[i-1])
+			if minGap < 0 || gap < minGap {
+				minGap = gap
+			}
+			if gap < time.Second {
+				under++
+			}
+		}
+	}
+	return most, chat, max(minGap, 0), under
+}
+
+// mostIn returns the most times of a sorted list within any span of
+// length d (the latest minus the earliest under d), as a sliding window
+// counts them.
+func mostIn(times []time.Time, d time.Duration) int {
+	most, i := 0, 0
+	for j := range times {
+		for times[j].Sub(times[i]) >= d {
+			i++
+		}
+		most = max(most, j-i+1)
+	}
+	return most
+}
+
+// countIn counts the times of a sorted list in [from, to).
+func countIn(times []time.Time, from, to time.Time) int {
+	lo := sort.Search(len(times), func(i int) bool { return !times[i].Before(from) })
+	hi := sort.Search(len(times), func(i int) bool { return !times[i].Before(to) })
+	return hi - lo
+}
+
+// contention marks the whole seconds, counted from an origin, in the
+// middle of which at least perSecond groups waited for a press to show:
+// more than the global budget serves in a second, so that it held some of
+// them back.
+type contention struct {
+	origin time.Time
+	prefix []int // prefix[k]: contended seconds among the first k
+}
+
+func newContention(presses []pressRecord, start, end time.Time, perSecond int) contention {
+	origin, last := start, end
+	var made, shown []time.Time
+	for _, p := range presses {
+		made = append(made, p.at)
+		origin = earliest(origin, p.at)
+		if !p.shownAt.IsZero() {
+			shown = append(shown, p.shownAt)
+			last = latest(last, p.shownAt)
+		}
+	}
+	sortTimes(made)
+	sortTimes(shown)
+	n := int(last.Sub(origin)/time.Second) + 1
+	c := contention{origin: origin, prefix: make([]int, n+1)}
+	for k := range n {
+		mid := origin.Add(time.Duration(k)*time.Second + time.Second/2)
+		waiting := countIn(made, origin, mid.Add(1)) - countIn(shown, origin, mid.Add(1))
+		c.prefix[k+1] = c.prefix[k]
+		if perSecond > 0 && waiting >= perSecond {
+			c.prefix[k+1]++
+		}
+	}
+	return c
+}
+
+// within returns how much of [a, b) fell in contended seconds.
+func (c contention) within(a, b time.Time) time.Duration {
+	if !b.After(a) {
+		return 0
+	}
+	return c.before(b) - c.before(a)
+}
+
+// before returns the contended time in [origin, t).
+func (c contention) before(t time.Time) time.Duration {
+	d := t.Sub(c.origin)
+	if d <= 0 {
+		return 0
+	}
+	k := int(d / time.Second)
+	if k >= len(c.prefix)-1 {
+		return time.Duration(c.prefix[len(c.prefix)-1]) * time.Second
+	}
+	full := time.Duration(c.prefix[k]) * time.Second
+	if c.prefix[k+1] > c.prefix[k] {
+		full += d - time.Duration(k)*time.Second
+	}
+	return full
+}
+
+func sortTimes(t []time.Time) { sort.Slice(t, func(i, j int) bool { return t[i].Before(t[j]) }) }
+
+func earliest(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
+}
+
+// fairness measures how evenly the global budget is shared. A press waits
+// from when it was made until the first table message showing it; of that
+// wait only what passed while its group's own limits (the bot's: a write a
+// ChatInterval, GroupPerMinute a window) would have let a write through
+// and the global budget was contended counts, and at least waitFloor. A
+// group's service over a window is its presses shown per second of such
+// waiting: 1 over the mean wait. Presses still waiting at the window's end
+// count with their wait so far, but only against their group (a wait not
+// over yet is a lower bound: it can show a group worse served, never
+// better).
+type fairness struct {
+	writes  map[int64][]time.Time
+	presses []pressRecord
+	limits  outbox.Limits
+	busy    contention
+}
+
+// wait returns the counted wait of a press up to until.
+func (f *fairness) wait(p pressRecord, until time.Time) time.Duration {
+	// The writes before until, not counting the one that showed the press
+	// (at until, or a hair off where clocks were rounded).
+	w := f.writes[p.chat]
+	cut := until.Add(-time.Millisecond)
+	k := sort.Search(len(w), func(i int) bool { return !w[i].Before(cut) })
+	from := p.at
+	if k > 0 && f.limits.ChatInterval > 0 {
+		from = latest(from, w[k-1].Add(f.limits.ChatInterval))
+	}
+	if n := f.limits.GroupPerMinute; n > 0 && p.chat < 0 && k >= n {
+		window := f.limits.GroupWindow
+		if window <= 0 {
+			window = time.Minute
+		}
+		from = latest(from, w[k-n].Add(window))
+	}
+	return max(f.busy.within(from, until), waitFloor)
+}
+
+func latest(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
+}
+
+// ratio returns the most- to least-served ratio over [from, to), and the
+// least served group; 0 when no group had a press shown.
+func (f *fairness) ratio(from, to time.Time) (float64, int64) {
+	type acc struct {
+		done, all   time.Duration
+		nDone, nAll int
+	}
+	groups := map[int64]*acc{}
+	get := func(chat int64) *acc {
+		a := groups[chat]
+		if a == nil {
+			a = &acc{}
+			groups[chat] = a
+		}
+		return a
+	}
+	for _, p := range f.presses {
+		switch {
+		case !p.shownAt.IsZero() && !p.shownAt.Before(from) && p.shownAt.Before(to):
+			w := f.wait(p, p.shownAt)
+			a := get(p.chat)
+			a.done += w
+			a.all += w
+			a.nDone++
+			a.nAll++
+		case p.at.Before(to) && (p.shownAt.IsZero() || !p.shownAt.Before(to)):
+			a := get(p.chat)
+			a.all += f.wait(p, to)
+			a.nAll++
+		}
+	}
+	best, worst := time.Duration(-1), time.Duration(0)
+	var worstChat int64
+	for chat, a := range groups {
+		if a.nDone > 0 {
+			if m := a.done / time.Duration(a.nDone); best < 0 || m < best {
+				best = m
+			}
+		}
+		if m := a.all / time.Duration(a.nAll); m > worst {
+			worst, worstChat = m, chat
+		}
+	}
+	if best <= 0 {
+		return 0, 0
+	}
+	return float64(worst) / float64(best), worstChat
+}
+
+// shownPerMinute returns the least, median and most presses shown per
+// minute over the chats, in [start, end).
+func shownPerMinute(presses []pressRecord, chats []int64, start, end time.Time) [3]float64 {
+	counts := map[int64]int{}
+	for _, id := range chats {
+		counts[id] = 0
+	}
+	for _, p := range presses {
+		if _, ok := counts[p.chat]; ok && !p.shownAt.IsZero() && !p.shownAt.Before(start) && p.shownAt.Before(end) {
+			counts[p.chat]++
+		}
+	}
+	if len(counts) == 0 || !end.After(start) {
+		return [3]float64{}
+	}
+	var list []int
+	for _, n := range counts {
+		list = append(list, n)
+	}
+	sort.Ints(list)
+	per := end.Sub(start).Minutes()
+	return [3]float64{float64(list[0]) / per, float64(list[len(list)/2]) / per, float64(list[len(list)-1]) / per}
+}
+
+// behindFigures returns the share of samples behind, and the 99th
+// percentile and most versions behind.
+func behindFigures(samples map[uint64]int) (share float64, p99, most uint64) {
+	var keys []uint64
+	total := 0
+	for k, n := range samples {
+		keys = append(keys, k)
+		total += n
+	}
+	if total == 0 {
+		return 0, 0, 0
+	}
+	sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] })
+	rank := int(math.Ceil(.99 * float64(total)))
+	seen := 0
+	p99set := false
+	for _, k := range keys {
+		seen += samples[k]
+		if !p99set && seen >= rank {
+			p99, p99set = k, true
+		}
+		most = k
+	}
+	return 1 - float64(samples[0])/float64(total), p99, most
+}
+
+// writeCount returns how many writes the bot made so far.
+func (l *pacedLog) writeCount() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.all)
+}
+
+// tooManyRequests counts the calls answered 429, in all and by method.
+func tooManyRequests(calls telegramtest.CallLog) (int, map[string]int) {
+	total, by := 0, map[string]int{}
+	for m, st := range calls.Methods {
+		if n := st.Codes[http.StatusTooManyRequests]; n > 0 {
+			total += n
+			by[m] = n
+		}
+	}
+	return total, by
+}
+
+// print writes the paced figures. Latencies under Telegram's limits are
+// the pacing's, not the machine's: they are given as measured, not as
+// ratios to the floors.
+func (pr *PacedResult) print(p func(string, ...any), r *Result) {
+	p("press→seen: p50 %s  p95 %s  p99 %s  max %s  (from a press to the first table message showing its effect)",
+		ms(r.P50), ms(r.P95), ms(r.P99), ms(r.Max))
+	p("toast:      p50 %s  p95 %s  p99 %s  max %s  (from a press to its answer)",
+		ms(pr.ToastP50), ms(pr.ToastP95), ms(pr.ToastP99), ms(pr.ToastMax))
+	if pr.TooMany > 0 {
+		l := pr.TooManyLimit
+		p("429s:       %d over the whole run %s: past the global limit %d, a group's minute %d, a chat's second %d",
+			pr.TooMany, callList(pr.TooManyMethod), l.Global, l.Group, l.Chat)
+	} else {
+		p("429s:       none over the whole run")
+	}
+	p("per group:  at most %d writes in any 60 s of the run (chat %d); closest two writes %.3fs apart, %d gaps under 1 s",
+		pr.GroupMinuteMax, pr.GroupMinuteChat, pr.MinSpacing.Seconds(), pr.UnderSecond)
+	p("global:     %.1f writes/s over the measured part, at most %d in any 1 s of the run; the budget contended %.0f %% of the measured part",
+		pr.GlobalMean, pr.GlobalMax, 100*pr.Contended)
+	least := ""
+	if pr.FairMinute > 1 {
+		least = fmt.Sprintf(" (from +%s, chat %d least served)", pr.FairMinuteAt, pr.FairMinuteChat)
+	}
+	p("fairness:   most- to least-served ratio %.2f over the measured part, %.2f at worst over a minute%s",
+		pr.FairRun, pr.FairMinute, least)
+	p("            (service: presses shown per second of waiting while the global budget was contended, each wait at least %s)", waitFloor)
+	p("shown:      %.1f / %.1f / %.1f presses shown per group per minute (least / median / most)",
+		pr.ShownPerMinute[0], pr.ShownPerMinute[1], pr.ShownPerMinute[2])
+	p("staleness:  behind the stored table in %.1f %% of samples, by p99 %d and at most %d versions; behind for p99 %s, at most %s",
+		100*pr.BehindShare, pr.BehindP99, pr.BehindMax, ms(pr.BehindForP99), ms(pr.BehindForMax))
+}

@@ -1,0 +1,200 @@
+package main
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/twentyone-bot/twentyone/bot/outbox"
+)
+
+// TestPacedUnderTelegramLimits is the short paced run: four groups of
+// players at a person's pace, the bot pacing at Telegram's limits and the
+// server enforcing them. With so few groups the bot stays far below every
+// limit, so any 429 is a fault, not bad luck; and no group can starve, as
+// the global budget is never contended.
+func TestPacedUnderTelegramLimits(t *testing.T) {
+	cfg := short(t, 4, 20*time.Second)
+	cfg.Paced = true
+	// The players' first choices take 1 to 4 s: a short warm-up leaves the
+	// lobbies' joins and the first games in the measured part.
+	cfg.Warmup = 2 * time.Second
+	res := runOK(t, cfg)
+	require.NotNil(t, res.Paced)
+	assert.Zero(t, res.Paced.TooMany, "no 429: %v", res.Paced.TooManyMethod)
+	assert.Zero(t, res.Paced.TooManyLimit.Global+res.Paced.TooManyLimit.Group+res.Paced.TooManyLimit.Chat)
+	assert.LessOrEqual(t, res.Paced.FairMinute, starvedRatio, "no group starves")
+	assert.Positive(t, res.Paced.FairRun, "presses showed")
+	assert.Zero(t, res.Unanswered, "every press is answered")
+	assert.Zero(t, res.Rejections, "the players press what their table shows")
+	assert.Positive(t, res.Paced.ToastMax, "the toasts were timed")
+	assert.Positive(t, res.Paced.GroupMinuteMax, "the writes were counted")
+	assert.LessOrEqual(t, res.Paced.BehindMax, uint64(1), "a table is at most one press behind")
+}
+
+func TestThinkTime(t *testing.T) {
+	r := newRand(3)
+	pauses := 0
+	const n = 10000
+	for range n {
+		d := thinkTime(r)
+		if d >= pauseMin {
+			pauses++
+			require.LessOrEqual(t, d, pauseMax)
+			continue
+		}
+		require.GreaterOrEqual(t, d, thinkMin)
+		require.LessOrEqual(t, d, thinkMax)
+	}
+	assert.InDelta(t, n/pauseOdds, pauses, n/pauseOdds/4, "one choice in %d is a long pause", pauseOdds)
+}
+
+func TestMostIn(t *testing.T) {
+	at := func(secs ...float64) []time.Time {
+		var out []time.Time
+		for _, s := range secs {
+			out = append(out, t0.Add(time.Duration(s*float64(time.Second))))
+		}
+		return out
+	}
+	tests := []struct {
+		name  string
+		times []time.Time
+		span  time.Duration
+		want  int
+	}{
+		{"none", nil, time.Second, 0},
+		{"one", at(5), time.Second, 1},
+		{"a second apart fall in different seconds", at(0, 1, 2, 3), time.Second, 1},
+		{"just under a second apart", at(0, 0.999, 1.5), time.Second, 2},
+		{"a burst", at(0, 0.1, 0.2, 5, 5.1), time.Second, 3},
+		{"a minute's worth", at(0, 10, 20, 30, 40, 50, 59.9, 60, 70), time.Minute, 7},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, mostIn(tt.times, tt.span))
+		})
+	}
+}
+
+var t0 = time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC)
+
+func sec(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
+
+// group is a chat of a synthetic run: its presses (made, shown; a shown
+// time below 0: never) and its writes besides the ones that showed them.
+type group struct {
+	presses [][2]float64
+	extra   []float64
+}
+
+func synthetic(groups []group) (map[int64][]time.Time, []pressRecord) {
+	writes := map[int64][]time.Time{}
+	var presses []pressRecord
+	for i, g := range groups {
+		chat := -int64(i + 1)
+		var ws []time.Time
+		for _, s := range g.extra {
+			ws = append(ws, sec(s))
+		}
+		for _, p := range g.presses {
+			r := pressRecord{chat: chat, at: sec(p[0])}
+			if p[1] >= 0 {
+				r.shownAt = sec(p[1])
+				ws = append(ws, r.shownAt)
+			}
+			presses = append(presses, r)
+		}
+		sortTimes(ws)
+		writes[chat] = ws
+	}
+	return writes, presses
+}
+
+// every makes presses from start to end, each waiting wait and made
+// gap after the previous one showed.
+func every(start, end, wait, gap float64) [][2]float64 {
+	var out [][2]float64
+	for at := start; at+wait <= end; at += wait + gap {
+		out = append(out, [2]float64{at, at + wait})
+	}
+	return out
+}
+
+func TestFairness(t *testing.T) {
+	limits := outbox.Limits{PerSecond: 2, GroupPerMinute: 19, ChatInterval: time.Second}
+	calm := limits
+	calm.PerSecond = 4 // more than the three groups ever waiting
+	nineteen := make([]float64, 19)
+	for i := range nineteen {
+		nineteen[i] = float64(i)
+	}
+	tests := []struct {
+		name     string
+		groups   []group
+		from, to float64
+		min, max float64 // the ratio's range
+		least    int64   // the least served group, 0: any
+		limits   *outbox.Limits
+	}{
+		{"shared in turn: every group waits as long", []group{
+			{presses: every(0, 120, 30, 1)}, {presses: every(0, 120, 30, 1)}, {presses: every(0, 120, 30, 1)},
+		}, 0, 120, 1, 1.05, 0, nil},
+		{"a group that waits 90 s while the others wait 20 s starves", []group{
+			{presses: every(0, 120, 20, 0.5)}, {presses: every(0, 120, 20, 0.5)}, {presses: [][2]float64{{0, 90}}},
+		}, 0, 120, 4, 5, -3, nil},
+		{"a press still waiting at the end counts against its group", []group{
+			{presses: every(0, 62, 20, 0.5)}, {presses: every(0, 62, 20, 0.5)}, {presses: [][2]float64{{0, -1}}},
+		}, 0, 60, 2.5, 3.5, -3, nil},
+		{"a wait held by the group's own minute is not the budget's", []group{
+			{presses: every(0, 70, 3, 0)}, {presses: every(0, 70, 3, 0)},
+			{presses: [][2]float64{{19, 60.5}}, extra: nineteen},
+			{presses: [][2]float64{{19, 23.5}}},
+		}, 0, 70, 1.3, 1.7, -4, nil},
+		{"without contention no wait counts: all groups are served alike", []group{
+			{presses: every(0, 60, 1, 2)}, {presses: every(0, 60, 10, 2)}, {presses: every(0, 60, 20, 2)},
+		}, 0, 60, 1, 1, 0, &calm},
+		{"no press shown: no ratio", []group{{presses: [][2]float64{{0, -1}}}}, 0, 60, 0, 0, 0, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			writes, presses := synthetic(tt.groups)
+			l := limits
+			if tt.limits != nil {
+				l = *tt.limits
+			}
+			f := fairness{writes: writes, presses: presses, limits: l,
+				busy: newContention(presses, sec(tt.from), sec(tt.to), l.PerSecond)}
+			got, least := f.ratio(sec(tt.from), sec(tt.to))
+			assert.GreaterOrEqual(t, got, tt.min)
+			assert.LessOrEqual(t, got, tt.max)
+			if tt.least != 0 {
+				assert.Equal(t, tt.least, least)
+			}
+		})
+	}
+}
+
+func TestGroupWrites(t *testing.T) {
+	writes := map[int64][]time.Time{
+		-1: {sec(0), sec(1), sec(2), sec(62)},
+		-2: {sec(0), sec(0.4), sec(1.4), sec(2.4)},
+		5:  {sec(0), sec(0.1), sec(0.2), sec(0.3), sec(0.4)}, // a private chat
+	}
+	most, chat, gap, under := groupWrites(writes)
+	assert.Equal(t, 4, most)
+	assert.Equal(t, int64(-2), chat)
+	assert.Equal(t, 400*time.Millisecond, gap)
+	assert.Equal(t, 1, under)
+}
+
+func TestBehindFigures(t *testing.T) {
+	share, p99, most := behindFigures(map[uint64]int{0: 90, 1: 9, 2: 1})
+	assert.InDelta(t, 0.10, share, 1e-9)
+	assert.Equal(t, uint64(1), p99)
+	assert.Equal(t, uint64(2), most)
+	share, p99, most = behindFigures(nil)
+	assert.Zero(t, share+float64(p99+most))
+}
