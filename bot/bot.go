@@ -51,6 +51,9 @@ type Store interface {
 	Follows(ctx context.Context, user game.UserID) ([]storage.Follow, error)
 	StopPrivate(ctx context.Context, user game.UserID) (int, error)
 	Announce(ctx context.Context, chat int64, opener game.UserID, title string, now time.Time, quiet time.Duration) ([]storage.Follower, error)
+	ShowTurn(ctx context.Context, key storage.TableKey, version uint64, now time.Time, late time.Duration) (storage.View, error)
+	SavePace(ctx context.Context, p storage.Pace, expire time.Time) error
+	LoadPace(ctx context.Context) (storage.Pace, error)
 }
 
 // Metrics is told what the bot does. Every method must be safe for
@@ -66,6 +69,13 @@ type Metrics interface {
 	// APICall counts a Bot API call by method and result ("ok", "429",
 	// "400", "error") and observes its duration.
 	APICall(method, result string, d time.Duration)
+	// RenderWaited observes how long a render (of a table, a settings
+	// panel, an old table message) waited in the outbox before its call
+	// started: the pacing under Telegram's limits, when they bind.
+	RenderWaited(d time.Duration)
+	// RenderCoalesced counts a render replaced by a newer one of the same
+	// message while it waited: a state nobody saw.
+	RenderCoalesced()
 }
 
 type noMetrics struct{}
@@ -74,6 +84,8 @@ func (noMetrics) UpdateHandled(string)                  {}
 func (noMetrics) UpdateFailed(string)                   {}
 func (noMetrics) ActionDone(string, time.Duration)      {}
 func (noMetrics) APICall(string, string, time.Duration) {}
+func (noMetrics) RenderWaited(time.Duration)            {}
+func (noMetrics) RenderCoalesced()                      {}
 
 // Config configures a Bot.
 type Config struct {
@@ -88,8 +100,14 @@ type Config struct {
 	Logger    *slog.Logger
 	// Clock drives timeouts; nil for the system clock.
 	Clock Clock
+	// PaceClock is the clock the outgoing calls are paced by; nil for the
+	// system clock. It must tell the time Clock tells (a test moving Clock
+	// by hand while the pacing runs in real time restarts no bot).
+	PaceClock Clock
 	// Limits pace the outgoing calls; the zero value is no pacing (use
-	// outbox.TelegramLimits() against Telegram).
+	// outbox.TelegramLimits() against Telegram). With a limit per group,
+	// the bot keeps its recent calls into each group in storage, so that
+	// a restart does not spend a group's budget twice.
 	Limits outbox.Limits
 	// PollTimeout is the long-polling timeout of getUpdates; default 25 s.
 	PollTimeout time.Duration
@@ -130,6 +148,12 @@ type Bot struct {
 	// Start, under mu), called first thing by Close, stops it.
 	restoring   sync.WaitGroup
 	stopRestore context.CancelFunc
+	// paceClock is the clock the outbox paces by (Config.PaceClock).
+	paceClock Clock
+	// stopPace (set by Start, under mu) stops saving the pace; pacing
+	// tracks the goroutine that saves it (see restorePace).
+	stopPace context.CancelFunc
+	pacing   sync.WaitGroup
 	// base is the context handlers run in: it is not cancelled when Run's
 	// is, so that actions in flight finish.
 	base   context.Context
@@ -158,6 +182,9 @@ func New(ctx context.Context, cfg Config) (*Bot, error) {
 	if cfg.Clock == nil {
 		cfg.Clock = SystemClock{}
 	}
+	if cfg.PaceClock == nil {
+		cfg.PaceClock = SystemClock{}
+	}
 	if cfg.PollTimeout <= 0 {
 		cfg.PollTimeout = 25 * time.Second
 	}
@@ -183,6 +210,7 @@ func New(ctx context.Context, cfg Config) (*Bot, error) {
 		verified: make(map[storage.TableKey]verifySent),
 		pressed:  make(map[storage.TableKey]pressed),
 	}
+	b.paceClock = cfg.PaceClock
 	for _, id := range cfg.Owners {
 		b.owners[id] = true
 	}
@@ -197,12 +225,17 @@ func New(ctx context.Context, cfg Config) (*Bot, error) {
 		OnRetryAfter: func(chat int64, after time.Duration) {
 			b.log.Info("rate limited by Telegram", "chat", chat, "retry_after", after)
 		},
+		OnRenderWait: cfg.Metrics.RenderWaited,
+		OnCoalesce:   cfg.Metrics.RenderCoalesced,
+		Clock:        cfg.PaceClock,
+		KeepHistory:  cfg.Limits.GroupPerMinute > 0,
 	})
 	b.nudges = newNudges()
 	b.notices = newNotices()
 	b.tables = &tableMessages{api: b.api, store: b.store, clock: b.clock, log: b.log,
 		enqueue: b.enqueue, chatError: b.chatError, ids: make(map[storage.TableKey]int),
-		keep: b.nudges.live, retired: b.nudges.retired, sent: b.tableSent}
+		renders: make(map[storage.TableKey]*renderState),
+		keep:    b.nudges.live, retired: b.nudges.retired, shown: b.turnShown, sent: b.tableSent}
 	b.base, b.cancel = context.WithCancel(context.Background())
 	b.stopRestore = func() {} // until Start
 	b.timers = newScheduler(b.clock, b.fireTimeout, b.fireNudge, b.fireHouse)
@@ -242,6 +275,10 @@ var allowedUpdates = []string{"message", "callback_query", "my_chat_member"}
 // press made in time while the bot was down is applied before the timer
 // can decide the turn.
 func (b *Bot) Start(ctx context.Context) error {
+	before, err := b.restorePace(ctx)
+	if err != nil {
+		return err
+	}
 	if err := b.registerCommands(); err != nil {
 		b.log.Warn("registering commands", "err", err)
 	}
@@ -264,6 +301,7 @@ func (b *Bot) Start(ctx context.Context) error {
 	b.stopRestore = stop
 	b.mu.Unlock()
 	b.restoring.Add(1)
+	b.tables.setEarlier(before) // before any render: the restore's are the first
 	go func() {
 		defer b.restoring.Done()
 		b.restore(rctx, keys)
@@ -661,6 +699,7 @@ func (b *Bot) Close(ctx context.Context) error {
 	case <-ctx.Done():
 	}
 	err := b.out.Close(ctx)
+	b.closePace(ctx)
 	b.cancel()
 	b.api.close()
 	return err

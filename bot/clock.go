@@ -1,19 +1,21 @@
 package bot
 
-import "time"
+import (
+	"time"
+
+	"github.com/twentyone-bot/twentyone/bot/outbox"
+)
 
 // Clock tells the time and runs functions later. The bot's timeouts use it,
-// so that a test can move time forward instead of waiting.
+// so that a test can move time forward instead of waiting. A Clock is an
+// outbox.Clock too (Config.PaceClock).
 type Clock interface {
 	Now() time.Time
 	AfterFunc(d time.Duration, f func()) Timer
 }
 
 // Timer is a function scheduled by a Clock.
-type Timer interface {
-	// Stop prevents the function from running, if it has not yet.
-	Stop() bool
-}
+type Timer = outbox.Timer
 
 // SystemClock is the real clock.
 type SystemClock struct{}

@@ -28,7 +28,7 @@ func TestFullGameWithKnockAndBrokenBank(t *testing.T) {
 		assert.Equal(t, "You're in.", a.Text)
 	}
 	h.tableMessage(contains("Dave"))
-	h.startGame("Carol")
+	assert.Equal(t, "Game on · Bob bets first", h.startGame("Carol").Text)
 
 	// The banker is Alice (seat 0); her stake is in the bank.
 	v := h.view()
@@ -43,8 +43,9 @@ func TestFullGameWithKnockAndBrokenBank(t *testing.T) {
 	assert.Equal(t, "It's Bob's turn.", a.Text)
 	assert.Equal(t, v.Table.Version(), h.version())
 
-	// Circle 1. Bob: K♥, bets 10, draws 10♠ (14) and 8♠ (22): bust.
-	assert.Equal(t, "Bet 10", h.bet("Bob", 10).Text)
+	// Circle 1. Bob: K♥, bets 10, draws 10♠ (14) and 8♠ (22): bust. The
+	// toasts carry what the table's edit may show later.
+	assert.Equal(t, "Bet 10 · your card K♥ (4) · Hit or Stand?", h.bet("Bob", 10).Text)
 	assert.Equal(t, "10♠ · 14", h.hit("Bob").Text)
 	assert.Equal(t, "8♠ · 22: bust!", h.hit("Bob").Text)
 	assert.EqualValues(t, 20, h.bank())
@@ -52,13 +53,13 @@ func TestFullGameWithKnockAndBrokenBank(t *testing.T) {
 	// Carol: 10♣, bets 20, draws 7♣ (17), stands; the banker draws 10♦ 8♦ = 18.
 	h.bet("Carol", 20)
 	assert.Equal(t, "7♣ · 17", h.hit("Carol").Text)
-	h.stand("Carol")
+	assert.Equal(t, "Stand at 17 · banker 18: you lose 20", h.stand("Carol").Text)
 	assert.EqualValues(t, 40, h.bank())
 
 	// Dave: 9♦, bets 10, draws A♦ (20), stands; the banker draws 9♥ 8♥ = 17.
 	h.bet("Dave", 10)
 	h.hit("Dave")
-	h.stand("Dave")
+	assert.Equal(t, "Stand at 20 · banker 17: you win 10", h.stand("Dave").Text)
 
 	// The bank grew from 10 to 30: knock, a second circle with the same bank.
 	v = h.view()
@@ -99,4 +100,13 @@ func TestFullGameWithKnockAndBrokenBank(t *testing.T) {
 	h.startGame("Carol")
 	h.messageSays(end.MessageID, "Twenty One — game 1",
 		"circle 1 sha256 "+v.Decks[0].Short()+" · circle 2 sha256 "+v.Decks[1].Short())
+}
+
+// TestStartToastWhenYouBetFirst: the player who starts the game and bets
+// first is told so in the toast, with their card.
+func TestStartToastWhenYouBetFirst(t *testing.T) {
+	h := newHarness(t)
+	h.decks("Kh Tc 9d Ts")
+	h.lobby("Bob", "Carol")
+	assert.Equal(t, "Game on · your bet first · your card K♥ (4)", h.startGame("Bob").Text)
 }

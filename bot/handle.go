@@ -402,7 +402,7 @@ func (c *command) leave(ctx context.Context) {
 	case err == nil:
 		c.b.show(res.View)
 		// Told as the Leave button is: the table's edit names nobody.
-		c.say(toast(c.lang, cmd, res.Outcome))
+		c.say(toast(c.lang, cmd, res.Outcome, &res.Table))
 	case errors.Is(err, storage.ErrDuplicate):
 	default:
 		c.sayError(err, res.View, u)

@@ -8,9 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
-	"sort"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -19,6 +17,7 @@ import (
 	"github.com/twentyone-bot/twentyone/bot"
 	"github.com/twentyone-bot/twentyone/bot/callback"
 	"github.com/twentyone-bot/twentyone/bot/outbox"
+	"github.com/twentyone-bot/twentyone/bot/outbox/outboxtest"
 	"github.com/twentyone-bot/twentyone/bot/telegramtest"
 	"github.com/twentyone-bot/twentyone/game"
 	"github.com/twentyone-bot/twentyone/game/gametest"
@@ -28,75 +27,15 @@ import (
 // wait is how long a test waits for a condition before failing.
 const wait = 15 * time.Second
 
-// fakeClock is a bot.Clock that moves only when the test advances it.
-type fakeClock struct {
-	mu     sync.Mutex
-	now    time.Time
-	timers []*fakeTimer
-}
+// step is how far a paced test moves the clock at a time while it waits
+// for the bot (harnessOptions.paced): the precision of the times measured.
+const step = 100 * time.Millisecond
 
-type fakeTimer struct {
-	c    *fakeClock
-	at   time.Time
-	f    func()
-	done bool
-}
-
-func newFakeClock() *fakeClock {
-	return &fakeClock{now: time.Date(2026, 12, 2, 18, 30, 0, 0, time.UTC)}
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-// AfterFunc runs f once the clock has been advanced by d; like
-// time.AfterFunc, at once (in its own goroutine) when d is not positive.
-func (c *fakeClock) AfterFunc(d time.Duration, f func()) bot.Timer {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	t := &fakeTimer{c: c, at: c.now.Add(d), f: f}
-	if d <= 0 {
-		t.done = true
-		go f()
-		return t
-	}
-	c.timers = append(c.timers, t)
-	return t
-}
-
-func (t *fakeTimer) Stop() bool {
-	t.c.mu.Lock()
-	defer t.c.mu.Unlock()
-	was := !t.done
-	t.done = true
-	return was
-}
-
-// Advance moves the clock and runs the timers that came due.
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	var due []*fakeTimer
-	keep := c.timers[:0]
-	for _, t := range c.timers {
-		switch {
-		case t.done:
-		case !t.at.After(c.now):
-			t.done = true
-			due = append(due, t)
-		default:
-			keep = append(keep, t)
-		}
-	}
-	c.timers = keep
-	c.mu.Unlock()
-	sort.Slice(due, func(i, j int) bool { return due[i].at.Before(due[j].at) })
-	for _, t := range due {
-		t.f()
-	}
+// newFakeClock returns the clock of a harness: the bot's timeouts (and,
+// when paced, its pacing and the server's limits) run on it, and move
+// only when the test moves it.
+func newFakeClock() *outboxtest.Clock {
+	return outboxtest.NewClock(time.Date(2026, 12, 2, 18, 30, 0, 0, time.UTC))
 }
 
 // harness is a group chat on our Bot API server, a real BoltDB file and the
@@ -106,7 +45,7 @@ type harness struct {
 	srv    *telegramtest.Server
 	store  *storage.Store
 	bot    *bot.Bot
-	clock  *fakeClock
+	clock  *outboxtest.Clock
 	deck   *gametest.Stacked
 	dbPath string
 	group  telegramtest.Chat
@@ -138,6 +77,11 @@ type harnessOptions struct {
 	// the order it needs, as Telegram's parallel requests may.
 	webhook bool
 	hold    func(raw []byte)
+	// paced runs the bot at Telegram's limits (outbox.TelegramLimits) and
+	// the server enforcing Telegram's (telegramtest.TelegramRateLimits),
+	// both on the harness's clock, as the bot's timeouts are: the test
+	// moves time (see settle and advance), and a minute passes in no time.
+	paced bool
 }
 
 func newHarness(t testing.TB, opts ...func(*harnessOptions)) *harness {
@@ -150,7 +94,14 @@ func newHarness(t testing.TB, opts ...func(*harnessOptions)) *harness {
 	if o.webhook {
 		o.srvOpts = append(o.srvOpts, telegramtest.WithLoopbackWebhooks())
 	}
+	if o.paced {
+		o.srvOpts = append(o.srvOpts, telegramtest.WithClock(h.clock))
+		h.opts.limits = outbox.TelegramLimits()
+	}
 	h.srv = telegramtest.StartTest(t, o.srvOpts...)
+	if o.paced {
+		h.srv.SetRateLimits(telegramtest.TelegramRateLimits())
+	}
 	var members []telegramtest.User
 	for i, name := range []string{"Alice", "Bob", "Carol", "Dave", "Eve"} {
 		u := h.srv.AddUser(telegramtest.User{FirstName: name, LanguageCode: "en"})
@@ -191,7 +142,7 @@ func (h *harness) start() {
 	}
 	b, err := bot.New(context.Background(), bot.Config{
 		Token: h.srv.Token(), Endpoint: h.srv.Endpoint(), Transport: h.srv.Client().Transport,
-		Store: st, Clock: h.clock, Limits: h.opts.limits,
+		Store: st, Clock: h.clock, Limits: h.opts.limits, PaceClock: h.paceClock(),
 		Logger:      slog.New(slog.NewTextHandler(logs, nil)),
 		PollTimeout: time.Second, StartingChips: 1000, DailyBonus: 100, Owners: owners,
 	})
@@ -204,7 +155,17 @@ func (h *harness) start() {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- b.Run(ctx) }()
+	if h.opts.paced {
+		// The renders of the start are queued in the background: wait for
+		// them, as settle knows nothing of them before.
+		deadline := time.Now().Add(wait)
+		for !b.Restored() {
+			require.False(h.t, time.Now().After(deadline), "the bot did not start")
+			time.Sleep(100 * time.Microsecond) // polls a condition
+		}
+	}
 	h.stop = func() {
+		h.drain()
 		cancel()
 		require.NoError(h.t, <-done)
 		closeCtx, cancelClose := context.WithTimeout(context.Background(), wait)
@@ -256,6 +217,60 @@ func (h *harness) serveWebhook(st *storage.Store, b *bot.Bot) {
 		abandon()
 		_ = b.Close(gone) // drops what the outbox holds, aborts the calls in flight
 		require.NoError(h.t, st.Close())
+	}
+}
+
+// paceClock is the clock the bot paces by: the harness's when paced, else
+// the system's.
+func (h *harness) paceClock() bot.Clock {
+	if h.opts.paced {
+		return h.clock
+	}
+	return nil
+}
+
+// settle waits until the bot is quiet (bot.Quiet): what the clock's last
+// move started is done.
+func (h *harness) settle() {
+	h.t.Helper()
+	deadline := time.Now().Add(wait)
+	for !h.bot.Quiet() {
+		if time.Now().After(deadline) {
+			h.t.Fatalf("the bot did not settle")
+		}
+		time.Sleep(100 * time.Microsecond) // polls a condition; the clocks do not move meanwhile
+	}
+}
+
+// advance moves the clock by d, in steps of at most step, settling after
+// each.
+func (h *harness) advance(d, step time.Duration) {
+	h.t.Helper()
+	for d > 0 {
+		s := min(d, step)
+		h.settle()
+		h.clock.Advance(s)
+		d -= s
+	}
+	h.settle()
+}
+
+// drain moves the clock, when the bot paces by it, until no outgoing call
+// waits (at most ten minutes): a stop sends the calls waiting, and those
+// wait for the clock.
+func (h *harness) drain() {
+	h.t.Helper()
+	if !h.opts.paced {
+		return
+	}
+	for start := h.clock.Now(); ; h.clock.Advance(step) {
+		h.settle() // what the clock's move fired (a timer's command) may queue a call
+		if h.bot.Pending() == 0 {
+			return
+		}
+		if h.clock.Now().Sub(start) > 10*time.Minute {
+			h.t.Fatalf("%d calls still wait after ten minutes", h.bot.Pending())
+		}
 	}
 }
 

@@ -23,6 +23,10 @@ import (
 //     with the deadline (Timer.HouseAt), so that a restart re-arms it. When
 //     it fires, the move is made if the table is still at the version it
 //     was set for, through the same storage call and render as a player's.
+//   - Like a player, it moves only once its turn is shown: while the
+//     render that first shows the turn waits for Telegram's pacing, its
+//     move waits too, and a render that shows the turn late starts the
+//     turn's clock again (tableMessages), the house's move with it.
 //   - Its chips are an account of the chat (house.ID), granted
 //     storage.Options.HouseChips on its first seat there.
 //   - The chat's admins may forbid it (the house setting): it is not
@@ -213,6 +217,19 @@ func (b *Bot) houseMove(ctx context.Context, key storage.TableKey, version uint6
 	}
 	if v.Table.Version() != version {
 		return // the table moved on; its show armed what is due now
+	}
+	if at := house.MoveAt(&v.Table); at.After(b.clock.Now()) {
+		// The turn's clock started again since the move was armed (a
+		// render showed the turn late): the move follows it.
+		b.timers.setHouse(key, version, at)
+		return
+	}
+	if b.tables.hidden(key, v.Table.TurnStarted()) {
+		// Its turn is not shown yet: the house moves as a player would,
+		// after seeing it. The render that shows it late starts the
+		// turn's clock again, and with it the house's move (Bot.arm).
+		b.timers.setHouse(key, version, b.clock.Now().Add(hiddenRecheck))
+		return
 	}
 	cmd, ok := house.Move(&v.Table, house.ID, v.Balances[house.ID])
 	if !ok {

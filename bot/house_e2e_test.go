@@ -145,7 +145,7 @@ func TestHouseBanks(t *testing.T) {
 	h.tableMessage(contains("Banker: 🤖 House"))
 	h.bet("Alice", 10)
 	h.hit("Alice")
-	assert.Equal(t, "Stand at 19.", h.stand("Alice").Text)
+	assert.Equal(t, "Stand at 19 · banker 21: you lose 10", h.stand("Alice").Text, "the toast tells the duel against the house")
 	h.tableMessage(contains("🤖 House takes the bank: 20."))
 	assert.EqualValues(t, 990, h.balance("Alice"))
 	assert.EqualValues(t, 10_010, h.houseBalance())

@@ -29,6 +29,7 @@ func TestTurnTimeout(t *testing.T) {
 	// Carol bets, then does not draw in time: she stands at 10; the banker
 	// draws 9♦ 10♠ = 19 and wins.
 	h.bet("Carol", 10)
+	h.tableMessage(contains("Carol: hit or stand?")) // her clock runs once she sees her turn
 	h.clock.Advance(61 * time.Second)
 	h.tableMessage(contains("Game over"))
 	v := h.view()
@@ -51,8 +52,10 @@ func TestTimeoutsStayInTheRecord(t *testing.T) {
 	h.decks("Kh Tc 9d  Ts")
 	h.clock.Advance(61 * time.Second) // Bob does not bet
 	h.tableMessage(contains("your bet, Carol"))
-	assert.Equal(t, "Bet 10", h.bet("Carol", 10).Text)
-	h.clock.Advance(61 * time.Second) // Carol does not draw: she stands at 10
+	assert.Equal(t, "Bet 10 · your card 10♣ (10) · Hit or Stand?", h.bet("Carol", 10).Text)
+	// Her clock runs once she sees her turn; she does not draw: she stands at 10.
+	h.tableMessage(contains("Carol: hit or stand?"))
+	h.clock.Advance(61 * time.Second)
 	lines := []string{
 		"Bob: K♥ → out of time: sat the circle out",
 		"Carol: 10♣ = 10 (out of time, stood) · banker: 9♦ 10♠ = 19 → the bank takes 10",

@@ -37,6 +37,9 @@ import (
 //     goes on, gets a new one).
 //   - A chat has at most one at a time, sent or waiting, over all its
 //     tables (forum topics): another table's nudge waits for it.
+//   - A turn not shown yet (its render waits for Telegram's pacing) is not
+//     nudged: the render that shows it starts the turn's clock again, and
+//     with it the time of its nudge.
 const (
 	// nudgeAfterLeast is the least time into a turn before its nudge.
 	nudgeAfterLeast = 10 * time.Second
@@ -229,6 +232,11 @@ func (b *Bot) sendNudge(ctx context.Context, key storage.TableKey, version uint6
 	turn, ok := turnOf(&v.Table)
 	now := b.clock.Now()
 	if v.Table.Version() != version || !ok || !now.Before(time.UnixMilli(turn.ends).Add(-nudgeUseful)) {
+		return
+	}
+	if b.tables.hidden(key, v.Table.TurnStarted()) {
+		// The turn is not shown yet: the render that shows it starts its
+		// clock again, and arms its nudge anew.
 		return
 	}
 	if owed(v, v.MessageID) {

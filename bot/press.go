@@ -206,7 +206,7 @@ func (b *Bot) pressTable(ctx context.Context, u update, key storage.TableKey, da
 		if errors.Is(err, storage.ErrDuplicate) {
 			// Delivered again (after a crash, before its answer): the same
 			// answer as the first time, from what storage kept of it.
-			b.answer(q, toast(lang, cmd, res.Outcome), false)
+			b.answer(q, toast(lang, cmd, res.Outcome, &res.Table), false)
 			return
 		}
 		if errors.Is(err, game.ErrOutdated) {
@@ -222,7 +222,7 @@ func (b *Bot) pressTable(ctx context.Context, u update, key storage.TableKey, da
 		b.answer(q, text, alert)
 		return
 	}
-	text, alert := toast(lang, cmd, res.Outcome), false
+	text, alert := toast(lang, cmd, res.Outcome, &res.Table), false
 	if cmd.Kind == game.Open {
 		if why := b.houseAbsent(res); why != "" {
 			text, alert = why, true
@@ -286,45 +286,106 @@ func (b *Bot) request(key storage.TableKey, updateID int, u storage.User, cmd ga
 	}
 }
 
-// toast is the short answer to an accepted press: after Hit, the card and
-// the new score at once, since the table's edit may wait for Telegram's
-// pacing.
-func toast(lang i18n.Lang, cmd game.Command, out game.Outcome) string {
+// toast is the short answer to an accepted press. Callback answers are
+// not paced, while the table's edit may wait seconds for Telegram's
+// pacing, so a toast carries what the player needs now: after Hit, the
+// card and the new score; after Stand, the duel's result; after a bet,
+// the player's card and the next step; after a start, who bets first. tb
+// is the table after the command (for a redelivered press, as it is now).
+func toast(lang i18n.Lang, cmd game.Command, out game.Outcome, tb *game.Table) string {
 	switch cmd.Kind {
 	case game.Join:
 		return i18n.T(lang, i18n.PopJoined)
 	case game.Leave:
 		return i18n.T(lang, i18n.PopLeft)
+	case game.Start:
+		return startToast(lang, cmd, out, tb)
 	case game.Bet:
-		return i18n.T(lang, i18n.PopBet, i18n.Number(cmd.Amount))
+		return betToast(lang, cmd, tb)
 	case game.Hit:
-		for _, e := range out.Events {
-			if e.Kind != game.EventDrew {
-				continue
-			}
-			card := i18n.Card(lang, e.Card)
-			var hand game.Hand
-			for _, d := range out.Events {
-				if d.Kind == game.EventDuelEnded {
-					hand = d.Duel.Hand
-				}
-			}
-			switch {
-			case e.Score > 21:
-				return i18n.T(lang, i18n.PopHitBust, card, strconv.Itoa(e.Score))
-			case e.Score == 21 && hand.Golden():
-				return i18n.T(lang, i18n.PopHitGolden, card)
-			case e.Score == 21 && hand.FivePictures():
-				return i18n.T(lang, i18n.PopHitFivePictures, card)
-			case e.Score == 21:
-				return i18n.T(lang, i18n.PopHitTwentyOne, card)
-			}
-			return i18n.T(lang, i18n.PopHit, card, strconv.Itoa(e.Score))
-		}
+		return hitToast(lang, out)
 	case game.Stand:
 		for _, e := range out.Events {
 			if e.Kind == game.EventDuelEnded {
-				return i18n.T(lang, i18n.PopStand, strconv.Itoa(e.Duel.Hand.Score()))
+				return standToast(lang, e.Duel)
+			}
+		}
+	}
+	return ""
+}
+
+// betToast tells the bet, and while the player is to draw (the table has
+// not moved on), their card and the choice they have.
+func betToast(lang i18n.Lang, cmd game.Command, tb *game.Table) string {
+	amount := i18n.Number(cmd.Amount)
+	if i, ok := tb.Turn(); ok && tb.Phase() == game.Drawing && tb.Seat(i).User == cmd.User {
+		if h := tb.Seat(i).Hand; h.Len() == 1 {
+			return i18n.T(lang, i18n.PopBetCard, amount, i18n.Card(lang, h.Card(0)), strconv.Itoa(h.Score()))
+		}
+	}
+	return i18n.T(lang, i18n.PopBet, amount)
+}
+
+// hitToast tells the card drawn and the new score, or how the duel ended.
+func hitToast(lang i18n.Lang, out game.Outcome) string {
+	for _, e := range out.Events {
+		if e.Kind != game.EventDrew {
+			continue
+		}
+		card := i18n.Card(lang, e.Card)
+		var hand game.Hand
+		for _, d := range out.Events {
+			if d.Kind == game.EventDuelEnded {
+				hand = d.Duel.Hand
+			}
+		}
+		switch {
+		case e.Score > 21:
+			return i18n.T(lang, i18n.PopHitBust, card, strconv.Itoa(e.Score))
+		case e.Score == 21 && hand.Golden():
+			return i18n.T(lang, i18n.PopHitGolden, card)
+		case e.Score == 21 && hand.FivePictures():
+			return i18n.T(lang, i18n.PopHitFivePictures, card)
+		case e.Score == 21:
+			return i18n.T(lang, i18n.PopHitTwentyOne, card)
+		}
+		return i18n.T(lang, i18n.PopHit, card, strconv.Itoa(e.Score))
+	}
+	return ""
+}
+
+// standToast tells the score stood at and the duel's result.
+func standToast(lang i18n.Lang, d game.Duel) string {
+	mine, banker, bet := strconv.Itoa(d.Hand.Score()), strconv.Itoa(d.Banker.Score()), i18n.Number(d.Bet)
+	switch d.Result {
+	case game.PlayerHigher:
+		return i18n.T(lang, i18n.PopStandWin, mine, banker, bet)
+	case game.BankerBust:
+		return i18n.T(lang, i18n.PopStandBankerBust, mine, banker, bet)
+	case game.Tie:
+		return i18n.T(lang, i18n.PopStandTie, mine, banker, bet)
+	case game.BankerHigher:
+		return i18n.T(lang, i18n.PopStandLose, mine, banker, bet)
+	}
+	return i18n.T(lang, i18n.PopStand, mine)
+}
+
+// startToast tells who bets first: the presser, with their card, or
+// another player; nothing when nobody is to bet (the game ended at once).
+func startToast(lang i18n.Lang, cmd game.Command, out game.Outcome, tb *game.Table) string {
+	for _, e := range out.Events {
+		if e.Kind != game.EventTurn {
+			continue
+		}
+		if e.User != cmd.User {
+			if i, ok := tb.SeatOf(e.User); ok {
+				return i18n.T(lang, i18n.PopStartOther, render.PlayerName(e.User, tb.Seat(i).Name, lang))
+			}
+			return ""
+		}
+		for _, d := range out.Events {
+			if d.Kind == game.EventDealt && d.User == cmd.User {
+				return i18n.T(lang, i18n.PopStartYou, i18n.Card(lang, d.Card), strconv.Itoa(d.Card.Points()))
 			}
 		}
 	}
@@ -394,8 +455,16 @@ func (b *Bot) notAllowed(lang i18n.Lang, err error, v storage.View, user game.Us
 	return i18n.T(lang, i18n.PopNotNow), false
 }
 
-// timeout applies a table's timeout for the version it was set for.
+// timeout applies a table's timeout for the version it was set for; but
+// while a render that is to show the table's turn for the first time waits
+// (see tableMessages), it waits for that render, which re-arms the timeout
+// once it decided the turn's clock (started again if late), and looks
+// again after hiddenRecheck meanwhile.
 func (b *Bot) timeout(ctx context.Context, key storage.TableKey, version uint64) {
+	if b.turnHidden(ctx, key, version) {
+		b.timers.set(key, version, b.clock.Now().Add(hiddenRecheck))
+		return
+	}
 	res, err := b.store.Apply(ctx, storage.ApplyRequest{
 		Key: key, Command: game.Command{Kind: game.Timeout, Version: version}, Now: b.clock.Now(),
 	})
@@ -418,6 +487,24 @@ func (b *Bot) timeout(ctx context.Context, key storage.TableKey, version uint64)
 
 // timeoutRetry is how long after a timeout failed it is tried again.
 const timeoutRetry = time.Minute
+
+// hiddenRecheck is how soon a timeout, or a move of the house, held by a
+// turn not shown yet looks again, unless the render that shows the turn
+// re-arms it before (tableMessages.hidden).
+const hiddenRecheck = time.Second
+
+// turnHidden reports whether the table, at version, has a turn not shown
+// yet while a render that will show it waits (tableMessages.hidden).
+func (b *Bot) turnHidden(ctx context.Context, key storage.TableKey, version uint64) bool {
+	if !b.tables.pending(key) {
+		return false // nothing waits: no read
+	}
+	v, err := b.store.View(ctx, key)
+	if err != nil || v.Table.Version() != version {
+		return false
+	}
+	return b.tables.hidden(key, v.Table.TurnStarted())
+}
 
 // verifySent is when a table's deck check was last sent, and of which
 // game.

@@ -18,8 +18,8 @@ func TestDoubleTapSaysNothingNew(t *testing.T) {
 	h.betting("Kh Tc 6s 7s 6h 7h 8s 9s")
 
 	msg, bet := h.buttonOf(func(d callback.Data) bool { return d.Action == callback.Bet && d.Amount == 10 })
-	assert.Equal(t, "Bet 10", h.pressRaw("Bob", msg, bet).Text)
-	assert.Equal(t, "Bet 10", h.pressRaw("Bob", msg, bet).Text, "the bet's second tap")
+	assert.Equal(t, "Bet 10 · your card K♥ (4) · Hit or Stand?", h.pressRaw("Bob", msg, bet).Text)
+	assert.Equal(t, "Bet 10 · your card K♥ (4) · Hit or Stand?", h.pressRaw("Bob", msg, bet).Text, "the bet's second tap")
 
 	msg, hit := h.buttonOf(action(callback.Hit))
 	before := h.version()

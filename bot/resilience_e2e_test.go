@@ -90,7 +90,7 @@ func TestPressWhileDownBeatsTheTimer(t *testing.T) {
 	h.start()
 	a, err := cb.Wait(h.ctx())
 	require.NoError(t, err)
-	assert.Equal(t, "Bet 10", a.Text)
+	assert.Equal(t, "Bet 10 · your card K♥ (4) · Hit or Stand?", a.Text)
 	h.tableMessage(contains("Bob — 990 · bet 10"))
 	v := h.view()
 	i, ok := v.Table.SeatOf(game.UserID(h.user("Bob").ID))

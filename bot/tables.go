@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/bot/outbox"
@@ -18,36 +19,77 @@ import (
 	"github.com/twentyone-bot/twentyone/storage"
 )
 
-// show arms the table's timers for the view (its deadline, its turn's
-// nudge, the house's move) and shows the table in its message (see
+// show arms the table's timers for the view, follows the lobby it may
+// announce (notices.follow), and shows the table in its message (see
 // tableMessages.show).
 func (b *Bot) show(v storage.View) {
-	b.timers.set(v.Key, v.Table.Version(), v.Table.Deadline())
-	b.timers.setHouse(v.Key, v.Table.Version(), house.MoveAt(&v.Table))
-	b.followTurn(v)
+	b.arm(v)
 	b.notices.follow(v)
 	b.tables.show(v)
 }
 
+// arm arms the table's timers for the view: its deadline, its turn's
+// nudge and the house's move, all from the start of the turn's clock. It
+// runs on the chat's goroutine, as the commands do: a view armed elsewhere
+// could re-arm a deadline a newer command replaced.
+func (b *Bot) arm(v storage.View) {
+	b.timers.set(v.Key, v.Table.Version(), v.Table.Deadline())
+	b.timers.setHouse(v.Key, v.Table.Version(), house.MoveAt(&v.Table))
+	b.followTurn(v)
+}
+
+// turnShown arms the timers of the table, whose turn's clock started
+// again when a render first showed it (Store.ShowTurn), or whose timers
+// were held while that render waited (tableMessages.hidden), on its chat's
+// goroutine.
+func (b *Bot) turnShown(key storage.TableKey) {
+	b.onChat(key.Chat, "turn shown", func() {
+		v, err := b.store.View(b.base, key)
+		if err != nil {
+			b.log.Warn("reading a table whose turn was shown", "table", key, "err", err)
+			return
+		}
+		b.arm(v)
+	}, "table", key)
+}
+
 // enqueue queues op on the outbox; an op the outbox refuses (the chat's
-// queue is full, or the outbox closed) is logged and dropped.
-func (b *Bot) enqueue(op outbox.Op) {
-	if err := b.out.Enqueue(op); err != nil {
+// queue is full, or the outbox closed) is logged and dropped, and its
+// error returned.
+func (b *Bot) enqueue(op outbox.Op) error {
+	err := b.out.Enqueue(op)
+	if err != nil {
 		b.log.Warn("outgoing call dropped", "chat", op.Chat, "err", err)
 	}
+	return err
 }
 
 // tableMessages shows each table in one message of its chat, edited in
 // place, and retires the old messages a table owes its chat. It remembers
 // the message of each open table only: a closed table's is read from
 // storage when a view needs it. Its methods are safe for concurrent use.
+//
+// A turn's clock runs only while the turn is shown. A render reads the
+// table when its turn to be sent comes, so it shows the newest state
+// however long it waited; the first render to show a turn whose clock
+// started more than turnShownLate before starts the clock again, for the
+// whole turn time, before it is built (Store.ShowTurn, one transaction for
+// a render that waited, none for one that did not): the table stores the
+// new deadline, where a restart finds it, and the render shows it as its
+// tg-time. Whether a render showed a turn before is known from the turn
+// the table's last render sent showed (renderState), and for a table no
+// render of this process showed, from the calls the process before saved
+// (earlier.showed).
+// While a render that is to show a turn first waits, the turn's timeout
+// waits too (Bot.timeout), and so do its nudge and the house's move
+// (Bot.houseMove).
 type tableMessages struct {
 	api   *api
 	store Store
 	clock Clock
 	log   *slog.Logger
 	// enqueue queues an outgoing call (Bot.enqueue).
-	enqueue func(outbox.Op)
+	enqueue func(outbox.Op) error
 	// chatError acts on the error of a call into a chat and returns it
 	// (Bot.chatError).
 	chatError func(chat int64, err error) error
@@ -56,12 +98,41 @@ type tableMessages struct {
 	// told of each owed message once retired (nudges.retired).
 	keep    func(key storage.TableKey, id int) bool
 	retired func(chat int64, id int)
-	// sent is told of each table message sent anew, with the view it
-	// shows (Bot.tableSent).
-	sent func(v storage.View, id int)
+	// shown is told of a table whose turn's clock started again when a
+	// render first showed it, or whose timers were held while the render
+	// that shows the turn waited (Bot.turnShown); sent of each table
+	// message sent anew, with the view it shows (Bot.tableSent).
+	shown func(key storage.TableKey)
+	sent  func(v storage.View, id int)
 
-	mu  sync.Mutex
-	ids map[storage.TableKey]int // the message of each open table shown
+	mu      sync.Mutex
+	ids     map[storage.TableKey]int // the message of each open table shown
+	renders map[storage.TableKey]*renderState
+	earlier earlier
+}
+
+// turnShownLate is how long a turn's clock may run before the turn is
+// shown: a render that first shows a turn later than that starts its clock
+// again. Renders under Telegram's pacing wait up to a few seconds.
+const turnShownLate = 2 * time.Second
+
+// renderState is what the renders of a table did, while it is open.
+type renderState struct {
+	// sent: a render went out since the start; shown is when the clock
+	// of the turn the last one showed started (zero: it showed none).
+	sent  bool
+	shown time.Time
+	// waiting: a render is queued; rendering: one is deciding whether to
+	// start the turn's clock again; held: a timer of the table found its
+	// turn hidden meanwhile (see hidden).
+	waiting, rendering, held bool
+}
+
+// setEarlier records what the start knows of the calls before it.
+func (t *tableMessages) setEarlier(e earlier) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.earlier = e
 }
 
 // show renders the table into its message, through the outbox. The render
@@ -73,15 +144,143 @@ func (t *tableMessages) show(v storage.View) {
 	if _, ok := t.ids[key]; !ok && v.MessageID != 0 {
 		t.ids[key] = v.MessageID
 	}
+	rs := t.state(key)
+	waited := rs.waiting
+	rs.waiting = true
 	t.mu.Unlock()
-	t.enqueue(outbox.Op{Chat: key.Chat, Slot: "table:" + key.String(), Do: func(ctx context.Context) error {
-		v, err := t.store.View(ctx, key)
-		if err != nil {
-			t.log.Warn("reading a table to show", "table", key, "err", err)
-			return nil
-		}
-		return t.render(ctx, v)
+	err := t.enqueue(outbox.Op{Chat: key.Chat, Slot: "table:" + key.String(), Do: func(ctx context.Context) error {
+		return t.renderNewest(ctx, key)
 	}})
+	if err != nil {
+		t.mu.Lock()
+		t.state(key).waiting = waited
+		t.mu.Unlock()
+	}
+}
+
+// state returns the table's renderState, made if it has none; t.mu is held.
+func (t *tableMessages) state(key storage.TableKey) *renderState {
+	rs := t.renders[key]
+	if rs == nil {
+		rs = &renderState{}
+		t.renders[key] = rs
+	}
+	return rs
+}
+
+// renderNewest renders the table as it is now into its message, first
+// starting its turn's clock again if this render is the first to show the
+// turn, late.
+func (t *tableMessages) renderNewest(ctx context.Context, key storage.TableKey) error {
+	t.mu.Lock()
+	rs := t.state(key)
+	rs.waiting, rs.rendering = false, true
+	now := t.clock.Now()
+	t.mu.Unlock()
+	v, err := t.store.View(ctx, key)
+	read := err == nil
+	if read {
+		v = t.showTurn(ctx, v, now)
+	}
+	t.mu.Lock()
+	rs = t.state(key)
+	rs.rendering = false // decided: the turn's clock runs from here
+	held := rs.held
+	rs.held = false
+	t.mu.Unlock()
+	if held {
+		t.shown(key) // the timers held wait no more
+	}
+	if read {
+		err = t.render(ctx, v)
+	} else {
+		t.log.Warn("reading a table to show", "table", key, "err", err)
+		err = nil // nothing to retry: the next show reads it again
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	rs = t.state(key)
+	switch {
+	case retried(err):
+		rs.waiting = true // the outbox calls it again
+	case err == nil && read:
+		rs.sent, rs.shown = true, v.Table.TurnStarted()
+	}
+	if err == nil && read && v.Table.Phase() == game.Closed && !rs.waiting {
+		delete(t.renders, key)
+		if len(t.renders) == 0 {
+			t.renders = make(map[storage.TableKey]*renderState)
+		}
+	}
+	return err
+}
+
+// showTurn starts the clock of the view's turn again at now, if the turn
+// began more than turnShownLate before and no render showed it (see
+// tableMessages), and returns the view to render.
+func (t *tableMessages) showTurn(ctx context.Context, v storage.View, now time.Time) storage.View {
+	for range 3 { // a command may move the table meanwhile: look again
+		started := v.Table.TurnStarted()
+		if started.IsZero() || now.Sub(started) <= turnShownLate || t.seen(v.Key, started) {
+			return v
+		}
+		shown, err := t.store.ShowTurn(ctx, v.Key, v.Table.Version(), now, turnShownLate)
+		if err == nil {
+			t.shown(v.Key)
+			return shown
+		}
+		if !errors.Is(err, game.ErrOutdated) {
+			t.log.Warn("starting a turn's clock as it is shown", "table", v.Key, "err", err)
+			return v
+		}
+		newer, err := t.store.View(ctx, v.Key)
+		if err != nil {
+			t.log.Warn("reading a table to show", "table", v.Key, "err", err)
+			return v
+		}
+		v = newer
+	}
+	return v
+}
+
+// seen reports whether a render showed the table's turn that began at
+// started: the table's last render sent showed it, or, when none went
+// since this start, the process before may have shown it.
+func (t *tableMessages) seen(key storage.TableKey, started time.Time) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.seenLocked(key, started)
+}
+
+func (t *tableMessages) seenLocked(key storage.TableKey, started time.Time) bool {
+	if rs := t.renders[key]; rs != nil && rs.sent {
+		return rs.shown.Equal(started)
+	}
+	return t.earlier.showed(key.Chat, started)
+}
+
+// hidden reports whether the table's turn that began at started is not
+// shown yet while a render that will show it waits or is being made: its
+// clock is not to run out meanwhile, nor the house to move. When it is,
+// the render re-arms the table's timers (shown) once it decided the turn's
+// clock, so that what the caller holds comes due then.
+func (t *tableMessages) hidden(key storage.TableKey, started time.Time) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	rs := t.renders[key]
+	if started.IsZero() || rs == nil || !(rs.waiting || rs.rendering) || t.seenLocked(key, started) {
+		return false
+	}
+	rs.held = true
+	return true
+}
+
+// pending reports whether a render of the table waits or is being made.
+func (t *tableMessages) pending(key storage.TableKey) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	rs := t.renders[key]
+	return rs != nil && (rs.waiting || rs.rendering)
 }
 
 // render edits the table's message to the view, or sends it as a new
@@ -172,6 +371,11 @@ func (t *tableMessages) forget(chat int64) []storage.TableKey {
 	for _, k := range keys {
 		delete(t.ids, k)
 	}
+	for k := range t.renders {
+		if k.Chat == chat {
+			delete(t.renders, k)
+		}
+	}
 	t.dropEmpty()
 	return keys
 }
@@ -184,11 +388,12 @@ func (t *tableMessages) dropEmpty() {
 	}
 }
 
-// len returns how many table messages are remembered.
+// len returns how many tables it remembers something of: their message,
+// or what their renders did.
 func (t *tableMessages) len() int {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return len(t.ids)
+	return max(len(t.ids), len(t.renders))
 }
 
 // withRetiring adds to keys, the tables to re-render after a start, those

@@ -379,3 +379,32 @@ func (t *Table) Users() []UserID {
 	}
 	return users
 }
+
+// TurnStarted returns when the clock of the table's turn started: its
+// deadline less the game's turn time. It is the zero time when no player
+// is to move against a deadline.
+func (t *Table) TurnStarted() time.Time {
+	if _, ok := t.Turn(); !ok || t.deadline == 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(t.deadline - t.settings.TurnTimeout.Milliseconds())
+}
+
+// ShowTurn returns the table as its players first see its turn, at now. A
+// turn's clock is to run only while the turn is shown: when it started more
+// than late before now (the message that shows the turn waited to be sent),
+// it starts again at now, the whole turn time ahead, and ShowTurn reports
+// true. Otherwise, and at a table with no turn, it returns t as it is, and
+// false.
+//
+// The version stays: nobody acted, and no button drawn for the table goes
+// out of date. A timeout made for the version before its deadline moved is
+// refused as too early (ErrTooEarly), as any early timeout is.
+func ShowTurn(t Table, now time.Time, late time.Duration) (Table, bool) {
+	started := t.TurnStarted()
+	if started.IsZero() || now.Sub(started) <= late {
+		return t, false
+	}
+	t.deadline = now.UnixMilli() + t.settings.TurnTimeout.Milliseconds()
+	return t, true
+}

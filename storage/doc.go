@@ -68,6 +68,9 @@
 //	             (schema 9)
 //	following    user|chat → empty; the index of the groups a user follows
 //	             (schema 9)
+//	pace         chat → the times of the bot's recent calls into the group
+//	             (schema 11), oldest first; "saved" → when they were saved
+//	             and whether the bot stopped cleanly after (see SavePace)
 //
 // The layout keeps what one commit touches on few pages: a chat's users
 // and leaderboard entries sit together, the ledger entries of every chat
@@ -108,6 +111,8 @@
 // game/house), and its migration writes it for every table listed (no
 // house could sit before, so none is to move); it also keeps the house's
 // account from a binary that would grant it a member's starting chips.
+// Schema 10 is schema 11 without the pace bucket; its migration creates it
+// empty.
 //
 // # Damaged files
 //

@@ -185,7 +185,7 @@ func TestMigrateChatMovesFollows(t *testing.T) {
 }
 
 // toSchema8 rewrites a file in the layout of schema 8: that of schema 9
-// (and 10, see toSchema9) without the private chats and the groups
+// (and 10 and 11, see toSchema9) without the private chats and the groups
 // followed (it drops them).
 func toSchema8(tx *bolt.Tx) error {
 	if err := toSchema9(tx); err != nil {

@@ -184,11 +184,7 @@ func (s *Store) Repost(ctx context.Context, key TableKey, update int64, now time
 				return err
 			}
 		}
-		cs, _, err := t.chatSettings(c)
-		if err != nil {
-			return err
-		}
-		return t.view(&v, key, &tb, cs, msgID, nil)
+		return t.tableView(&v, key, &tb, msgID)
 	})
 	if err := firstErr(err, rejected); err != nil {
 		return View{}, err

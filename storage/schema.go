@@ -29,6 +29,8 @@ var (
 	bucketFollows   = []byte("follows")
 	bucketFollowing = []byte("following")
 
+	bucketPace = []byte("pace") // schema 11: the bot's recent calls into each group
+
 	// bucketLedgerV3 is the ledger of schema 3 and older, keyed
 	// chat|user|seq.
 	bucketLedgerV3 = []byte("ledger")
@@ -39,7 +41,7 @@ var (
 )
 
 // SchemaVersion is the layout this code reads and writes.
-const SchemaVersion = 10
+const SchemaVersion = 11
 
 // schemaBuckets lists the buckets of each schema version.
 var schemaBuckets = map[uint64][][]byte{
@@ -55,6 +57,8 @@ var schemaBuckets = map[uint64][][]byte{
 		bucketPrivate, bucketFollows, bucketFollowing},
 	10: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank, bucketLedger, bucketReveals, bucketRetire, bucketAwards,
 		bucketPrivate, bucketFollows, bucketFollowing},
+	11: {bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank, bucketLedger, bucketReveals, bucketRetire, bucketAwards,
+		bucketPrivate, bucketFollows, bucketFollowing, bucketPace},
 }
 
 // migration upgrades a file from schema version from to from+1.
@@ -75,6 +79,7 @@ var migrations = []migration{
 	{from: 7, name: "keep achievements, backfilled from the stats", run: addAchievements},
 	{from: 8, name: "keep the private chats and the groups users follow", run: addFollows},
 	{from: 9, name: "keep the house's moves in the timer index", run: indexHouseMoves},
+	{from: 10, name: "keep the bot's recent calls into each group", run: addPace},
 }
 
 // upgrade creates the buckets of a new file, or migrates an older one.
@@ -282,6 +287,14 @@ func indexHouseMoves(tx *bolt.Tx) error {
 		}
 	}
 	return nil
+}
+
+// addPace is the migration from schema 10 to 11: it creates the bucket of the
+// bot's recent calls into each group (see SavePace). Schema 10 kept none,
+// so it starts empty, as after a crash that lost them.
+func addPace(tx *bolt.Tx) error {
+	_, err := tx.CreateBucketIfNotExists(bucketPace)
+	return err
 }
 
 // chainLedger is the migration from schema 3 to 4. The ledger, keyed

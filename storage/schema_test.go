@@ -69,8 +69,12 @@ func rewriteValues(b *bolt.Bucket, fn func(v []byte) ([]byte, error)) error {
 }
 
 // toSchema9 rewrites a file in the layout of schema 9: that of schema 10
-// with every value of the timer index empty (no move of the house).
+// (and 11, see toSchema10) with every value of the timer index empty (no
+// move of the house).
 func toSchema9(tx *bolt.Tx) error {
+	if err := toSchema10(tx); err != nil {
+		return err
+	}
 	if err := rewriteValues(tx.Bucket(bucketTimers), func([]byte) ([]byte, error) { return present, nil }); err != nil {
 		return err
 	}
@@ -78,7 +82,7 @@ func toSchema9(tx *bolt.Tx) error {
 }
 
 // toSchema7 rewrites a file in the layout of schema 7: that of schema 8
-// (and 9 and 10, see toSchema8 and toSchema9) without the awards bucket, and with user records
+// (and 9 to 11, see toSchema8) without the awards bucket, and with user records
 // that hold no achievements and no way to Comeback.
 func toSchema7(tx *bolt.Tx) error {
 	if err := toSchema8(tx); err != nil {

@@ -329,6 +329,16 @@ func (b *balances) Balance(u game.UserID) int64 {
 	return rec.balance
 }
 
+// tableView sets v to the View of a table of key's chat (its chat
+// resolved), as View returns it: with the chat's settings.
+func (t *txn) tableView(v *View, key TableKey, tb *game.Table, messageID int) error {
+	cs, _, err := t.chatSettings(key.Chat)
+	if err != nil {
+		return err
+	}
+	return t.view(v, key, tb, cs, messageID, nil)
+}
+
 // view sets v to the View of a table (in place: a View is big): balances
 // and names of everyone seated and of the extra users, and the table's
 // owed messages.

@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/twentyone-bot/twentyone/game"
 )
@@ -21,11 +22,7 @@ func (s *Store) View(ctx context.Context, key TableKey) (View, error) {
 		if err != nil {
 			return err
 		}
-		cs, _, err := t.chatSettings(c)
-		if err != nil {
-			return err
-		}
-		return t.view(&v, key, &tb, cs, msgID, nil)
+		return t.tableView(&v, key, &tb, msgID)
 	})
 	return v, err
 }
@@ -68,6 +65,45 @@ func (s *Store) SetMessage(ctx context.Context, key TableKey, messageID int) err
 		h.messageID = messageID
 		return t.tables.Put(k, append(h.append(make([]byte, 0, len(v)+8)), enc...))
 	}))
+}
+
+// ShowTurn starts the clock of the table's turn again at now when the turn
+// started more than late before now (game.ShowTurn), in one transaction,
+// and returns the table's View. It is for the render that first shows a
+// turn, when it waited: the new deadline is stored in the table, where a
+// restart finds it, and the version stays. A table at another version than
+// version is game.ErrOutdated, and one never opened ErrNotFound: nothing
+// changes.
+func (s *Store) ShowTurn(ctx context.Context, key TableKey, version uint64, now time.Time, late time.Duration) (View, error) {
+	var v View
+	rejected, err := s.write(ctx, func(t *txn) error {
+		v = View{}
+		c, _, _, err := t.resolve(key.Chat)
+		if err != nil {
+			return reject(err)
+		}
+		key := TableKey{Chat: c, Thread: key.Thread}
+		tb, msgID, found, err := t.table(key)
+		switch {
+		case err != nil:
+			return reject(err)
+		case !found:
+			return reject(fmt.Errorf("%w: no table at %v", ErrNotFound, key))
+		case tb.Version() != version:
+			return reject(fmt.Errorf("%w: shown at version %d, the table is at %d", game.ErrOutdated, version, tb.Version()))
+		}
+		if shown, moved := game.ShowTurn(tb, now, late); moved {
+			tb = shown
+			if err := t.putTable(key, &tb, msgID); err != nil {
+				return err
+			}
+		}
+		return t.tableView(&v, key, &tb, msgID)
+	})
+	if err := firstErr(err, rejected); err != nil {
+		return View{}, err
+	}
+	return v, nil
 }
 
 // Timers returns every table with a deadline, for re-arming the timers

@@ -264,8 +264,30 @@ const (
 	PopHitGolden Key = "pop.hit.golden"
 	// PopHitFivePictures: the fifth picture.
 	PopHitFivePictures Key = "pop.hit.five"
-	// PopStand: the score the player stood at.
+	// PopStand: the score the player stood at, when the duel's result is
+	// not known.
 	PopStand Key = "pop.stand"
+	// PopBetCard: the toast of a bet: the amount, the player's card and
+	// its points, and what comes next.
+	PopBetCard Key = "pop.bet.card"
+	// PopStandWin: the player stood at a score, the banker scored less:
+	// the player's score, the banker's, the chips won.
+	PopStandWin Key = "pop.stand.win"
+	// PopStandBankerBust: the player stood, the banker went over 21: the
+	// player's score, the banker's, the chips won.
+	PopStandBankerBust Key = "pop.stand.bankerbust"
+	// PopStandTie: the player stood, the banker scored the same, and a tie
+	// goes to the bank: the score, the banker's, the chips lost.
+	PopStandTie Key = "pop.stand.tie"
+	// PopStandLose: the player stood, the banker scored more: the player's
+	// score, the banker's, the chips lost.
+	PopStandLose Key = "pop.stand.lose"
+	// PopStartYou: the toast of a start when the presser bets first: their
+	// card and its points.
+	PopStartYou Key = "pop.start.you"
+	// PopStartOther: the toast of a start when another player bets first:
+	// their name.
+	PopStartOther Key = "pop.start.other"
 	// PopAdminOnly: an admin-only action.
 	PopAdminOnly Key = "pop.adminonly"
 	// PopAdminCheckFailed: Telegram did not say whether the presser of an

@@ -57,6 +57,13 @@ func TestPopupsFitTelegramsLimitWithTheLongestArguments(t *testing.T) {
 			PopHitGolden:       {Card(lang, game.NewCard(game.Ace, game.Hearts))},
 			PopHitFivePictures: {Card(lang, game.NewCard(game.Ace, game.Hearts))},
 			PopStand:           {"20"},
+			PopBetCard:         {bigNumber, card, "11"},
+			PopStandWin:        {"20", "20", bigNumber},
+			PopStandBankerBust: {"20", "30", bigNumber},
+			PopStandTie:        {"20", "20", bigNumber},
+			PopStandLose:       {"20", "21", bigNumber},
+			PopStartYou:        {card, "11"},
+			PopStartOther:      {name},
 			PopInvalid:         {longestProblem(lang)},
 			PopHouseNeedChips:  {bigChips, bigChips},
 		}

@@ -1,10 +1,14 @@
 // Package outbox sends the bot's outgoing Bot API calls at the pace Telegram
 // allows: one queue per chat in which a newer render of a message replaces an
-// older one still waiting and renders go before replies, a global limit on
-// calls per second shared in turn among the chats that have something to
-// send, notices sent only with what the chats leave of it, per-chat pacing
-// under Telegram's group limits, and waiting out 429's retry_after before
-// trying again.
+// older one still waiting and renders go before replies (a reply waits
+// behind at most replyAfter renders), a global limit on calls per second
+// shared in turn among the chats that have something to send, notices sent
+// only with what the chats leave of it (see Notice), per-group pacing that
+// spreads a group's calls evenly under Telegram's limit of 20 a minute (see
+// groupPace), and waiting out 429's retry_after before trying again. A
+// group's recent calls can be kept across a restart (TakeHistory,
+// Restore), so that a new process does not spend a budget the old one
+// spent. All of it runs on the clock the outbox is given (Options.Clock).
 //
 // An Op is a function that makes one call. The outbox does not look inside:
 // it orders, paces, coalesces and retries, and the caller's function does the
@@ -24,6 +28,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"time"
 )
@@ -37,6 +42,11 @@ type Limits struct {
 	GroupPerMinute int
 	// GroupWindow is the span GroupPerMinute counts over; default a minute.
 	GroupWindow time.Duration
+	// GroupBurst is how many calls may go into a group back to back (at
+	// ChatInterval) before the rest are spread at one every
+	// GroupWindow/(GroupPerMinute-GroupBurst+1); default 3, at most
+	// GroupPerMinute.
+	GroupBurst int
 	// ChatInterval is the least time between two calls into the same chat
 	// (Telegram: about one second).
 	ChatInterval time.Duration
@@ -46,17 +56,66 @@ type Limits struct {
 	NoticePerSecond int
 }
 
-// TelegramLimits are Telegram's published limits with a margin. Notices
-// take at most 8 of the 25 calls a second: 17 stay for the tables, which
-// never wait behind a notice (see Notice).
+// TelegramLimits are Telegram's published limits with a margin: 25 calls a
+// second over all chats (Telegram: about 30), of which notices take at most
+// 8, so that 17 stay for the tables, which never wait behind a notice (see
+// Notice); and into a group at most 19 in any minute (Telegram: 20), a burst
+// of 3 and then one every 60/17 s, at least a second apart.
 func TelegramLimits() Limits {
-	return Limits{PerSecond: 25, GroupPerMinute: 19, ChatInterval: time.Second, NoticePerSecond: 8}
+	return Limits{PerSecond: 25, GroupPerMinute: 19, GroupWindow: time.Minute, GroupBurst: 3,
+		ChatInterval: time.Second, NoticePerSecond: 8}
 }
 
-// Class orders the waiting ops of a chat: every waiting Render goes before
-// any waiting Say, so that a chat's table is never held up by replies, and
-// every Say before any Notice. Notices also yield to every other chat's
-// renders and replies (see Notice).
+// GroupInterval returns the spacing of a group's calls once its burst is
+// spent: GroupWindow/(GroupPerMinute-GroupBurst+1), rounded up, so that
+// any span of GroupWindow holds at most GroupPerMinute calls; 0 without a
+// group limit.
+func (l Limits) GroupInterval() time.Duration {
+	if l.GroupPerMinute <= 0 {
+		return 0
+	}
+	w := l.GroupWindow
+	if w <= 0 {
+		w = time.Minute
+	}
+	k := time.Duration(l.GroupPerMinute - l.groupBurst() + 1)
+	return (w + k - 1) / k
+}
+
+// groupBurst returns GroupBurst, defaulted and capped.
+func (l Limits) groupBurst() int {
+	b := l.GroupBurst
+	if b <= 0 {
+		b = 3
+	}
+	return min(b, l.GroupPerMinute)
+}
+
+// Clock tells the time and runs functions later: the outbox paces by it.
+type Clock interface {
+	Now() time.Time
+	AfterFunc(d time.Duration, f func()) Timer
+}
+
+// Timer is a function scheduled by a Clock.
+type Timer interface {
+	// Stop prevents the function from running, if it has not yet.
+	Stop() bool
+}
+
+type systemClock struct{}
+
+func (systemClock) Now() time.Time                            { return time.Now() }
+func (systemClock) AfterFunc(d time.Duration, f func()) Timer { return time.AfterFunc(d, f) }
+
+// Class orders the waiting ops of a chat: a waiting Render goes before any
+// waiting Say, so that a chat's table is never held up by replies; but once
+// replyAfter renders went ahead of a waiting Say, it goes next, so that a
+// table that changes all the time does not starve the replies. Every Say
+// goes before any Notice, and notices also yield to every other chat's
+// renders and replies (see Notice). Into a group, an op that is not a
+// Render leaves the renders their reserve of the group's pacing
+// (renderReserve), but for a Say that replyAfter renders overtook.
 type Class uint8
 
 const (
@@ -76,10 +135,14 @@ const (
 	Notice
 )
 
+// replyAfter is how many renders may go ahead of a waiting reply: then it
+// goes next, as a render would (it may take the renders' reserve).
+const replyAfter = 3
+
 // Op is one outgoing call into a chat.
 type Op struct {
 	// Chat is the chat the call goes to; ops of one chat run one at a time,
-	// renders in the order enqueued, then replies in the order enqueued.
+	// each class in the order enqueued (see Class).
 	Chat int64
 	// Slot, when not empty, names what the op renders or says: enqueuing
 	// an op with the slot of one still waiting replaces it in its place,
@@ -162,11 +225,27 @@ type Options struct {
 	Logger *slog.Logger
 	// OnRetryAfter, if set, is told of every 429.
 	OnRetryAfter func(chat int64, after time.Duration)
+	// OnRenderWait, if set, is told how long each render waited, from
+	// the enqueue of the oldest op it holds that was not called yet (a
+	// render replacing a waiting one keeps its place and its time) to the
+	// start of its call. It is called with the outbox's lock held: it must
+	// be quick and must not call the outbox.
+	OnRenderWait func(waited time.Duration)
+	// OnCoalesce, if set, is told of each render replaced by a newer one
+	// before it was called; like OnRenderWait, with the lock held.
+	OnCoalesce func()
+	// Clock is the clock the outbox paces by (every limit, the notices'
+	// included); default the system clock.
+	Clock Clock
+	// KeepHistory makes the outbox remember which groups it called since
+	// the last TakeHistory.
+	KeepHistory bool
 }
 
 // Outbox queues and paces ops. Its methods are safe for concurrent use.
 type Outbox struct {
 	opts   Options
+	clock  Clock
 	global *window // nil: no limit over all chats
 	notice *window // nil: no limit of the notices' own
 
@@ -183,8 +262,10 @@ type Outbox struct {
 	timed    timedHeap
 	inFlight int
 	// dispatching is whether the dispatcher runs; wake tells it that
-	// something changed.
+	// something changed; parked is whether it waits for wake with its
+	// timer set, having nothing to do before (see kick).
 	dispatching bool
+	parked      bool
 	wake        chan struct{}
 	closed      bool
 	// ctx is cancelled by Close when its deadline passes, to stop the
@@ -198,16 +279,26 @@ type Outbox struct {
 	// notices those of them that are notices, for MaxNotices.
 	pending int
 	notices int
+	// called holds the groups called since the last TakeHistory, when
+	// Options.KeepHistory is set.
+	called map[int64]struct{}
+	// assumed calls are counted into the pace of every group whose queue
+	// is made before assumedAt+GroupWindow, all at assumedAt (Restore).
+	assumed   int
+	assumedAt time.Time
 }
 
-// item is a queued op; gen grows each time a newer op replaces do, so that
-// a render replaced while its call was in flight is sent again.
+// item is a queued op of class class; gen grows each time a newer op
+// replaces do, so that a render replaced while its call was in flight is
+// sent again. since is when the oldest op it holds that was not called yet
+// was enqueued; zero once called, until a newer op replaces it.
 type item struct {
-	slot   string
-	do     func(ctx context.Context) error
-	stale  func() bool
-	gen    int
-	notice bool
+	slot  string
+	class Class
+	do    func(ctx context.Context) error
+	stale func() bool
+	gen   int
+	since time.Time
 }
 
 // Where a chat's queue is scheduled.
@@ -224,10 +315,14 @@ type chatQueue struct {
 	notices       []*item
 	where         int
 	due           time.Time // when timed: when its next op may go
+	index         int       // when timed: in the heap
 	paused        time.Time
-	pace          *window
+	pace          *groupPace // nil: not a group, or no group limit
 	last          time.Time
 	attempts      int
+	// overtaken counts the renders started while a reply waited, since a
+	// reply last started (see replyAfter).
+	overtaken int
 	// running is the op in flight and the generation it was called at;
 	// runningSay whether it is a Say or a Notice.
 	running    *item
@@ -240,6 +335,17 @@ func (q *chatQueue) len() int { return len(q.renders) + len(q.says) + len(q.noti
 // urgent reports whether the chat holds a render or a reply: they go
 // before every chat's notices.
 func (q *chatQueue) urgent() bool { return len(q.renders)+len(q.says) > 0 }
+
+// list returns the chat's list of ops of class c.
+func (q *chatQueue) list(c Class) *[]*item {
+	switch c {
+	case Say:
+		return &q.says
+	case Notice:
+		return &q.notices
+	}
+	return &q.renders
+}
 
 // New returns an Outbox.
 func New(opts Options) *Outbox {
@@ -267,8 +373,11 @@ func New(opts Options) *Outbox {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
+	if opts.Clock == nil {
+		opts.Clock = systemClock{}
+	}
 	ctx, cancel := context.WithCancel(context.Background())
-	o := &Outbox{opts: opts, chats: make(map[int64]*chatQueue), ctx: ctx, cancel: cancel,
+	o := &Outbox{opts: opts, clock: opts.Clock, chats: make(map[int64]*chatQueue), ctx: ctx, cancel: cancel,
 		wake: make(chan struct{}, 1)}
 	if opts.Limits.PerSecond > 0 {
 		o.global = newWindow(opts.Limits.PerSecond, time.Second)
@@ -276,37 +385,28 @@ func New(opts Options) *Outbox {
 	if opts.Limits.NoticePerSecond > 0 {
 		o.notice = newWindow(opts.Limits.NoticePerSecond, time.Second)
 	}
+	if opts.KeepHistory {
+		o.called = make(map[int64]struct{})
+	}
 	return o
 }
 
 // Enqueue adds op to its chat's queue. It returns ErrFull, dropping op,
-// when the chat holds as many ops as it may, and ErrClosed after Close.
+// when the chat holds as many ops as it may (or a notice finds
+// Options.MaxNotices waiting), and ErrClosed after Close.
 func (o *Outbox) Enqueue(op Op) error {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.closed {
 		return ErrClosed
 	}
-	q := o.chats[op.Chat]
-	if q == nil {
-		q = &chatQueue{id: op.Chat}
-		if n := o.opts.Limits.GroupPerMinute; n > 0 && op.Chat < 0 {
-			q.pace = newWindow(n, o.opts.Limits.GroupWindow)
-		}
-		o.chats[op.Chat] = q
-	}
-	list := &q.renders
-	switch op.Class {
-	case Say:
-		list = &q.says
-	case Notice:
-		list = &q.notices
-	}
+	now := o.clock.Now()
+	q := o.queue(op.Chat, now)
+	list := q.list(op.Class)
 	if op.Slot != "" {
 		for _, queued := range *list {
 			if queued.slot == op.Slot {
-				queued.do, queued.stale = op.Do, op.Stale
-				queued.gen++
+				o.replace(q, queued, op, now)
 				return nil
 			}
 		}
@@ -315,13 +415,13 @@ func (o *Outbox) Enqueue(op Op) error {
 		op.Class == Notice && o.notices >= o.opts.MaxNotices {
 		return fmt.Errorf("%w: chat %d", ErrFull, op.Chat)
 	}
-	*list = append(*list, &item{slot: op.Slot, do: op.Do, stale: op.Stale, notice: op.Class == Notice})
+	*list = append(*list, &item{slot: op.Slot, class: op.Class, do: op.Do, stale: op.Stale, since: now})
 	o.pending++
 	if op.Class == Notice {
 		o.notices++
 	}
 	if o.enqueued++; o.enqueued%1024 == 0 {
-		o.prune(time.Now())
+		o.prune(now)
 	}
 	if q.where == inLowReady && q.urgent() {
 		// No longer notices only: it takes its turn with the other chats.
@@ -329,8 +429,78 @@ func (o *Outbox) Enqueue(op Op) error {
 		o.ready.push(q)
 		o.kick()
 	}
-	o.schedule(q, time.Now())
+	o.reschedule(q, now) // a render may go sooner than the reply it was timed for
+	o.schedule(q, now)
 	return nil
+}
+
+// queue returns the chat's queue, made if it has none; o.mu is held.
+func (o *Outbox) queue(chat int64, now time.Time) *chatQueue {
+	q := o.chats[chat]
+	if q != nil {
+		return q
+	}
+	q = &chatQueue{id: chat}
+	if o.opts.Limits.GroupPerMinute > 0 && chat < 0 {
+		q.pace = newGroupPace(o.opts.Limits)
+		if o.assumed > 0 && now.Sub(o.assumedAt) < o.opts.Limits.GroupWindow {
+			for range o.assumed {
+				q.pace.record(o.assumedAt)
+			}
+			q.last = later(q.last, o.assumedAt)
+		}
+	}
+	o.chats[chat] = q
+	return q
+}
+
+// replace puts op in the place of the queued item with its slot; o.mu is
+// held. A render replaced before its call counts as coalesced; one
+// replaced while its call is in flight is sent again, waiting from now.
+func (o *Outbox) replace(q *chatQueue, queued *item, op Op, now time.Time) {
+	inFlight := queued == q.running && queued.gen == q.runningGen
+	if !inFlight && op.Class == Render && o.opts.OnCoalesce != nil {
+		o.opts.OnCoalesce()
+	}
+	if queued.since.IsZero() {
+		queued.since = now
+	}
+	queued.do, queued.stale = op.Do, op.Stale
+	queued.gen++
+	o.reschedule(q, now) // a render may go sooner than the reply it was timed for
+}
+
+// pick returns the chat's next op and whether it leaves the renders their
+// reserve: its first render, else its first reply, else its first notice,
+// the last two leaving the reserve; but its first reply once replyAfter
+// renders went ahead of it, as a render. The chat has an op.
+func (q *chatQueue) pick() (*item, bool) {
+	switch {
+	case len(q.says) > 0 && q.overtaken >= replyAfter:
+		return q.says[0], false
+	case len(q.renders) > 0:
+		return q.renders[0], false
+	case len(q.says) > 0:
+		return q.says[0], true
+	}
+	return q.notices[0], true
+}
+
+// due returns when the chat's next op may go, by its pacing and pauses;
+// the chat has an op, and none in flight. o.mu is held.
+func (o *Outbox) due(q *chatQueue, now time.Time) time.Time {
+	due := q.paused
+	if o.opts.Limits.ChatInterval > 0 && !q.last.IsZero() {
+		due = later(due, q.last.Add(o.opts.Limits.ChatInterval))
+	}
+	if q.pace != nil {
+		reserve := 0
+		if _, asReply := q.pick(); asReply {
+			reserve = renderReserve
+		}
+		due = later(due, now.Add(q.pace.delay(now, reserve)))
+	}
+	return due
 }
 
 // schedule puts a chat that has ops waiting, and none running, in the ready
@@ -339,14 +509,7 @@ func (o *Outbox) schedule(q *chatQueue, now time.Time) {
 	if q.running != nil || q.where != nowhere || q.len() == 0 {
 		return
 	}
-	due := q.paused
-	if o.opts.Limits.ChatInterval > 0 && !q.last.IsZero() {
-		due = later(due, q.last.Add(o.opts.Limits.ChatInterval))
-	}
-	if q.pace != nil {
-		due = later(due, now.Add(q.pace.delay(now)))
-	}
-	if due.After(now) {
+	if due := o.due(q, now); due.After(now) {
 		q.where, q.due = inTimed, due
 		heap.Push(&o.timed, q)
 	} else {
@@ -367,6 +530,19 @@ func (o *Outbox) makeReady(q *chatQueue) {
 	o.lowReady.push(q)
 }
 
+// reschedule schedules a timed chat again, its next op having changed;
+// o.mu is held.
+func (o *Outbox) reschedule(q *chatQueue, now time.Time) {
+	if q.where != inTimed {
+		return
+	}
+	if due := o.due(q, now); !due.Equal(q.due) {
+		heap.Remove(&o.timed, q.index)
+		q.where = nowhere
+		o.schedule(q, now)
+	}
+}
+
 func later(a, b time.Time) time.Time {
 	if b.After(a) {
 		return b
@@ -377,12 +553,26 @@ func later(a, b time.Time) time.Time {
 // kick makes the dispatcher look at the queues again, starting it if it
 // does not run; o.mu is held.
 func (o *Outbox) kick() {
+	o.parked = false
 	if !o.dispatching {
 		o.dispatching = true
 		o.wg.Add(1)
 		go o.dispatch()
 		return
 	}
+	o.poke()
+}
+
+// alarm wakes the dispatcher when its timer fires.
+func (o *Outbox) alarm() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.parked = false
+	o.poke()
+}
+
+// poke wakes the dispatcher.
+func (o *Outbox) poke() {
 	select {
 	case o.wake <- struct{}{}:
 	default:
@@ -401,7 +591,7 @@ func (o *Outbox) idle(q *chatQueue, now time.Time) bool {
 	if o.opts.Limits.ChatInterval > 0 && now.Sub(q.last) < o.opts.Limits.ChatInterval {
 		return false
 	}
-	return q.pace == nil || now.Sub(q.last) >= o.opts.Limits.GroupWindow
+	return q.pace == nil || q.pace.idle(now)
 }
 
 // prune forgets chats that are idle; o.mu is held.
@@ -437,6 +627,80 @@ func (o *Outbox) Chats() int {
 	return len(o.chats)
 }
 
+// Quiet reports whether the outbox calls nothing until its clock moves or
+// it is given an op: no call in flight, and the dispatcher (if it runs)
+// waiting with its timer set, as no op may go before (a chat ready waits
+// for the limits over all chats). A test that moves the outbox's clock by
+// hand waits for it before moving the clock again.
+func (o *Outbox) Quiet() bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return (!o.dispatching || o.parked) && o.inFlight == 0
+}
+
+// History is when the outbox called into one group lately: the calls
+// within Limits.GroupWindow, oldest first.
+type History struct {
+	Chat  int64
+	Calls []time.Time
+}
+
+// TakeHistory returns the history of each group called since the last
+// TakeHistory (with Options.KeepHistory; else none). A group whose pacing
+// the outbox forgot is left out: its calls are all older than the window.
+func (o *Outbox) TakeHistory() []History {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if len(o.called) == 0 {
+		return nil
+	}
+	now := o.clock.Now()
+	out := make([]History, 0, len(o.called))
+	for chat := range o.called {
+		if q := o.chats[chat]; q != nil && q.pace != nil {
+			out = append(out, History{Chat: chat, Calls: q.pace.calls(now)})
+		}
+	}
+	o.called = make(map[int64]struct{})
+	return out
+}
+
+// Restore counts calls made before the outbox started into its groups'
+// pacing: each group's history, and assumed calls at at into every group
+// (those in the histories and any other) whose queue it makes within
+// Limits.GroupWindow of at, for calls a crash kept from the histories.
+// Call it before the first Enqueue.
+func (o *Outbox) Restore(hist []History, assumed int, at time.Time) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.opts.Limits.GroupPerMinute <= 0 {
+		return
+	}
+	now := o.clock.Now()
+	o.assumed, o.assumedAt = assumed, at
+	for _, h := range hist {
+		if h.Chat >= 0 || o.chats[h.Chat] != nil {
+			continue
+		}
+		calls := slices.SortedFunc(slices.Values(h.Calls), time.Time.Compare)
+		if len(calls) == 0 || now.Sub(calls[len(calls)-1]) >= o.opts.Limits.GroupWindow {
+			continue
+		}
+		q := &chatQueue{id: h.Chat, pace: newGroupPace(o.opts.Limits)}
+		for _, t := range calls {
+			q.pace.record(t)
+		}
+		q.last = calls[len(calls)-1]
+		if assumed > 0 && now.Sub(at) < o.opts.Limits.GroupWindow {
+			for range assumed {
+				q.pace.record(later(at, q.last))
+			}
+			q.last = later(at, q.last)
+		}
+		o.chats[h.Chat] = q
+	}
+}
+
 // Close stops taking ops and sends those queued until ctx is done; then it
 // abandons the rest and returns ctx's error.
 func (o *Outbox) Close(ctx context.Context) error {
@@ -464,58 +728,101 @@ func (o *Outbox) Close(ctx context.Context) error {
 // they come due. It returns when nothing waits and nothing is in flight.
 func (o *Outbox) dispatch() {
 	defer o.wg.Done()
-	timer := time.NewTimer(time.Hour)
-	defer timer.Stop()
+	var timer Timer
+	defer func() {
+		if timer != nil {
+			timer.Stop()
+		}
+	}()
 	for {
 		o.mu.Lock()
 		if o.ctx.Err() != nil {
-			o.dispatching = false
+			o.dispatching, o.parked = false, false
 			o.mu.Unlock()
 			return
 		}
-		now := time.Now()
-		for o.timed.Len() > 0 && !o.timed[0].due.After(now) {
-			o.makeReady(heap.Pop(&o.timed).(*chatQueue))
-		}
-		o.skipMoved()
-		wait := time.Duration(-1) // until woken
-		if o.inFlight < o.opts.MaxInFlight {
-			q, d := o.nextReady(now)
-			if q != nil {
-				o.start(q, now)
-				o.mu.Unlock()
-				continue
-			}
-			if d > 0 {
-				wait = d
-			}
-		}
-		idle := o.ready.len() == 0 && o.lowReady.len() == 0
-		if idle && o.timed.Len() == 0 && o.inFlight == 0 {
-			o.dispatching = false
+		now := o.clock.Now()
+		wait, work := o.next(now)
+		if work {
 			o.mu.Unlock()
-			return
-		}
-		if o.timed.Len() > 0 && (idle || o.inFlight < o.opts.MaxInFlight) {
-			if d := o.timed[0].due.Sub(now); wait < 0 || d < wait {
-				wait = d
-			}
-		}
-		o.mu.Unlock()
-		if wait < 0 {
-			select {
-			case <-o.wake:
-			case <-o.ctx.Done():
-			}
 			continue
 		}
-		timer.Reset(wait)
+		if o.ready.len() == 0 && o.lowReady.len() == 0 && o.timed.Len() == 0 && o.inFlight == 0 {
+			o.dispatching, o.parked = false, false
+			o.mu.Unlock()
+			return
+		}
+		if timer != nil {
+			timer.Stop()
+			timer = nil
+		}
+		if wait >= 0 {
+			timer = o.clock.AfterFunc(wait, o.alarm)
+		}
+		o.parked = true
+		o.mu.Unlock()
 		select {
 		case <-o.wake:
-		case <-timer.C:
 		case <-o.ctx.Done():
 		}
-		timer.Stop()
+	}
+}
+
+// next moves the timed chats that came due to the ready rings and starts
+// the call of the first ready chat (see nextReady), if the limits allow:
+// then it reports work done. Else it returns how long until there may be
+// (-1: until woken). o.mu is held.
+func (o *Outbox) next(now time.Time) (time.Duration, bool) {
+	for o.timed.Len() > 0 && !o.timed[0].due.After(now) {
+		o.makeReady(heap.Pop(&o.timed).(*chatQueue))
+	}
+	o.skipMoved()
+	wait := time.Duration(-1) // until woken
+	if o.inFlight < o.opts.MaxInFlight {
+		q, low, d := o.nextReady(now)
+		if q != nil {
+			o.start(q, low, now)
+			return 0, true
+		}
+		if d > 0 {
+			wait = d
+		}
+	}
+	idle := o.ready.len() == 0 && o.lowReady.len() == 0
+	if o.timed.Len() > 0 && (idle || o.inFlight < o.opts.MaxInFlight) {
+		if d := o.timed[0].due.Sub(now); wait < 0 || d < wait {
+			wait = d
+		}
+	}
+	return wait, false
+}
+
+// nextReady takes the chat to call next, one of ready before any of
+// lowReady (low: it is), when the limits allow a call now: the global
+// limit, and for a chat of lowReady the notices' own. Else it returns how
+// long until they do (0: no chat is ready). o.mu is held.
+func (o *Outbox) nextReady(now time.Time) (*chatQueue, bool, time.Duration) {
+	if o.ready.len() == 0 && o.lowReady.len() == 0 {
+		return nil, false, 0
+	}
+	d := o.globalDelay(now)
+	if o.ready.len() == 0 && o.notice != nil {
+		d = max(d, o.notice.delay(now))
+	}
+	switch {
+	case d > 0:
+		return nil, false, d
+	case o.ready.len() > 0:
+		return o.ready.pop(), false, 0
+	}
+	return o.lowReady.pop(), true, 0
+}
+
+// skipMoved drops the entries at the head of lowReady whose chats are no
+// longer there: moved to ready, or called since; o.mu is held.
+func (o *Outbox) skipMoved() {
+	for o.lowReady.len() > 0 && o.lowReady.peek().where != inLowReady {
+		o.lowReady.pop()
 	}
 }
 
@@ -528,37 +835,12 @@ func (o *Outbox) globalDelay(now time.Time) time.Duration {
 	return o.global.delay(now)
 }
 
-// nextReady takes the chat to call next, one of ready before any of
-// lowReady, when the limits allow a call now; else it returns how long
-// until they do (0: no chat is ready). o.mu is held.
-func (o *Outbox) nextReady(now time.Time) (*chatQueue, time.Duration) {
-	if o.ready.len() == 0 && o.lowReady.len() == 0 {
-		return nil, 0
-	}
-	d := o.globalDelay(now)
-	if o.ready.len() == 0 && o.notice != nil {
-		d = max(d, o.notice.delay(now))
-	}
-	switch {
-	case d > 0:
-		return nil, d
-	case o.ready.len() > 0:
-		return o.ready.pop(), 0
-	}
-	return o.lowReady.pop(), 0
-}
-
-// skipMoved drops the entries at the head of lowReady whose chats are no
-// longer there: moved to ready, or called since; o.mu is held.
-func (o *Outbox) skipMoved() {
-	for o.lowReady.len() > 0 && o.lowReady.peek().where != inLowReady {
-		o.lowReady.pop()
-	}
-}
-
-// start calls the next op of a ready chat in a goroutine of its own, its
-// renders first; o.mu is held.
-func (o *Outbox) start(q *chatQueue, now time.Time) {
+// start calls the next op of a ready chat in a goroutine of its own (see
+// pick); low says the chat was taken from lowReady, and o.mu is held. A
+// chat whose next op is not due yet, as its ops changed since it was
+// scheduled, is scheduled again; one taken from ready whose renders and
+// replies all went stale waits in lowReady for the notices' turn.
+func (o *Outbox) start(q *chatQueue, low bool, now time.Time) {
 	q.where = nowhere
 	if !o.dropStale(q) {
 		if o.idle(q, now) {
@@ -566,18 +848,34 @@ func (o *Outbox) start(q *chatQueue, now time.Time) {
 		}
 		return
 	}
-	op := q.next()
+	if o.due(q, now).After(now) || !low && !q.urgent() {
+		o.schedule(q, now)
+		return
+	}
+	op, _ := q.pick()
 	if o.global != nil {
 		o.global.record(now)
 	}
-	if o.notice != nil && op.notice {
+	if o.notice != nil && op.class == Notice {
 		o.notice.record(now)
 	}
 	if q.pace != nil {
 		q.pace.record(now)
+		if o.called != nil {
+			o.called[q.id] = struct{}{}
+		}
 	}
+	if op.class == Render && len(q.says) > 0 {
+		q.overtaken++
+	} else {
+		q.overtaken = 0 // a reply goes, or none waits
+	}
+	if op.class == Render && !op.since.IsZero() && o.opts.OnRenderWait != nil {
+		o.opts.OnRenderWait(now.Sub(op.since))
+	}
+	op.since = time.Time{}
 	q.last = now
-	q.running, q.runningGen, q.runningSay = op, op.gen, len(q.renders) == 0
+	q.running, q.runningGen, q.runningSay = op, op.gen, op.class != Render
 	o.inFlight++
 	o.wg.Add(1)
 	go o.call(q, op.do)
@@ -588,38 +886,28 @@ func (o *Outbox) start(q *chatQueue, now time.Time) {
 // o.mu is held. An op in flight is not at the head: the chat runs none.
 func (o *Outbox) dropStale(q *chatQueue) bool {
 	for q.len() > 0 {
-		op := q.next()
+		op, _ := q.pick()
 		if op.stale == nil || !op.stale() {
 			return true
 		}
-		o.drop(q.head())
+		o.remove(q, op)
 	}
 	return false
 }
 
-// next returns the chat's next op: its first render, else its first reply,
-// else its first notice.
-func (q *chatQueue) next() *item { return (*q.head())[0] }
-
-// head returns the list that holds the chat's next op.
-func (q *chatQueue) head() *[]*item {
-	switch {
-	case len(q.renders) > 0:
-		return &q.renders
-	case len(q.says) > 0:
-		return &q.says
-	}
-	return &q.notices
-}
-
-// drop takes the first op out of one of a chat's lists; o.mu is held.
-func (o *Outbox) drop(list *[]*item) {
-	if (*list)[0].notice {
-		o.notices--
+// remove takes op, at the head of its list, out of the chat's queue; o.mu
+// is held.
+func (o *Outbox) remove(q *chatQueue, op *item) {
+	list := q.list(op.class)
+	if len(*list) == 0 || (*list)[0] != op {
+		return
 	}
 	(*list)[0] = nil
 	*list = (*list)[1:]
 	o.pending--
+	if op.class == Notice {
+		o.notices--
+	}
 }
 
 // call makes one call and acts on its result.
@@ -628,7 +916,7 @@ func (o *Outbox) call(q *chatQueue, do func(context.Context) error) {
 	err := o.safely(q.id, do)
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	now := time.Now()
+	now := o.clock.Now()
 	o.inFlight--
 	op, gen := q.running, q.runningGen
 	q.running = nil
@@ -672,14 +960,8 @@ func (o *Outbox) safely(chat int64, do func(context.Context) error) (err error) 
 // newer op replaced it in the meantime: then it stays, to be sent next.
 // o.mu is held.
 func (o *Outbox) done(q *chatQueue, op *item, gen int) {
-	if op.gen != gen {
-		return
-	}
-	for _, list := range []*[]*item{&q.renders, &q.says, &q.notices} {
-		if len(*list) > 0 && (*list)[0] == op {
-			o.drop(list)
-			return
-		}
+	if op.gen == gen {
+		o.remove(q, op)
 	}
 }
 
@@ -694,32 +976,6 @@ func Sleep(ctx context.Context, d time.Duration) bool {
 	case <-ctx.Done():
 		return false
 	}
-}
-
-// window allows at most n events in any span of length per.
-type window struct {
-	n     int
-	per   time.Duration
-	times []time.Time // ring of the last n events
-	next  int
-}
-
-func newWindow(n int, per time.Duration) *window {
-	return &window{n: n, per: per, times: make([]time.Time, n)}
-}
-
-// delay returns how long until another event fits.
-func (w *window) delay(now time.Time) time.Duration {
-	oldest := w.times[w.next] // the n-th most recent event
-	if oldest.IsZero() {
-		return 0
-	}
-	return max(oldest.Add(w.per).Sub(now), 0)
-}
-
-func (w *window) record(now time.Time) {
-	w.times[w.next] = now
-	w.next = (w.next + 1) % w.n
 }
 
 // ring is a FIFO of chat queues.
@@ -755,8 +1011,16 @@ type timedHeap []*chatQueue
 
 func (h timedHeap) Len() int           { return len(h) }
 func (h timedHeap) Less(i, j int) bool { return h[i].due.Before(h[j].due) }
-func (h timedHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *timedHeap) Push(x any)        { *h = append(*h, x.(*chatQueue)) }
+func (h timedHeap) Swap(i, j int) {
+	h[i], h[j] = h[j], h[i]
+	h[i].index, h[j].index = i, j
+}
+
+func (h *timedHeap) Push(x any) {
+	q := x.(*chatQueue)
+	q.index = len(*h)
+	*h = append(*h, q)
+}
 
 func (h *timedHeap) Pop() any {
 	old := *h

@@ -5,8 +5,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -437,6 +439,48 @@ func TestKeptDatabaseAndSeed(t *testing.T) {
 func itoa(n int64) string {
 	b, _ := json.Marshal(n)
 	return string(b)
+}
+
+// TestPaced: with Paced, the playground's Bot API server refuses a group's
+// 21st write within a minute with 429, as Telegram does, and the bot paces
+// its writes into groups (it keeps their times, for a restart); without,
+// nothing limits the writes.
+func TestPaced(t *testing.T) {
+	for _, paced := range []bool{false, true} {
+		t.Run(fmt.Sprint("paced ", paced), func(t *testing.T) {
+			pg := startPlayground(t, playground.Options{Paced: paced})
+			night, office := pg.Groups()[0], pg.Groups()[1]
+			accepted, refused := 0, 0
+			for i := range 21 {
+				resp, err := http.PostForm(pg.Server().URL()+"/bot"+pg.Server().Token()+"/sendMessage",
+					url.Values{"chat_id": {itoa(night.ID)}, "text": {fmt.Sprint("write ", i)}})
+				require.NoError(t, err)
+				resp.Body.Close()
+				if resp.StatusCode == http.StatusTooManyRequests {
+					refused++
+				} else {
+					accepted++
+				}
+			}
+			if !paced {
+				assert.Zero(t, refused, "no limit")
+				return
+			}
+			assert.LessOrEqual(t, accepted, 20, "writes past 20 a minute refused")
+			assert.Positive(t, refused)
+			bob := pg.Server().Users()[1] // in both groups
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			_, err := pg.Server().SendCommand(office.ID, bob.ID, "newgame")
+			require.NoError(t, err)
+			_, err = pg.Server().WaitForBotMessage(ctx, office.ID, telegramtest.HasButton("Join"))
+			require.NoError(t, err)
+			require.NoError(t, pg.Server().WaitFor(ctx, func(*telegramtest.View) bool {
+				p, err := pg.Store().LoadPace(ctx)
+				return err == nil && len(p.Calls[office.ID]) > 0
+			}), "the bot keeps the times of its writes into the group, as it paces them")
+		})
+	}
 }
 
 // TestDeepLink: the bot's deep link, tapped through the API, starts the

@@ -9,6 +9,10 @@
 // as a modal), and lets you type commands and press buttons as any of the
 // seeded users, or one you add. Changes arrive live over server-sent events.
 //
+// Options.Paced puts the server and the bot under Telegram's rate limits,
+// so that a person feels the speed of a real group; by default nothing is
+// paced.
+//
 // # HTTP API
 //
 // Every answer is JSON; errors are {"error": "..."} with status 400 for a

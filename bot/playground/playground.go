@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/twentyone-bot/twentyone/bot"
+	"github.com/twentyone-bot/twentyone/bot/outbox"
 	"github.com/twentyone-bot/twentyone/bot/telegramtest"
 	"github.com/twentyone-bot/twentyone/game"
 	"github.com/twentyone-bot/twentyone/storage"
@@ -50,6 +51,13 @@ type Options struct {
 	Owners []int64
 	// Logger receives the bot's and the playground's logs; nil discards them.
 	Logger *slog.Logger
+	// Paced applies Telegram's rate limits, on the Bot API server (a
+	// write past them is refused with 429, as Telegram does) and in the
+	// bot (it paces its writes below them, as against Telegram), so that
+	// a person feels in the browser how fast a group's table moves under
+	// them: about 20 writes a minute into a group. By default neither
+	// limits anything.
+	Paced bool
 }
 
 // Playground is a running playground: the Bot API server, the store, the
@@ -152,7 +160,11 @@ func Start(ctx context.Context, opts Options) (_ *Playground, err error) {
 	}
 
 	chips, bonus := p.store.Grants()
-	// No pacing: the server's rate limits are off.
+	var limits outbox.Limits // unpaced: the server's rate limits are off
+	if opts.Paced {
+		p.srv.SetRateLimits(telegramtest.TelegramRateLimits())
+		limits = outbox.TelegramLimits()
+	}
 	p.bot, err = bot.New(ctx, bot.Config{
 		Token:         p.srv.Token(),
 		Endpoint:      p.srv.Endpoint(),
@@ -163,6 +175,7 @@ func Start(ctx context.Context, opts Options) (_ *Playground, err error) {
 		Owners:        opts.Owners,
 		StartingChips: chips,
 		DailyBonus:    bonus,
+		Limits:        limits,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("playground: connecting the bot: %w", err)
@@ -186,7 +199,7 @@ func Start(ctx context.Context, opts Options) (_ *Playground, err error) {
 			p.fatal <- fmt.Errorf("playground: serving the page: %w", err)
 		}
 	}()
-	p.log.Info("playground started", "url", p.url, "database", p.dbPath, "bot_api", p.srv.URL())
+	p.log.Info("playground started", "url", p.url, "database", p.dbPath, "bot_api", p.srv.URL(), "paced", opts.Paced)
 	return p, nil
 }
 

@@ -251,7 +251,8 @@ func TestReadTable(t *testing.T) {
 
 func TestRejected(t *testing.T) {
 	for _, s := range []string{"", "You're in.", "You left the table.", "Bet 20", "K♠ · 14", "Stand at 17.",
-		"The house sits down.", "The house stands up."} {
+		"The house sits down.", "The house stands up.", "Bet 10 · your card K♥ (4) · Hit or Stand?",
+		"Stand at 17 · banker 18: you lose 20", "Game on · your bet first · your card K♥ (4)", "Game on · Bob bets first"} {
 		assert.False(t, rejected(s), s)
 	}
 	for _, s := range []string{answerOutdated, "It's Bob's turn.", "Not now.", "Something went wrong. Try again."} {

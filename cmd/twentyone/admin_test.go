@@ -78,6 +78,9 @@ func TestMetrics(t *testing.T) {
 	m.APICall("editMessageText", "400", 10*time.Millisecond)
 	m.ObserveCommit(2 * time.Millisecond)
 	m.ObserveCommit(4 * time.Millisecond)
+	m.RenderWaited(3 * time.Second)
+	m.RenderCoalesced()
+	m.RenderCoalesced()
 
 	fams := scrape(t, h)
 	assert.Equal(t, 2.0, counterValue(t, fams, "twentyone_updates_handled_total", map[string]string{"kind": "message"}))
@@ -90,6 +93,8 @@ func TestMetrics(t *testing.T) {
 	assert.Equal(t, 1.0, counterValue(t, fams, "twentyone_bot_api_rate_limited_total", map[string]string{"method": "sendMessage"}))
 	assert.Equal(t, 2.0, counterValue(t, fams, "twentyone_storage_commit_duration_seconds", nil))
 	assert.Equal(t, 3.0, counterValue(t, fams, "twentyone_open_tables", nil))
+	assert.Equal(t, 1.0, counterValue(t, fams, "twentyone_outbox_render_wait_seconds", nil))
+	assert.Equal(t, 2.0, counterValue(t, fams, "twentyone_outbox_renders_coalesced_total", nil))
 	assert.Equal(t, 1.0, counterValue(t, fams, "twentyone_build_info", nil))
 	assert.Contains(t, fams, "go_goroutines", "the Go runtime collector")
 	assert.Contains(t, fams, "process_start_time_seconds", "the process collector")

@@ -57,7 +57,12 @@ type TelegramConfig struct {
 	PollTimeout time.Duration `yaml:"poll_timeout"`
 	// RateLimits paces outgoing calls at Telegram's limits; false only
 	// against a local test server.
-	RateLimits bool          `yaml:"rate_limits"`
+	RateLimits bool `yaml:"rate_limits"`
+	// GlobalRate is how many calls a second the bot makes over all chats
+	// when RateLimits is on (Telegram: about 30; bots whose limits were
+	// raised, as paid broadcasts are, up to 1,000). The per-group limits
+	// stay Telegram's.
+	GlobalRate int           `yaml:"global_rate"`
 	Webhook    WebhookConfig `yaml:"webhook"`
 }
 
@@ -165,6 +170,7 @@ func DefaultConfig() Config {
 			Mode:        "polling",
 			PollTimeout: 25 * time.Second,
 			RateLimits:  true,
+			GlobalRate:  defaultGlobalRate,
 			Webhook:     WebhookConfig{Listen: "127.0.0.1:8443", MaxConnections: 40},
 		},
 		Storage: StorageConfig{Path: "twentyone.db"},
@@ -196,6 +202,7 @@ func (c Config) LogValue() slog.Value {
 			slog.String("mode", c.Telegram.Mode),
 			slog.Duration("poll_timeout", c.Telegram.PollTimeout),
 			slog.Bool("rate_limits", c.Telegram.RateLimits),
+			slog.Int("global_rate", c.Telegram.GlobalRate),
 			slog.String("webhook_listen", c.Telegram.Webhook.Listen),
 			slog.String("webhook_url", c.Telegram.Webhook.URL),
 			slog.Any("webhook_secret", c.Telegram.Webhook.Secret),
@@ -387,6 +394,15 @@ func (c *Config) validate(src sources) error {
 	return c.Table.validate(src)
 }
 
+// telegram.global_rate: by default the bot's pacing over all chats
+// (outbox.TelegramLimits; wire_test checks they agree), and at most what
+// Telegram allows paid broadcasts (Bot API, sendMessage's
+// allow_paid_broadcast: "up to 1000 messages per second").
+const (
+	defaultGlobalRate = 25
+	maxGlobalRate     = 1000
+)
+
 // validate checks the telegram keys.
 func (t *TelegramConfig) validate(src sources) error {
 	if strings.ContainsAny(t.Token.Reveal(), " \t\r\n/%?#") {
@@ -401,6 +417,9 @@ func (t *TelegramConfig) validate(src sources) error {
 	}
 	if t.PollTimeout < time.Second || t.PollTimeout > 10*time.Minute {
 		return src.bad("telegram.poll_timeout", "must be from 1s to 10m, not %s", t.PollTimeout)
+	}
+	if t.GlobalRate <= 0 || t.GlobalRate > maxGlobalRate {
+		return src.bad("telegram.global_rate", "must be from 1 to %d calls a second, not %d (Telegram allows a bot about 30; more only where Telegram raised the bot's limits, up to %d with paid broadcasts)", maxGlobalRate, t.GlobalRate, maxGlobalRate)
 	}
 	if !t.RateLimits && mayReachTelegram(t.APIEndpoint) {
 		return src.bad("telegram.rate_limits", "may be false only against a local test server, not api.telegram.org (see telegram.api_endpoint; a host name not in plain ASCII counts as api.telegram.org)")

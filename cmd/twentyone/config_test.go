@@ -35,6 +35,7 @@ func TestDefaultConfig(t *testing.T) {
 	assert.Equal(t, "polling", cfg.Telegram.Mode)
 	assert.Equal(t, 25*time.Second, cfg.Telegram.PollTimeout)
 	assert.True(t, cfg.Telegram.RateLimits)
+	assert.Equal(t, 25, cfg.Telegram.GlobalRate)
 	assert.Equal(t, "twentyone.db", cfg.Storage.Path)
 	assert.Equal(t, "127.0.0.1:9121", cfg.HTTP.Listen)
 	assert.Equal(t, "twentyone.db.sock", cfg.BackupSocket(), "next to the database")
@@ -81,6 +82,7 @@ telegram:
   mode: webhook
   poll_timeout: 50s
   rate_limits: false
+  global_rate: 1000
   webhook:
     listen: ":8443"
     url: https://bot.example.org/tg/hook
@@ -116,6 +118,7 @@ table:
 		Mode:        "webhook",
 		PollTimeout: 50 * time.Second,
 		RateLimits:  false,
+		GlobalRate:  1000,
 		Webhook:     WebhookConfig{Listen: ":8443", URL: "https://bot.example.org/tg/hook", Secret: "s3cr3t_-X", MaxConnections: 20},
 	}
 	want.Storage.Path = "/var/lib/twentyone/bot.db"
@@ -233,7 +236,7 @@ func TestConfigKeys(t *testing.T) {
 	}
 	assert.Equal(t, []string{
 		"telegram.token", "telegram.api_endpoint", "telegram.mode", "telegram.poll_timeout",
-		"telegram.rate_limits", "telegram.webhook.listen", "telegram.webhook.url", "telegram.webhook.secret",
+		"telegram.rate_limits", "telegram.global_rate", "telegram.webhook.listen", "telegram.webhook.url", "telegram.webhook.secret",
 		"telegram.webhook.max_connections",
 		"storage.path", "http.listen", "http.backup_socket", "log.level", "log.format", "owners",
 		"table.stake", "table.entry_limit", "table.bet_options", "table.turn_timeout", "table.lobby_timeout",
@@ -329,6 +332,9 @@ func TestConfigErrors(t *testing.T) {
 		{name: "too many webhook connections", env: []string{"TWENTYONE_TELEGRAM_WEBHOOK_MAX_CONNECTIONS=101"}, key: "telegram.webhook.max_connections", source: "TWENTYONE_TELEGRAM_WEBHOOK_MAX_CONNECTIONS", what: "not 101"},
 		{name: "bad endpoint", env: []string{"TWENTYONE_TELEGRAM_API_ENDPOINT=https://api.telegram.org/bot"}, key: "telegram.api_endpoint", source: "TWENTYONE_TELEGRAM_API_ENDPOINT", what: "two %s"},
 		{name: "no rate limits against telegram", yaml: "telegram:\n  rate_limits: false\n", key: "telegram.rate_limits", source: "line 2", what: "local test server"},
+		{name: "global rate zero", yaml: "telegram:\n  global_rate: 0\n", key: "telegram.global_rate", source: "line 2", what: "from 1 to 1000"},
+		{name: "global rate negative", env: []string{"TWENTYONE_TELEGRAM_GLOBAL_RATE=-5"}, key: "telegram.global_rate", source: "TWENTYONE_TELEGRAM_GLOBAL_RATE", what: "not -5"},
+		{name: "global rate past paid broadcasts", env: []string{"TWENTYONE_TELEGRAM_GLOBAL_RATE=1001"}, key: "telegram.global_rate", source: "TWENTYONE_TELEGRAM_GLOBAL_RATE", what: "up to 1000 with paid broadcasts"},
 		{name: "bad http listen", yaml: "http:\n  listen: localhost\n", key: "http.listen", source: "line 2", what: "host:port"},
 		{name: "backup socket too long", env: []string{"TWENTYONE_HTTP_BACKUP_SOCKET=/" + strings.Repeat("s", maxSocketPath)}, key: "http.backup_socket", source: "TWENTYONE_HTTP_BACKUP_SOCKET", what: "longer than a socket's path may be"},
 		{name: "database path too long for the socket", yaml: "storage:\n  path: /" + strings.Repeat("d", maxSocketPath-6) + ".db\n", key: "http.backup_socket", what: "made from storage.path (/ddd"},

@@ -72,7 +72,7 @@ func TestBinaryPlaysAGame(t *testing.T) {
 	tb := newTable(t, srv)
 	tb.open()
 	player := tb.start()
-	assert.Regexp(t, `^Bet \d+$`, tb.bet(player))
+	assert.Regexp(t, `^Bet \d+ · your card \S+ \(\d+\) · Hit or Stand\?$`, tb.bet(player))
 	over := tb.stand(player)
 	assert.Contains(t, over.Text, "takes the bank")
 	assert.Contains(t, over.Labels(), "Play again ▶")
@@ -128,7 +128,7 @@ func TestBinarySIGTERMMidGame(t *testing.T) {
 
 			answer, answered := press.Answer()
 			require.True(t, answered, "the action in flight finished: the press was answered")
-			assert.Regexp(t, `^Bet \d+$`, answer.Text)
+			assert.Regexp(t, `^Bet \d+ · your card \S+ \(\d+\) · Hit or Stand\?$`, answer.Text)
 			_, drawn = tb.current(callback.Stand)
 			assert.True(t, drawn, "the pending render was sent: the table offers Hit and Stand")
 			if mode == "webhook" {
@@ -564,6 +564,7 @@ func TestBinaryMetrics(t *testing.T) {
 	assert.Equal(t, float64(presses), delta("twentyone_bot_api_calls_total", map[string]string{"method": "answerCallbackQuery", "result": "ok"}))
 	assert.GreaterOrEqual(t, delta("twentyone_storage_commit_duration_seconds", nil), float64(presses),
 		"a commit observed per press at least")
+	assert.GreaterOrEqual(t, delta("twentyone_outbox_render_wait_seconds", nil), 2.0, "the table's message and its edits waited in the outbox")
 	assert.Equal(t, 1.0, after.value("twentyone_open_tables", nil))
 
 	p.signal(syscall.SIGTERM)

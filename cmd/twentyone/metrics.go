@@ -23,6 +23,8 @@ type Metrics struct {
 	apiSeconds    *prometheus.HistogramVec
 	rateLimited   *prometheus.CounterVec
 	commitSeconds prometheus.Histogram
+	renderWait    prometheus.Histogram
+	coalesced     prometheus.Counter
 }
 
 // NewMetrics returns Metrics with the Go runtime and process collectors and
@@ -61,6 +63,15 @@ func NewMetrics() *Metrics {
 			Help:    "How long a BoltDB write transaction took to commit, fsync included.",
 			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1},
 		}),
+		renderWait: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name:    "twentyone_outbox_render_wait_seconds",
+			Help:    "How long a render (a table, a settings panel, an old table message) waited in the outbox, from its enqueue to the start of its call: Telegram's pacing, when it binds.",
+			Buckets: []float64{.01, .1, .25, .5, 1, 2, 3, 4, 5, 7.5, 10, 15, 20, 30, 45, 60},
+		}),
+		coalesced: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "twentyone_outbox_renders_coalesced_total",
+			Help: "Renders replaced by a newer render of the same message while they waited in the outbox: states nobody saw.",
+		}),
 	}
 	buildInfo := prometheus.NewGauge(prometheus.GaugeOpts{
 		Name:        "twentyone_build_info",
@@ -72,7 +83,7 @@ func NewMetrics() *Metrics {
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		m.updates, m.failed, m.actionSeconds, m.apiCalls, m.apiSeconds, m.rateLimited, m.commitSeconds,
-		buildInfo,
+		m.renderWait, m.coalesced, buildInfo,
 	)
 	return m
 }
@@ -97,6 +108,12 @@ func (m *Metrics) APICall(method, result string, d time.Duration) {
 		m.rateLimited.WithLabelValues(method).Inc()
 	}
 }
+
+// RenderWaited observes how long a render waited in the outbox.
+func (m *Metrics) RenderWaited(d time.Duration) { m.renderWait.Observe(d.Seconds()) }
+
+// RenderCoalesced counts a render replaced while it waited.
+func (m *Metrics) RenderCoalesced() { m.coalesced.Inc() }
 
 // ObserveCommit observes how long a storage commit took.
 func (m *Metrics) ObserveCommit(d time.Duration) { m.commitSeconds.Observe(d.Seconds()) }

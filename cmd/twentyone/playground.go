@@ -27,6 +27,8 @@ type playgroundFlags struct {
 	portSet bool
 	db      string
 	seed    *uint64
+	// paced: -pace telegram.
+	paced bool
 }
 
 func defaultPlaygroundFlags() playgroundFlags {
@@ -40,7 +42,7 @@ It reads the same config as run (table defaults, chips, owners, log level); no t
 needed, and storage.path and http.listen are not used.`
 
 func (c *CLI) playground(ctx context.Context, args []string) error {
-	f := c.newFlags("playground", "playground [-port N] [-host HOST] [-db FILE] [-seed N] [-config FILE]", playgroundAbout, true)
+	f := c.newFlags("playground", "playground [-port N] [-host HOST] [-db FILE] [-seed N] [-pace none|telegram] [-config FILE]", playgroundAbout, true)
 	pf := defaultPlaygroundFlags()
 	f.Func("port", fmt.Sprintf("the page's `port`; 0 picks a free one (default %d, or a free one when it is taken)", defaultPlaygroundPort), func(s string) error {
 		n, err := strconv.ParseUint(s, 10, 16)
@@ -58,6 +60,17 @@ func (c *CLI) playground(ctx context.Context, args []string) error {
 			return errors.New("a seed is a whole number from 0 to 18446744073709551615")
 		}
 		pf.seed = &n
+		return nil
+	})
+	f.Func("pace", "`none` (the default: the bot's messages go as fast as they come) or telegram: Telegram's rate limits on the server and in the bot, about 20 writes a minute into a group, to feel the real speed", func(s string) error {
+		switch s {
+		case "none":
+			pf.paced = false
+		case "telegram":
+			pf.paced = true
+		default:
+			return fmt.Errorf("-pace is none or telegram, not %q", s)
+		}
 		return nil
 	})
 	if err := f.parse(args); err != nil {
@@ -81,6 +94,7 @@ func (c *CLI) runPlayground(ctx context.Context, cfg *Config, pf playgroundFlags
 		Store:  storeOptions(cfg),
 		Owners: cfg.Owners,
 		Logger: log,
+		Paced:  pf.paced,
 	}
 	p, err := playground.Start(ctx, opts)
 	if err != nil && !pf.portSet && errors.Is(err, syscall.EADDRINUSE) {
@@ -99,15 +113,20 @@ func (c *CLI) runPlayground(ctx context.Context, cfg *Config, pf playgroundFlags
 	if pf.seed != nil {
 		decks = fmt.Sprintf("fixed by -seed %d", *pf.seed)
 	}
+	pace := "none (-pace telegram applies Telegram's rate limits)"
+	if pf.paced {
+		pace = "Telegram's rate limits, about 20 writes a minute into a group"
+	}
 	fmt.Fprintf(c.Stdout, `
   Twenty One playground: %s
 
   Open it in a browser: a Telegram-like group chat with the real bot, no Telegram needed.
   You are Alice, Bob, Carol, Dave or Иван (switch at the top left); /newgame opens a table.
   Database: %s · decks: %s
+  Pace: %s
   Ctrl-C stops.
 
-`, p.URL(), db, decks)
+`, p.URL(), db, decks, pace)
 
 	var runErr error
 	select {

@@ -138,6 +138,26 @@ func TestPlaygroundSubcommand(t *testing.T) {
 	assert.Error(t, err, "the page is no longer served")
 }
 
+// TestPlaygroundPace: -pace telegram starts the playground under
+// Telegram's rate limits, and says so; the default says how to.
+func TestPlaygroundPace(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		says string
+	}{
+		{[]string{"playground", "-port", "0"}, "Pace: none (-pace telegram applies Telegram's rate limits)"},
+		{[]string{"playground", "-port", "0", "-pace", "none"}, "Pace: none"},
+		{[]string{"playground", "-port", "0", "-pace", "telegram"}, "Pace: Telegram's rate limits, about 20 writes a minute into a group"},
+	} {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			r := startCLI(t, []string{"TWENTYONE_LOG_LEVEL=warn"}, tt.args...)
+			r.stdout.waitMatch(t, urlRe, r.exited)
+			assert.Contains(t, r.stdout.String(), tt.says)
+			require.Equal(t, exitOK, r.stop(t), r.stderr.String())
+		})
+	}
+}
+
 func TestPlaygroundKeepsANamedDatabase(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "play.db")
 	r := startCLI(t, []string{"TWENTYONE_LOG_LEVEL=warn", "TWENTYONE_TABLE_STARTING_CHIPS=500"}, "playground", "-port", "0", "-db", db)
@@ -225,6 +245,7 @@ func TestPlaygroundFlags(t *testing.T) {
 		{name: "bad port", args: []string{"playground", "-port", "http"}, code: exitUsage, stderr: "a port is a number from 0 to 65535"},
 		{name: "port too large", args: []string{"playground", "-port", "70000"}, code: exitUsage, stderr: "a port is a number"},
 		{name: "bad seed", args: []string{"playground", "-seed", "-1"}, code: exitUsage, stderr: "a seed is a whole number"},
+		{name: "bad pace", args: []string{"playground", "-pace", "fast"}, code: exitUsage, stderr: `-pace is none or telegram, not "fast"`},
 		{name: "extra argument", args: []string{"playground", "now"}, code: exitUsage, stderr: `unexpected argument "now"`},
 		{name: "bad config", args: []string{"playground"}, env: []string{"TWENTYONE_TABLE_STAKE=0"}, code: exitUsage, stderr: "table.stake"},
 		{name: "bad host", args: []string{"playground", "-host", "192.0.2.1", "-port", "0"}, code: exitFailure, stderr: "serving the page on 192.0.2.1:0"},

@@ -86,16 +86,12 @@ func newBot(ctx context.Context, cfg *Config, s Store, log *slog.Logger, m *Metr
 	if !ok {
 		return nil, fmt.Errorf("newBot: want the store openStore opened, not a %T", s)
 	}
-	limits := outbox.Limits{}
-	if cfg.Telegram.RateLimits {
-		limits = outbox.TelegramLimits()
-	}
 	b, err := bot.New(ctx, bot.Config{
 		Token:       cfg.Telegram.Token.Reveal(),
 		Endpoint:    cfg.Telegram.APIEndpoint,
 		Store:       ws.Store,
 		Logger:      log,
-		Limits:      limits,
+		Limits:      botLimits(cfg),
 		PollTimeout: cfg.Telegram.PollTimeout,
 		Owners:      cfg.Owners,
 		Metrics:     m,
@@ -104,6 +100,17 @@ func newBot(ctx context.Context, cfg *Config, s Store, log *slog.Logger, m *Metr
 		return nil, fmt.Errorf("connecting to the Bot API: %w", err)
 	}
 	return b, nil
+}
+
+// botLimits returns the pacing the config asks for: Telegram's limits
+// with telegram.global_rate calls a second over all chats, or none.
+func botLimits(cfg *Config) outbox.Limits {
+	if !cfg.Telegram.RateLimits {
+		return outbox.Limits{}
+	}
+	limits := outbox.TelegramLimits()
+	limits.PerSecond = cfg.Telegram.GlobalRate
+	return limits
 }
 
 // backupDirect backs up the database by opening it, for when no running bot

@@ -10,8 +10,23 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/twentyone-bot/twentyone/bot/outbox"
 	"github.com/twentyone-bot/twentyone/storage"
 )
+
+// TestBotLimits: the bot paces at Telegram's limits, over all chats at
+// telegram.global_rate (by default the outbox's own figure), or not at
+// all.
+func TestBotLimits(t *testing.T) {
+	cfg := DefaultConfig()
+	assert.Equal(t, outbox.TelegramLimits(), botLimits(&cfg), "the default is Telegram's limits as the outbox knows them")
+	cfg.Telegram.GlobalRate = 500
+	want := outbox.TelegramLimits()
+	want.PerSecond = 500
+	assert.Equal(t, want, botLimits(&cfg))
+	cfg.Telegram.RateLimits = false
+	assert.Equal(t, outbox.Limits{}, botLimits(&cfg))
+}
 
 // newDatabase creates a database at dir/twentyone.db and returns its path.
 func newDatabase(t *testing.T, dir string) string {
