@@ -36,11 +36,11 @@
 //	             of the last update (schema 3), what the last update's
 //	             command did to its user, to answer it again (schema 5)
 //	settings     chat → ChatSettings as JSON (absent: Options.Defaults);
-//	             "no_house" (schema 9) is absent while nobody set it
+//	             "no_house" (schema 10) is absent while nobody set it
 //	tables       chat|thread → header (message id, deadline, version), then
 //	             game.Table.MarshalBinary
 //	timers       chat|thread → empty, or while the house is to move there
-//	             the time it moves, Unix ms (schema 9); the tables that have
+//	             the time it moves, Unix ms (schema 10); the tables that have
 //	             a deadline. It changes only when a table gains or loses one
 //	             or the house's move; Timers reads the deadlines from the
 //	             tables' headers
