@@ -141,10 +141,11 @@ func (d *driver) route() {
 				// is one version past the press that handed the turn to
 				// the house, if one waits: the house moves a second later.
 				v.version = c.view.version
-				c.view = v
 				if p := c.pending; p != nil && !p.moved {
 					p.moved, p.to, p.latency = true, p.version+1, e.Time.Sub(p.at)
+					v.version = max(v.version, p.to) // not behind the press it shows
 				}
+				c.view = v
 			case !c.shown || v.version >= c.view.version:
 				c.view, c.shown = v, true
 				if p := c.pending; p != nil && !p.moved && v.version > p.version {

@@ -33,11 +33,6 @@ func thinkTime(r *rand.Rand) time.Duration {
 	return lo + time.Duration(r.Int64N(int64(hi-lo)+1))
 }
 
-// waitFloor is the least wait the fairness figure counts: the spacing of
-// a group's 20 writes a minute spread evenly. A shorter wait is not a
-// share of the global budget a group could be denied.
-const waitFloor = 3 * time.Second
-
 // minuteWindows bounds how many minute windows the fairness figure looks
 // at: one starting every second, or fewer over a run longer than 10
 // minutes.
@@ -152,6 +147,8 @@ type PacedResult struct {
 	BehindP99, BehindMax uint64
 	BehindForP99         time.Duration
 	BehindForMax         time.Duration
+	// Limits are the bot's limits the fairness figures assume.
+	Limits outbox.Limits
 }
 
 // figures computes the paced figures from the log, for the measured
@@ -166,6 +163,7 @@ func (l *pacedLog) figures(start, end time.Time, limits outbox.Limits, chats []i
 		sortTimes(w)
 	}
 	r := &PacedResult{
+		Limits:   limits,
 		ToastP50: l.toast.quantile(.5), ToastP95: l.toast.quantile(.95),
 		ToastP99: l.toast.quantile(.99), ToastMax: l.toast.quantile(1),
 	}
@@ -175,11 +173,10 @@ func (l *pacedLog) figures(start, end time.Time, limits outbox.Limits, chats []i
 		r.GlobalMean = float64(countIn(l.all, start, end)) / span.Seconds()
 	}
 	r.GlobalMax = mostIn(l.all, time.Second)
-	busy := newContention(l.presses, start, end, limits.PerSecond)
+	f := newFairness(l.writes, l.presses, limits, start, end)
 	if span > 0 {
-		r.Contended = float64(busy.within(start, end)) / float64(span)
+		r.Contended = float64(f.busy.within(start, end)) / float64(span)
 	}
-	f := fairness{writes: l.writes, presses: l.presses, limits: limits, busy: busy}
 	r.FairRun, r.FairMinuteChat = f.ratio(start, end)
 	r.FairMinute = r.FairRun // a run shorter than a minute is its own minute
 	if span > time.Minute {
@@ -244,32 +241,31 @@ func countIn(times []time.Time, from, to time.Time) int {
 }
 
 // contention marks the whole seconds, counted from an origin, in the
-// middle of which at least perSecond groups waited for a press to show:
-// more than the global budget serves in a second, so that it held some of
-// them back.
+// middle of which at least perSecond groups waited for a press to show
+// while their own limits would have let a write through: more groups
+// wanted a write than the global budget serves in a second, so that it
+// held some of them back.
 type contention struct {
 	origin time.Time
 	prefix []int // prefix[k]: contended seconds among the first k
 }
 
-func newContention(presses []pressRecord, start, end time.Time, perSecond int) contention {
-	origin, last := start, end
-	var made, shown []time.Time
-	for _, p := range presses {
-		made = append(made, p.at)
-		origin = earliest(origin, p.at)
-		if !p.shownAt.IsZero() {
-			shown = append(shown, p.shownAt)
-			last = latest(last, p.shownAt)
+// newContention counts the waits [from, to) that overlap each second's
+// middle, from the origin to last.
+func newContention(waits [][2]time.Time, origin, last time.Time, perSecond int) contention {
+	var from, to []time.Time
+	for _, w := range waits {
+		if w[1].After(w[0]) {
+			from, to = append(from, w[0]), append(to, w[1])
 		}
 	}
-	sortTimes(made)
-	sortTimes(shown)
+	sortTimes(from)
+	sortTimes(to)
 	n := int(last.Sub(origin)/time.Second) + 1
 	c := contention{origin: origin, prefix: make([]int, n+1)}
 	for k := range n {
 		mid := origin.Add(time.Duration(k)*time.Second + time.Second/2)
-		waiting := countIn(made, origin, mid.Add(1)) - countIn(shown, origin, mid.Add(1))
+		waiting := countIn(from, origin, mid.Add(1)) - countIn(to, origin, mid.Add(1))
 		c.prefix[k+1] = c.prefix[k]
 		if perSecond > 0 && waiting >= perSecond {
 			c.prefix[k+1]++
@@ -312,42 +308,90 @@ func earliest(a, b time.Time) time.Time {
 	return a
 }
 
-// fairness measures how evenly the global budget is shared. A press waits
-// from when it was made until the first table message showing it; of that
-// wait only what passed while its group's own limits (the bot's: a write a
-// ChatInterval, GroupPerMinute a window) would have let a write through
-// and the global budget was contended counts, and at least waitFloor. A
-// group's service over a window is its presses shown per second of such
-// waiting: 1 over the mean wait. Presses still waiting at the window's end
-// count with their wait so far, but only against their group (a wait not
-// over yet is a lower bound: it can show a group worse served, never
-// better).
+// fairness measures how evenly the global budget is shared among the
+// groups that have something waiting. A press waits from when it was made
+// until the first table message showing it; of that wait only what passed
+// while its group's own limits would have let a write through counts (the
+// bot's: a write a ChatInterval, and a burst of GroupBurst then one every
+// GroupInterval, after the group's writes so far), while the global budget
+// was contended (at least PerSecond groups waiting so), and at least a
+// GroupInterval: a shorter wait is not a share of the global budget a
+// group could be denied. A group's service over a window is its presses
+// shown per second of such waiting: 1 over the mean wait. Presses still
+// waiting at the window's end count with their wait so far, but only
+// against their group (a wait not over yet is a lower bound: it can show a
+// group worse served, never better).
 type fairness struct {
 	writes  map[int64][]time.Time
 	presses []pressRecord
 	limits  outbox.Limits
-	busy    contention
+	// free[chat][k] is when the group's own limits let a write go after
+	// its first k writes.
+	free  map[int64][]time.Time
+	floor time.Duration
+	busy  contention
+}
+
+// newFairness returns the fairness of a run whose measured part is
+// [start, end): the waits of presses not shown by its end run to it.
+func newFairness(writes map[int64][]time.Time, presses []pressRecord, limits outbox.Limits, start, end time.Time) *fairness {
+	f := &fairness{writes: writes, presses: presses, limits: limits, free: map[int64][]time.Time{},
+		floor: limits.GroupInterval()}
+	for chat, w := range writes {
+		f.free[chat] = ownLimits(w, limits, chat < 0)
+	}
+	origin, last := start, end
+	var waits [][2]time.Time
+	for _, p := range presses {
+		origin = earliest(origin, p.at)
+		until := end
+		if !p.shownAt.IsZero() {
+			until = p.shownAt
+			last = latest(last, until)
+		}
+		waits = append(waits, [2]time.Time{f.from(p, until), until})
+	}
+	f.busy = newContention(waits, origin, last, limits.PerSecond)
+	return f
+}
+
+// ownLimits returns when the writes w (sorted) let the next one go by the
+// bot's limits of a chat, after each prefix of them: a ChatInterval after
+// the last, and in a group as its spacing (GCRA: a burst, then one every
+// GroupInterval) allows.
+func ownLimits(w []time.Time, l outbox.Limits, group bool) []time.Time {
+	free := make([]time.Time, len(w)+1)
+	var tat time.Time
+	interval := l.GroupInterval()
+	tolerance := time.Duration(l.GroupBurstSize()-1) * interval
+	for k, t := range w {
+		at := t.Add(l.ChatInterval)
+		if group && interval > 0 {
+			tat = latest(tat, t).Add(interval)
+			at = latest(at, tat.Add(-tolerance))
+		}
+		free[k+1] = at
+	}
+	return free
+}
+
+// from returns when a press's wait starts to count up to until: when it
+// was made, or later when its group's own limits held it after the writes
+// before until (not the one that showed the press, at until or a hair off
+// where clocks were rounded).
+func (f *fairness) from(p pressRecord, until time.Time) time.Time {
+	w := f.writes[p.chat]
+	cut := until.Add(-time.Millisecond)
+	k := sort.Search(len(w), func(i int) bool { return !w[i].Before(cut) })
+	if free := f.free[p.chat]; k > 0 && k < len(free) {
+		return latest(p.at, free[k])
+	}
+	return p.at
 }
 
 // wait returns the counted wait of a press up to until.
 func (f *fairness) wait(p pressRecord, until time.Time) time.Duration {
-	// The writes before until, not counting the one that showed the press
-	// (at until, or a hair off where clocks were rounded).
-	w := f.writes[p.chat]
-	cut := until.Add(-time.Millisecond)
-	k := sort.Search(len(w), func(i int) bool { return !w[i].Before(cut) })
-	from := p.at
-	if k > 0 && f.limits.ChatInterval > 0 {
-		from = latest(from, w[k-1].Add(f.limits.ChatInterval))
-	}
-	if n := f.limits.GroupPerMinute; n > 0 && p.chat < 0 && k >= n {
-		window := f.limits.GroupWindow
-		if window <= 0 {
-			window = time.Minute
-		}
-		from = latest(from, w[k-n].Add(window))
-	}
-	return max(f.busy.within(from, until), waitFloor)
+	return max(f.busy.within(f.from(p, until), until), f.floor)
 }
 
 func latest(a, b time.Time) time.Time {
@@ -500,7 +544,8 @@ func (pr *PacedResult) print(p func(string, ...any), r *Result) {
 	}
 	p("fairness:   most- to least-served ratio %.2f over the measured part, %.2f at worst over a minute%s",
 		pr.FairRun, pr.FairMinute, least)
-	p("            (service: presses shown per second of waiting while the global budget was contended, each wait at least %s)", waitFloor)
+	p("            (service: presses shown per second of waiting, not held by the group's own limits, while at least %d groups waited so; each wait at least %s)",
+		pr.Limits.PerSecond, pr.Limits.GroupInterval().Round(10*time.Millisecond))
 	p("shown:      %.1f / %.1f / %.1f presses shown per group per minute (least / median / most)",
 		pr.ShownPerMinute[0], pr.ShownPerMinute[1], pr.ShownPerMinute[2])
 	p("staleness:  behind the stored table in %.1f %% of samples, by p99 %d and at most %d versions; behind for p99 %s, at most %s",
