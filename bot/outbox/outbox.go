@@ -37,8 +37,8 @@ import (
 // Limits says how fast the outbox may call. A zero field is no limit.
 type Limits struct {
 	// PerSecond caps the calls over all chats in any second (Telegram:
-	// about 30); after a burst of a few they go one every
-	// second/PerSecond, not a second's worth at once.
+	// about 30); they go one every second/PerSecond, not a second's
+	// worth at once.
 	PerSecond int
 	// GroupPerMinute caps the calls per GroupWindow into one group
 	// (Telegram: 20 a minute).
@@ -47,8 +47,8 @@ type Limits struct {
 	GroupWindow time.Duration
 	// GroupBurst is how many calls may go into a group back to back (at
 	// ChatInterval) before the rest are spread at one every
-	// GroupWindow/(GroupPerMinute-GroupBurst+1); default 3, at most
-	// GroupPerMinute.
+	// GroupWindow/(GroupPerMinute-GroupBurst+1); 0 is 3, and it is at
+	// most GroupPerMinute (TelegramLimits sets 2).
 	GroupBurst int
 	// ChatInterval is the least time between two calls into the same chat
 	// (Telegram: about one second).
