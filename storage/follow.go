@@ -216,7 +216,7 @@ func (s *Store) ToggleFollow(ctx context.Context, chat int64, u User, title stri
 			return reject(err)
 		}
 		if crec.handled(update, now) {
-			return reject(fmt.Errorf("%w: update %d in chat %d, which is at update %d", ErrDuplicate, update, c, crec.lastUpdate))
+			return reject(duplicate(update, c))
 		}
 		if on {
 			err = t.deleteFollow(c, u.ID)
