@@ -50,6 +50,7 @@ type Store interface {
 	Unfollow(ctx context.Context, chat int64, user game.UserID) (bool, error)
 	Follows(ctx context.Context, user game.UserID) ([]storage.Follow, error)
 	StopPrivate(ctx context.Context, user game.UserID) (int, error)
+	MemberLeft(ctx context.Context, chat int64, user game.UserID, update int64, now time.Time) (bool, error)
 	Announce(ctx context.Context, chat int64, opener game.UserID, title string, now time.Time, quiet time.Duration) ([]storage.Follower, error)
 	ShowTurn(ctx context.Context, key storage.TableKey, version uint64, now time.Time, late time.Duration) (storage.View, error)
 	SavePace(ctx context.Context, p storage.Pace, expire time.Time) error

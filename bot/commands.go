@@ -185,26 +185,40 @@ func (c *command) start(ctx context.Context) {
 	}
 }
 
-// help handles /help: what the bot does and its commands.
-func (c *command) help(context.Context) { c.say(helpText(c.lang)) }
+// help handles /help: what the bot does and its commands; in a private
+// chat, solo play and the commands that work there.
+func (c *command) help(context.Context) { c.say(helpText(c.lang, !isGroup(c.m.Chat))) }
 
-// helpText is the help in a language.
-func helpText(l i18n.Lang) string { return helpTexts[l] }
+// helpText is the help in a language, for a private chat or a group.
+func helpText(l i18n.Lang, private bool) string { return helpTexts[helpFor{l, private}] }
 
-// helpTexts are the help in each language: what the bot does, then the
-// commands' lines. They are built in init: a handler in commands cannot
-// refer to commands in the variable's own initialisation.
-var helpTexts = map[i18n.Lang]string{}
+// helpFor is the language and the kind of chat a help is for.
+type helpFor struct {
+	lang    i18n.Lang
+	private bool
+}
+
+// helpTexts are the help in each language, for groups and for private
+// chats: what the bot does, then the commands' lines (in a private chat,
+// those that work there). They are built in init: a handler in commands
+// cannot refer to commands in the variable's own initialisation.
+var helpTexts = map[helpFor]string{}
 
 func init() {
 	for _, l := range i18n.Langs() {
-		var lines []string
-		for _, c := range commands {
-			if c.help != "" {
-				lines = append(lines, i18n.T(l, c.help))
+		for _, private := range []bool{false, true} {
+			about := i18n.Help
+			if private {
+				about = i18n.HelpPrivate
 			}
+			var lines []string
+			for _, c := range commands {
+				if c.help != "" && !(private && c.where == inGroups) {
+					lines = append(lines, i18n.T(l, c.help))
+				}
+			}
+			helpTexts[helpFor{l, private}] = i18n.T(l, about) + "\n\n" + strings.Join(lines, "\n")
 		}
-		helpTexts[l] = i18n.T(l, i18n.Help) + "\n\n" + strings.Join(lines, "\n")
 	}
 }
 

@@ -84,16 +84,17 @@ func TestCommandRouting(t *testing.T) {
 // TestCommandsInAPrivateChat: a private chat is a chat of its own for
 // solo play against the house: every command works there as in a group,
 // its user its admin, but /kick, which says it is for groups; an unknown
-// command gets nothing.
+// command gets nothing. /leave closes the solo table: the house stands up
+// with its player.
 func TestCommandsInAPrivateChat(t *testing.T) {
 	h := newHarness(t)
 	bob := h.user("Bob")
 	dm := h.srv.PrivateChat(bob)
-	// In the order sent, a minute apart: a solo table is opened (and left
-	// and cancelled before the lobby's ten minutes are up).
+	// In the order sent, a minute apart: a solo table is opened (and left,
+	// which closes it, before the lobby's ten minutes are up).
 	tests := []struct{ command, says string }{
 		{"start", "Play against me right here"},
-		{"help", "/newgame: open a table, or show the open one"},
+		{"help", "here, in our private chat, you play against me"},
 		{"rules", "The rules in short"},
 		{"notify", "You follow no group."},
 		{"dance", silent},
@@ -101,7 +102,7 @@ func TestCommandsInAPrivateChat(t *testing.T) {
 		{"house", "The house is already at the table."},
 		{"verify", "/verify N shows the decks of game N."},
 		{"leave", "You left the table."},
-		{"cancel", "Table closed."},
+		{"cancel", "There is nothing to cancel."},
 		{"balance", "Bob, your balance: 1\u202f000\u00a0chips."},
 		{"bonus", "the bonus is for balances below 100"},
 		{"settings", "Table settings"},

@@ -234,6 +234,9 @@ func (b *Bot) message(ctx context.Context, u update) {
 	case b.added(m):
 		b.welcome(m)
 		return
+	case m.LeftChatMember != nil:
+		b.memberLeft(ctx, u)
+		return
 	}
 	if why := unheard(m); why != "" {
 		b.log.Debug("message ignored", "update_id", u.UpdateID, "why", why)

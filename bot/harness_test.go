@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -140,8 +142,9 @@ func (h *harness) start() {
 	if h.opts.logs != nil {
 		logs = h.opts.logs
 	}
+	conns := h.dialing()
 	b, err := bot.New(context.Background(), bot.Config{
-		Token: h.srv.Token(), Endpoint: h.srv.Endpoint(), Transport: h.srv.Client().Transport,
+		Token: h.srv.Token(), Endpoint: h.srv.Endpoint(), Transport: conns.transport,
 		Store: st, Clock: h.clock, Limits: h.opts.limits, PaceClock: h.paceClock(),
 		Logger:      slog.New(slog.NewTextHandler(logs, nil)),
 		PollTimeout: time.Second, StartingChips: 1000, DailyBonus: 100, Owners: owners,
@@ -149,7 +152,7 @@ func (h *harness) start() {
 	require.NoError(h.t, err)
 	h.bot = b
 	if h.opts.webhook {
-		h.serveWebhook(st, b)
+		h.serveWebhook(st, b, conns)
 		return
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -171,6 +174,7 @@ func (h *harness) start() {
 		closeCtx, cancelClose := context.WithTimeout(context.Background(), wait)
 		defer cancelClose()
 		require.NoError(h.t, b.Close(closeCtx))
+		h.hangUp(conns)
 		require.NoError(h.t, st.Close())
 	}
 	h.kill = func() {
@@ -185,7 +189,7 @@ func (h *harness) start() {
 
 // serveWebhook runs b in webhook mode, as cmd/twentyone does: the answer
 // is 200 once Handle returned nil, else 500 (Telegram posts it again).
-func (h *harness) serveWebhook(st *storage.Store, b *bot.Bot) {
+func (h *harness) serveWebhook(st *storage.Store, b *bot.Bot, conns *botConns) {
 	h.t.Helper()
 	require.NoError(h.t, b.Start(context.Background()))
 	hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -209,6 +213,7 @@ func (h *harness) serveWebhook(st *storage.Store, b *bot.Bot) {
 		ctx, cancel := context.WithTimeout(context.Background(), wait)
 		defer cancel()
 		require.NoError(h.t, b.Close(ctx))
+		h.hangUp(conns)
 		require.NoError(h.t, st.Close())
 	}
 	h.kill = func() {
@@ -218,6 +223,62 @@ func (h *harness) serveWebhook(st *storage.Store, b *bot.Bot) {
 		_ = b.Close(gone) // drops what the outbox holds, aborts the calls in flight
 		require.NoError(h.t, st.Close())
 	}
+}
+
+// botConns is a bot's transport to the server, with every connection it
+// opened.
+type botConns struct {
+	transport *http.Transport
+	mu        sync.Mutex
+	conns     []net.Conn
+	hungUp    bool // connections opened from now on are closed at once
+}
+
+// dialing returns a transport to the server for a new bot that keeps its
+// connections.
+func (h *harness) dialing() *botConns {
+	c := &botConns{transport: h.srv.Client().Transport.(*http.Transport)}
+	dial := c.transport.DialContext
+	c.transport.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		conn, err := dial(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		c.conns = append(c.conns, conn)
+		if c.hungUp {
+			conn.Close()
+		}
+		return conn, nil
+	}
+	return c
+}
+
+// hangUp closes the connections of a stopped bot and waits until the
+// server closed each too. A request the bot gave up on while stopping
+// (its last poll, aborted) may still reach the server after the bot
+// stopped, and act there (a getUpdates sets allowed_updates); the server
+// handles it before it closes its connection. After hangUp nothing the
+// bot sent is left to reach the server.
+func (h *harness) hangUp(c *botConns) {
+	h.t.Helper()
+	c.mu.Lock()
+	c.hungUp = true
+	for _, conn := range c.conns {
+		conn.Close()
+	}
+	c.mu.Unlock()
+	require.NoError(h.t, h.srv.WaitFor(h.ctx(), func(v *telegramtest.View) bool {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		for _, conn := range c.conns {
+			if !v.HungUp(conn.LocalAddr().String()) {
+				return false
+			}
+		}
+		return true
+	}), "the stopped bot's connections close")
 }
 
 // paceClock is the clock the bot paces by: the harness's when paced, else

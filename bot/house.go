@@ -75,7 +75,7 @@ func (b *Bot) seatHouse(ctx context.Context, key storage.TableKey, updateID int,
 	case !unseat && houseSeated:
 		return houseAnswer{text: i18n.T(l, i18n.PopHouseAlready)}
 	case !unseat && v.Settings.HouseForbidden:
-		return houseAnswer{text: i18n.T(l, i18n.PopHouseForbidden), alert: true}
+		return houseAnswer{text: houseForbidden(key.Chat, l), alert: true}
 	}
 	cmd, done := game.Command{Kind: game.Join, Version: t.Version()}, i18n.PopHouseSeated
 	if unseat {
@@ -93,6 +93,15 @@ func (b *Bot) seatHouse(ctx context.Context, key storage.TableKey, updateID int,
 	}
 	text, alert := b.rejection(l, err, res.View, player)
 	return houseAnswer{text: text, alert: alert}
+}
+
+// houseForbidden says that the chat's admins turned the house off: in a
+// private chat, its one user did.
+func houseForbidden(chat int64, l i18n.Lang) string {
+	if chat > 0 {
+		return i18n.T(l, i18n.PopHouseOffSolo)
+	}
+	return i18n.T(l, i18n.PopHouseForbidden)
 }
 
 // houseNeedsChips says that the house cannot meet the entry limit of the
@@ -163,7 +172,7 @@ func (b *Bot) houseAbsent(res storage.Applied) string {
 	case res.Key.Chat < 0:
 		return "" // a group: the house sits down only when asked
 	case res.Settings.HouseForbidden:
-		return i18n.T(l, i18n.PopHouseForbidden)
+		return houseForbidden(res.Key.Chat, l)
 	case errors.Is(res.ThenErr, game.ErrBelowEntryLimit):
 		return houseNeedsChips(res.View, l)
 	case res.ThenErr != nil:

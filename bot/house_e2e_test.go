@@ -244,7 +244,8 @@ func TestSoloPlay(t *testing.T) {
 	h.deck.Banker = 1
 	h.command("Alice", "newgame")
 	m := h.tableMessage(contains("2. 🤖 House — 10\u202f000"))
-	assert.Contains(t, m.Labels(), "🤖 Unseat the house")
+	assert.Contains(t, m.Text, "You against 🤖 House · stake 10")
+	assert.Equal(t, []string{"Start ▶", "Close ✖"}, m.Labels(), "no Join, no unseating the house")
 	h.startGame("Alice")
 	h.tableMessage(contains("your bet, Alice"))
 	h.clock.Advance(40 * time.Second) // past the time a group's turn is nudged
@@ -271,7 +272,11 @@ func TestSoloPlay(t *testing.T) {
 	h.command("Alice", "cancel")
 	h.botSays("Table closed.")
 	h.command("Alice", "newgame")
-	h.botSays("The admins of this chat have turned the house off (/settings).")
+	h.botSays("You turned the house off: /settings house on lets it play again.")
+	m = h.tableMessage(contains("You turned the house off"))
+	assert.Equal(t, []string{"Close ✖"}, m.Labels(), "nothing to start without the house")
+	h.command("Alice", "house")
+	h.botSays("You turned the house off: /settings house on lets it play again.")
 }
 
 // TestSoloNewTable: in a private chat, a closed table's New table opens a
@@ -285,16 +290,55 @@ func TestSoloNewTable(t *testing.T) {
 	h.botSays("Table closed.")
 	h.pressData("Alice", action(callback.NewTable))
 	m := h.tableMessage(contains("2. 🤖 House — 10\u202f000"))
-	assert.Contains(t, m.Labels(), "🤖 Unseat the house")
+	assert.Equal(t, []string{"Start ▶", "Close ✖"}, m.Labels())
 
 	h.command("Alice", "cancel")
 	h.botSays("Table closed.")
 	h.command("Alice", "settings", "house", "off")
 	h.botSays("Saved.")
 	a := h.pressData("Alice", action(callback.NewTable))
-	assert.Equal(t, "The admins of this chat have turned the house off (/settings).", a.Text)
+	assert.Equal(t, "You turned the house off: /settings house on lets it play again.", a.Text)
 	assert.True(t, a.ShowAlert)
-	h.tableMessage(func(m telegramtest.ChatMessage) bool { return contains("1. Alice")(m) && !contains("House")(m) })
+	h.tableMessage(func(m telegramtest.ChatMessage) bool { return contains("1. Alice")(m) && !contains("2. 🤖 House")(m) })
+	h.audit()
+}
+
+// soloBet opens a solo table whose house banks, starts its game and
+// places Alice's bet of 10.
+func (h *harness) soloBet() {
+	h.t.Helper()
+	h.decks("9s Td 8h 7c 6d")
+	h.deck.Banker = 1
+	h.command("Alice", "newgame")
+	h.tableMessage(contains("2. 🤖 House"))
+	h.startGame("Alice")
+	h.bet("Alice", 10)
+}
+
+// TestSoloClose: a solo lobby's Close stands its player up and the house
+// with them: the table closes, saying so. /leave in a game does the same
+// once the game ends: the player's bet is lost to the bank, and the house,
+// left alone, stands up too.
+func TestSoloClose(t *testing.T) {
+	h := newHarness(t, inPrivate)
+	h.command("Alice", "newgame")
+	h.tableMessage(contains("2. 🤖 House"))
+	assert.Equal(t, "You left the table.", h.pressData("Alice", action(callback.Leave)).Text)
+	m := h.tableMessage(contains("You closed the table."))
+	assert.Equal(t, []string{"New table"}, m.Labels())
+	v := h.view()
+	assert.Equal(t, game.Closed, v.Table.Phase())
+	assert.Zero(t, v.Table.NumSeats())
+
+	h.soloBet()
+	h.command("Alice", "leave")
+	h.botSays("You left the table.")
+	m = h.tableMessage(contains("You closed the table."))
+	assert.Contains(t, m.Text, "Alice −10")
+	v = h.view()
+	assert.Equal(t, game.Closed, v.Table.Phase())
+	assert.EqualValues(t, 990, h.balance("Alice"))
+	assert.EqualValues(t, 10_010, h.houseBalance())
 	h.audit()
 }
 
@@ -304,12 +348,7 @@ func TestSoloNewTable(t *testing.T) {
 // moving, and nothing more is sent there.
 func TestSoloTableCancelledWhenBlocked(t *testing.T) {
 	h := newHarness(t, inPrivate)
-	h.decks("9s Td 8h 7c 6d")
-	h.deck.Banker = 1
-	h.command("Alice", "newgame")
-	h.tableMessage(contains("2. 🤖 House"))
-	h.startGame("Alice")
-	h.bet("Alice", 10)
+	h.soloBet()
 	require.EqualValues(t, 990, h.balance("Alice"))
 
 	require.NoError(t, h.srv.BlockBot(h.user("Alice").ID, true))

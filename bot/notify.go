@@ -29,7 +29,8 @@ import (
 // the bot's deep link, t.me/<bot>?start=notify_<group>, whose /start
 // follows the group. A 403 in a private chat (the user blocked the bot, or
 // is deactivated) or a my_chat_member "kicked" there stops every group the
-// user follows.
+// user follows; a member who leaves a group, or is removed, stops
+// following it.
 
 // noticeQuiet is the least time between two notices of one group to one
 // user: a group that opens, closes and opens tables again (a lobby left to
@@ -398,6 +399,26 @@ func unfollowButtons(m *tgbotapi.Message) (list, others bool) {
 		}
 	}
 	return list, others
+}
+
+// memberLeft handles the service message of a member who left the group
+// or was removed from it: they follow it no more, as they could not open
+// its tables (Telegram sends the message to a bot in privacy mode too; in
+// a supergroup of more than about 50 members it sends none, and a leaver
+// keeps following). The bot's own removal is memberChanged's.
+func (b *Bot) memberLeft(ctx context.Context, u update) {
+	m := u.Message
+	left := m.LeftChatMember
+	if !isGroup(m.Chat) || left.ID <= 0 || left.ID == b.ID() {
+		return
+	}
+	stopped, err := b.store.MemberLeft(ctx, m.Chat.ID, game.UserID(left.ID), int64(u.UpdateID), b.clock.Now())
+	switch {
+	case err != nil && !errors.Is(err, storage.ErrDuplicate):
+		b.internal("member left", err)
+	case stopped:
+		b.log.Info("a follower left the group: no more notices", "chat", m.Chat.ID, "user", left.ID)
+	}
 }
 
 // startedPrivate records that the user wrote to the bot in their private

@@ -319,6 +319,28 @@ func TestNotifyStopsWhenBlocked(t *testing.T) {
 	assert.False(t, on)
 }
 
+// TestNotifyStopsWhenAMemberLeaves: a follower who leaves the group, or
+// whom an admin removes, follows it no more (the left_chat_member service
+// message, which a bot in privacy mode gets too); the others are still
+// told of its tables.
+func TestNotifyStopsWhenAMemberLeaves(t *testing.T) {
+	h := newHarness(t)
+	for _, name := range []string{"Bob", "Carol", "Dave"} {
+		h.follow(name)
+	}
+	require.NoError(t, h.srv.RemoveMember(h.group.ID, h.user("Bob").ID, 0))
+	require.NoError(t, h.srv.RemoveMember(h.group.ID, h.user("Carol").ID, h.user("Alice").ID))
+	require.NoError(t, h.srv.WaitFor(h.ctx(), func(*telegramtest.View) bool {
+		return len(h.follows("Bob")) == 0 && len(h.follows("Carol")) == 0
+	}), "leaving stops Bob's following, being removed Carol's")
+	assert.Equal(t, []int64{h.group.ID}, h.follows("Dave"))
+
+	h.openTable("Alice")
+	h.privately("Dave", 0, "Alice opened a table")
+	assert.Empty(t, h.notices("Bob"))
+	assert.Empty(t, h.notices("Carol"))
+}
+
 // TestNotifyFollowsTheSupergroup: a group upgraded to a supergroup keeps
 // its followers, who are told of its tables with links to them.
 func TestNotifyFollowsTheSupergroup(t *testing.T) {

@@ -278,12 +278,19 @@ func (b *Bot) pressedAgain(key storage.TableKey, user game.UserID, data callback
 
 // request is the storage request of cmd made by u in update updateID. It
 // carries the language a chat gets when cmd opens its first table: the one
-// the bot speaks to u in a chat with none.
+// the bot speaks to u in a chat with none. In a private chat a Leave (the
+// solo lobby's Close, or /leave) stands the house up with its player, so
+// that the solo table closes (in a game, once it ends) instead of waiting
+// with the house alone.
 func (b *Bot) request(key storage.TableKey, updateID int, u storage.User, cmd game.Command) storage.ApplyRequest {
-	return storage.ApplyRequest{
+	req := storage.ApplyRequest{
 		Key: key, UpdateID: int64(updateID), User: u, Command: cmd, Now: b.clock.Now(),
 		Language: string(langOf(storage.ChatSettings{}, u.Language)),
 	}
+	if cmd.Kind == game.Leave && key.Chat > 0 {
+		req.Then = &storage.FollowUp{User: houseUser, Command: game.Command{Kind: game.Leave}}
+	}
+	return req
 }
 
 // toast is the short answer to an accepted press. Callback answers are

@@ -14,7 +14,10 @@ type serial struct {
 	ready   []*serialQueue         // the chats waiting for a worker, in turn
 	head    int                    // ready[head:] wait
 	workers int
-	wg      sync.WaitGroup
+	// idle is signalled when the last worker stops. Wait waits on it, not
+	// on a WaitGroup, so that Go may be called while another goroutine
+	// waits (a render sent during Close queues work on its chat).
+	idle sync.Cond
 }
 
 type serialQueue struct {
@@ -29,7 +32,9 @@ type serialQueue struct {
 const serialWorkers = 128
 
 func newSerial(limit int) *serial {
-	return &serial{limit: limit, queues: make(map[int64]*serialQueue)}
+	s := &serial{limit: limit, queues: make(map[int64]*serialQueue)}
+	s.idle.L = &s.mu
+	return s
 }
 
 // Go queues fn to run on chat's turn. fn must not wait for another
@@ -47,7 +52,6 @@ func (s *serial) Go(chat int64, fn func()) {
 	s.push(q)
 	if s.workers < s.limit {
 		s.workers++
-		s.wg.Add(1)
 		go s.work()
 	}
 }
@@ -64,7 +68,6 @@ func (s *serial) push(q *serialQueue) {
 
 // work runs the ready chats' functions, one per turn, until none waits.
 func (s *serial) work() {
-	defer s.wg.Done()
 	s.mu.Lock()
 	for s.head < len(s.ready) {
 		q := s.ready[s.head]
@@ -84,7 +87,9 @@ func (s *serial) work() {
 			s.queues, s.ready, s.head = make(map[int64]*serialQueue), nil, 0
 		}
 	}
-	s.workers--
+	if s.workers--; s.workers == 0 {
+		s.idle.Broadcast()
+	}
 	s.mu.Unlock()
 }
 
@@ -95,5 +100,12 @@ func (s *serial) len() int {
 	return len(s.queues)
 }
 
-// Wait waits until every queued function has run.
-func (s *serial) Wait() { s.wg.Wait() }
+// Wait waits until no function is queued or running. Functions queued while
+// it waits are waited for too; it may be called concurrently with Go.
+func (s *serial) Wait() {
+	s.mu.Lock()
+	for s.workers > 0 {
+		s.idle.Wait()
+	}
+	s.mu.Unlock()
+}

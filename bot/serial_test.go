@@ -328,3 +328,24 @@ func TestQuotaForgetsIdleUsers(t *testing.T) {
 	require.True(t, q.allow(-1, quotaPruneAt, "rules", start.Add(time.Minute)))
 	assert.Equal(t, 1, q.len(), "the users answered a minute ago are forgotten")
 }
+
+// TestSerialGoWhileWaiting: Go may be called while another goroutine waits
+// in Wait (as a render sent during Close queues work on its chat), and Wait
+// returns only once nothing is queued or running.
+func TestSerialGoWhileWaiting(t *testing.T) {
+	s := newSerial(4)
+	for i := range 200 {
+		var ran atomic.Int32
+		s.Go(1, func() { ran.Add(1) })
+		done := make(chan struct{})
+		go func() {
+			s.Go(int64(i%3+2), func() { ran.Add(1) })
+			close(done)
+		}()
+		s.Wait()
+		<-done
+		s.Wait()
+		require.Equal(t, int32(2), ran.Load(), "round %d", i)
+	}
+	assert.Zero(t, s.len(), "nothing left queued")
+}

@@ -301,6 +301,7 @@ func (t *tableMessages) render(ctx context.Context, v storage.View) error {
 		Awards:   v.Awards,
 
 		HouseForbidden: v.Settings.HouseForbidden,
+		Solo:           v.Key.Chat > 0,
 	})
 	t.mu.Lock()
 	id := t.ids[key]

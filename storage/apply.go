@@ -279,7 +279,7 @@ func (a *applying) plan(res *Applied) error {
 		if req.UpdateID == a.crec.lastUpdate {
 			res.Outcome.Events = a.crec.answer
 		}
-		return fmt.Errorf("%w: update %d in chat %d, which is at update %d", ErrDuplicate, req.UpdateID, chat, a.crec.lastUpdate)
+		return duplicate(req.UpdateID, chat)
 	}
 	bal := &balances{t: t, chat: chat, pending: a.pending}
 	env := game.Env{Now: req.Now, Rand: t.s.opts.Rand, Settings: a.cs.Game, Balances: bal}

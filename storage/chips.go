@@ -236,7 +236,7 @@ func (s *Store) Grant(ctx context.Context, chat int64, u User, amount, update in
 			return reject(err)
 		}
 		if e.crec.handled(update, now) {
-			return reject(fmt.Errorf("%w: update %d in chat %d, which is at update %d", ErrDuplicate, update, e.chat, e.crec.lastUpdate))
+			return reject(duplicate(update, e.chat))
 		}
 		g, err := e.grant(LedgerOwner, amount)
 		if err != nil {

@@ -1,6 +1,9 @@
 package storage
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 // The errors of this package, wrapped with detail. Compare them with
 // errors.Is. A game rejection returned by [Store.Apply] wraps the game's own
@@ -31,3 +34,10 @@ var (
 	// ErrClosed: the store is closed.
 	ErrClosed = errors.New("store is closed")
 )
+
+// duplicate is ErrDuplicate for an update the chat handled already. (The
+// chat's last update tells nothing of it: updates may be handled out of
+// order, so a duplicate may be above the last handled.)
+func duplicate(update, chat int64) error {
+	return fmt.Errorf("%w: update %d in chat %d", ErrDuplicate, update, chat)
+}

@@ -216,7 +216,7 @@ func (s *Store) ToggleFollow(ctx context.Context, chat int64, u User, title stri
 			return reject(err)
 		}
 		if crec.handled(update, now) {
-			return reject(fmt.Errorf("%w: update %d in chat %d, which is at update %d", ErrDuplicate, update, c, crec.lastUpdate))
+			return reject(duplicate(update, c))
 		}
 		if on {
 			err = t.deleteFollow(c, u.ID)
@@ -291,6 +291,37 @@ func (s *Store) Unfollow(ctx context.Context, chat int64, user game.UserID) (boo
 			return reject(err)
 		}
 		return t.deleteFollow(c, user)
+	})
+	return was, firstErr(err, rejected)
+}
+
+// MemberLeft records that the user left the group chat, or was removed
+// from it, in update: they stop following it, and it reports whether they
+// did. One transaction, which records the update as the chat's last
+// handled one, as Apply does: delivered again, the update returns
+// ErrDuplicate and changes nothing (a follow made since stays). A chat
+// storage keeps nothing of has no followers: nothing is written.
+func (s *Store) MemberLeft(ctx context.Context, chat int64, user game.UserID, update int64, now time.Time) (bool, error) {
+	var was bool
+	rejected, err := s.write(ctx, func(t *txn) error {
+		was = false
+		c, crec, known, err := t.resolve(chat)
+		if err != nil || !known {
+			return reject(err)
+		}
+		if crec.handled(update, now) {
+			return reject(duplicate(update, c))
+		}
+		if _, was, err = t.follow(c, user); err != nil {
+			return reject(err)
+		}
+		if was {
+			if err := t.deleteFollow(c, user); err != nil {
+				return err
+			}
+		}
+		crec.markHandled(update, now, nil)
+		return t.putChat(c, &crec)
 	})
 	return was, firstErr(err, rejected)
 }

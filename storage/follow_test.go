@@ -51,6 +51,46 @@ func TestToggleFollow(t *testing.T) {
 	assert.Empty(t, follows(t, s, alice.ID))
 }
 
+// TestMemberLeft: a member who leaves a group stops following it, and
+// nobody else does; the leave's update delivered again changes nothing,
+// not even a follow made since; a group storage keeps nothing of is not
+// written to.
+func TestMemberLeft(t *testing.T) {
+	s := newStore(t, Options{})
+	other := int64(-77)
+	before := fileBytes(t, s)
+	was, err := s.MemberLeft(ctx, other, alice.ID, 1, t0)
+	require.NoError(t, err)
+	assert.False(t, was)
+	assert.Equal(t, before, fileBytes(t, s), "an unknown group: nothing written")
+
+	for _, u := range []User{alice, bob} {
+		require.NoError(t, s.StartedPrivate(ctx, u, t0))
+		_, err := s.Follow(ctx, group, u, "Game night", t0)
+		require.NoError(t, err)
+	}
+	_, err = s.Follow(ctx, other, alice, "Other", t0)
+	require.NoError(t, err)
+
+	was, err = s.MemberLeft(ctx, group, alice.ID, 10, t0)
+	require.NoError(t, err)
+	assert.True(t, was)
+	assert.Equal(t, map[int64]string{other: "Other"}, follows(t, s, alice.ID), "the other group still followed")
+	assert.Len(t, follows(t, s, bob.ID), 1, "Bob still follows the group")
+
+	on, err := s.ToggleFollow(ctx, group, alice, "Game night", 11, t0) // back, and /notify again
+	require.NoError(t, err)
+	require.True(t, on)
+	was, err = s.MemberLeft(ctx, group, alice.ID, 10, t0.Add(time.Minute))
+	assert.ErrorIs(t, err, ErrDuplicate)
+	assert.False(t, was)
+	assert.Len(t, follows(t, s, alice.ID), 2, "the leave delivered again undoes no later follow")
+
+	was, err = s.MemberLeft(ctx, group, carol.ID, 12, t0)
+	require.NoError(t, err)
+	assert.False(t, was, "Carol followed nothing")
+}
+
 // TestFollowAndUnfollow: following from a deep link records the private
 // chat with it and is idempotent; Follows lists the oldest first;
 // Unfollow stops one and says whether there was one.

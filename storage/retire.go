@@ -163,7 +163,7 @@ func (s *Store) Repost(ctx context.Context, key TableKey, update int64, now time
 			return reject(err)
 		}
 		if crec.handled(update, now) {
-			return reject(fmt.Errorf("%w: update %d in chat %d, which is at update %d", ErrDuplicate, update, c, crec.lastUpdate))
+			return reject(duplicate(update, c))
 		}
 		key := TableKey{Chat: c, Thread: key.Thread}
 		tb, msgID, found, err := t.table(key)

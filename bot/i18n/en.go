@@ -142,6 +142,8 @@ var en = map[Key]string{
 	Help: "<b>🃏 Twenty One</b> (Ochko) for group chats: players bet against the banker's bank " +
 		"and draw cards, all in one message that I keep up to date. Short of players? /house seats me; " +
 		"in a private chat with me, /newgame plays against me.",
+	HelpPrivate: "<b>🃏 Twenty One</b> (Ochko): here, in our private chat, you play against me, the house (🤖): /newgame opens a table " +
+		"with me seated. To play with friends, add me to a group and send /newgame there.",
 	Rules: "<b>The rules in short</b>\n" +
 		"• 36 cards, 6 to ace. Points: 6 to 10 as written, J 2, Q 3, K 4, A 11.\n" +
 		"• Two aces are a <b>Golden 21</b>, five pictures (J Q K A) are <b>21</b> too. Over 21 is a bust.\n" +
@@ -156,7 +158,7 @@ var en = map[Key]string{
 		"• No move in time: before your bet you sit the circle out, after it you stand. " +
 		"Leaving during a game loses your bet on the table.\n" +
 		"• To sit down you need at least the table's entry limit in chips (it is not paid, only checked); /bonus gives free chips once a day when you are below it.\n" +
-		"• The house (🤖, me) can take a seat: /house. It bets half the bank and draws under 15 (under 16 with a small bet).\n" +
+		"• The house (🤖, me) can take a seat: /house; in a private chat with me, /newgame seats me at once. It bets half the bank and draws under 15 (under 16 with a small bet).\n" +
 		"• Every deck is locked by its SHA-256 before the first card and revealed after: /verify checks it.",
 	StartPrivate: "Hi! I host <b>Twenty One</b> (Ochko). Play against me right here: /newgame opens a table " +
 		"with the house (🤖, that's me) seated. To play with friends, add me to a group (the group's menu: Add members) " +
@@ -327,4 +329,11 @@ var en = map[Key]string{
 	HouseUsage:          "/house takes nothing after it: it seats the house. To stand it up, press 🤖 Unseat the house in the lobby.",
 	DescHouse:           "Seat the house (me) at the table",
 	TopHouse:            "%s — %s · net %s · games: %s",
+
+	SoloLimits:      "You against 🤖 House · stake %s · entry %s",
+	SoloCloses:      "Closes at %s if you don't start.",
+	SoloHouseAbsent: "The house isn't at the table: the button below seats it.",
+	ClosedSolo:      "You closed the table.",
+	BtnClose:        "Close ✖",
+	PopHouseOffSolo: "You turned the house off: /settings house on lets it play again.",
 }

@@ -333,6 +333,9 @@ const (
 	// Help: what the bot does, above the lines of its commands (HelpNewGame
 	// and on).
 	Help Key = "cmd.help"
+	// HelpPrivate is Help in a private chat, where its user plays the
+	// house (solo play).
+	HelpPrivate Key = "cmd.help.private"
 	// Rules: the rules in short.
 	Rules Key = "cmd.rules"
 	// StartPrivate: /start in a private chat: solo play against the house,
@@ -705,4 +708,23 @@ const (
 	DescAudit Key = "desc.audit"
 	// DescKick: describes /kick.
 	DescKick Key = "desc.kick"
+)
+
+// Solo play: the table of a private chat, where its user plays the house.
+const (
+	// SoloLimits heads a solo lobby instead of TableLimits: the stake, the
+	// entry limit.
+	SoloLimits Key = "solo.limits"
+	// SoloCloses: the time a solo lobby closes (a tg-time).
+	SoloCloses Key = "solo.closes"
+	// SoloHouseAbsent: the house is not at the solo table, and may sit.
+	SoloHouseAbsent Key = "solo.house.absent"
+	// ClosedSolo: the player closed their solo table.
+	ClosedSolo Key = "closed.solo"
+	// BtnClose closes a solo table: its player leaves, and the house
+	// with them.
+	BtnClose Key = "btn.close"
+	// PopHouseOffSolo: the player of a solo table turned the house off;
+	// also the solo lobby's line then.
+	PopHouseOffSolo Key = "pop.house.offsolo"
 )

@@ -26,12 +26,10 @@ func keyboard(in Input) [][]Button {
 	}
 	var kb [][]Button
 	switch phase := t.Phase(); {
+	case phase == game.Lobby && in.Solo:
+		kb = soloLobby(t, in.HouseForbidden, btn)
 	case phase == game.Lobby:
-		start := i18n.BtnStart
-		if t.Finished() {
-			start = i18n.BtnPlayAgain
-		}
-		kb = rows([]Button{btn(i18n.BtnJoin, callback.Join), btn(i18n.BtnLeave, callback.Leave), btn(start, callback.Start)}, 3)
+		kb = rows([]Button{btn(i18n.BtnJoin, callback.Join), btn(i18n.BtnLeave, callback.Leave), btn(startKey(t), callback.Start)}, 3)
 		_, seated := t.SeatOf(house.ID)
 		switch {
 		case seated:
@@ -55,6 +53,38 @@ func keyboard(in Input) [][]Button {
 		}})
 	}
 	return kb
+}
+
+// startKey is the label of a lobby's start: Play again after a game.
+func startKey(t *game.Table) i18n.Key {
+	if t.Finished() {
+		return i18n.BtnPlayAgain
+	}
+	return i18n.BtnStart
+}
+
+// soloLobby returns the buttons of a solo lobby: Start once its player
+// and the house sit, else the house's seat while it may sit, and Close,
+// which stands the player up and the house with them; Join only when the
+// player stood up (left in a game). No button unseats the house: the
+// table is for playing it.
+func soloLobby(t *game.Table, houseForbidden bool, btn func(i18n.Key, callback.Action) Button) [][]Button {
+	_, houseSeated := t.SeatOf(house.ID)
+	players := t.NumSeats()
+	if houseSeated {
+		players--
+	}
+	if players == 0 {
+		return [][]Button{{btn(i18n.BtnJoin, callback.Join)}}
+	}
+	var row []Button
+	switch {
+	case houseSeated:
+		row = append(row, btn(startKey(t), callback.Start))
+	case !houseForbidden:
+		row = append(row, btn(i18n.BtnSeatHouse, callback.SeatHouse))
+	}
+	return rows(append(row, btn(i18n.BtnClose, callback.Leave)), 2)
 }
 
 // houseTurn reports whether the house is to move at t.

@@ -7,16 +7,18 @@ import (
 
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/game/house"
 )
 
 // lobby draws an open table: the limits, what the last game gave, the seats
-// and how long the lobby waits.
+// and how long the lobby waits. A solo lobby speaks to its one player.
 func (v *view) lobby() []line {
 	s := v.in.Settings
-	lines := []line{
-		text(bold(v.tr(i18n.TableTitleLobby))),
-		text(limits(s, v.lang)),
+	head := limits(s, v.lang)
+	if v.in.Solo {
+		head = v.tr(i18n.SoloLimits, i18n.Number(s.Stake), i18n.Number(s.EntryLimit))
 	}
+	lines := []line{text(bold(v.tr(i18n.TableTitleLobby))), text(head)}
 	if v.t.Finished() {
 		lines = append(lines, blank)
 		lines = append(lines, v.log(false)...)
@@ -25,23 +27,44 @@ func (v *view) lobby() []line {
 	}
 	lines = append(lines, blank)
 	seats := v.t.Seats()
-	if len(seats) == 0 {
+	switch {
+	case v.in.Solo:
+	case len(seats) == 0:
 		lines = append(lines, text(v.tr(i18n.TableNobody)))
-	} else {
+	default:
 		lines = append(lines, text(v.tr(i18n.TableSeated, i18n.Number(int64(len(seats))), i18n.Number(game.MaxSeats))))
-		for i, seat := range seats {
-			l := i18n.Number(int64(i+1)) + ". " + v.who(seat.User, seat.Name)
-			if b, ok := v.balance(seat.User); ok {
-				l += " — " + b
-			}
-			lines = append(lines, text(l))
-		}
 	}
-	lines = append(lines, blank, text(v.tr(i18n.TableHint, i18n.Number(s.EntryLimit))))
+	for i, seat := range seats {
+		l := i18n.Number(int64(i+1)) + ". " + v.who(seat.User, seat.Name)
+		if b, ok := v.balance(seat.User); ok {
+			l += " — " + b
+		}
+		lines = append(lines, text(l))
+	}
+	lines = append(lines, blank)
+	closes := i18n.TableCloses
+	if v.in.Solo {
+		closes = i18n.SoloCloses
+		lines = append(lines, v.soloHint()...)
+	} else {
+		lines = append(lines, text(v.tr(i18n.TableHint, i18n.Number(s.EntryLimit))))
+	}
 	if d := v.t.Deadline(); !d.IsZero() {
-		lines = append(lines, text(v.tr(i18n.TableCloses, timeTag(d, closingFormat(d.Sub(v.in.Now))))))
+		lines = append(lines, text(v.tr(closes, timeTag(d, closingFormat(d.Sub(v.in.Now))))))
 	}
 	return lines
+}
+
+// soloHint says why a solo lobby cannot start when the house is not at
+// the table: its player turned it off, or the button seats it.
+func (v *view) soloHint() []line {
+	if _, ok := v.t.SeatOf(house.ID); ok {
+		return nil
+	}
+	if v.in.HouseForbidden {
+		return []line{text(escape(v.tr(i18n.PopHouseOffSolo)))}
+	}
+	return []line{text(v.tr(i18n.SoloHouseAbsent))}
 }
 
 // limits draws a table's stake, entry limit and how many players sit at
@@ -117,6 +140,9 @@ func (v *view) closed() []line {
 		why = i18n.ClosedCancelled
 	case game.ReasonEmpty:
 		why = i18n.ClosedEmpty
+		if v.in.Solo {
+			why = i18n.ClosedSolo
+		}
 	case game.ReasonEntryLimit:
 		why = i18n.ClosedEntryLimit
 	default:

@@ -61,6 +61,9 @@ type Input struct {
 	// HouseForbidden: the chat's admins forbade the house, so the lobby
 	// offers no button to seat it.
 	HouseForbidden bool
+	// Solo: the table is a private chat's, where its user plays the house
+	// alone (solo play): its lobby speaks to that one player.
+	Solo bool
 }
 
 // Table draws the table message: its text, never longer than MaxText as

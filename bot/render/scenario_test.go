@@ -37,6 +37,9 @@ type play struct {
 	states []game.Table
 	// awards are the achievements storage would have awarded in the game.
 	awards []storage.Award
+	// solo: the table is a private chat's; houseOff: the house is
+	// forbidden there.
+	solo, houseOff bool
 }
 
 // newPlay starts a play with everyone holding 1 000 chips, the decks of
@@ -89,7 +92,8 @@ func (p *play) inputFor(t game.Table, lang i18n.Lang) Input {
 	for _, u := range t.Users() {
 		bal[u] = p.bal[u]
 	}
-	return Input{Table: t, Settings: p.env.Settings, Balances: bal, Lang: lang, Now: p.env.Now.Add(15 * time.Second), Awards: p.awards}
+	return Input{Table: t, Settings: p.env.Settings, Balances: bal, Lang: lang, Now: p.env.Now.Add(15 * time.Second), Awards: p.awards,
+		Solo: p.solo, HouseForbidden: p.houseOff}
 }
 
 // plainNames are the scenarios' usual names.
@@ -218,6 +222,37 @@ func houseBanker(t testing.TB, names map[game.UserID]string) *play {
 	return newPlay(t, rnd, names).do(game.Open, alice, 0).do(game.Join, house.ID, 0).do(game.Start, alice, 0)
 }
 
+// soloTable: Alice opened a table in her private chat; the house sat down.
+func soloTable(t testing.TB, names map[game.UserID]string, rnd game.Rand) *play {
+	p := newPlay(t, rnd, names)
+	p.solo = true
+	return p.do(game.Open, alice, 0).do(game.Join, house.ID, 0)
+}
+
+// soloHouseOff: Alice opened a table in her private chat, where she turned
+// the house off.
+func soloHouseOff(t testing.TB, names map[game.UserID]string) *play {
+	p := newPlay(t, gametest.Deck(), names)
+	p.solo, p.houseOff = true, true
+	return p.do(game.Open, alice, 0)
+}
+
+// soloAfterGame: the house banked; Alice stood at 19 against its 17 and
+// broke the bank.
+func soloAfterGame(t testing.TB, names map[game.UserID]string) *play {
+	rnd := gametest.Deck("9s Th 8h 9d")
+	rnd.Banker = 1
+	p := soloTable(t, names, rnd).do(game.Start, alice, 0)
+	return p.do(game.Bet, alice, 10).do(game.Hit, alice, 0).do(game.Stand, alice, 0).award(alice, storage.BrokeBank, storage.FirstWin)
+}
+
+// soloClosed: Alice closed her solo lobby: she left, and the house with
+// her (in one transaction; played here house first, so that no state
+// shows the house alone).
+func soloClosed(t testing.TB, names map[game.UserID]string) *play {
+	return soloTable(t, names, gametest.Deck()).do(game.Leave, house.ID, 0).do(game.Leave, alice, 0)
+}
+
 // scenario names a play that ends in the state a golden file shows.
 type scenario struct {
 	name string
@@ -239,6 +274,10 @@ var scenarios = []scenario{
 	{"house_lobby", func(t testing.TB, n map[game.UserID]string) *play { return houseLobby(t, n, gametest.Deck()) }},
 	{"house_thinking", houseThinking},
 	{"house_banker", houseBanker},
+	{"solo_lobby", func(t testing.TB, n map[game.UserID]string) *play { return soloTable(t, n, gametest.Deck()) }},
+	{"solo_house_off", soloHouseOff},
+	{"solo_after_game", soloAfterGame},
+	{"solo_closed", soloClosed},
 }
 
 // fullLog plays the game with the longest log: nine duels with long hands,

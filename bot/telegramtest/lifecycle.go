@@ -177,6 +177,56 @@ func (s *Server) AddMember(chatID int64, u User, byID int64) (User, error) {
 	return u, nil
 }
 
+// serviceLeftLimit is the most members a supergroup may have for Telegram
+// to post a "left_chat_member" service message when one leaves. Not
+// documented: bot developers find that bots get none in larger
+// supergroups (go-telegram-bot-api#322, node-telegram-bot-api#933, both
+// at "over 50"); only a chat_member update, sent to an admin bot that
+// asks for it, tells of those. A basic group always gets one.
+const serviceLeftLimit = 50
+
+// RemoveMember takes a member out of a group: the user leaves (byID is
+// the user, or 0) or an admin byID removes them. Their status becomes
+// "left", with a chat_member update, and the "left_chat_member" service
+// message is posted, from byID, except in a supergroup of more than
+// serviceLeftLimit members (counted before the leave).
+func (s *Server) RemoveMember(chatID, userID, byID int64) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if byID == 0 {
+		byID = userID
+	}
+	c, by, err := s.groupAndActorLocked(chatID, byID)
+	if err != nil {
+		return err
+	}
+	u, err := s.userLocked(userID)
+	if err != nil {
+		return err
+	}
+	if userID == s.w.bot.ID || !s.w.memberOf(c, userID).canPost() {
+		return fmt.Errorf("user %d is not a member of chat %d: %w", userID, chatID, ErrInvalid)
+	}
+	if byID != userID && !s.w.memberOf(c, byID).isAdmin() {
+		return fmt.Errorf("user %d is no admin of chat %d: %w", byID, chatID, ErrInvalid)
+	}
+	members := 0 // the bot among them
+	if c.bot.canPost() {
+		members++
+	}
+	for id := range c.members {
+		if s.w.memberOf(c, id).canPost() {
+			members++
+		}
+	}
+	s.setMemberLocked(c, userID, by, member{status: StatusLeft})
+	if c.chat.Type == ChatSupergroup && members > serviceLeftLimit {
+		return nil
+	}
+	s.serviceLocked(c, by, func(m *ChatMessage) { m.LeftChatMember = &u })
+	return nil
+}
+
 // SetMemberStatus sets a user's status in a group directly (creator,
 // administrator, member, restricted, left or kicked), queueing a
 // chat_member update. Promoting a new creator demotes the old one to

@@ -431,3 +431,64 @@ func TestGetChatMember(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, telegramtest.StatusAdministrator, m.Status, "the old creator becomes an administrator")
 }
+
+// TestRemoveMemberPostsLeftChatMember: a member who leaves, or whom an
+// admin removes, is "left"; the left_chat_member service message reaches
+// a bot in privacy mode, from whoever acted, except in a supergroup of
+// more than 50 members, where Telegram posts none.
+func TestRemoveMemberPostsLeftChatMember(t *testing.T) {
+	tests := []struct {
+		name        string
+		supergroup  bool
+		others      int // members besides Alice, Bob and the bot
+		byAdmin     bool
+		wantService bool
+	}{
+		{name: "leaves a group", wantService: true},
+		{name: "removed from a group", byAdmin: true, wantService: true},
+		{name: "leaves a supergroup of 50", supergroup: true, others: 47, wantService: true},
+		{name: "leaves a supergroup of 51", supergroup: true, others: 48},
+		{name: "leaves a group of 51", others: 48, wantService: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv, api := start(t)
+			alice := srv.AddUser(telegramtest.User{FirstName: "Alice"})
+			bob := srv.AddUser(telegramtest.User{FirstName: "Bob"})
+			members := []telegramtest.User{alice, bob}
+			for i := range tt.others {
+				members = append(members, srv.AddUser(telegramtest.User{FirstName: "M" + itoa(i)}))
+			}
+			chat := srv.NewGroup("Table", members...)
+			if tt.supergroup {
+				chat = srv.NewSupergroup("Table", members...)
+			}
+			by := bob.ID
+			if tt.byAdmin {
+				by = alice.ID
+			}
+			require.ErrorIs(t, srv.RemoveMember(chat.ID, alice.ID, bob.ID), telegramtest.ErrInvalid, "only an admin removes others")
+			require.NoError(t, srv.RemoveMember(chat.ID, bob.ID, by))
+			assert.ErrorIs(t, srv.RemoveMember(chat.ID, bob.ID, by), telegramtest.ErrInvalid, "gone already")
+			m, err := api.GetChatMember(tgbotapi.GetChatMemberConfig{ChatConfigWithUser: tgbotapi.ChatConfigWithUser{ChatID: chat.ID, UserID: bob.ID}})
+			require.NoError(t, err)
+			assert.Equal(t, "left", m.Status)
+
+			updates, err := api.GetUpdates(tgbotapi.UpdateConfig{})
+			require.NoError(t, err)
+			var left []*tgbotapi.Message
+			for _, u := range updates {
+				if u.Message != nil && u.Message.LeftChatMember != nil {
+					left = append(left, u.Message)
+				}
+			}
+			if !tt.wantService {
+				assert.Empty(t, left)
+				return
+			}
+			require.Len(t, left, 1)
+			assert.Equal(t, bob.ID, left[0].LeftChatMember.ID)
+			assert.Equal(t, by, left[0].From.ID)
+		})
+	}
+}

@@ -148,6 +148,10 @@ type Server struct {
 	httpSrv  *http.Server
 	listener net.Listener
 	url      string
+	// conns holds, by client address (host:port), whether the server's
+	// latest connection from there is open: true from its accept to its
+	// close, then false.
+	conns map[string]bool
 }
 
 // New builds a server without listening; serve it with Listen.
@@ -228,7 +232,8 @@ func (s *Server) Listen(addr string) error {
 	}
 	s.listener = l
 	s.url = "http://" + l.Addr().String()
-	s.httpSrv = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	s.conns = map[string]bool{}
+	s.httpSrv = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, ConnState: s.connState}
 	srv := s.httpSrv
 	s.workers.Add(1)
 	go func() {
@@ -236,6 +241,36 @@ func (s *Server) Listen(addr string) error {
 		_ = srv.Serve(l)
 	}()
 	return nil
+}
+
+// connState keeps Server.conns.
+func (s *Server) connState(c net.Conn, state http.ConnState) {
+	addr := c.RemoteAddr().String()
+	switch state {
+	case http.StateNew:
+		s.netMu.Lock()
+		s.conns[addr] = true
+		s.netMu.Unlock()
+	case http.StateClosed, http.StateHijacked:
+		s.netMu.Lock()
+		s.conns[addr] = false
+		s.netMu.Unlock()
+		s.change.broadcast() // for WaitFor on HungUp
+	}
+}
+
+// HungUp reports whether the server closed its connection from addr
+// (host:port, the client's end of it; the latest connection from there
+// when there were several); false while it is open, or before the server
+// accepted it. The server handles the requests of a connection one after
+// the other and closes it after the last, once the client closed its end:
+// when HungUp turns true, every request sent on it was handled, even one
+// the client gave up waiting for.
+func (s *Server) HungUp(addr string) bool {
+	s.netMu.Lock()
+	defer s.netMu.Unlock()
+	open, seen := s.conns[addr]
+	return seen && !open
 }
 
 // URL returns the base URL (http://host:port) when listening, else "".

@@ -2,7 +2,10 @@ package telegramtest_test
 
 import (
 	"encoding/json"
+	"fmt"
+	"net"
 	"net/url"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -251,4 +254,25 @@ func TestPushRawUpdateFollowsAllowedUpdates(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 1, id)
 	assert.Equal(t, 1, srv.PendingUpdates())
+}
+
+// TestHungUpFollowsARequestTheClientGaveUpOn: a client that sends a
+// getUpdates and closes its connection without waiting for the answer
+// (a bot stopping mid-poll) may still have it handled; once the server
+// hung up that connection, it was.
+func TestHungUpFollowsARequestTheClientGaveUpOn(t *testing.T) {
+	srv, _ := start(t)
+	assert.False(t, srv.HungUp("127.0.0.1:1"), "no connection from there yet")
+	conn, err := net.Dial("tcp", strings.TrimPrefix(srv.URL(), "http://"))
+	require.NoError(t, err)
+	path := fmt.Sprintf(strings.TrimPrefix(srv.Endpoint(), srv.URL()), srv.Token(), "getUpdates")
+	query := "?timeout=5&allowed_updates=" + url.QueryEscape(`["chat_member"]`)
+	_, err = fmt.Fprintf(conn, "GET %s%s HTTP/1.1\r\nHost: telegramtest\r\n\r\n", path, query)
+	require.NoError(t, err)
+	require.NoError(t, conn.Close())
+
+	require.NoError(t, srv.WaitFor(deadline(t), func(v *telegramtest.View) bool { return v.HungUp(conn.LocalAddr().String()) }))
+	id, err := srv.PushRawUpdate(telegramtest.UpdateChatMember, json.RawMessage(`{"chat_member":{}}`))
+	require.NoError(t, err)
+	assert.NotZero(t, id, "the abandoned getUpdates was handled: it asked for chat_member, which is not sent by default")
 }

@@ -39,6 +39,10 @@ func (v *View) LastBotMessage(chatID int64) (ChatMessage, bool) {
 // PendingUpdates returns how many updates the bot has not confirmed.
 func (v *View) PendingUpdates() int { return v.s.PendingUpdates() }
 
+// HungUp reports whether the server closed its connection from a client's
+// address (see Server.HungUp).
+func (v *View) HungUp(addr string) bool { return v.s.HungUp(addr) }
+
 // WaitFor blocks until cond returns true or ctx ends. The condition is
 // evaluated now and after every change in the world (messages, edits,
 // answers, member changes, API calls), never by polling on a timer. On

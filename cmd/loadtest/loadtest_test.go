@@ -224,7 +224,7 @@ func TestReadTable(t *testing.T) {
 	_, _, ok = c.choose(&lobby, true)
 	assert.False(t, ok, "a drained lobby starts no game")
 
-	thinking, ok := readTable(msg("🏦 Banker: Ann — 990\n\n🤖 House — 9 995 · bet 5 · 7♠ = 7 ← 🤖 House is thinking…\n"))
+	thinking, ok := readTable(msg("🎩 Banker: Ann — 990\n\n🤖 House — 9 995 · bet 5 · 7♠ = 7 ← 🤖 House is thinking…\n"))
 	require.True(t, ok, "a table waiting for the house is a table")
 	assert.Equal(t, phaseHouse, thinking.phase)
 	assert.True(t, thinking.house)

@@ -20,6 +20,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -114,7 +115,8 @@ func botEnv(srv *telegramtest.Server, db string, extra ...string) []string {
 
 // freeAddr returns a loopback address with a port free at the time of the
 // call, for a listener whose address must be known before it starts (the
-// webhook, whose URL is registered with the Bot API).
+// webhook, whose URL is registered with the Bot API). Another process may
+// take the port before the listener does: see startWebhook.
 func freeAddr(t *testing.T) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -122,6 +124,34 @@ func freeAddr(t *testing.T) string {
 	addr := ln.Addr().String()
 	require.NoError(t, ln.Close())
 	return addr
+}
+
+// portTries is how many ports startWebhook tries.
+const portTries = 5
+
+// startWebhook starts the binary with env in webhook mode, listening on a
+// loopback port picked free (freeAddr) with its webhook's URL there, and
+// returns it once its webhook server listens, with that URL. The webhook's
+// port cannot be left to the system (port 0): the binary registers its
+// URL, port included, from its configuration. So when another process
+// took the port between its pick and the binary's listen, which the
+// binary reports by exiting with "address already in use", another port
+// is tried.
+func startWebhook(t *testing.T, env []string) (*proc, string) {
+	t.Helper()
+	for range portTries {
+		addr := freeAddr(t)
+		hook := "http://" + addr + "/telegram"
+		p := startBinary(t, append(slices.Clip(env), "TWENTYONE_TELEGRAM_MODE=webhook",
+			"TWENTYONE_TELEGRAM_WEBHOOK_LISTEN="+addr, "TWENTYONE_TELEGRAM_WEBHOOK_URL="+hook))
+		if p.logged("webhook server listening") {
+			return p, hook
+		}
+		require.Contains(t, p.stderr.String(), "address already in use", "the binary exited before its webhook server listened")
+		t.Logf("%s was taken before the binary listened on it: trying another port", addr)
+	}
+	t.Fatalf("no port of %d tried was free long enough", portTries)
+	return nil, ""
 }
 
 // proc is the binary running as a child process.
@@ -196,6 +226,27 @@ func runBinary(t *testing.T, env []string, args ...string) (code int, stdout, st
 	}
 	require.NoError(t, err)
 	return 0, out.String(), errOut.String()
+}
+
+// logged waits for a JSON log line whose msg is msg and reports whether
+// one came; false when the process ended first.
+func (p *proc) logged(msg string) bool {
+	p.t.Helper()
+	ctx := waitCtx(p.t)
+	_, err := p.stderr.wait(ctx, func(line string) bool {
+		var rec map[string]any
+		return json.Unmarshal([]byte(line), &rec) == nil && rec["msg"] == msg
+	})
+	require.NoError(p.t, ctx.Err(), "waiting for the log line %q", msg)
+	if err == nil {
+		return true
+	}
+	select {
+	case <-p.exited: // the stream ends just before
+	case <-ctx.Done():
+		p.t.Fatalf("the binary's stderr ended but it did not exit")
+	}
+	return false
 }
 
 // logRecord waits for the first JSON log line whose msg is msg and

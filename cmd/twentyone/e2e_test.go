@@ -97,13 +97,14 @@ func TestBinarySIGTERMMidGame(t *testing.T) {
 			srv := telegramtest.StartTest(t, telegramtest.WithLoopbackWebhooks())
 			db := filepath.Join(t.TempDir(), "twentyone.db")
 			env := botEnv(srv, db)
-			if mode == "webhook" {
-				addr := freeAddr(t)
-				env = append(env, "TWENTYONE_TELEGRAM_MODE=webhook",
-					"TWENTYONE_TELEGRAM_WEBHOOK_LISTEN="+addr,
-					"TWENTYONE_TELEGRAM_WEBHOOK_URL=http://"+addr+"/telegram")
+			start := func() *proc {
+				if mode == "webhook" {
+					p, _ := startWebhook(t, env)
+					return p
+				}
+				return startBinary(t, env)
 			}
-			first := startBinary(t, env)
+			first := start()
 			first.waitReady()
 			tb := newTable(t, srv)
 			tb.open()
@@ -138,7 +139,7 @@ func TestBinarySIGTERMMidGame(t *testing.T) {
 			}
 			auditDatabase(t, db)
 
-			second := startBinary(t, env)
+			second := start() // in webhook mode on another port: the first's may be taken
 			second.waitReady()
 			over := tb.stand(player)
 			assert.Contains(t, over.Text, "takes the bank")
@@ -267,14 +268,8 @@ func TestBinaryWebhook(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			srv := telegramtest.StartTest(t, telegramtest.WithLoopbackWebhooks())
-			addr := freeAddr(t)
-			hook := "http://" + addr + "/telegram"
-			env := botEnv(srv, filepath.Join(t.TempDir(), "twentyone.db"),
-				"TWENTYONE_TELEGRAM_MODE=webhook",
-				"TWENTYONE_TELEGRAM_WEBHOOK_LISTEN="+addr,
-				"TWENTYONE_TELEGRAM_WEBHOOK_URL="+hook,
-				"TWENTYONE_TELEGRAM_WEBHOOK_SECRET="+tt.secret)
-			p := startBinary(t, env)
+			p, hook := startWebhook(t, botEnv(srv, filepath.Join(t.TempDir(), "twentyone.db"),
+				"TWENTYONE_TELEGRAM_WEBHOOK_SECRET="+tt.secret))
 			p.waitReady()
 			assert.Equal(t, hook, srv.WebhookInfo().URL, "the binary registered its webhook")
 			assert.Equal(t, 40, srv.WebhookInfo().MaxConnections, "telegram.webhook.max_connections, by default Telegram's")
@@ -327,12 +322,7 @@ func TestBinaryWebhookInParallel(t *testing.T) {
 	const chats, maxConnections = 12, 8
 	srv := telegramtest.StartTest(t, telegramtest.WithLoopbackWebhooks())
 	db := filepath.Join(t.TempDir(), "twentyone.db")
-	addr := freeAddr(t)
-	p := startBinary(t, botEnv(srv, db,
-		"TWENTYONE_TELEGRAM_MODE=webhook",
-		"TWENTYONE_TELEGRAM_WEBHOOK_LISTEN="+addr,
-		"TWENTYONE_TELEGRAM_WEBHOOK_URL=http://"+addr+"/telegram",
-		fmt.Sprintf("TWENTYONE_TELEGRAM_WEBHOOK_MAX_CONNECTIONS=%d", maxConnections)))
+	p, _ := startWebhook(t, botEnv(srv, db, fmt.Sprintf("TWENTYONE_TELEGRAM_WEBHOOK_MAX_CONNECTIONS=%d", maxConnections)))
 	p.waitReady()
 	require.Equal(t, maxConnections, srv.WebhookInfo().MaxConnections)
 

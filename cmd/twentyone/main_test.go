@@ -3,10 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"net"
 	"net/http"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 	"time"
 
@@ -110,10 +112,18 @@ func TestMainStartFailures(t *testing.T) {
 			srv.InjectFault(telegramtest.Fault{Kind: telegramtest.FaultInternalError, Methods: []string{tt.method}})
 			cfg := testConfig(srv, filepath.Join(t.TempDir(), "twentyone.db"))
 			cfg.Telegram.Mode = tt.mode
-			addr := freeAddr(t)
-			cfg.Telegram.Webhook = WebhookConfig{Listen: addr, URL: "http://" + addr + "/hook", Secret: "s3cret"}
-			m := NewMain(cfg, discardLogger())
-			err := m.Run(context.Background())
+			var m *Main
+			var err error
+			for range portTries { // as startWebhook: the port picked may be taken before Run listens
+				addr := freeAddr(t)
+				cfg.Telegram.Webhook = WebhookConfig{Listen: addr, URL: "http://" + addr + "/hook", Secret: "s3cret"}
+				m = NewMain(cfg, discardLogger())
+				err = m.Run(context.Background())
+				if !errors.Is(err, syscall.EADDRINUSE) {
+					break
+				}
+				require.NoError(t, m.Close(context.Background()))
+			}
 			if err == nil {
 				select {
 				case err = <-m.Err():
