@@ -294,7 +294,7 @@ func TestPacedTurnClockWaitsForItsRender(t *testing.T) {
 	}
 	m, _, _ := h.see()
 	h.pressOn(m, "Alice", action(callback.Start))
-	m, _, _ = h.see() // four writes: the burst is spent
+	m, _, _ = h.see()            // four writes: the burst is spent
 	h.advance(time.Second, step) // Bob reads his turn
 	a := h.pressOn(m, "Bob", func(d callback.Data) bool { return d.Action == callback.Bet && d.Amount == 10 })
 	assert.Equal(t, "Bet 10 · your card K♥ (4) · Hit or Stand?", a.Text, "the toast tells at once")
