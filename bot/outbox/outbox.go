@@ -351,9 +351,11 @@ type chatQueue struct {
 	due           time.Time // when timed: when its next op may go
 	index         int       // when timed: in the heap
 	paused        time.Time
-	// resumed: the chat waits out a pause after a failed call (a 429, a
-	// temporary error), and when it ends it goes first among the ready
-	// chats, not behind those that came meanwhile: the call was its turn.
+	// resumed: the chat keeps its turn: when it is next ready it goes
+	// first among the ready chats, not behind those that came meanwhile.
+	// So after a pause for a failed call (a 429, a temporary error), whose
+	// call was its turn, and after the render that made a Retire or a
+	// reply overtaken enough to go next (see replyAfter).
 	resumed  bool
 	pace     *pacer // nil: not a group, or no group limit
 	last     time.Time
@@ -932,6 +934,12 @@ func (o *Outbox) start(q *chatQueue, low bool, now time.Time) {
 	}
 	if op.class == Render && q.overtakable() != nil {
 		q.overtaken++
+		if next, _ := q.pick(); next.class != Render {
+			// The op the renders overtook goes next, in this chat's turn:
+			// behind the other ready chats it would hold the table's next
+			// render back a whole turn of the global budget.
+			q.resumed = true
+		}
 	} else {
 		q.overtaken = 0 // a Retire or a reply goes, or none waits
 	}

@@ -711,6 +711,42 @@ func TestLiveRenderBeforeRetire(t *testing.T) {
 	assert.Equal(t, outbox.RetireAfter, overtook, "renders that went ahead of the old nudge's delete")
 }
 
+// TestOvertakenKeepsTheTurn: while the global budget is shared among
+// chats that all wait, a Retire that RetireAfter renders overtook goes
+// right after the render that made it due, in its chat's turn, so that the
+// chat's next render waits one turn of the others, not two.
+func TestOvertakenKeepsTheTurn(t *testing.T) {
+	s := newSim(t, outbox.Options{Limits: outbox.Limits{PerSecond: 1}})
+	defer s.close()
+	// Another chat's call spends the first second's budget, so that all
+	// of the second's ops wait, the record among them.
+	s.enqueue(-9, outbox.Render, "table", "-9")
+	s.enqueue(-1, outbox.Retire, "old", "record")
+	for i := range 40 {
+		s.at(time.Duration(i) * time.Second)
+		for chat := int64(-1); chat >= -4; chat-- {
+			s.enqueue(chat, outbox.Render, "table", fmt.Sprint(chat))
+		}
+	}
+	s.drain()
+	var order []string
+	for _, c := range s.recorded() {
+		order = append(order, c.name)
+	}
+	record := slices.Index(order, "record")
+	require.Positive(t, record, "the record went: %v", order)
+	assert.Equal(t, "-1", order[record-1], "the record follows its chat's render: %v", order)
+	ahead := 0
+	for _, name := range order[:record] {
+		if name == "-1" {
+			ahead++
+		}
+	}
+	assert.Equal(t, outbox.RetireAfter, ahead, "renders of the chat that went ahead of the record: %v", order)
+	require.Greater(t, len(order), record+4)
+	assert.Equal(t, []string{"-2", "-3", "-4", "-1"}, order[record+1:record+5], "then the others' turns, then the chat's: %v", order)
+}
+
 // TestNoticesAShareOfTheGlobalRate: without NoticePerSecond, notices take
 // a third of PerSecond, so that raising the global rate raises theirs.
 func TestNoticesAShareOfTheGlobalRate(t *testing.T) {
