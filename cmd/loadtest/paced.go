@@ -313,7 +313,9 @@ func earliest(a, b time.Time) time.Time {
 // until the first table message showing it; of that wait only what passed
 // while its group's own limits would have let a write through counts (the
 // bot's: a write a ChatInterval, and a burst of GroupBurst then one every
-// GroupInterval, after the group's writes so far), while the global budget
+// GroupInterval, after the group's writes so far: a write of the group's
+// own while the press waits, a game's record say, holds it only for that
+// spacing), while the global budget
 // was contended (at least PerSecond groups waiting so), and at least a
 // GroupInterval: a shorter wait is not a share of the global budget a
 // group could be denied. A group's service over a window is its presses
@@ -349,7 +351,7 @@ func newFairness(writes map[int64][]time.Time, presses []pressRecord, limits out
 			until = p.shownAt
 			last = latest(last, until)
 		}
-		waits = append(waits, [2]time.Time{f.from(p, until), until})
+		waits = append(waits, f.open(p, until)...)
 	}
 	f.busy = newContention(waits, origin, last, limits.PerSecond)
 	return f
@@ -375,23 +377,37 @@ func ownLimits(w []time.Time, l outbox.Limits, group bool) []time.Time {
 	return free
 }
 
-// from returns when a press's wait starts to count up to until: when it
-// was made, or later when its group's own limits held it after the writes
-// before until (not the one that showed the press, at until or a hair off
-// where clocks were rounded).
-func (f *fairness) from(p pressRecord, until time.Time) time.Time {
-	w := f.writes[p.chat]
-	cut := until.Add(-time.Millisecond)
-	k := sort.Search(len(w), func(i int) bool { return !w[i].Before(cut) })
-	if free := f.free[p.chat]; k > 0 && k < len(free) {
-		return latest(p.at, free[k])
+// open returns the parts of a press's wait [p.at, until) in which its
+// group's own limits would have let a write through: the wait without
+// each hold [w, free) after a write w of the group. A write of the group
+// while the press waited (a record, a reply, a nudge) holds the group only
+// for its own spacing: the waiting before it still counts, as the press
+// was still not shown.
+func (f *fairness) open(p pressRecord, until time.Time) [][2]time.Time {
+	w, free := f.writes[p.chat], f.free[p.chat]
+	var out [][2]time.Time
+	cursor := p.at
+	// free is sorted: the first hold that may reach past the press.
+	j := sort.Search(len(w), func(i int) bool { return free[i+1].After(p.at) })
+	for ; j < len(w) && w[j].Before(until); j++ {
+		if w[j].After(cursor) {
+			out = append(out, [2]time.Time{cursor, w[j]})
+		}
+		cursor = latest(cursor, free[j+1])
 	}
-	return p.at
+	if until.After(cursor) {
+		out = append(out, [2]time.Time{cursor, until})
+	}
+	return out
 }
 
 // wait returns the counted wait of a press up to until.
 func (f *fairness) wait(p pressRecord, until time.Time) time.Duration {
-	return max(f.busy.within(f.from(p, until), until), f.floor)
+	var d time.Duration
+	for _, o := range f.open(p, until) {
+		d += f.busy.within(o[0], o[1])
+	}
+	return max(d, f.floor)
 }
 
 func latest(a, b time.Time) time.Time {

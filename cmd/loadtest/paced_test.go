@@ -164,6 +164,12 @@ func TestFairness(t *testing.T) {
 			// it at 6.
 			{presses: [][2]float64{{5.5, 16}}, extra: []float64{0, 1, 2, 3, 4, 5}},
 		}, 0, 60, 1, 1.05, 0, nil},
+		{"a write of the group's own while a press waits holds only its spacing", []group{
+			{presses: every(0, 120, 30, 0)}, {presses: every(0, 120, 30, 0)},
+			// A record goes at 30 while the press waits till 60: it holds
+			// the group to 33.3, and the 30 s before it count.
+			{presses: [][2]float64{{0, 60}, {60, 90}, {90, 120}}, extra: []float64{30}},
+		}, 0, 120, 1.3, 1.45, -3, nil},
 		{"without contention no wait counts: all groups are served alike", []group{
 			{presses: every(0, 60, 1, 2)}, {presses: every(0, 60, 10, 2)}, {presses: every(0, 60, 20, 2)},
 		}, 0, 60, 1, 1, 0, &calm},
