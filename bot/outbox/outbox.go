@@ -354,9 +354,16 @@ type chatQueue struct {
 	// resumed: the chat keeps its turn: when it is next ready it goes
 	// first among the ready chats, not behind those that came meanwhile.
 	// So after a pause for a failed call (a 429, a temporary error), whose
-	// call was its turn, and after the render that made a Retire or a
-	// reply overtaken enough to go next (see replyAfter).
-	resumed  bool
+	// call was its turn, and for extra.
+	resumed bool
+	// extra: a render just overtook a Retire or a reply while other chats
+	// waited for the global budget, and that op goes next, as soon as the
+	// chat's own limits let it, ahead of the ready chats. At their back
+	// it would either take the chat's next turn, holding the table's next
+	// render back a whole turn, or keep the chat queued so that its next
+	// press showed sooner than the other chats' presses. Without
+	// contention the chat's own pacing orders them (see replyAfter).
+	extra    bool
 	pace     *pacer // nil: not a group, or no group limit
 	last     time.Time
 	attempts int
@@ -531,7 +538,9 @@ func (o *Outbox) replace(q *chatQueue, queued *item, op Op, now time.Time) {
 // pacing it leaves the renders: its first render, else its first Retire
 // or reply (see overtakable), else its first notice, a reply or a notice
 // leaving renderReserve; but its first Retire or reply, as a render, once
-// retireAfter or replyAfter renders went ahead of it. The chat has an op.
+// retireAfter or replyAfter renders went ahead of it, or right after one
+// that did while other chats waited (see chatQueue.extra). The chat has an
+// op.
 func (q *chatQueue) pick() (*item, int) {
 	held := q.overtakable()
 	after := replyAfter
@@ -539,7 +548,7 @@ func (q *chatQueue) pick() (*item, int) {
 		after = retireAfter
 	}
 	switch {
-	case held != nil && q.overtaken >= after:
+	case held != nil && (q.extra || q.overtaken >= after):
 		return held, 0
 	case len(q.renders) > 0:
 		return q.renders[0], 0
@@ -932,13 +941,14 @@ func (o *Outbox) start(q *chatQueue, low bool, now time.Time) {
 			o.called[q.id] = struct{}{}
 		}
 	}
+	q.extra = false
 	if op.class == Render && q.overtakable() != nil {
 		q.overtaken++
-		if next, _ := q.pick(); next.class != Render {
-			// The op the renders overtook goes next, in this chat's turn:
-			// behind the other ready chats it would hold the table's next
-			// render back a whole turn of the global budget.
-			q.resumed = true
+		if o.ready.len() > 0 {
+			// Other chats wait for the global budget: the Retire or
+			// reply this render overtook goes next, in the chat's turn
+			// (see extra).
+			q.extra, q.resumed = true, true
 		}
 	} else {
 		q.overtaken = 0 // a Retire or a reply goes, or none waits
