@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"net/http"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -137,6 +138,13 @@ type PacedResult struct {
 	FairRun, FairMinute float64
 	FairMinuteAt        time.Duration
 	FairMinuteChat      int64
+	// FairRunMedian and FairMinuteMedian are the median group's service
+	// over the least served group's, over the measured part and at worst
+	// over a minute: where most groups have a press or two shown in a
+	// minute, the most served group of a minute is the one whose press
+	// came just before its turn of the budget, and the median says how a
+	// group fared against the others as a whole.
+	FairRunMedian, FairMinuteMedian float64
 	// ShownPerMinute is the presses shown per group per minute: the least,
 	// median and most over the groups.
 	ShownPerMinute [3]float64
@@ -177,15 +185,18 @@ func (l *pacedLog) figures(start, end time.Time, limits outbox.Limits, chats []i
 	if span > 0 {
 		r.Contended = float64(f.busy.within(start, end)) / float64(span)
 	}
-	r.FairRun, r.FairMinuteChat = f.ratio(start, end)
-	r.FairMinute = r.FairRun // a run shorter than a minute is its own minute
+	r.FairRun, r.FairMinuteChat, r.FairRunMedian = f.ratio(start, end)
+	// a run shorter than a minute is its own minute
+	r.FairMinute, r.FairMinuteMedian = r.FairRun, r.FairRunMedian
 	if span > time.Minute {
-		r.FairMinute = 0
+		r.FairMinute, r.FairMinuteMedian = 0, 0
 		step := max(time.Second, span/minuteWindows)
 		for s := start; !s.Add(time.Minute).After(end); s = s.Add(step) {
-			if q, chat := f.ratio(s, s.Add(time.Minute)); q > r.FairMinute {
+			q, chat, m := f.ratio(s, s.Add(time.Minute))
+			if q > r.FairMinute {
 				r.FairMinute, r.FairMinuteAt, r.FairMinuteChat = q, s.Sub(start), chat
 			}
+			r.FairMinuteMedian = max(r.FairMinuteMedian, m)
 		}
 	}
 	r.ShownPerMinute = shownPerMinute(l.presses, chats, start, end)
@@ -417,9 +428,10 @@ func latest(a, b time.Time) time.Time {
 	return a
 }
 
-// ratio returns the most- to least-served ratio over [from, to), and the
-// least served group; 0 when no group had a press shown.
-func (f *fairness) ratio(from, to time.Time) (float64, int64) {
+// ratio returns the most- to least-served ratio over [from, to), the
+// least served group, and the median group's service over the least
+// served's; 0 when no group had a press shown.
+func (f *fairness) ratio(from, to time.Time) (float64, int64, float64) {
 	type acc struct {
 		done, all   time.Duration
 		nDone, nAll int
@@ -450,9 +462,12 @@ func (f *fairness) ratio(from, to time.Time) (float64, int64) {
 	}
 	best, worst := time.Duration(-1), time.Duration(0)
 	var worstChat int64
+	var served []time.Duration
 	for chat, a := range groups {
 		if a.nDone > 0 {
-			if m := a.done / time.Duration(a.nDone); best < 0 || m < best {
+			m := a.done / time.Duration(a.nDone)
+			served = append(served, m)
+			if best < 0 || m < best {
 				best = m
 			}
 		}
@@ -461,9 +476,10 @@ func (f *fairness) ratio(from, to time.Time) (float64, int64) {
 		}
 	}
 	if best <= 0 {
-		return 0, 0
+		return 0, 0, 0
 	}
-	return float64(worst) / float64(best), worstChat
+	slices.Sort(served)
+	return float64(worst) / float64(best), worstChat, float64(worst) / float64(served[len(served)/2])
 }
 
 // shownPerMinute returns the least, median and most presses shown per
@@ -558,8 +574,10 @@ func (pr *PacedResult) print(p func(string, ...any), r *Result) {
 	if pr.FairMinute > 1 {
 		least = fmt.Sprintf(" (from +%s, chat %d least served)", pr.FairMinuteAt, pr.FairMinuteChat)
 	}
-	p("fairness:   most- to least-served ratio %.2f over the measured part, %.2f at worst over a minute%s",
+	p("fairness:   most- to least-served ratio %.2f over the measured part, %.2f at worst over a minute%s;",
 		pr.FairRun, pr.FairMinute, least)
+	p("            median to least-served %.2f over the measured part, %.2f at worst over a minute",
+		pr.FairRunMedian, pr.FairMinuteMedian)
 	p("            (service: presses shown per second of waiting, not held by the group's own limits, while at least %d groups waited so; each wait at least %s)",
 		pr.Limits.PerSecond, pr.Limits.GroupInterval().Round(10*time.Millisecond))
 	p("shown:      %.1f / %.1f / %.1f presses shown per group per minute (least / median / most)",

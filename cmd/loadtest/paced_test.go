@@ -183,14 +183,31 @@ func TestFairness(t *testing.T) {
 				l = *tt.limits
 			}
 			f := newFairness(writes, presses, l, sec(tt.from), sec(tt.to))
-			got, least := f.ratio(sec(tt.from), sec(tt.to))
+			got, least, median := f.ratio(sec(tt.from), sec(tt.to))
 			assert.GreaterOrEqual(t, got, tt.min)
 			assert.LessOrEqual(t, got, tt.max)
+			assert.LessOrEqual(t, median, got, "the median group is served no better than the most served")
 			if tt.least != 0 {
 				assert.Equal(t, tt.least, least)
 			}
 		})
 	}
+}
+
+// TestFairnessAgainstTheMedian: a group whose one press of a minute came
+// just before its turn of the budget is the most served of that minute by
+// far, while against the median group every group fared alike.
+func TestFairnessAgainstTheMedian(t *testing.T) {
+	limits := outbox.Limits{PerSecond: 2, GroupPerMinute: 19, ChatInterval: time.Second}
+	writes, presses := synthetic([]group{
+		{presses: every(1, 120, 28, 2)}, {presses: every(1, 120, 28, 2)}, {presses: every(1, 120, 28, 2)},
+		{presses: [][2]float64{{1, 29}, {54, 58}, {100, 120}}}, // shown 4 s after its press, then a pause
+	})
+	f := newFairness(writes, presses, limits, sec(0), sec(120))
+	most, least, median := f.ratio(sec(30), sec(90))
+	assert.InDelta(t, 7, most, 0.1, "28 s against the lucky press's 4 s")
+	assert.NotEqual(t, int64(-4), least)
+	assert.InDelta(t, 1, median, 0.05)
 }
 
 func TestGroupWrites(t *testing.T) {
