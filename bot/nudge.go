@@ -31,7 +31,8 @@ import (
 //   - Once sent it is owed to the chat in storage (Store.Owe), like an old
 //     table message: it is in the table's View.Retiring, kept there while
 //     its turn goes on (nudges.live), and deleted by the table's first
-//     render after its turn passed, at the renders' priority. A restart
+//     render after its turn passed, as an outbox Retire (after the table's
+//     render, before any reply). A restart
 //     forgets the turns: the first render after it deletes the nudge, and
 //     so does a nudge sent after it, before it is sent (the turn, if it
 //     goes on, gets a new one).
@@ -251,8 +252,9 @@ func (b *Bot) sendNudge(ctx context.Context, key storage.TableKey, version uint6
 		}
 		return
 	}
-	// What the table owes the chat goes first, at the renders' priority: a
-	// nudge that a restart left behind is deleted before this one is sent.
+	// What the table owes the chat goes first, as a Retire goes before a
+	// Say: a nudge that a restart left behind is deleted before this one
+	// is sent.
 	b.tables.retire(v)
 	i, _ := v.Table.Turn()
 	name := v.Table.Seat(i).Name
@@ -295,7 +297,7 @@ func (b *Bot) owe(ctx context.Context, c *nudge, id int) {
 	}
 	b.log.Warn("recording a nudge", "table", key, "message", id, "err", err)
 	b.nudges.drop(c)
-	b.enqueue(outbox.Op{Chat: key.Chat, Slot: fmt.Sprintf("old:%s:%d", key, id), Do: func(context.Context) error {
+	b.enqueue(outbox.Op{Chat: key.Chat, Class: outbox.Retire, Slot: fmt.Sprintf("old:%s:%d", key, id), Do: func(context.Context) error {
 		err := b.api.deleteMessage(key.Chat, id)
 		if hasDescription(err, errDeleteGone) {
 			err = nil

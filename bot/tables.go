@@ -441,7 +441,7 @@ func (t *tableMessages) retire(v storage.View) {
 		if t.keep(key, r.MessageID) {
 			continue
 		}
-		t.enqueue(outbox.Op{Chat: key.Chat, Slot: fmt.Sprintf("old:%s:%d", key, r.MessageID), Do: func(ctx context.Context) error {
+		t.enqueue(outbox.Op{Chat: key.Chat, Class: outbox.Retire, Slot: fmt.Sprintf("old:%s:%d", key, r.MessageID), Do: func(ctx context.Context) error {
 			var err error
 			if r.Record {
 				err = t.api.editMessage(key.Chat, r.MessageID, render.Summary(render.Input{

@@ -1,11 +1,12 @@
 // Package outbox sends the bot's outgoing Bot API calls at the pace Telegram
 // allows: one queue per chat in which a newer render of a message replaces an
 // older one still waiting and renders go before replies (a reply waits
-// behind at most replyAfter renders), a global limit on calls per second
-// shared in turn among the chats that have something to send, notices sent
+// behind at most replyAfter renders), a global limit on calls per second,
+// its calls spread evenly over each second (see pacer) and shared in turn
+// among the chats that have something to send, notices sent
 // only with what the chats leave of it (see Notice), per-group pacing that
 // spreads a group's calls evenly under Telegram's limit of 20 a minute (see
-// groupPace), and waiting out 429's retry_after before trying again. A
+// pacer), and waiting out 429's retry_after before trying again. A
 // group's recent calls can be kept across a restart (TakeHistory,
 // Restore), so that a new process does not spend a budget the old one
 // spent. All of it runs on the clock the outbox is given (Options.Clock).
@@ -35,7 +36,9 @@ import (
 
 // Limits says how fast the outbox may call. A zero field is no limit.
 type Limits struct {
-	// PerSecond caps the calls per second over all chats (Telegram: about 30).
+	// PerSecond caps the calls over all chats in any second (Telegram:
+	// about 30); they go one every second/PerSecond, not a second's
+	// worth at once.
 	PerSecond int
 	// GroupPerMinute caps the calls per GroupWindow into one group
 	// (Telegram: 20 a minute).
@@ -44,26 +47,39 @@ type Limits struct {
 	GroupWindow time.Duration
 	// GroupBurst is how many calls may go into a group back to back (at
 	// ChatInterval) before the rest are spread at one every
-	// GroupWindow/(GroupPerMinute-GroupBurst+1); default 3, at most
-	// GroupPerMinute.
+	// GroupWindow/(GroupPerMinute-GroupBurst+1); 0 is 3, and it is at
+	// most GroupPerMinute (TelegramLimits sets 2).
 	GroupBurst int
 	// ChatInterval is the least time between two calls into the same chat
 	// (Telegram: about one second).
 	ChatInterval time.Duration
 	// NoticePerSecond caps the Notice calls per second, within PerSecond,
 	// so that a burst of notices leaves the rest of each second to the
-	// renders and replies that come meanwhile.
+	// renders and replies that come meanwhile; 0 is a third of PerSecond
+	// (at least 1), or no cap without PerSecond (see NoticeRate).
 	NoticePerSecond int
 }
 
 // TelegramLimits are Telegram's published limits with a margin: 25 calls a
 // second over all chats (Telegram: about 30), of which notices take at most
-// 8, so that 17 stay for the tables, which never wait behind a notice (see
-// Notice); and into a group at most 19 in any minute (Telegram: 20), a burst
-// of 3 and then one every 60/17 s, at least a second apart.
+// a third, 8, so that 17 stay for the tables, which never wait behind a
+// notice (see Notice); and into a group at most 19 in any minute (Telegram:
+// 20), a burst of 2 and then one every 60/18 s, at least a second apart (a
+// burst of 3 spaced the rest 60/17 s apart: players who keep a table busy
+// see it sooner with the shorter spacing).
+// Raising PerSecond raises the notices' share with it.
 func TelegramLimits() Limits {
-	return Limits{PerSecond: 25, GroupPerMinute: 19, GroupWindow: time.Minute, GroupBurst: 3,
-		ChatInterval: time.Second, NoticePerSecond: 8}
+	return Limits{PerSecond: 25, GroupPerMinute: 19, GroupWindow: time.Minute, GroupBurst: 2,
+		ChatInterval: time.Second}
+}
+
+// NoticeRate returns the notices' cap a second: NoticePerSecond, or when
+// it is 0 a third of PerSecond (at least 1); 0 (no cap) with neither.
+func (l Limits) NoticeRate() int {
+	if l.NoticePerSecond > 0 || l.PerSecond <= 0 {
+		return max(l.NoticePerSecond, 0)
+	}
+	return max(l.PerSecond/3, 1)
 }
 
 // GroupInterval returns the spacing of a group's calls once its burst is
@@ -78,12 +94,14 @@ func (l Limits) GroupInterval() time.Duration {
 	if w <= 0 {
 		w = time.Minute
 	}
-	k := time.Duration(l.GroupPerMinute - l.groupBurst() + 1)
+	k := time.Duration(l.GroupPerMinute - l.GroupBurstSize() + 1)
 	return (w + k - 1) / k
 }
 
-// groupBurst returns GroupBurst, defaulted and capped.
-func (l Limits) groupBurst() int {
+// GroupBurstSize returns how many calls may go into a group back to back
+// before the rest are spaced GroupInterval apart: GroupBurst, by default
+// 3, at most GroupPerMinute.
+func (l Limits) GroupBurstSize() int {
 	b := l.GroupBurst
 	if b <= 0 {
 		b = 3
@@ -109,19 +127,20 @@ func (systemClock) Now() time.Time                            { return time.Now(
 func (systemClock) AfterFunc(d time.Duration, f func()) Timer { return time.AfterFunc(d, f) }
 
 // Class orders the waiting ops of a chat: a waiting Render goes before any
-// waiting Say, so that a chat's table is never held up by replies; but once
-// replyAfter renders went ahead of a waiting Say, it goes next, so that a
-// table that changes all the time does not starve the replies. Every Say
-// goes before any Notice, and notices also yield to every other chat's
-// renders and replies (see Notice). Into a group, an op that is not a
-// Render leaves the renders their reserve of the group's pacing
-// (renderReserve), but for a Say that replyAfter renders overtook.
+// waiting Retire or Say, so that a chat's live messages are never held up
+// by old ones or by replies, and the Retires and Says go in the order
+// enqueued; but once replyAfter renders went ahead of a waiting Say
+// (retireAfter of a Retire), it goes next, so that a table that changes
+// all the time starves neither. Every Say goes before any Notice, and
+// notices also yield to every other chat's renders and replies (see
+// Notice). Into a group, a Say or a Notice leaves the renders their
+// reserve of the group's pacing (renderReserve), but for a Say that
+// replyAfter renders overtook.
 type Class uint8
 
 const (
-	// Render is a call that brings a message the bot keeps up to date to
-	// its latest state: the table, a settings panel, an old table message
-	// turned into its record.
+	// Render is a call that brings a live message the bot keeps up to date
+	// to its latest state: the table, a settings panel.
 	Render Class = iota
 	// Say sends a message said once: a reply, an announcement. A chat holds
 	// at most Options.MaxSays of them waiting.
@@ -133,11 +152,23 @@ const (
 	// Limits.NoticePerSecond calls a second: however many wait, no table
 	// waits for them. At most Options.MaxNotices wait over all chats.
 	Notice
+	// Retire brings a message that is no longer live to its last state:
+	// an old table message turned into its record, a nudge deleted. Like
+	// a Render it is tried until it succeeds or fails for good and takes
+	// the group's last token; it goes after the chat's renders, so that
+	// the table's next move does not wait behind the last game's record.
+	Retire
 )
 
-// replyAfter is how many renders may go ahead of a waiting reply: then it
-// goes next, as a render would (it may take the renders' reserve).
-const replyAfter = 3
+// replyAfter is how many renders may go ahead of a waiting reply, and
+// retireAfter of a waiting Retire: then it goes next, as a render would
+// (a reply may then take the renders' reserve). A Retire waits longer: in
+// a group whose players keep its table busy, each Retire that goes holds
+// the table's next render back by a spacing of the group's pacing.
+const (
+	replyAfter  = 3
+	retireAfter = 6
+)
 
 // Op is one outgoing call into a chat.
 type Op struct {
@@ -246,7 +277,7 @@ type Options struct {
 type Outbox struct {
 	opts   Options
 	clock  Clock
-	global *window // nil: no limit over all chats
+	global *pacer  // nil: no limit over all chats
 	notice *window // nil: no limit of the notices' own
 
 	mu    sync.Mutex
@@ -291,7 +322,8 @@ type Outbox struct {
 // item is a queued op of class class; gen grows each time a newer op
 // replaces do, so that a render replaced while its call was in flight is
 // sent again. since is when the oldest op it holds that was not called yet
-// was enqueued; zero once called, until a newer op replaces it.
+// was enqueued; zero once called, until a newer op replaces it. seq orders
+// the items by their enqueue (a newer op replacing one keeps its seq).
 type item struct {
 	slot  string
 	class Class
@@ -299,6 +331,7 @@ type item struct {
 	stale func() bool
 	gen   int
 	since time.Time
+	seq   int
 }
 
 // Where a chat's queue is scheduled.
@@ -313,15 +346,29 @@ type chatQueue struct {
 	id            int64
 	renders, says []*item
 	notices       []*item
+	retires       []*item
 	where         int
 	due           time.Time // when timed: when its next op may go
 	index         int       // when timed: in the heap
 	paused        time.Time
-	pace          *groupPace // nil: not a group, or no group limit
-	last          time.Time
-	attempts      int
-	// overtaken counts the renders started while a reply waited, since a
-	// reply last started (see replyAfter).
+	// resumed: the chat keeps its turn: when it is next ready it goes
+	// first among the ready chats, not behind those that came meanwhile.
+	// So after a pause for a failed call (a 429, a temporary error), whose
+	// call was its turn, and for extra.
+	resumed bool
+	// extra: a render just overtook a Retire or a reply while other chats
+	// waited for the global budget, and that op goes next, as soon as the
+	// chat's own limits let it, ahead of the ready chats. At their back
+	// it would either take the chat's next turn, holding the table's next
+	// render back a whole turn, or keep the chat queued so that its next
+	// press showed sooner than the other chats' presses. Without
+	// contention the chat's own pacing orders them (see replyAfter).
+	extra    bool
+	pace     *pacer // nil: not a group, or no group limit
+	last     time.Time
+	attempts int
+	// overtaken counts the renders started while a reply or a Retire
+	// waited, since one of them last started (see replyAfter).
 	overtaken int
 	// running is the op in flight and the generation it was called at;
 	// runningSay whether it is a Say or a Notice.
@@ -330,11 +377,26 @@ type chatQueue struct {
 	runningSay bool
 }
 
-func (q *chatQueue) len() int { return len(q.renders) + len(q.says) + len(q.notices) }
+func (q *chatQueue) len() int {
+	return len(q.renders) + len(q.retires) + len(q.says) + len(q.notices)
+}
 
-// urgent reports whether the chat holds a render or a reply: they go
-// before every chat's notices.
-func (q *chatQueue) urgent() bool { return len(q.renders)+len(q.says) > 0 }
+// urgent reports whether the chat holds a render, a Retire or a reply:
+// they go before every chat's notices.
+func (q *chatQueue) urgent() bool { return q.len() > len(q.notices) }
+
+// overtakable returns the op that renders may overtake, a few at most
+// (see replyAfter): the first enqueued of the chat's first Retire and
+// first reply; nil without either.
+func (q *chatQueue) overtakable() *item {
+	switch {
+	case len(q.retires) > 0 && (len(q.says) == 0 || q.retires[0].seq < q.says[0].seq):
+		return q.retires[0]
+	case len(q.says) > 0:
+		return q.says[0]
+	}
+	return nil
+}
 
 // list returns the chat's list of ops of class c.
 func (q *chatQueue) list(c Class) *[]*item {
@@ -343,6 +405,8 @@ func (q *chatQueue) list(c Class) *[]*item {
 		return &q.says
 	case Notice:
 		return &q.notices
+	case Retire:
+		return &q.retires
 	}
 	return &q.renders
 }
@@ -380,10 +444,10 @@ func New(opts Options) *Outbox {
 	o := &Outbox{opts: opts, clock: opts.Clock, chats: make(map[int64]*chatQueue), ctx: ctx, cancel: cancel,
 		wake: make(chan struct{}, 1)}
 	if opts.Limits.PerSecond > 0 {
-		o.global = newWindow(opts.Limits.PerSecond, time.Second)
+		o.global = newGlobalPacer(opts.Limits)
 	}
-	if opts.Limits.NoticePerSecond > 0 {
-		o.notice = newWindow(opts.Limits.NoticePerSecond, time.Second)
+	if n := opts.Limits.NoticeRate(); n > 0 {
+		o.notice = newWindow(n, time.Second)
 	}
 	if opts.KeepHistory {
 		o.called = make(map[int64]struct{})
@@ -415,7 +479,7 @@ func (o *Outbox) Enqueue(op Op) error {
 		op.Class == Notice && o.notices >= o.opts.MaxNotices {
 		return fmt.Errorf("%w: chat %d", ErrFull, op.Chat)
 	}
-	*list = append(*list, &item{slot: op.Slot, class: op.Class, do: op.Do, stale: op.Stale, since: now})
+	*list = append(*list, &item{slot: op.Slot, class: op.Class, do: op.Do, stale: op.Stale, since: now, seq: o.enqueued})
 	o.pending++
 	if op.Class == Notice {
 		o.notices++
@@ -442,7 +506,7 @@ func (o *Outbox) queue(chat int64, now time.Time) *chatQueue {
 	}
 	q = &chatQueue{id: chat}
 	if o.opts.Limits.GroupPerMinute > 0 && chat < 0 {
-		q.pace = newGroupPace(o.opts.Limits)
+		q.pace = newGroupPacer(o.opts.Limits)
 		if o.assumed > 0 && now.Sub(o.assumedAt) < o.opts.Limits.GroupWindow {
 			for range o.assumed {
 				q.pace.record(o.assumedAt)
@@ -470,20 +534,30 @@ func (o *Outbox) replace(q *chatQueue, queued *item, op Op, now time.Time) {
 	o.reschedule(q, now) // a render may go sooner than the reply it was timed for
 }
 
-// pick returns the chat's next op and whether it leaves the renders their
-// reserve: its first render, else its first reply, else its first notice,
-// the last two leaving the reserve; but its first reply once replyAfter
-// renders went ahead of it, as a render. The chat has an op.
-func (q *chatQueue) pick() (*item, bool) {
-	switch {
-	case len(q.says) > 0 && q.overtaken >= replyAfter:
-		return q.says[0], false
-	case len(q.renders) > 0:
-		return q.renders[0], false
-	case len(q.says) > 0:
-		return q.says[0], true
+// pick returns the chat's next op and how many tokens of the group's
+// pacing it leaves the renders: its first render, else its first Retire
+// or reply (see overtakable), else its first notice, a reply or a notice
+// leaving renderReserve; but its first Retire or reply, as a render, once
+// retireAfter or replyAfter renders went ahead of it, or right after one
+// that did while other chats waited (see chatQueue.extra). The chat has an
+// op.
+func (q *chatQueue) pick() (*item, int) {
+	held := q.overtakable()
+	after := replyAfter
+	if held != nil && held.class == Retire {
+		after = retireAfter
 	}
-	return q.notices[0], true
+	switch {
+	case held != nil && (q.extra || q.overtaken >= after):
+		return held, 0
+	case len(q.renders) > 0:
+		return q.renders[0], 0
+	case held != nil && held.class == Retire:
+		return held, 0
+	case held != nil:
+		return held, renderReserve
+	}
+	return q.notices[0], renderReserve
 }
 
 // due returns when the chat's next op may go, by its pacing and pauses;
@@ -494,10 +568,7 @@ func (o *Outbox) due(q *chatQueue, now time.Time) time.Time {
 		due = later(due, q.last.Add(o.opts.Limits.ChatInterval))
 	}
 	if q.pace != nil {
-		reserve := 0
-		if _, asReply := q.pick(); asReply {
-			reserve = renderReserve
-		}
+		_, reserve := q.pick()
 		due = later(due, now.Add(q.pace.delay(now, reserve)))
 	}
 	return due
@@ -521,13 +592,18 @@ func (o *Outbox) schedule(q *chatQueue, now time.Time) {
 // makeReady puts a chat whose next op may be called now in the ready ring,
 // or in lowReady when it holds only notices; o.mu is held.
 func (o *Outbox) makeReady(q *chatQueue) {
+	r := &o.lowReady
+	q.where = inLowReady
 	if q.urgent() {
+		r = &o.ready
 		q.where = inReady
-		o.ready.push(q)
+	}
+	if q.resumed {
+		q.resumed = false
+		r.pushFront(q)
 		return
 	}
-	q.where = inLowReady
-	o.lowReady.push(q)
+	r.push(q)
 }
 
 // reschedule schedules a timed chat again, its next op having changed;
@@ -686,7 +762,7 @@ func (o *Outbox) Restore(hist []History, assumed int, at time.Time) {
 		if len(calls) == 0 || now.Sub(calls[len(calls)-1]) >= o.opts.Limits.GroupWindow {
 			continue
 		}
-		q := &chatQueue{id: h.Chat, pace: newGroupPace(o.opts.Limits)}
+		q := &chatQueue{id: h.Chat, pace: newGroupPacer(o.opts.Limits)}
 		for _, t := range calls {
 			q.pace.record(t)
 		}
@@ -832,7 +908,7 @@ func (o *Outbox) globalDelay(now time.Time) time.Duration {
 	if o.global == nil {
 		return 0
 	}
-	return o.global.delay(now)
+	return o.global.delay(now, 0)
 }
 
 // start calls the next op of a ready chat in a goroutine of its own (see
@@ -865,17 +941,24 @@ func (o *Outbox) start(q *chatQueue, low bool, now time.Time) {
 			o.called[q.id] = struct{}{}
 		}
 	}
-	if op.class == Render && len(q.says) > 0 {
+	q.extra = false
+	if op.class == Render && q.overtakable() != nil {
 		q.overtaken++
+		if o.ready.len() > 0 {
+			// Other chats wait for the global budget: the Retire or
+			// reply this render overtook goes next, in the chat's turn
+			// (see extra).
+			q.extra, q.resumed = true, true
+		}
 	} else {
-		q.overtaken = 0 // a reply goes, or none waits
+		q.overtaken = 0 // a Retire or a reply goes, or none waits
 	}
 	if op.class == Render && !op.since.IsZero() && o.opts.OnRenderWait != nil {
 		o.opts.OnRenderWait(now.Sub(op.since))
 	}
 	op.since = time.Time{}
 	q.last = now
-	q.running, q.runningGen, q.runningSay = op, op.gen, op.class != Render
+	q.running, q.runningGen, q.runningSay = op, op.gen, op.class == Say || op.class == Notice
 	o.inFlight++
 	o.wg.Add(1)
 	go o.call(q, op.do)
@@ -926,13 +1009,14 @@ func (o *Outbox) call(q *chatQueue, do func(context.Context) error) {
 		q.attempts = 0
 		o.done(q, op, gen)
 	case errors.As(err, &ra):
-		q.paused = now.Add(ra.After)
+		q.paused, q.resumed = now.Add(ra.After), true
 		if o.opts.OnRetryAfter != nil {
 			o.opts.OnRetryAfter(q.id, ra.After)
 		}
 	case IsTemporary(err) && (!q.runningSay || q.attempts+1 < o.opts.MaxAttempts):
 		q.attempts++
 		q.paused = now.Add(min(o.opts.Backoff<<min(q.attempts-1, 16), maxBackoff))
+		q.resumed = true
 	default:
 		q.attempts = 0
 		o.done(q, op, gen)
@@ -993,6 +1077,16 @@ func (r *ring) push(q *chatQueue) {
 		r.items, r.head = r.items[:n], 0
 	}
 	r.items = append(r.items, q)
+}
+
+// pushFront puts q ahead of every chat in the ring.
+func (r *ring) pushFront(q *chatQueue) {
+	if r.head > 0 {
+		r.head--
+		r.items[r.head] = q
+		return
+	}
+	r.items = slices.Insert(r.items, 0, q)
 }
 
 func (r *ring) peek() *chatQueue { return r.items[r.head] }

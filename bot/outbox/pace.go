@@ -2,24 +2,24 @@ package outbox
 
 import "time"
 
-// groupPace paces the calls into one group under Telegram's limit of about
-// 20 a minute (Limits.GroupPerMinute calls in any Limits.GroupWindow), so
-// that a table never freezes once a burst spent the group's budget:
+// pacer spaces calls under a limit of n calls in any span of a window, so
+// that a burst never spends the budget at once: the calls into one group
+// under Telegram's limit of about 20 a minute (newGroupPacer), and the
+// calls over all chats under its 30 a second (newGlobalPacer).
 //
-//   - Calls are spaced by GCRA (a token bucket): a burst of up to
-//     Limits.GroupBurst calls, then one every interval
-//     (Limits.GroupInterval). Any span of GroupWindow
-//     then holds at most GroupPerMinute calls by the spacing alone, and a
-//     call that waits for a token goes at most interval after the group's
-//     last call: the budget is spread evenly, never spent at once and then
-//     waited out for most of a minute.
-//   - A sliding window of GroupPerMinute calls in any GroupWindow is kept
-//     as well, as a guard: calls made before a restart (Outbox.Restore)
-//     count in it, and it holds whatever the spacing would let through.
-//   - Replies cannot take the last token or the last free place in the
-//     window: a call that is not a render keeps renderReserve of each for
-//     the renders (see delay).
-type groupPace struct {
+//   - Calls are spaced by GCRA (a token bucket): a burst of up to a few
+//     calls, then one every interval. A call that waits for a token goes
+//     at most interval after the last call: the budget is spread evenly,
+//     never spent at once and then waited out for most of the window.
+//   - A sliding window of n calls in any span of the window is kept as
+//     well, as a guard: it holds whatever the spacing would let through
+//     beyond n (a burst after the bucket filled, where the interval is
+//     window/n), and calls made before a restart count in it
+//     (Outbox.Restore).
+//   - A call may leave some tokens and places of the window unused
+//     (delay's reserve): into a group, replies leave renderReserve for the
+//     renders.
+type pacer struct {
 	win *window
 	// interval is the spacing once the burst is spent; tolerance is
 	// (burst-1)·interval: how far ahead of the spacing a call may go.
@@ -29,22 +29,48 @@ type groupPace struct {
 	tat time.Time
 }
 
+// newGroupPacer returns the pacer of a group under l, whose GroupPerMinute
+// is positive: a burst of Limits.GroupBurst, then one call every
+// Limits.GroupInterval, which alone keeps any span of GroupWindow at
+// GroupPerMinute calls or fewer.
+func newGroupPacer(l Limits) *pacer {
+	return newPacer(l.GroupPerMinute, l.GroupWindow, l.GroupBurstSize(), l.GroupInterval())
+}
+
+// globalBurst is how many calls over all chats may start at once, before
+// the rest go one every second/Limits.PerSecond: none, as two chats' calls
+// that come together lose at most that spacing (40 ms at 25 a second),
+// while a burst at the edge of Telegram's window, reaching it a little
+// late, can count in the second before as well.
+const globalBurst = 1
+
+// newGlobalPacer returns the pacer of the calls over all chats under l,
+// whose PerSecond is positive: a burst of globalBurst, then one call every
+// second/PerSecond (rounded up), and never more than PerSecond in any
+// second. A second's budget does not start at once when the second before
+// leaves the window: the calls reach Telegram as spaced as they started,
+// and so 30 of them reach it within a second only when calls that started
+// 1.16 s apart reach it 160 ms closer.
+func newGlobalPacer(l Limits) *pacer {
+	n := time.Duration(l.PerSecond)
+	return newPacer(l.PerSecond, time.Second, min(globalBurst, l.PerSecond), (time.Second+n-1)/n)
+}
+
+// newPacer returns a pacer of at most n calls in any span of window, a
+// burst of burst (at least 1) and then one call every interval.
+func newPacer(n int, window time.Duration, burst int, interval time.Duration) *pacer {
+	return &pacer{win: newWindow(n, window), interval: interval,
+		tolerance: time.Duration(max(burst, 1)-1) * interval}
+}
+
 // renderReserve is how many tokens of a group's bucket, and places of its
 // window, a reply leaves for the renders.
 const renderReserve = 1
 
-// newGroupPace returns the pace of a group under l, whose GroupPerMinute
-// is positive.
-func newGroupPace(l Limits) *groupPace {
-	interval := l.GroupInterval()
-	return &groupPace{win: newWindow(l.GroupPerMinute, l.GroupWindow), interval: interval,
-		tolerance: time.Duration(l.groupBurst()-1) * interval}
-}
-
-// delay returns how long from now until the next call fits: a render
-// (reserve 0), or a reply, which leaves renderReserve tokens and places of
-// the window unused (reserve renderReserve).
-func (p *groupPace) delay(now time.Time, reserve int) time.Duration {
+// delay returns how long from now until the next call fits, leaving
+// reserve tokens and places of the window unused: into a group, a render
+// reserves none, a reply renderReserve.
+func (p *pacer) delay(now time.Time, reserve int) time.Duration {
 	d := p.win.delayFor(now, 1+reserve)
 	if !p.tat.IsZero() {
 		at := p.tat.Add(time.Duration(reserve)*p.interval - p.tolerance)
@@ -54,19 +80,19 @@ func (p *groupPace) delay(now time.Time, reserve int) time.Duration {
 }
 
 // record counts a call made at now.
-func (p *groupPace) record(now time.Time) {
+func (p *pacer) record(now time.Time) {
 	p.win.record(now)
 	p.tat = later(p.tat, now).Add(p.interval)
 }
 
 // idle reports whether forgetting the pace loses nothing: no call in the
 // window and the bucket full.
-func (p *groupPace) idle(now time.Time) bool {
+func (p *pacer) idle(now time.Time) bool {
 	return !now.Before(p.tat) && p.win.empty(now)
 }
 
 // calls returns the calls in the window at now, oldest first.
-func (p *groupPace) calls(now time.Time) []time.Time {
+func (p *pacer) calls(now time.Time) []time.Time {
 	return p.win.since(now)
 }
 

@@ -161,7 +161,7 @@ func callTimes(calls []call) []time.Time {
 
 // TestGroupNeverFreezes: under Telegram's limits, a table whose players
 // press every 2 s for five minutes is edited throughout: after a burst of
-// three, one edit at least every 60/17 s, never a pause while an edit
+// two, one edit at least every 60/18 s, never a pause while an edit
 // waits; at most 19 writes in any minute. (A sliding window of 19 alone
 // spent its budget in 19 s and froze the table for 41.)
 func TestGroupNeverFreezes(t *testing.T) {
@@ -182,17 +182,19 @@ func TestGroupNeverFreezes(t *testing.T) {
 		worst = max(worst, calls[i].at.Sub(calls[i-1].at))
 	}
 	assert.LessOrEqual(t, worst, interval, "the longest pause between edits while one waited")
-	assert.GreaterOrEqual(t, len(calls), 80, "five minutes at 17 a minute, after a burst")
+	assert.GreaterOrEqual(t, len(calls), 80, "five minutes at 18 a minute, after a burst")
 	assert.Equal(t, 0, s.o.Pending())
 }
 
 // TestRepliesLeaveTheRenderItsToken: a reply does not take the last token
-// of a group's bucket: three replies queued at once go two at the pace of
-// one a second, and the table's render enqueued after them takes the third
-// token at once, ahead of the third reply.
+// of a group's bucket (a burst of 2): of three replies queued at once the
+// first goes at once and the others wait for a full bucket each, and the
+// table's render enqueued after them takes the token left at once, ahead
+// of them.
 func TestRepliesLeaveTheRenderItsToken(t *testing.T) {
 	s := newSim(t, outbox.Options{Limits: outbox.TelegramLimits()})
 	defer s.close()
+	interval := outbox.TelegramLimits().GroupInterval()
 	for _, n := range []string{"say1", "say2", "say3"} {
 		s.enqueue(-1, outbox.Say, "", n)
 	}
@@ -204,9 +206,10 @@ func TestRepliesLeaveTheRenderItsToken(t *testing.T) {
 	for _, c := range calls {
 		names = append(names, c.name)
 	}
-	require.Equal(t, []string{"say1", "say2", "render", "say3"}, names)
-	assert.Equal(t, 2*time.Second, calls[2].at.Sub(s.start), "the render went when it came")
-	assert.Greater(t, calls[3].at.Sub(calls[2].at), time.Second, "the third reply waited for two tokens")
+	require.Equal(t, []string{"say1", "render", "say2", "say3"}, names)
+	assert.Equal(t, 2*time.Second, calls[1].at.Sub(s.start), "the render went when it came")
+	assert.Equal(t, 2*interval, calls[2].at.Sub(s.start), "the second reply waited for two tokens")
+	assert.Equal(t, 3*interval, calls[3].at.Sub(s.start), "and the third")
 }
 
 // TestReplyGoesAfterRenders: while a group's table changes faster than its
@@ -263,9 +266,9 @@ func TestRestoredHistoryCounts(t *testing.T) {
 
 // TestAssumedCalls: calls a crash may have kept from the history are
 // assumed in every group whose queue is made within a minute of the start,
-// at the start: a second between them and the next call, and a reply
-// waits for two tokens of the one left; a group first called a minute
-// later has its whole burst.
+// at the start: they spent the group's burst of 2 and more, the next call
+// waits for a token and a reply after it for two; a group first called a
+// minute later has its whole burst.
 func TestAssumedCalls(t *testing.T) {
 	s := newSim(t, outbox.Options{Limits: outbox.TelegramLimits()})
 	defer s.close()
@@ -281,10 +284,10 @@ func TestAssumedCalls(t *testing.T) {
 	for _, c := range s.recorded() {
 		at[c.name] = c.at.Sub(s.start)
 	}
-	assert.Equal(t, time.Second, at["render"])
-	assert.Equal(t, 2*interval, at["reply"])
+	assert.Equal(t, interval, at["render"])
+	assert.Equal(t, 3*interval, at["reply"])
 	assert.Equal(t, time.Minute+time.Second, at["later1"])
-	assert.Equal(t, time.Minute+2*time.Second, at["later2"])
+	assert.Equal(t, time.Minute+time.Second+interval, at["later2"], "a reply leaves the burst's last token")
 }
 
 // TestTakeHistory: the history of the groups called since the last take,
@@ -476,9 +479,10 @@ func TestTelegramLimitsHold(t *testing.T) {
 
 // TestNoticesYieldUnderPacing: under Telegram's limits, one call at a
 // time, on the outbox's clock: the renders and replies ready go before any
-// notice; notices then go at most NoticePerSecond a second of that clock;
-// a group's render that comes due by its pacing while notices wait goes
-// ahead of them; and only the renders are told to OnRenderWait.
+// notice, all of them spaced by the global budget (one every 40 ms);
+// notices then go at most NoticeRate (8) a second of that clock; a group's
+// render that comes due by its pacing while notices wait goes ahead of
+// them; and only the renders are told to OnRenderWait.
 func TestNoticesYieldUnderPacing(t *testing.T) {
 	var mu sync.Mutex
 	var waits []time.Duration
@@ -516,17 +520,20 @@ func TestNoticesYieldUnderPacing(t *testing.T) {
 	want := append([]string{"render -1", "say -2", "render -3"}, notices[:8]...)
 	want = append(append(want, "render -1 again"), notices[8:]...)
 	assert.Equal(t, want, order)
-	for _, n := range notices[:8] {
-		assert.Zero(t, at[n], "%s: the first 8 notices go at once, after the tables", n)
+	const spacing = time.Second / 25 // the gate's call went at 0
+	wantAt := map[string]time.Duration{"render -1": spacing, "say -2": 2 * spacing, "render -3": 3 * spacing,
+		"render -1 again": time.Second + spacing, // a ChatInterval after render -1
+		// A second after the first and the second notice.
+		"notice 8": time.Second + 4*spacing, "notice 9": time.Second + 5*spacing}
+	for i, n := range notices[:8] {
+		wantAt[n] = time.Duration(i+4) * spacing // after the tables, one every 40 ms
 	}
-	for _, n := range append([]string{"render -1 again"}, notices[8:]...) {
-		assert.Equal(t, time.Second, at[n], "%s: a second later by the outbox's clock", n)
-	}
-	assert.LessOrEqual(t, mostInWindow(noticeTimes, time.Second), outbox.TelegramLimits().NoticePerSecond)
+	assert.Equal(t, wantAt, at)
+	assert.LessOrEqual(t, mostInWindow(noticeTimes, time.Second), outbox.TelegramLimits().NoticeRate())
 	mu.Lock()
 	defer mu.Unlock()
-	assert.ElementsMatch(t, []time.Duration{0, 0, 0, 500 * time.Millisecond}, waits,
-		"the gate's render, the two at once, the one paced; no reply or notice")
+	assert.ElementsMatch(t, []time.Duration{0, spacing, 3 * spacing, 500*time.Millisecond + spacing}, waits,
+		"the gate's render, the two spaced, the one paced; no reply or notice")
 }
 
 // TestNoticesCappedPerSecond: notices take at most NoticePerSecond calls a
@@ -545,10 +552,229 @@ func TestNoticesCappedPerSecond(t *testing.T) {
 	for _, c := range s.recorded() {
 		at[c.name] = c.at.Sub(s.start)
 	}
+	const spacing = 10 * time.Millisecond // of the global budget
 	assert.Equal(t, map[string]time.Duration{
-		"notice 0": 0, "notice 1": 0,
+		"notice 0": 0, "notice 1": spacing,
 		"render":   500 * time.Millisecond, // the third notice is due a second after the first
-		"notice 2": time.Second, "notice 3": time.Second,
+		"notice 2": time.Second, "notice 3": time.Second + spacing,
 		"notice 4": 2 * time.Second,
 	}, at)
+}
+
+// TestGlobalSpacingProperties: whatever the global rate N and the ops
+// (renders, replies and notices into private chats and groups, with
+// Telegram's per-group limits or none), the calls over all chats are
+// spread, measured at their starts on the outbox's clock: never more than
+// N in any second, and never more than GlobalBurst ahead of one every
+// second/N (any k calls span at least (k-GlobalBurst)·second/N). And the budget is
+// not wasted: when each op has a chat of its own, a call starts no later
+// than its enqueue, a spacing after the call before, or a second after the
+// N-th call before, whichever is last.
+func TestGlobalSpacingProperties(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		n := rapid.IntRange(1, 40).Draw(rt, "per second")
+		l := outbox.Limits{PerSecond: n}
+		own := rapid.Bool().Draw(rt, "a chat per op")
+		chats := 1
+		if !own {
+			chats = rapid.IntRange(1, 12).Draw(rt, "chats")
+			if rapid.Bool().Draw(rt, "telegram's group limits") {
+				l = outbox.TelegramLimits()
+				l.PerSecond = n
+			}
+		}
+		s := newSim(rt, outbox.Options{Limits: l, MaxInFlight: rapid.IntRange(1, 64).Draw(rt, "in flight")})
+		defer s.close()
+		ops := rapid.IntRange(1, 120).Draw(rt, "ops")
+		enqueued := map[string]time.Duration{}
+		at := time.Duration(0)
+		for i := range ops {
+			at += time.Duration(rapid.IntRange(0, 300).Draw(rt, "gap ms")) * time.Millisecond
+			s.at(at)
+			name := fmt.Sprint(i)
+			enqueued[name] = at
+			if own {
+				s.enqueue(int64(i+1), outbox.Render, "table", name)
+				continue
+			}
+			chat := int64(rapid.IntRange(-chats, chats).Draw(rt, "chat"))
+			class := []outbox.Class{outbox.Render, outbox.Say, outbox.Notice, outbox.Retire}[rapid.IntRange(0, 3).Draw(rt, "class")]
+			s.offer(chat, class, name, name)
+		}
+		s.drain()
+		calls := s.recorded()
+		times := callTimes(calls)
+		slices.SortFunc(times, time.Time.Compare)
+		if most := mostInWindow(times, time.Second); most > n {
+			rt.Fatalf("%d calls in a second, limit %d", most, n)
+		}
+		spacing := (time.Second + time.Duration(n) - 1) / time.Duration(n)
+		for i := range times {
+			for j := i + outbox.GlobalBurst; j < len(times); j++ {
+				if span, least := times[j].Sub(times[i]), time.Duration(j-i+1-outbox.GlobalBurst)*spacing; span < least {
+					rt.Fatalf("calls %d to %d span %s, less than %s", i, j, span, least)
+				}
+			}
+		}
+		if !own {
+			return
+		}
+		for i, c := range calls {
+			bound := s.start.Add(enqueued[c.name])
+			if i > 0 {
+				bound = latest(bound, calls[i-1].at.Add(spacing))
+			}
+			if i >= n {
+				bound = latest(bound, calls[i-n].at.Add(time.Second))
+			}
+			if c.at.After(bound) {
+				rt.Fatalf("call %d (%s) started at %s, after %s", i, c.name, c.at.Sub(s.start), bound.Sub(s.start))
+			}
+		}
+	})
+}
+
+// TestRetryAfterKeepsItsPlace: a chat whose call was answered 429 waits
+// out retry_after and then goes first among the chats ready, not behind
+// every chat that became ready meanwhile: with a thousand groups that
+// would be another turn of the whole global budget.
+func TestRetryAfterKeepsItsPlace(t *testing.T) {
+	s := newSim(t, outbox.Options{Limits: outbox.Limits{PerSecond: 1}})
+	defer s.close()
+	refused := false
+	require.NoError(t, s.o.Enqueue(outbox.Op{Chat: -1, Slot: "table", Do: func(ctx context.Context) error {
+		if !refused {
+			refused = true
+			s.mu.Lock()
+			s.calls = append(s.calls, call{name: "429", at: s.clock.Now()})
+			s.mu.Unlock()
+			return &outbox.RetryAfterError{After: 1500 * time.Millisecond}
+		}
+		return s.op(-1, outbox.Render, "table", "-1").Do(ctx)
+	}}))
+	for chat := int64(-2); chat >= -6; chat-- {
+		s.enqueue(chat, outbox.Render, "table", fmt.Sprint(chat))
+	}
+	s.drain()
+	var order []string
+	for _, c := range s.recorded() {
+		order = append(order, fmt.Sprintf("%s at %s", c.name, c.at.Sub(s.start)))
+	}
+	assert.Equal(t, []string{"429 at 0s", "-2 at 1s", "-1 at 2s", "-3 at 3s", "-4 at 4s", "-5 at 5s", "-6 at 6s"}, order,
+		"refused at 0 s, due again at 1.5 s: the next call is its")
+}
+
+// TestLiveRenderBeforeRetire: a game's record (a Retire, enqueued once
+// the new game's message went) does not hold up the table: the table's
+// next render goes ahead of it. While the table's renders keep coming
+// faster than the group's pacing, the record goes after RetireAfter of
+// them. Retires and replies go in the order enqueued: an old nudge is
+// deleted before the new one is sent.
+func TestLiveRenderBeforeRetire(t *testing.T) {
+	s := newSim(t, outbox.Options{Limits: outbox.TelegramLimits()})
+	defer s.close()
+	s.enqueue(-1, outbox.Render, "table", "new game")
+	s.settle()
+	s.enqueue(-1, outbox.Retire, "old", "record")
+	s.at(500 * time.Millisecond)
+	s.enqueue(-1, outbox.Render, "table", "move 1")
+	var enqueuedAt time.Duration
+	for i := range 100 {
+		at := time.Second + time.Duration(i)*500*time.Millisecond
+		s.at(at)
+		if i == 40 { // the record went
+			s.enqueue(-1, outbox.Retire, "old nudge", "old nudge deleted")
+			s.enqueue(-1, outbox.Say, "nudge", "nudge")
+			enqueuedAt = at
+		}
+		s.enqueue(-1, outbox.Render, "table", fmt.Sprint("move ", i+2))
+	}
+	s.drain()
+	var order []string
+	for _, c := range s.recorded() {
+		order = append(order, c.name)
+	}
+	require.GreaterOrEqual(t, len(order), 3)
+	assert.Equal(t, []string{"new game", "move 1"}, order[:2], "the table's render went ahead of the record")
+	record := slices.Index(order, "record")
+	assert.Equal(t, 1+outbox.RetireAfter, record, "the record went after %d renders: %v", outbox.RetireAfter, order)
+	require.Less(t, s.recorded()[record].at.Sub(s.start), enqueuedAt, "the record went before the nudges came")
+	deleted, nudge := slices.Index(order, "old nudge deleted"), slices.Index(order, "nudge")
+	require.Positive(t, deleted)
+	assert.Greater(t, nudge, deleted, "the old nudge is deleted first: %v", order)
+	overtook := 0
+	for _, c := range s.recorded()[:deleted] {
+		if !c.say && c.at.Sub(s.start) > enqueuedAt {
+			overtook++
+		}
+	}
+	assert.Equal(t, outbox.RetireAfter, overtook, "renders that went ahead of the old nudge's delete")
+}
+
+// TestOvertakenKeepsTheTurn: while the global budget is shared among
+// chats that all wait, a Retire that a render overtook goes right after
+// it, in its chat's turn: the chat's next render waits one turn of the
+// others, neither two (the Retire taking the next turn) nor less (the chat
+// staying queued for the Retire while its players press).
+func TestOvertakenKeepsTheTurn(t *testing.T) {
+	s := newSim(t, outbox.Options{Limits: outbox.Limits{PerSecond: 1}})
+	defer s.close()
+	// Another chat's call spends the first second's budget, so that all
+	// of the second's ops wait, the record among them.
+	s.enqueue(-9, outbox.Render, "table", "-9")
+	s.enqueue(-1, outbox.Retire, "old", "record")
+	for i := range 40 {
+		s.at(time.Duration(i) * time.Second)
+		for chat := int64(-1); chat >= -4; chat-- {
+			s.enqueue(chat, outbox.Render, "table", fmt.Sprint(chat))
+		}
+	}
+	s.drain()
+	var order []string
+	for _, c := range s.recorded() {
+		order = append(order, c.name)
+	}
+	record := slices.Index(order, "record")
+	require.Positive(t, record, "the record went: %v", order)
+	assert.Equal(t, "-1", order[record-1], "the record follows its chat's render: %v", order)
+	ahead := 0
+	for _, name := range order[:record] {
+		if name == "-1" {
+			ahead++
+		}
+	}
+	assert.Equal(t, 1, ahead, "renders of the chat that went ahead of the record: %v", order)
+	require.Greater(t, len(order), record+4)
+	assert.Equal(t, []string{"-2", "-3", "-4", "-1"}, order[record+1:record+5], "then the others' turns, then the chat's: %v", order)
+}
+
+// TestNoticesAShareOfTheGlobalRate: without NoticePerSecond, notices take
+// a third of PerSecond, so that raising the global rate raises theirs.
+func TestNoticesAShareOfTheGlobalRate(t *testing.T) {
+	tests := []struct {
+		name   string
+		limits outbox.Limits
+		want   int
+	}{
+		{"telegram's", outbox.TelegramLimits(), 8},
+		{"raised", outbox.Limits{PerSecond: 60}, 20},
+		{"at least one", outbox.Limits{PerSecond: 2}, 1},
+		{"set", outbox.Limits{PerSecond: 60, NoticePerSecond: 5}, 5},
+		{"no global limit", outbox.Limits{GroupPerMinute: 19}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, tt.limits.NoticeRate())
+			if tt.want == 0 {
+				return
+			}
+			s := newSim(t, outbox.Options{Limits: tt.limits})
+			defer s.close()
+			for i := range 3*tt.want + 1 {
+				s.enqueue(int64(100+i), outbox.Notice, "", fmt.Sprint(i))
+			}
+			s.drain()
+			assert.Equal(t, tt.want, mostInWindow(callTimes(s.recorded()), time.Second))
+		})
+	}
 }

@@ -141,10 +141,11 @@ func (d *driver) route() {
 				// is one version past the press that handed the turn to
 				// the house, if one waits: the house moves a second later.
 				v.version = c.view.version
-				c.view = v
 				if p := c.pending; p != nil && !p.moved {
 					p.moved, p.to, p.latency = true, p.version+1, e.Time.Sub(p.at)
+					v.version = max(v.version, p.to) // not behind the press it shows
 				}
+				c.view = v
 			case !c.shown || v.version >= c.view.version:
 				c.view, c.shown = v, true
 				if p := c.pending; p != nil && !p.moved && v.version > p.version {
@@ -261,6 +262,10 @@ func (d *driver) play(ctx context.Context) {
 func (d *driver) playChat(ctx context.Context, c *chat) {
 	for ctx.Err() == nil {
 		if d.paced != nil && !d.think(ctx, c) {
+			// The players stop, but a house to move plays its turn out
+			// first, so that the table ends showing its latest state.
+			for c.houseToMove() && c.waitHouse(ctx, d.cfg.PressTimeout) {
+			}
 			c.finish()
 			return
 		}
@@ -302,6 +307,14 @@ func (d *driver) playChat(ctx context.Context, c *chat) {
 			d.pressAndWait(ctx, c, v, again, b, true, again == who)
 		}
 	}
+}
+
+// houseToMove reports whether the chat's table message shows the house to
+// move.
+func (c *chat) houseToMove() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.view.phase == phaseHouse
 }
 
 // finish marks the chat drained.

@@ -174,6 +174,8 @@ func TestCLI(t *testing.T) {
 		{[]string{"-paced", "-rate", "5"}, "-rate does not apply"},
 		{[]string{"-paced", "-faults"}, "-faults injects them"},
 		{[]string{"-paced", "-lobbies", "10"}, "-paced does not apply"},
+		{[]string{"-paced", "-global-rate", "-1"}, "-global-rate must be 0 to 1000"},
+		{[]string{"-global-rate", "5"}, "it needs -paced"},
 		{[]string{"-cpuprofile", filepath.Join(t.TempDir(), "no", "such", "dir", "cpu.prof")}, "-cpuprofile"},
 	} {
 		errs.Reset()

@@ -69,6 +69,7 @@ func cli(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&cfg.Warmup, "warmup", 2*time.Second, "length of the unmeasured start")
 	fs.Float64Var(&cfg.Rate, "rate", 0, "presses per second over all chats; 0: as fast as the bot answers")
 	fs.BoolVar(&cfg.Paced, "paced", false, "under Telegram's limits, enforced by the server and kept by the bot, with players who take 1 to 4 s a choice (5 %: 10 to 40 s); reports what they see")
+	fs.IntVar(&cfg.GlobalRate, "global-rate", 0, "with -paced, the bot's telegram.global_rate in calls a second (0: Telegram's, 25); the server's global limit moves with it")
 	fs.StringVar(&cfg.DB, "db", "", "the database `file` (default: a temporary one)")
 	fs.StringVar(&cfg.Dir, "dir", "", "keep the database, scratch files and the bot's log in this `directory` (default: a temporary one, removed)")
 	fs.Uint64Var(&cfg.Seed, "seed", 1, "seed of the players' choices and the injected faults")
@@ -182,6 +183,10 @@ func checkFlags(cfg Config, soak time.Duration, lobbies int) error {
 		return errors.New("-paced counts every 429 as a failure: -faults injects them")
 	case cfg.Paced && lobbies > 0:
 		return errors.New("-lobbies is a run of its own: -paced does not apply")
+	case cfg.GlobalRate < 0 || cfg.GlobalRate > 1000:
+		return errors.New("-global-rate must be 0 to 1000 calls a second (0: Telegram's)")
+	case cfg.GlobalRate > 0 && !cfg.Paced:
+		return errors.New("-global-rate paces the bot: it needs -paced")
 	}
 	if cfg.CPUProfile != "" {
 		f, err := os.OpenFile(cfg.CPUProfile, os.O_CREATE|os.O_WRONLY, 0o644)

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"net/http"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -32,11 +33,6 @@ func thinkTime(r *rand.Rand) time.Duration {
 	}
 	return lo + time.Duration(r.Int64N(int64(hi-lo)+1))
 }
-
-// waitFloor is the least wait the fairness figure counts: the spacing of
-// a group's 20 writes a minute spread evenly. A shorter wait is not a
-// share of the global budget a group could be denied.
-const waitFloor = 3 * time.Second
 
 // minuteWindows bounds how many minute windows the fairness figure looks
 // at: one starting every second, or fewer over a run longer than 10
@@ -142,6 +138,13 @@ type PacedResult struct {
 	FairRun, FairMinute float64
 	FairMinuteAt        time.Duration
 	FairMinuteChat      int64
+	// FairRunMedian and FairMinuteMedian are the median group's service
+	// over the least served group's, over the measured part and at worst
+	// over a minute: where most groups have a press or two shown in a
+	// minute, the most served group of a minute is the one whose press
+	// came just before its turn of the budget, and the median says how a
+	// group fared against the others as a whole.
+	FairRunMedian, FairMinuteMedian float64
 	// ShownPerMinute is the presses shown per group per minute: the least,
 	// median and most over the groups.
 	ShownPerMinute [3]float64
@@ -152,6 +155,8 @@ type PacedResult struct {
 	BehindP99, BehindMax uint64
 	BehindForP99         time.Duration
 	BehindForMax         time.Duration
+	// Limits are the bot's limits the fairness figures assume.
+	Limits outbox.Limits
 }
 
 // figures computes the paced figures from the log, for the measured
@@ -166,6 +171,7 @@ func (l *pacedLog) figures(start, end time.Time, limits outbox.Limits, chats []i
 		sortTimes(w)
 	}
 	r := &PacedResult{
+		Limits:   limits,
 		ToastP50: l.toast.quantile(.5), ToastP95: l.toast.quantile(.95),
 		ToastP99: l.toast.quantile(.99), ToastMax: l.toast.quantile(1),
 	}
@@ -175,20 +181,22 @@ func (l *pacedLog) figures(start, end time.Time, limits outbox.Limits, chats []i
 		r.GlobalMean = float64(countIn(l.all, start, end)) / span.Seconds()
 	}
 	r.GlobalMax = mostIn(l.all, time.Second)
-	busy := newContention(l.presses, start, end, limits.PerSecond)
+	f := newFairness(l.writes, l.presses, limits, start, end)
 	if span > 0 {
-		r.Contended = float64(busy.within(start, end)) / float64(span)
+		r.Contended = float64(f.busy.within(start, end)) / float64(span)
 	}
-	f := fairness{writes: l.writes, presses: l.presses, limits: limits, busy: busy}
-	r.FairRun, r.FairMinuteChat = f.ratio(start, end)
-	r.FairMinute = r.FairRun // a run shorter than a minute is its own minute
+	r.FairRun, r.FairMinuteChat, r.FairRunMedian = f.ratio(start, end)
+	// a run shorter than a minute is its own minute
+	r.FairMinute, r.FairMinuteMedian = r.FairRun, r.FairRunMedian
 	if span > time.Minute {
-		r.FairMinute = 0
+		r.FairMinute, r.FairMinuteMedian = 0, 0
 		step := max(time.Second, span/minuteWindows)
 		for s := start; !s.Add(time.Minute).After(end); s = s.Add(step) {
-			if q, chat := f.ratio(s, s.Add(time.Minute)); q > r.FairMinute {
+			q, chat, m := f.ratio(s, s.Add(time.Minute))
+			if q > r.FairMinute {
 				r.FairMinute, r.FairMinuteAt, r.FairMinuteChat = q, s.Sub(start), chat
 			}
+			r.FairMinuteMedian = max(r.FairMinuteMedian, m)
 		}
 	}
 	r.ShownPerMinute = shownPerMinute(l.presses, chats, start, end)
@@ -244,32 +252,31 @@ func countIn(times []time.Time, from, to time.Time) int {
 }
 
 // contention marks the whole seconds, counted from an origin, in the
-// middle of which at least perSecond groups waited for a press to show:
-// more than the global budget serves in a second, so that it held some of
-// them back.
+// middle of which at least perSecond groups waited for a press to show
+// while their own limits would have let a write through: more groups
+// wanted a write than the global budget serves in a second, so that it
+// held some of them back.
 type contention struct {
 	origin time.Time
 	prefix []int // prefix[k]: contended seconds among the first k
 }
 
-func newContention(presses []pressRecord, start, end time.Time, perSecond int) contention {
-	origin, last := start, end
-	var made, shown []time.Time
-	for _, p := range presses {
-		made = append(made, p.at)
-		origin = earliest(origin, p.at)
-		if !p.shownAt.IsZero() {
-			shown = append(shown, p.shownAt)
-			last = latest(last, p.shownAt)
+// newContention counts the waits [from, to) that overlap each second's
+// middle, from the origin to last.
+func newContention(waits [][2]time.Time, origin, last time.Time, perSecond int) contention {
+	var from, to []time.Time
+	for _, w := range waits {
+		if w[1].After(w[0]) {
+			from, to = append(from, w[0]), append(to, w[1])
 		}
 	}
-	sortTimes(made)
-	sortTimes(shown)
+	sortTimes(from)
+	sortTimes(to)
 	n := int(last.Sub(origin)/time.Second) + 1
 	c := contention{origin: origin, prefix: make([]int, n+1)}
 	for k := range n {
 		mid := origin.Add(time.Duration(k)*time.Second + time.Second/2)
-		waiting := countIn(made, origin, mid.Add(1)) - countIn(shown, origin, mid.Add(1))
+		waiting := countIn(from, origin, mid.Add(1)) - countIn(to, origin, mid.Add(1))
 		c.prefix[k+1] = c.prefix[k]
 		if perSecond > 0 && waiting >= perSecond {
 			c.prefix[k+1]++
@@ -312,42 +319,106 @@ func earliest(a, b time.Time) time.Time {
 	return a
 }
 
-// fairness measures how evenly the global budget is shared. A press waits
-// from when it was made until the first table message showing it; of that
-// wait only what passed while its group's own limits (the bot's: a write a
-// ChatInterval, GroupPerMinute a window) would have let a write through
-// and the global budget was contended counts, and at least waitFloor. A
-// group's service over a window is its presses shown per second of such
-// waiting: 1 over the mean wait. Presses still waiting at the window's end
-// count with their wait so far, but only against their group (a wait not
-// over yet is a lower bound: it can show a group worse served, never
-// better).
+// fairness measures how evenly the global budget is shared among the
+// groups that have something waiting. A press waits from when it was made
+// until the first table message showing it; of that wait only what passed
+// while its group's own limits would have let a write through counts (the
+// bot's: a write a ChatInterval, and a burst of GroupBurst then one every
+// GroupInterval, after the group's writes so far: a write of the group's
+// own while the press waits, a game's record say, holds it only for that
+// spacing), while the global budget
+// was contended (at least PerSecond groups waiting so), and at least a
+// GroupInterval: a shorter wait is not a share of the global budget a
+// group could be denied. A group's service over a window is its presses
+// shown per second of such waiting: 1 over the mean wait. Presses still
+// waiting at the window's end count with their wait so far, but only
+// against their group (a wait not over yet is a lower bound: it can show a
+// group worse served, never better).
 type fairness struct {
 	writes  map[int64][]time.Time
 	presses []pressRecord
 	limits  outbox.Limits
-	busy    contention
+	// free[chat][k] is when the group's own limits let a write go after
+	// its first k writes.
+	free  map[int64][]time.Time
+	floor time.Duration
+	busy  contention
+}
+
+// newFairness returns the fairness of a run whose measured part is
+// [start, end): the waits of presses not shown by its end run to it.
+func newFairness(writes map[int64][]time.Time, presses []pressRecord, limits outbox.Limits, start, end time.Time) *fairness {
+	f := &fairness{writes: writes, presses: presses, limits: limits, free: map[int64][]time.Time{},
+		floor: limits.GroupInterval()}
+	for chat, w := range writes {
+		f.free[chat] = ownLimits(w, limits, chat < 0)
+	}
+	origin, last := start, end
+	var waits [][2]time.Time
+	for _, p := range presses {
+		origin = earliest(origin, p.at)
+		until := end
+		if !p.shownAt.IsZero() {
+			until = p.shownAt
+			last = latest(last, until)
+		}
+		waits = append(waits, f.open(p, until)...)
+	}
+	f.busy = newContention(waits, origin, last, limits.PerSecond)
+	return f
+}
+
+// ownLimits returns when the writes w (sorted) let the next one go by the
+// bot's limits of a chat, after each prefix of them: a ChatInterval after
+// the last, and in a group as its spacing (GCRA: a burst, then one every
+// GroupInterval) allows.
+func ownLimits(w []time.Time, l outbox.Limits, group bool) []time.Time {
+	free := make([]time.Time, len(w)+1)
+	var tat time.Time
+	interval := l.GroupInterval()
+	tolerance := time.Duration(l.GroupBurstSize()-1) * interval
+	for k, t := range w {
+		at := t.Add(l.ChatInterval)
+		if group && interval > 0 {
+			tat = latest(tat, t).Add(interval)
+			at = latest(at, tat.Add(-tolerance))
+		}
+		free[k+1] = at
+	}
+	return free
+}
+
+// open returns the parts of a press's wait [p.at, until) in which its
+// group's own limits would have let a write through: the wait without
+// each hold [w, free) after a write w of the group. A write of the group
+// while the press waited (a record, a reply, a nudge) holds the group only
+// for its own spacing: the waiting before it still counts, as the press
+// was still not shown.
+func (f *fairness) open(p pressRecord, until time.Time) [][2]time.Time {
+	w, free := f.writes[p.chat], f.free[p.chat]
+	var out [][2]time.Time
+	cursor := p.at
+	// free is sorted: the first hold that may reach past the press.
+	j := sort.Search(len(w), func(i int) bool { return free[i+1].After(p.at) })
+	for ; j < len(w) && w[j].Before(until); j++ {
+		if w[j].After(cursor) {
+			out = append(out, [2]time.Time{cursor, w[j]})
+		}
+		cursor = latest(cursor, free[j+1])
+	}
+	if until.After(cursor) {
+		out = append(out, [2]time.Time{cursor, until})
+	}
+	return out
 }
 
 // wait returns the counted wait of a press up to until.
 func (f *fairness) wait(p pressRecord, until time.Time) time.Duration {
-	// The writes before until, not counting the one that showed the press
-	// (at until, or a hair off where clocks were rounded).
-	w := f.writes[p.chat]
-	cut := until.Add(-time.Millisecond)
-	k := sort.Search(len(w), func(i int) bool { return !w[i].Before(cut) })
-	from := p.at
-	if k > 0 && f.limits.ChatInterval > 0 {
-		from = latest(from, w[k-1].Add(f.limits.ChatInterval))
+	var d time.Duration
+	for _, o := range f.open(p, until) {
+		d += f.busy.within(o[0], o[1])
 	}
-	if n := f.limits.GroupPerMinute; n > 0 && p.chat < 0 && k >= n {
-		window := f.limits.GroupWindow
-		if window <= 0 {
-			window = time.Minute
-		}
-		from = latest(from, w[k-n].Add(window))
-	}
-	return max(f.busy.within(from, until), waitFloor)
+	return max(d, f.floor)
 }
 
 func latest(a, b time.Time) time.Time {
@@ -357,9 +428,10 @@ func latest(a, b time.Time) time.Time {
 	return a
 }
 
-// ratio returns the most- to least-served ratio over [from, to), and the
-// least served group; 0 when no group had a press shown.
-func (f *fairness) ratio(from, to time.Time) (float64, int64) {
+// ratio returns the most- to least-served ratio over [from, to), the
+// least served group, and the median group's service over the least
+// served's; 0 when no group had a press shown.
+func (f *fairness) ratio(from, to time.Time) (float64, int64, float64) {
 	type acc struct {
 		done, all   time.Duration
 		nDone, nAll int
@@ -390,9 +462,12 @@ func (f *fairness) ratio(from, to time.Time) (float64, int64) {
 	}
 	best, worst := time.Duration(-1), time.Duration(0)
 	var worstChat int64
+	var served []time.Duration
 	for chat, a := range groups {
 		if a.nDone > 0 {
-			if m := a.done / time.Duration(a.nDone); best < 0 || m < best {
+			m := a.done / time.Duration(a.nDone)
+			served = append(served, m)
+			if best < 0 || m < best {
 				best = m
 			}
 		}
@@ -401,9 +476,10 @@ func (f *fairness) ratio(from, to time.Time) (float64, int64) {
 		}
 	}
 	if best <= 0 {
-		return 0, 0
+		return 0, 0, 0
 	}
-	return float64(worst) / float64(best), worstChat
+	slices.Sort(served)
+	return float64(worst) / float64(best), worstChat, float64(worst) / float64(served[len(served)/2])
 }
 
 // shownPerMinute returns the least, median and most presses shown per
@@ -498,9 +574,12 @@ func (pr *PacedResult) print(p func(string, ...any), r *Result) {
 	if pr.FairMinute > 1 {
 		least = fmt.Sprintf(" (from +%s, chat %d least served)", pr.FairMinuteAt, pr.FairMinuteChat)
 	}
-	p("fairness:   most- to least-served ratio %.2f over the measured part, %.2f at worst over a minute%s",
+	p("fairness:   most- to least-served ratio %.2f over the measured part, %.2f at worst over a minute%s;",
 		pr.FairRun, pr.FairMinute, least)
-	p("            (service: presses shown per second of waiting while the global budget was contended, each wait at least %s)", waitFloor)
+	p("            median to least-served %.2f over the measured part, %.2f at worst over a minute",
+		pr.FairRunMedian, pr.FairMinuteMedian)
+	p("            (service: presses shown per second of waiting, not held by the group's own limits, while at least %d groups waited so; each wait at least %s)",
+		pr.Limits.PerSecond, pr.Limits.GroupInterval().Round(10*time.Millisecond))
 	p("shown:      %.1f / %.1f / %.1f presses shown per group per minute (least / median / most)",
 		pr.ShownPerMinute[0], pr.ShownPerMinute[1], pr.ShownPerMinute[2])
 	p("staleness:  behind the stored table in %.1f %% of samples, by p99 %d and at most %d versions; behind for p99 %s, at most %s",

@@ -8,16 +8,19 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/twentyone-bot/twentyone/bot/outbox"
+	"github.com/twentyone-bot/twentyone/bot/telegramtest"
 )
 
-// TestPacedUnderTelegramLimits is the short paced run: four groups of
+// TestPacedUnderTelegramLimits is the short paced run: six groups of
 // players at a person's pace, the bot pacing at Telegram's limits and the
-// server enforcing them. With so few groups the bot stays far below every
-// limit, so any 429 is a fault, not bad luck; and no group can starve, as
-// the global budget is never contended.
+// server enforcing them, but with a global budget of 2 calls a second
+// (the server's 4), less than the groups ask for: as with a thousand
+// groups at 25 a second, the global budget binds, and it is to be shared
+// among the groups without a 429 and without a starved group.
 func TestPacedUnderTelegramLimits(t *testing.T) {
-	cfg := short(t, 4, 20*time.Second)
+	cfg := short(t, 6, 20*time.Second)
 	cfg.Paced = true
+	cfg.GlobalRate = 2
 	// The players' first choices take 1 to 4 s: a short warm-up leaves the
 	// lobbies' joins and the first games in the measured part.
 	cfg.Warmup = 2 * time.Second
@@ -27,6 +30,7 @@ func TestPacedUnderTelegramLimits(t *testing.T) {
 	assert.Zero(t, res.Paced.TooManyLimit.Global+res.Paced.TooManyLimit.Group+res.Paced.TooManyLimit.Chat)
 	assert.LessOrEqual(t, res.Paced.FairMinute, starvedRatio, "no group starves")
 	assert.Positive(t, res.Paced.FairRun, "presses showed")
+	assert.Positive(t, res.Paced.Contended, "the global budget was contended")
 	assert.Zero(t, res.Unanswered, "every press is answered")
 	assert.Zero(t, res.Rejections, "the players press what their table shows")
 	assert.Positive(t, res.Paced.ToastMax, "the toasts were timed")
@@ -149,10 +153,23 @@ func TestFairness(t *testing.T) {
 			{presses: every(0, 62, 20, 0.5)}, {presses: every(0, 62, 20, 0.5)}, {presses: [][2]float64{{0, -1}}},
 		}, 0, 60, 2.5, 3.5, -3, nil},
 		{"a wait held by the group's own minute is not the budget's", []group{
-			{presses: every(0, 70, 3, 0)}, {presses: every(0, 70, 3, 0)},
-			{presses: [][2]float64{{19, 60.5}}, extra: nineteen},
-			{presses: [][2]float64{{19, 23.5}}},
-		}, 0, 70, 1.3, 1.7, -4, nil},
+			{presses: every(0, 70, 3.6, 1)}, {presses: every(0, 70, 3.6, 1)},
+			{presses: [][2]float64{{19, 60.5}}, extra: nineteen}, // waits 41.5 s, all for its own minute
+			{presses: [][2]float64{{19, 30}}},                    // waits 11 s for the budget
+		}, 0, 70, 1.5, 3, -4, nil},
+		{"a wait held by the group's spacing is not the budget's", []group{
+			{presses: every(0, 60, 3.6, 1)}, {presses: every(0, 60, 3.6, 1)},
+			// Six writes a second apart: the spacing holds the next till
+			// 4 GroupIntervals; a second between writes alone would free
+			// it at 6.
+			{presses: [][2]float64{{5.5, 16}}, extra: []float64{0, 1, 2, 3, 4, 5}},
+		}, 0, 60, 1, 1.05, 0, nil},
+		{"a write of the group's own while a press waits holds only its spacing", []group{
+			{presses: every(0, 120, 30, 0)}, {presses: every(0, 120, 30, 0)},
+			// A record goes at 30 while the press waits till 60: it holds
+			// the group to 33.3, and the 30 s before it count.
+			{presses: [][2]float64{{0, 60}, {60, 90}, {90, 120}}, extra: []float64{30}},
+		}, 0, 120, 1.3, 1.45, -3, nil},
 		{"without contention no wait counts: all groups are served alike", []group{
 			{presses: every(0, 60, 1, 2)}, {presses: every(0, 60, 10, 2)}, {presses: every(0, 60, 20, 2)},
 		}, 0, 60, 1, 1, 0, &calm},
@@ -165,16 +182,32 @@ func TestFairness(t *testing.T) {
 			if tt.limits != nil {
 				l = *tt.limits
 			}
-			f := fairness{writes: writes, presses: presses, limits: l,
-				busy: newContention(presses, sec(tt.from), sec(tt.to), l.PerSecond)}
-			got, least := f.ratio(sec(tt.from), sec(tt.to))
+			f := newFairness(writes, presses, l, sec(tt.from), sec(tt.to))
+			got, least, median := f.ratio(sec(tt.from), sec(tt.to))
 			assert.GreaterOrEqual(t, got, tt.min)
 			assert.LessOrEqual(t, got, tt.max)
+			assert.LessOrEqual(t, median, got, "the median group is served no better than the most served")
 			if tt.least != 0 {
 				assert.Equal(t, tt.least, least)
 			}
 		})
 	}
+}
+
+// TestFairnessAgainstTheMedian: a group whose one press of a minute came
+// just before its turn of the budget is the most served of that minute by
+// far, while against the median group every group fared alike.
+func TestFairnessAgainstTheMedian(t *testing.T) {
+	limits := outbox.Limits{PerSecond: 2, GroupPerMinute: 19, ChatInterval: time.Second}
+	writes, presses := synthetic([]group{
+		{presses: every(1, 120, 28, 2)}, {presses: every(1, 120, 28, 2)}, {presses: every(1, 120, 28, 2)},
+		{presses: [][2]float64{{1, 29}, {54, 58}, {100, 120}}}, // shown 4 s after its press, then a pause
+	})
+	f := newFairness(writes, presses, limits, sec(0), sec(120))
+	most, least, median := f.ratio(sec(30), sec(90))
+	assert.InDelta(t, 7, most, 0.1, "28 s against the lucky press's 4 s")
+	assert.NotEqual(t, int64(-4), least)
+	assert.InDelta(t, 1, median, 0.05)
 }
 
 func TestGroupWrites(t *testing.T) {
@@ -197,4 +230,14 @@ func TestBehindFigures(t *testing.T) {
 	assert.Equal(t, uint64(2), most)
 	share, p99, most = behindFigures(nil)
 	assert.Zero(t, share+float64(p99+most))
+}
+
+// TestServerLimits: the server's global limit moves with the bot's
+// telegram.global_rate, keeping Telegram's margin over the default.
+func TestServerLimits(t *testing.T) {
+	for _, tt := range []struct{ rate, want int }{{0, 30}, {25, 30}, {2, 4}, {5, 7}, {100, 120}, {1000, 1200}} {
+		l := serverLimits(tt.rate)
+		assert.Equal(t, tt.want, l.Global.Limit, "global rate %d", tt.rate)
+		assert.Equal(t, telegramtest.TelegramRateLimits().Group, l.Group)
+	}
 }

@@ -34,6 +34,10 @@ type Config struct {
 	// over each choice (thinkTime) and stop at the end of the measured
 	// part rather than play every game out.
 	Paced bool
+	// GlobalRate, with Paced, is the bot's telegram.global_rate (0:
+	// Telegram's, 25), and the server's global limit is as far above it
+	// as Telegram's 30 is above 25 (see serverLimits).
+	GlobalRate int
 	// DB is the database file; empty for one in Dir.
 	DB string
 	// Dir holds the database, the floor's scratch files and the bot's log;
@@ -225,7 +229,7 @@ func run(ctx context.Context, cfg Config) (res *Result, err error) {
 	set := botSettings{
 		Endpoint: srv.Endpoint(), Token: srv.Token(), DBPath: db, StartingChips: 1_000_000,
 		TurnTimeout: cfg.TurnTimeout, LobbyTimeout: cfg.LobbyTimeout, PollTimeout: 25 * time.Second,
-		RateLimits: cfg.Paced,
+		RateLimits: cfg.Paced, GlobalRate: cfg.GlobalRate,
 	}
 	if cfg.Preload > maxPreload {
 		return nil, fmt.Errorf("-preload %d: at most %d", cfg.Preload, maxPreload)
@@ -257,7 +261,7 @@ func run(ctx context.Context, cfg Config) (res *Result, err error) {
 		return nil, err
 	}
 	if cfg.Paced {
-		srv.SetRateLimits(telegramtest.TelegramRateLimits())
+		srv.SetRateLimits(serverLimits(cfg.GlobalRate))
 	}
 	logf("starting the bot: %s", res.Target)
 	t0 := time.Now()
@@ -758,4 +762,18 @@ func dumpGoroutines(ctx context.Context, tgt target, path string, logf func(stri
 		return
 	}
 	logf("stuck: the bot's goroutines are in %s", path)
+}
+
+// serverLimits are the limits the server enforces in a paced run:
+// Telegram's, with the global limit raised or lowered with the bot's
+// telegram.global_rate (0: as set), keeping the margin Telegram's 30 a
+// second leaves over the bot's default 25, and at least 2 calls: the bot
+// spaces its calls evenly by their starts, and calls that start a whole
+// second apart can reach the server a little closer.
+func serverLimits(globalRate int) telegramtest.RateLimits {
+	l := telegramtest.TelegramRateLimits()
+	if def := outbox.TelegramLimits().PerSecond; globalRate > 0 && globalRate != def {
+		l.Global.Limit = max(globalRate*l.Global.Limit/def, globalRate+2)
+	}
+	return l
 }

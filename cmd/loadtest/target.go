@@ -38,13 +38,15 @@ type botSettings struct {
 	// RateLimits paces the bot at Telegram's limits
 	// (outbox.TelegramLimits), as telegram.rate_limits does.
 	RateLimits bool
+	// GlobalRate is telegram.global_rate; 0 leaves the default.
+	GlobalRate int
 	// HTTPListen is the child's admin address (/metrics for goroutines).
 	HTTPListen string
 }
 
 // env returns the settings as twentyone's environment variables.
 func (s botSettings) env() []string {
-	return []string{
+	env := []string{
 		"TWENTYONE_TELEGRAM_TOKEN=" + s.Token,
 		"TWENTYONE_TELEGRAM_API_ENDPOINT=" + s.Endpoint,
 		"TWENTYONE_TELEGRAM_RATE_LIMITS=" + strconv.FormatBool(s.RateLimits),
@@ -56,6 +58,10 @@ func (s botSettings) env() []string {
 		"TWENTYONE_TABLE_TURN_TIMEOUT=" + s.TurnTimeout.String(),
 		"TWENTYONE_TABLE_LOBBY_TIMEOUT=" + s.LobbyTimeout.String(),
 	}
+	if s.GlobalRate > 0 {
+		env = append(env, "TWENTYONE_TELEGRAM_GLOBAL_RATE="+strconv.Itoa(s.GlobalRate))
+	}
+	return env
 }
 
 // settingsFromEnv reads what env writes.
@@ -69,6 +75,11 @@ func settingsFromEnv(getenv func(string) string) (botSettings, error) {
 	var err error
 	if s.RateLimits, err = strconv.ParseBool(getenv("TWENTYONE_TELEGRAM_RATE_LIMITS")); err != nil {
 		return s, fmt.Errorf("TWENTYONE_TELEGRAM_RATE_LIMITS: %w", err)
+	}
+	if v := getenv("TWENTYONE_TELEGRAM_GLOBAL_RATE"); v != "" {
+		if s.GlobalRate, err = strconv.Atoi(v); err != nil {
+			return s, fmt.Errorf("TWENTYONE_TELEGRAM_GLOBAL_RATE: %w", err)
+		}
 	}
 	if s.StartingChips, err = strconv.ParseInt(getenv("TWENTYONE_TABLE_STARTING_CHIPS"), 10, 64); err != nil {
 		return s, fmt.Errorf("TWENTYONE_TABLE_STARTING_CHIPS: %w", err)
@@ -119,10 +130,14 @@ func openBot(ctx context.Context, s botSettings, log *slog.Logger, onCommit func
 
 // limits are the outgoing calls' limits, as cmd/twentyone sets them.
 func (s botSettings) limits() outbox.Limits {
-	if s.RateLimits {
-		return outbox.TelegramLimits()
+	if !s.RateLimits {
+		return outbox.Limits{}
 	}
-	return outbox.Limits{}
+	l := outbox.TelegramLimits()
+	if s.GlobalRate > 0 {
+		l.PerSecond = s.GlobalRate
+	}
+	return l
 }
 
 // target is the bot under load.

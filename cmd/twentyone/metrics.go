@@ -65,7 +65,7 @@ func NewMetrics() *Metrics {
 		}),
 		renderWait: prometheus.NewHistogram(prometheus.HistogramOpts{
 			Name:    "twentyone_outbox_render_wait_seconds",
-			Help:    "How long a render (a table, a settings panel, an old table message) waited in the outbox, from its enqueue to the start of its call: Telegram's pacing, when it binds.",
+			Help:    "How long a render of a live message (a table, a settings panel) waited in the outbox, from its enqueue to the start of its call: Telegram's pacing, when it binds.",
 			Buckets: []float64{.01, .1, .25, .5, 1, 2, 3, 4, 5, 7.5, 10, 15, 20, 30, 45, 60},
 		}),
 		coalesced: prometheus.NewCounter(prometheus.CounterOpts{
