@@ -135,7 +135,9 @@ func (systemClock) AfterFunc(d time.Duration, f func()) Timer { return time.Afte
 // notices also yield to every other chat's renders and replies (see
 // Notice). Into a group, a Say or a Notice leaves the renders their
 // reserve of the group's pacing (renderReserve), but for a Say that
-// replyAfter renders overtook.
+// replyAfter renders overtook. While other chats wait for the global
+// budget, a Retire or Say that a render overtook goes right after it, in
+// the chat's turn, as one overtaken enough would (see chatQueue.extra).
 type Class uint8
 
 const (
@@ -1010,6 +1012,7 @@ func (o *Outbox) call(q *chatQueue, do func(context.Context) error) {
 		o.done(q, op, gen)
 	case errors.As(err, &ra):
 		q.paused, q.resumed = now.Add(ra.After), true
+		q.retry(op)
 		if o.opts.OnRetryAfter != nil {
 			o.opts.OnRetryAfter(q.id, ra.After)
 		}
@@ -1017,6 +1020,7 @@ func (o *Outbox) call(q *chatQueue, do func(context.Context) error) {
 		q.attempts++
 		q.paused = now.Add(min(o.opts.Backoff<<min(q.attempts-1, 16), maxBackoff))
 		q.resumed = true
+		q.retry(op)
 	default:
 		q.attempts = 0
 		o.done(q, op, gen)
@@ -1027,6 +1031,16 @@ func (o *Outbox) call(q *chatQueue, do func(context.Context) error) {
 	}
 	o.schedule(q, now)
 	o.kick()
+}
+
+// retry undoes what starting op counted as done, op being tried again: a
+// render that did not go overtook nothing, so the Retire or reply it
+// seemed to overtake does not go ahead of it (see chatQueue.extra).
+func (q *chatQueue) retry(op *item) {
+	if op.class == Render && q.overtaken > 0 {
+		q.overtaken--
+		q.extra = false
+	}
 }
 
 // safely runs do, turning a panic into an error that gives the op up.

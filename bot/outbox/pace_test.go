@@ -748,6 +748,38 @@ func TestOvertakenKeepsTheTurn(t *testing.T) {
 	assert.Equal(t, []string{"-2", "-3", "-4", "-1"}, order[record+1:record+5], "then the others' turns, then the chat's: %v", order)
 }
 
+// TestRefusedRenderStillGoesFirst: a render refused with 429 overtook
+// nothing: once its pause ends it goes before the Retire it seemed to
+// overtake, while other chats wait for the global budget.
+func TestRefusedRenderStillGoesFirst(t *testing.T) {
+	s := newSim(t, outbox.Options{Limits: outbox.Limits{PerSecond: 1}})
+	defer s.close()
+	s.enqueue(-9, outbox.Render, "table", "-9") // spends the first second
+	s.enqueue(-1, outbox.Retire, "old", "record")
+	refused := false
+	require.NoError(t, s.o.Enqueue(outbox.Op{Chat: -1, Slot: "table", Do: func(ctx context.Context) error {
+		if !refused {
+			refused = true
+			s.mu.Lock()
+			s.calls = append(s.calls, call{name: "429", at: s.clock.Now()})
+			s.mu.Unlock()
+			return &outbox.RetryAfterError{After: 1500 * time.Millisecond}
+		}
+		return s.op(-1, outbox.Render, "table", "-1").Do(ctx)
+	}}))
+	for chat := int64(-2); chat >= -4; chat-- {
+		s.enqueue(chat, outbox.Render, "table", fmt.Sprint(chat))
+	}
+	s.drain()
+	var order []string
+	for _, c := range s.recorded() {
+		order = append(order, c.name)
+	}
+	render, record := slices.Index(order, "-1"), slices.Index(order, "record")
+	require.Positive(t, render, "the render went: %v", order)
+	assert.Less(t, render, record, "the refused render went before the record: %v", order)
+}
+
 // TestNoticesAShareOfTheGlobalRate: without NoticePerSecond, notices take
 // a third of PerSecond, so that raising the global rate raises theirs.
 func TestNoticesAShareOfTheGlobalRate(t *testing.T) {
