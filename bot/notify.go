@@ -178,6 +178,9 @@ func (n *notices) forget(chat int64) {
 // the group's followers once its message is sent. It is called before the
 // table is shown, so that the render cannot come first.
 func (b *Bot) opened(v storage.View, by storage.User, chat *tgbotapi.Chat) {
+	if !isGroup(chat) {
+		return // nobody follows a private chat: no Announce to write
+	}
 	b.notices.opened(v.Key, opening{by: by, group: groupOf(chat), at: b.clock.Now()})
 }
 
@@ -285,7 +288,7 @@ func (c *command) followFromLink(ctx context.Context, param string) {
 	if !ok {
 		return
 	}
-	title, why := c.b.checkMember(chat, int64(u.ID))
+	chat, title, why := c.b.checkMember(chat, int64(u.ID))
 	if why != "" {
 		c.say(i18n.T(c.lang, why))
 		return
@@ -303,17 +306,18 @@ func (c *command) followFromLink(ctx context.Context, param string) {
 }
 
 // checkMember asks Telegram whether chat is a group the bot is in and the
-// user a member of, and returns the group's title; else why not, as the
-// key of the answer. A group upgraded to a supergroup is followed to it
-// (and moved in storage).
-func (b *Bot) checkMember(chat, user int64) (title string, why i18n.Key) {
+// user a member of, and returns the group as it is now and its title;
+// else why not, as the key of the answer. A group upgraded to a
+// supergroup is followed to it (and moved in storage): the group returned
+// is then the supergroup, where its tables open.
+func (b *Bot) checkMember(chat, user int64) (group int64, title string, why i18n.Key) {
 	for range 2 {
 		kind, title, err := b.api.chatInfo(chat)
 		var status string
 		isMember := false
 		if err == nil {
 			if kind != "group" && kind != "supergroup" {
-				return "", i18n.NotifyNoGroup
+				return 0, "", i18n.NotifyNoGroup
 			}
 			status, isMember, err = b.api.memberStatus(chat, user)
 		}
@@ -324,16 +328,16 @@ func (b *Bot) checkMember(chat, user int64) (title string, why i18n.Key) {
 		}
 		switch {
 		case hasDescription(err, "chat not found"), isForbidden(err):
-			return "", i18n.NotifyNoGroup
+			return 0, "", i18n.NotifyNoGroup
 		case err != nil:
 			b.log.Warn("checking a member for a deep link", "chat", chat, "err", err)
-			return "", i18n.NotifyCheckFailed
+			return 0, "", i18n.NotifyCheckFailed
 		case status == "creator" || status == "administrator" || status == "member" || status == "restricted" && isMember:
-			return title, ""
+			return chat, title, ""
 		}
-		return "", i18n.NotifyNotMember
+		return 0, "", i18n.NotifyNotMember
 	}
-	return "", i18n.NotifyCheckFailed
+	return 0, "", i18n.NotifyCheckFailed
 }
 
 // isForbidden reports whether err is Telegram's 403.

@@ -359,6 +359,26 @@ func TestNotifyFollowsTheSupergroup(t *testing.T) {
 	assert.Equal(t, "https://t.me/c/"+strconv.FormatInt(-super.ID-1_000_000_000_000, 10)+"/"+strconv.Itoa(lobby.MessageID), n.Buttons()[0].URL)
 }
 
+// TestNotifyLinkToAnUpgradedGroup: a deep link given in a basic group that
+// became a supergroup before it was opened follows the supergroup, where
+// the tables open, though the bot never stored the old group.
+func TestNotifyLinkToAnUpgradedGroup(t *testing.T) {
+	h := newHarness(t)
+	h.command("Bob", "notify")
+	m := h.botSays("Bob, I can only write to you once you've started me in a private chat")
+	require.Len(t, m.Buttons(), 1)
+	link := m.Buttons()[0].URL
+	super, err := h.srv.UpgradeToSupergroup(h.group.ID, h.user("Alice").ID)
+	require.NoError(t, err)
+	h.group = super
+	start, err := h.srv.OpenLink(h.user("Bob").ID, link)
+	require.NoError(t, err)
+	h.privately("Bob", start.MessageID, "Done: I'll write to you here when a table opens in")
+	assert.Equal(t, []int64{super.ID}, h.follows("Bob"), "the link follows the supergroup")
+	h.openTable("Alice")
+	h.privately("Bob", start.MessageID, "opened a table")
+}
+
 // TestNoticesAtMostOncePerQuietTime: a group that opens tables again and
 // again tells each follower at most once in ten minutes; a table that
 // opens later is told again. A lobby that is over before its notice goes
