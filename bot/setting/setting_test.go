@@ -190,3 +190,19 @@ func TestReadLang(t *testing.T) {
 	require.ErrorAs(t, err, &p)
 	assert.Equal(t, "I don't speak fr: use en or ru.", p.Message(i18n.EN))
 }
+
+// TestHouseOnAllowsTheHouse: "on" clears a chat's ban of the house, by
+// button and typed alike (from defaults, where the house is allowed, it
+// would change nothing).
+func TestHouseOnAllowsTheHouse(t *testing.T) {
+	banned := defaults()
+	banned.HouseForbidden = true
+	got, err := Press(banned, callback.Data{Action: callback.Setting, Version: banned.Stamp(),
+		Field: callback.FieldHouse, Value: callback.HouseOn})
+	require.NoError(t, err)
+	assert.False(t, got.HouseForbidden, "the button")
+	got, err = Set(banned, "house", "on")
+	require.NoError(t, err)
+	assert.False(t, got.HouseForbidden, "typed")
+	assert.True(t, banned.HouseForbidden, "the argument is left alone")
+}
