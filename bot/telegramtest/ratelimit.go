@@ -26,7 +26,8 @@ type RateLimits struct {
 	Global RateLimit
 	// Group limits each group or supergroup (Telegram: 20 per minute).
 	Group RateLimit
-	// Private limits each private chat (Telegram: 1 per second).
+	// Private limits each private chat, if set; TelegramRateLimits leaves
+	// it off, as Chat stands for Telegram's "about one a second" there.
 	Private RateLimit
 	// Chat limits every chat, group or private, over a short window, on
 	// top of Group or Private: Telegram's "about one a second" in a chat.

@@ -73,7 +73,7 @@ Usage:
   twentyone [run] [-config FILE]           run the bot (the default subcommand); with no token
                                            configured, "twentyone" alone starts the playground
                                            and "twentyone run" stops with how to get one
-  twentyone playground [-port N] [-db FILE] [-seed N] [-config FILE]
+  twentyone playground [-port N] [-host HOST] [-db FILE] [-seed N] [-pace none|telegram] [-config FILE]
                                            try the game in a local web page, no Telegram needed
   twentyone backup -o OUT [-config FILE]   copy the database, also while the bot runs
   twentyone compact -o OUT [-config FILE]  write a compacted copy of the database (bot stopped)
