@@ -441,8 +441,9 @@ func itoa(n int64) string {
 	return string(b)
 }
 
-// TestPaced: with Paced, the playground's Bot API server refuses a group's
-// 21st write within a minute with 429, as Telegram does, and the bot paces
+// TestPaced: with Paced, the playground's Bot API server refuses writes
+// past Telegram's limits with 429 (21 writes at once into a group: past
+// the chat's 3 in any 2 s), and the bot paces
 // its writes into groups (it keeps their times, for a restart); without,
 // nothing limits the writes.
 func TestPaced(t *testing.T) {
@@ -468,6 +469,7 @@ func TestPaced(t *testing.T) {
 			}
 			assert.LessOrEqual(t, accepted, 20, "writes past 20 a minute refused")
 			assert.Positive(t, refused)
+			assert.Positive(t, pg.Server().RateLimited().Chat, "refused by the chat's limit")
 			bob := pg.Server().Users()[1] // in both groups
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
