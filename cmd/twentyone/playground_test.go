@@ -139,20 +139,24 @@ func TestPlaygroundSubcommand(t *testing.T) {
 }
 
 // TestPlaygroundPace: -pace telegram starts the playground under
-// Telegram's rate limits, and says so; the default says how to.
+// Telegram's rate limits, and says so; the default says how to. The
+// playground's own log says what it was started with.
 func TestPlaygroundPace(t *testing.T) {
 	for _, tt := range []struct {
-		args []string
-		says string
+		args  []string
+		says  string
+		paced bool
 	}{
-		{[]string{"playground", "-port", "0"}, "Pace: none (-pace telegram applies Telegram's rate limits)"},
-		{[]string{"playground", "-port", "0", "-pace", "none"}, "Pace: none"},
-		{[]string{"playground", "-port", "0", "-pace", "telegram"}, "Pace: Telegram's rate limits, about 20 writes a minute into a group"},
+		{[]string{"playground", "-port", "0"}, "Pace: none (-pace telegram applies Telegram's rate limits)", false},
+		{[]string{"playground", "-port", "0", "-pace", "none"}, "Pace: none", false},
+		{[]string{"playground", "-port", "0", "-pace", "telegram"}, "Pace: Telegram's rate limits, about 20 writes a minute into a group", true},
 	} {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
-			r := startCLI(t, []string{"TWENTYONE_LOG_LEVEL=warn"}, tt.args...)
+			r := startCLI(t, []string{"TWENTYONE_LOG_LEVEL=info"}, tt.args...)
 			r.stdout.waitMatch(t, urlRe, r.exited)
 			assert.Contains(t, r.stdout.String(), tt.says)
+			started := r.stderr.waitMatch(t, regexp.MustCompile(`playground started.*(paced=\w+)`), r.exited)
+			assert.Contains(t, started, fmt.Sprintf("paced=%t", tt.paced), "the playground was started so")
 			require.Equal(t, exitOK, r.stop(t), r.stderr.String())
 		})
 	}
