@@ -20,3 +20,6 @@ func (b *Bot) Restored() bool {
 	}
 	return started
 }
+
+// NoticeQuiet is noticeQuiet, for the tests.
+const NoticeQuiet = noticeQuiet

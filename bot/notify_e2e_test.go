@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/twentyone-bot/twentyone/bot"
 	"github.com/twentyone-bot/twentyone/bot/callback"
 	"github.com/twentyone-bot/twentyone/bot/outbox"
 	"github.com/twentyone-bot/twentyone/bot/telegramtest"
@@ -131,8 +132,10 @@ func TestNotifyThroughTheDeepLink(t *testing.T) {
 	// Bob's own table reaches Alice, and not Bob.
 	h.command("Alice", "cancel")
 	h.botSays("Table closed.")
+	h.clock.Advance(bot.NoticeQuiet) // Bob could be told of the group again
 	h.openTable("Bob")
 	h.privately("Alice", 0, "Game night: Bob opened a table.")
+	h.restart() // Close sends whatever notice waits
 	assert.Len(t, h.notices("Bob"), 1, "the opener is not told of his own table")
 }
 
