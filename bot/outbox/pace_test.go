@@ -107,6 +107,23 @@ func (s *sim) op(chat int64, class outbox.Class, slot, name string) outbox.Op {
 	}}
 }
 
+// refusedOnce returns a render of the chat's "table" that Telegram answers
+// 429 (retry after 1.5 s) the first time, recorded as "429", and then
+// takes, recorded as the chat's number.
+func (s *sim) refusedOnce(chat int64) outbox.Op {
+	refused := false
+	return outbox.Op{Chat: chat, Slot: "table", Do: func(ctx context.Context) error {
+		if !refused {
+			refused = true
+			s.mu.Lock()
+			s.calls = append(s.calls, call{name: "429", at: s.clock.Now()})
+			s.mu.Unlock()
+			return &outbox.RetryAfterError{After: 1500 * time.Millisecond}
+		}
+		return s.op(chat, outbox.Render, "table", fmt.Sprint(chat)).Do(ctx)
+	}}
+}
+
 func (s *sim) enqueue(chat int64, class outbox.Class, slot, name string) {
 	s.t.Helper()
 	require.NoError(s.t, s.o.Enqueue(s.op(chat, class, slot, name)))
@@ -641,17 +658,7 @@ func TestGlobalSpacingProperties(t *testing.T) {
 func TestRetryAfterKeepsItsPlace(t *testing.T) {
 	s := newSim(t, outbox.Options{Limits: outbox.Limits{PerSecond: 1}})
 	defer s.close()
-	refused := false
-	require.NoError(t, s.o.Enqueue(outbox.Op{Chat: -1, Slot: "table", Do: func(ctx context.Context) error {
-		if !refused {
-			refused = true
-			s.mu.Lock()
-			s.calls = append(s.calls, call{name: "429", at: s.clock.Now()})
-			s.mu.Unlock()
-			return &outbox.RetryAfterError{After: 1500 * time.Millisecond}
-		}
-		return s.op(-1, outbox.Render, "table", "-1").Do(ctx)
-	}}))
+	require.NoError(t, s.o.Enqueue(s.refusedOnce(-1)))
 	for chat := int64(-2); chat >= -6; chat-- {
 		s.enqueue(chat, outbox.Render, "table", fmt.Sprint(chat))
 	}
@@ -756,17 +763,7 @@ func TestRefusedRenderStillGoesFirst(t *testing.T) {
 	defer s.close()
 	s.enqueue(-9, outbox.Render, "table", "-9") // spends the first second
 	s.enqueue(-1, outbox.Retire, "old", "record")
-	refused := false
-	require.NoError(t, s.o.Enqueue(outbox.Op{Chat: -1, Slot: "table", Do: func(ctx context.Context) error {
-		if !refused {
-			refused = true
-			s.mu.Lock()
-			s.calls = append(s.calls, call{name: "429", at: s.clock.Now()})
-			s.mu.Unlock()
-			return &outbox.RetryAfterError{After: 1500 * time.Millisecond}
-		}
-		return s.op(-1, outbox.Render, "table", "-1").Do(ctx)
-	}}))
+	require.NoError(t, s.o.Enqueue(s.refusedOnce(-1)))
 	for chat := int64(-2); chat >= -4; chat-- {
 		s.enqueue(chat, outbox.Render, "table", fmt.Sprint(chat))
 	}
