@@ -136,8 +136,9 @@ func (systemClock) AfterFunc(d time.Duration, f func()) Timer { return time.Afte
 // Notice). Into a group, a Say or a Notice leaves the renders their
 // reserve of the group's pacing (renderReserve), but for a Say that
 // replyAfter renders overtook. While other chats wait for the global
-// budget, a Retire or Say that a render overtook goes right after it, in
-// the chat's turn, as one overtaken enough would (see chatQueue.extra).
+// budget, a Retire or Say that a render overtook, or that was enqueued
+// while the render was in flight, goes right after it, in the chat's
+// turn, as one overtaken enough would (see chatQueue.extra).
 type Class uint8
 
 const (
@@ -359,8 +360,10 @@ type chatQueue struct {
 	// call was its turn, and for extra.
 	resumed bool
 	// extra: a render just overtook a Retire or a reply while other chats
-	// waited for the global budget, and that op goes next, as soon as the
-	// chat's own limits let it, ahead of the ready chats. At their back
+	// waited for the global budget, or one was enqueued while the render
+	// was in flight and other chats waited when it went through, and that
+	// op goes next, as soon as the chat's own limits let it, ahead of the
+	// ready chats. At their back
 	// it would either take the chat's next turn, holding the table's next
 	// render back a whole turn, or keep the chat queued so that its next
 	// press showed sooner than the other chats' presses. Without
@@ -1010,6 +1013,13 @@ func (o *Outbox) call(q *chatQueue, do func(context.Context) error) {
 	case err == nil:
 		q.attempts = 0
 		o.done(q, op, gen)
+		if op.class == Render && !q.extra && q.overtakable() != nil && o.ready.len() > 0 {
+			// A Retire or reply enqueued while the render was in flight
+			// (a game's record, once the new table message went) goes
+			// next, in the chat's turn, as one the render overtook
+			// does (see extra).
+			q.extra, q.resumed = true, true
+		}
 	case errors.As(err, &ra):
 		q.paused, q.resumed = now.Add(ra.After), true
 		q.retry(op)

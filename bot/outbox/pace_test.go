@@ -755,6 +755,36 @@ func TestOvertakenKeepsTheTurn(t *testing.T) {
 	assert.Equal(t, []string{"-2", "-3", "-4", "-1"}, order[record+1:record+5], "then the others' turns, then the chat's: %v", order)
 }
 
+// TestEnqueuedInFlightKeepsTheTurn: a game's record is enqueued while the
+// call that sends the new table message is in flight (bot/tables.go stores
+// the new message before it retires the old one). While other chats wait
+// for the global budget, it goes right after that call, in the chat's
+// turn: at the back of the ready chats it would keep the chat queued, and
+// the table's next render, pressed meanwhile, would take its place and go
+// sooner than the other chats' presses.
+func TestEnqueuedInFlightKeepsTheTurn(t *testing.T) {
+	s := newSim(t, outbox.Options{Limits: outbox.Limits{PerSecond: 1}})
+	defer s.close()
+	s.enqueue(-9, outbox.Render, "table", "-9") // spends the first second
+	newTable, record := s.op(-1, outbox.Render, "table", "-1"), s.op(-1, outbox.Retire, "old", "record")
+	enqueued := make(chan error, 1)
+	require.NoError(t, s.o.Enqueue(outbox.Op{Chat: -1, Slot: "table", Do: func(ctx context.Context) error {
+		err := newTable.Do(ctx)
+		enqueued <- s.o.Enqueue(record)
+		return err
+	}}))
+	for chat := int64(-2); chat >= -4; chat-- {
+		s.enqueue(chat, outbox.Render, "table", fmt.Sprint(chat))
+	}
+	s.drain()
+	require.NoError(t, <-enqueued)
+	var order []string
+	for _, c := range s.recorded() {
+		order = append(order, c.name)
+	}
+	assert.Equal(t, []string{"-9", "-1", "record", "-2", "-3", "-4"}, order)
+}
+
 // TestRefusedRenderStillGoesFirst: a render refused with 429 overtook
 // nothing: once its pause ends it goes before the Retire it seemed to
 // overtake, while other chats wait for the global budget.
