@@ -168,6 +168,14 @@ func mostInWindow(times []time.Time, per time.Duration) int {
 	return most
 }
 
+func names(calls []call) []string {
+	out := make([]string, len(calls))
+	for i, c := range calls {
+		out[i] = c.name
+	}
+	return out
+}
+
 func callTimes(calls []call) []time.Time {
 	out := make([]time.Time, len(calls))
 	for i, c := range calls {
@@ -348,8 +356,8 @@ func TestWaitAndCoalesceObserved(t *testing.T) {
 	assert.Equal(t, 1, coalesced)
 }
 
-// TestPacingProperties: whatever the limits and the ops (renders, replies
-// and notices into one group), no span of GroupWindow holds more than
+// TestPacingProperties: whatever the limits and the ops (renders, replies,
+// notices and Retires into one group), no span of GroupWindow holds more than
 // GroupPerMinute calls into a group (those restored from before a start
 // included), no second more than NoticePerSecond notices, calls into a
 // chat are at least ChatInterval apart, and without a history to honour a
@@ -393,6 +401,8 @@ func TestPacingProperties(t *testing.T) {
 				class = outbox.Say
 			case 2:
 				class = outbox.Notice
+			case 3:
+				class = outbox.Retire
 			}
 			arrivals = append(arrivals, arrival{at, class})
 		}
@@ -438,6 +448,95 @@ func TestPacingProperties(t *testing.T) {
 			from := latest(calls[i-1].at, enqueued[calls[i].name])
 			if wait := calls[i].at.Sub(from); wait > max(interval, l.ChatInterval) {
 				rt.Fatalf("render %s waited %s after the chat's previous call (interval %s)", calls[i].name, wait, interval)
+			}
+		}
+	})
+}
+
+// TestSharingProperties: whatever renders and Retires some chats enqueue
+// under a global limit alone (renders among them that enqueue a Retire
+// while in flight, as a new table message does for the old one's
+// record), no second holds more than PerSecond calls, every Retire is
+// called once, and while a chat's render waits no other chat makes more
+// than two calls: its turn, and the Retire or reply that goes right after
+// it (see chatQueue.extra). The chats share the budget in turn.
+func TestSharingProperties(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		l := outbox.Limits{PerSecond: rapid.IntRange(1, 3).Draw(rt, "per second")}
+		s := newSim(rt, outbox.Options{Limits: l})
+		defer s.close()
+		chats := rapid.IntRange(2, 5).Draw(rt, "chats")
+		n := rapid.IntRange(1, 60).Draw(rt, "ops")
+		enqueued := map[string]time.Time{}
+		chatOf := map[string]int64{}
+		retires := map[string]int{}
+		var mu sync.Mutex // the in-flight enqueues write enqueued from the outbox's goroutines
+		at := time.Duration(0)
+		for i := range n {
+			at += time.Duration(rapid.IntRange(0, 1500).Draw(rt, fmt.Sprint("gap ms ", i))) * time.Millisecond
+			chat := -int64(rapid.IntRange(1, chats).Draw(rt, fmt.Sprint("chat ", i)))
+			kind := rapid.IntRange(0, 3).Draw(rt, fmt.Sprint("kind ", i))
+			s.at(at)
+			name := fmt.Sprint(i)
+			mu.Lock()
+			enqueued[name], chatOf[name] = s.clock.Now(), chat
+			mu.Unlock()
+			switch kind {
+			case 0:
+				retires[name] = 0
+				s.offer(chat, outbox.Retire, name, name)
+			case 1:
+				// a new table message: its Do enqueues the old one's record
+				// (not when a newer render replaced it before its call)
+				record := name + "r"
+				op := s.op(chat, outbox.Render, "table", name)
+				do := op.Do
+				op.Do = func(ctx context.Context) error {
+					err := do(ctx)
+					mu.Lock()
+					enqueued[record], chatOf[record] = s.clock.Now(), chat
+					retires[record] = 0 // its Do ran: the record must go, once
+					mu.Unlock()
+					if err := s.o.Enqueue(s.op(chat, outbox.Retire, record, record)); err != nil {
+						rt.Errorf("enqueue in flight: %v", err)
+					}
+					return err
+				}
+				if err := s.o.Enqueue(op); err != nil && !errors.Is(err, outbox.ErrFull) {
+					rt.Fatalf("enqueue: %v", err)
+				}
+			default:
+				s.offer(chat, outbox.Render, "table", name)
+			}
+		}
+		s.drain()
+		calls := s.recorded()
+		if most := mostInWindow(callTimes(calls), time.Second); most > l.PerSecond {
+			rt.Fatalf("%d calls in a second, limit %d", most, l.PerSecond)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range calls {
+			if _, ok := retires[c.name]; ok {
+				retires[c.name]++
+			}
+		}
+		for name, k := range retires {
+			if k != 1 {
+				rt.Fatalf("Retire %s called %d times", name, k)
+			}
+		}
+		for i, c := range calls {
+			if _, ok := retires[c.name]; ok {
+				continue // a render's wait only
+			}
+			others := map[int64]int{}
+			for j := i - 1; j >= 0 && calls[j].at.After(enqueued[c.name]); j-- {
+				if chat := chatOf[calls[j].name]; chat != chatOf[c.name] {
+					if others[chat]++; others[chat] > 2 {
+						rt.Fatalf("chat %d made %d calls while render %s of chat %d waited: %v", chat, others[chat], c.name, chatOf[c.name], names(calls))
+					}
+				}
 			}
 		}
 	})
@@ -697,10 +796,7 @@ func TestLiveRenderBeforeRetire(t *testing.T) {
 		s.enqueue(-1, outbox.Render, "table", fmt.Sprint("move ", i+2))
 	}
 	s.drain()
-	var order []string
-	for _, c := range s.recorded() {
-		order = append(order, c.name)
-	}
+	order := names(s.recorded())
 	require.GreaterOrEqual(t, len(order), 3)
 	assert.Equal(t, []string{"new game", "move 1"}, order[:2], "the table's render went ahead of the record")
 	record := slices.Index(order, "record")
@@ -737,10 +833,7 @@ func TestOvertakenKeepsTheTurn(t *testing.T) {
 		}
 	}
 	s.drain()
-	var order []string
-	for _, c := range s.recorded() {
-		order = append(order, c.name)
-	}
+	order := names(s.recorded())
 	record := slices.Index(order, "record")
 	require.Positive(t, record, "the record went: %v", order)
 	assert.Equal(t, "-1", order[record-1], "the record follows its chat's render: %v", order)
@@ -778,10 +871,7 @@ func TestEnqueuedInFlightKeepsTheTurn(t *testing.T) {
 	}
 	s.drain()
 	require.NoError(t, <-enqueued)
-	var order []string
-	for _, c := range s.recorded() {
-		order = append(order, c.name)
-	}
+	order := names(s.recorded())
 	assert.Equal(t, []string{"-9", "-1", "record", "-2", "-3", "-4"}, order)
 }
 
@@ -798,10 +888,7 @@ func TestRefusedRenderStillGoesFirst(t *testing.T) {
 		s.enqueue(chat, outbox.Render, "table", fmt.Sprint(chat))
 	}
 	s.drain()
-	var order []string
-	for _, c := range s.recorded() {
-		order = append(order, c.name)
-	}
+	order := names(s.recorded())
 	render, record := slices.Index(order, "-1"), slices.Index(order, "record")
 	require.Positive(t, render, "the render went: %v", order)
 	assert.Less(t, render, record, "the refused render went before the record: %v", order)
