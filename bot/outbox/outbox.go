@@ -138,7 +138,8 @@ func (systemClock) AfterFunc(d time.Duration, f func()) Timer { return time.Afte
 // replyAfter renders overtook. While other chats wait for the global
 // budget, a Retire or Say that a render overtook, or that was enqueued
 // while the render was in flight, goes right after it, in the chat's
-// turn, as one overtaken enough would (see chatQueue.extra).
+// turn, as one overtaken enough would, unless a newer render waits (see
+// chatQueue.extra).
 type Class uint8
 
 const (
@@ -359,15 +360,17 @@ type chatQueue struct {
 	// So after a pause for a failed call (a 429, a temporary error), whose
 	// call was its turn, and for extra.
 	resumed bool
-	// extra: a render just overtook a Retire or a reply while other chats
-	// waited for the global budget, or one was enqueued while the render
-	// was in flight and other chats waited when it went through, and that
-	// op goes next, as soon as the chat's own limits let it, ahead of the
-	// ready chats. At their back
-	// it would either take the chat's next turn, holding the table's next
-	// render back a whole turn, or keep the chat queued so that its next
-	// press showed sooner than the other chats' presses. Without
-	// contention the chat's own pacing orders them (see replyAfter).
+	// extra: a render just went through while other chats waited for
+	// the global budget, and a Retire or a reply waits that it overtook
+	// or that was enqueued while it was in flight (a game's record, once
+	// the new table message went), but no newer render: that op goes
+	// next, as soon as the chat's own limits let it, ahead of the ready
+	// chats. At their back it would either take the chat's next turn,
+	// holding the table's next render back a whole turn, or keep the
+	// chat queued so that its next press showed sooner than the other
+	// chats' presses. A newer render goes first, at the chat's next turn,
+	// and the op after it. Without contention the chat's own pacing
+	// orders them (see replyAfter).
 	extra    bool
 	pace     *pacer // nil: not a group, or no group limit
 	last     time.Time
@@ -543,8 +546,8 @@ func (o *Outbox) replace(q *chatQueue, queued *item, op Op, now time.Time) {
 // pacing it leaves the renders: its first render, else its first Retire
 // or reply (see overtakable), else its first notice, a reply or a notice
 // leaving renderReserve; but its first Retire or reply, as a render, once
-// retireAfter or replyAfter renders went ahead of it, or right after one
-// that did while other chats waited (see chatQueue.extra). The chat has an
+// retireAfter or replyAfter renders went ahead of it, or right after a
+// render while other chats wait (see chatQueue.extra). The chat has an
 // op.
 func (q *chatQueue) pick() (*item, int) {
 	held := q.overtakable()
@@ -949,12 +952,6 @@ func (o *Outbox) start(q *chatQueue, low bool, now time.Time) {
 	q.extra = false
 	if op.class == Render && q.overtakable() != nil {
 		q.overtaken++
-		if o.ready.len() > 0 {
-			// Other chats wait for the global budget: the Retire or
-			// reply this render overtook goes next, in the chat's turn
-			// (see extra).
-			q.extra, q.resumed = true, true
-		}
 	} else {
 		q.overtaken = 0 // a Retire or a reply goes, or none waits
 	}
@@ -1013,12 +1010,8 @@ func (o *Outbox) call(q *chatQueue, do func(context.Context) error) {
 	case err == nil:
 		q.attempts = 0
 		o.done(q, op, gen)
-		if op.class == Render && !q.extra && q.overtakable() != nil && o.ready.len() > 0 {
-			// A Retire or reply enqueued while the render was in flight
-			// (a game's record, once the new table message went) goes
-			// next, in the chat's turn, as one the render overtook
-			// does (see extra).
-			q.extra, q.resumed = true, true
+		if op.class == Render && len(q.renders) == 0 && q.overtakable() != nil && o.ready.len() > 0 {
+			q.extra, q.resumed = true, true // see extra
 		}
 	case errors.As(err, &ra):
 		q.paused, q.resumed = now.Add(ra.After), true
@@ -1044,12 +1037,10 @@ func (o *Outbox) call(q *chatQueue, do func(context.Context) error) {
 }
 
 // retry undoes what starting op counted as done, op being tried again: a
-// render that did not go overtook nothing, so the Retire or reply it
-// seemed to overtake does not go ahead of it (see chatQueue.extra).
+// render that did not go overtook nothing.
 func (q *chatQueue) retry(op *item) {
 	if op.class == Render && q.overtaken > 0 {
 		q.overtaken--
-		q.extra = false
 	}
 }
 

@@ -854,25 +854,45 @@ func TestOvertakenKeepsTheTurn(t *testing.T) {
 // for the global budget, it goes right after that call, in the chat's
 // turn: at the back of the ready chats it would keep the chat queued, and
 // the table's next render, pressed meanwhile, would take its place and go
-// sooner than the other chats' presses.
+// sooner than the other chats' presses. A newer render enqueued in flight
+// as well still goes before it, at the chat's next turn.
 func TestEnqueuedInFlightKeepsTheTurn(t *testing.T) {
-	s := newSim(t, outbox.Options{Limits: outbox.Limits{PerSecond: 1}})
-	defer s.close()
-	s.enqueue(-9, outbox.Render, "table", "-9") // spends the first second
-	newTable, record := s.op(-1, outbox.Render, "table", "-1"), s.op(-1, outbox.Retire, "old", "record")
-	enqueued := make(chan error, 1)
-	require.NoError(t, s.o.Enqueue(outbox.Op{Chat: -1, Slot: "table", Do: func(ctx context.Context) error {
-		err := newTable.Do(ctx)
-		enqueued <- s.o.Enqueue(record)
-		return err
-	}}))
-	for chat := int64(-2); chat >= -4; chat-- {
-		s.enqueue(chat, outbox.Render, "table", fmt.Sprint(chat))
+	tests := []struct {
+		name   string
+		render bool // a newer render is enqueued in flight too
+		want   []string
+	}{
+		{"the record", false, []string{"-9", "-1", "record", "-2", "-3", "-4"}},
+		{"the record and a newer render", true, []string{"-9", "-1", "-2", "-3", "-4", "-1 again", "record"}},
 	}
-	s.drain()
-	require.NoError(t, <-enqueued)
-	order := names(s.recorded())
-	assert.Equal(t, []string{"-9", "-1", "record", "-2", "-3", "-4"}, order)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newSim(t, outbox.Options{Limits: outbox.Limits{PerSecond: 1}})
+			defer s.close()
+			s.enqueue(-9, outbox.Render, "table", "-9") // spends the first second
+			newTable := s.op(-1, outbox.Render, "table", "-1")
+			inFlight := []outbox.Op{s.op(-1, outbox.Retire, "old", "record")}
+			if tt.render {
+				inFlight = append(inFlight, s.op(-1, outbox.Render, "table", "-1 again"))
+			}
+			enqueued := make(chan error, len(inFlight))
+			require.NoError(t, s.o.Enqueue(outbox.Op{Chat: -1, Slot: "table", Do: func(ctx context.Context) error {
+				err := newTable.Do(ctx)
+				for _, op := range inFlight {
+					enqueued <- s.o.Enqueue(op)
+				}
+				return err
+			}}))
+			for chat := int64(-2); chat >= -4; chat-- {
+				s.enqueue(chat, outbox.Render, "table", fmt.Sprint(chat))
+			}
+			s.drain()
+			for range inFlight {
+				require.NoError(t, <-enqueued)
+			}
+			assert.Equal(t, tt.want, names(s.recorded()))
+		})
+	}
 }
 
 // TestRefusedRenderStillGoesFirst: a render refused with 429 overtook
