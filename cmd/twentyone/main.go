@@ -247,11 +247,27 @@ func (c *CLI) run(ctx context.Context, args []string, orPlayground bool) (err er
 		}
 		return err
 	}
+	return c.serve(ctx, m, log, "stopped")
+}
+
+// service is what runs until a signal or its own failure: Main, or the
+// playground.
+type service interface {
+	// Err delivers the failure that stops the service.
+	Err() <-chan error
+	// Close stops the service within ctx.
+	Close(ctx context.Context) error
+}
+
+// serve waits for a signal (ctx done) or s's failure, stops listening for
+// signals, and closes s within shutdownTimeout, logging stopped once it
+// closed. It returns the failure and the close's error, joined.
+func (c *CLI) serve(ctx context.Context, s service, log *slog.Logger, stopped string) error {
 	var runErr error
 	select {
 	case <-ctx.Done():
 		log.Info("signal received: shutting down")
-	case runErr = <-m.Err():
+	case runErr = <-s.Err():
 		log.Error("stopping after a failure", "err", runErr)
 	}
 	if c.StopSignals != nil {
@@ -260,11 +276,11 @@ func (c *CLI) run(ctx context.Context, args []string, orPlayground bool) (err er
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
 	defer cancel()
 	start := time.Now()
-	if err := m.Close(sctx); err != nil {
+	if err := s.Close(sctx); err != nil {
 		log.Error("shutdown", "err", err, "took", time.Since(start))
 		return errors.Join(runErr, err)
 	}
-	log.Info("stopped", "took", time.Since(start))
+	log.Info(stopped, "took", time.Since(start))
 	return runErr
 }
 

@@ -11,7 +11,6 @@ import (
 	"net"
 	"strconv"
 	"syscall"
-	"time"
 
 	"github.com/twentyone-bot/twentyone/bot/playground"
 )
@@ -128,23 +127,5 @@ func (c *CLI) runPlayground(ctx context.Context, cfg *Config, pf playgroundFlags
 
 `, p.URL(), db, decks, pace)
 
-	var runErr error
-	select {
-	case <-ctx.Done():
-		log.Info("signal received: shutting down")
-	case runErr = <-p.Err():
-		log.Error("stopping after a failure", "err", runErr)
-	}
-	if c.StopSignals != nil {
-		c.StopSignals()
-	}
-	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
-	defer cancel()
-	start := time.Now()
-	if err := p.Close(sctx); err != nil {
-		log.Error("shutdown", "err", err, "took", time.Since(start))
-		return errors.Join(runErr, err)
-	}
-	log.Info("playground stopped", "took", time.Since(start))
-	return runErr
+	return c.serve(ctx, p, log, "playground stopped")
 }
