@@ -74,6 +74,7 @@ type chat struct {
 	mu      sync.Mutex
 	view    tableView // the newest table message
 	shown   bool
+	reads   uint64 // table messages read into view, for waitHouse
 	pending *pendingPress
 	wake    chan struct{}
 	done    bool // drained
@@ -146,8 +147,10 @@ func (d *driver) route() {
 					v.version = max(v.version, p.to) // not behind the press it shows
 				}
 				c.view = v
+				c.reads++
 			case !c.shown || v.version >= c.view.version:
 				c.view, c.shown = v, true
+				c.reads++
 				if p := c.pending; p != nil && !p.moved && v.version > p.version {
 					p.moved, p.to, p.latency = true, v.version, e.Time.Sub(p.at)
 				}
@@ -463,14 +466,20 @@ func (c *chat) showsHouse() bool {
 	return c.view.house
 }
 
-// waitHouse waits until the chat's table no longer waits for the house,
-// at most d; false when it still does.
+// waitHouse waits until the chat's table shows a move of the house or no
+// longer waits for it, at most d; false when neither happened. A house
+// that draws is to move again: under the global budget each of its moves
+// waits for its render's turn, so that its whole turn may take longer
+// than d.
 func (c *chat) waitHouse(ctx context.Context, d time.Duration) bool {
 	timer := time.NewTimer(d)
 	defer timer.Stop()
+	c.mu.Lock()
+	reads := c.reads
+	c.mu.Unlock()
 	for {
 		c.mu.Lock()
-		moved := c.view.phase != phaseHouse
+		moved := c.view.phase != phaseHouse || c.reads != reads
 		c.mu.Unlock()
 		if moved {
 			return true

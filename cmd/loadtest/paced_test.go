@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -240,4 +241,45 @@ func TestServerLimits(t *testing.T) {
 		assert.Equal(t, tt.want, l.Global.Limit, "global rate %d", tt.rate)
 		assert.Equal(t, telegramtest.TelegramRateLimits().Group, l.Group)
 	}
+}
+
+// TestWaitHouse: a house that draws is to move again, and its table still
+// waits for it: each of its moves shown ends the wait, so that a house
+// whose moves each wait a turn of the global budget is no stall; a table
+// that shows nothing new is one, once d passed.
+func TestWaitHouse(t *testing.T) {
+	tests := []struct {
+		name  string
+		phase phase // the table's phase after the move
+	}{
+		{"the house moves again", phaseHouse},
+		{"a player's turn", phaseDrawing},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := &chat{wake: make(chan struct{}, 1), view: tableView{phase: phaseHouse}}
+			done := make(chan bool, 1)
+			go func() { done <- c.waitHouse(context.Background(), time.Minute) }()
+			deadline := time.After(30 * time.Second)
+			for {
+				// Shown over and over until the wait, which notes the
+				// reads when it starts, returns.
+				c.mu.Lock()
+				c.view.phase = tt.phase
+				c.reads++
+				c.mu.Unlock()
+				c.signal()
+				select {
+				case ok := <-done:
+					assert.True(t, ok)
+					return
+				case <-deadline:
+					t.Fatal("the wait did not end on a move shown")
+				case <-time.After(10 * time.Millisecond):
+				}
+			}
+		})
+	}
+	c := &chat{wake: make(chan struct{}, 1), view: tableView{phase: phaseHouse}}
+	assert.False(t, c.waitHouse(context.Background(), 20*time.Millisecond), "nothing shown: a stall")
 }
