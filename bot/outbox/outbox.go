@@ -138,7 +138,8 @@ func (systemClock) AfterFunc(d time.Duration, f func()) Timer { return time.Afte
 // replyAfter renders overtook. While other chats wait for the global
 // budget, a Retire or Say that a render overtook, or that was enqueued
 // while the render was in flight, goes right after it, in the chat's
-// turn, as one overtaken enough would, unless a newer render waits (see
+// turn, as one overtaken enough would (taking the renders' reserve),
+// unless a newer render waited when it went through (see
 // chatQueue.extra).
 type Class uint8
 
@@ -365,12 +366,14 @@ type chatQueue struct {
 	// or that was enqueued while it was in flight (a game's record, once
 	// the new table message went), but no newer render: that op goes
 	// next, as soon as the chat's own limits let it, ahead of the ready
-	// chats. At their back it would either take the chat's next turn,
-	// holding the table's next render back a whole turn, or keep the
-	// chat queued so that its next press showed sooner than the other
-	// chats' presses. A newer render goes first, at the chat's next turn,
-	// and the op after it. Without contention the chat's own pacing
-	// orders them (see replyAfter).
+	// chats, taking the group's last token as a render would. At their
+	// back it would either take the chat's next turn, holding the
+	// table's next render back a whole turn, or keep the chat queued so
+	// that its next press showed sooner than the other chats' presses.
+	// A newer render waiting when the render went through goes first, at
+	// the chat's next turn, and the op after it; one enqueued after goes
+	// at the chat's next turn, after the op. Without contention the
+	// chat's own pacing orders them (see replyAfter).
 	extra    bool
 	pace     *pacer // nil: not a group, or no group limit
 	last     time.Time
@@ -379,10 +382,12 @@ type chatQueue struct {
 	// waited, since one of them last started (see replyAfter).
 	overtaken int
 	// running is the op in flight and the generation it was called at;
-	// runningSay whether it is a Say or a Notice.
-	running    *item
-	runningGen int
-	runningSay bool
+	// runningSay whether it is a Say or a Notice, runningExtra whether it
+	// went as the chat's extra.
+	running      *item
+	runningGen   int
+	runningSay   bool
+	runningExtra bool
 }
 
 func (q *chatQueue) len() int {
@@ -926,7 +931,11 @@ func (o *Outbox) globalDelay(now time.Time) time.Duration {
 // replies all went stale waits in lowReady for the notices' turn.
 func (o *Outbox) start(q *chatQueue, low bool, now time.Time) {
 	q.where = nowhere
-	if !o.dropStale(q) {
+	left := o.dropStale(q)
+	if q.overtakable() == nil {
+		q.extra = false // the op it was for went stale
+	}
+	if !left {
 		if o.idle(q, now) {
 			o.forget(q.id)
 		}
@@ -949,7 +958,7 @@ func (o *Outbox) start(q *chatQueue, low bool, now time.Time) {
 			o.called[q.id] = struct{}{}
 		}
 	}
-	q.extra = false
+	q.runningExtra, q.extra = q.extra && op.class != Render, false
 	if op.class == Render && q.overtakable() != nil {
 		q.overtaken++
 	} else {
@@ -1037,11 +1046,14 @@ func (o *Outbox) call(q *chatQueue, do func(context.Context) error) {
 }
 
 // retry undoes what starting op counted as done, op being tried again: a
-// render that did not go overtook nothing.
+// render that did not go overtook nothing, and an op that went as the
+// chat's extra is it still, for the turn the chat keeps (see
+// chatQueue.resumed).
 func (q *chatQueue) retry(op *item) {
 	if op.class == Render && q.overtaken > 0 {
 		q.overtaken--
 	}
+	q.extra = q.runningExtra
 }
 
 // safely runs do, turning a panic into an error that gives the op up.

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -893,6 +894,83 @@ func TestEnqueuedInFlightKeepsTheTurn(t *testing.T) {
 			assert.Equal(t, tt.want, names(s.recorded()))
 		})
 	}
+}
+
+// TestRefusedExtraKeepsTheTurn: a record that went right after its
+// table's render (extra) and was answered 429 is still what the chat's
+// kept turn is for: a render pressed during the pause does not take that
+// turn, but waits behind the chats that waited before it.
+func TestRefusedExtraKeepsTheTurn(t *testing.T) {
+	s := newSim(t, outbox.Options{Limits: outbox.Limits{PerSecond: 1}})
+	defer s.close()
+	s.enqueue(-9, outbox.Render, "table", "-9") // spends the first second
+	refused := false
+	record := outbox.Op{Chat: -1, Class: outbox.Retire, Slot: "old", Do: func(ctx context.Context) error {
+		if !refused {
+			refused = true
+			return &outbox.RetryAfterError{After: 1500 * time.Millisecond}
+		}
+		return s.op(-1, outbox.Retire, "old", "record").Do(ctx)
+	}}
+	newTable := s.op(-1, outbox.Render, "table", "r1")
+	enqueued := make(chan error, 1)
+	require.NoError(t, s.o.Enqueue(outbox.Op{Chat: -1, Slot: "table", Do: func(ctx context.Context) error {
+		err := newTable.Do(ctx)
+		enqueued <- s.o.Enqueue(record)
+		return err
+	}}))
+	for chat := int64(-2); chat >= -5; chat-- {
+		s.enqueue(chat, outbox.Render, "table", fmt.Sprint(chat))
+	}
+	s.at(2 * time.Second) // r1 went at 1 s, the record was refused at 2 s
+	require.NoError(t, <-enqueued)
+	s.enqueue(-1, outbox.Render, "table", "r2") // pressed during the pause
+	s.drain()
+	order := names(s.recorded())
+	record2, r2 := slices.Index(order, "record"), slices.Index(order, "r2")
+	require.Positive(t, record2, "the record went: %v", order)
+	assert.Less(t, record2, r2, "the record goes in the kept turn: %v", order)
+	for chat := int64(-2); chat >= -5; chat-- {
+		assert.Less(t, slices.Index(order, fmt.Sprint(chat)), r2, "chat %d waited before r2: %v", chat, order)
+	}
+}
+
+// TestStaleExtraIsForgotten: a nudge enqueued while its table's render was
+// in flight was to go right after it (extra), but went stale before its
+// turn. Later, with no other chat waiting, the chat's next render goes
+// before its next reply, as a waiting render always does.
+func TestStaleExtraIsForgotten(t *testing.T) {
+	l := outbox.TelegramLimits()
+	l.PerSecond = 1
+	s := newSim(t, outbox.Options{Limits: l})
+	defer s.close()
+	s.enqueue(-9, outbox.Render, "table", "-9") // spends the first second
+	var stale atomic.Bool
+	nudge := s.op(-1, outbox.Say, "nudge", "nudge")
+	nudge.Stale = stale.Load
+	render := s.op(-1, outbox.Render, "table", "r1")
+	enqueued := make(chan error, 1)
+	require.NoError(t, s.o.Enqueue(outbox.Op{Chat: -1, Slot: "table", Do: func(ctx context.Context) error {
+		err := render.Do(ctx)
+		enqueued <- s.o.Enqueue(nudge)
+		return err
+	}}))
+	s.enqueue(-2, outbox.Render, "table", "-2")
+	s.enqueue(-3, outbox.Render, "table", "-3")
+	s.at(1500 * time.Millisecond) // r1 went at 1 s; its nudge waits for the chat's second
+	require.NoError(t, <-enqueued)
+	stale.Store(true) // its turn passed
+	s.drain()
+	s.at(25 * time.Second)
+	s.enqueue(-5, outbox.Render, "table", "-5") // spends this second: both of the chat's ops wait
+	s.settle()
+	s.enqueue(-1, outbox.Say, "", "reply")
+	s.enqueue(-1, outbox.Render, "table", "r2")
+	s.drain()
+	order := names(s.recorded())
+	assert.NotContains(t, order, "nudge")
+	require.GreaterOrEqual(t, len(order), 2)
+	assert.Equal(t, []string{"r2", "reply"}, order[len(order)-2:], "the render goes first: %v", order)
 }
 
 // TestRefusedRenderStillGoesFirst: a render refused with 429 overtook
