@@ -280,10 +280,16 @@ func (d *driver) playChat(ctx context.Context, c *chat) {
 			return
 		}
 		if v.phase == phaseHouse {
-			// Nothing to press while the house thinks: wait for its move.
-			if !c.waitHouse(ctx, d.cfg.PressTimeout) && ctx.Err() == nil {
-				d.stalls.Add(1)
-				c.resync(d.srv)
+			// Nothing to press while the house thinks: wait for its
+			// moves, each shown (a house that draws moves again).
+			for c.houseToMove() {
+				if !c.waitHouse(ctx, d.cfg.PressTimeout) {
+					if ctx.Err() == nil {
+						d.stalls.Add(1)
+						c.resync(d.srv)
+					}
+					break
+				}
 			}
 			continue
 		}
