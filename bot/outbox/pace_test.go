@@ -108,12 +108,11 @@ func (s *sim) op(chat int64, class outbox.Class, slot, name string) outbox.Op {
 	}}
 }
 
-// refusedOnce returns a render of the chat's "table" that Telegram answers
-// 429 (retry after 1.5 s) the first time, recorded as "429", and then
-// takes, recorded as the chat's number.
-func (s *sim) refusedOnce(chat int64) outbox.Op {
-	refused := false
-	return outbox.Op{Chat: chat, Slot: "table", Do: func(ctx context.Context) error {
+// refusedOnce returns op as Telegram answers it: 429 (retry after 1.5 s)
+// the first time, recorded as "429", and then taken.
+func (s *sim) refusedOnce(op outbox.Op) outbox.Op {
+	refused, do := false, op.Do
+	op.Do = func(ctx context.Context) error {
 		if !refused {
 			refused = true
 			s.mu.Lock()
@@ -121,8 +120,25 @@ func (s *sim) refusedOnce(chat int64) outbox.Op {
 			s.mu.Unlock()
 			return &outbox.RetryAfterError{After: 1500 * time.Millisecond}
 		}
-		return s.op(chat, outbox.Render, "table", fmt.Sprint(chat)).Do(ctx)
-	}}
+		return do(ctx)
+	}
+	return op
+}
+
+// inFlight returns op with a call that, once made, enqueues each op of
+// then, as the call that sends a new table message enqueues the old one's
+// record; each Enqueue's error goes to the channel. The call must be made
+// once.
+func (s *sim) inFlight(op outbox.Op, then ...outbox.Op) (outbox.Op, <-chan error) {
+	errs, do := make(chan error, len(then)), op.Do
+	op.Do = func(ctx context.Context) error {
+		err := do(ctx)
+		for _, next := range then {
+			errs <- s.o.Enqueue(next)
+		}
+		return err
+	}
+	return op, errs
 }
 
 func (s *sim) enqueue(chat int64, class outbox.Class, slot, name string) {
@@ -758,7 +774,7 @@ func TestGlobalSpacingProperties(t *testing.T) {
 func TestRetryAfterKeepsItsPlace(t *testing.T) {
 	s := newSim(t, outbox.Options{Limits: outbox.Limits{PerSecond: 1}})
 	defer s.close()
-	require.NoError(t, s.o.Enqueue(s.refusedOnce(-1)))
+	require.NoError(t, s.o.Enqueue(s.refusedOnce(s.op(-1, outbox.Render, "table", "-1"))))
 	for chat := int64(-2); chat >= -6; chat-- {
 		s.enqueue(chat, outbox.Render, "table", fmt.Sprint(chat))
 	}
@@ -871,24 +887,17 @@ func TestEnqueuedInFlightKeepsTheTurn(t *testing.T) {
 			s := newSim(t, outbox.Options{Limits: outbox.Limits{PerSecond: 1}})
 			defer s.close()
 			s.enqueue(-9, outbox.Render, "table", "-9") // spends the first second
-			newTable := s.op(-1, outbox.Render, "table", "-1")
-			inFlight := []outbox.Op{s.op(-1, outbox.Retire, "old", "record")}
+			then := []outbox.Op{s.op(-1, outbox.Retire, "old", "record")}
 			if tt.render {
-				inFlight = append(inFlight, s.op(-1, outbox.Render, "table", "-1 again"))
+				then = append(then, s.op(-1, outbox.Render, "table", "-1 again"))
 			}
-			enqueued := make(chan error, len(inFlight))
-			require.NoError(t, s.o.Enqueue(outbox.Op{Chat: -1, Slot: "table", Do: func(ctx context.Context) error {
-				err := newTable.Do(ctx)
-				for _, op := range inFlight {
-					enqueued <- s.o.Enqueue(op)
-				}
-				return err
-			}}))
+			newTable, enqueued := s.inFlight(s.op(-1, outbox.Render, "table", "-1"), then...)
+			require.NoError(t, s.o.Enqueue(newTable))
 			for chat := int64(-2); chat >= -4; chat-- {
 				s.enqueue(chat, outbox.Render, "table", fmt.Sprint(chat))
 			}
 			s.drain()
-			for range inFlight {
+			for range then {
 				require.NoError(t, <-enqueued)
 			}
 			assert.Equal(t, tt.want, names(s.recorded()))
@@ -904,21 +913,9 @@ func TestRefusedExtraKeepsTheTurn(t *testing.T) {
 	s := newSim(t, outbox.Options{Limits: outbox.Limits{PerSecond: 1}})
 	defer s.close()
 	s.enqueue(-9, outbox.Render, "table", "-9") // spends the first second
-	refused := false
-	record := outbox.Op{Chat: -1, Class: outbox.Retire, Slot: "old", Do: func(ctx context.Context) error {
-		if !refused {
-			refused = true
-			return &outbox.RetryAfterError{After: 1500 * time.Millisecond}
-		}
-		return s.op(-1, outbox.Retire, "old", "record").Do(ctx)
-	}}
-	newTable := s.op(-1, outbox.Render, "table", "r1")
-	enqueued := make(chan error, 1)
-	require.NoError(t, s.o.Enqueue(outbox.Op{Chat: -1, Slot: "table", Do: func(ctx context.Context) error {
-		err := newTable.Do(ctx)
-		enqueued <- s.o.Enqueue(record)
-		return err
-	}}))
+	newTable, enqueued := s.inFlight(s.op(-1, outbox.Render, "table", "r1"),
+		s.refusedOnce(s.op(-1, outbox.Retire, "old", "record")))
+	require.NoError(t, s.o.Enqueue(newTable))
 	for chat := int64(-2); chat >= -5; chat-- {
 		s.enqueue(chat, outbox.Render, "table", fmt.Sprint(chat))
 	}
@@ -948,13 +945,8 @@ func TestStaleExtraIsForgotten(t *testing.T) {
 	var stale atomic.Bool
 	nudge := s.op(-1, outbox.Say, "nudge", "nudge")
 	nudge.Stale = stale.Load
-	render := s.op(-1, outbox.Render, "table", "r1")
-	enqueued := make(chan error, 1)
-	require.NoError(t, s.o.Enqueue(outbox.Op{Chat: -1, Slot: "table", Do: func(ctx context.Context) error {
-		err := render.Do(ctx)
-		enqueued <- s.o.Enqueue(nudge)
-		return err
-	}}))
+	render, enqueued := s.inFlight(s.op(-1, outbox.Render, "table", "r1"), nudge)
+	require.NoError(t, s.o.Enqueue(render))
 	s.enqueue(-2, outbox.Render, "table", "-2")
 	s.enqueue(-3, outbox.Render, "table", "-3")
 	s.at(1500 * time.Millisecond) // r1 went at 1 s; its nudge waits for the chat's second
@@ -981,7 +973,7 @@ func TestRefusedRenderStillGoesFirst(t *testing.T) {
 	defer s.close()
 	s.enqueue(-9, outbox.Render, "table", "-9") // spends the first second
 	s.enqueue(-1, outbox.Retire, "old", "record")
-	require.NoError(t, s.o.Enqueue(s.refusedOnce(-1)))
+	require.NoError(t, s.o.Enqueue(s.refusedOnce(s.op(-1, outbox.Render, "table", "-1"))))
 	for chat := int64(-2); chat >= -4; chat-- {
 		s.enqueue(chat, outbox.Render, "table", fmt.Sprint(chat))
 	}
