@@ -3,7 +3,7 @@ package bot
 import (
 	"time"
 
-	"github.com/twentyone-bot/twentyone/bot/outbox"
+	"github.com/twentyone-bot/twentyone/bot/clock"
 )
 
 // Clock tells the time and runs functions later. The bot's timeouts use it,
@@ -15,7 +15,7 @@ type Clock interface {
 }
 
 // Timer is a function scheduled by a Clock.
-type Timer = outbox.Timer
+type Timer = clock.Timer
 
 // SystemClock is the real clock.
 type SystemClock struct{}

@@ -18,8 +18,8 @@ import (
 
 	"github.com/twentyone-bot/twentyone/bot"
 	"github.com/twentyone-bot/twentyone/bot/callback"
+	"github.com/twentyone-bot/twentyone/bot/clock/clocktest"
 	"github.com/twentyone-bot/twentyone/bot/outbox"
-	"github.com/twentyone-bot/twentyone/bot/outbox/outboxtest"
 	"github.com/twentyone-bot/twentyone/bot/telegramtest"
 	"github.com/twentyone-bot/twentyone/game"
 	"github.com/twentyone-bot/twentyone/game/gametest"
@@ -36,8 +36,8 @@ const step = 100 * time.Millisecond
 // newFakeClock returns the clock of a harness: the bot's timeouts (and,
 // when paced, its pacing and the server's limits) run on it, and move
 // only when the test moves it.
-func newFakeClock() *outboxtest.Clock {
-	return outboxtest.NewClock(time.Date(2026, 12, 2, 18, 30, 0, 0, time.UTC))
+func newFakeClock() *clocktest.Clock {
+	return clocktest.NewClock(time.Date(2026, 12, 2, 18, 30, 0, 0, time.UTC))
 }
 
 // harness is a group chat on our Bot API server, a real BoltDB file and the
@@ -47,7 +47,7 @@ type harness struct {
 	srv    *telegramtest.Server
 	store  *storage.Store
 	bot    *bot.Bot
-	clock  *outboxtest.Clock
+	clock  *clocktest.Clock
 	deck   *gametest.Stacked
 	dbPath string
 	group  telegramtest.Chat

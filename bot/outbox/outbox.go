@@ -32,6 +32,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/twentyone-bot/twentyone/bot/clock"
 )
 
 // Limits says how fast the outbox may call. A zero field is no limit.
@@ -108,23 +110,6 @@ func (l Limits) GroupBurstSize() int {
 	}
 	return min(b, l.GroupPerMinute)
 }
-
-// Clock tells the time and runs functions later: the outbox paces by it.
-type Clock interface {
-	Now() time.Time
-	AfterFunc(d time.Duration, f func()) Timer
-}
-
-// Timer is a function scheduled by a Clock.
-type Timer interface {
-	// Stop prevents the function from running, if it has not yet.
-	Stop() bool
-}
-
-type systemClock struct{}
-
-func (systemClock) Now() time.Time                            { return time.Now() }
-func (systemClock) AfterFunc(d time.Duration, f func()) Timer { return time.AfterFunc(d, f) }
 
 // Class orders the waiting ops of a chat: a waiting Render goes before any
 // waiting Retire or Say, so that a chat's live messages are never held up
@@ -272,7 +257,7 @@ type Options struct {
 	OnCoalesce func()
 	// Clock is the clock the outbox paces by (every limit, the notices'
 	// included); default the system clock.
-	Clock Clock
+	Clock clock.Clock
 	// KeepHistory makes the outbox remember which groups it called since
 	// the last TakeHistory.
 	KeepHistory bool
@@ -281,7 +266,7 @@ type Options struct {
 // Outbox queues and paces ops. Its methods are safe for concurrent use.
 type Outbox struct {
 	opts   Options
-	clock  Clock
+	clock  clock.Clock
 	global *pacer  // nil: no limit over all chats
 	notice *window // nil: no limit of the notices' own
 
@@ -451,7 +436,7 @@ func New(opts Options) *Outbox {
 		opts.Logger = slog.Default()
 	}
 	if opts.Clock == nil {
-		opts.Clock = systemClock{}
+		opts.Clock = clock.System{}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	o := &Outbox{opts: opts, clock: opts.Clock, chats: make(map[int64]*chatQueue), ctx: ctx, cancel: cancel,
@@ -817,7 +802,7 @@ func (o *Outbox) Close(ctx context.Context) error {
 // they come due. It returns when nothing waits and nothing is in flight.
 func (o *Outbox) dispatch() {
 	defer o.wg.Done()
-	var timer Timer
+	var timer clock.Timer
 	defer func() {
 		if timer != nil {
 			timer.Stop()

@@ -15,8 +15,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
 
+	"github.com/twentyone-bot/twentyone/bot/clock/clocktest"
 	"github.com/twentyone-bot/twentyone/bot/outbox"
-	"github.com/twentyone-bot/twentyone/bot/outbox/outboxtest"
 )
 
 // call is a call an op of a sim made; say: of a Say or a Notice.
@@ -37,7 +37,7 @@ type failer interface {
 // sim runs an outbox on a manual clock and records its calls.
 type sim struct {
 	t     failer
-	clock *outboxtest.Clock
+	clock *clocktest.Clock
 	o     *outbox.Outbox
 	start time.Time
 
@@ -46,7 +46,7 @@ type sim struct {
 }
 
 func newSim(t failer, opts outbox.Options) *sim {
-	s := &sim{t: t, clock: outboxtest.NewClock(time.Date(2026, 12, 2, 18, 30, 0, 0, time.UTC))}
+	s := &sim{t: t, clock: clocktest.NewClock(time.Date(2026, 12, 2, 18, 30, 0, 0, time.UTC))}
 	s.start = s.clock.Now()
 	opts.Clock = s.clock
 	s.o = outbox.New(opts)

@@ -1,16 +1,17 @@
-// Package outboxtest helps tests run the outbox, and what paces by it, on
-// a clock they move by hand.
-package outboxtest
+// Package clocktest is a clock.Clock that tests move by hand: the bot's
+// deadlines, its pacing and the test server's limits run on it, and a
+// minute passes in no time.
+package clocktest
 
 import (
 	"sort"
 	"sync"
 	"time"
 
-	"github.com/twentyone-bot/twentyone/bot/outbox"
+	"github.com/twentyone-bot/twentyone/bot/clock"
 )
 
-// Clock is an outbox.Clock that moves only when a test moves it. Its
+// Clock is a clock.Clock that moves only when a test moves it. Its
 // methods are safe for concurrent use.
 type Clock struct {
 	mu     sync.Mutex
@@ -37,7 +38,7 @@ func (c *Clock) Now() time.Time {
 
 // AfterFunc runs f once the clock has been moved by d; like
 // time.AfterFunc, at once (in its own goroutine) when d is not positive.
-func (c *Clock) AfterFunc(d time.Duration, f func()) outbox.Timer {
+func (c *Clock) AfterFunc(d time.Duration, f func()) clock.Timer {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	t := &timer{c: c, at: c.now.Add(d), f: f}

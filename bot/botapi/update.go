@@ -1,0 +1,135 @@
+package botapi
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+)
+
+// Update is a Telegram update with the fields tgbotapi v5.5.1 does not
+// know: the forum topic a message belongs to. A message's
+// reply_to_message is only a reply its sender made: the one Telegram
+// implies in a topic is dropped (see implicitReply).
+type Update struct {
+	tgbotapi.Update
+	// Thread is the forum topic of the message (or of the pressed
+	// message), 0 outside topics.
+	Thread int
+}
+
+// topicFields are the fields of a message read from the raw update.
+type topicFields struct {
+	ThreadID int  `json:"message_thread_id"`
+	IsTopic  bool `json:"is_topic_message"`
+	Reply    *struct {
+		MessageID    int       `json:"message_id"`
+		TopicCreated *struct{} `json:"forum_topic_created"`
+	} `json:"reply_to_message"`
+}
+
+// implicitReply reports whether the message's reply_to_message is the
+// first message of its forum topic, which Telegram puts into every
+// message of a topic that replies to nothing (telegram-bot-api Client.cpp,
+// get_implicit_reply_to_message_id): no reply the sender made. A reply
+// to the topic's first message itself reads the same, and is no reply to
+// a person either.
+func (f *topicFields) implicitReply() bool {
+	if f == nil || f.Reply == nil {
+		return false
+	}
+	return f.Reply.TopicCreated != nil || f.IsTopic && f.Reply.MessageID == f.ThreadID
+}
+
+func (f *topicFields) thread() int {
+	if f == nil || !f.IsTopic {
+		return 0 // a reply thread outside a forum topic is no topic
+	}
+	return f.ThreadID
+}
+
+// Decode decodes a raw update.
+func Decode(raw []byte) (Update, error) {
+	var u Update
+	if err := json.Unmarshal(raw, &u.Update); err != nil {
+		return u, fmt.Errorf("decoding an update: %w", err)
+	}
+	var extra struct {
+		Message       *topicFields `json:"message"`
+		CallbackQuery *struct {
+			Message *topicFields `json:"message"`
+		} `json:"callback_query"`
+	}
+	if err := json.Unmarshal(raw, &extra); err != nil {
+		return u, fmt.Errorf("decoding an update: %w", err)
+	}
+	switch {
+	case extra.Message != nil:
+		u.Thread = extra.Message.thread()
+		if extra.Message.implicitReply() && u.Message != nil {
+			u.Message.ReplyToMessage = nil
+		}
+	case extra.CallbackQuery != nil:
+		u.Thread = extra.CallbackQuery.Message.thread()
+	}
+	return u, nil
+}
+
+// UpdateID returns the update_id of a raw update: a positive number, as
+// the Bot API sends.
+func UpdateID(raw []byte) (int, error) {
+	var id struct {
+		UpdateID *int `json:"update_id"`
+	}
+	if err := json.Unmarshal(raw, &id); err != nil {
+		return 0, fmt.Errorf("decoding an update's id: %w", err)
+	}
+	if id.UpdateID == nil || *id.UpdateID <= 0 {
+		return 0, errors.New("an update without a positive update_id")
+	}
+	return *id.UpdateID, nil
+}
+
+// Chat returns the chat the update belongs to, 0 when none.
+func (u *Update) Chat() int64 {
+	switch {
+	case u.Message != nil && u.Message.Chat != nil:
+		return u.Message.Chat.ID
+	case u.CallbackQuery != nil && u.CallbackQuery.Message != nil && u.CallbackQuery.Message.Chat != nil:
+		return u.CallbackQuery.Message.Chat.ID
+	case u.MyChatMember != nil:
+		return u.MyChatMember.Chat.ID
+	}
+	return 0
+}
+
+// Kind names the update's kind, for metrics and logs: the field it holds,
+// among those tgbotapi v5.5.1 decodes, "other" for the rest.
+func (u *Update) Kind() string {
+	switch {
+	case u.CallbackQuery != nil:
+		return "callback_query"
+	case u.Message != nil:
+		return "message"
+	case u.MyChatMember != nil:
+		return "my_chat_member"
+	case u.EditedMessage != nil:
+		return "edited_message"
+	case u.ChannelPost != nil:
+		return "channel_post"
+	case u.EditedChannelPost != nil:
+		return "edited_channel_post"
+	case u.ChatMember != nil:
+		return "chat_member"
+	case u.ChatJoinRequest != nil:
+		return "chat_join_request"
+	case u.InlineQuery != nil, u.ChosenInlineResult != nil:
+		return "inline_query"
+	case u.ShippingQuery != nil, u.PreCheckoutQuery != nil:
+		return "payment"
+	case u.Poll != nil, u.PollAnswer != nil:
+		return "poll"
+	}
+	return "other"
+}
