@@ -27,9 +27,9 @@ func TestCloseWaitsForTheChats(t *testing.T) {
 	closing := make(chan struct{})
 	b.stopRestore = func() { close(closing) } // the first thing Close does
 	sent := errors.New("the handler did not run")
-	b.onChat(group.ID, "message", func() {
+	b.onChat(group.ID, "message", func(ctx context.Context) {
 		<-closing
-		_, sent = b.api.sendMessage(group.ID, 0, render.Message{Text: "still here"}, 0)
+		_, sent = b.api.Send(ctx, group.ID, 0, render.Message{Text: "still here"}, 0)
 	})
 	require.NoError(t, b.Close(context.Background()))
 	assert.NoError(t, sent, "the handler ran to its end while Close waited")

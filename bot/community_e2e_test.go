@@ -307,6 +307,9 @@ func TestRecordAfterRateLimit(t *testing.T) {
 	limited := h.srv.InjectFault(telegramtest.Fault{Kind: telegramtest.FaultTooManyRequests, Methods: []string{"editMessageText"}, Count: 1})
 	h.pressData("Bob", action(callback.Start)) // Play again ▶
 	h.tableMessage(contains("circle 1"))
+	require.NoError(t, h.srv.WaitFor(h.ctx(), func(*telegramtest.View) bool { return limited.Fired() == 1 }))
+	h.settle()
+	h.clock.Advance(time.Second)                       // the 429's retry_after
 	old := h.messageSays(first, "Twenty One — game 1") // the record, made after the 429
 	assert.Equal(t, 1, limited.Fired())
 	assert.Equal(t, []string{"🔐 Check the deck"}, old.Labels())

@@ -12,14 +12,9 @@ func (b *Bot) Pending() int { return b.out.Pending() }
 // Restored reports whether the bot started (Start) and queued the renders
 // of its start; it waits for those once Start ran.
 func (b *Bot) Restored() bool {
-	b.tables.mu.Lock()
-	started := !b.tables.earlier.start.IsZero()
-	b.tables.mu.Unlock()
+	started := b.tables.Started()
 	if started {
 		b.restoring.Wait()
 	}
 	return started
 }
-
-// NoticeQuiet is noticeQuiet, for the tests.
-const NoticeQuiet = noticeQuiet

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/twentyone-bot/twentyone/bot/clock/clocktest"
 	"github.com/twentyone-bot/twentyone/bot/telegramtest"
 	"github.com/twentyone-bot/twentyone/storage"
 )
@@ -33,7 +34,7 @@ func TestManyChatsLeaveNothingBehind(t *testing.T) {
 	}
 	st, err := storage.Open(filepath.Join(t.TempDir(), "twentyone.db"), storage.Options{NoSync: true})
 	require.NoError(t, err)
-	clock := &manualClock{now: time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)}
+	clock := clocktest.NewClock(time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC))
 	b, err := New(context.Background(), Config{
 		Token: srv.Token(), Endpoint: srv.Endpoint(), Transport: srv.Client().Transport,
 		Store: st, Clock: clock, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), PollTimeout: time.Second,
@@ -59,7 +60,8 @@ func TestManyChatsLeaveNothingBehind(t *testing.T) {
 		require.NoError(t, err)
 	}
 	require.NoError(t, srv.WaitFor(wctx, func(v *telegramtest.View) bool {
-		return b.timers.len() == chats && b.out.Pending() == 0 && v.PendingUpdates() == 0
+		timers, _, _ := b.tables.Footprint()
+		return timers == chats && b.out.Pending() == 0 && v.PendingUpdates() == 0
 	}), "every lobby shown, its deadline armed")
 	assert.Equal(t, chats, srv.Calls().Sub(before).OK("sendMessage"), "a lobby each")
 
@@ -78,7 +80,7 @@ func TestManyChatsLeaveNothingBehind(t *testing.T) {
 		}
 	}()
 	before = srv.Calls()
-	clock.advance(10*time.Minute + time.Second) // every lobby times out at once
+	clock.Advance(10*time.Minute + time.Second) // every lobby times out at once
 	require.NoError(t, srv.WaitFor(wctx, func(*telegramtest.View) bool {
 		return srv.Calls().Sub(before).OK("editMessageText") == chats && b.out.Pending() == 0 && b.chats.len() == 0
 	}), "every table closed")
@@ -86,14 +88,13 @@ func TestManyChatsLeaveNothingBehind(t *testing.T) {
 	<-sampling
 
 	assert.Less(t, most.Load(), int64(1000), "goroutines at the peak")
-	assert.Zero(t, b.timers.len(), "no deadline left")
+	timers, tables, nudges := b.tables.Footprint()
+	assert.Zero(t, timers, "no deadline left")
 	assert.Zero(t, b.chats.len(), "no chat queued")
 	assert.Zero(t, b.out.Chats(), "no outgoing queue left")
-	assert.Zero(t, b.tables.len(), "no table message remembered")
-	assert.Zero(t, b.nudges.len(), "no nudge remembered")
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	assert.Empty(t, b.verified)
-	assert.Empty(t, b.admins)
-	assert.Zero(t, b.quota.len())
+	assert.Zero(t, tables, "no table message remembered")
+	assert.Zero(t, nudges, "no nudge remembered")
+	assert.Zero(t, b.notices.Footprint(), "no lobby remembered for its followers")
+	assert.Zero(t, b.panels.Footprint(), "no settings panel remembered")
+	assert.Zero(t, b.input.Footprint(), "no press, admin, deck check or reply remembered")
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/twentyone-bot/twentyone/bot"
 	"github.com/twentyone-bot/twentyone/bot/callback"
+	"github.com/twentyone-bot/twentyone/bot/clock"
 	"github.com/twentyone-bot/twentyone/bot/clock/clocktest"
 	"github.com/twentyone-bot/twentyone/bot/outbox"
 	"github.com/twentyone-bot/twentyone/bot/telegramtest"
@@ -84,6 +85,16 @@ type harnessOptions struct {
 	// both on the harness's clock, as the bot's timeouts are: the test
 	// moves time (see settle and advance), and a minute passes in no time.
 	paced bool
+	// realClock runs the bot on the system clock instead of the
+	// harness's: for a test of pacing in real time (with limits of its
+	// own), which moves no clock by hand. The bot has one clock: its
+	// timeouts then run in real time too.
+	realClock bool
+	// stepped runs the server too on the harness's clock, and makes the
+	// harness's waits (waitFor) move the clock a step at a time while the
+	// bot is quiet, until what they wait for holds: for a test of pacing
+	// with limits of its own that also moves the clock by hand.
+	stepped bool
 }
 
 func newHarness(t testing.TB, opts ...func(*harnessOptions)) *harness {
@@ -96,8 +107,10 @@ func newHarness(t testing.TB, opts ...func(*harnessOptions)) *harness {
 	if o.webhook {
 		o.srvOpts = append(o.srvOpts, telegramtest.WithLoopbackWebhooks())
 	}
-	if o.paced {
+	if o.paced || o.stepped {
 		o.srvOpts = append(o.srvOpts, telegramtest.WithClock(h.clock))
+	}
+	if o.paced {
 		h.opts.limits = outbox.TelegramLimits()
 	}
 	h.srv = telegramtest.StartTest(t, o.srvOpts...)
@@ -145,7 +158,7 @@ func (h *harness) start() {
 	conns := h.dialing()
 	b, err := bot.New(context.Background(), bot.Config{
 		Token: h.srv.Token(), Endpoint: h.srv.Endpoint(), Transport: conns.transport,
-		Store: st, Clock: h.clock, Limits: h.opts.limits, PaceClock: h.paceClock(),
+		Store: st, Clock: h.botClock(), Limits: h.opts.limits,
 		Logger:      slog.New(slog.NewTextHandler(logs, nil)),
 		PollTimeout: time.Second, StartingChips: 1000, DailyBonus: 100, Owners: owners,
 	})
@@ -207,7 +220,7 @@ func (h *harness) serveWebhook(st *storage.Store, b *bot.Bot, conns *botConns) {
 		}
 		w.WriteHeader(http.StatusOK)
 	}))
-	require.NoError(h.t, b.SetWebhook(hook.URL+"/hook", "s3cret", 0))
+	require.NoError(h.t, b.SetWebhook(h.ctx(), hook.URL+"/hook", "s3cret", 0))
 	h.stop = func() {
 		hook.Close()
 		ctx, cancel := context.WithTimeout(context.Background(), wait)
@@ -281,13 +294,13 @@ func (h *harness) hangUp(c *botConns) {
 	}), "the stopped bot's connections close")
 }
 
-// paceClock is the clock the bot paces by: the harness's when paced, else
-// the system's.
-func (h *harness) paceClock() bot.Clock {
-	if h.opts.paced {
-		return h.clock
+// botClock is the clock the bot runs on: the harness's, or the system's
+// (harnessOptions.realClock).
+func (h *harness) botClock() clock.Clock {
+	if h.opts.realClock {
+		return clock.System{}
 	}
-	return nil
+	return h.clock
 }
 
 // settle waits until the bot is quiet (bot.Quiet): what the clock's last
@@ -314,6 +327,26 @@ func (h *harness) advance(d, step time.Duration) {
 		d -= s
 	}
 	h.settle()
+}
+
+// waitFor waits until cond holds. With harnessOptions.stepped, it moves
+// the clock a step at a time meanwhile, once the server delivered every
+// update and the bot settled, for at most two minutes of the clock.
+func (h *harness) waitFor(cond func(*telegramtest.View) bool) error {
+	h.t.Helper()
+	if !h.opts.stepped {
+		return h.srv.WaitFor(h.ctx(), cond)
+	}
+	now, cancel := context.WithCancel(context.Background())
+	cancel() // WaitFor looks once, then gives up
+	for start := h.clock.Now(); ; h.clock.Advance(step) {
+		require.NoError(h.t, h.srv.WaitFor(h.ctx(), func(*telegramtest.View) bool { return h.srv.PendingUpdates() == 0 }))
+		h.settle()
+		err := h.srv.WaitFor(now, cond)
+		if err == nil || h.clock.Now().Sub(start) > 2*time.Minute {
+			return err
+		}
+	}
 }
 
 // drain moves the clock, when the bot paces by it, until no outgoing call
@@ -413,7 +446,7 @@ func (h *harness) tableMessage(cond func(telegramtest.ChatMessage) bool) telegra
 func (h *harness) tableAt(key storage.TableKey, cond func(telegramtest.ChatMessage) bool) telegramtest.ChatMessage {
 	h.t.Helper()
 	var got telegramtest.ChatMessage
-	err := h.srv.WaitFor(h.ctx(), func(v *telegramtest.View) bool {
+	err := h.waitFor(func(v *telegramtest.View) bool {
 		sv, err := h.store.View(context.Background(), key)
 		if err != nil || sv.MessageID == 0 {
 			return false
@@ -577,7 +610,7 @@ func (h *harness) messageSays(id int, parts ...string) telegramtest.ChatMessage 
 // messageGone waits until the group's message id is deleted.
 func (h *harness) messageGone(id int) {
 	h.t.Helper()
-	require.NoError(h.t, h.srv.WaitFor(h.ctx(), func(v *telegramtest.View) bool {
+	require.NoError(h.t, h.waitFor(func(v *telegramtest.View) bool {
 		_, ok := v.Message(h.group.ID, id)
 		return !ok
 	}), "message %d is deleted", id)

@@ -331,6 +331,7 @@ func TestCommandsRegisteredInEnglishAndRussian(t *testing.T) {
 func TestRateLimitStormDuringPlay(t *testing.T) {
 	h := newHarness(t, func(o *harnessOptions) {
 		o.limits = outbox.Limits{} // the bot does not pace: it must recover from 429s
+		o.realClock = true         // and wait them out in real time
 	})
 	h.srv.SetRateLimits(telegramtest.RateLimits{Enabled: true,
 		Group: telegramtest.RateLimit{Limit: 3, Window: 300 * time.Millisecond}})
@@ -410,6 +411,7 @@ func playQuickGame(t *testing.T, h *harness, g telegramtest.Chat) {
 func TestAnswerNotHeldByPacing(t *testing.T) {
 	h := newHarness(t, func(o *harnessOptions) {
 		o.limits = outbox.Limits{GroupPerMinute: 2, GroupWindow: 2 * time.Second}
+		o.realClock = true
 	})
 	h.command("Alice", "newgame") // the table message: 1 of the 2 calls
 	h.tableMessage(contains("Alice"))

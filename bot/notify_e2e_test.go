@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/twentyone-bot/twentyone/bot"
 	"github.com/twentyone-bot/twentyone/bot/callback"
+	"github.com/twentyone-bot/twentyone/bot/notice"
 	"github.com/twentyone-bot/twentyone/bot/outbox"
 	"github.com/twentyone-bot/twentyone/bot/telegramtest"
 	"github.com/twentyone-bot/twentyone/game"
@@ -132,7 +132,7 @@ func TestNotifyThroughTheDeepLink(t *testing.T) {
 	// Bob's own table reaches Alice, and not Bob.
 	h.command("Alice", "cancel")
 	h.botSays("Table closed.")
-	h.clock.Advance(bot.NoticeQuiet) // Bob could be told of the group again
+	h.clock.Advance(notice.Quiet) // Bob could be told of the group again
 	h.openTable("Bob")
 	h.privately("Alice", 0, "Game night: Bob opened a table.")
 	h.restart() // Close sends whatever notice waits
@@ -416,6 +416,7 @@ func TestNoticesAtMostOncePerQuietTime(t *testing.T) {
 func TestNoticesYieldToTheTables(t *testing.T) {
 	h := newHarness(t, func(o *harnessOptions) {
 		o.limits = outbox.Limits{PerSecond: 25, GroupPerMinute: 19, ChatInterval: time.Second, NoticePerSecond: 1}
+		o.realClock = true
 	})
 	h.srv.SetRateLimits(telegramtest.RateLimits{Enabled: true, Global: telegramtest.RateLimit{Limit: 30, Window: time.Second},
 		Group: telegramtest.RateLimit{Limit: 20, Window: time.Minute}, Private: telegramtest.RateLimit{Limit: 1, Window: time.Second}})

@@ -43,7 +43,7 @@ func nudges(v *telegramtest.View, chat int64) []telegramtest.ChatMessage {
 func (h *harness) nudgeFor(name string) telegramtest.ChatMessage {
 	h.t.Helper()
 	var got telegramtest.ChatMessage
-	require.NoError(h.t, h.srv.WaitFor(h.ctx(), func(v *telegramtest.View) bool {
+	require.NoError(h.t, h.waitFor(func(v *telegramtest.View) bool {
 		for _, m := range nudges(v, h.group.ID) {
 			if id, _ := mentionOf(m); id == h.user(name).ID {
 				got = m
@@ -217,6 +217,7 @@ func TestNudgeUnderTelegramLimits(t *testing.T) {
 			return s.NewForum("Casino", users...)
 		}
 		o.limits = outbox.Limits{GroupPerMinute: 19, GroupWindow: window, ChatInterval: window / 60}
+		o.stepped = true
 	})
 	h.srv.SetRateLimits(telegramtest.RateLimits{Enabled: true, Group: telegramtest.RateLimit{Limit: 20, Window: window}})
 	alice := h.user("Alice").ID

@@ -106,7 +106,7 @@ func TestPressWhileDownBeatsTheTimer(t *testing.T) {
 // about 4 minutes.)
 func TestCommandSpamDoesNotStallTheTable(t *testing.T) {
 	const pace = 100 * time.Millisecond
-	h := newHarness(t, func(o *harnessOptions) { o.limits = outbox.Limits{ChatInterval: pace} })
+	h := newHarness(t, func(o *harnessOptions) { o.limits, o.realClock = outbox.Limits{ChatInterval: pace}, true })
 	h.lobby("Bob")
 	for range 80 {
 		h.command("Dave", "rules")

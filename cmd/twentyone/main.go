@@ -396,7 +396,7 @@ type Bot interface {
 	Start(ctx context.Context) error
 	Handle(ctx context.Context, raw []byte) error
 	// SetWebhook registers the webhook with Telegram.
-	SetWebhook(url, secret string, maxConnections int) error
+	SetWebhook(ctx context.Context, url, secret string, maxConnections int) error
 	// Close finishes the actions in flight and sends the pending renders
 	// until ctx is done.
 	Close(ctx context.Context) error
@@ -528,7 +528,7 @@ func (m *Main) Run(ctx context.Context) error {
 		if m.webhook, err = startServer("webhook", cfg.Telegram.Webhook.Listen, h, log, m.fatal); err != nil {
 			return err
 		}
-		if err := b.SetWebhook(cfg.Telegram.Webhook.URL, cfg.Telegram.Webhook.Secret.Reveal(), cfg.Telegram.Webhook.MaxConnections); err != nil {
+		if err := b.SetWebhook(ctx, cfg.Telegram.Webhook.URL, cfg.Telegram.Webhook.Secret.Reveal(), cfg.Telegram.Webhook.MaxConnections); err != nil {
 			return fmt.Errorf("registering the webhook: %w", err)
 		}
 		log.Info("webhook registered", "url", cfg.Telegram.Webhook.URL)

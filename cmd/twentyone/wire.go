@@ -46,13 +46,14 @@ func (s wiredStore) OpenTables(ctx context.Context) (int, error) {
 }
 
 // openStore opens the database the config names; m observes every
-// commit's latency.
-func openStore(cfg *Config, m *Metrics, log *slog.Logger) (Store, error) {
+// commit's latency. What it returns is Main's Store, and the store newBot
+// runs the bot on.
+func openStore(cfg *Config, m *Metrics, log *slog.Logger) (wiredStore, error) {
 	opts := storeOptions(cfg)
 	opts.OnCommit = func(d time.Duration, _ int) { m.ObserveCommit(d) }
 	s, err := storage.Open(cfg.Storage.Path, opts)
 	if err != nil {
-		return nil, storeError(cfg.Storage.Path, err)
+		return wiredStore{}, storeError(cfg.Storage.Path, err)
 	}
 	log.Info("database open", "path", s.Path())
 	return wiredStore{s}, nil
@@ -81,15 +82,11 @@ func storeError(path string, err error) error {
 }
 
 // newBot connects the bot to the Bot API (getMe).
-func newBot(ctx context.Context, cfg *Config, s Store, log *slog.Logger, m *Metrics) (Bot, error) {
-	ws, ok := s.(wiredStore)
-	if !ok {
-		return nil, fmt.Errorf("newBot: want the store openStore opened, not a %T", s)
-	}
+func newBot(ctx context.Context, cfg *Config, s wiredStore, log *slog.Logger, m *Metrics) (Bot, error) {
 	b, err := bot.New(ctx, bot.Config{
 		Token:       cfg.Telegram.Token.Reveal(),
 		Endpoint:    cfg.Telegram.APIEndpoint,
-		Store:       ws.Store,
+		Store:       s.Store,
 		Logger:      log,
 		Limits:      botLimits(cfg),
 		PollTimeout: cfg.Telegram.PollTimeout,

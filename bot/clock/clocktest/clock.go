@@ -103,3 +103,16 @@ func (c *Clock) Next() (time.Time, bool) {
 	}
 	return at, !at.IsZero()
 }
+
+// Armed returns how many timers are set and not yet run or stopped.
+func (c *Clock) Armed() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := 0
+	for _, t := range c.timers {
+		if !t.done {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,191 @@
+package input
+
+import (
+	"context"
+	"strings"
+
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+
+	"github.com/twentyone-bot/twentyone/bot/botapi"
+	"github.com/twentyone-bot/twentyone/bot/i18n"
+	"github.com/twentyone-bot/twentyone/bot/notice"
+	"github.com/twentyone-bot/twentyone/bot/setting"
+)
+
+// commands are the bot's commands, each once: where it works, who may use
+// it, its lines in the menu and in /help, and its handler. The menu and
+// /help list them in this order, leaving out those with no text for them.
+var commands = []commandSpec{
+	{name: "start", where: anywhere, showsOnly: always, run: start},
+	{name: "newgame", menu: i18n.DescNewGame, help: i18n.HelpNewGame, run: newGame},
+	{name: "house", menu: i18n.DescHouse, help: i18n.HelpHouse, run: seatHouseCommand},
+	{name: "leave", menu: i18n.DescLeave, help: i18n.HelpLeave, run: leave},
+	{name: "balance", menu: i18n.DescBalance, help: i18n.HelpBalance, showsOnly: always, run: balance},
+	{name: "bonus", menu: i18n.DescBonus, help: i18n.HelpBonus, run: bonus},
+	{name: "rules", where: anywhere, menu: i18n.DescRules, help: i18n.HelpRules, showsOnly: always, run: says(i18n.Rules)},
+	{name: "help", where: anywhere, menu: i18n.DescHelp, showsOnly: always, run: help},
+	{name: "settings", menu: i18n.DescSettings, help: i18n.HelpSettings, who: byAdmins, refusal: i18n.SettingsAdminOnly, restricted: withArgs,
+		showsOnly: withoutArgs, run: settings},
+	{name: "cancel", menu: i18n.DescCancel, help: i18n.HelpCancel, who: byAdmins, refusal: i18n.PopAdminOnly, run: cancel},
+	// An unknown language is named before a member is told that they may
+	// not change it.
+	{name: "lang", menu: i18n.DescLang, help: i18n.HelpLang, who: byAdmins, refusal: i18n.LangAdminOnly, restricted: aLanguage,
+		showsOnly: withoutArgs, run: setLang},
+	{name: "verify", menu: i18n.DescVerify, help: i18n.HelpVerify, numbered: true, showsOnly: always, run: verify},
+	{name: "top", menu: i18n.DescTop, help: i18n.HelpTop, showsOnly: always, run: top},
+	{name: "stats", menu: i18n.DescStats, help: i18n.HelpStats, showsOnly: always, run: stats},
+	{name: "history", menu: i18n.DescHistory, help: i18n.HelpHistory, showsOnly: always, run: history},
+	// In a group it toggles: its answer always comes. In private it lists.
+	{name: "notify", where: anywhere, menu: i18n.DescNotify, help: i18n.HelpNotify, run: notify},
+	{name: "audit", menu: i18n.DescAudit, help: i18n.HelpAudit, who: byAdmins, refusal: i18n.PopAdminOnly, showsOnly: always, run: audit},
+	{name: "kick", where: inGroups, menu: i18n.DescKick, help: i18n.HelpKick, who: byAdmins, refusal: i18n.PopAdminOnly, run: kick},
+	{name: "grant", who: byOwners, refusal: i18n.GrantOwnerOnly, run: grant},
+}
+
+// commandSpec is one command of the bot.
+type commandSpec struct {
+	// name is what is typed after "/", lower case.
+	name  string
+	where place
+	who   access
+	// refusal is what a sender who may not use the command is told.
+	refusal i18n.Key
+	// restricted reports whether who applies to a use with these
+	// arguments; nil: to every use.
+	restricted func(args string) bool
+	// menu is the command's description in the menu; "" keeps it out.
+	menu i18n.Key
+	// help is its line in /help; "" keeps it out.
+	help i18n.Key
+	// numbered: "/name_N" is the command with the argument N (digits), a
+	// form that a message can show as one tappable command: a tap sends
+	// only the command's word, and Telegram's command names may hold "_"
+	// and digits (Bot API, MessageEntity bot_command).
+	numbered bool
+	// showsOnly reports whether a use with these arguments only shows
+	// something, changing nothing: asked again at once, the same answer
+	// need not come twice (see command.sayMessage); nil: never.
+	showsOnly func(args string) bool
+	run       func(context.Context, *command)
+}
+
+// place says in which chats a command works.
+type place int
+
+const (
+	// anywhere: groups, supergroups and private chats, where a user plays
+	// against the house (solo play).
+	anywhere place = iota
+	// inGroups: groups and supergroups; a private chat is told that the
+	// command is for groups.
+	inGroups
+)
+
+// access says who may use a command.
+type access int
+
+const (
+	// byAnyone: every sender (a handler that needs a player checks for one).
+	byAnyone access = iota
+	// byAdmins: the group's admins, asked of Telegram afresh; an anonymous
+	// admin is one.
+	byAdmins
+	// byOwners: the bot's owners (Options.Owners), posting as themselves.
+	byOwners
+)
+
+// always, withArgs and withoutArgs pick uses of a command for a
+// commandSpec: every one, those with arguments, those without.
+func always(string) bool           { return true }
+func withArgs(args string) bool    { return args != "" }
+func withoutArgs(args string) bool { return args == "" }
+
+// aLanguage reports whether args name a language the bot speaks.
+func aLanguage(args string) bool { _, err := setting.ReadLang(args); return err == nil }
+
+// says is a handler that answers with the text of key.
+func says(key i18n.Key) func(context.Context, *command) {
+	return func(_ context.Context, c *command) { c.say(i18n.T(c.lang, key)) }
+}
+
+// commandsByName finds the commands by name.
+var commandsByName = func() map[string]*commandSpec {
+	m := make(map[string]*commandSpec, len(commands))
+	for i := range commands {
+		m[commands[i].name] = &commands[i]
+	}
+	return m
+}()
+
+// start handles /start: in a private chat, how to play in a group, or,
+// from the deep link of /notify ("/start notify_<group>"), following the
+// group; in a group, the help.
+func start(ctx context.Context, c *command) {
+	switch {
+	case botapi.IsGroup(c.m.Chat):
+		help(ctx, c)
+	case notice.IsFollowParam(c.args):
+		followFromLink(ctx, c)
+	default:
+		c.say(i18n.T(c.lang, i18n.StartPrivate))
+	}
+}
+
+// help handles /help: what the bot does and its commands; in a private
+// chat, solo play and the commands that work there.
+func help(_ context.Context, c *command) { c.say(helpText(c.lang, !botapi.IsGroup(c.m.Chat))) }
+
+// helpText is the help in a language, for a private chat or a group.
+func helpText(l i18n.Lang, private bool) string { return helpTexts[helpFor{l, private}] }
+
+// helpFor is the language and the kind of chat a help is for.
+type helpFor struct {
+	lang    i18n.Lang
+	private bool
+}
+
+// helpTexts are the help in each language, for groups and for private
+// chats: what the bot does, then the commands' lines (in a private chat,
+// those that work there). They are built in init: a handler in commands
+// cannot refer to commands in the variable's own initialisation.
+var helpTexts = map[helpFor]string{}
+
+func init() {
+	for _, l := range i18n.Langs() {
+		for _, private := range []bool{false, true} {
+			about := i18n.Help
+			if private {
+				about = i18n.HelpPrivate
+			}
+			var lines []string
+			for _, c := range commands {
+				if c.help != "" && !(private && c.where == inGroups) {
+					lines = append(lines, i18n.T(l, c.help))
+				}
+			}
+			helpTexts[helpFor{l, private}] = i18n.T(l, about) + "\n\n" + strings.Join(lines, "\n")
+		}
+	}
+}
+
+// RegisterCommands sets the command menu, from the command table, in
+// every language the bot speaks (English as the default for every
+// language without its own list).
+func (h *Handler) RegisterCommands(ctx context.Context) error {
+	for _, l := range i18n.Langs() {
+		var cmds []tgbotapi.BotCommand
+		for _, c := range commands {
+			if c.menu != "" {
+				cmds = append(cmds, tgbotapi.BotCommand{Command: c.name, Description: i18n.T(l, c.menu)})
+			}
+		}
+		code := string(l)
+		if l == i18n.EN {
+			code = ""
+		}
+		if err := h.rooms.Send.API().SetCommands(ctx, cmds, code); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,226 @@
+package input
+
+import (
+	"context"
+	"errors"
+	"strconv"
+
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+
+	"github.com/twentyone-bot/twentyone/bot/botapi"
+	"github.com/twentyone-bot/twentyone/bot/callback"
+	"github.com/twentyone-bot/twentyone/bot/fault"
+	"github.com/twentyone-bot/twentyone/bot/i18n"
+	"github.com/twentyone-bot/twentyone/bot/notice"
+	"github.com/twentyone-bot/twentyone/bot/outbox"
+	"github.com/twentyone-bot/twentyone/bot/render"
+	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/storage"
+)
+
+// The groups users follow (package notice sends the notices): /notify
+// in a group follows it or stops; in private it lists the groups followed,
+// with a button to stop each; the deep link of /notify follows a group
+// from the private chat. A member who leaves a group, or is removed, stops
+// following it.
+
+// notify handles /notify: in a group, follows it or stops (with anything
+// after it, it only says how it is used); in private, lists the groups the
+// user follows.
+func notify(ctx context.Context, c *command) {
+	if !botapi.IsGroup(c.m.Chat) {
+		follows(ctx, c)
+		return
+	}
+	if c.args != "" {
+		// "/notify off" must not turn them on: a toggle takes no word.
+		c.say(i18n.T(c.lang, i18n.NotifyUsage))
+		return
+	}
+	u, ok := c.player()
+	if !ok {
+		return
+	}
+	on, err := c.h.follows.ToggleFollow(ctx, c.m.Chat.ID, u, c.m.Chat.Title, int64(c.u.UpdateID), c.h.clock.Now())
+	switch {
+	case err == nil:
+		c.sayMessage(render.NotifyToggled(u.Name, on, c.lang))
+	case errors.Is(err, storage.ErrDuplicate):
+		// Delivered again: toggled and answered the first time.
+	case errors.Is(err, storage.ErrNoPrivateChat):
+		c.sayMessage(render.NotifyStartFirst(u.Name, notice.FollowLink(c.h.self().UserName, c.m.Chat.ID), c.lang))
+	case errors.Is(err, storage.ErrTooManyFollows):
+		c.sayMessage(render.NotifyTooMany(c.lang))
+	default:
+		c.fail(ctx, err)
+	}
+}
+
+// follows answers /notify in private: the groups the user follows.
+func follows(ctx context.Context, c *command) {
+	u, ok := c.player()
+	if !ok {
+		return
+	}
+	fs, err := c.h.follows.Follows(ctx, u.ID)
+	if err != nil {
+		c.fail(ctx, err)
+		return
+	}
+	c.sayMessage(render.Follows(fs, c.lang))
+}
+
+// followFromLink handles "/start notify_<group>" in private, the bot's deep
+// link: the user follows the group, once Telegram says that the group is
+// one the bot is in and the user a member of it. Nothing in the link is
+// trusted: a forged one follows only a group the user could follow with
+// /notify in it.
+func followFromLink(ctx context.Context, c *command) {
+	chat, ok := notice.FollowParam(c.args)
+	if !ok {
+		c.say(i18n.T(c.lang, i18n.NotifyBadLink))
+		return
+	}
+	u, ok := c.player()
+	if !ok {
+		return
+	}
+	chat, title, why := c.h.checkMember(ctx, chat, int64(u.ID))
+	if why != "" {
+		c.say(i18n.T(c.lang, why))
+		return
+	}
+	already, err := c.h.follows.Follow(ctx, chat, u, title, c.h.clock.Now())
+	switch {
+	case err == nil:
+		c.sayMessage(render.Followed(title, already, c.lang))
+	case errors.Is(err, storage.ErrTooManyFollows):
+		c.sayMessage(render.NotifyTooMany(c.lang))
+	default:
+		c.fail(ctx, err)
+	}
+}
+
+// checkMember asks Telegram whether chat is a group the bot is in and the
+// user a member of, and returns the group as it is now and its title;
+// else why not, as the key of the answer. A group upgraded to a
+// supergroup is followed to it (and moved in storage): the group returned
+// is then the supergroup, where its tables open.
+func (h *Handler) checkMember(ctx context.Context, chat, user int64) (group int64, title string, why i18n.Key) {
+	api := h.rooms.Send.API()
+	for range 2 {
+		info, err := api.Chat(ctx, chat)
+		var m botapi.Member
+		if err == nil {
+			if info.Type != "group" && info.Type != "supergroup" {
+				return 0, "", i18n.NotifyNoGroup
+			}
+			m, err = api.Member(ctx, chat, user)
+		}
+		if tg := (*botapi.Error)(nil); errors.As(err, &tg) && tg.MigrateTo != 0 {
+			_ = h.rooms.Send.Settle(chat, err)
+			chat = tg.MigrateTo
+			continue
+		}
+		switch {
+		case errors.Is(err, botapi.ErrChatNotFound), errors.Is(err, botapi.ErrForbidden):
+			return 0, "", i18n.NotifyNoGroup
+		case err != nil:
+			h.log.WarnContext(ctx, "checking a member for a deep link", "chat", chat, "err", err)
+			return 0, "", i18n.NotifyCheckFailed
+		case m.In():
+			return chat, info.Title, ""
+		}
+		return 0, "", i18n.NotifyNotMember
+	}
+	return 0, "", i18n.NotifyCheckFailed
+}
+
+// pressUnfollow handles the button of the private list that stops
+// following a group: only the presser's own following, whatever group the
+// data names. The list is edited to what is left. A press on a message
+// that shows other buttons (a solo table) is forged: it changes nothing.
+func (h *Handler) pressUnfollow(ctx context.Context, q *tgbotapi.CallbackQuery, chat int64, lang i18n.Lang) {
+	list, others := unfollowButtons(q.Message)
+	if others {
+		h.answer(ctx, q, i18n.T(lang, i18n.PopBadButton), false)
+		return
+	}
+	user := game.UserID(q.From.ID)
+	key := storage.TableKey{Chat: q.Message.Chat.ID}
+	was, err := h.follows.Unfollow(ctx, chat, user)
+	if err != nil {
+		fault.Log(ctx, h.log, "unfollow", key, err)
+		h.answer(ctx, q, i18n.T(lang, i18n.PopError), false)
+		return
+	}
+	if !was {
+		h.answer(ctx, q, i18n.T(lang, i18n.PopNotFollowing), false)
+	} else {
+		h.answer(ctx, q, i18n.T(lang, i18n.PopUnfollowed), false)
+	}
+	if !list {
+		// No list to edit: the list Telegram no longer gives (deleted, or
+		// an inaccessible message), or one its last press emptied.
+		return
+	}
+	fs, err := h.follows.Follows(ctx, user)
+	if err != nil {
+		fault.Log(ctx, h.log, "unfollow", key, err)
+		return
+	}
+	private, id := q.Message.Chat.ID, q.Message.MessageID
+	msg := render.Follows(fs, lang)
+	s := h.rooms.Send
+	s.Enqueue(outbox.Op{Chat: private, Slot: "follows:" + strconv.Itoa(id), Do: func(ctx context.Context) error {
+		return s.Settle(private, s.API().Edit(ctx, private, id, msg))
+	}})
+}
+
+// unfollowButtons reports whether the message shows Unfollow buttons (it
+// is the list of the groups followed), and whether it shows any other.
+func unfollowButtons(m *tgbotapi.Message) (list, others bool) {
+	if m.ReplyMarkup == nil {
+		return false, false
+	}
+	for _, row := range m.ReplyMarkup.InlineKeyboard {
+		for _, btn := range row {
+			if btn.CallbackData == nil {
+				others = true
+				continue
+			}
+			d, err := callback.Parse(*btn.CallbackData)
+			unfollow := err == nil && d.Action == callback.Unfollow
+			list, others = list || unfollow, others || !unfollow
+		}
+	}
+	return list, others
+}
+
+// memberLeft handles the service message of a member who left the group
+// or was removed from it: they follow it no more, as they could not open
+// its tables (Telegram sends the message to a bot in privacy mode too; in
+// a supergroup of more than about 50 members it sends none, and a leaver
+// keeps following). The bot's own removal is the bot's (package bot).
+func (h *Handler) memberLeft(ctx context.Context, u botapi.Update) {
+	m := u.Message
+	left := m.LeftChatMember
+	if !botapi.IsGroup(m.Chat) || left.ID <= 0 || left.ID == h.self().ID {
+		return
+	}
+	stopped, err := h.follows.MemberLeft(ctx, m.Chat.ID, game.UserID(left.ID), int64(u.UpdateID), h.clock.Now())
+	switch {
+	case err != nil && !errors.Is(err, storage.ErrDuplicate):
+		fault.Log(ctx, h.log, "member left", storage.TableKey{Chat: m.Chat.ID}, err)
+	case stopped:
+		h.log.InfoContext(ctx, "a follower left the group: no more notices", "chat", m.Chat.ID, "user", left.ID)
+	}
+}
+
+// startedPrivate records that the user wrote to the bot in their private
+// chat: the bot may write to them.
+func (h *Handler) startedPrivate(ctx context.Context, from *tgbotapi.User) {
+	if err := h.follows.StartedPrivate(ctx, botapi.User(from), h.clock.Now()); err != nil {
+		fault.Log(ctx, h.log, "private chat", storage.TableKey{Chat: from.ID}, err)
+	}
+}

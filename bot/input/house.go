@@ -1,0 +1,166 @@
+package input
+
+import (
+	"context"
+	"errors"
+
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+
+	"github.com/twentyone-bot/twentyone/bot/botapi"
+	"github.com/twentyone-bot/twentyone/bot/callback"
+	"github.com/twentyone-bot/twentyone/bot/fault"
+	"github.com/twentyone-bot/twentyone/bot/i18n"
+	"github.com/twentyone-bot/twentyone/bot/table"
+	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/game/house"
+	"github.com/twentyone-bot/twentyone/storage"
+)
+
+// Seating the house when a seated player asks: the lobby's buttons,
+// /house, or a solo table's /newgame. Its moves are the tables' (package
+// table).
+
+// houseAnswer is what a player who asked to seat or unseat the house is
+// told, and whether as an alert; applied when the house sat down or stood
+// up; outdated when the button was drawn for another version than the
+// table's, version.
+type houseAnswer struct {
+	text              string
+	alert             bool
+	applied, outdated bool
+	version           uint64
+}
+
+// seatHouse seats the house at the table at key (or, with unseat, stands
+// it up from the lobby) for player, in update updateID; version, when not
+// 0, is the table version the button pressed was drawn for. Only a seated
+// player may ask. It shows the table and returns what to tell the player.
+func (h *Handler) seatHouse(ctx context.Context, key storage.TableKey, updateID int, player game.UserID, version uint64, unseat bool, l i18n.Lang) houseAnswer {
+	v, err := h.tables.View(ctx, key)
+	if err != nil {
+		fault.Log(ctx, h.log, "house", key, err)
+		return houseAnswer{text: i18n.T(l, i18n.PopError)}
+	}
+	t := &v.Table
+	_, houseSeated := t.SeatOf(house.ID)
+	i, playerSeated := t.SeatOf(player)
+	switch {
+	case version != 0 && version != t.Version():
+		return houseAnswer{text: i18n.T(l, i18n.PopOutdated), outdated: true, version: t.Version()}
+	case t.Phase() == game.Closed:
+		return houseAnswer{text: i18n.T(l, i18n.PopNoTable)}
+	case t.Phase().InGame():
+		return houseAnswer{text: i18n.T(l, i18n.PopInProgress)}
+	case !playerSeated || t.Seat(i).Leaving:
+		return houseAnswer{text: i18n.T(l, i18n.PopHousePlayersOnly)}
+	case unseat && !houseSeated:
+		return houseAnswer{text: i18n.T(l, i18n.PopHouseAbsent)}
+	case !unseat && houseSeated:
+		return houseAnswer{text: i18n.T(l, i18n.PopHouseAlready)}
+	case !unseat && v.Settings.HouseForbidden:
+		return houseAnswer{text: houseForbidden(key.Chat, l), alert: true}
+	}
+	cmd, done := game.Command{Kind: game.Join, Version: t.Version()}, i18n.PopHouseSeated
+	if unseat {
+		cmd.Kind, done = game.Leave, i18n.PopHouseUnseated
+	}
+	res, err := h.tables.Apply(ctx, storage.ApplyRequest{Key: key, UpdateID: int64(updateID), User: table.HouseUser, Command: cmd, Now: h.clock.Now()})
+	switch {
+	case err == nil:
+		h.rooms.Tables.Show(res.View)
+		return houseAnswer{text: i18n.T(l, done), applied: true}
+	case errors.Is(err, storage.ErrDuplicate):
+		return houseAnswer{} // delivered again: answered the first time
+	case errors.Is(err, game.ErrBelowEntryLimit):
+		return houseAnswer{text: houseNeedsChips(res.View, l), alert: true}
+	}
+	text, alert := h.rejection(ctx, l, err, res.View, player)
+	return houseAnswer{text: text, alert: alert}
+}
+
+// houseForbidden says that the chat's admins turned the house off: in a
+// private chat, its one user did.
+func houseForbidden(chat int64, l i18n.Lang) string {
+	if chat > 0 {
+		return i18n.T(l, i18n.PopHouseOffSolo)
+	}
+	return i18n.T(l, i18n.PopHouseForbidden)
+}
+
+// houseNeedsChips says that the house cannot meet the entry limit of the
+// view's chat: its balance and the limit.
+func houseNeedsChips(v storage.View, l i18n.Lang) string {
+	return i18n.T(l, i18n.PopHouseNeedChips, i18n.Chips(l, v.Balances[house.ID]), i18n.Chips(l, v.Settings.Game.EntryLimit))
+}
+
+// pressHouse handles the lobby's buttons that seat and unseat the house.
+// A double tap is answered as the first tap was (see presses).
+func (h *Handler) pressHouse(ctx context.Context, u botapi.Update, key storage.TableKey, data callback.Data) {
+	q := u.CallbackQuery
+	l := h.chatLang(ctx, key.Chat, q.From)
+	player := game.UserID(q.From.ID)
+	a := h.seatHouse(ctx, key, u.UpdateID, player, data.Version, data.Action == callback.UnseatHouse, l)
+	switch {
+	case a.applied:
+		h.presses.remember(key, player, data, a.text)
+	case a.outdated:
+		if text, ok := h.presses.again(key, player, data, a.version); ok {
+			h.answer(ctx, q, text, false)
+			return
+		}
+	}
+	h.answer(ctx, q, a.text, a.alert)
+}
+
+// seatHouseCommand handles /house: the house sits down at the open table,
+// if the sender sits there. With anything after it, it only says how it
+// is used.
+func seatHouseCommand(ctx context.Context, c *command) {
+	if c.args != "" {
+		// "/house off" must not seat it.
+		c.say(i18n.T(c.lang, i18n.HouseUsage))
+		return
+	}
+	u, ok := c.player()
+	if !ok {
+		return
+	}
+	a := c.h.seatHouse(ctx, c.key, c.u.UpdateID, u.ID, 0, false, c.lang)
+	if a.text != "" {
+		c.say(a.text)
+	}
+}
+
+// solo gives a request that opens a table in chat its follow-up: in a
+// private chat (solo play) the house sits down with the opener, unless the
+// chat forbids it. In a group it changes nothing.
+func (h *Handler) solo(ctx context.Context, chat *tgbotapi.Chat, req *storage.ApplyRequest) error {
+	if !chat.IsPrivate() {
+		return nil
+	}
+	s, err := h.tables.Settings(ctx, chat.ID)
+	if err != nil {
+		return err
+	}
+	if !s.HouseForbidden {
+		req.Then = &storage.FollowUp{User: table.HouseUser, Command: game.Command{Kind: game.Join}}
+	}
+	return nil
+}
+
+// houseAbsent says why the house did not sit down at the solo table that
+// res opened; "" when it did, or when res is a group's.
+func (h *Handler) houseAbsent(ctx context.Context, res storage.Applied) string {
+	l := i18n.OfChat(res.Settings.Language)
+	switch {
+	case res.Key.Chat < 0:
+		return "" // a group: the house sits down only when asked
+	case res.Settings.HouseForbidden:
+		return houseForbidden(res.Key.Chat, l)
+	case errors.Is(res.ThenErr, game.ErrBelowEntryLimit):
+		return houseNeedsChips(res.View, l)
+	case res.ThenErr != nil:
+		fault.Log(ctx, h.log, "seating the house", res.Key, res.ThenErr)
+	}
+	return ""
+}

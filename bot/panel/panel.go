@@ -1,0 +1,199 @@
+// Package panel keeps the chats' settings panels (the /settings messages)
+// showing the settings, and is the one way the settings change: by text
+// (/settings FIELD VALUE, /lang), or by a panel's buttons. A change is
+// stored, the house stood up where the chat turned it off, every open
+// table of the chat shown again in its (maybe new) language, and every
+// panel of the chat still remembered redrawn.
+package panel
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"time"
+
+	"github.com/twentyone-bot/twentyone/bot/botapi"
+	"github.com/twentyone-bot/twentyone/bot/clock"
+	"github.com/twentyone-bot/twentyone/bot/expiring"
+	"github.com/twentyone-bot/twentyone/bot/i18n"
+	"github.com/twentyone-bot/twentyone/bot/outbox"
+	"github.com/twentyone-bot/twentyone/bot/render"
+	"github.com/twentyone-bot/twentyone/bot/send"
+	"github.com/twentyone-bot/twentyone/bot/setting"
+	"github.com/twentyone-bot/twentyone/storage"
+)
+
+// Store is what the panels need of storage.
+type Store interface {
+	Settings(ctx context.Context, chat int64) (storage.ChatSettings, error)
+	UpdateSettings(ctx context.Context, chat int64, fn func(*storage.ChatSettings) error) (storage.ChatSettings, error)
+}
+
+// Tables is what a change of the settings asks of the chat's tables.
+type Tables interface {
+	// RefreshChat shows every open table of the chat again.
+	RefreshChat(ctx context.Context, chat int64)
+	// UnseatHouse stands the house up where the chat forbids it.
+	UnseatHouse(ctx context.Context, chat int64)
+}
+
+// Panel is one settings message of a chat.
+type Panel struct {
+	// ID is the message.
+	ID int
+	// ReadOnly: drawn without buttons (render.SettingsReadOnly), for a
+	// member who is no admin.
+	ReadOnly bool
+	// at is when it was sent or last pressed.
+	at time.Time
+}
+
+// Draw is the panel drawn for settings s.
+func (p Panel) Draw(s storage.ChatSettings) render.Message {
+	if p.ReadOnly {
+		return render.SettingsReadOnly(Edited(s))
+	}
+	return render.Settings(Edited(s))
+}
+
+// Edited is what the settings editor (package setting) edits of a chat's
+// settings.
+func Edited(s storage.ChatSettings) setting.Chat {
+	return setting.Chat{Game: s.Game, Lang: i18n.OfChat(s.Language), HouseForbidden: s.HouseForbidden}
+}
+
+// The bounds of what Panels remembers: the newest maxPanels of a chat,
+// each for panelTTL, in at most maxChats chats. A panel forgotten stays
+// as it was drawn; its buttons carry the settings' stamp, so a press on
+// it is answered as outdated and redraws it.
+const (
+	maxPanels = 4
+	maxChats  = 1024
+	panelTTL  = 48 * time.Hour
+)
+
+// Panels remembers the settings panels the bot sent each chat, so that a
+// change of the settings redraws every one still open. Its methods are
+// safe for concurrent use.
+type Panels struct {
+	store  Store
+	send   *send.Sender
+	clock  clock.Clock
+	tables Tables
+	chats  *expiring.Cache[int64, []Panel]
+}
+
+// New returns the panels of the chats in store, drawn through s.
+func New(store Store, s *send.Sender, c clock.Clock, tables Tables) *Panels {
+	return &Panels{store: store, send: s, clock: c, tables: tables,
+		chats: expiring.New[int64, []Panel](maxChats, panelTTL, c)}
+}
+
+// remember adds a panel of chat, as of now: a panel already remembered
+// is updated, and the oldest beyond maxPanels forgotten.
+func (p *Panels) remember(chat int64, pn Panel) {
+	now := p.clock.Now()
+	pn.at = now
+	p.chats.Update(chat, func(list []Panel, _ bool) ([]Panel, bool) {
+		kept := make([]Panel, 0, len(list)+1)
+		for _, old := range list {
+			if old.ID != pn.ID && now.Sub(old.at) <= panelTTL {
+				kept = append(kept, old)
+			}
+		}
+		kept = append(kept, pn)
+		return kept[max(0, len(kept)-maxPanels):], true
+	})
+}
+
+// open returns the chat's panels not older than panelTTL, oldest first.
+func (p *Panels) open(chat int64) []Panel {
+	now := p.clock.Now()
+	list, _ := p.chats.Get(chat)
+	var fresh []Panel
+	for _, pn := range list {
+		if now.Sub(pn.at) <= panelTTL {
+			fresh = append(fresh, pn)
+		}
+	}
+	return fresh
+}
+
+// drop forgets a panel of chat.
+func (p *Panels) drop(chat int64, id int) {
+	p.chats.Update(chat, func(list []Panel, ok bool) ([]Panel, bool) {
+		var kept []Panel
+		for _, pn := range list {
+			if pn.ID != id {
+				kept = append(kept, pn)
+			}
+		}
+		return kept, len(kept) > 0
+	})
+}
+
+// Footprint returns how many chats' panels are remembered.
+func (p *Panels) Footprint() int { return p.chats.Len() }
+
+// Sent remembers a settings panel just sent, drawn for settings drawn,
+// and redraws it if they changed meanwhile (its send waited behind the
+// redraws of the change).
+func (p *Panels) Sent(ctx context.Context, chat int64, pn Panel, drawn storage.ChatSettings) {
+	p.remember(chat, pn)
+	s, err := p.store.Settings(ctx, chat)
+	if err == nil && Edited(s).Stamp() != Edited(drawn).Stamp() {
+		p.Redraw(chat, pn, s)
+	}
+}
+
+// Pressed remembers a panel of chat a button of which was pressed.
+func (p *Panels) Pressed(chat int64, id int) { p.remember(chat, Panel{ID: id}) }
+
+// Change changes the chat's settings, language and house setting with
+// edit, one of the settings editor's (package setting), and stores the
+// result. An error from edit stores nothing and is returned as it is.
+// Once stored, the house stands up where the chat turned it off, the
+// chat's open tables are shown again, and its panels redrawn. Run it on
+// the chat's goroutine.
+func (p *Panels) Change(ctx context.Context, chat int64, edit func(setting.Chat) (setting.Chat, error)) (storage.ChatSettings, error) {
+	var was bool
+	s, err := p.store.UpdateSettings(ctx, chat, func(s *storage.ChatSettings) error {
+		was = s.HouseForbidden
+		next, err := edit(Edited(*s))
+		if err != nil {
+			return err
+		}
+		s.Game, s.Language, s.HouseForbidden = next.Game, string(next.Lang), next.HouseForbidden
+		return nil
+	})
+	if err != nil {
+		return s, err
+	}
+	if s.HouseForbidden && !was {
+		p.tables.UnseatHouse(ctx, chat)
+	}
+	p.tables.RefreshChat(ctx, chat)
+	for _, pn := range p.open(chat) {
+		p.Redraw(chat, pn, s)
+	}
+	return s, nil
+}
+
+// Redraw edits a settings panel of the chat for settings s. A panel the
+// edit fails for other than for a while (deleted, too old to edit) is
+// forgotten.
+func (p *Panels) Redraw(chat int64, pn Panel, s storage.ChatSettings) {
+	msg := pn.Draw(s)
+	p.send.Enqueue(outbox.Op{Chat: chat, Slot: "settings:" + strconv.Itoa(pn.ID), Do: func(ctx context.Context) error {
+		raw := p.send.API().Edit(ctx, chat, pn.ID, msg)
+		err := p.send.Settle(chat, raw)
+		if err == nil || send.Retried(err) {
+			return err
+		}
+		p.drop(chat, pn.ID)
+		if errors.Is(raw, botapi.ErrGone) {
+			return nil // gone: nothing to redraw
+		}
+		return err
+	}})
+}

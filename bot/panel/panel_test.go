@@ -1,0 +1,73 @@
+package panel
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/twentyone-bot/twentyone/bot/clock/clocktest"
+)
+
+// ids returns the ids of panels, in order.
+func ids(panels []Panel) []int {
+	out := []int{}
+	for _, pn := range panels {
+		out = append(out, pn.ID)
+	}
+	return out
+}
+
+func TestSettingsPanelsAreBounded(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name  string
+		do    func(p *Panels, clock *clocktest.Clock)
+		after time.Duration
+		want  []int
+	}{
+		{"the newest few of a chat", func(p *Panels, _ *clocktest.Clock) {
+			for id := 1; id <= maxPanels+2; id++ {
+				p.Pressed(1, id)
+			}
+		}, 0, []int{3, 4, 5, 6}},
+		{"a panel remembered again moves last", func(p *Panels, _ *clocktest.Clock) {
+			p.Pressed(1, 1)
+			p.Pressed(1, 2)
+			p.Pressed(1, 1)
+		}, 0, []int{2, 1}},
+		{"not after panelTTL", func(p *Panels, clock *clocktest.Clock) {
+			p.Pressed(1, 1)
+			clock.Advance(time.Hour)
+			p.Pressed(1, 2)
+		}, panelTTL - 30*time.Minute, []int{2}},
+		{"dropped", func(p *Panels, _ *clocktest.Clock) {
+			p.Pressed(1, 1)
+			p.Pressed(1, 2)
+			p.drop(1, 1)
+		}, 0, []int{2}},
+		{"of its own chat", func(p *Panels, _ *clocktest.Clock) {
+			p.Pressed(2, 7)
+		}, 0, []int{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			clock := clocktest.NewClock(t0)
+			p := New(nil, nil, clock, nil)
+			tt.do(p, clock)
+			clock.Advance(tt.after)
+			assert.Equal(t, tt.want, ids(p.open(1)))
+		})
+	}
+}
+
+func TestSettingsPanelsKeepFewChats(t *testing.T) {
+	clock := clocktest.NewClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	p := New(nil, nil, clock, nil)
+	for chat := range int64(maxChats + 10) {
+		p.Pressed(chat, 1)
+	}
+	assert.Equal(t, maxChats, p.Footprint())
+	assert.Equal(t, []int{1}, ids(p.open(maxChats+9)), "the newest chat is kept")
+	assert.Empty(t, ids(p.open(0)), "the oldest chat is forgotten")
+}

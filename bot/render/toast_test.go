@@ -1,0 +1,44 @@
+package render_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/twentyone-bot/twentyone/bot/i18n"
+	"github.com/twentyone-bot/twentyone/bot/render"
+	"github.com/twentyone-bot/twentyone/game"
+)
+
+// TestStandToast: the toast of a Stand tells the duel's result, as the
+// table's edit may come seconds later.
+func TestStandToast(t *testing.T) {
+	hand := func(codes ...string) game.Hand {
+		var cards []game.Card
+		for _, c := range codes {
+			card, err := game.ParseCard(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cards = append(cards, card)
+		}
+		return game.NewHand(cards...)
+	}
+	mine := hand("Th", "8s") // 18
+	tests := []struct {
+		result game.DuelResult
+		banker game.Hand
+		en, ru string
+	}{
+		{game.PlayerHigher, hand("9h", "8h"), "Stand at 18 · banker 17: you win 10", "Хватит: 18 · у банкира 17, банк платит тебе 10"},
+		{game.BankerBust, hand("Th", "6h", "9c"), "Stand at 18 · banker busts with 25: you win 10", "Хватит: 18 · у банкира перебор (25), банк платит тебе 10"},
+		{game.Tie, hand("Td", "8d"), "Stand at 18 · banker 18 too: a tie goes to the bank, you lose 10",
+			"Хватит: 18 · у банкира тоже 18, а при равенстве выигрывает банкир: ставка 10 уходит в банк"},
+		{game.BankerHigher, hand("Tc", "9c"), "Stand at 18 · banker 19: you lose 10", "Хватит: 18 · у банкира 19, ставка 10 уходит в банк"},
+	}
+	for _, tt := range tests {
+		d := game.Duel{Hand: mine, Banker: tt.banker, Bet: 10, Result: tt.result}
+		assert.Equal(t, tt.en, render.StandToast(i18n.EN, d))
+		assert.Equal(t, tt.ru, render.StandToast(i18n.RU, d))
+	}
+}

@@ -1,0 +1,153 @@
+// Package send makes the bot's calls into chats: through the outbox (paced,
+// coalesced, retried), each call's error turned into what the outbox acts
+// on, and what an error says of the chat reported to the bot above (a
+// group that became a supergroup, a user who blocked the bot). Callback
+// answers go straight to the Bot API: they are not rate limited, and a
+// player must see a toast at once even while the table's edit waits.
+package send
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"log/slog"
+	"strconv"
+	"time"
+
+	"github.com/twentyone-bot/twentyone/bot/botapi"
+	"github.com/twentyone-bot/twentyone/bot/outbox"
+	"github.com/twentyone-bot/twentyone/bot/render"
+)
+
+// Chats is told what the calls into chats found out about them. The bot
+// above acts on it, each on the chat's own goroutine.
+type Chats interface {
+	// Moved is told that the group chat became the supergroup to.
+	Moved(chat, to int64)
+	// Refused is told that the private chat refused a message with 403:
+	// its user blocked the bot, never started it, or is deactivated.
+	Refused(chat int64)
+}
+
+// Sender makes the calls into chats. Its methods are safe for concurrent
+// use.
+type Sender struct {
+	api   *botapi.Client
+	out   *outbox.Outbox
+	chats Chats
+	log   *slog.Logger
+}
+
+// New returns a Sender calling api through out, telling chats what the
+// calls find out.
+func New(api *botapi.Client, out *outbox.Outbox, chats Chats, log *slog.Logger) *Sender {
+	return &Sender{api: api, out: out, chats: chats, log: log}
+}
+
+// API returns the Bot API client, for an op's call.
+func (s *Sender) API() *botapi.Client { return s.api }
+
+// Enqueue queues op on the outbox. An op the outbox refuses (the chat's
+// queue is full, or the outbox closed) is logged and dropped, and its
+// error returned.
+func (s *Sender) Enqueue(op outbox.Op) error {
+	err := s.out.Enqueue(op)
+	if err != nil {
+		s.log.Warn("outgoing call dropped", "chat", op.Chat, "err", err)
+	}
+	return err
+}
+
+// Settle acts on the error of a call into chat and returns what the
+// outbox acts on: a group that became a supergroup is reported moved, a
+// private chat that answers 403 refused; a 429 becomes an
+// outbox.RetryAfterError, a 5xx or a transport failure temporary.
+func (s *Sender) Settle(chat int64, err error) error {
+	if err == nil {
+		return nil
+	}
+	var tg *botapi.Error
+	answered := errors.As(err, &tg)
+	switch {
+	case answered && tg.MigrateTo != 0:
+		s.chats.Moved(chat, tg.MigrateTo)
+		err = fmt.Errorf("chat %d moved to %d: %w", chat, tg.MigrateTo, err)
+	case errors.Is(err, botapi.ErrForbidden) && chat > 0:
+		s.chats.Refused(chat)
+	}
+	switch {
+	case answered && errors.Is(tg, botapi.ErrTooMany):
+		return &outbox.RetryAfterError{After: max(tg.RetryAfter, time.Second)}
+	case botapi.Temporary(err):
+		return outbox.Temporary(err)
+	}
+	return err
+}
+
+// Retried reports whether the outbox tries an op that failed with err
+// (as Settle returned it) again: after a 429 or a temporary failure.
+func Retried(err error) bool {
+	var ra *outbox.RetryAfterError
+	return errors.As(err, &ra) || outbox.IsTemporary(err)
+}
+
+// Reply sends a message into a chat (and forum topic thread), in reply to
+// message replyTo when it is not 0. It waits behind the chat's renders,
+// and a message the same as one still waiting is sent once, in reply to
+// the later. slot names it for that (Slot), "" to compute it; sent, when
+// not nil, is called with the message's id once it is sent.
+func (s *Sender) Reply(chat int64, thread, replyTo int, slot string, m render.Message, sent func(ctx context.Context, id int)) {
+	if slot == "" {
+		slot = Slot(thread, m)
+	}
+	s.Enqueue(outbox.Op{Chat: chat, Class: outbox.Say, Slot: slot, Do: func(ctx context.Context) error {
+		id, err := s.api.Send(ctx, chat, thread, m, replyTo)
+		if err == nil && sent != nil {
+			sent(ctx, id)
+		}
+		return s.Settle(chat, err)
+	}})
+}
+
+// Slot names a message by its topic, text and buttons, so that the outbox
+// sends a message once however often it waits.
+func Slot(thread int, m render.Message) string {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%d\x00%s", thread, m.Text)
+	for _, row := range m.Keyboard {
+		for _, btn := range row {
+			fmt.Fprintf(h, "\x00%s\x00%s\x00%s", btn.Text, btn.Data, btn.URL)
+		}
+	}
+	return "say:" + strconv.FormatUint(h.Sum64(), 36)
+}
+
+// Answer answers a button press with a toast, or an alert, straight to the
+// Bot API, not through the outbox. A failure worth a retry (a 5xx, a
+// dropped connection) is retried at once, up to answerAttempts in all,
+// while answerRetryWithin has not passed since the first try: an
+// unanswered press leaves the player's client spinning until it gives up,
+// but a slow failure (a timeout) is not worth the chat's queue waiting for
+// it again, and Telegram refuses late answers anyway.
+func (s *Sender) Answer(ctx context.Context, queryID, text string, alert bool) {
+	start := time.Now()
+	var err error
+	for range answerAttempts {
+		err = s.api.AnswerCallback(ctx, queryID, text, alert)
+		if err == nil || !botapi.Temporary(err) || time.Since(start) > answerRetryWithin {
+			break
+		}
+	}
+	if err != nil {
+		s.log.WarnContext(ctx, "answering a button press", "err", err)
+	}
+}
+
+// answerAttempts bounds the tries of one callback answer, and
+// answerRetryWithin the time after the first try within which a failure is
+// tried again.
+const (
+	answerAttempts    = 3
+	answerRetryWithin = 2 * time.Second
+)
