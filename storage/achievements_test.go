@@ -401,19 +401,20 @@ func TestAwardsAreStoredWithTheGame(t *testing.T) {
 // transaction: when it fails, nothing of them is, and the command applied
 // again earns them once.
 func TestAwardsInTheFailedTransaction(t *testing.T) {
-	s := newStore(t, stacked(goldenDeck))
+	var in injector
+	s := newStore(t, in.into(stacked(goldenDeck)))
 	key := TableKey{Chat: group}
 	apply(t, s, key, 1, alice, game.Command{Kind: game.Open}, t0)
 	apply(t, s, key, 2, bob, game.Command{Kind: game.Join}, t0)
 	apply(t, s, key, 3, alice, game.Command{Kind: game.Start}, t0)
 	apply(t, s, key, 4, bob, game.Command{Kind: game.Bet, Amount: 5}, t0)
 	boom := errors.New("injected")
-	s.hooks.Store(&testHooks{afterWrite: func(_ TableKey, stage string) error {
-		if stage == "done" {
+	in.failAfter(func(_ TableKey, stage string) error {
+		if stage == applySteps[len(applySteps)-1].name {
 			return boom
 		}
 		return nil
-	}})
+	})
 	hit := ApplyRequest{Key: key, UpdateID: 5, User: bob, Command: game.Command{Kind: game.Hit}, Now: t0}
 	_, err := s.Apply(ctx, hit)
 	require.ErrorIs(t, err, boom)
@@ -422,7 +423,7 @@ func TestAwardsInTheFailedTransaction(t *testing.T) {
 	assert.Zero(t, st.Achievements)
 	assert.Zero(t, st.Golden21s)
 
-	s.hooks.Store(nil)
+	in.clear()
 	a, err := s.Apply(ctx, hit)
 	require.NoError(t, err)
 	assert.Equal(t, []Award{{bob.ID, Golden21}, {bob.ID, FirstWin}}, a.Awards)

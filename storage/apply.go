@@ -193,7 +193,6 @@ func (t *txn) apply(req ApplyRequest, res *Applied) error {
 type applying struct {
 	t     *txn
 	req   ApplyRequest
-	hooks *testHooks
 	actor User
 
 	// Loaded.
@@ -225,7 +224,7 @@ func (t *txn) loadApply(req ApplyRequest, a *applying) error {
 	if err != nil {
 		return err
 	}
-	*a = applying{t: t, req: req, hooks: t.s.hooks.Load(), actor: req.User,
+	*a = applying{t: t, req: req, actor: req.User,
 		key: TableKey{Chat: chat, Thread: req.Key.Thread}, crec: crec, known: known,
 		changes: map[game.UserID]*change{}, pending: map[game.UserID]*userRec{}}
 	if a.cs, a.srec, err = t.chatSettings(chat); err != nil {
@@ -284,7 +283,7 @@ func (a *applying) plan(res *Applied) error {
 	bal := &balances{t: t, chat: chat, pending: a.pending}
 	env := game.Env{Now: req.Now, Rand: t.s.opts.Rand, Settings: a.cs.Game, Balances: bal}
 	var gerr error
-	a.nt, a.out, gerr = game.Apply(a.tb, req.Command, env)
+	a.nt, a.out, gerr = t.s.rules(a.tb, req.Command, env)
 	if bal.err != nil {
 		return bal.err
 	}
@@ -296,11 +295,6 @@ func (a *applying) plan(res *Applied) error {
 	}
 	if req.Then != nil {
 		a.planThen(env)
-	}
-	if a.hooks != nil && a.hooks.outcome != nil {
-		out := a.out // a copy: &a.out would move all of a to the heap
-		a.hooks.outcome(&out)
-		a.out = out
 	}
 	if err := a.planChips(); err != nil {
 		return err
@@ -328,7 +322,7 @@ func (a *applying) plan(res *Applied) error {
 func (a *applying) planThen(env game.Env) {
 	f := a.req.Then
 	env.Balances = afterTransfers{env.Balances, a.out.Transfers}
-	nt, out, err := game.Apply(a.nt, f.Command, env)
+	nt, out, err := a.t.s.rules(a.nt, f.Command, env)
 	if err != nil {
 		a.thenErr = fmt.Errorf("%s: %w", f.Command.Kind, err)
 		if f.User.ID != a.actor.ID {
@@ -421,30 +415,35 @@ func (a *applying) change(u game.UserID) (*change, error) {
 	return c, nil
 }
 
-// write writes what plan decided: the table and its old message when it is
-// owed, the ledger entries, the users, the chat with its last update, the
-// revealed decks, the game's awards and the settings. An error leaves some
-// of it written: the transaction must roll back.
+// applyStep is one stage of Apply's writes.
+type applyStep struct {
+	name  string
+	write func(*applying) error
+}
+
+// applySteps are Apply's writes, in order: the table and its old message
+// when it is owed, the ledger entries, the users, then the chat with its
+// last update, the revealed decks, the game's awards and the settings.
+var applySteps = [...]applyStep{
+	{"table", (*applying).writeTable},
+	{"ledger", (*applying).writeLedger},
+	{"users", (*applying).writeUsers},
+	{"chat", (*applying).writeChat},
+}
+
+// write writes what plan decided, in the store's steps (applySteps). An
+// error leaves some of it written: the transaction must roll back.
 func (a *applying) write() error {
-	t, key, now := a.t, a.key, a.req.Now
-	step := func(stage string) error {
-		if a.hooks != nil && a.hooks.afterWrite != nil {
-			return a.hooks.afterWrite(key, stage)
+	for _, st := range a.t.s.steps {
+		if err := st.write(a); err != nil {
+			return err
 		}
-		return nil
 	}
-	if err := a.writeTable(); err != nil {
-		return err
-	}
-	if err := step("table"); err != nil {
-		return err
-	}
-	if err := a.writeLedger(); err != nil {
-		return err
-	}
-	if err := step("ledger"); err != nil {
-		return err
-	}
+	return nil
+}
+
+// writeUsers writes the changed user records, in the order of their ids.
+func (a *applying) writeUsers() error {
 	ids := make([]game.UserID, 0, len(a.changes))
 	for u := range a.changes {
 		ids = append(ids, u)
@@ -452,14 +451,19 @@ func (a *applying) write() error {
 	slices.Sort(ids)
 	for _, u := range ids {
 		c := a.changes[u]
-		if err := t.putUser(key.Chat, u, &c.rec, c.old, c.isNew); err != nil {
+		if err := a.t.putUser(a.key.Chat, u, &c.rec, c.old, c.isNew); err != nil {
 			return err
 		}
 		a.pending[u] = &c.rec
 	}
-	if err := step("users"); err != nil {
-		return err
-	}
+	return nil
+}
+
+// writeChat writes the chat record with the update handled, the revealed
+// decks, the game's awards and the settings when the command decided the
+// chat's language.
+func (a *applying) writeChat() error {
+	t, key, now := a.t, a.key, a.req.Now
 	a.crec.markHandled(a.req.UpdateID, now, answerOf(a.actor.ID, &a.out))
 	if err := t.putChat(key.Chat, &a.crec); err != nil {
 		return err
@@ -480,11 +484,9 @@ func (a *applying) write() error {
 	}
 	if a.langDecided {
 		srec := a.srec // a copy: &a.srec would move all of a to the heap
-		if err := t.putSettings(key.Chat, &srec); err != nil {
-			return err
-		}
+		return t.putSettings(key.Chat, &srec)
 	}
-	return step("done")
+	return nil
 }
 
 // writeTable writes the new table, and owes its old message when the
