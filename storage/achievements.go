@@ -318,27 +318,6 @@ func sweep(nt *game.Table) bool {
 	return duels >= SweepDuels
 }
 
-// backfill returns the achievements a user's stats show they earned before
-// achievements were kept: those their counts decide.
-func backfill(st *Stats) Achievements {
-	var s Achievements
-	for _, c := range [...]struct {
-		ok bool
-		a  Achievement
-	}{
-		{st.BiggestWin > 0, FirstWin},
-		{st.Golden21s > 0, Golden21},
-		{st.FivePictures > 0, FivePictures},
-		{st.Games >= RegularGames, Regular},
-		{st.Games >= VeteranGames, Veteran},
-	} {
-		if c.ok {
-			s.add(c.a)
-		}
-	}
-	return s
-}
-
 // awardsKey is chat|thread|game: the awards of one game of a table.
 func awardsKey(k TableKey, gameNo uint64) []byte {
 	b := make([]byte, 24)

@@ -2,7 +2,6 @@ package storage
 
 import (
 	"errors"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -298,21 +297,6 @@ func TestNotBrokeAtTheEntryLimit(t *testing.T) {
 	assert.Equal(t, comebackMark{}, p.recs[pb].rec.mark)
 }
 
-func TestBackfill(t *testing.T) {
-	tests := []struct {
-		st   Stats
-		want Achievements
-	}{
-		{Stats{}, 0},
-		{Stats{Games: 9, BiggestWin: 0, Net: -50, DuelsWon: 4}, 0},
-		{Stats{Games: 10, BiggestWin: 1}, set(FirstWin, Regular)},
-		{Stats{Games: 100, Golden21s: 2, FivePictures: 1}, set(Golden21, FivePictures, Regular, Veteran)},
-	}
-	for _, tt := range tests {
-		assert.Equal(t, tt.want, backfill(&tt.st), "%+v", tt.st)
-	}
-}
-
 func TestAchievementsSet(t *testing.T) {
 	s := set(Veteran, FirstWin, Knock)
 	assert.Equal(t, []Achievement{FirstWin, Knock, Veteran}, s.List())
@@ -514,38 +498,6 @@ func TestMergeUsersAchievements(t *testing.T) {
 	}
 }
 
-// TestMigrateFromSchema7: a file of schema 7 keeps no achievements; the
-// upgrade gives each user those their stats show, announced nowhere.
-func TestMigrateFromSchema7(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "old.db")
-	s, err := Open(path, Options{NoSync: true, Rand: stacked(fullGameDeck).Rand})
-	require.NoError(t, err)
-	key := TableKey{Chat: group}
-	var upd updates
-	playFullGame(t, s, key, &upd)
-	_, err = s.Grant(ctx, group, dave, 1, upd.next(), t0) // Dave never played
-	require.NoError(t, err)
-	require.NoError(t, s.Close())
-	rewrite(t, path, toSchema7)
-	require.Equal(t, uint64(7), schemaOf(t, path))
-
-	s = openAt(t, path, Options{NoSync: true})
-	want := map[game.UserID]Achievements{
-		alice.ID: 0,                       // her game ended even
-		bob.ID:   set(Golden21, FirstWin), // his Golden 21, and +5
-		carol.ID: 0,                       // −5
-		dave.ID:  0,
-	}
-	for u, w := range want {
-		st, err := s.Stats(ctx, group, u)
-		require.NoError(t, err)
-		assert.Equal(t, w, st.Achievements, "user %d", u)
-	}
-	assert.Empty(t, view(t, s, key).Awards, "backfilled quietly")
-	require.NoError(t, s.Close())
-	assert.Equal(t, uint64(SchemaVersion), schemaOf(t, path))
-}
-
 func TestUserRecordWithAchievements(t *testing.T) {
 	plain := userRec{balance: 5, name: "Bob", lastEntry: 3}
 	enc := plain.encode()
@@ -559,7 +511,7 @@ func TestUserRecordWithAchievements(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, u, got)
 	}
-	assert.Equal(t, byte(3), enc[len(enc)-1], "with none, the record ends at its last entry, as schema 7 wrote it")
+	assert.Equal(t, byte(3), enc[len(enc)-1], "with none, the record ends at its last entry")
 
 	bad := append(plain.encode(), 1) // bit 0: no achievement
 	_, err := decodeUser(bad)

@@ -58,6 +58,9 @@ type Options struct {
 	// faults, set by the package's tests only, inject failures into Apply;
 	// Open installs them (see Store.rules and Store.steps).
 	faults *faults
+	// migrations, set by the package's tests only, replace the package's
+	// migrations: a test migrates a file of a schema older than the first.
+	migrations []migration
 }
 
 // faults are failures injected into Apply's transaction, for the package's
@@ -187,9 +190,10 @@ func (s *Store) install(f *faults) {
 
 // Open opens or creates the database at path. It returns an error wrapping
 // ErrInUse when another process holds the file, ErrCorrupt when the file is
-// not a database of this program or is damaged, and ErrNewerSchema when a
-// newer version of the program wrote it. A file of an older schema is
-// migrated, in one transaction.
+// not a database of this program or is damaged, ErrNewerSchema when a
+// newer version of the program wrote it, and ErrPreRelease when a
+// pre-release did (before 1.0). A file of an older schema is migrated, in
+// one transaction.
 func Open(path string, opts Options) (*Store, error) {
 	opts, err := opts.withDefaults()
 	if err != nil {
@@ -203,7 +207,11 @@ func Open(path string, opts Options) (*Store, error) {
 		_ = db.Close()
 		return nil, err
 	}
-	if err := upgrade(db); err != nil {
+	migs := migrations
+	if opts.migrations != nil {
+		migs = opts.migrations
+	}
+	if err := upgrade(db, migs); err != nil {
 		_ = db.Close()
 		return nil, err
 	}
