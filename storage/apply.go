@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/game/award"
 )
 
 // ApplyRequest is one command for one table.
@@ -299,12 +300,7 @@ func (a *applying) plan(res *Applied) error {
 	if err := a.planChips(); err != nil {
 		return err
 	}
-	if err := countStats(&a.tb, &a.nt, a.out, a.change); err != nil {
-		return err
-	}
-	rules := awardRules{startingChips: t.s.opts.StartingChips, none: t.s.opts.NoAchievements}
-	var err error
-	if a.awards, err = countAchievements(&a.tb, &a.nt, a.out, rules, a.change); err != nil {
+	if err := a.planAwards(); err != nil {
 		return err
 	}
 	if req.Command.Kind == game.Open && a.cs.Language == "" && req.Language != "" {
@@ -382,13 +378,38 @@ func (a *applying) planChips() error {
 				ErrInternal, kind, tr.Amount, tr.User, chat, c.rec.balance+tr.Amount)
 		}
 		c.rec.balance = nb
-		c.rec.stats.Net += tr.Amount
 		a.entries = append(a.entries, LedgerEntry{User: tr.User, Kind: kind, Amount: tr.Amount, Balance: nb, Game: a.nt.Game()})
 	}
 	if d := a.out.Delta(); d != a.tb.Chips()-a.nt.Chips() {
 		return fmt.Errorf("%w: balances change by %d but the table's chips by %d", ErrInternal, d, a.nt.Chips()-a.tb.Chips())
 	}
 	return nil
+}
+
+// planAwards counts the command's stats and achievements into the users'
+// records (award.Count), after planChips: each user it reads shows their
+// balance after the transfers.
+func (a *applying) planAwards() error {
+	rules := award.Rules{StartingChips: a.t.s.opts.StartingChips, NoAchievements: a.t.s.opts.NoAchievements}
+	players, awards, err := award.Count(&a.tb, &a.nt, a.out, rules, a.player)
+	if err != nil {
+		return err
+	}
+	for _, p := range players {
+		a.changes[p.User].rec.Record = p.Record
+	}
+	a.awards = awards
+	return nil
+}
+
+// player returns user u's record as award.Count reads it, loading it into
+// the changes (see change).
+func (a *applying) player(u game.UserID) (award.Player, error) {
+	c, err := a.change(u)
+	if err != nil {
+		return award.Player{}, err
+	}
+	return award.Player{User: u, Balance: c.rec.balance, Record: c.rec.Record}, nil
 }
 
 // change returns the record of user u to change, loading it the first
@@ -554,70 +575,6 @@ func addChips(a, b int64) (int64, bool) {
 		return 0, false
 	}
 	return a + b, true
-}
-
-// countStats adds what the events say to the users' stats: duels won and
-// lost (as player and as banker), Golden 21 and Five pictures hands, and,
-// at the end of a game, the games played and the biggest win.
-func countStats(old, nt *game.Table, out game.Outcome, get func(game.UserID) (*change, error)) error {
-	var banker game.UserID
-	if i, ok := old.Banker(); ok {
-		banker = old.Seat(i).User
-	}
-	hands := func(s *Stats, h game.Hand) {
-		if h.Golden() {
-			s.Golden21s++
-		}
-		if h.FivePictures() {
-			s.FivePictures++
-		}
-	}
-	for _, ev := range out.Events {
-		switch ev.Kind {
-		case game.EventStarted:
-			banker = ev.User
-		case game.EventDuelEnded:
-			d := ev.Duel
-			p, err := get(d.User)
-			if err != nil {
-				return err
-			}
-			won := d.Result.PlayerWon()
-			if won {
-				p.rec.stats.DuelsWon++
-			} else {
-				p.rec.stats.DuelsLost++
-			}
-			hands(&p.rec.stats, d.Hand)
-			if banker == 0 {
-				continue
-			}
-			b, err := get(banker)
-			if err != nil {
-				return err
-			}
-			if won {
-				b.rec.stats.DuelsLost++
-			} else {
-				b.rec.stats.DuelsWon++
-			}
-			hands(&b.rec.stats, d.Banker)
-		case game.EventGameEnded:
-			for _, pt := range nt.Players() {
-				c, err := get(pt.User)
-				if err != nil {
-					return err
-				}
-				st := &c.rec.stats
-				st.Games++
-				if pt.Banker {
-					st.GamesAsBanker++
-				}
-				st.BiggestWin = max(st.BiggestWin, pt.Net)
-			}
-		}
-	}
-	return nil
 }
 
 // CancelAll cancels every open table of the chat, refunding the bets and

@@ -107,7 +107,7 @@ func TestApplyFullGame(t *testing.T) {
 
 	// The game's awards, in the order earned: the Golden 21 in Bob's
 	// duel, then his first game won at its end.
-	assert.Equal(t, []Award{{bob.ID, Golden21}, {bob.ID, FirstWin}}, last.Awards)
+	assert.Equal(t, []Award{{User: bob.ID, Achievement: Golden21}, {User: bob.ID, Achievement: FirstWin}}, last.Awards)
 
 	// Leaderboard.
 	lb, err := s.Leaderboard(ctx, group, 10)

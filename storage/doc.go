@@ -16,6 +16,10 @@
 // nothing back. Reads use bbolt read transactions and copy every value
 // out of them.
 //
+// Storage decides no rule of the game: game.Apply says what a command
+// does and which chips it moves, award.Count which stats and achievements
+// it counts; storage checks what they return, and writes it.
+//
 // # Chips
 //
 // Grants (starting chips, the daily bonus, the owner's grants) are the only
@@ -48,7 +52,8 @@
 //	             tables' headers
 //	users        chat|user → balance, profile, last bonus, stats, the
 //	             number of the user's last ledger entry, the achievements
-//	             earned and the way to Comeback
+//	             earned and the way to Comeback (award.Record, which
+//	             award.Count decides)
 //	rank         chat|^balance|user → empty; the leaderboard index, highest
 //	             balance first
 //	log          n → one balance change: chat, seq, the number of the

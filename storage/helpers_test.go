@@ -217,7 +217,7 @@ var testUpdates updates
 func set(as ...Achievement) Achievements {
 	var s Achievements
 	for _, a := range as {
-		s.add(a)
+		s |= 1 << a
 	}
 	return s
 }

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/game/award"
 	"github.com/twentyone-bot/twentyone/game/house"
 )
 
@@ -261,7 +262,8 @@ func (c *chatRec) mergeHandled(src *chatRec) {
 	c.floor, c.recent = floor, recent
 }
 
-// userRec is a user in a chat: balance, profile and stats.
+// userRec is a user in a chat: balance, profile, and what the rules keep
+// of them (award.Record: their stats and their way to Comeback).
 type userRec struct {
 	balance   int64
 	created   int64 // Unix ms
@@ -269,12 +271,10 @@ type userRec struct {
 	name      string
 	username  string
 	language  string
-	stats     Stats
 	// lastEntry is the key number of the user's last ledger entry in the
 	// chat, 0 before the first.
 	lastEntry uint64
-	// mark is the user's way to Comeback while they are broke.
-	mark comebackMark
+	award.Record
 }
 
 func (u *userRec) encode() []byte {
@@ -286,7 +286,7 @@ func (u *userRec) encode() []byte {
 	b = appendStr(b, u.name)
 	b = appendStr(b, u.username)
 	b = appendStr(b, u.language)
-	s := &u.stats
+	s := &u.Stats
 	for _, n := range [...]int{s.Games, s.GamesAsBanker, s.DuelsWon, s.DuelsLost, s.Golden21s, s.FivePictures} {
 		b = binary.AppendVarint(b, int64(n))
 	}
@@ -294,14 +294,14 @@ func (u *userRec) encode() []byte {
 	b = binary.AppendVarint(b, s.BiggestWin)
 	b = binary.AppendUvarint(b, u.lastEntry)
 	// A user with no achievement and no mark ends at their last entry.
-	if s.Achievements == 0 && !u.mark.broke {
+	if s.Achievements == 0 && !u.Mark.Broke {
 		return b
 	}
 	b = binary.AppendUvarint(b, uint64(s.Achievements))
-	if !u.mark.broke {
+	if !u.Mark.Broke {
 		return b
 	}
-	return binary.AppendVarint(b, u.mark.need)
+	return binary.AppendVarint(b, u.Mark.Need)
 }
 
 func decodeUser(v []byte) (userRec, error) {
@@ -313,7 +313,7 @@ func decodeUser(v []byte) (userRec, error) {
 	u.name = r.str()
 	u.username = r.str()
 	u.language = r.str()
-	s := &u.stats
+	s := &u.Stats
 	for _, p := range [...]*int{&s.Games, &s.GamesAsBanker, &s.DuelsWon, &s.DuelsLost, &s.Golden21s, &s.FivePictures} {
 		*p = int(r.varint())
 	}
@@ -324,9 +324,9 @@ func decodeUser(v []byte) (userRec, error) {
 		s.Achievements = Achievements(r.uvarint())
 	}
 	if len(r.b) > 0 { // absent when the user is not broke
-		u.mark = comebackMark{broke: true, need: r.varint()}
+		u.Mark = award.Mark{Broke: true, Need: r.varint()}
 	}
-	if r.err == nil && !s.Achievements.valid() {
+	if r.err == nil && !s.Achievements.Valid() {
 		r.err = fmt.Errorf("%w: achievements %#x", errRecord, uint64(s.Achievements))
 	}
 	if r.err == nil && u.balance < 0 {
