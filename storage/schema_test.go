@@ -27,6 +27,33 @@ func rewrite(t *testing.T, path string, fn func(tx *bolt.Tx) error) {
 	require.NoError(t, db.Close())
 }
 
+// grantedFile returns the path of a closed database file in which alice
+// got a grant in group.
+func grantedFile(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "db")
+	s, err := Open(path, Options{NoSync: true})
+	require.NoError(t, err)
+	_, err = s.Grant(ctx, group, alice, 5, 0, t0)
+	require.NoError(t, err)
+	require.NoError(t, s.Close())
+	return path
+}
+
+// assertUnchanged returns a check that the file at path holds what it
+// holds now.
+func assertUnchanged(t *testing.T, path string) func(msg string) {
+	t.Helper()
+	before, err := os.ReadFile(path)
+	require.NoError(t, err)
+	return func(msg string) {
+		t.Helper()
+		after, err := os.ReadFile(path)
+		require.NoError(t, err)
+		assert.True(t, bytes.Equal(before, after), msg)
+	}
+}
+
 func schemaOf(t *testing.T, path string) uint64 {
 	t.Helper()
 	db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
@@ -89,8 +116,7 @@ func TestMigrateFromSchema0(t *testing.T) {
 	require.NoError(t, s.Close())
 	rewrite(t, path, toSchema0)
 	require.Equal(t, uint64(0), schemaOf(t, path))
-	before, err := os.ReadFile(path)
-	require.NoError(t, err)
+	unchanged := assertUnchanged(t, path)
 
 	// A migration that fails changes nothing.
 	boom := errors.New("injected")
@@ -103,9 +129,7 @@ func TestMigrateFromSchema0(t *testing.T) {
 	_, err = Open(path, Options{NoSync: true, migrations: failing})
 	require.ErrorIs(t, err, boom)
 	assert.ErrorContains(t, err, "migrate "+path+" from schema 0 (fail)")
-	after, err := os.ReadFile(path)
-	require.NoError(t, err)
-	assert.True(t, bytes.Equal(before, after), "the failed migration wrote nothing")
+	unchanged("the failed migration wrote nothing")
 
 	s = openAt(t, path, Options{NoSync: true, migrations: fromSchema0})
 	for _, chat := range chats {
@@ -155,22 +179,13 @@ func TestRefusedSchemas(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "db")
-			s, err := Open(path, Options{NoSync: true})
-			require.NoError(t, err)
-			_, err = s.Grant(ctx, group, alice, 5, 0, t0)
-			require.NoError(t, err)
-			require.NoError(t, s.Close())
+			path := grantedFile(t)
 			rewrite(t, path, tc.change)
-			before, err := os.ReadFile(path)
-			require.NoError(t, err)
-
-			_, err = Open(path, Options{NoSync: true})
+			unchanged := assertUnchanged(t, path)
+			_, err := Open(path, Options{NoSync: true})
 			require.ErrorIs(t, err, tc.want)
 			assert.ErrorContains(t, err, path+" "+tc.text)
-			after, err := os.ReadFile(path)
-			require.NoError(t, err)
-			assert.True(t, bytes.Equal(before, after), "the file is left as it was")
+			unchanged("the file is left as it was")
 		})
 	}
 }
@@ -178,18 +193,13 @@ func TestRefusedSchemas(t *testing.T) {
 // TestAuditFindsMissingIndex: a balance missing from the leaderboard
 // index is a problem the audit names.
 func TestAuditFindsMissingIndex(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "db")
-	s, err := Open(path, Options{NoSync: true})
-	require.NoError(t, err)
-	_, err = s.Grant(ctx, group, alice, 5, 0, t0)
-	require.NoError(t, err)
-	require.NoError(t, s.Close())
+	path := grantedFile(t)
 	rewrite(t, path, func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketRank)
 		k, _ := b.Cursor().First()
 		return b.Delete(k)
 	})
-	s = openAt(t, path, Options{NoSync: true})
+	s := openAt(t, path, Options{NoSync: true})
 	a, err := s.Audit(ctx, group)
 	require.NoError(t, err)
 	assert.False(t, a.OK)
