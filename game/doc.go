@@ -13,5 +13,10 @@
 // the table, so that balances plus table chips stay constant.
 //
 // The table round-trips through a stable, versioned binary encoding
-// ([Table.MarshalBinary], [Decode]) that storage writes.
+// ([Table.MarshalBinary], [Decode]) that storage writes; Decode reads the
+// encoding of [EncodingVersion] only.
+//
+// Two sub-packages hold the rest of the rules, as pure as this one:
+// game/award reads a game as it is played (the stats each command counts,
+// the achievements it earns), and game/house is the house's strategy.
 package game

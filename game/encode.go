@@ -9,19 +9,13 @@ import (
 	"unicode/utf8"
 )
 
-// EncodingVersion is the version of the table encoding this code writes.
-// Decode reads it and every older one; a new layout gets a new version.
-// Version 2 keeps the whole game's record (LogSize lines, sit-outs
-// included), each line naming its player by the index among the game's
-// players; version 1 kept the last 8 duels, each with the player's id and
-// name, and decodes as a record that may be cut (Table.LogComplete).
+// EncodingVersion is the version of the table encoding this code writes
+// and Decode reads. It keeps the game's whole record (LogSize lines,
+// sit-outs included), each line naming its player by the index among the
+// game's players. A new layout gets a new version, and Decode then reads
+// this one too, for as long as a stored table may hold it. (Version 1 was
+// a pre-release's, which no release reads.)
 const EncodingVersion = 2
-
-// encodingV1 is the first encoding, which Decode still reads.
-const encodingV1 = 1
-
-// logSizeV1 is how many duels encoding 1 kept.
-const logSizeV1 = 8
 
 var crcTable = crc32.MakeTable(crc32.Castagnoli)
 
@@ -150,8 +144,8 @@ func Decode(data []byte) (Table, error) {
 	if crc32.Checksum(body, crcTable) != sum {
 		return Table{}, fmt.Errorf("%w: checksum mismatch", ErrCorrupt)
 	}
-	if body[0] != EncodingVersion && body[0] != encodingV1 {
-		return Table{}, fmt.Errorf("%w: %d (this build reads %d to %d)", ErrUnknownVersion, body[0], encodingV1, EncodingVersion)
+	if body[0] != EncodingVersion {
+		return Table{}, fmt.Errorf("%w: %d (this build reads %d)", ErrUnknownVersion, body[0], EncodingVersion)
 	}
 	r := reader{b: body[1:]}
 	var t Table
@@ -184,12 +178,8 @@ func Decode(data []byte) (Table, error) {
 	}
 	t.ndiscard = r.count(DeckSize)
 	r.cards(t.discard[:t.ndiscard])
-	if body[0] == encodingV1 {
-		r.logV1(&t)
-	} else {
-		r.players(&t)
-		r.log(&t)
-	}
+	r.players(&t)
+	r.log(&t)
 	t.hasRevealed = r.bool()
 	if t.hasRevealed {
 		r.bytes(t.revealed[:])
@@ -219,7 +209,7 @@ func (r *reader) players(t *Table) {
 	}
 }
 
-// log reads the record of encoding 2, after the players it points into.
+// log reads the game's record, after the players it points into.
 func (r *reader) log(t *Table) {
 	t.logCut = r.bool()
 	t.nlog = r.count(LogSize)
@@ -229,36 +219,6 @@ func (r *reader) log(t *Table) {
 		r.hand(&e.hand)
 		r.hand(&e.banker)
 		e.bet = r.varint()
-		r.entry(t, e)
-	}
-}
-
-// logV1 reads the log and the players of encoding 1: up to 8 duels, each
-// naming its player by id and name, then the players. A full log may have
-// lost its oldest duels.
-func (r *reader) logV1(t *Table) {
-	n := r.count(logSizeV1)
-	var users [logSizeV1]UserID
-	for i := range t.log[:n] {
-		e := &t.log[i]
-		e.circle = uint8(min(max(r.varint(), 0), math.MaxUint8))
-		users[i] = UserID(r.varint())
-		_ = r.string() // the name, which the players hold too
-		r.hand(&e.hand)
-		r.hand(&e.banker)
-		e.bet = r.varint()
-		e.result = DuelResult(r.byte())
-	}
-	r.players(t)
-	t.nlog, t.logCut = n, n == logSizeV1
-	for i := range t.log[:n] {
-		e := &t.log[i]
-		e.player = MaxSeats
-		for j := range t.players[:t.nplayers] {
-			if t.players[j].User == users[i] {
-				e.player = uint8(j)
-			}
-		}
 		r.entry(t, e)
 	}
 }

@@ -219,8 +219,8 @@ type Table struct {
 	ndiscard       uint8
 	log            [LogSize]entry
 	nlog           uint8
-	// logCut: the log lost its oldest lines (a table of encoding 1 kept
-	// the last 8 duels only).
+	// logCut: the log lost its oldest lines, as it outgrew LogSize (see
+	// applier.record).
 	logCut   bool
 	players  [MaxSeats]Participant
 	nplayers uint8
@@ -334,8 +334,8 @@ func (t *Table) Log() []Duel {
 }
 
 // LogComplete reports whether Log holds the game's record from its first
-// duel; false only for a game that a table of encoding 1 (which kept the
-// last 8 duels) may have cut.
+// duel: false only for a game whose record outgrew LogSize, which a game
+// within the limits of Settings does not.
 func (t *Table) LogComplete() bool { return !t.logCut }
 
 // Players returns the players of the current or last game with their net

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/game/award"
 )
 
 // ApplyRequest is one command for one table.
@@ -193,7 +194,6 @@ func (t *txn) apply(req ApplyRequest, res *Applied) error {
 type applying struct {
 	t     *txn
 	req   ApplyRequest
-	hooks *testHooks
 	actor User
 
 	// Loaded.
@@ -225,7 +225,7 @@ func (t *txn) loadApply(req ApplyRequest, a *applying) error {
 	if err != nil {
 		return err
 	}
-	*a = applying{t: t, req: req, hooks: t.s.hooks.Load(), actor: req.User,
+	*a = applying{t: t, req: req, actor: req.User,
 		key: TableKey{Chat: chat, Thread: req.Key.Thread}, crec: crec, known: known,
 		changes: map[game.UserID]*change{}, pending: map[game.UserID]*userRec{}}
 	if a.cs, a.srec, err = t.chatSettings(chat); err != nil {
@@ -284,7 +284,7 @@ func (a *applying) plan(res *Applied) error {
 	bal := &balances{t: t, chat: chat, pending: a.pending}
 	env := game.Env{Now: req.Now, Rand: t.s.opts.Rand, Settings: a.cs.Game, Balances: bal}
 	var gerr error
-	a.nt, a.out, gerr = game.Apply(a.tb, req.Command, env)
+	a.nt, a.out, gerr = t.s.rules(a.tb, req.Command, env)
 	if bal.err != nil {
 		return bal.err
 	}
@@ -297,20 +297,10 @@ func (a *applying) plan(res *Applied) error {
 	if req.Then != nil {
 		a.planThen(env)
 	}
-	if a.hooks != nil && a.hooks.outcome != nil {
-		out := a.out // a copy: &a.out would move all of a to the heap
-		a.hooks.outcome(&out)
-		a.out = out
-	}
 	if err := a.planChips(); err != nil {
 		return err
 	}
-	if err := countStats(&a.tb, &a.nt, a.out, a.change); err != nil {
-		return err
-	}
-	rules := awardRules{startingChips: t.s.opts.StartingChips, none: t.s.opts.NoAchievements}
-	var err error
-	if a.awards, err = countAchievements(&a.tb, &a.nt, a.out, rules, a.change); err != nil {
+	if err := a.planAwards(); err != nil {
 		return err
 	}
 	if req.Command.Kind == game.Open && a.cs.Language == "" && req.Language != "" {
@@ -328,7 +318,7 @@ func (a *applying) plan(res *Applied) error {
 func (a *applying) planThen(env game.Env) {
 	f := a.req.Then
 	env.Balances = afterTransfers{env.Balances, a.out.Transfers}
-	nt, out, err := game.Apply(a.nt, f.Command, env)
+	nt, out, err := a.t.s.rules(a.nt, f.Command, env)
 	if err != nil {
 		a.thenErr = fmt.Errorf("%s: %w", f.Command.Kind, err)
 		if f.User.ID != a.actor.ID {
@@ -388,13 +378,38 @@ func (a *applying) planChips() error {
 				ErrInternal, kind, tr.Amount, tr.User, chat, c.rec.balance+tr.Amount)
 		}
 		c.rec.balance = nb
-		c.rec.stats.Net += tr.Amount
 		a.entries = append(a.entries, LedgerEntry{User: tr.User, Kind: kind, Amount: tr.Amount, Balance: nb, Game: a.nt.Game()})
 	}
 	if d := a.out.Delta(); d != a.tb.Chips()-a.nt.Chips() {
 		return fmt.Errorf("%w: balances change by %d but the table's chips by %d", ErrInternal, d, a.nt.Chips()-a.tb.Chips())
 	}
 	return nil
+}
+
+// planAwards counts the command's stats and achievements into the users'
+// records (award.Count), after planChips: each user it reads shows their
+// balance after the transfers.
+func (a *applying) planAwards() error {
+	rules := award.Rules{StartingChips: a.t.s.opts.StartingChips, NoAchievements: a.t.s.opts.NoAchievements}
+	players, awards, err := award.Count(&a.tb, &a.nt, a.out, rules, a.player)
+	if err != nil {
+		return err
+	}
+	for _, p := range players {
+		a.changes[p.User].rec.Record = p.Record
+	}
+	a.awards = awards
+	return nil
+}
+
+// player returns user u's record as award.Count reads it, loading it into
+// the changes (see change).
+func (a *applying) player(u game.UserID) (award.Player, error) {
+	c, err := a.change(u)
+	if err != nil {
+		return award.Player{}, err
+	}
+	return award.Player{User: u, Balance: c.rec.balance, Record: c.rec.Record}, nil
 }
 
 // change returns the record of user u to change, loading it the first
@@ -421,30 +436,35 @@ func (a *applying) change(u game.UserID) (*change, error) {
 	return c, nil
 }
 
-// write writes what plan decided: the table and its old message when it is
-// owed, the ledger entries, the users, the chat with its last update, the
-// revealed decks, the game's awards and the settings. An error leaves some
-// of it written: the transaction must roll back.
+// applyStep is one stage of Apply's writes.
+type applyStep struct {
+	name  string
+	write func(*applying) error
+}
+
+// applySteps are Apply's writes, in order: the table and its old message
+// when it is owed, the ledger entries, the users, then the chat with its
+// last update, the revealed decks, the game's awards and the settings.
+var applySteps = [...]applyStep{
+	{"table", (*applying).writeTable},
+	{"ledger", (*applying).writeLedger},
+	{"users", (*applying).writeUsers},
+	{"chat", (*applying).writeChat},
+}
+
+// write writes what plan decided, in the store's steps (applySteps). An
+// error leaves some of it written: the transaction must roll back.
 func (a *applying) write() error {
-	t, key, now := a.t, a.key, a.req.Now
-	step := func(stage string) error {
-		if a.hooks != nil && a.hooks.afterWrite != nil {
-			return a.hooks.afterWrite(key, stage)
+	for _, st := range a.t.s.steps {
+		if err := st.write(a); err != nil {
+			return err
 		}
-		return nil
 	}
-	if err := a.writeTable(); err != nil {
-		return err
-	}
-	if err := step("table"); err != nil {
-		return err
-	}
-	if err := a.writeLedger(); err != nil {
-		return err
-	}
-	if err := step("ledger"); err != nil {
-		return err
-	}
+	return nil
+}
+
+// writeUsers writes the changed user records, in the order of their ids.
+func (a *applying) writeUsers() error {
 	ids := make([]game.UserID, 0, len(a.changes))
 	for u := range a.changes {
 		ids = append(ids, u)
@@ -452,14 +472,19 @@ func (a *applying) write() error {
 	slices.Sort(ids)
 	for _, u := range ids {
 		c := a.changes[u]
-		if err := t.putUser(key.Chat, u, &c.rec, c.old, c.isNew); err != nil {
+		if err := a.t.putUser(a.key.Chat, u, &c.rec, c.old, c.isNew); err != nil {
 			return err
 		}
 		a.pending[u] = &c.rec
 	}
-	if err := step("users"); err != nil {
-		return err
-	}
+	return nil
+}
+
+// writeChat writes the chat record with the update handled, the revealed
+// decks, the game's awards and the settings when the command decided the
+// chat's language.
+func (a *applying) writeChat() error {
+	t, key, now := a.t, a.key, a.req.Now
 	a.crec.markHandled(a.req.UpdateID, now, answerOf(a.actor.ID, &a.out))
 	if err := t.putChat(key.Chat, &a.crec); err != nil {
 		return err
@@ -480,11 +505,9 @@ func (a *applying) write() error {
 	}
 	if a.langDecided {
 		srec := a.srec // a copy: &a.srec would move all of a to the heap
-		if err := t.putSettings(key.Chat, &srec); err != nil {
-			return err
-		}
+		return t.putSettings(key.Chat, &srec)
 	}
-	return step("done")
+	return nil
 }
 
 // writeTable writes the new table, and owes its old message when the
@@ -552,70 +575,6 @@ func addChips(a, b int64) (int64, bool) {
 		return 0, false
 	}
 	return a + b, true
-}
-
-// countStats adds what the events say to the users' stats: duels won and
-// lost (as player and as banker), Golden 21 and Five pictures hands, and,
-// at the end of a game, the games played and the biggest win.
-func countStats(old, nt *game.Table, out game.Outcome, get func(game.UserID) (*change, error)) error {
-	var banker game.UserID
-	if i, ok := old.Banker(); ok {
-		banker = old.Seat(i).User
-	}
-	hands := func(s *Stats, h game.Hand) {
-		if h.Golden() {
-			s.Golden21s++
-		}
-		if h.FivePictures() {
-			s.FivePictures++
-		}
-	}
-	for _, ev := range out.Events {
-		switch ev.Kind {
-		case game.EventStarted:
-			banker = ev.User
-		case game.EventDuelEnded:
-			d := ev.Duel
-			p, err := get(d.User)
-			if err != nil {
-				return err
-			}
-			won := d.Result.PlayerWon()
-			if won {
-				p.rec.stats.DuelsWon++
-			} else {
-				p.rec.stats.DuelsLost++
-			}
-			hands(&p.rec.stats, d.Hand)
-			if banker == 0 {
-				continue
-			}
-			b, err := get(banker)
-			if err != nil {
-				return err
-			}
-			if won {
-				b.rec.stats.DuelsLost++
-			} else {
-				b.rec.stats.DuelsWon++
-			}
-			hands(&b.rec.stats, d.Banker)
-		case game.EventGameEnded:
-			for _, pt := range nt.Players() {
-				c, err := get(pt.User)
-				if err != nil {
-					return err
-				}
-				st := &c.rec.stats
-				st.Games++
-				if pt.Banker {
-					st.GamesAsBanker++
-				}
-				st.BiggestWin = max(st.BiggestWin, pt.Net)
-			}
-		}
-	}
-	return nil
 }
 
 // CancelAll cancels every open table of the chat, refunding the bets and

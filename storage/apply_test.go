@@ -107,7 +107,7 @@ func TestApplyFullGame(t *testing.T) {
 
 	// The game's awards, in the order earned: the Golden 21 in Bob's
 	// duel, then his first game won at its end.
-	assert.Equal(t, []Award{{bob.ID, Golden21}, {bob.ID, FirstWin}}, last.Awards)
+	assert.Equal(t, []Award{{User: bob.ID, Achievement: Golden21}, {User: bob.ID, Achievement: FirstWin}}, last.Awards)
 
 	// Leaderboard.
 	lb, err := s.Leaderboard(ctx, group, 10)
@@ -405,29 +405,30 @@ func TestRejectedUpdateRedelivered(t *testing.T) {
 }
 
 func TestApplyFailureInjection(t *testing.T) {
-	for _, stage := range []string{"table", "users", "ledger", "done"} {
+	for _, stage := range []string{"table", "users", "ledger", "chat"} {
 		t.Run(stage, func(t *testing.T) {
-			s := newStore(t, stacked(fullGameDeck))
+			var in injector
+			s := newStore(t, in.into(stacked(fullGameDeck)))
 			key := TableKey{Chat: group}
 			apply(t, s, key, 1, alice, game.Command{Kind: game.Open}, t0)
 			apply(t, s, key, 2, bob, game.Command{Kind: game.Join}, t0)
 			before := fileBytes(t, s)
 			boom := errors.New("injected")
 			calls := 0
-			s.hooks.Store(&testHooks{afterWrite: func(key TableKey, st string) error {
+			in.failAfter(func(key TableKey, st string) error {
 				if st == stage {
 					calls++
 					return boom
 				}
 				return nil
-			}})
+			})
 			req := ApplyRequest{Key: key, UpdateID: 3, User: alice, Command: game.Command{Kind: game.Start}, Now: t0}
 			_, err := s.Apply(ctx, req)
 			assert.ErrorIs(t, err, boom)
 			assert.Equal(t, 1, calls)
 			assert.Equal(t, before, fileBytes(t, s), "nothing of the failed transaction is written")
 
-			s.hooks.Store(nil)
+			in.clear()
 			a, err := s.Apply(ctx, req)
 			require.NoError(t, err, "the same update applies once the failure is gone")
 			assert.Equal(t, uint64(3), a.Table.Version())
@@ -454,12 +455,13 @@ func TestApplyInternalErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newStore(t, Options{})
+			var in injector
+			s := newStore(t, in.into(Options{}))
 			key := TableKey{Chat: group}
 			apply(t, s, key, 1, alice, game.Command{Kind: game.Open}, t0)
 			apply(t, s, key, 2, bob, game.Command{Kind: game.Join}, t0)
 			before := fileBytes(t, s)
-			s.hooks.Store(&testHooks{outcome: tc.mutate})
+			in.changeOutcome(tc.mutate)
 			_, err := s.Apply(ctx, ApplyRequest{Key: key, UpdateID: 3, User: alice, Command: game.Command{Kind: game.Start}, Now: t0})
 			assert.ErrorIs(t, err, ErrInternal)
 			assert.Equal(t, game.KindInternal, game.Kind(err))
@@ -473,13 +475,14 @@ func TestApplyInternalErrors(t *testing.T) {
 // The failed write leaves nothing; the others commit, with the results of
 // the run that committed.
 func TestBatchFailureIsolation(t *testing.T) {
-	s := newStore(t, Options{})
+	var in injector
+	s := newStore(t, in.into(Options{}))
 	const chats = 12
 	const bad = int64(7)
 	for c := int64(1); c <= chats; c++ {
 		apply(t, s, TableKey{Chat: c}, 1, alice, game.Command{Kind: game.Open}, t0)
 	}
-	h := holdCommits(t, s, 1, func(chat int64) error {
+	h := holdCommits(t, &in, 1, func(chat int64) error {
 		if chat == bad {
 			return fmt.Errorf("chat %d: %w", chat, errInjected)
 		}
@@ -544,13 +547,14 @@ type commitHold struct {
 }
 
 // holdCommits holds the commit loop in the next command on a table of
-// chat hold, at its last write, until free. fail, if set, may fail a
-// chat's command there.
-func holdCommits(t *testing.T, s *Store, hold int64, fail func(chat int64) error) *commitHold {
+// chat hold, at its last write, until free, in the store opened with in's
+// options. fail, if set, may fail a chat's command there.
+func holdCommits(t *testing.T, in *injector, hold int64, fail func(chat int64) error) *commitHold {
 	h := &commitHold{entered: make(chan struct{}), release: make(chan struct{}), count: map[int64]int{}}
 	t.Cleanup(h.free)
-	s.hooks.Store(&testHooks{afterWrite: func(key TableKey, stage string) error {
-		if stage != "done" {
+	last := applySteps[len(applySteps)-1].name
+	in.failAfter(func(key TableKey, stage string) error {
+		if stage != last {
 			return nil
 		}
 		h.mu.Lock()
@@ -564,7 +568,7 @@ func holdCommits(t *testing.T, s *Store, hold int64, fail func(chat int64) error
 			return fail(key.Chat)
 		}
 		return nil
-	}})
+	})
 	return h
 }
 

@@ -64,7 +64,8 @@ func TestBatchRejection(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := newStore(t, Options{})
+			var in injector
+			s := newStore(t, in.into(Options{}))
 			for c := int64(1); c <= 2; c++ {
 				apply(t, s, TableKey{Chat: c}, 1, alice, game.Command{Kind: game.Open}, t0)
 			}
@@ -74,7 +75,7 @@ func TestBatchRejection(t *testing.T) {
 			settings, err := s.Settings(ctx, group)
 			require.NoError(t, err)
 
-			h := holdCommits(t, s, 1, nil)
+			h := holdCommits(t, &in, 1, nil)
 			join := func(c int64) error {
 				_, err := s.Apply(ctx, ApplyRequest{Key: TableKey{Chat: c}, UpdateID: 2, User: bob, Command: game.Command{Kind: game.Join}, Now: t0})
 				return err

@@ -18,7 +18,7 @@ func checkUser(chat int64, u User) error {
 // account builds an Account from a record.
 func account(chat int64, id game.UserID, rec *userRec) Account {
 	return Account{Chat: chat, User: rec.profile(id), Balance: rec.balance, LastBonus: msTime(rec.lastBonus),
-		Created: msTime(rec.created), Stats: rec.stats}
+		Created: msTime(rec.created), Stats: rec.Stats}
 }
 
 // ensured is a user loaded for a write, created if they never appeared.
@@ -286,14 +286,14 @@ func (s *Store) History(ctx context.Context, chat int64, user game.UserID, limit
 // ErrNotFound.
 func (s *Store) Stats(ctx context.Context, chat int64, user game.UserID) (Stats, error) {
 	rec, err := s.userRecord(ctx, chat, user)
-	return rec.stats, err
+	return rec.Stats, err
 }
 
 // Standing returns the user's line of the chat's leaderboard (for the
 // house, which /top shows apart). An unknown user is ErrNotFound.
 func (s *Store) Standing(ctx context.Context, chat int64, user game.UserID) (Standing, error) {
 	rec, err := s.userRecord(ctx, chat, user)
-	return Standing{User: user, Name: rec.name, Balance: rec.balance, Net: rec.stats.Net, Games: rec.stats.Games}, err
+	return Standing{User: user, Name: rec.name, Balance: rec.balance, Net: rec.Stats.Net, Games: rec.Stats.Games}, err
 }
 
 // userRecord reads the user's record in the chat. An unknown user is
@@ -346,7 +346,7 @@ func (s *Store) Leaderboard(ctx context.Context, chat int64, n int) ([]Standing,
 			if !ok {
 				return t.corruptAt(fmt.Sprintf("leaderboard of chat %d", c), fmt.Errorf("user %d ranked but missing", u))
 			}
-			out = append(out, Standing{User: u, Name: rec.name, Balance: rec.balance, Net: rec.stats.Net, Games: rec.stats.Games})
+			out = append(out, Standing{User: u, Name: rec.name, Balance: rec.balance, Net: rec.Stats.Net, Games: rec.Stats.Games})
 		}
 		return nil
 	})

@@ -16,6 +16,9 @@ var (
 	ErrCorrupt = errors.New("database is damaged")
 	// ErrNewerSchema: the file was written by a newer version of this program.
 	ErrNewerSchema = errors.New("database schema is newer than this program")
+	// ErrPreRelease: the file was written by a pre-release of this program
+	// (before 1.0), whose schemas it does not read.
+	ErrPreRelease = errors.New("database written by a pre-release twentyone (before 1.0)")
 	// ErrDuplicate: the update was handled already.
 	ErrDuplicate = errors.New("update already handled")
 	// ErrBonusTooSoon: the daily bonus was claimed less than a bonus

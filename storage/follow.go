@@ -8,8 +8,6 @@ import (
 	"slices"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"github.com/twentyone-bot/twentyone/game"
 )
 
@@ -435,18 +433,6 @@ func (t *txn) moveFollows(from, to int64) error {
 			continue
 		}
 		if err := t.putFollow(to, u, &f); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// addFollows is the migration from schema 8 to 9: it creates the buckets
-// of the users' private chats and of the groups they follow. Schema 7 kept
-// neither, so they start empty.
-func addFollows(tx *bolt.Tx) error {
-	for _, name := range [][]byte{bucketPrivate, bucketFollows, bucketFollowing} {
-		if _, err := tx.CreateBucket(name); err != nil {
 			return err
 		}
 	}

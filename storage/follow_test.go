@@ -1,13 +1,11 @@
 package storage
 
 import (
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	bolt "go.etcd.io/bbolt"
 
 	"github.com/twentyone-bot/twentyone/game"
 )
@@ -222,47 +220,6 @@ func TestMigrateChatMovesFollows(t *testing.T) {
 	on, err := s.ToggleFollow(ctx, supergroup, alice, "", 1, t0)
 	require.NoError(t, err)
 	assert.False(t, on, "Alice followed the supergroup")
-}
-
-// toSchema8 rewrites a file in the layout of schema 8: that of schema 9
-// (and 10 and 11, see toSchema9) without the private chats and the groups
-// followed (it drops them).
-func toSchema8(tx *bolt.Tx) error {
-	if err := toSchema9(tx); err != nil {
-		return err
-	}
-	for _, name := range [][]byte{bucketPrivate, bucketFollows, bucketFollowing} {
-		if err := tx.DeleteBucket(name); err != nil {
-			return err
-		}
-	}
-	return setSchemaRaw(8)(tx)
-}
-
-// TestMigrateFromSchema8: a schema 8 file gains empty private, follows
-// and following buckets, and keeps what it held.
-func TestMigrateFromSchema8(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "old.db")
-	s, err := Open(path, Options{NoSync: true})
-	require.NoError(t, err)
-	_, err = s.Grant(ctx, group, alice, 5, 1, t0)
-	require.NoError(t, err)
-	require.NoError(t, s.Close())
-	rewrite(t, path, toSchema8)
-	require.Equal(t, uint64(8), schemaOf(t, path))
-
-	s = openAt(t, path, Options{NoSync: true})
-	acc, err := s.Account(ctx, group, alice, t0)
-	require.NoError(t, err)
-	assert.Equal(t, int64(DefaultStartingChips+5), acc.Balance)
-	assert.Empty(t, follows(t, s, alice.ID))
-	_, err = s.ToggleFollow(ctx, group, alice, "", 2, t0)
-	assert.ErrorIs(t, err, ErrNoPrivateChat)
-	_, err = s.Follow(ctx, group, alice, "Game night", t0)
-	require.NoError(t, err)
-	assert.Equal(t, map[int64]string{group: "Game night"}, follows(t, s, alice.ID))
-	require.NoError(t, s.Close())
-	assert.Equal(t, uint64(SchemaVersion), schemaOf(t, path))
 }
 
 // BenchmarkAnnounceAgainstApply alternates, with fsync, one Announce of a

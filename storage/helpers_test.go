@@ -55,6 +55,45 @@ func stacked(decks ...string) Options {
 	return Options{Rand: gametest.Deck(decks...)}
 }
 
+// injector injects failures into the Apply of a store opened with its
+// options (see Options.faults); what it injects may change while the
+// store is open, and is nothing until it is set.
+type injector struct {
+	afterWrite atomic.Pointer[func(key TableKey, stage string) error]
+	outcome    atomic.Pointer[func(*game.Outcome)]
+}
+
+// into returns opts with the injector's faults.
+func (in *injector) into(opts Options) Options {
+	opts.faults = &faults{
+		outcome: func(o *game.Outcome) {
+			if f := in.outcome.Load(); f != nil {
+				(*f)(o)
+			}
+		},
+		afterWrite: func(key TableKey, stage string) error {
+			if f := in.afterWrite.Load(); f != nil {
+				return (*f)(key, stage)
+			}
+			return nil
+		},
+	}
+	return opts
+}
+
+// failAfter has f told each stage of Apply's writes done; its error
+// fails the write.
+func (in *injector) failAfter(f func(key TableKey, stage string) error) { in.afterWrite.Store(&f) }
+
+// changeOutcome has f change what game.Apply returns.
+func (in *injector) changeOutcome(f func(*game.Outcome)) { in.outcome.Store(&f) }
+
+// clear injects nothing more.
+func (in *injector) clear() {
+	in.afterWrite.Store(nil)
+	in.outcome.Store(nil)
+}
+
 // fileBytes returns the database file's bytes in use (bbolt grows the
 // file ahead of them), both meta pages included: equal before and after
 // means nothing was committed.
@@ -178,7 +217,7 @@ var testUpdates updates
 func set(as ...Achievement) Achievements {
 	var s Achievements
 	for _, a := range as {
-		s.add(a)
+		s |= 1 << a
 	}
 	return s
 }

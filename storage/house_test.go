@@ -185,33 +185,6 @@ func TestHouseMoveTimer(t *testing.T) {
 	assert.Contains(t, a.Problems, "the timer index does not match the table of thread 5")
 }
 
-// TestMigrateFromSchema9: the timer index of a schema 9 file holds no
-// moves of the house; the migration writes them from the tables.
-func TestMigrateFromSchema9(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "old.db")
-	s, err := Open(path, Options{NoSync: true, Rand: stacked().Rand})
-	require.NoError(t, err)
-	key := TableKey{Chat: group}
-	var upd updates
-	v := houseGame(t, s, key, &upd)
-	require.NoError(t, s.Close())
-	rewrite(t, path, toSchema9)
-	require.Equal(t, uint64(9), schemaOf(t, path))
-	rewrite(t, path, func(tx *bolt.Tx) error {
-		assert.Equal(t, present, tx.Bucket(bucketTimers).Get(tableKeyBytes(key)), "schema 9 knows no move of the house")
-		return nil
-	})
-
-	s = openAt(t, path, Options{NoSync: true})
-	timers, err := s.Timers(ctx)
-	require.NoError(t, err)
-	require.Len(t, timers, 1)
-	assert.True(t, house.MoveAt(&v.Table).Equal(timers[0].HouseAt))
-	requireAudited(t, s)
-	require.NoError(t, s.Close())
-	assert.Equal(t, uint64(SchemaVersion), schemaOf(t, path))
-}
-
 func TestHouseForbiddenSetting(t *testing.T) {
 	s := newStore(t, Options{})
 	cs, err := s.Settings(ctx, group)

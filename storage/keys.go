@@ -67,15 +67,6 @@ func entryKey(n uint64) []byte {
 	return b
 }
 
-// ledgerKeyV3 is how schema 3 and older keyed a ledger entry: chat|user|seq.
-func ledgerKeyV3(chat int64, u game.UserID, seq uint64) []byte {
-	b := make([]byte, 24)
-	putInt(b, chat)
-	putInt(b[8:], int64(u))
-	putUint(b[16:], seq)
-	return b
-}
-
 // retireKey is chat|thread|message: an old message of a table, owed to be
 // retired. A prefix scan by tableKeyBytes reads a table's.
 func retireKey(k TableKey, messageID int) []byte {

@@ -8,6 +8,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/game/award"
 )
 
 // MigrateChat moves everything chat from owns to chat to, for a group
@@ -252,42 +253,13 @@ func (t *txn) moveSettings(from, to int64) error {
 	return t.settings.Delete(chatKey(from))
 }
 
-// mergeUsers adds the chips and stats of b (the user in the old chat) to a
-// (the same user in the new one).
+// mergeUsers adds the chips and the record of b (the user in the old
+// chat) to a (the same user in the new one); award.Merge merges the
+// records.
 func mergeUsers(a, b userRec) userRec {
-	a.mark = mergeMarks(a, b)
+	a.Record = award.Merge(a.Record, b.Record)
 	a.balance += b.balance
 	a.created = min(a.created, b.created)
 	a.lastBonus = max(a.lastBonus, b.lastBonus)
-	s, o := &a.stats, b.stats
-	s.Games += o.Games
-	s.GamesAsBanker += o.GamesAsBanker
-	s.DuelsWon += o.DuelsWon
-	s.DuelsLost += o.DuelsLost
-	s.Net += o.Net
-	s.BiggestWin = max(s.BiggestWin, o.BiggestWin)
-	s.Golden21s += o.Golden21s
-	s.FivePictures += o.FivePictures
-	s.Achievements |= o.Achievements
 	return a
-}
-
-// mergeMarks returns the way to Comeback of a user merged from a and b
-// (mergeUsers): none once they have it; else the mark of either that is
-// broke, moved to the merged Net (the other's Net added to its need),
-// the nearer when both are.
-func mergeMarks(a, b userRec) comebackMark {
-	if (a.stats.Achievements | b.stats.Achievements).Has(Comeback) {
-		return comebackMark{}
-	}
-	ma, mb := a.mark, b.mark
-	switch {
-	case !ma.broke && !mb.broke:
-		return comebackMark{}
-	case !ma.broke:
-		return comebackMark{broke: true, need: mb.need + a.stats.Net}
-	case !mb.broke:
-		return comebackMark{broke: true, need: ma.need + b.stats.Net}
-	}
-	return comebackMark{broke: true, need: min(ma.need+b.stats.Net, mb.need+a.stats.Net)}
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	bolt "go.etcd.io/bbolt"
 
 	"github.com/twentyone-bot/twentyone/game"
 )
@@ -88,40 +87,4 @@ func TestPace(t *testing.T) {
 	for i, want := range []time.Time{calls[1], calls[0], calls[2]} {
 		assert.True(t, want.Equal(p.Calls[-1][i]), "call %d: %s", i, p.Calls[-1][i])
 	}
-}
-
-// toSchema10 rewrites a file in the layout of schema 10: that of schema 11
-// without the bot's recent calls into each group (it drops them).
-func toSchema10(tx *bolt.Tx) error {
-	if err := tx.DeleteBucket(bucketPace); err != nil {
-		return err
-	}
-	return setSchemaRaw(10)(tx)
-}
-
-// TestMigrateFromSchema10: a schema 10 file has no pace bucket; after the
-// upgrade it has an empty one, and the bot's calls are saved in it.
-func TestMigrateFromSchema10(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "old.db")
-	s, err := Open(path, Options{NoSync: true})
-	require.NoError(t, err)
-	_, err = s.Grant(ctx, group, alice, 5, 0, t0)
-	require.NoError(t, err)
-	require.NoError(t, s.Close())
-	rewrite(t, path, toSchema10)
-	require.Equal(t, uint64(10), schemaOf(t, path))
-
-	s = openAt(t, path, Options{NoSync: true})
-	p, err := s.LoadPace(ctx)
-	require.NoError(t, err)
-	assert.Empty(t, p.Calls)
-	require.NoError(t, s.SavePace(ctx, Pace{At: t0, Calls: map[int64][]time.Time{group: {t0}}}, t0.Add(-time.Minute)))
-	p, err = s.LoadPace(ctx)
-	require.NoError(t, err)
-	assert.Len(t, p.Calls[group], 1)
-	a, err := s.Account(ctx, group, alice, t0)
-	require.NoError(t, err)
-	assert.Positive(t, a.Balance)
-	require.NoError(t, s.Close())
-	assert.Equal(t, uint64(SchemaVersion), schemaOf(t, path))
 }

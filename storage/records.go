@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/game/award"
 	"github.com/twentyone-bot/twentyone/game/house"
 )
 
@@ -24,13 +25,12 @@ var errRecord = errors.New("malformed record")
 // chatRec is what storage keeps about a chat besides its settings.
 type chatRec struct {
 	// lastUpdate is the last Telegram update applied in the chat, and
-	// lastUpdateAt when, in Unix milliseconds (0: not known, a record
-	// older than schema 3 that the migration did not stamp).
+	// lastUpdateAt when, in Unix milliseconds (0 with no update).
 	lastUpdate   int64
 	lastUpdateAt int64
 	// floor and recent are the updates the chat handled (see handled):
 	// every id up to floor, and the ids in recent, above floor, ascending,
-	// at most recentUpdates (schema 6; before it, floor is lastUpdate).
+	// at most recentUpdates.
 	floor  int64
 	recent []int64
 	// granted is the running total of grants.
@@ -44,10 +44,13 @@ type chatRec struct {
 	// answer is what the command of the last update did to its user: the
 	// events of its outcome about them, without decks (see answerOf), to
 	// answer that update the same when Telegram delivers it again; none
-	// when the update was no command (schema 5).
+	// when the update was no command.
 	answer []game.Event
 }
 
+// encode encodes the record. The answer and the updates handled above
+// lastUpdate are left out when there are none, the answer's count too when
+// the updates handled are every one up to lastUpdate.
 func (c *chatRec) encode() []byte {
 	b := make([]byte, 0, 40)
 	b = append(b, recordFormat)
@@ -84,10 +87,8 @@ func decodeChat(v []byte) (chatRec, error) {
 	c.seq = r.uvarint()
 	c.movedTo = r.varint()
 	c.created = r.varint()
-	if len(r.b) > 0 { // absent before schema 3
-		c.lastUpdateAt = r.varint()
-	}
-	if len(r.b) > 0 { // absent before schema 5, and when there is none
+	c.lastUpdateAt = r.varint()
+	if len(r.b) > 0 { // absent when there is none
 		n := r.uvarint()
 		if n > uint64(len(r.b)) {
 			r.fail()
@@ -99,7 +100,7 @@ func decodeChat(v []byte) (chatRec, error) {
 		}
 	}
 	c.floor = c.lastUpdate
-	if len(r.b) > 0 { // absent before schema 6, and when all up to lastUpdate were handled
+	if len(r.b) > 0 { // absent when all up to lastUpdate were handled
 		c.floor = r.varint()
 		n := r.uvarint()
 		if n > recentUpdates {
@@ -261,7 +262,8 @@ func (c *chatRec) mergeHandled(src *chatRec) {
 	c.floor, c.recent = floor, recent
 }
 
-// userRec is a user in a chat: balance, profile and stats.
+// userRec is a user in a chat: balance, profile, and what the rules keep
+// of them (award.Record: their stats and their way to Comeback).
 type userRec struct {
 	balance   int64
 	created   int64 // Unix ms
@@ -269,12 +271,10 @@ type userRec struct {
 	name      string
 	username  string
 	language  string
-	stats     Stats
 	// lastEntry is the key number of the user's last ledger entry in the
-	// chat, 0 before the first (schema 4).
+	// chat, 0 before the first.
 	lastEntry uint64
-	// mark is the user's way to Comeback while they are broke (schema 8).
-	mark comebackMark
+	award.Record
 }
 
 func (u *userRec) encode() []byte {
@@ -286,23 +286,22 @@ func (u *userRec) encode() []byte {
 	b = appendStr(b, u.name)
 	b = appendStr(b, u.username)
 	b = appendStr(b, u.language)
-	s := &u.stats
+	s := &u.Stats
 	for _, n := range [...]int{s.Games, s.GamesAsBanker, s.DuelsWon, s.DuelsLost, s.Golden21s, s.FivePictures} {
 		b = binary.AppendVarint(b, int64(n))
 	}
 	b = binary.AppendVarint(b, s.Net)
 	b = binary.AppendVarint(b, s.BiggestWin)
 	b = binary.AppendUvarint(b, u.lastEntry)
-	// Schema 8; a user with no achievement and no mark is written as
-	// schema 7 wrote them.
-	if s.Achievements == 0 && !u.mark.broke {
+	// A user with no achievement and no mark ends at their last entry.
+	if s.Achievements == 0 && !u.Mark.Broke {
 		return b
 	}
 	b = binary.AppendUvarint(b, uint64(s.Achievements))
-	if !u.mark.broke {
+	if !u.Mark.Broke {
 		return b
 	}
-	return binary.AppendVarint(b, u.mark.need)
+	return binary.AppendVarint(b, u.Mark.Need)
 }
 
 func decodeUser(v []byte) (userRec, error) {
@@ -314,22 +313,20 @@ func decodeUser(v []byte) (userRec, error) {
 	u.name = r.str()
 	u.username = r.str()
 	u.language = r.str()
-	s := &u.stats
+	s := &u.Stats
 	for _, p := range [...]*int{&s.Games, &s.GamesAsBanker, &s.DuelsWon, &s.DuelsLost, &s.Golden21s, &s.FivePictures} {
 		*p = int(r.varint())
 	}
 	s.Net = r.varint()
 	s.BiggestWin = r.varint()
-	if len(r.b) > 0 { // absent before schema 4
-		u.lastEntry = r.uvarint()
-	}
-	if len(r.b) > 0 { // absent before schema 8, and when there is none
+	u.lastEntry = r.uvarint()
+	if len(r.b) > 0 { // absent when there is none
 		s.Achievements = Achievements(r.uvarint())
 	}
 	if len(r.b) > 0 { // absent when the user is not broke
-		u.mark = comebackMark{broke: true, need: r.varint()}
+		u.Mark = award.Mark{Broke: true, Need: r.varint()}
 	}
-	if r.err == nil && !s.Achievements.valid() {
+	if r.err == nil && !s.Achievements.Valid() {
 		r.err = fmt.Errorf("%w: achievements %#x", errRecord, uint64(s.Achievements))
 	}
 	if r.err == nil && u.balance < 0 {
@@ -377,9 +374,8 @@ func cleanString(s string) string {
 	return s
 }
 
-// entryFormat is the format byte of a ledger entry since schema 4, which
-// holds its chat, its number in the chat and the link to the user's
-// previous entry besides what schema 3 stored.
+// entryFormat is the format byte of a ledger entry. (Format 1, without the
+// entry's chat, number and link, was a pre-release's.)
 const entryFormat = 2
 
 // encode encodes the entry, linked to prev, the key number of the user's
@@ -390,11 +386,6 @@ func (e *LedgerEntry) encode(prev uint64) []byte {
 	b = binary.AppendVarint(b, e.Chat)
 	b = binary.AppendUvarint(b, e.Seq)
 	b = binary.AppendUvarint(b, prev)
-	return e.appendFields(b)
-}
-
-// appendFields appends what every format of an entry holds.
-func (e *LedgerEntry) appendFields(b []byte) []byte {
 	b = binary.AppendVarint(b, timeMs(e.Time))
 	b = binary.AppendVarint(b, e.Thread)
 	b = binary.AppendVarint(b, int64(e.User))
@@ -415,21 +406,6 @@ func decodeLedger(v []byte) (e LedgerEntry, prev uint64, err error) {
 	e.Chat = r.varint()
 	e.Seq = r.uvarint()
 	prev = r.uvarint()
-	r.fields(&e)
-	return e, prev, r.done()
-}
-
-// decodeLedgerV3 decodes an entry as schema 3 and older stored it, under
-// a key that held its chat and number.
-func decodeLedgerV3(chat int64, seq uint64, v []byte) (LedgerEntry, error) {
-	r := newRecReader(v)
-	e := LedgerEntry{Seq: seq, Chat: chat}
-	r.fields(&e)
-	return e, r.done()
-}
-
-// fields reads what every format of an entry holds.
-func (r *recReader) fields(e *LedgerEntry) {
 	e.Time = msTime(r.varint())
 	e.Thread = r.varint()
 	e.User = game.UserID(r.varint())
@@ -441,6 +417,7 @@ func (r *recReader) fields(e *LedgerEntry) {
 	if r.err == nil && !e.Kind.valid() {
 		r.err = fmt.Errorf("%w: ledger kind %d", errRecord, e.Kind)
 	}
+	return e, prev, r.done()
 }
 
 // settingsRec is the stored form of ChatSettings. Game is nil while nobody

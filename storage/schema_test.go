@@ -27,6 +27,33 @@ func rewrite(t *testing.T, path string, fn func(tx *bolt.Tx) error) {
 	require.NoError(t, db.Close())
 }
 
+// grantedFile returns the path of a closed database file in which alice
+// got a grant in group.
+func grantedFile(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "db")
+	s, err := Open(path, Options{NoSync: true})
+	require.NoError(t, err)
+	_, err = s.Grant(ctx, group, alice, 5, 0, t0)
+	require.NoError(t, err)
+	require.NoError(t, s.Close())
+	return path
+}
+
+// assertUnchanged returns a check that the file at path holds what it
+// holds now.
+func assertUnchanged(t *testing.T, path string) func(msg string) {
+	t.Helper()
+	before, err := os.ReadFile(path)
+	require.NoError(t, err)
+	return func(msg string) {
+		t.Helper()
+		after, err := os.ReadFile(path)
+		require.NoError(t, err)
+		assert.True(t, bytes.Equal(before, after), msg)
+	}
+}
+
 func schemaOf(t *testing.T, path string) uint64 {
 	t.Helper()
 	db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
@@ -48,195 +75,135 @@ func setSchemaRaw(v uint64) func(tx *bolt.Tx) error {
 	}
 }
 
-// rewriteValues replaces every value of bucket b with what fn makes of it;
-// an error of fn stops it.
-func rewriteValues(b *bolt.Bucket, fn func(v []byte) ([]byte, error)) error {
-	var keys, values [][]byte
-	err := b.ForEach(func(k, v []byte) error {
-		nv, err := fn(v)
-		keys, values = append(keys, bytes.Clone(k)), append(values, nv)
-		return err
-	})
-	if err != nil {
+// toSchema0 rewrites a file of schema 1 in the layout of a made-up
+// schema 0, older than the first: that of schema 1 without the pace bucket
+// (it drops the bot's recent calls into each group).
+func toSchema0(tx *bolt.Tx) error {
+	if err := tx.DeleteBucket(bucketPace); err != nil {
 		return err
 	}
-	for i, k := range keys {
-		if err := b.Put(k, values[i]); err != nil {
-			return err
-		}
-	}
-	return nil
+	return setSchemaRaw(0)(tx)
 }
 
-// toSchema9 rewrites a file in the layout of schema 9: that of schema 10
-// (and 11, see toSchema10) with every value of the timer index empty (no
-// move of the house).
-func toSchema9(tx *bolt.Tx) error {
-	if err := toSchema10(tx); err != nil {
-		return err
-	}
-	if err := rewriteValues(tx.Bucket(bucketTimers), func([]byte) ([]byte, error) { return present, nil }); err != nil {
-		return err
-	}
-	return setSchemaRaw(9)(tx)
-}
+// fromSchema0 are the migrations of a store that reads the made-up schema
+// 0 (see toSchema0), as a later schema will add its migration: the pace
+// bucket is created, empty.
+var fromSchema0 = []migration{{from: 0, name: "keep the bot's recent calls into each group", run: func(tx *bolt.Tx) error {
+	_, err := tx.CreateBucket(bucketPace)
+	return err
+}}}
 
-// toSchema7 rewrites a file in the layout of schema 7: that of schema 8
-// (and 9 to 11, see toSchema8) without the awards bucket, and with user records
-// that hold no achievements and no way to Comeback.
-func toSchema7(tx *bolt.Tx) error {
-	if err := toSchema8(tx); err != nil {
-		return err
-	}
-	if err := tx.DeleteBucket(bucketAwards); err != nil {
-		return err
-	}
-	err := rewriteValues(tx.Bucket(bucketUsers), func(v []byte) ([]byte, error) {
-		u, err := decodeUser(v)
-		u.stats.Achievements, u.mark = 0, comebackMark{}
-		return u.encode(), err
-	})
-	if err != nil {
-		return err
-	}
-	return setSchemaRaw(7)(tx)
-}
-
-// toSchema5 rewrites a file in the layout of schema 5: that of schema 6
-// with chat records that know only their last update, every update up to
-// it counting as handled.
-func toSchema5(tx *bolt.Tx) error {
-	if err := toSchema7(tx); err != nil {
-		return err
-	}
-	err := rewriteValues(tx.Bucket(bucketChats), func(v []byte) ([]byte, error) {
-		c, err := decodeChat(v)
-		c.floor, c.recent = c.lastUpdate, nil
-		return c.encode(), err
-	})
-	if err != nil {
-		return err
-	}
-	return setSchemaRaw(5)(tx)
-}
-
-// toSchema4 rewrites a file in the layout of schema 4: that of schema 5
-// without the bucket of old messages owed (it drops those owed).
-func toSchema4(tx *bolt.Tx) error {
-	if err := toSchema5(tx); err != nil {
-		return err
-	}
-	if err := tx.DeleteBucket(bucketRetire); err != nil {
-		return err
-	}
-	return setSchemaRaw(4)(tx)
-}
-
-// toLedgerV3 rewrites a file in the layout of schema 4 with the ledger as
-// schema 3 and older stored it: keyed chat|user|seq, each entry without
-// its chat, number and link, and user records without their last entry.
-func toLedgerV3(tx *bolt.Tx) error {
-	if err := toSchema4(tx); err != nil {
-		return err
-	}
-	old, err := tx.CreateBucket(bucketLedgerV3)
-	if err != nil {
-		return err
-	}
-	err = tx.Bucket(bucketLedger).ForEach(func(_, v []byte) error {
-		e, _, err := decodeLedger(v)
-		if err != nil {
-			return err
-		}
-		return old.Put(ledgerKeyV3(e.Chat, e.User, e.Seq), e.appendFields([]byte{recordFormat}))
-	})
-	if err != nil {
-		return err
-	}
-	if err := tx.DeleteBucket(bucketLedger); err != nil {
-		return err
-	}
-	return rewriteValues(tx.Bucket(bucketUsers), func(v []byte) ([]byte, error) {
-		rec, err := decodeUser(v)
-		rec.lastEntry = 0
-		enc := rec.encode()
-		return enc[:len(enc)-1], err // without the 0
-	})
-}
-
-// toSchema1 rewrites a file in the layout of schema 1: that of schema 3
-// without the leaderboard index.
-func toSchema1(tx *bolt.Tx) error {
-	if err := toLedgerV3(tx); err != nil {
-		return err
-	}
-	if err := tx.DeleteBucket(bucketRank); err != nil {
-		return err
-	}
-	return setSchemaRaw(1)(tx)
-}
-
-func TestMigrateFromSchema1(t *testing.T) {
+// TestMigrateFromSchema0 runs the migration of a file older than the
+// schema through Open, as the first real migration will run: the file is
+// upgraded in one transaction, and reads and plays as it did; a failing
+// migration leaves it as it was.
+func TestMigrateFromSchema0(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "old.db")
 	s, err := Open(path, Options{NoSync: true})
 	require.NoError(t, err)
-	for i, u := range []User{alice, bob, carol, dave} {
-		_, err := s.Grant(ctx, group, u, int64(100*(i+1)), 0, t0)
-		require.NoError(t, err)
-	}
-	_, err = s.Grant(ctx, 55, alice, 7, 0, t0)
+	chats := []int64{-41, -42}
+	playChats(t, s, chats, 60, nil)
+	_, err = s.Grant(ctx, -41, alice, 7, 0, t0)
 	require.NoError(t, err)
-	want, err := s.Leaderboard(ctx, group, 10)
+	want := map[int64][]Standing{}
+	for _, chat := range chats {
+		want[chat], err = s.Leaderboard(ctx, chat, 10)
+		require.NoError(t, err)
+		require.NotEmpty(t, want[chat])
+	}
+	history, err := s.History(ctx, -41, alice.ID, 0)
 	require.NoError(t, err)
 	require.NoError(t, s.Close())
+	rewrite(t, path, toSchema0)
+	require.Equal(t, uint64(0), schemaOf(t, path))
+	unchanged := assertUnchanged(t, path)
 
-	rewrite(t, path, toSchema1)
-	require.Equal(t, uint64(1), schemaOf(t, path))
+	// A migration that fails changes nothing.
+	boom := errors.New("injected")
+	failing := []migration{{from: 0, name: "fail", run: func(tx *bolt.Tx) error {
+		if _, err := tx.CreateBucket(bucketPace); err != nil {
+			return err
+		}
+		return boom
+	}}}
+	_, err = Open(path, Options{NoSync: true, migrations: failing})
+	require.ErrorIs(t, err, boom)
+	assert.ErrorContains(t, err, "migrate "+path+" from schema 0 (fail)")
+	unchanged("the failed migration wrote nothing")
 
-	s = openAt(t, path, Options{NoSync: true})
-	got, err := s.Leaderboard(ctx, group, 10)
-	require.NoError(t, err)
-	assert.Equal(t, want, got)
-	assert.Equal(t, dave.ID, got[0].User)
-	audits, err := s.AuditAll(ctx)
-	require.NoError(t, err)
-	require.Len(t, audits, 2)
-	for _, a := range audits {
-		assert.True(t, a.OK, a.Problems)
+	s = openAt(t, path, Options{NoSync: true, migrations: fromSchema0})
+	for _, chat := range chats {
+		got, err := s.Leaderboard(ctx, chat, 10)
+		require.NoError(t, err)
+		assert.Equal(t, want[chat], got, "chat %d", chat)
 	}
+	got, err := s.History(ctx, -41, alice.ID, 0)
+	require.NoError(t, err)
+	assert.Equal(t, history, got)
+	requireAudited(t, s)
+	p, err := s.LoadPace(ctx)
+	require.NoError(t, err)
+	assert.Empty(t, p.Calls, "the new bucket starts empty")
+	require.NoError(t, s.SavePace(ctx, Pace{At: t0, Calls: map[int64][]time.Time{group: {t0}}}, t0.Add(-time.Minute)))
+	playChats(t, s, chats[:1], 20, nil)
+	requireAudited(t, s)
 	require.NoError(t, s.Close())
 	assert.Equal(t, uint64(SchemaVersion), schemaOf(t, path))
+
+	// Upgraded, the file opens without the migration.
+	s = openAt(t, path, Options{NoSync: true})
+	p, err = s.LoadPace(ctx)
+	require.NoError(t, err)
+	assert.Len(t, p.Calls[group], 1)
 }
 
+// TestRefusedSchemas: a file of a newer schema, of a pre-release, or
+// whose version no migration leads from, is refused with an error that
+// names it, and left as it was.
+func TestRefusedSchemas(t *testing.T) {
+	tests := []struct {
+		name   string
+		change func(tx *bolt.Tx) error
+		want   error
+		text   string
+	}{
+		{"newer", setSchemaRaw(SchemaVersion + 1), ErrNewerSchema, fmt.Sprintf("has schema %d, this program reads %d", SchemaVersion+1, SchemaVersion)},
+		{"a pre-release's", func(tx *bolt.Tx) error {
+			meta := tx.Bucket(bucketMeta)
+			if err := meta.Delete(keySchema); err != nil {
+				return err
+			}
+			return meta.Put(keyPreRelease, binary.BigEndian.AppendUint64(nil, 11))
+		}, ErrPreRelease, "has pre-release schema 11"},
+		{"older, with no migration", toSchema0, ErrCorrupt, "has schema 0, from which no migration leads to 1"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			path := grantedFile(t)
+			rewrite(t, path, tc.change)
+			unchanged := assertUnchanged(t, path)
+			_, err := Open(path, Options{NoSync: true})
+			require.ErrorIs(t, err, tc.want)
+			assert.ErrorContains(t, err, path+" "+tc.text)
+			unchanged("the file is left as it was")
+		})
+	}
+}
+
+// TestAuditFindsMissingIndex: a balance missing from the leaderboard
+// index is a problem the audit names.
 func TestAuditFindsMissingIndex(t *testing.T) {
-	// What the migration repairs, the audit notices.
-	path := filepath.Join(t.TempDir(), "db")
-	s, err := Open(path, Options{NoSync: true})
-	require.NoError(t, err)
-	_, err = s.Grant(ctx, group, alice, 5, 0, t0)
-	require.NoError(t, err)
-	require.NoError(t, s.Close())
+	path := grantedFile(t)
 	rewrite(t, path, func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketRank)
 		k, _ := b.Cursor().First()
 		return b.Delete(k)
 	})
-	s = openAt(t, path, Options{NoSync: true})
+	s := openAt(t, path, Options{NoSync: true})
 	a, err := s.Audit(ctx, group)
 	require.NoError(t, err)
 	assert.False(t, a.OK)
 	assert.Contains(t, a.Problems[0], "leaderboard")
-}
-
-func TestNewerSchema(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "db")
-	s, err := Open(path, Options{NoSync: true})
-	require.NoError(t, err)
-	require.NoError(t, s.Close())
-	rewrite(t, path, setSchemaRaw(SchemaVersion+1))
-	_, err = Open(path, Options{NoSync: true})
-	assert.ErrorIs(t, err, ErrNewerSchema)
-	assert.Contains(t, err.Error(), path)
 }
 
 func TestNotOurDatabase(t *testing.T) {
@@ -249,11 +216,15 @@ func TestNotOurDatabase(t *testing.T) {
 			_, err := tx.CreateBucket(bucketMeta)
 			return err
 		},
+		"a schema version of 3 bytes": func(tx *bolt.Tx) error {
+			if err := createBuckets(tx); err != nil {
+				return err
+			}
+			return tx.Bucket(bucketMeta).Put(keySchema, []byte{0, 0, 1})
+		},
 		"a bucket missing": func(tx *bolt.Tx) error {
-			for _, name := range schemaBuckets[SchemaVersion] {
-				if _, err := tx.CreateBucket(name); err != nil {
-					return err
-				}
+			if err := createBuckets(tx); err != nil {
+				return err
 			}
 			if err := tx.DeleteBucket(bucketLedger); err != nil {
 				return err
@@ -270,6 +241,16 @@ func TestNotOurDatabase(t *testing.T) {
 			assert.Contains(t, err.Error(), path)
 		})
 	}
+}
+
+// createBuckets creates the buckets of the schema in an empty file.
+func createBuckets(tx *bolt.Tx) error {
+	for _, name := range buckets {
+		if _, err := tx.CreateBucket(name); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func TestCorruptRecords(t *testing.T) {
@@ -305,118 +286,6 @@ func TestCorruptRecords(t *testing.T) {
 			assert.Contains(t, err.Error(), tc.where)
 		})
 	}
-}
-
-// TestMigrateFromSchema2 stamps each chat's last update with the time of
-// the upgrade: a lower update id is a redelivery for a day after it, and a
-// new sequence's after that.
-func TestMigrateFromSchema2(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "old.db")
-	s, err := Open(path, Options{NoSync: true})
-	require.NoError(t, err)
-	key := TableKey{Chat: group}
-	apply(t, s, key, 500, alice, game.Command{Kind: game.Open}, t0)
-	require.NoError(t, s.Close())
-
-	// Schema 2: the layout of schema 3, with chat records without the time
-	// of their last update.
-	rewrite(t, path, func(tx *bolt.Tx) error {
-		if err := toLedgerV3(tx); err != nil {
-			return err
-		}
-		b := tx.Bucket(bucketChats)
-		c, err := decodeChat(b.Get(chatKey(group)))
-		if err != nil {
-			return err
-		}
-		old := []byte{recordFormat}
-		for _, v := range []int64{c.lastUpdate, c.granted} {
-			old = binary.AppendVarint(old, v)
-		}
-		old = binary.AppendUvarint(old, c.seq)
-		old = binary.AppendVarint(old, c.movedTo)
-		old = binary.AppendVarint(old, c.created)
-		if err := b.Put(chatKey(group), old); err != nil {
-			return err
-		}
-		return setSchemaRaw(2)(tx)
-	})
-	require.Equal(t, uint64(2), schemaOf(t, path))
-
-	upgraded := time.Now()
-	s = openAt(t, path, Options{NoSync: true})
-	join := func(id int64, u User, at time.Time) error {
-		_, err := s.Apply(ctx, ApplyRequest{Key: key, UpdateID: id, User: u, Command: game.Command{Kind: game.Join}, Now: at})
-		return err
-	}
-	assert.ErrorIs(t, join(100, bob, upgraded.Add(time.Hour)), ErrDuplicate, "within a day of the upgrade")
-	require.NoError(t, join(100, bob, upgraded.Add(RedeliveryWindow+time.Hour)), "a day after it")
-	require.NoError(t, s.Close())
-	assert.Equal(t, uint64(SchemaVersion), schemaOf(t, path))
-}
-
-// TestMigrateFromSchema3: the ledger, keyed by chat and user, becomes one
-// log; every user's history, the audits and further play are as before.
-func TestMigrateFromSchema3(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "old.db")
-	s, err := Open(path, Options{NoSync: true})
-	require.NoError(t, err)
-	chats := []int64{-41, -42}
-	playChats(t, s, chats, 60, nil)
-	history := func(s *Store) map[int64]map[game.UserID][]LedgerEntry {
-		out := map[int64]map[game.UserID][]LedgerEntry{}
-		for _, chat := range chats {
-			out[chat] = map[game.UserID][]LedgerEntry{}
-			for _, u := range players(game.UserID(chat*10), 4) { // as playChats
-				h, err := s.History(ctx, chat, u.ID, 0)
-				if errors.Is(err, ErrNotFound) {
-					continue // never sat down
-				}
-				require.NoError(t, err)
-				out[chat][u.ID] = h
-			}
-		}
-		return out
-	}
-	want := history(s)
-	for _, chat := range chats {
-		require.NotEmpty(t, want[chat], "chat %d has users with a ledger", chat)
-	}
-	require.NoError(t, s.Close())
-
-	rewrite(t, path, func(tx *bolt.Tx) error {
-		if err := toLedgerV3(tx); err != nil {
-			return err
-		}
-		return setSchemaRaw(3)(tx)
-	})
-	require.Equal(t, uint64(3), schemaOf(t, path))
-
-	s = openAt(t, path, Options{NoSync: true})
-	assert.Equal(t, want, history(s))
-	audits, err := s.AuditAll(ctx)
-	require.NoError(t, err)
-	require.Len(t, audits, len(chats))
-	for _, a := range audits {
-		assert.True(t, a.OK, a.Problems)
-	}
-	playChats(t, s, chats[:1], 60, nil)
-	got := history(s)
-	grown := false
-	for u, old := range want[chats[0]] {
-		now := got[chats[0]][u]
-		require.GreaterOrEqual(t, len(now), len(old))
-		assert.Equal(t, old, now[len(now)-len(old):], "user %d: the new entries come before the old", u)
-		grown = grown || len(now) > len(old)
-	}
-	assert.True(t, grown, "the play moved chips")
-	audits, err = s.AuditAll(ctx)
-	require.NoError(t, err)
-	for _, a := range audits {
-		assert.True(t, a.OK, a.Problems)
-	}
-	require.NoError(t, s.Close())
-	assert.Equal(t, uint64(SchemaVersion), schemaOf(t, path))
 }
 
 // TestAuditBrokenLedger: a user's chain of ledger entries that cannot be
@@ -502,104 +371,4 @@ func TestAuditBrokenLedger(t *testing.T) {
 			assert.Len(t, h, 4)
 		})
 	}
-}
-
-// TestMigrateFromSchema4: a file of schema 4 has no bucket of old messages
-// owed (the bot kept them in memory); after the upgrade, play goes on and
-// Play again owes the old message in the database.
-func TestMigrateFromSchema4(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "old.db")
-	s, err := Open(path, Options{NoSync: true})
-	require.NoError(t, err)
-	key := TableKey{Chat: group}
-	var upd updates
-	shown(t, s, key, &upd, 10)
-	require.NoError(t, s.Close())
-	rewrite(t, path, toSchema4)
-	require.Equal(t, uint64(4), schemaOf(t, path))
-
-	s = openAt(t, path, Options{NoSync: true, Rand: stacked(fullGameDeck, fullGameDeck).Rand})
-	assert.Empty(t, view(t, s, key).Retiring)
-	playFullGame(t, s, key, &upd)
-	a := apply(t, s, key, upd.next(), bob, game.Command{Kind: game.Start}, t0)
-	assert.Equal(t, []int{10}, messageIDs(a.Retiring))
-	audits, err := s.AuditAll(ctx)
-	require.NoError(t, err)
-	require.Len(t, audits, 1)
-	assert.True(t, audits[0].OK, audits[0].Problems)
-	require.NoError(t, s.Close())
-	assert.Equal(t, uint64(SchemaVersion), schemaOf(t, path))
-}
-
-// TestMigrateFromSchema5: a chat of a schema 5 file knows only its last
-// update, and every update up to it counts as handled, as schema 5 counted
-// them; after the upgrade, a later update is tracked as schema 6 does.
-func TestMigrateFromSchema5(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "old.db")
-	s, err := Open(path, Options{NoSync: true})
-	require.NoError(t, err)
-	grant := func(id int64) error {
-		_, err := s.Grant(ctx, group, alice, 1, id, t0)
-		return err
-	}
-	require.NoError(t, grant(100))
-	require.NoError(t, grant(102))
-	require.NoError(t, s.Close())
-	rewrite(t, path, toSchema5)
-	require.Equal(t, uint64(5), schemaOf(t, path))
-
-	s = openAt(t, path, Options{NoSync: true})
-	assert.ErrorIs(t, grant(101), ErrDuplicate, "up to the last, as schema 5 counted")
-	require.NoError(t, grant(104))
-	require.NoError(t, grant(103), "after the upgrade, a late update is new")
-	assert.ErrorIs(t, grant(103), ErrDuplicate)
-	require.NoError(t, s.Close())
-	assert.Equal(t, uint64(SchemaVersion), schemaOf(t, path))
-}
-
-// TestMigrateFromSchema6: a schema 6 file holds tables in game encoding 1,
-// a game in play and a finished one owed as a record; after the upgrade
-// both read as they were.
-func TestMigrateFromSchema6(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "old.db")
-	s, err := Open(path, Options{NoSync: true})
-	require.NoError(t, err)
-	require.NoError(t, s.Close())
-	readV1 := func(name string) (game.Table, []byte) {
-		enc, err := os.ReadFile(filepath.Join("..", "game", "testdata", name))
-		require.NoError(t, err)
-		require.Equal(t, byte(1), enc[0], "%s is of encoding 1", name)
-		tb, err := game.Decode(enc)
-		require.NoError(t, err)
-		return tb, enc
-	}
-	playing, playingV1 := readV1("midgame-v1.bin")
-	record, recordV1 := readV1("lobby-cut-v1.bin")
-	key := TableKey{Chat: group}
-	rewrite(t, path, func(tx *bolt.Tx) error {
-		if err := toSchema7(tx); err != nil {
-			return err
-		}
-		h := tableHeader{messageID: 20, deadline: timeMs(playing.Deadline()), version: playing.Version()}
-		if err := tx.Bucket(bucketTables).Put(tableKeyBytes(key), append(h.append(nil), playingV1...)); err != nil {
-			return err
-		}
-		if err := tx.Bucket(bucketRetire).Put(retireKey(key, 10), append([]byte{recordFormat}, recordV1...)); err != nil {
-			return err
-		}
-		return setSchemaRaw(6)(tx)
-	})
-
-	s = openAt(t, path, Options{NoSync: true})
-	v := view(t, s, key)
-	assert.Equal(t, 20, v.MessageID)
-	assert.Equal(t, playing.Log(), v.Table.Log())
-	assert.Equal(t, game.Drawing, v.Table.Phase())
-	require.Len(t, v.Retiring, 1)
-	assert.True(t, v.Retiring[0].Record)
-	assert.Equal(t, record.Log(), v.Retiring[0].Table.Log())
-	assert.Len(t, v.Retiring[0].Table.Log(), 8)
-	assert.False(t, v.Retiring[0].Table.LogComplete())
-	require.NoError(t, s.Close())
-	assert.Equal(t, uint64(SchemaVersion), schemaOf(t, path))
 }

@@ -8,7 +8,6 @@ import (
 	"runtime"
 	"runtime/debug"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -55,6 +54,25 @@ type Options struct {
 	// commit (fsync included) and how many writes it carried. It runs on
 	// the commit loop: it must be quick.
 	OnCommit func(d time.Duration, writes int)
+
+	// faults, set by the package's tests only, inject failures into Apply;
+	// Open installs them (see Store.rules and Store.steps).
+	faults *faults
+	// migrations, set by the package's tests only, replace the package's
+	// migrations: a test migrates a file of a schema older than the first.
+	migrations []migration
+}
+
+// faults are failures injected into Apply's transaction, for the package's
+// tests. Either may be nil.
+type faults struct {
+	// outcome may change what game.Apply returned, before storage checks
+	// and writes it.
+	outcome func(*game.Outcome)
+	// afterWrite is told each stage of Apply's writes done (see
+	// applySteps): the key of the table and the stage's name. An error
+	// fails the write, and the transaction rolls back.
+	afterWrite func(key TableKey, stage string) error
 }
 
 // withDefaults returns the options with every zero field set to its
@@ -130,25 +148,52 @@ type Store struct {
 	quit   chan struct{}
 	done   chan struct{}
 
-	hooks    atomic.Pointer[testHooks]
 	settings settingsCache
+
+	// rules applies a command to a table: game.Apply, with Options.faults
+	// applied to its outcome when a test set them.
+	rules func(game.Table, game.Command, game.Env) (game.Table, game.Outcome, error)
+	// steps are Apply's writes in order: applySteps, each followed by
+	// Options.faults.afterWrite when a test set it.
+	steps []applyStep
 }
 
-// testHooks let tests inject failures inside a write transaction.
-type testHooks struct {
-	// afterWrite is called between the writes of Apply; an error aborts
-	// the transaction.
-	afterWrite func(key TableKey, stage string) error
-	// outcome may change what game.Apply returned, before storage checks
-	// and writes it.
-	outcome func(*game.Outcome)
+// install sets the rules and the steps of Apply, with the faults of the
+// options when a test set them: the write path itself never asks for
+// them.
+func (s *Store) install(f *faults) {
+	s.rules, s.steps = game.Apply, applySteps[:]
+	if f == nil {
+		return
+	}
+	if f.outcome != nil {
+		s.rules = func(tb game.Table, c game.Command, env game.Env) (game.Table, game.Outcome, error) {
+			nt, out, err := game.Apply(tb, c, env)
+			if err == nil {
+				f.outcome(&out)
+			}
+			return nt, out, err
+		}
+	}
+	if f.afterWrite != nil {
+		s.steps = make([]applyStep, len(applySteps))
+		for i, st := range applySteps {
+			s.steps[i] = applyStep{name: st.name, write: func(a *applying) error {
+				if err := st.write(a); err != nil {
+					return err
+				}
+				return f.afterWrite(a.key, st.name)
+			}}
+		}
+	}
 }
 
 // Open opens or creates the database at path. It returns an error wrapping
 // ErrInUse when another process holds the file, ErrCorrupt when the file is
-// not a database of this program or is damaged, and ErrNewerSchema when a
-// newer version of the program wrote it. A file of an older schema is
-// migrated, in one transaction.
+// not a database of this program or is damaged, ErrNewerSchema when a
+// newer version of the program wrote it, and ErrPreRelease when a
+// pre-release did (before 1.0). A file of an older schema is migrated, in
+// one transaction.
 func Open(path string, opts Options) (*Store, error) {
 	opts, err := opts.withDefaults()
 	if err != nil {
@@ -162,7 +207,11 @@ func Open(path string, opts Options) (*Store, error) {
 		_ = db.Close()
 		return nil, err
 	}
-	if err := upgrade(db); err != nil {
+	migs := migrations
+	if opts.migrations != nil {
+		migs = opts.migrations
+	}
+	if err := upgrade(db, migs); err != nil {
 		_ = db.Close()
 		return nil, err
 	}
@@ -174,6 +223,7 @@ func Open(path string, opts Options) (*Store, error) {
 		quit: make(chan struct{}),
 		done: make(chan struct{}),
 	}
+	s.install(opts.faults)
 	go s.loop()
 	return s, nil
 }

@@ -205,27 +205,6 @@ type LedgerEntry struct {
 	Update int64
 }
 
-// Stats are a user's results in a chat.
-type Stats struct {
-	// Games counts the games played to the end (or cancelled).
-	Games int
-	// GamesAsBanker counts those the user was the banker in.
-	GamesAsBanker int
-	// DuelsWon and DuelsLost count duels, as player and as banker.
-	DuelsWon  int
-	DuelsLost int
-	// Net is the sum of the user's chip movements in play (grants excluded).
-	Net int64
-	// BiggestWin is the largest net result of one game.
-	BiggestWin int64
-	// Golden21s and FivePictures count the hands the user drew, as player
-	// or banker, that were Golden 21 or Five pictures.
-	Golden21s    int
-	FivePictures int
-	// Achievements are those the user earned in the chat.
-	Achievements Achievements
-}
-
 // Standing is a line of the leaderboard.
 type Standing struct {
 	User    game.UserID

@@ -59,7 +59,6 @@ func openStore(cfg *Config, m *Metrics, log *slog.Logger) (wiredStore, error) {
 	return wiredStore{s}, nil
 }
 
-// storeError explains a failure to open the database.
 // checkStoreFree says, without opening it, whether another process holds
 // the database.
 func checkStoreFree(cfg *Config) error {
@@ -69,12 +68,16 @@ func checkStoreFree(cfg *Config) error {
 	return nil
 }
 
+// storeError explains a failure to open the database.
 func storeError(path string, err error) error {
 	switch {
 	case errors.Is(err, storage.ErrInUse):
 		return fmt.Errorf("the database %s is in use by another process (is the bot already running?): %w", path, err)
 	case errors.Is(err, storage.ErrNewerSchema):
 		return fmt.Errorf("the database %s was written by a newer twentyone: run that version, or restore a backup: %w", path, err)
+	case errors.Is(err, storage.ErrPreRelease):
+		return fmt.Errorf("the database %s was written by a pre-release twentyone (before 1.0), which this version does not read: "+
+			"move it away to start with a new database, or keep running the pre-release: %w", path, err)
 	case errors.Is(err, storage.ErrCorrupt):
 		return fmt.Errorf("the database %s is damaged: restore a backup (twentyone backup writes one): %w", path, err)
 	}

@@ -3,12 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	bolt "go.etcd.io/bbolt"
 
 	"github.com/twentyone-bot/twentyone/bot/outbox"
 	"github.com/twentyone-bot/twentyone/storage"
@@ -131,6 +133,35 @@ func TestCompact(t *testing.T) {
 	code, _, stderr = runSub(t, env, "compact", "-o", filepath.Join(dir, "c2.db"))
 	assert.Equal(t, exitFailure, code)
 	assert.Contains(t, stderr, "stop the bot")
+}
+
+// TestOpenStoreRefusesPreRelease: a database a pre-release wrote (its
+// schema version under the meta bucket's "schema" key) is refused with
+// what to do, and left as it was.
+func TestOpenStoreRefusesPreRelease(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "twentyone.db")
+	db, err := bolt.Open(path, 0o600, nil)
+	require.NoError(t, err)
+	require.NoError(t, db.Update(func(tx *bolt.Tx) error {
+		meta, err := tx.CreateBucket([]byte("meta"))
+		if err != nil {
+			return err
+		}
+		return meta.Put([]byte("schema"), binary.BigEndian.AppendUint64(nil, 11))
+	}))
+	require.NoError(t, db.Close())
+	before, err := os.ReadFile(path)
+	require.NoError(t, err)
+
+	cfg := DefaultConfig()
+	cfg.Storage.Path = path
+	_, err = openStore(&cfg, NewMetrics(), discardLogger())
+	require.ErrorIs(t, err, storage.ErrPreRelease)
+	assert.ErrorContains(t, err, "the database "+path+" was written by a pre-release twentyone (before 1.0)")
+	assert.ErrorContains(t, err, "move it away to start with a new database")
+	after, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.True(t, bytes.Equal(before, after), "the file is left as it was")
 }
 
 func TestStoreOptions(t *testing.T) {
