@@ -3,10 +3,7 @@
 // the way each language writes them.
 package i18n
 
-import (
-	"slices"
-	"strings"
-)
+import "strings"
 
 // Lang is a language the bot speaks.
 type Lang string
@@ -54,5 +51,9 @@ func FromTelegram(languageCode string) Lang {
 // String returns the language code.
 func (l Lang) String() string { return string(l) }
 
-// Valid reports whether the bot speaks l.
-func (l Lang) Valid() bool { return slices.Contains(Langs(), l) }
+// Valid reports whether the bot speaks l: whether it has a catalogue for
+// it (a test holds the catalogues to Langs).
+func (l Lang) Valid() bool {
+	_, ok := catalogues[l]
+	return ok
+}
