@@ -215,6 +215,10 @@ func TestStringsAreValidPlainTextOrHTML(t *testing.T) {
 	}
 }
 
+// pluralForms are how many plural forms each language's rule chooses
+// from, as a noun's catalogue string lists them.
+var pluralForms = map[Lang]int{EN: 2, RU: 3, UK: 3}
+
 func TestNounsHaveEveryPluralForm(t *testing.T) {
 	for _, lang := range Langs() {
 		assert.Contains(t, pluralRules, lang, "%s has no plural rule", lang)

@@ -68,10 +68,6 @@ func Chips(lang Lang, n int64) string { return Count(lang, NounChips, n) }
 // absolute value); a language not listed counts as English does.
 var pluralRules = map[Lang]func(u uint64) int{EN: oneOther, RU: oneFewMany, UK: oneFewMany}
 
-// pluralForms are how many plural forms each rule has, as a noun's
-// catalogue string lists them.
-var pluralForms = map[Lang]int{EN: 2, RU: 3, UK: 3}
-
 // pluralForm returns the index of the plural form for n: English has one (0)
 // and other (1); Russian and Ukrainian one (0), few (1) and many (2).
 func pluralForm(lang Lang, n int64) int {
