@@ -223,6 +223,14 @@ func TestNounsHaveEveryPluralForm(t *testing.T) {
 	for _, lang := range Langs() {
 		assert.Contains(t, pluralRules, lang, "%s has no plural rule", lang)
 		assert.Contains(t, pluralForms, lang, "%s has no count of plural forms", lang)
+		seen := map[int]bool{}
+		for n := int64(-200); n <= 200; n++ {
+			seen[pluralForm(lang, n)] = true
+		}
+		assert.Len(t, seen, pluralForms[lang], "%s: the rule chooses every form and no other", lang)
+		for f := range seen {
+			assert.True(t, f >= 0 && f < pluralForms[lang], "%s: form %d", lang, f)
+		}
 	}
 	for name, k := range declaredKeys(t) {
 		if !strings.HasPrefix(name, "Noun") {
