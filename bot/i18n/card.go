@@ -7,8 +7,8 @@ import (
 )
 
 // Card names a card with its suit symbol as the language writes it: "10♥",
-// "K♠" in English, "К♠" in Russian, where jack, queen, king and ace are
-// В, Д, К and Т.
+// "K♠" in English, "К♠" in Russian and Ukrainian, where jack, queen, king
+// and ace are В, Д, К and Т.
 func Card(lang Lang, c game.Card) string {
 	if !c.Valid() {
 		return "?"

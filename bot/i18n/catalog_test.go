@@ -66,6 +66,36 @@ func TestCataloguesHoldEveryDeclaredKeyAndNoOther(t *testing.T) {
 	}
 }
 
+func TestEveryLanguageHasACatalogueAndNoOther(t *testing.T) {
+	for _, lang := range Langs() {
+		assert.Contains(t, catalogues, lang, "%s has no catalogue", lang)
+		assert.True(t, lang.Valid(), lang)
+	}
+	for lang := range catalogues {
+		assert.Contains(t, Langs(), lang, "the catalogue %s is not a language of Langs", lang)
+	}
+}
+
+func TestCataloguesHoldTheSameKeys(t *testing.T) {
+	// Each catalogue against every other, so that a key added to one
+	// language is missed in no other, whichever was written first.
+	for _, a := range Langs() {
+		for _, b := range Langs() {
+			if a == b {
+				continue
+			}
+			var missing []string
+			for k := range catalogues[a] {
+				if _, ok := catalogues[b][k]; !ok {
+					missing = append(missing, string(k))
+				}
+			}
+			slices.Sort(missing)
+			assert.Empty(t, missing, "%s misses keys that %s has", b, a)
+		}
+	}
+}
+
 // verbRE matches a placeholder: %s, %[2]s, or %% (no placeholder).
 var verbRE = regexp.MustCompile(`%(\[\d+\])?[^\[]|%$`)
 
@@ -185,15 +215,30 @@ func TestStringsAreValidPlainTextOrHTML(t *testing.T) {
 	}
 }
 
+// pluralForms are how many plural forms each language's rule chooses
+// from, as a noun's catalogue string lists them.
+var pluralForms = map[Lang]int{EN: 2, RU: 3, UK: 3}
+
 func TestNounsHaveEveryPluralForm(t *testing.T) {
-	forms := map[Lang]int{EN: 2, RU: 3}
+	for _, lang := range Langs() {
+		assert.Contains(t, pluralRules, lang, "%s has no plural rule", lang)
+		assert.Contains(t, pluralForms, lang, "%s has no count of plural forms", lang)
+		seen := map[int]bool{}
+		for n := int64(-200); n <= 200; n++ {
+			seen[pluralForm(lang, n)] = true
+		}
+		assert.Len(t, seen, pluralForms[lang], "%s: the rule chooses every form and no other", lang)
+		for f := range seen {
+			assert.True(t, f >= 0 && f < pluralForms[lang], "%s: form %d", lang, f)
+		}
+	}
 	for name, k := range declaredKeys(t) {
 		if !strings.HasPrefix(name, "Noun") {
 			continue
 		}
 		for _, lang := range Langs() {
 			parts := strings.Split(catalogues[lang][k], "|")
-			assert.Len(t, parts, forms[lang], "%s %s", lang, name)
+			assert.Len(t, parts, pluralForms[lang], "%s %s", lang, name)
 			for _, p := range parts {
 				assert.NotEmpty(t, p, "%s %s", lang, name)
 			}
@@ -202,8 +247,9 @@ func TestNounsHaveEveryPluralForm(t *testing.T) {
 }
 
 // countedNounRE matches a placeholder followed by a noun whose form depends
-// on the number before it (1 фишка, 2 фишки, 5 фишек; 1 chip, 2 chips).
-var countedNounRE = regexp.MustCompile(`%(\[\d+\])?s[ \x{00a0}]+(фиш|игрок|результат|стук|круг|колод|chip|player|result|knock|circle|deck)`)
+// on the number before it (1 фишка, 2 фишки, 5 фишек; 1 фішка, 2 фішки,
+// 5 фішок; 1 chip, 2 chips).
+var countedNounRE = regexp.MustCompile(`%(\[\d+\])?s[ \x{00a0}]+(фиш|игрок|результат|стук|круг|колод|фіш|гравц|гравець|кол|chip|player|result|knock|circle|deck)`)
 
 func TestCountedNounsAgreeWithTheirNumber(t *testing.T) {
 	// A number put before such a noun would have one form for every
@@ -214,26 +260,80 @@ func TestCountedNounsAgreeWithTheirNumber(t *testing.T) {
 		}
 	}
 	for _, tt := range []struct {
-		n      int64
-		en, ru string
+		n    int64
+		want map[Lang]string
 	}{
-		{1, "Need at least 1\u00a0player.", "Нужно хотя бы 1\u00a0игрок."},
-		{2, "Need at least 2\u00a0players.", "Нужно хотя бы 2\u00a0игрока."},
-		{5, "Need at least 5\u00a0players.", "Нужно хотя бы 5\u00a0игроков."},
+		{1, map[Lang]string{EN: "Need at least 1\u00a0player.", RU: "Нужно хотя бы 1\u00a0игрок.", UK: "Потрібно щонайменше 1\u00a0гравець."}},
+		{2, map[Lang]string{EN: "Need at least 2\u00a0players.", RU: "Нужно хотя бы 2\u00a0игрока.", UK: "Потрібно щонайменше 2\u00a0гравці."}},
+		{5, map[Lang]string{EN: "Need at least 5\u00a0players.", RU: "Нужно хотя бы 5\u00a0игроков.", UK: "Потрібно щонайменше 5\u00a0гравців."}},
 	} {
-		assert.Equal(t, tt.en, T(EN, PopNeedPlayers, Count(EN, NounPlayers, tt.n)))
-		assert.Equal(t, tt.ru, T(RU, PopNeedPlayers, Count(RU, NounPlayers, tt.n)))
+		inEveryLang(t, strconv.FormatInt(tt.n, 10), tt.want, func(l Lang) string { return T(l, PopNeedPlayers, Count(l, NounPlayers, tt.n)) })
+	}
+}
+
+// inEveryLang asserts that got gives, in each language of Langs, what want
+// holds for it; a language want has nothing for fails, so that a new
+// language cannot pass a test that never looked at it.
+func inEveryLang(t *testing.T, context string, want map[Lang]string, got func(Lang) string) {
+	t.Helper()
+	for _, l := range Langs() {
+		w, ok := want[l]
+		if assert.True(t, ok, "%s: no expectation in %s", context, l) {
+			assert.Equal(t, w, got(l), "%s %s", l, context)
+		}
 	}
 }
 
 func TestT(t *testing.T) {
 	assert.Equal(t, "Bet 10", T(EN, PopBet, "10"))
 	assert.Equal(t, "Ставка 10", T(RU, PopBet, "10"))
+	assert.Equal(t, "Ставка 10", T(UK, PopBet, "10"))
+	assert.Equal(t, "Ще 🂠", T(UK, BtnHit))
+	assert.Equal(t, "Досить ✋", T(UK, BtnStand))
 	assert.Equal(t, "Bet 10", T(Lang("de"), PopBet, "10"), "an unknown language falls back to English")
 	assert.Equal(t, "no.such.key", T(EN, Key("no.such.key")))
 	assert.Equal(t, "This table has moved on.", T(EN, PopOutdated))
 	assert.Equal(t, "English", Name(EN))
 	assert.Equal(t, "Русский", Name(RU))
+	assert.Equal(t, "Українська", Name(UK))
+	assert.Equal(t, "English", Name(Lang("de")), "an unknown language is named as English")
+}
+
+// russianOnly and ukrainianOnly are the letters of one of the two
+// alphabets that the other lacks.
+const (
+	russianOnly   = "ЁёЪъЫыЭэ"
+	ukrainianOnly = "ҐґЄєІіЇї"
+)
+
+func TestUkrainianIsWrittenInUkrainian(t *testing.T) {
+	// A string carried over from Russian, or pasted into the wrong
+	// catalogue, gives itself away by a letter the other alphabet lacks.
+	// Language names are the exception: each catalogue names each
+	// language as its speakers write it.
+	for name, k := range declaredKeys(t) {
+		if strings.HasPrefix(name, "LangName") {
+			continue
+		}
+		assert.False(t, strings.ContainsAny(uk[k], russianOnly), "uk %s has a Russian letter: %q", name, uk[k])
+		assert.False(t, strings.ContainsAny(ru[k], ukrainianOnly), "ru %s has a Ukrainian letter: %q", name, ru[k])
+	}
+}
+
+// apostropheRE matches a word with an apostrophe inside it (п’ять).
+var apostropheRE = regexp.MustCompile(`\p{L}['’ʼ]\p{L}`)
+
+func TestUkrainianApostropheIsTypographic(t *testing.T) {
+	// Ukrainian typography writes the apostrophe as ’ (U+2019), and the
+	// catalogue keeps to that one mark.
+	var words []string
+	for name, k := range declaredKeys(t) {
+		for _, w := range apostropheRE.FindAllString(uk[k], -1) {
+			assert.Equal(t, "’", string([]rune(w)[1]), "uk %s: %q", name, w)
+			words = append(words, w)
+		}
+	}
+	assert.NotEmpty(t, words, "п’ять is in the catalogue: the test must see it")
 }
 
 // utf16Len counts what Telegram counts: UTF-16 code units.

@@ -8,7 +8,8 @@ import (
 // Duration formats d, rounded down to the second, the one way the bot
 // writes a span of time: whole seconds under 100 s ("45 s", "60 s",
 // "90 s"), hours, minutes and seconds after that, leaving out the units
-// that are zero ("10 min", "1 h 5 min 3 s"); in Russian "45 с", "10 мин".
+// that are zero ("10 min", "1 h 5 min 3 s"); in Russian "45 с", "10 мин",
+// in Ukrainian "45 с", "10 хв", "1 год".
 // Zero and negative durations are "0 s".
 func Duration(lang Lang, d time.Duration) string {
 	if d < time.Second {

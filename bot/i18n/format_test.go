@@ -3,11 +3,13 @@ package i18n
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"testing"
 	"time"
 	"unicode"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"github.com/twentyone-bot/twentyone/game"
 	"github.com/twentyone-bot/twentyone/game/gametest"
 )
@@ -45,53 +47,51 @@ func TestSigned(t *testing.T) {
 
 func TestChipsPlurals(t *testing.T) {
 	tests := []struct {
-		n      int64
-		en, ru string
+		n    int64
+		want map[Lang]string
 	}{
-		{0, "0\u00a0chips", "0\u00a0фишек"},
-		{1, "1\u00a0chip", "1\u00a0фишка"},
-		{2, "2\u00a0chips", "2\u00a0фишки"},
-		{4, "4\u00a0chips", "4\u00a0фишки"},
-		{5, "5\u00a0chips", "5\u00a0фишек"},
-		{11, "11\u00a0chips", "11\u00a0фишек"},
-		{12, "12\u00a0chips", "12\u00a0фишек"},
-		{14, "14\u00a0chips", "14\u00a0фишек"},
-		{21, "21\u00a0chips", "21\u00a0фишка"},
-		{22, "22\u00a0chips", "22\u00a0фишки"},
-		{25, "25\u00a0chips", "25\u00a0фишек"},
-		{101, "101\u00a0chips", "101\u00a0фишка"},
-		{111, "111\u00a0chips", "111\u00a0фишек"},
-		{1000, "1\u202f000\u00a0chips", "1\u202f000\u00a0фишек"},
-		{1001, "1\u202f001\u00a0chips", "1\u202f001\u00a0фишка"},
-		{-1, "−1\u00a0chip", "−1\u00a0фишка"},
-		{-3, "−3\u00a0chips", "−3\u00a0фишки"},
+		{0, map[Lang]string{EN: "0\u00a0chips", RU: "0\u00a0фишек", UK: "0\u00a0фішок"}},
+		{1, map[Lang]string{EN: "1\u00a0chip", RU: "1\u00a0фишка", UK: "1\u00a0фішка"}},
+		{2, map[Lang]string{EN: "2\u00a0chips", RU: "2\u00a0фишки", UK: "2\u00a0фішки"}},
+		{4, map[Lang]string{EN: "4\u00a0chips", RU: "4\u00a0фишки", UK: "4\u00a0фішки"}},
+		{5, map[Lang]string{EN: "5\u00a0chips", RU: "5\u00a0фишек", UK: "5\u00a0фішок"}},
+		{11, map[Lang]string{EN: "11\u00a0chips", RU: "11\u00a0фишек", UK: "11\u00a0фішок"}},
+		{12, map[Lang]string{EN: "12\u00a0chips", RU: "12\u00a0фишек", UK: "12\u00a0фішок"}},
+		{14, map[Lang]string{EN: "14\u00a0chips", RU: "14\u00a0фишек", UK: "14\u00a0фішок"}},
+		{21, map[Lang]string{EN: "21\u00a0chips", RU: "21\u00a0фишка", UK: "21\u00a0фішка"}},
+		{22, map[Lang]string{EN: "22\u00a0chips", RU: "22\u00a0фишки", UK: "22\u00a0фішки"}},
+		{25, map[Lang]string{EN: "25\u00a0chips", RU: "25\u00a0фишек", UK: "25\u00a0фішок"}},
+		{101, map[Lang]string{EN: "101\u00a0chips", RU: "101\u00a0фишка", UK: "101\u00a0фішка"}},
+		{111, map[Lang]string{EN: "111\u00a0chips", RU: "111\u00a0фишек", UK: "111\u00a0фішок"}},
+		{1000, map[Lang]string{EN: "1\u202f000\u00a0chips", RU: "1\u202f000\u00a0фишек", UK: "1\u202f000\u00a0фішок"}},
+		{1001, map[Lang]string{EN: "1\u202f001\u00a0chips", RU: "1\u202f001\u00a0фишка", UK: "1\u202f001\u00a0фішка"}},
+		{-1, map[Lang]string{EN: "−1\u00a0chip", RU: "−1\u00a0фишка", UK: "−1\u00a0фішка"}},
+		{-3, map[Lang]string{EN: "−3\u00a0chips", RU: "−3\u00a0фишки", UK: "−3\u00a0фішки"}},
 	}
 	for _, tt := range tests {
-		assert.Equal(t, tt.en, Chips(EN, tt.n), "en %d", tt.n)
-		assert.Equal(t, tt.ru, Chips(RU, tt.n), "ru %d", tt.n)
+		inEveryLang(t, strconv.FormatInt(tt.n, 10), tt.want, func(l Lang) string { return Chips(l, tt.n) })
 	}
 }
 
 func TestDuration(t *testing.T) {
 	tests := []struct {
-		d      time.Duration
-		en, ru string
+		d    time.Duration
+		want map[Lang]string
 	}{
-		{0, "0\u00a0s", "0\u00a0с"},
-		{-time.Second, "0\u00a0s", "0\u00a0с"},
-		{45 * time.Second, "45\u00a0s", "45\u00a0с"},
-		{45*time.Second + 900*time.Millisecond, "45\u00a0s", "45\u00a0с"},
-		{time.Minute, "60\u00a0s", "60\u00a0с"},
-		{90 * time.Second, "90\u00a0s", "90\u00a0с"},
-		{100 * time.Second, "1\u00a0min\u00a040\u00a0s", "1\u00a0мин\u00a040\u00a0с"},
-		{10 * time.Minute, "10\u00a0min", "10\u00a0мин"},
-		{time.Hour, "1\u00a0h", "1\u00a0ч"},
-		{24 * time.Hour, "24\u00a0h", "24\u00a0ч"},
-		{time.Hour + 5*time.Minute + 3*time.Second, "1\u00a0h\u00a05\u00a0min\u00a03\u00a0s", "1\u00a0ч\u00a05\u00a0мин\u00a03\u00a0с"},
+		{0, map[Lang]string{EN: "0\u00a0s", RU: "0\u00a0с", UK: "0\u00a0с"}},
+		{-time.Second, map[Lang]string{EN: "0\u00a0s", RU: "0\u00a0с", UK: "0\u00a0с"}},
+		{45 * time.Second, map[Lang]string{EN: "45\u00a0s", RU: "45\u00a0с", UK: "45\u00a0с"}},
+		{45*time.Second + 900*time.Millisecond, map[Lang]string{EN: "45\u00a0s", RU: "45\u00a0с", UK: "45\u00a0с"}},
+		{time.Minute, map[Lang]string{EN: "60\u00a0s", RU: "60\u00a0с", UK: "60\u00a0с"}},
+		{90 * time.Second, map[Lang]string{EN: "90\u00a0s", RU: "90\u00a0с", UK: "90\u00a0с"}},
+		{100 * time.Second, map[Lang]string{EN: "1\u00a0min\u00a040\u00a0s", RU: "1\u00a0мин\u00a040\u00a0с", UK: "1\u00a0хв\u00a040\u00a0с"}},
+		{10 * time.Minute, map[Lang]string{EN: "10\u00a0min", RU: "10\u00a0мин", UK: "10\u00a0хв"}},
+		{time.Hour, map[Lang]string{EN: "1\u00a0h", RU: "1\u00a0ч", UK: "1\u00a0год"}},
+		{24 * time.Hour, map[Lang]string{EN: "24\u00a0h", RU: "24\u00a0ч", UK: "24\u00a0год"}},
+		{time.Hour + 5*time.Minute + 3*time.Second, map[Lang]string{EN: "1\u00a0h\u00a05\u00a0min\u00a03\u00a0s", RU: "1\u00a0ч\u00a05\u00a0мин\u00a03\u00a0с", UK: "1\u00a0год\u00a05\u00a0хв\u00a03\u00a0с"}},
 	}
 	for _, tt := range tests {
-		assert.Equal(t, tt.en, Duration(EN, tt.d), "en %s", tt.d)
-		assert.Equal(t, tt.ru, Duration(RU, tt.d), "ru %s", tt.d)
+		inEveryLang(t, tt.d.String(), tt.want, func(l Lang) string { return Duration(l, tt.d) })
 	}
 }
 
@@ -116,6 +116,7 @@ func TestCountdown(t *testing.T) {
 		assert.Equal(t, tt.want, Countdown(EN, tt.left), "%s", tt.left)
 	}
 	assert.Equal(t, "45\u00a0с", Countdown(RU, 45*time.Second))
+	assert.Equal(t, "2\u00a0хв", Countdown(UK, 99*time.Second+time.Millisecond))
 }
 
 // breakingSpaces returns the spaces in s a line may break at: every space
@@ -150,46 +151,46 @@ func TestFormattedNumbersAndDurationsNeverBreak(t *testing.T) {
 }
 
 func TestCards(t *testing.T) {
+	// Russian and Ukrainian write jack, queen, king and ace alike: В
+	// (валет), Д (дама), К (король), Т (туз).
 	tests := []struct {
-		code   string
-		en, ru string
+		code string
+		want map[Lang]string
 	}{
-		{"6s", "6♠", "6♠"},
-		{"Th", "10♥", "10♥"},
-		{"9d", "9♦", "9♦"},
-		{"Jc", "J♣", "В♣"},
-		{"Qs", "Q♠", "Д♠"},
-		{"Kh", "K♥", "К♥"},
-		{"Ad", "A♦", "Т♦"},
+		{"6s", map[Lang]string{EN: "6♠", RU: "6♠", UK: "6♠"}},
+		{"Th", map[Lang]string{EN: "10♥", RU: "10♥", UK: "10♥"}},
+		{"9d", map[Lang]string{EN: "9♦", RU: "9♦", UK: "9♦"}},
+		{"Jc", map[Lang]string{EN: "J♣", RU: "В♣", UK: "В♣"}},
+		{"Qs", map[Lang]string{EN: "Q♠", RU: "Д♠", UK: "Д♠"}},
+		{"Kh", map[Lang]string{EN: "K♥", RU: "К♥", UK: "К♥"}},
+		{"Ad", map[Lang]string{EN: "A♦", RU: "Т♦", UK: "Т♦"}},
 	}
 	for _, tt := range tests {
 		c := gametest.Cards(tt.code)[0]
-		assert.Equal(t, tt.en, Card(EN, c), tt.code)
-		assert.Equal(t, tt.ru, Card(RU, c), tt.code)
+		inEveryLang(t, tt.code, tt.want, func(l Lang) string { return Card(l, c) })
 	}
 	assert.Equal(t, "?", Card(EN, game.Card(0)))
 	h := game.NewHand(gametest.Cards("Kh 9d 6s")...)
-	assert.Equal(t, "K♥ 9♦ 6♠", Hand(EN, h))
-	assert.Equal(t, "К♥ 9♦ 6♠", Hand(RU, h))
+	inEveryLang(t, "a hand", map[Lang]string{EN: "K♥ 9♦ 6♠", RU: "К♥ 9♦ 6♠", UK: "К♥ 9♦ 6♠"},
+		func(l Lang) string { return Hand(l, h) })
 	assert.Equal(t, "", Hand(EN, game.Hand{}))
 }
 
 func TestBetOption(t *testing.T) {
 	tests := []struct {
-		o      game.BetOption
-		en, ru string
+		o    game.BetOption
+		want map[Lang]string
 	}{
-		{game.BetOption{Kind: game.StakeTimes, N: 1}, "×1", "×1"},
-		{game.BetOption{Kind: game.StakeTimes, N: 1000}, "×1\u202f000", "×1\u202f000"},
-		{game.BetOption{Kind: game.BankShare, N: 1}, "bank", "ва-банк"},
-		{game.BetOption{Kind: game.BankShare, N: 2}, "½", "½"},
-		{game.BetOption{Kind: game.BankShare, N: 3}, "⅓", "⅓"},
-		{game.BetOption{Kind: game.BankShare, N: 7}, "1/7", "1/7"},
-		{game.BetOption{}, "?", "?"},
+		{game.BetOption{Kind: game.StakeTimes, N: 1}, map[Lang]string{EN: "×1", RU: "×1", UK: "×1"}},
+		{game.BetOption{Kind: game.StakeTimes, N: 1000}, map[Lang]string{EN: "×1\u202f000", RU: "×1\u202f000", UK: "×1\u202f000"}},
+		{game.BetOption{Kind: game.BankShare, N: 1}, map[Lang]string{EN: "bank", RU: "ва-банк", UK: "ва-банк"}},
+		{game.BetOption{Kind: game.BankShare, N: 2}, map[Lang]string{EN: "½", RU: "½", UK: "½"}},
+		{game.BetOption{Kind: game.BankShare, N: 3}, map[Lang]string{EN: "⅓", RU: "⅓", UK: "⅓"}},
+		{game.BetOption{Kind: game.BankShare, N: 7}, map[Lang]string{EN: "1/7", RU: "1/7", UK: "1/7"}},
+		{game.BetOption{}, map[Lang]string{EN: "?", RU: "?", UK: "?"}},
 	}
 	for _, tt := range tests {
-		assert.Equal(t, tt.en, BetOption(EN, tt.o))
-		assert.Equal(t, tt.ru, BetOption(RU, tt.o))
+		inEveryLang(t, tt.o.String(), tt.want, func(l Lang) string { return BetOption(l, tt.o) })
 	}
 }
 
@@ -197,24 +198,23 @@ func TestBet(t *testing.T) {
 	x := func(n int64) game.BetOption { return game.BetOption{Kind: game.StakeTimes, N: n} }
 	share := func(n int64) game.BetOption { return game.BetOption{Kind: game.BankShare, N: n} }
 	tests := []struct {
-		name   string
-		offer  game.Offer
-		bank   int64
-		en, ru string
+		name  string
+		offer game.Offer
+		bank  int64
+		want  map[Lang]string
 	}{
-		{"a multiple of the stake is its amount", game.Offer{Amount: 20, Option: x(2)}, 80, "20", "20"},
-		{"a share of the bank says so", game.Offer{Amount: 40, Option: share(2)}, 80, "40 · ½ bank", "40 · ½ банка"},
-		{"a share without a sign of its own", game.Offer{Amount: 11, Option: share(7)}, 80, "11 · 1/7 bank", "11 · 1/7 банка"},
-		{"the whole bank", game.Offer{Amount: 80, Option: share(1)}, 80, "80 · bank", "80 · ва-банк"},
-		{"a multiple that is the whole bank", game.Offer{Amount: 80, Option: x(8)}, 80, "80 · bank", "80 · ва-банк"},
-		{"capped at the bank", game.Offer{Amount: 10, Option: x(5), Capped: true}, 10, "10 · bank", "10 · ва-банк"},
-		{"capped at the balance", game.Offer{Amount: 35, Option: x(5), Capped: true}, 80, "35 · all in", "35 · все фишки"},
-		{"thousands", game.Offer{Amount: 2500, Option: share(2)}, 5000, "2\u202f500 · ½ bank", "2\u202f500 · ½ банка"},
+		{"a multiple of the stake is its amount", game.Offer{Amount: 20, Option: x(2)}, 80, map[Lang]string{EN: "20", RU: "20", UK: "20"}},
+		{"a share of the bank says so", game.Offer{Amount: 40, Option: share(2)}, 80, map[Lang]string{EN: "40 · ½ bank", RU: "40 · ½ банка", UK: "40 · ½ банку"}},
+		{"a share without a sign of its own", game.Offer{Amount: 11, Option: share(7)}, 80, map[Lang]string{EN: "11 · 1/7 bank", RU: "11 · 1/7 банка", UK: "11 · 1/7 банку"}},
+		{"the whole bank", game.Offer{Amount: 80, Option: share(1)}, 80, map[Lang]string{EN: "80 · bank", RU: "80 · ва-банк", UK: "80 · ва-банк"}},
+		{"a multiple that is the whole bank", game.Offer{Amount: 80, Option: x(8)}, 80, map[Lang]string{EN: "80 · bank", RU: "80 · ва-банк", UK: "80 · ва-банк"}},
+		{"capped at the bank", game.Offer{Amount: 10, Option: x(5), Capped: true}, 10, map[Lang]string{EN: "10 · bank", RU: "10 · ва-банк", UK: "10 · ва-банк"}},
+		{"capped at the balance", game.Offer{Amount: 35, Option: x(5), Capped: true}, 80, map[Lang]string{EN: "35 · all in", RU: "35 · все фишки", UK: "35 · усі фішки"}},
+		{"thousands", game.Offer{Amount: 2500, Option: share(2)}, 5000, map[Lang]string{EN: "2\u202f500 · ½ bank", RU: "2\u202f500 · ½ банка", UK: "2\u202f500 · ½ банку"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.en, Bet(EN, tt.offer, tt.bank))
-			assert.Equal(t, tt.ru, Bet(RU, tt.offer, tt.bank))
+			inEveryLang(t, tt.name, tt.want, func(l Lang) string { return Bet(l, tt.offer, tt.bank) })
 		})
 	}
 	// The defaults at the first duel, bank 10: ×1, ×2 and ×5 are capped to
@@ -227,14 +227,20 @@ func TestBet(t *testing.T) {
 }
 
 func TestLanguageNames(t *testing.T) {
-	// On a button a language is named as on its own; Russian writes it in
-	// lowercase within a sentence.
-	assert.Equal(t, "English", Name(EN))
-	assert.Equal(t, "Русский", Name(RU))
-	assert.Equal(t, "English", NameInText(EN))
-	assert.Equal(t, "русский", NameInText(RU))
-	assert.Equal(t, "Language: English.", T(EN, LangSet, NameInText(EN)))
-	assert.Equal(t, "Язык: русский.", T(RU, LangSet, NameInText(RU)))
+	// On a button a language is named as on its own; Russian and
+	// Ukrainian write it in lowercase within a sentence.
+	inEveryLang(t, "Name", map[Lang]string{EN: "English", RU: "Русский", UK: "Українська"}, Name)
+	inEveryLang(t, "NameInText", map[Lang]string{EN: "English", RU: "русский", UK: "українська"}, NameInText)
+	inEveryLang(t, "LangSet", map[Lang]string{EN: "Language: English.", RU: "Язык: русский.", UK: "Мова: українська."},
+		func(l Lang) string { return T(l, LangSet, NameInText(l)) })
+	// The settings offer every language by its own name, whatever the
+	// chat's language: every catalogue names each one alike.
+	for _, l := range Langs() {
+		require.Contains(t, nameKeys, l, "%s has no name", l)
+		for _, in := range Langs() {
+			assert.Equal(t, Name(l), T(in, nameKeys[l]), "%s named in the %s catalogue", l, in)
+		}
+	}
 }
 
 func TestParseAndFromTelegram(t *testing.T) {
@@ -243,21 +249,30 @@ func TestParseAndFromTelegram(t *testing.T) {
 		want Lang
 		ok   bool
 	}{
-		{"en", EN, true}, {"ru", RU, true}, {" RU ", RU, true}, {"En", EN, true},
+		{"en", EN, true}, {"ru", RU, true}, {" RU ", RU, true}, {"En", EN, true}, {"uk", UK, true}, {" UK ", UK, true},
 		{"", EN, false}, {"de", EN, false}, {"russian", EN, false}, {"ru-RU", EN, false},
+		{"ua", EN, false}, {"uk-UA", EN, false}, {"ukr", EN, false},
 	} {
 		got, ok := Parse(tt.in)
 		assert.Equal(t, tt.want, got, "%q", tt.in)
 		assert.Equal(t, tt.ok, ok, "%q", tt.in)
 	}
 	for code, want := range map[string]Lang{
-		"ru": RU, "ru-RU": RU, "RU": RU, "uk": RU, "uk-UA": RU, "be": RU, "be_BY": RU,
-		"UK": RU, "en": EN, "en-US": EN, "de": EN, "": EN, "rus": EN, "rue": EN, "ukr": EN, "bg": EN, "kk": EN,
+		"uk": UK, "uk-UA": UK, "uk_UA": UK, "UK": UK, " uk ": UK,
+		"ru": RU, "ru-RU": RU, "RU": RU, "be": RU, "be_BY": RU,
+		"en": EN, "en-US": EN, "de": EN, "": EN, "rus": EN, "rue": EN, "ukr": EN, "ua": EN, "bg": EN, "kk": EN,
 	} {
 		assert.Equal(t, want, FromTelegram(code), "%q", code)
 	}
-	assert.True(t, EN.Valid())
-	assert.True(t, RU.Valid())
+	for _, l := range Langs() {
+		assert.True(t, l.Valid(), l)
+		got, ok := Parse(l.String())
+		assert.True(t, ok, l)
+		assert.Equal(t, l, got, "Parse reads back every language's code")
+	}
 	assert.False(t, Lang("de").Valid())
+	assert.False(t, Lang("").Valid())
 	assert.Equal(t, "ru", RU.String())
+	assert.Equal(t, "uk", UK.String())
+	assert.Equal(t, []Lang{EN, RU, UK}, Langs(), "the default first")
 }

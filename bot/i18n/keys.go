@@ -429,8 +429,10 @@ const (
 	LangNameEN Key = "langname.en"
 	// LangNameRU names Russian.
 	LangNameRU Key = "langname.ru"
+	// LangNameUK names Ukrainian.
+	LangNameUK Key = "langname.uk"
 	// LangNameInText names the catalogue's own language within a sentence
-	// of it ("Language: English.", «Язык: русский.»).
+	// of it ("Language: English.", «Язык: русский.», «Мова: українська.»).
 	LangNameInText Key = "langname.intext"
 )
 
@@ -587,7 +589,7 @@ const (
 	// UnitHours: a number of hours.
 	UnitHours Key = "unit.h"
 	// NounChips: the plural forms of "chip", separated by "|": one and
-	// other in English; one, few and many in Russian.
+	// other in English; one, few and many in Russian and Ukrainian.
 	NounChips Key = "noun.chips"
 	// NounPlayers: the plural forms of "player", as NounChips.
 	NounPlayers Key = "noun.players"

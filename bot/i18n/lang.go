@@ -14,33 +14,35 @@ const (
 	EN Lang = "en"
 	// RU is Russian.
 	RU Lang = "ru"
+	// UK is Ukrainian (its ISO 639-1 code, which Telegram's language_code
+	// and setMyCommands use; UA is the country's).
+	UK Lang = "uk"
 )
 
 // Langs returns every language the bot speaks, the default first.
-func Langs() []Lang { return []Lang{EN, RU} }
+func Langs() []Lang { return []Lang{EN, RU, UK} }
 
-// Parse reads a language code as an admin types it ("en", "RU", " ru ");
+// Parse reads a language code as an admin types it ("en", "RU", " uk ");
 // it reports false for any other language.
 func Parse(s string) (Lang, bool) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "en":
-		return EN, true
-	case "ru":
-		return RU, true
+	if l := Lang(strings.ToLower(strings.TrimSpace(s))); l.Valid() {
+		return l, true
 	}
 	return EN, false
 }
 
 // FromTelegram returns the language for a Telegram user's language_code:
-// Russian for ru, uk and be and their regional variants ("ru-RU", "uk_UA"),
-// English for anything else.
+// Ukrainian for uk, Russian for ru and be, with their regional variants
+// ("uk-UA", "ru_RU"), English for anything else.
 func FromTelegram(languageCode string) Lang {
 	code := strings.ToLower(strings.TrimSpace(languageCode))
 	if i := strings.IndexAny(code, "-_"); i >= 0 {
 		code = code[:i]
 	}
 	switch code {
-	case "ru", "uk", "be":
+	case "uk":
+		return UK
+	case "ru", "be":
 		return RU
 	}
 	return EN
@@ -49,5 +51,9 @@ func FromTelegram(languageCode string) Lang {
 // String returns the language code.
 func (l Lang) String() string { return string(l) }
 
-// Valid reports whether the bot speaks l.
-func (l Lang) Valid() bool { return l == EN || l == RU }
+// Valid reports whether the bot speaks l: whether it has a catalogue for
+// it (a test holds the catalogues to Langs).
+func (l Lang) Valid() bool {
+	_, ok := catalogues[l]
+	return ok
+}

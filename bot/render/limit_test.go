@@ -17,7 +17,8 @@ import (
 
 func TestGoldenLongNames(t *testing.T) {
 	for _, lang := range i18n.Langs() {
-		style := map[i18n.Lang]string{i18n.EN: "ascii", i18n.RU: "cyrillic"}[lang]
+		style, ok := map[i18n.Lang]string{i18n.EN: "ascii", i18n.RU: "cyrillic", i18n.UK: "cyrillic"}[lang]
+		require.True(t, ok, "%s: which names does it write?", lang)
 		p := fullLog(t, longNames(style))
 		require.Len(t, p.table.Log(), 9, "the whole game's nine duels")
 		in := p.input(lang)

@@ -52,6 +52,9 @@ func golden(t *testing.T, name, got string) {
 }
 
 func TestGoldenTable(t *testing.T) {
+	for _, lang := range i18n.Langs() {
+		require.Contains(t, plainNames, lang, "the scenarios need names in %s", lang)
+	}
 	for _, sc := range scenarios {
 		for _, lang := range i18n.Langs() {
 			t.Run(sc.name+"/"+string(lang), func(t *testing.T) {

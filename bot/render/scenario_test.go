@@ -100,6 +100,7 @@ func (p *play) inputFor(t game.Table, lang i18n.Lang) Input {
 var plainNames = map[i18n.Lang]map[game.UserID]string{
 	i18n.EN: {alice: "Alice", bob: "Bob", carol: "Carol", dave: "Dave", eve: "Eve"},
 	i18n.RU: {alice: "Алиса", bob: "Борис", carol: "Вера", dave: "Дима", eve: "Ева"},
+	i18n.UK: {alice: "Олеся", bob: "Богдан", carol: "Віра", dave: "Євген", eve: "Ірина"},
 }
 
 // lobby: Alice opened a table and Bob joined.

@@ -88,8 +88,9 @@ func Press(c Chat, d callback.Data) (Chat, error) {
 	return Set(c, d.Field, value)
 }
 
-// ReadLang reads a language as an admin types it ("en", "RU"); a language
-// the bot does not speak returns a *Problem that says which it does.
+// ReadLang reads a language as an admin types it ("en", "RU", "uk"); a
+// language the bot does not speak returns a *Problem that says which it
+// does.
 func ReadLang(value string) (i18n.Lang, error) {
 	l, ok := i18n.Parse(value)
 	if !ok {

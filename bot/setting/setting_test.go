@@ -40,6 +40,7 @@ func TestPress(t *testing.T) {
 		{"lobby", set(callback.FieldLobby, "300"), func(c *Chat) { c.Game.LobbyTimeout = 5 * time.Minute }, nil},
 		{"knocks", set(callback.FieldKnocks, "0"), func(c *Chat) { c.Game.MaxKnocks = 0 }, nil},
 		{"lang", set(callback.FieldLang, "ru"), func(c *Chat) { c.Lang = i18n.RU }, nil},
+		{"lang uk", set(callback.FieldLang, "uk"), func(c *Chat) { c.Lang = i18n.UK }, nil},
 		{"house off", set(callback.FieldHouse, callback.HouseOff), func(c *Chat) { c.HouseForbidden = true }, nil},
 		{"house on", set(callback.FieldHouse, callback.HouseOn), func(*Chat) {}, nil},
 		{"bet off", set(callback.FieldBets, "x2"), func(c *Chat) { c.Game.BetOptions = opts(t, "x1 x5 bank/2 bank") }, nil},
@@ -122,6 +123,8 @@ func TestSet(t *testing.T) {
 		{"turn", "1m30s", func(c *Chat) { c.Game.TurnTimeout = 90 * time.Second }},
 		{"lobby", "1.5m", func(c *Chat) { c.Game.LobbyTimeout = 90 * time.Second }},
 		{"lang", " RU ", func(c *Chat) { c.Lang = i18n.RU }},
+		{"lang", "uk", func(c *Chat) { c.Lang = i18n.UK }},
+		{"lang", "UK", func(c *Chat) { c.Lang = i18n.UK }},
 		{"house", "OFF", func(c *Chat) { c.HouseForbidden = true }},
 		{"house", "on", func(*Chat) {}},
 		// A list replaces the bets, kept in the order the buttons keep them.
@@ -146,25 +149,26 @@ func TestSetRefusesWithTheReason(t *testing.T) {
 	long := strings.Repeat("9", 100)
 	tests := []struct {
 		field, value string
-		en, ru       string
+		en, ru, uk   string
 		limit        bool
 	}{
-		{"colour", "red", "There is no setting colour. The settings: stake, entry, bets, turn, lobby, knocks, house, lang.", "", false},
-		{"stake", "ten", "Not valid: ten is not a whole number", "Нельзя: ten — не целое число", false},
-		{"stake", "<b>", "Not valid: &lt;b&gt; is not a whole number", "", false},
-		{"stake", "0", "Not valid: the stake must be from 1 to ", "", true},
-		{"entry", "5", "Not valid: the entry limit 5 is below the stake 10", "", true},
-		{"knocks", "-1", "Not valid: knocks must be from 0 to 10", "", true},
-		{"knocks", long, "Not valid: " + strings.Repeat("9", 39) + "… is not a whole number", "", false},
-		{"turn", "soon", "soon is not a value for turn.", "", false},
-		{"turn", "30.5s", "30.5s is not a value for turn.", "", false},
-		{"turn", long, strings.Repeat("9", 39) + "… is not a value for turn.", "", false},
-		{"turn", "1s", "Not valid: the turn time must be from ", "", true},
-		{"bets", "x2 y3", "Not valid: write bets as x1 x2 x5 bank/2 bank", "", false},
-		{"bets", "x2 x2", "Not valid: the bet x2 is there twice", "", true},
-		{"bets", "x1 x2 x3 x4 x5 x6 x7", "Not valid: choose 1 to 6 bets", "", true},
-		{"lang", "de", "I don't speak de: use en or ru.", "Я не говорю на языке de: выбери en или ru.", false},
-		{"house", "maybe", "maybe is not a value for house.", "", false},
+		{"colour", "red", "There is no setting colour. The settings: stake, entry, bets, turn, lobby, knocks, house, lang.", "", "Налаштування colour немає.", false},
+		{"stake", "ten", "Not valid: ten is not a whole number", "Нельзя: ten — не целое число", "Не можна: ten — не ціле число", false},
+		{"stake", "<b>", "Not valid: &lt;b&gt; is not a whole number", "", "", false},
+		{"stake", "0", "Not valid: the stake must be from 1 to ", "", "Не можна: ставка має бути від 1 до ", true},
+		{"entry", "5", "Not valid: the entry limit 5 is below the stake 10", "", "Не можна: вхід 5 менший за ставку 10", true},
+		{"knocks", "-1", "Not valid: knocks must be from 0 to 10", "", "", true},
+		{"knocks", long, "Not valid: " + strings.Repeat("9", 39) + "… is not a whole number", "", "", false},
+		{"turn", "soon", "soon is not a value for turn.", "", "soon не підходить для налаштування «turn».", false},
+		{"turn", "30.5s", "30.5s is not a value for turn.", "", "", false},
+		{"turn", long, strings.Repeat("9", 39) + "… is not a value for turn.", "", "", false},
+		{"turn", "1s", "Not valid: the turn time must be from ", "", "Не можна: час ходу має бути від 10\u00a0с до 1\u00a0год", true},
+		{"bets", "x2 y3", "Not valid: write bets as x1 x2 x5 bank/2 bank", "", "Не можна: ставки пишуть так: x1 x2 x5 bank/2 bank", false},
+		{"bets", "x2 x2", "Not valid: the bet x2 is there twice", "", "", true},
+		{"bets", "x1 x2 x3 x4 x5 x6 x7", "Not valid: choose 1 to 6 bets", "", "", true},
+		{"lang", "de", "I don't speak de: use en, ru or uk.", "Я не говорю на языке de: выбери en, ru или uk.", "Мови de я не знаю: вибери en, ru або uk.", false},
+		{"lang", "ua", "I don't speak ua: use en, ru or uk.", "", "Мови ua я не знаю: вибери en, ru або uk.", false},
+		{"house", "maybe", "maybe is not a value for house.", "", "", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.field+" "+tt.value, func(t *testing.T) {
@@ -176,19 +180,39 @@ func TestSetRefusesWithTheReason(t *testing.T) {
 			if tt.ru != "" {
 				assert.Contains(t, p.Message(i18n.RU), tt.ru)
 			}
+			if tt.uk != "" {
+				assert.Contains(t, p.Message(i18n.UK), tt.uk)
+			}
 			assert.Equal(t, def, got)
 		})
 	}
 }
 
 func TestReadLang(t *testing.T) {
-	l, err := ReadLang("Ru")
-	require.NoError(t, err)
-	assert.Equal(t, i18n.RU, l)
-	_, err = ReadLang("fr")
+	for in, want := range map[string]i18n.Lang{"en": i18n.EN, "Ru": i18n.RU, "uk": i18n.UK, " UK ": i18n.UK} {
+		l, err := ReadLang(in)
+		require.NoError(t, err, "%q", in)
+		assert.Equal(t, want, l, "%q", in)
+	}
+	_, err := ReadLang("fr")
 	var p *Problem
 	require.ErrorAs(t, err, &p)
-	assert.Equal(t, "I don't speak fr: use en or ru.", p.Message(i18n.EN))
+	assert.Equal(t, "I don't speak fr: use en, ru or uk.", p.Message(i18n.EN))
+	assert.Equal(t, "Мови fr я не знаю: вибери en, ru або uk.", p.Message(i18n.UK))
+}
+
+// TestEveryLanguageIsAValueOfItsButton: the settings offer a button for
+// each language, and Press takes each one, in any chat's language.
+func TestEveryLanguageIsAValueOfItsButton(t *testing.T) {
+	for _, from := range i18n.Langs() {
+		for _, to := range i18n.Langs() {
+			c := defaults()
+			c.Lang = from
+			got, err := Press(c, callback.Data{Action: callback.Setting, Version: c.Stamp(), Field: callback.FieldLang, Value: string(to)})
+			require.NoError(t, err, "%s to %s", from, to)
+			assert.Equal(t, to, got.Lang, "%s to %s", from, to)
+		}
+	}
 }
 
 // TestHouseOnAllowsTheHouse: "on" clears a chat's ban of the house, by

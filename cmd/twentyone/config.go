@@ -137,7 +137,7 @@ type TableConfig struct {
 	// seat there.
 	HouseChips int64 `yaml:"house_chips"`
 	// Language is auto (decided per chat at its first /newgame) or a
-	// language the bot speaks (i18n.Langs: en, ru).
+	// language the bot speaks (i18n.Langs: en, ru, uk).
 	Language string `yaml:"language"`
 }
 
@@ -515,7 +515,7 @@ func (tb *TableConfig) validate(src sources) error {
 	return nil
 }
 
-// langList names the languages the bot speaks, for a message: "en, ru".
+// langList names the languages the bot speaks, for a message: "en, ru, uk".
 func langList() string {
 	var codes []string
 	for _, l := range i18n.Langs() {

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/game"
 )
 
@@ -136,6 +137,17 @@ table:
 	assert.Equal(t, "ru", cfg.Table.StorageLanguage())
 }
 
+// TestEveryLanguageIsATableLanguage: table.language takes every language
+// the bot speaks, as storage keeps it.
+func TestEveryLanguageIsATableLanguage(t *testing.T) {
+	for _, l := range i18n.Langs() {
+		path := writeFile(t, "c.yaml", "telegram:\n  token: "+testToken+"\nowners: [1]\ntable:\n  language: "+string(l)+"\n")
+		cfg, err := LoadConfig(path, true, nil)
+		require.NoError(t, err, l)
+		assert.Equal(t, string(l), cfg.Table.StorageLanguage(), l)
+	}
+}
+
 func TestYAMLStyles(t *testing.T) {
 	path := writeFile(t, "c.yaml", "log: {level: warn, format: json}\nowners:\n  - &o 7\n  - 8\ntable:\n  max_knocks: *o\n")
 	cfg, err := LoadConfig(path, true, nil)
@@ -177,6 +189,9 @@ func TestEnvOverrides(t *testing.T) {
 		}},
 		{"list", "TWENTYONE_OWNERS=111, 222,333", func(t *testing.T, c *Config) {
 			assert.Equal(t, []int64{111, 222, 333}, c.Owners)
+		}},
+		{"Ukrainian", "TWENTYONE_TABLE_LANGUAGE=uk", func(t *testing.T, c *Config) {
+			assert.Equal(t, "uk", c.Table.StorageLanguage())
 		}},
 		{"bet options", "TWENTYONE_TABLE_BET_OPTIONS=x2,bank/3", func(t *testing.T, c *Config) {
 			assert.Equal(t, "x2, bank/3", c.Table.BetOptions.String())
@@ -318,7 +333,8 @@ func TestConfigErrors(t *testing.T) {
 		{name: "no house chips", yaml: "table:\n  house_chips: 0\n", key: "table.house_chips", what: "from 1"},
 		{name: "too many house chips", env: []string{"TWENTYONE_TABLE_HOUSE_CHIPS=1000000000000001"}, key: "table.house_chips",
 			source: "TWENTYONE_TABLE_HOUSE_CHIPS", what: "from 1"},
-		{name: "bad language", yaml: "table:\n  language: de\n", key: "table.language", source: "line 2", what: `auto or one of en, ru, not "de"`},
+		{name: "bad language", yaml: "table:\n  language: de\n", key: "table.language", source: "line 2", what: `auto or one of en, ru, uk, not "de"`},
+		{name: "a country for a language", env: []string{"TWENTYONE_TABLE_LANGUAGE=ua"}, key: "table.language", source: "TWENTYONE_TABLE_LANGUAGE", what: `auto or one of en, ru, uk, not "ua"`},
 		{name: "bad log level", env: []string{"TWENTYONE_LOG_LEVEL=verbose"}, key: "log.level", source: "TWENTYONE_LOG_LEVEL", what: "debug, info, warn or error"},
 		{name: "bad log format", yaml: "log:\n  format: xml\n", key: "log.format", source: "line 2", what: "text or json"},
 		{name: "bad mode", env: []string{"TWENTYONE_TELEGRAM_MODE=push"}, key: "telegram.mode", source: "TWENTYONE_TELEGRAM_MODE", what: "polling or webhook"},

@@ -24,6 +24,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/twentyone-bot/twentyone/bot/callback"
+	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/bot/telegramtest"
 	"github.com/twentyone-bot/twentyone/storage"
 )
@@ -84,6 +85,37 @@ func TestBinaryPlaysAGame(t *testing.T) {
 	assert.Equal(t, tb.group.ID, audits[0].Chat)
 	assert.EqualValues(t, 2000, audits[0].Granted, "1000 starting chips each")
 	assert.EqualValues(t, 2000, audits[0].Balances, "nothing left on the table")
+}
+
+// TestBinaryInUkrainian: table.language uk gives a chat Ukrainian before
+// anyone opens a table, whatever its users' own languages, and the binary
+// registers the command menu in Ukrainian beside the default one.
+func TestBinaryInUkrainian(t *testing.T) {
+	t.Parallel()
+	srv := telegramtest.StartTest(t)
+	p := startBinary(t, botEnv(srv, filepath.Join(t.TempDir(), "twentyone.db"), "TWENTYONE_TABLE_LANGUAGE=uk"))
+	p.waitReady()
+
+	require.NoError(t, srv.WaitFor(waitCtx(t), func(*telegramtest.View) bool {
+		return len(srv.Commands(telegramtest.CommandScope{}, "uk")) > 0
+	}))
+	menu, byDefault := srv.Commands(telegramtest.CommandScope{}, "uk"), srv.Commands(telegramtest.CommandScope{}, "")
+	require.Len(t, menu, len(byDefault), "the same commands in Ukrainian as by default")
+	descriptions := map[string]string{}
+	for i, c := range menu {
+		assert.Equal(t, byDefault[i].Command, c.Command, "in the same order")
+		descriptions[c.Command] = c.Description
+	}
+	assert.Equal(t, i18n.T(i18n.UK, i18n.DescNewGame), descriptions["newgame"])
+	assert.Equal(t, "Мова: en, ru або uk", descriptions["lang"])
+
+	tb := newTable(t, srv)
+	tb.command(tb.alice, "newgame")
+	lobby := tb.message(callback.Join, "Очко — стіл відкрито", "Alice")
+	assert.Equal(t, "Ти за столом.", tb.pressAndWait(tb.bob, lobby, callback.Join), "Bob's language is en; the chat's is uk")
+
+	p.signal(syscall.SIGTERM)
+	require.Equal(t, exitOK, p.waitExit(stopLimit))
 }
 
 // TestBinarySIGTERMMidGame: SIGTERM while a press is being handled (the
