@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/bot/telegramtest"
 )
 
@@ -133,15 +134,26 @@ func TestCommandsInAPrivateChat(t *testing.T) {
 	}
 }
 
-// TestMenuOrder pins the command menu, in both languages: its commands in
-// the order shown, each with its description.
+// TestMenuOrder pins the command menu, in every language (English as the
+// default): its commands in the order shown, each with its description.
 func TestMenuOrder(t *testing.T) {
 	h := newHarness(t)
+	codes := []string{""}
+	for _, l := range i18n.Langs() {
+		if l != i18n.EN {
+			codes = append(codes, string(l))
+		}
+	}
 	require.NoError(t, h.srv.WaitFor(h.ctx(), func(v *telegramtest.View) bool {
-		return len(h.srv.Commands(telegramtest.CommandScope{}, "ru")) > 0 && len(h.srv.Commands(telegramtest.CommandScope{}, "")) > 0
+		for _, code := range codes {
+			if len(h.srv.Commands(telegramtest.CommandScope{}, code)) == 0 {
+				return false
+			}
+		}
+		return true
 	}))
 	want := "newgame house leave balance bonus rules help settings cancel lang verify top stats history notify audit kick"
-	for _, lang := range []string{"", "ru"} {
+	for _, lang := range codes {
 		var names []string
 		for _, c := range h.srv.Commands(telegramtest.CommandScope{}, lang) {
 			names = append(names, c.Command)

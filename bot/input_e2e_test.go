@@ -202,7 +202,7 @@ func TestLongArgumentsAreQuotedShort(t *testing.T) {
 		want string
 	}{
 		{[]string{"turn", long}, " is not a value for turn."},
-		{[]string{"lang", long}, "…: use en or ru."},
+		{[]string{"lang", long}, "…: use en, ru or uk."},
 		{[]string{long, "1"}, "The settings: stake, entry, bets, turn, lobby, knocks, house, lang."},
 	}
 	for i, tt := range tests {
