@@ -27,6 +27,12 @@ func (s *Server) actorLocked(chatID, fromID int64) (*chatState, User, error) {
 	if c.migratedTo != 0 {
 		return nil, User{}, fmt.Errorf("chat %d is now %d: %w", chatID, c.migratedTo, ErrChatMigrated)
 	}
+	if c.isUserChat() {
+		if !c.hasPeer(fromID) {
+			return nil, User{}, fmt.Errorf("user %d in the chat of users %d and %d: %w", fromID, c.peers[0], c.peers[1], ErrNotMember)
+		}
+		return c, *u, nil
+	}
 	if c.chat.Type == ChatPrivate {
 		if fromID != c.chat.ID {
 			return nil, User{}, fmt.Errorf("user %d in the private chat of %d: %w", fromID, c.chat.ID, ErrNotMember)
