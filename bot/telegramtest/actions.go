@@ -142,6 +142,10 @@ func (s *Server) Post(p Post) (ChatMessage, error) {
 func (s *Server) DeleteMessage(chatID, byID int64, messageID int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.deleteMessageLocked(chatID, byID, messageID)
+}
+
+func (s *Server) deleteMessageLocked(chatID, byID int64, messageID int) error {
 	c, u, err := s.actorLocked(chatID, byID)
 	if err != nil {
 		return err

@@ -178,6 +178,10 @@ func (s *Server) botReceives(c *chatState, m *ChatMessage) bool {
 	if r := m.ReplyToMessage; r != nil && r.From != nil && r.From.ID == s.w.bot.ID {
 		return true
 	}
+	// "Messages sent via this bot" (Bot FAQ, privacy mode).
+	if m.ViaBot != nil && m.ViaBot.ID == s.w.bot.ID {
+		return true
+	}
 	me := "@" + strings.ToLower(s.w.bot.Username)
 	for _, e := range m.Entities {
 		if e.Type != EntityBotCommand {

@@ -69,6 +69,9 @@ type chatState struct {
 	// peers are the two users of a private chat between users, which the
 	// bot is no party to (NewUserChat); zero in every other chat.
 	peers [2]int64
+	// inlineIDs maps the ids of the chat's inline messages (deleted ones
+	// too) to their inline_message_id.
+	inlineIDs map[int]string
 
 	// gone holds the keyboards of the last maxGone deleted messages that
 	// showed one (goneOrder, oldest first), so that a client that has not

@@ -1,0 +1,744 @@
+package telegramtest
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Inline mode (Bot API docs, "Inline mode"): a user types the bot's
+// username and a query in any chat (SendInlineQuery); the bot answers the
+// inline_query with answerInlineQuery; the result the user chooses
+// (ChooseInlineResult) is posted in the chat by the user "via @bot", with
+// the result's inline keyboard, as an inline message that the bot edits
+// by inline_message_id only (editMessageText, editMessageReplyMarkup) and
+// whose presses reach it with inline_message_id and no message.
+const (
+	// inlineQueryDeadline is how long after an inline query
+	// answerInlineQuery is accepted. Telegram documents none; bot
+	// developers find answers refused some 10 s after the query
+	// (pyTelegramBotAPI#270, #1615: "query is too old and response
+	// timeout expired or query ID is invalid").
+	inlineQueryDeadline = 10 * time.Second
+	// maxInlineQuery is the longest query, in characters (Bot API docs,
+	// InlineQuery.query: "up to 256 characters").
+	maxInlineQuery = 256
+	// maxInlineResults is the most results an answer may hold (Client.cpp,
+	// get_inline_query_results: MAX_INLINE_QUERY_RESULT_COUNT).
+	maxInlineResults = 50
+	// maxResultID is the longest result id, in bytes (Bot API docs,
+	// InlineQueryResultArticle.id: "1-64 Bytes"; longer or empty ones the
+	// server refuses with RESULT_ID_INVALID).
+	maxResultID = 64
+	// inlineQueriesKept bounds the remembered queries (and so the ones a
+	// user may still choose a result of).
+	inlineQueriesKept = 1024
+	// defaultCacheTime is answerInlineQuery's cache_time when not given
+	// (Client.cpp, process_answer_inline_query_query: 300, clamped to a day).
+	defaultCacheTime = 300
+)
+
+// Errors of answerInlineQuery, answerGuestQuery and the edits of inline
+// messages. The official server lowers the first letter of td's messages
+// and passes the MTProto server's (all capitals) as they are
+// (Client.cpp, fail_query_with_error).
+var (
+	errTooManyResults   = badRequest("too many inline query results specified")
+	errResultIDInvalid  = badRequest("RESULT_ID_INVALID")
+	errResultIDDup      = badRequest("RESULT_ID_DUPLICATE")
+	errArticleTitle     = badRequest("ARTICLE_TITLE_EMPTY")
+	errInlineTextLong   = badRequest("MESSAGE_TOO_LONG")
+	errInlineTextBlank  = badRequest("text must be non-empty")
+	errMessageIDInvalid = badRequest("MESSAGE_ID_INVALID")
+	// errInlineIDInvalid answers an inline_message_id that is no
+	// base64url-encoded InputBotInlineMessageID (td, InlineMessageManager.cpp,
+	// get_input_bot_inline_message_id).
+	errInlineIDInvalid = badRequest("invalid inline message identifier specified")
+)
+
+// InlineResult is one result of the bot's answer to an inline query: an
+// InlineQueryResultArticle posting an InputTextMessageContent, the kind
+// modelled.
+type InlineResult struct {
+	// ID is the result's id, 1 to 64 bytes, unique in its answer.
+	ID string `json:"id"`
+	// Title and Description are what the user's client lists.
+	Title       string `json:"title"`
+	Description string `json:"description,omitempty"`
+	// Text and Entities are the message the result posts, parsed as
+	// sendMessage parses a text (parse_mode HTML or none).
+	Text     string          `json:"text"`
+	Entities []MessageEntity `json:"entities,omitempty"`
+	// ReplyMarkup is the inline keyboard the posted message shows.
+	ReplyMarkup *InlineKeyboardMarkup `json:"reply_markup,omitempty"`
+}
+
+// InlineAnswer is the bot's answer to an inline query.
+type InlineAnswer struct {
+	// Results are the results in the bot's order.
+	Results []InlineResult `json:"results"`
+	// CacheTime, IsPersonal and NextOffset are answerInlineQuery's
+	// arguments; results are never cached here: every query reaches the bot.
+	CacheTime  int    `json:"cache_time"`
+	IsPersonal bool   `json:"is_personal,omitempty"`
+	NextOffset string `json:"next_offset,omitempty"`
+	// AnsweredAt is the server clock's time of the answer.
+	AnsweredAt time.Time `json:"answered_at"`
+	// Latency is the time from the query to the answer.
+	Latency time.Duration `json:"latency"`
+}
+
+// Result returns the answer's result with the id.
+func (a InlineAnswer) Result(id string) (InlineResult, bool) {
+	for _, r := range a.Results {
+		if r.ID == id {
+			return r, true
+		}
+	}
+	return InlineResult{}, false
+}
+
+// InlineMessage names a message posted through the bot rather than sent
+// by it (a chosen inline result, a guest answer): the bot knows it by ID
+// only; ChatID and MessageID are where the world keeps it.
+type InlineMessage struct {
+	ID        string `json:"inline_message_id"`
+	ChatID    int64  `json:"chat_id"`
+	MessageID int    `json:"message_id"`
+}
+
+type inlineQueryState struct {
+	id       string
+	from     User
+	chatID   int64
+	query    string
+	chatType string
+	sentAt   time.Time
+	deadline time.Time
+	answered bool
+	answer   InlineAnswer
+	rejected int // answer attempts refused (twice, too late)
+	done     chan struct{}
+}
+
+// inlineTable holds the inline queries still remembered and every inline
+// message by id; it is guarded by Server.mu.
+type inlineTable struct {
+	queries  map[string]*inlineQueryState
+	order    []string // query ids, oldest first
+	messages map[string]InlineMessage
+	count    uint64
+}
+
+func (t *inlineTable) init() {
+	t.queries = map[string]*inlineQueryState{}
+	t.messages = map[string]InlineMessage{}
+}
+
+// queryID makes the id of an inline query or a guest query: a number, as
+// Telegram's are (Client.cpp writes td::to_string of an int64).
+func (t *inlineTable) queryID(botID int64) string {
+	t.count++
+	return strconv.FormatUint(uint64(botID%1000000)<<32|1<<31|t.count, 10)
+}
+
+func (t *inlineTable) addQuery(q *inlineQueryState) {
+	if len(t.order) >= inlineQueriesKept {
+		delete(t.queries, t.order[0])
+		t.order = append(t.order[:0], t.order[1:]...)
+	}
+	t.queries[q.id] = q
+	t.order = append(t.order, q.id)
+}
+
+// InlineRequest is a handle on an inline query a user sent: the
+// inline_query the bot received and, once given, its answer.
+type InlineRequest struct {
+	s     *Server
+	state *inlineQueryState
+}
+
+// ID returns the inline query id.
+func (q *InlineRequest) ID() string { return q.state.id }
+
+// ChatType returns the query's chat_type.
+func (q *InlineRequest) ChatType() string { return q.state.chatType }
+
+// Answer returns the bot's answer if it gave one.
+func (q *InlineRequest) Answer() (InlineAnswer, bool) {
+	q.s.mu.Lock()
+	defer q.s.mu.Unlock()
+	return q.state.answer, q.state.answered
+}
+
+// Wait blocks until the bot answers the query or ctx ends.
+func (q *InlineRequest) Wait(ctx context.Context) (InlineAnswer, error) {
+	if err := q.s.waitCtx(ctx, q.state.done); err != nil {
+		return InlineAnswer{}, fmt.Errorf("telegramtest: inline query %s (%q) not answered: %w", q.state.id, q.state.query, err)
+	}
+	a, _ := q.Answer()
+	return a, nil
+}
+
+// inlineChatType is the chat_type of an inline query from the user in the
+// chat (Client.cpp, JsonInlineQuery): "sender" in the user's own private
+// chat with the bot, "private" in a chat with another user.
+func inlineChatType(c *chatState, from int64) string {
+	switch {
+	case c.chat.Type != ChatPrivate:
+		return c.chat.Type
+	case !c.isUserChat() && c.chat.ID == from:
+		return "sender"
+	}
+	return ChatPrivate
+}
+
+// SendInlineQuery sends the bot an inline query as a user typing
+// "@bot query" in a chat (for the user's private chat with the bot, the
+// user's id; a chat the bot is not in works as well), and returns a handle
+// to await the answer. The bot needs inline mode (WithInlineMode). Every
+// query reaches the bot: Telegram's cache of answers (cache_time) is not
+// modelled, nor are inline queries from channels and secret chats, a
+// user's location or the offset of a next page (always "").
+func (s *Server) SendInlineQuery(chatID, fromID int64, query string) (*InlineRequest, error) {
+	if !s.cfg.inline {
+		return nil, fmt.Errorf("the bot has no inline mode (WithInlineMode): %w", ErrInvalid)
+	}
+	if n := utf8.RuneCountInString(query); n > maxInlineQuery {
+		return nil, fmt.Errorf("an inline query of %d characters is over %d: %w", n, maxInlineQuery, ErrInvalid)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, u, err := s.actorLocked(chatID, fromID)
+	if err != nil {
+		return nil, err
+	}
+	if c.chat.Type == ChatChannel {
+		return nil, fmt.Errorf("inline queries from channels are not modelled: %w", ErrInvalid)
+	}
+	now := s.now()
+	q := &inlineQueryState{id: s.inline.queryID(s.w.bot.ID), from: u, chatID: c.chat.ID, query: query,
+		chatType: inlineChatType(c, u.ID), sentAt: now, deadline: now.Add(inlineQueryDeadline), done: make(chan struct{})}
+	s.inline.addQuery(q)
+	s.enqueueLocked(UpdateInlineQuery, Update{InlineQuery: &InlineQuery{ID: q.id, From: u, ChatType: q.chatType, Query: query}})
+	return &InlineRequest{s: s, state: q}, nil
+}
+
+// answerInlineQuery checks its arguments in the official server's order:
+// what Client.cpp parses (process_answer_inline_query_query: button,
+// results, each wrapped "Can't parse inline query result: …"), then what
+// td checks of each result's text, then what the MTProto server refuses:
+// an unknown, answered or expired query (QUERY_ID_INVALID, which
+// Client.cpp words "query is too old …"), result ids (RESULT_ID_INVALID,
+// RESULT_ID_DUPLICATE), an empty title, a text too long.
+func (s *Server) answerInlineQuery(_ context.Context, p params) (any, *apiError) {
+	if arg := p.str("button"); arg != "" {
+		if _, ok := decodeJSONValue(arg); !ok {
+			return nil, badRequest("can't parse inline query results button JSON object")
+		}
+		return nil, notModelled("answerInlineQuery's button")
+	}
+	if p.has("switch_pm_text") {
+		return nil, notModelled("answerInlineQuery's switch_pm_text")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	parsed, apiErr := s.inlineResultsLocked(p.str("results"))
+	if apiErr != nil {
+		return nil, apiErr
+	}
+	if apiErr := parsed.tdError(); apiErr != nil {
+		return nil, apiErr
+	}
+	q := s.inline.queries[p.str("inline_query_id")]
+	now := s.now()
+	if q == nil || q.answered || now.After(q.deadline) {
+		if q != nil {
+			q.rejected++
+		}
+		return nil, errQueryTooOld
+	}
+	if apiErr := parsed.serverError(); apiErr != nil {
+		return nil, apiErr
+	}
+	q.answered = true
+	q.answer = InlineAnswer{Results: parsed.results(), CacheTime: int(p.clamped("cache_time", defaultCacheTime, 0, 86400)),
+		IsPersonal: p.boolean("is_personal"), NextOffset: p.str("next_offset"), AnsweredAt: now, Latency: now.Sub(q.sentAt)}
+	close(q.done)
+	return true, nil
+}
+
+// parsedResult is one result as Client.cpp parsed it, with what td and
+// the MTProto server would still refuse of it.
+type parsedResult struct {
+	result InlineResult
+	// blank: td finds the text empty once parsed and trimmed.
+	blank bool
+	// serverErr is what the MTProto server refuses of it, nil if nothing.
+	serverErr *apiError
+}
+
+type parsedResults []parsedResult
+
+func (rs parsedResults) results() []InlineResult {
+	out := make([]InlineResult, len(rs))
+	for i, r := range rs {
+		out[i] = r.result
+	}
+	return out
+}
+
+// tdError is what td refuses of the results before it asks the server:
+// a text that is empty once parsed (MessageEntity.cpp, fix_formatted_text:
+// "Text must be non-empty").
+func (rs parsedResults) tdError() *apiError {
+	for _, r := range rs {
+		if r.blank {
+			return errInlineTextBlank
+		}
+	}
+	return nil
+}
+
+// serverError is what the MTProto server refuses of the results, the
+// first result's first.
+func (rs parsedResults) serverError() *apiError {
+	seen := map[string]bool{}
+	for _, r := range rs {
+		switch {
+		case r.result.ID == "" || len(r.result.ID) > maxResultID:
+			return errResultIDInvalid
+		case seen[r.result.ID]:
+			return errResultIDDup
+		case r.serverErr != nil:
+			return r.serverErr
+		}
+		seen[r.result.ID] = true
+	}
+	return nil
+}
+
+// inlineResultsLocked parses answerInlineQuery's results as Client.cpp's
+// get_inline_query_results does.
+func (s *Server) inlineResultsLocked(arg string) (parsedResults, *apiError) {
+	if arg == "" {
+		return nil, nil
+	}
+	v, ok := decodeJSONValue(arg)
+	if !ok {
+		return nil, badRequest("can't parse JSON encoded inline query results")
+	}
+	if v == nil {
+		return nil, nil
+	}
+	list, ok := v.([]any)
+	if !ok {
+		return nil, badRequest("expected an Array of inline query results")
+	}
+	if len(list) > maxInlineResults {
+		return nil, errTooManyResults
+	}
+	out := make(parsedResults, 0, len(list))
+	for _, item := range list {
+		r, msg := s.inlineResultLocked(item)
+		if msg != "" {
+			return nil, badRequest(lowerFirst("Can't parse inline query result: " + msg))
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// inlineResultTypes are the other result types of the Bot API, which are
+// not modelled (Client.cpp, get_inline_query_result).
+var inlineResultTypes = map[string]bool{"audio": true, "contact": true, "game": true, "document": true, "gif": true,
+	"location": true, "mpeg4_gif": true, "photo": true, "sticker": true, "venue": true, "video": true, "voice": true}
+
+// inlineResultLocked parses one result as Client.cpp's
+// get_inline_query_result does, returning td's message ("" when it
+// parses) for the caller to word.
+func (s *Server) inlineResultLocked(v any) (parsedResult, string) {
+	fields, ok := v.(map[string]any)
+	if !ok {
+		return parsedResult{}, "Inline query result must be an object"
+	}
+	kind, msg := tdString(fields, "type", true)
+	if msg != "" {
+		return parsedResult{}, msg
+	}
+	kind = strings.ToLower(kind)
+	var r parsedResult
+	if r.result.ID, msg = tdString(fields, "id", true); msg != "" {
+		return parsedResult{}, msg
+	}
+	article := kind == "article"
+	var text, parseMode string
+	var hasEntities bool
+	content, present := fields["input_message_content"]
+	if present {
+		obj, ok := content.(map[string]any)
+		if !ok {
+			return parsedResult{}, `Field "input_message_content" must be of type Object`
+		}
+		if text, msg = tdString(obj, "message_text", false); msg != "" {
+			return parsedResult{}, msg
+		}
+		if text == "" {
+			for _, other := range []string{"latitude", "phone_number", "payload"} {
+				if _, ok := obj[other]; ok {
+					return parsedResult{}, "InputMessageContent other than InputTextMessageContent is not modelled by telegramtest"
+				}
+			}
+			if article {
+				return parsedResult{}, "Input message content is not specified"
+			}
+		} else {
+			if lp, ok := obj["link_preview_options"]; ok {
+				if _, isObj := lp.(map[string]any); !isObj {
+					return parsedResult{}, `Field "link_preview_options" must be of type Object`
+				}
+			} else if _, msg = tdBool(obj, "disable_web_page_preview"); msg != "" {
+				return parsedResult{}, msg
+			}
+			if parseMode, msg = tdString(obj, "parse_mode", false); msg != "" {
+				return parsedResult{}, msg
+			}
+			hasEntities = nonEmptyArray(obj["entities"])
+		}
+	} else {
+		// Legacy: the text in the result itself (Client.cpp reads
+		// message_text, disable_web_page_preview, parse_mode, entities).
+		if text, msg = tdString(fields, "message_text", article); msg != "" {
+			return parsedResult{}, msg
+		}
+		if _, msg = tdBool(fields, "disable_web_page_preview"); msg != "" {
+			return parsedResult{}, msg
+		}
+		if parseMode, msg = tdString(fields, "parse_mode", false); msg != "" {
+			return parsedResult{}, msg
+		}
+		hasEntities = nonEmptyArray(fields["entities"])
+		if article && text == "" {
+			return parsedResult{}, "Message text is empty"
+		}
+	}
+	if text != "" {
+		plain, entities, apiErr := s.formatTextLocked(text, parseMode, hasEntities && parseMode == "")
+		switch apiErr {
+		case nil:
+			r.result.Text, r.result.Entities = plain, entities
+		case errTextEmpty:
+			r.blank = true
+		case errTextTooLong:
+			r.serverErr = errInlineTextLong
+		default:
+			return parsedResult{}, tdForm(apiErr)
+		}
+	}
+	if raw, ok := fields["reply_markup"]; ok {
+		obj, isObj := raw.(map[string]any)
+		if !isObj {
+			return parsedResult{}, `Field "reply_markup" must be of type Object`
+		}
+		markup, other, apiErr := parseReplyMarkup(mustJSON(obj))
+		switch {
+		case apiErr != nil && isServerError(apiErr):
+			r.serverErr = apiErr
+		case apiErr != nil:
+			return parsedResult{}, tdForm(apiErr)
+		case other != "":
+			return parsedResult{}, "reply_markup with " + other + " is not modelled by telegramtest"
+		}
+		r.result.ReplyMarkup = markup
+	}
+	switch {
+	case article:
+	case inlineResultTypes[kind]:
+		return parsedResult{}, "inline query result of type " + kind + " is not modelled by telegramtest"
+	default:
+		return parsedResult{}, fmt.Sprintf("type %q is unsupported for the inline query result", kind)
+	}
+	if _, msg = tdString(fields, "url", false); msg != "" {
+		return parsedResult{}, msg
+	}
+	if _, msg = tdBool(fields, "hide_url"); msg != "" {
+		return parsedResult{}, msg
+	}
+	title, msg := tdString(fields, "title", true)
+	if msg != "" {
+		return parsedResult{}, msg
+	}
+	if r.result.Description, msg = tdString(fields, "description", false); msg != "" {
+		return parsedResult{}, msg
+	}
+	r.result.Title = title
+	if title == "" && r.serverErr == nil {
+		r.serverErr = errArticleTitle
+	}
+	return r, ""
+}
+
+// tdString reads a string field as tdutils' JsonObject getters do (a
+// number counts as its text), returning td's message on failure.
+func tdString(fields map[string]any, name string, required bool) (string, string) {
+	if _, ok := fields[name]; !ok {
+		if required {
+			return "", fmt.Sprintf("Can't find field %q", name)
+		}
+		return "", ""
+	}
+	s, apiErr := optionalString(fields, name)
+	if apiErr != nil {
+		return "", fmt.Sprintf("Field %q must be of type String", name)
+	}
+	return s, ""
+}
+
+// tdBool reads an optional Boolean field, returning td's message on failure.
+func tdBool(fields map[string]any, name string) (bool, string) {
+	b, apiErr := optionalBool(fields, name)
+	if apiErr != nil {
+		return false, fmt.Sprintf("Field %q must be of type Boolean", name)
+	}
+	return b, ""
+}
+
+// nonEmptyArray reports whether v is a JSON array with elements: only
+// such an entities field gives entities (Client.cpp, get_formatted_text,
+// reads an Array and ignores anything else).
+func nonEmptyArray(v any) bool {
+	list, ok := v.([]any)
+	return ok && len(list) > 0
+}
+
+// lowerFirst words a td message as the official server does
+// (fail_query_with_error): its first letter lowered, unless it is an
+// MTProto error in capitals.
+func lowerFirst(msg string) string {
+	if len(msg) >= 2 && (msg[1] == '_' || 'A' <= msg[1] && msg[1] <= 'Z') {
+		return msg
+	}
+	if msg != "" && 'A' <= msg[0] && msg[0] <= 'Z' {
+		return string(msg[0]+'a'-'A') + msg[1:]
+	}
+	return msg
+}
+
+// tdForm is the td message behind one of this package's Bad Request
+// errors, for wrapping in another: its first letter raised again.
+func tdForm(e *apiError) string {
+	msg := strings.TrimPrefix(e.description, "Bad Request: ")
+	if msg != "" && 'a' <= msg[0] && msg[0] <= 'z' {
+		return string(msg[0]-'a'+'A') + msg[1:]
+	}
+	return msg
+}
+
+// isServerError reports whether the error is the MTProto server's (its
+// description all capitals, digits and underscores), which the official
+// server meets only after parsing every argument.
+func isServerError(e *apiError) bool {
+	msg := strings.TrimPrefix(e.description, "Bad Request: ")
+	for _, c := range msg {
+		if c != '_' && (c < 'A' || c > 'Z') && (c < '0' || c > '9') {
+			return false
+		}
+	}
+	return msg != ""
+}
+
+// inlineMessageID makes the inline_message_id of a message, as td makes
+// one (InlineQueriesManager::get_inline_message_id): the base64url of an
+// InputBotInlineMessageID64 (dc_id int32, owner_id int64, id int32,
+// access_hash int64, little-endian), 32 characters.
+func (s *Server) inlineMessageIDLocked(c *chatState, messageID int) string {
+	s.inline.count++
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%d/%d/%d/%d", s.w.bot.ID, c.chat.ID, messageID, s.inline.count)
+	b := make([]byte, 24)
+	binary.LittleEndian.PutUint32(b[0:], 2)
+	binary.LittleEndian.PutUint64(b[4:], uint64(c.chat.ID))
+	binary.LittleEndian.PutUint32(b[12:], uint32(messageID))
+	binary.LittleEndian.PutUint64(b[16:], h.Sum64())
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// wellFormedInlineID reports whether id decodes as td decodes one
+// (InlineMessageManager.cpp, parse_input_bot_inline_message_id): base64url,
+// padded or not, of 20 bytes (InputBotInlineMessageID) or 24
+// (InputBotInlineMessageID64), whose dc_id is 1 to 1000.
+func wellFormedInlineID(id string) bool {
+	b, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(id, "="))
+	if err != nil || len(id)-len(strings.TrimRight(id, "=")) > 2 || len(b) != 20 && len(b) != 24 {
+		return false
+	}
+	dc := int32(binary.LittleEndian.Uint32(b))
+	return dc >= 1 && dc <= 1000
+}
+
+// postInlineLocked posts a message through the bot into the chat (a
+// chosen result by a user, a guest answer by the bot itself) and records
+// it as an inline message.
+func (s *Server) postInlineLocked(c *chatState, fill func(*ChatMessage)) (InlineMessage, ChatMessage) {
+	m := s.newMessageLocked(c)
+	fill(&m)
+	m.InlineMessageID = s.inlineMessageIDLocked(c, m.MessageID)
+	if c.inlineIDs == nil {
+		c.inlineIDs = map[int]string{}
+	}
+	c.inlineIDs[m.MessageID] = m.InlineMessageID
+	im := InlineMessage{ID: m.InlineMessageID, ChatID: c.chat.ID, MessageID: m.MessageID}
+	s.inline.messages[im.ID] = im
+	s.storeLocked(c, m)
+	return im, m
+}
+
+// ChooseInlineResult makes the user who sent an inline query choose one
+// of the results the bot answered with: the result's message is posted
+// in the query's chat from the user, "via" the bot (via_bot), with the
+// result's keyboard, as an inline message. With inline feedback on
+// (WithInlineFeedback) the bot gets a chosen_inline_result, carrying the
+// inline_message_id when the result has a keyboard (Bot API docs,
+// ChosenInlineResult); a bot in the chat gets the message too, as every
+// message sent via it (Bot FAQ, privacy mode). It fails with ErrInvalid
+// for an unknown or unanswered query or a result the answer does not hold.
+func (s *Server) ChooseInlineResult(queryID, resultID string) (InlineMessage, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	q := s.inline.queries[queryID]
+	if q == nil {
+		return InlineMessage{}, fmt.Errorf("inline query %q: %w", queryID, ErrInvalid)
+	}
+	if !q.answered {
+		return InlineMessage{}, fmt.Errorf("inline query %s has no answer to choose from: %w", queryID, ErrInvalid)
+	}
+	result, ok := q.answer.Result(resultID)
+	if !ok {
+		return InlineMessage{}, fmt.Errorf("inline query %s has no result %q: %w", queryID, resultID, ErrInvalid)
+	}
+	c, u, err := s.actorLocked(q.chatID, q.from.ID)
+	if err != nil {
+		return InlineMessage{}, err
+	}
+	bot := s.w.bot
+	im, m := s.postInlineLocked(c, func(m *ChatMessage) {
+		m.From, m.ViaBot = &u, &bot
+		m.Text, m.Entities = result.Text, result.Entities
+		m.ReplyMarkup = result.ReplyMarkup.clone()
+	})
+	if s.botReceives(c, &m) {
+		s.enqueueLocked(UpdateMessage, Update{Message: &m.Message})
+	}
+	if s.cfg.inlineFeedback {
+		chosen := &ChosenInlineResult{ResultID: resultID, From: u, Query: q.query}
+		if m.ReplyMarkup != nil {
+			chosen.InlineMessageID = im.ID
+		}
+		s.enqueueLocked(UpdateChosenInlineResult, Update{ChosenInlineResult: chosen})
+	}
+	return im, nil
+}
+
+// InlineMessage returns an inline message as it stands; false when no
+// inline message has the id or it was deleted.
+func (s *Server) InlineMessage(id string) (ChatMessage, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	im, ok := s.inline.messages[id]
+	if !ok {
+		return ChatMessage{}, false
+	}
+	if c := s.w.chats[im.ChatID]; c != nil {
+		if rec := c.get(im.MessageID); rec != nil {
+			return rec.msg.clone(), true
+		}
+	}
+	return ChatMessage{}, false
+}
+
+// InlinePress describes a press of a button on an inline message: by
+// Label on its keyboard (or, deleted, the keyboard it last showed), or
+// arbitrary callback Data.
+type InlinePress struct {
+	// From is the pressing user's id, who must see the message's chat.
+	From int64
+	// InlineMessageID is the pressed message.
+	InlineMessageID string
+	// Label is the button text.
+	Label string
+	// Data, when Label is empty, is sent as callback data as is.
+	Data string
+}
+
+// PressInline queues a callback_query as if the user pressed a button of
+// an inline message: it carries inline_message_id and the chat's
+// chat_instance, and no message (Client.cpp, JsonInlineCallbackQuery),
+// whether or not the bot is in the chat. Press on the message's chat and
+// id does the same.
+func (s *Server) PressInline(p InlinePress) (*Callback, error) {
+	s.mu.Lock()
+	im, ok := s.inline.messages[p.InlineMessageID]
+	s.mu.Unlock()
+	if !ok {
+		return nil, fmt.Errorf("inline message %q: %w", p.InlineMessageID, ErrMessageNotFound)
+	}
+	return s.Press(Press{ChatID: im.ChatID, From: p.From, MessageID: im.MessageID, Label: p.Label, Data: p.Data})
+}
+
+// DeleteInlineMessage deletes an inline message as user byID does in a
+// client (see DeleteMessage). The bot is told nothing; its edits fail
+// from then on with "MESSAGE_ID_INVALID".
+func (s *Server) DeleteInlineMessage(byID int64, inlineMessageID string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	im, ok := s.inline.messages[inlineMessageID]
+	if !ok {
+		return fmt.Errorf("inline message %q: %w", inlineMessageID, ErrMessageNotFound)
+	}
+	return s.deleteMessageLocked(im.ChatID, byID, im.MessageID)
+}
+
+// inlineTargetLocked finds the inline message an edit addresses by
+// inline_message_id, answering like the official server: no id "message
+// identifier is not specified" (Client.cpp, get_inline_message_id), one
+// td cannot decode "invalid inline message identifier specified", one of
+// no message, or of a deleted one, the MTProto server's
+// "MESSAGE_ID_INVALID".
+func (s *Server) inlineTargetLocked(p params) (*chatState, *msgRecord, *apiError) {
+	id := p.str("inline_message_id")
+	if id == "" {
+		return nil, nil, errMessageIDMissing
+	}
+	if !wellFormedInlineID(id) {
+		return nil, nil, errInlineIDInvalid
+	}
+	im, ok := s.inline.messages[id]
+	if !ok {
+		return nil, nil, errMessageIDInvalid
+	}
+	c := s.w.chats[im.ChatID]
+	if c == nil {
+		return nil, nil, errMessageIDInvalid
+	}
+	rec := c.get(im.MessageID)
+	if rec == nil {
+		return nil, nil, errMessageIDInvalid
+	}
+	return c, rec, nil
+}
+
+// mustJSON re-encodes a decoded JSON value.
+func mustJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "null"
+	}
+	return string(b)
+}
