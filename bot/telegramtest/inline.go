@@ -131,14 +131,17 @@ type inlineQueryState struct {
 // inlineTable holds the inline queries still remembered and every inline
 // message by id; it is guarded by Server.mu.
 type inlineTable struct {
-	queries  map[string]*inlineQueryState
-	order    []string // query ids, oldest first
-	messages map[string]InlineMessage
-	count    uint64
+	queries    map[string]*inlineQueryState
+	order      []string // query ids, oldest first
+	guests     map[string]*guestQueryState
+	guestOrder []string // guest query ids, oldest first
+	messages   map[string]InlineMessage
+	count      uint64
 }
 
 func (t *inlineTable) init() {
 	t.queries = map[string]*inlineQueryState{}
+	t.guests = map[string]*guestQueryState{}
 	t.messages = map[string]InlineMessage{}
 }
 
@@ -150,12 +153,23 @@ func (t *inlineTable) queryID(botID int64) string {
 }
 
 func (t *inlineTable) addQuery(q *inlineQueryState) {
-	if len(t.order) >= inlineQueriesKept {
-		delete(t.queries, t.order[0])
-		t.order = append(t.order[:0], t.order[1:]...)
-	}
+	t.order = remember(t.order, q.id, func(id string) { delete(t.queries, id) })
 	t.queries[q.id] = q
-	t.order = append(t.order, q.id)
+}
+
+func (t *inlineTable) addGuest(g *guestQueryState) {
+	t.guestOrder = remember(t.guestOrder, g.id, func(id string) { delete(t.guests, id) })
+	t.guests[g.id] = g
+}
+
+// remember appends id to the ids kept, oldest first, forgetting the
+// oldest with forget once inlineQueriesKept are kept.
+func remember(ids []string, id string, forget func(string)) []string {
+	if len(ids) >= inlineQueriesKept {
+		forget(ids[0])
+		ids = append(ids[:0], ids[1:]...)
+	}
+	return append(ids, id)
 }
 
 // InlineRequest is a handle on an inline query a user sent: the

@@ -26,6 +26,7 @@ func init() {
 		{"editMessageText", (*Server).editMessageText},
 		{"editMessageReplyMarkup", (*Server).editMessageReplyMarkup},
 		{"answerInlineQuery", (*Server).answerInlineQuery},
+		{"answerGuestQuery", (*Server).answerGuestQuery},
 		{"deleteMessage", (*Server).deleteMessage},
 		{"answerCallbackQuery", (*Server).answerCallbackQuery},
 		{"getChatMember", (*Server).getChatMember},

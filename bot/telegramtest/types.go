@@ -170,6 +170,10 @@ type Message struct {
 	// answerGuestQuery, the user whose message summoned it (JsonMessage:
 	// guest_bot_caller_user).
 	GuestBotCallerUser *User `json:"guest_bot_caller_user,omitempty"`
+	// GuestBotCallerChat is, in place of GuestBotCallerUser, the chat
+	// that sent the summoning message (an anonymous admin's group, a
+	// channel posting in a group).
+	GuestBotCallerChat *Chat `json:"guest_bot_caller_chat,omitempty"`
 }
 
 // Buttons returns the message's inline buttons row by row, flattened.
@@ -431,6 +435,10 @@ func (m Message) clone() Message {
 	if m.GuestBotCallerUser != nil {
 		u := *m.GuestBotCallerUser
 		m.GuestBotCallerUser = &u
+	}
+	if m.GuestBotCallerChat != nil {
+		c := *m.GuestBotCallerChat
+		m.GuestBotCallerChat = &c
 	}
 	m.ReplyMarkup = m.ReplyMarkup.clone()
 	return m
