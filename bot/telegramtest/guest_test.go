@@ -230,10 +230,7 @@ func TestWhichMessagesSummonAGuest(t *testing.T) {
 
 	t.Run("getMe tells guest mode", func(t *testing.T) {
 		w := newInlineWorld(t, telegramtest.WithGuestMode())
-		resp := call(t, w.srv, "getMe", url.Values{})
-		require.True(t, resp.OK)
-		var me map[string]any
-		require.NoError(t, json.Unmarshal(resp.Result, &me))
+		me := getMe(t, w.srv)
 		assert.Equal(t, true, me["supports_guest_queries"])
 		assert.Equal(t, false, me["supports_inline_queries"])
 	})
@@ -282,7 +279,9 @@ func TestWebhookCarriesInlineAndGuestUpdates(t *testing.T) {
 	require.NoError(t, err)
 	g, err := w.srv.SendGuestMessage(w.botless.ID, w.alice.ID, mention(w.srv, "play"))
 	require.NoError(t, err)
-	require.NoError(t, w.srv.WaitFor(deadline(t), func(*telegramtest.View) bool { return len(received()) == 4 }))
+	require.NoError(t, w.srv.WaitFor(deadline(t), func(v *telegramtest.View) bool {
+		return len(received()) == 4 && v.PendingUpdates() == 0
+	}))
 	assert.ElementsMatch(t, []string{telegramtest.UpdateInlineQuery, telegramtest.UpdateChosenInlineResult,
 		telegramtest.UpdateCallbackQuery + ":" + im.ID, telegramtest.UpdateGuestMessage + ":" + g.ID()}, received())
 

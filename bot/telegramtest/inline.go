@@ -698,10 +698,10 @@ type InlinePress struct {
 // id does the same.
 func (s *Server) PressInline(p InlinePress) (*Callback, error) {
 	s.mu.Lock()
-	im, ok := s.inline.messages[p.InlineMessageID]
+	im, err := s.inlineMessageLocked(p.InlineMessageID)
 	s.mu.Unlock()
-	if !ok {
-		return nil, fmt.Errorf("inline message %q: %w", p.InlineMessageID, ErrMessageNotFound)
+	if err != nil {
+		return nil, err
 	}
 	return s.Press(Press{ChatID: im.ChatID, From: p.From, MessageID: im.MessageID, Label: p.Label, Data: p.Data})
 }
@@ -712,11 +712,20 @@ func (s *Server) PressInline(p InlinePress) (*Callback, error) {
 func (s *Server) DeleteInlineMessage(byID int64, inlineMessageID string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	im, ok := s.inline.messages[inlineMessageID]
-	if !ok {
-		return fmt.Errorf("inline message %q: %w", inlineMessageID, ErrMessageNotFound)
+	im, err := s.inlineMessageLocked(inlineMessageID)
+	if err != nil {
+		return err
 	}
 	return s.deleteMessageLocked(im.ChatID, byID, im.MessageID)
+}
+
+// inlineMessageLocked finds an inline message by id, deleted or not.
+func (s *Server) inlineMessageLocked(id string) (InlineMessage, error) {
+	im, ok := s.inline.messages[id]
+	if !ok {
+		return InlineMessage{}, fmt.Errorf("inline message %q: %w", id, ErrMessageNotFound)
+	}
+	return im, nil
 }
 
 // inlineTargetLocked finds the inline message an edit addresses by

@@ -123,10 +123,7 @@ func TestInlineQueryReachesTheBot(t *testing.T) {
 	})
 
 	t.Run("getMe tells the modes", func(t *testing.T) {
-		resp := call(t, w.srv, "getMe", url.Values{})
-		require.True(t, resp.OK)
-		var me map[string]any
-		require.NoError(t, json.Unmarshal(resp.Result, &me))
+		me := getMe(t, w.srv)
 		assert.Equal(t, true, me["supports_inline_queries"])
 		assert.Equal(t, false, me["supports_guest_queries"])
 	})
