@@ -27,6 +27,12 @@ func (s *Server) actorLocked(chatID, fromID int64) (*chatState, User, error) {
 	if c.migratedTo != 0 {
 		return nil, User{}, fmt.Errorf("chat %d is now %d: %w", chatID, c.migratedTo, ErrChatMigrated)
 	}
+	if c.isUserChat() {
+		if !c.hasPeer(fromID) {
+			return nil, User{}, fmt.Errorf("user %d in the chat of users %d and %d: %w", fromID, c.peers[0], c.peers[1], ErrNotMember)
+		}
+		return c, *u, nil
+	}
 	if c.chat.Type == ChatPrivate {
 		if fromID != c.chat.ID {
 			return nil, User{}, fmt.Errorf("user %d in the private chat of %d: %w", fromID, c.chat.ID, ErrNotMember)
@@ -68,45 +74,55 @@ type Post struct {
 
 // Post sends a message as a user. The message is stored in the chat and,
 // if the bot would see it (membership, privacy mode), queued as an update.
+//
+// In a chat the bot is not a member of, a message that mentions the bot
+// reaches a bot in guest mode as a guest_message (see SendGuestMessage).
 func (s *Server) Post(p Post) (ChatMessage, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	m, _, err := s.postLocked(p)
+	return m, err
+}
+
+// postLocked is Post; it also returns the guest query the message made,
+// if it made one.
+func (s *Server) postLocked(p Post) (ChatMessage, *guestQueryState, error) {
 	c, u, err := s.actorLocked(p.ChatID, p.From)
 	if err != nil {
-		return ChatMessage{}, err
+		return ChatMessage{}, nil, err
 	}
 	if c.chat.Type == ChatChannel {
-		return ChatMessage{}, fmt.Errorf("chat %d is a channel: post with PostInChannel: %w", c.chat.ID, ErrInvalid)
+		return ChatMessage{}, nil, fmt.Errorf("chat %d is a channel: post with PostInChannel: %w", c.chat.ID, ErrInvalid)
 	}
 	text, entities, err := typedText(p.Text)
 	if err != nil {
-		return ChatMessage{}, err
+		return ChatMessage{}, nil, err
 	}
 	var reply *msgRecord
 	if p.ReplyTo != 0 {
 		if reply = c.get(p.ReplyTo); reply == nil {
-			return ChatMessage{}, fmt.Errorf("reply to %d in chat %d: %w", p.ReplyTo, c.chat.ID, ErrMessageNotFound)
+			return ChatMessage{}, nil, fmt.Errorf("reply to %d in chat %d: %w", p.ReplyTo, c.chat.ID, ErrMessageNotFound)
 		}
 	}
 	thread, isTopic, apiErr := s.threadLocked(c, int64(p.ThreadID), reply)
 	if apiErr != nil {
-		return ChatMessage{}, fmt.Errorf("thread %d in chat %d: %w", p.ThreadID, c.chat.ID, ErrInvalid)
+		return ChatMessage{}, nil, fmt.Errorf("thread %d in chat %d: %w", p.ThreadID, c.chat.ID, ErrInvalid)
 	}
 	from := u
 	var senderChat *Chat
 	if p.SenderChat != 0 {
 		if p.Anonymous {
-			return ChatMessage{}, fmt.Errorf("anonymous and on behalf of a channel at once: %w", ErrInvalid)
+			return ChatMessage{}, nil, fmt.Errorf("anonymous and on behalf of a channel at once: %w", ErrInvalid)
 		}
 		ch, err := s.sendAsLocked(c, u, p.SenderChat)
 		if err != nil {
-			return ChatMessage{}, err
+			return ChatMessage{}, nil, err
 		}
 		from, senderChat = channelBot, &ch
 	}
 	if p.Anonymous {
 		if c.chat.Type != ChatSupergroup || !s.w.memberOf(c, u.ID).isAdmin() {
-			return ChatMessage{}, fmt.Errorf("only administrators of supergroups post anonymously: %w", ErrInvalid)
+			return ChatMessage{}, nil, fmt.Errorf("only administrators of supergroups post anonymously: %w", ErrInvalid)
 		}
 		from = anonymousAdmin
 		chat := c.chat
@@ -125,7 +141,11 @@ func (s *Server) Post(p Post) (ChatMessage, error) {
 	if deliver {
 		s.enqueueLocked(UpdateMessage, Update{Message: &m.Message})
 	}
-	return m.clone(), nil
+	var guest *guestQueryState
+	if s.guestRefusal(c, m.Text) == "" {
+		guest = s.guestQueryLocked(c, m)
+	}
+	return m.clone(), guest, nil
 }
 
 // DeleteMessage deletes a message as user byID does in a client: one of
@@ -136,6 +156,10 @@ func (s *Server) Post(p Post) (ChatMessage, error) {
 func (s *Server) DeleteMessage(chatID, byID int64, messageID int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.deleteMessageLocked(chatID, byID, messageID)
+}
+
+func (s *Server) deleteMessageLocked(chatID, byID int64, messageID int) error {
 	c, u, err := s.actorLocked(chatID, byID)
 	if err != nil {
 		return err

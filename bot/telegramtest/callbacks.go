@@ -35,6 +35,7 @@ type callbackState struct {
 	from      User
 	chatID    int64
 	messageID int
+	inlineID  string // the pressed inline message's inline_message_id, "" for a bot message
 	pressedAt time.Time
 	deadline  time.Time
 	gone      bool // the message was sent as an InaccessibleMessage
@@ -86,6 +87,10 @@ func (c *Callback) Data() string { return c.state.data }
 
 // MessageID returns the pressed message.
 func (c *Callback) MessageID() int { return c.state.messageID }
+
+// InlineMessageID returns the pressed inline message's inline_message_id,
+// "" when the press was on a message of the bot.
+func (c *Callback) InlineMessageID() string { return c.state.inlineID }
 
 // Inaccessible reports whether the pressed message reached the bot as an
 // InaccessibleMessage (deleted, or too old: see WithInaccessibleAfter).
@@ -182,25 +187,34 @@ func (s *Server) Press(p Press) (*Callback, error) {
 			return nil, fmt.Errorf("press without Label or Data: %w", ErrInvalid)
 		}
 	}
-	if c.chat.Type != ChatPrivate && !c.bot.canPost() {
+	// A press on an inline message reaches the bot wherever it is.
+	inlineID := c.inlineIDs[id]
+	if inlineID == "" && (c.chat.Type != ChatPrivate || c.isUserChat()) && !c.bot.canPost() {
 		return nil, fmt.Errorf("bot in chat %d: %w", c.chat.ID, ErrNotMember)
 	}
 	now := s.now()
+	s.callbacks.count++
+	qid := strconv.FormatUint(uint64(s.w.bot.ID%1000000)<<32|s.callbacks.count, 10)
+	query := &CallbackQuery{ID: qid, From: u, ChatInstance: c.instance, Data: data}
 	// A message telegram-bot-api cannot get (deleted, or too old for
 	// Telegram to give) is sent as JsonInaccessibleMessage: message_id,
 	// chat and date 0, nothing else, no topic (Client.cpp, JsonCallbackQuery).
-	gone := rec == nil || s.cfg.staleAfter > 0 && now.Sub(rec.msg.SentAt) > s.cfg.staleAfter
-	msg := Message{MessageID: id, Chat: c.chat}
-	if !gone {
-		msg = rec.msg.Message
+	// An inline message is named by its inline_message_id alone, deleted
+	// or not, with the chat_instance of its chat (JsonInlineCallbackQuery).
+	gone := inlineID == "" && (rec == nil || s.cfg.staleAfter > 0 && now.Sub(rec.msg.SentAt) > s.cfg.staleAfter)
+	if inlineID != "" {
+		query.InlineMessageID = inlineID
+	} else {
+		msg := Message{MessageID: id, Chat: c.chat}
+		if !gone {
+			msg = rec.msg.Message
+		}
+		query.Message = &msg
 	}
-	s.callbacks.count++
-	qid := strconv.FormatUint(uint64(s.w.bot.ID%1000000)<<32|s.callbacks.count, 10)
-	cs := &callbackState{id: qid, data: data, from: u, chatID: c.chat.ID, messageID: id, gone: gone,
+	cs := &callbackState{id: qid, data: data, from: u, chatID: c.chat.ID, messageID: id, inlineID: inlineID, gone: gone,
 		pressedAt: now, deadline: now.Add(callbackDeadline), done: make(chan struct{})}
 	s.callbacks.add(now, cs)
-	s.enqueueLocked(UpdateCallbackQuery, Update{CallbackQuery: &CallbackQuery{ID: qid, From: u, Message: &msg,
-		ChatInstance: c.instance, Data: data}})
+	s.enqueueLocked(UpdateCallbackQuery, Update{CallbackQuery: query})
 	s.emitLocked(Event{Kind: EventButtonPressed, ChatID: c.chat.ID, MessageID: id, Time: now,
 		Callback: &CallbackInfo{ID: qid, From: u, Data: data, PressedAt: now}})
 	return &Callback{s: s, state: cs}, nil

@@ -3,7 +3,8 @@
 //
 // It models what the bot and its tests use, no more: the methods getMe,
 // getUpdates (long polling), setWebhook, deleteWebhook, sendMessage,
-// editMessageText, deleteMessage, answerCallbackQuery, getChatMember,
+// editMessageText, editMessageReplyMarkup, deleteMessage,
+// answerCallbackQuery, answerInlineQuery, answerGuestQuery, getChatMember,
 // getChat and setMyCommands, served at /bot<token>/<method> with Telegram's error codes
 // and descriptions. Behind it is a simulated world — users, groups,
 // supergroups, forums, channels, memberships, messages — that a test
@@ -52,7 +53,15 @@
 // callback buttons (callback_data up to 64 bytes; editing a text without
 // reply_markup removes its keyboard) and URL buttons (http, https and tg
 // links; OpenLink follows the bot's deep link, t.me/<bot>?start=…, to a
-// "/start …" in the user's private chat); getUpdates' offset, long polling,
+// "/start …" in the user's private chat); inline mode (WithInlineMode:
+// SendInlineQuery, answerInlineQuery checked as the official server checks
+// it, ChooseInlineResult posting the result "via @bot" as an inline
+// message, chosen_inline_result with WithInlineFeedback, presses with
+// inline_message_id and chat_instance and no message, edits by
+// inline_message_id answering True and their errors) and guest mode
+// (WithGuestMode: SendGuestMessage, the guest_message update,
+// answerGuestQuery), in chats the bot is no member of (AddChat with
+// BotStatus left, NewUserChat); getUpdates' offset, long polling,
 // allowed_updates and the 409 that ends an older poll; Telegram's flood
 // limits (SetRateLimits); the 15 s in which a press may be answered;
 // presses on messages too old or deleted (an InaccessibleMessage, see
@@ -86,9 +95,12 @@
 // telegramtest", so that a bot that starts to send it fails at once
 // rather than being served a guess: the Markdown parse modes, the entities
 // parameter, buttons other than callback and URL buttons, reply keyboards,
-// keyboard removal and force-reply, and answerCallbackQuery's url. Edits by inline_message_id fail with
-// MESSAGE_ID_INVALID; a reply into another chat finds no message; link
-// previews, media, inline mode and payments do not exist here.
+// keyboard removal and force-reply, answerCallbackQuery's url,
+// answerInlineQuery's button, and inline results other than an article
+// with a text. Telegram's cache of inline answers, a user's location and
+// the pages of an inline answer (offset) are not modelled; a reply into
+// another chat finds no message; link previews, media and payments do
+// not exist here.
 //
 // # Observing
 //

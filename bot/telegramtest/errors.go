@@ -90,5 +90,4 @@ var (
 	errWebhookActive         = conflict("can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first")
 	errPollConflict          = conflict("terminated by other getUpdates request; make sure that only one bot instance is running")
 	errPollBySetWebhook      = conflict("terminated by setWebhook request")
-	errInlineUnsupported     = badRequest("MESSAGE_ID_INVALID")
 )

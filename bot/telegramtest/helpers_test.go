@@ -104,3 +104,14 @@ func drain(t *testing.T, api *tgbotapi.BotAPI) int {
 	}
 	return next
 }
+
+// getMe fetches getMe's result as a raw JSON object, to read the fields
+// tgbotapi v5.5.1 does not know.
+func getMe(t *testing.T, srv *telegramtest.Server) map[string]any {
+	t.Helper()
+	resp := call(t, srv, "getMe", url.Values{})
+	require.True(t, resp.OK, resp.Description)
+	var me map[string]any
+	require.NoError(t, json.Unmarshal(resp.Result, &me))
+	return me
+}

@@ -20,7 +20,7 @@ func (s *Server) chatArgLocked(p params) (*chatState, *apiError) {
 			return nil, forbidden("bot can't initiate conversation with a user")
 		}
 	}
-	if c == nil {
+	if c == nil || c.isUserChat() {
 		return nil, errChatNotFound
 	}
 	if c.migratedTo != 0 {
@@ -167,7 +167,7 @@ func (s *Server) deleteRefusal(c *chatState, rec *msgRecord) *apiError {
 // as an update, applying membership and group privacy mode.
 func (s *Server) botReceives(c *chatState, m *ChatMessage) bool {
 	if c.chat.Type == ChatPrivate {
-		return true
+		return !c.isUserChat()
 	}
 	if !c.bot.canPost() {
 		return false
@@ -176,6 +176,10 @@ func (s *Server) botReceives(c *chatState, m *ChatMessage) bool {
 		return true
 	}
 	if r := m.ReplyToMessage; r != nil && r.From != nil && r.From.ID == s.w.bot.ID {
+		return true
+	}
+	// "Messages sent via this bot" (Bot FAQ, privacy mode).
+	if m.ViaBot != nil && m.ViaBot.ID == s.w.bot.ID {
 		return true
 	}
 	me := "@" + strings.ToLower(s.w.bot.Username)

@@ -24,6 +24,9 @@ func init() {
 		{"deleteWebhook", (*Server).deleteWebhook},
 		{"sendMessage", (*Server).sendMessage},
 		{"editMessageText", (*Server).editMessageText},
+		{"editMessageReplyMarkup", (*Server).editMessageReplyMarkup},
+		{"answerInlineQuery", (*Server).answerInlineQuery},
+		{"answerGuestQuery", (*Server).answerGuestQuery},
 		{"deleteMessage", (*Server).deleteMessage},
 		{"answerCallbackQuery", (*Server).answerCallbackQuery},
 		{"getChatMember", (*Server).getChatMember},
@@ -41,10 +44,12 @@ type getMeResult struct {
 	CanJoinGroups           bool `json:"can_join_groups"`
 	CanReadAllGroupMessages bool `json:"can_read_all_group_messages"`
 	SupportsInlineQueries   bool `json:"supports_inline_queries"`
+	SupportsGuestQueries    bool `json:"supports_guest_queries"`
 }
 
 func (s *Server) getMe(context.Context, params) (any, *apiError) {
-	return getMeResult{User: s.cfg.bot, CanJoinGroups: true, CanReadAllGroupMessages: !s.cfg.privacy}, nil
+	return getMeResult{User: s.cfg.bot, CanJoinGroups: true, CanReadAllGroupMessages: !s.cfg.privacy,
+		SupportsInlineQueries: s.cfg.inline, SupportsGuestQueries: s.cfg.guest}, nil
 }
 
 // sendMessage checks its arguments in the official server's order
@@ -111,27 +116,39 @@ func (s *Server) sendMessage(_ context.Context, p params) (any, *apiError) {
 	return m.Message, nil
 }
 
-// editTargetLocked finds the message an edit method addresses.
-func (s *Server) editTargetLocked(p params) (*chatState, *msgRecord, *apiError) {
-	if p.has("inline_message_id") {
-		return nil, nil, errInlineUnsupported
+// editTarget is the message an edit method addresses.
+type editTarget struct {
+	c   *chatState
+	rec *msgRecord
+	// inline: addressed by inline_message_id, and answered True.
+	inline bool
+}
+
+// editTargetLocked finds the message an edit method addresses as
+// Client.cpp does (process_edit_message_text_query): by
+// inline_message_id when the request has neither chat_id nor a
+// message_id (see inlineTargetLocked), else by the two.
+func (s *Server) editTargetLocked(p params) (editTarget, *apiError) {
+	id := max(p.integer("message_id", 0), 0)
+	if p.str("chat_id") == "" && id == 0 {
+		c, rec, apiErr := s.inlineTargetLocked(p)
+		return editTarget{c: c, rec: rec, inline: true}, apiErr
 	}
 	c, apiErr := s.chatArgLocked(p)
 	if apiErr != nil {
-		return nil, nil, apiErr
+		return editTarget{}, apiErr
 	}
-	id := p.integer("message_id", 0)
 	if id == 0 {
-		return nil, nil, errMessageIDMissing
+		return editTarget{}, errMessageIDMissing
 	}
 	rec := c.get(int(id))
 	if rec == nil {
-		return nil, nil, errEditNotFound
+		return editTarget{}, errEditNotFound
 	}
-	if !rec.msg.FromBot || rec.msg.IsService() {
-		return nil, nil, errCantEdit
+	if !rec.msg.FromBot || rec.msg.IsService() || rec.msg.InlineMessageID != "" {
+		return editTarget{}, errCantEdit
 	}
-	return c, rec, nil
+	return editTarget{c: c, rec: rec}, nil
 }
 
 // editMarkupArg reads reply_markup of an edit: absent removes the keyboard,
@@ -151,14 +168,16 @@ func editMarkupArg(p params) (*InlineKeyboardMarkup, *apiError) {
 	return markup, nil
 }
 
-// applyEditLocked changes a bot message, counts it against the rate
-// limits and reports it.
-func (s *Server) applyEditLocked(c *chatState, rec *msgRecord, text string, entities []MessageEntity, markup *InlineKeyboardMarkup) (any, *apiError) {
+// applyEditLocked changes a bot message or an inline message, counts it
+// against the rate limits and reports it. It answers the edited message,
+// or True for an inline message (Client.cpp, TdOnEditInlineMessageCallback).
+func (s *Server) applyEditLocked(t editTarget, text string, entities []MessageEntity, markup *InlineKeyboardMarkup) (any, *apiError) {
+	c, rec := t.c, t.rec
 	if rec.msg.Text == text && entitiesEqual(rec.msg.Entities, entities) && markupsEqual(rec.msg.ReplyMarkup, markup) {
 		return nil, errNotModified
 	}
 	now := s.now()
-	private := c.chat.Type == ChatPrivate
+	private := c.chat.Type == ChatPrivate && !t.inline
 	if retry := s.limits.check(now, c.chat.ID, private); retry > 0 {
 		return nil, tooManyRequests(retry)
 	}
@@ -177,6 +196,9 @@ func (s *Server) applyEditLocked(c *chatState, rec *msgRecord, text string, enti
 	s.limits.record(now, c.chat.ID, private)
 	snapshot := m.clone()
 	s.emitLocked(Event{Kind: EventMessageEdited, ChatID: c.chat.ID, MessageID: m.MessageID, Message: &snapshot, Time: now})
+	if t.inline {
+		return true, nil
+	}
 	return m.Message, nil
 }
 
@@ -191,11 +213,28 @@ func (s *Server) editMessageText(_ context.Context, p params) (any, *apiError) {
 	if apiErr != nil {
 		return nil, apiErr
 	}
-	c, rec, apiErr := s.editTargetLocked(p)
+	t, apiErr := s.editTargetLocked(p)
 	if apiErr != nil {
 		return nil, apiErr
 	}
-	return s.applyEditLocked(c, rec, text, entities, markup)
+	return s.applyEditLocked(t, text, entities, markup)
+}
+
+// editMessageReplyMarkup changes a message's keyboard only, checking its
+// arguments as Client.cpp's process_edit_message_reply_markup_query does:
+// the keyboard, then the message (editTargetLocked).
+func (s *Server) editMessageReplyMarkup(_ context.Context, p params) (any, *apiError) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	markup, apiErr := editMarkupArg(p)
+	if apiErr != nil {
+		return nil, apiErr
+	}
+	t, apiErr := s.editTargetLocked(p)
+	if apiErr != nil {
+		return nil, apiErr
+	}
+	return s.applyEditLocked(t, t.rec.msg.Text, t.rec.msg.Entities, markup)
 }
 
 func (s *Server) deleteMessage(_ context.Context, p params) (any, *apiError) {

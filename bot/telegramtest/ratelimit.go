@@ -14,8 +14,12 @@ type RateLimit struct {
 }
 
 // RateLimits are Telegram's flood limits on the methods that send or edit
-// messages (sendMessage, editMessageText). They do
-// not apply to answerCallbackQuery, getUpdates or reads. A request over a
+// messages (sendMessage, editMessageText, editMessageReplyMarkup,
+// answerGuestQuery). An inline message (a chosen inline result, a guest
+// answer) counts as a group's message in its chat, whatever the chat:
+// Group and Chat apply to its edits, with the bot's own messages there when
+// the chat is a group, and Global to all. They do not apply to
+// answerCallbackQuery, answerInlineQuery, getUpdates or reads. A request over a
 // limit is answered 429 "Too Many Requests: retry after N" with
 // parameters.retry_after = N, the whole seconds (at least 1) until the
 // oldest counted message leaves its window. Only accepted requests count.
@@ -89,11 +93,19 @@ type chatWindows struct {
 	long, short window
 }
 
+// chatKey names a chat's windows. A private chat has two sets: the bot's
+// own messages count against Private there, and inline messages against
+// Group, as Telegram limits an inline message like a group message.
+type chatKey struct {
+	chat    int64
+	private bool
+}
+
 type rateLimiter struct {
 	mu      sync.Mutex
 	cfg     RateLimits
 	global  window
-	chats   map[int64]*chatWindows
+	chats   map[chatKey]*chatWindows
 	refused RateLimitCounts
 }
 
@@ -104,7 +116,7 @@ type RateLimitCounts struct {
 }
 
 func newRateLimiter(cfg RateLimits) *rateLimiter {
-	return &rateLimiter{cfg: cfg, chats: map[int64]*chatWindows{}}
+	return &rateLimiter{cfg: cfg, chats: map[chatKey]*chatWindows{}}
 }
 
 func (r *rateLimiter) set(cfg RateLimits) {
@@ -112,7 +124,7 @@ func (r *rateLimiter) set(cfg RateLimits) {
 	defer r.mu.Unlock()
 	r.cfg = cfg
 	r.global = window{}
-	r.chats = map[int64]*chatWindows{}
+	r.chats = map[chatKey]*chatWindows{}
 	r.refused = RateLimitCounts{}
 }
 
@@ -124,7 +136,8 @@ func (r *rateLimiter) chatLimit(private bool) RateLimit {
 }
 
 // check returns the retry_after (whole seconds) if a message to the chat
-// would exceed a limit now, else 0.
+// would exceed a limit now, else 0. private selects the Private limit
+// (the bot's own messages in a private chat), else Group applies.
 func (r *rateLimiter) check(now time.Time, chatID int64, private bool) int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -135,7 +148,7 @@ func (r *rateLimiter) check(now time.Time, chatID int64, private bool) int {
 	if d > 0 {
 		r.refused.Global++
 	}
-	if w := r.chats[chatID]; w != nil {
+	if w := r.chats[chatKey{chatID, private}]; w != nil {
 		if long := w.long.wait(now, r.chatLimit(private)); long > 0 {
 			if private {
 				r.refused.Private++
@@ -163,10 +176,11 @@ func (r *rateLimiter) record(now time.Time, chatID int64, private bool) {
 		return
 	}
 	r.global.add(now, r.cfg.Global)
-	w := r.chats[chatID]
+	key := chatKey{chatID, private}
+	w := r.chats[key]
 	if w == nil {
 		w = &chatWindows{}
-		r.chats[chatID] = w
+		r.chats[key] = w
 	}
 	w.long.add(now, r.chatLimit(private))
 	w.short.add(now, r.cfg.Chat)

@@ -61,6 +61,9 @@ type config struct {
 	loopbackWebhooks bool
 	firstUpdateID    int
 	firstMessageID   int
+	inline           bool // BotFather's /setinline
+	inlineFeedback   bool // BotFather's /setinlinefeedback
+	guest            bool // BotFather's guest mode
 }
 
 // DefaultToken is the bot token requests must carry.
@@ -112,6 +115,27 @@ func WithFaultSeed(seed uint64) Option { return func(c *config) { c.faultSeed = 
 // a URL on any other host is held to those rules either way.
 func WithLoopbackWebhooks() Option { return func(c *config) { c.loopbackWebhooks = true } }
 
+// WithInlineMode turns on the bot's inline mode, as BotFather's /setinline
+// does: users may query the bot from any chat (SendInlineQuery) and post
+// its results (ChooseInlineResult), and getMe reports
+// supports_inline_queries. Choosing a result tells the bot nothing (see
+// WithInlineFeedback).
+func WithInlineMode() Option { return func(c *config) { c.inline = true } }
+
+// WithInlineFeedback turns on inline mode with inline feedback, as
+// BotFather's /setinlinefeedback does: every choice of a result reaches
+// the bot as a chosen_inline_result (BotFather may also report a share
+// of them only; that is not modelled).
+func WithInlineFeedback() Option {
+	return func(c *config) { c.inline, c.inlineFeedback = true, true }
+}
+
+// WithGuestMode turns on the bot's guest mode (BotFather; Bot API 10.0):
+// a message that mentions the bot in a chat it is not a member of reaches
+// it as a guest_message (SendGuestMessage), to be answered with
+// answerGuestQuery, and getMe reports supports_guest_queries.
+func WithGuestMode() Option { return func(c *config) { c.guest = true } }
+
 // WithFirstUpdateID sets the update_id of the first update (default 1).
 func WithFirstUpdateID(id int) Option { return func(c *config) { c.firstUpdateID = id } }
 
@@ -138,6 +162,7 @@ type Server struct {
 	hook      *webhookState
 	hookLog   webhookLog
 	callbacks callbackTable
+	inline    inlineTable
 	commands  map[commandKey]CommandSet
 
 	closeOnce sync.Once
@@ -182,6 +207,7 @@ func New(opts ...Option) *Server {
 	s.w.init(cfg.bot)
 	s.queue.init(cfg.firstUpdateID)
 	s.callbacks.init()
+	s.inline.init()
 	return s
 }
 

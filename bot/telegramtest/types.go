@@ -31,6 +31,14 @@ const (
 	UpdateCallbackQuery = "callback_query"
 	UpdateMyChatMember  = "my_chat_member"
 	UpdateChatMember    = "chat_member"
+	// UpdateInlineQuery is a user's inline query (SendInlineQuery).
+	UpdateInlineQuery = "inline_query"
+	// UpdateChosenInlineResult is a user's choice of an inline result
+	// (ChooseInlineResult), sent only with inline feedback on.
+	UpdateChosenInlineResult = "chosen_inline_result"
+	// UpdateGuestMessage is a message mentioning the bot in a chat it is
+	// not a member of (SendGuestMessage; Bot API 10.0, guest mode).
+	UpdateGuestMessage = "guest_message"
 )
 
 // AnonymousAdminID is the user id Telegram puts in "from" of messages that
@@ -152,6 +160,20 @@ type Message struct {
 	MigrateFromChatID     int64                 `json:"migrate_from_chat_id,omitempty"`
 	ForumTopicCreated     *ForumTopicCreated    `json:"forum_topic_created,omitempty"`
 	ReplyMarkup           *InlineKeyboardMarkup `json:"reply_markup,omitempty"`
+	// ViaBot is the bot a user posted the message through: a chosen
+	// inline result (Client.cpp, JsonMessage: via_bot).
+	ViaBot *User `json:"via_bot,omitempty"`
+	// GuestQueryID is set only in a guest_message update: the id to
+	// answer with answerGuestQuery (JsonMessage: guest_query_id).
+	GuestQueryID string `json:"guest_query_id,omitempty"`
+	// GuestBotCallerUser is, in a message a guest bot posted with
+	// answerGuestQuery, the user whose message summoned it (JsonMessage:
+	// guest_bot_caller_user).
+	GuestBotCallerUser *User `json:"guest_bot_caller_user,omitempty"`
+	// GuestBotCallerChat is, in place of GuestBotCallerUser, the chat
+	// that sent the summoning message (an anonymous admin's group, a
+	// channel posting in a group).
+	GuestBotCallerChat *Chat `json:"guest_bot_caller_chat,omitempty"`
 }
 
 // Buttons returns the message's inline buttons row by row, flattened.
@@ -214,15 +236,46 @@ type ChatMessage struct {
 	SentAt time.Time `json:"sent_at"`
 	// EditedAt is zero until the first edit.
 	EditedAt time.Time `json:"edited_at,omitempty"`
+	// InlineMessageID is the inline_message_id of a message posted through
+	// the bot (a chosen inline result, a guest answer), by which alone the
+	// bot addresses it; "" for any other message.
+	InlineMessageID string `json:"inline_message_id,omitempty"`
 }
 
-// CallbackQuery is the callback_query object of an update.
+// CallbackQuery is the callback_query object of an update. A press on an
+// inline message carries inline_message_id and no message
+// (Client.cpp, JsonInlineCallbackQuery); any other press a message and no
+// inline_message_id (JsonCallbackQuery).
 type CallbackQuery struct {
-	ID           string   `json:"id"`
-	From         User     `json:"from"`
-	Message      *Message `json:"message,omitempty"`
-	ChatInstance string   `json:"chat_instance"`
-	Data         string   `json:"data,omitempty"`
+	ID              string   `json:"id"`
+	From            User     `json:"from"`
+	Message         *Message `json:"message,omitempty"`
+	InlineMessageID string   `json:"inline_message_id,omitempty"`
+	ChatInstance    string   `json:"chat_instance"`
+	Data            string   `json:"data,omitempty"`
+}
+
+// InlineQuery is the inline_query object of an update, as Client.cpp's
+// JsonInlineQuery writes it (a user's location is not modelled).
+type InlineQuery struct {
+	ID   string `json:"id"`
+	From User   `json:"from"`
+	// ChatType is "sender" in the user's private chat with the bot,
+	// "private" in another private chat, else "group", "supergroup" or
+	// "channel".
+	ChatType string `json:"chat_type,omitempty"`
+	Query    string `json:"query"`
+	Offset   string `json:"offset"`
+}
+
+// ChosenInlineResult is the chosen_inline_result object of an update
+// (Client.cpp, JsonChosenInlineResult): inline_message_id only when the
+// chosen result has an inline keyboard.
+type ChosenInlineResult struct {
+	ResultID        string `json:"result_id"`
+	From            User   `json:"from"`
+	InlineMessageID string `json:"inline_message_id,omitempty"`
+	Query           string `json:"query"`
 }
 
 // ChatMember is a user's membership in a chat. Its JSON form carries the
@@ -291,6 +344,10 @@ type Update struct {
 	CallbackQuery *CallbackQuery     `json:"callback_query,omitempty"`
 	MyChatMember  *ChatMemberUpdated `json:"my_chat_member,omitempty"`
 	ChatMember    *ChatMemberUpdated `json:"chat_member,omitempty"`
+
+	InlineQuery        *InlineQuery        `json:"inline_query,omitempty"`
+	ChosenInlineResult *ChosenInlineResult `json:"chosen_inline_result,omitempty"`
+	GuestMessage       *Message            `json:"guest_message,omitempty"`
 }
 
 // BotCommand is one command of a setMyCommands list.
@@ -370,6 +427,18 @@ func (m Message) clone() Message {
 	if m.ForumTopicCreated != nil {
 		f := *m.ForumTopicCreated
 		m.ForumTopicCreated = &f
+	}
+	if m.ViaBot != nil {
+		u := *m.ViaBot
+		m.ViaBot = &u
+	}
+	if m.GuestBotCallerUser != nil {
+		u := *m.GuestBotCallerUser
+		m.GuestBotCallerUser = &u
+	}
+	if m.GuestBotCallerChat != nil {
+		c := *m.GuestBotCallerChat
+		m.GuestBotCallerChat = &c
 	}
 	m.ReplyMarkup = m.ReplyMarkup.clone()
 	return m

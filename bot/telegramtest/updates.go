@@ -28,7 +28,7 @@ type updateQueue struct {
 	items   []queuedUpdate
 	head    int
 	nextID  int
-	allowed map[string]bool // nil: Telegram's default (all but chat_member)
+	allowed map[string]bool // nil: Telegram's default (see defaultExcluded)
 	sig     signal
 }
 
@@ -41,12 +41,20 @@ func (q *updateQueue) len() int { return len(q.items) - q.head }
 // isAllowed applies the bot's allowed_updates setting.
 func (q *updateQueue) isAllowed(kind string) bool {
 	if q.allowed == nil {
-		return kind != UpdateChatMember
+		return !defaultExcluded[kind]
 	}
 	return q.allowed[kind]
 }
 
-// knownUpdateTypes are the update types allowed_updates may name.
+// defaultExcluded are the update types a bot gets only by naming them in
+// allowed_updates (Client.h, DEFAULT_ALLOWED_UPDATE_TYPES: all but
+// chat_member, message_reaction and message_reaction_count); every other
+// type, inline_query, chosen_inline_result and guest_message among them,
+// comes by default.
+var defaultExcluded = map[string]bool{UpdateChatMember: true, "message_reaction": true, "message_reaction_count": true}
+
+// knownUpdateTypes are the update types allowed_updates may name
+// (Client.cpp, get_update_type_name).
 var knownUpdateTypes = map[string]bool{
 	"message": true, "edited_message": true, "channel_post": true, "edited_channel_post": true,
 	"business_connection": true, "business_message": true, "edited_business_message": true,
@@ -54,7 +62,7 @@ var knownUpdateTypes = map[string]bool{
 	"inline_query": true, "chosen_inline_result": true, "callback_query": true, "shipping_query": true,
 	"pre_checkout_query": true, "purchased_paid_media": true, "poll": true, "poll_answer": true,
 	"my_chat_member": true, "chat_member": true, "chat_join_request": true, "chat_boost": true,
-	"removed_chat_boost": true,
+	"removed_chat_boost": true, "managed_bot": true, "guest_message": true,
 }
 
 // setAllowed applies an allowed_updates argument the way Telegram does:

@@ -276,3 +276,39 @@ func TestHungUpFollowsARequestTheClientGaveUpOn(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotZero(t, id, "the abandoned getUpdates was handled: it asked for chat_member, which is not sent by default")
 }
+
+// TestDefaultAllowedUpdates: without allowed_updates the bot gets every
+// update type but chat_member, message_reaction and
+// message_reaction_count (Client.h, DEFAULT_ALLOWED_UPDATE_TYPES), the
+// inline and guest ones among them; a list names what it gets.
+func TestDefaultAllowedUpdates(t *testing.T) {
+	tests := []struct {
+		kind    string
+		allowed string // the getUpdates allowed_updates argument; "" for the default
+		want    bool
+	}{
+		{telegramtest.UpdateInlineQuery, "", true},
+		{telegramtest.UpdateChosenInlineResult, "", true},
+		{telegramtest.UpdateGuestMessage, "", true},
+		{telegramtest.UpdateChatMember, "", false},
+		{"message_reaction", "", false},
+		{"message_reaction_count", "", false},
+		{telegramtest.UpdateGuestMessage, `["message"]`, false},
+		{telegramtest.UpdateGuestMessage, `["guest_message"]`, true},
+		{telegramtest.UpdateInlineQuery, `["chosen_inline_result"]`, false},
+		{"message_reaction", `["message_reaction"]`, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.kind+" "+tt.allowed, func(t *testing.T) {
+			srv, _ := start(t)
+			if tt.allowed != "" {
+				resp := call(t, srv, "getUpdates", url.Values{"allowed_updates": {tt.allowed}})
+				require.True(t, resp.OK, resp.Description)
+			}
+			id, err := srv.PushRawUpdate(tt.kind, json.RawMessage(`{"`+tt.kind+`":{}}`))
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, id != 0)
+			assert.Equal(t, tt.want, srv.PendingUpdates() == 1)
+		})
+	}
+}

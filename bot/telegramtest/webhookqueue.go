@@ -42,6 +42,7 @@ var hookQueueRules = map[string]hookQueueRule{
 	"edited_business_message":   {11, "chat"},
 	"deleted_business_messages": {11, "chat"},
 	"purchased_paid_media":      {12, "from"},
+	"guest_message":             {12, "chat"},
 	"poll":                      {13, "id"},
 	"poll_answer":               {13, "poll_id"},
 }

@@ -11,13 +11,14 @@ import (
 // world is the simulated Telegram: users, chats, memberships, messages.
 // It is guarded by Server.mu.
 type world struct {
-	bot         User
-	users       map[int64]*User
-	deleted     map[int64]bool // the users whose accounts were deleted
-	chats       map[int64]*chatState
-	nextUser    int64
-	nextGroup   int64
-	nextChannel int64
+	bot          User
+	users        map[int64]*User
+	deleted      map[int64]bool // the users whose accounts were deleted
+	chats        map[int64]*chatState
+	nextUser     int64
+	nextGroup    int64
+	nextChannel  int64
+	nextUserChat int64
 }
 
 func (w *world) init(bot User) {
@@ -28,6 +29,7 @@ func (w *world) init(bot User) {
 	w.nextUser = 100000001
 	w.nextGroup = 4000000001
 	w.nextChannel = 1000000000001
+	w.nextUserChat = 9000000000001
 }
 
 // member is one user's membership in a chat.
@@ -64,6 +66,12 @@ type chatState struct {
 	topics     map[int]string // forum topics: thread id → name
 	instance   string
 	discussion int64 // of a channel: its linked discussion group, 0 if none
+	// peers are the two users of a private chat between users, which the
+	// bot is no party to (NewUserChat); zero in every other chat.
+	peers [2]int64
+	// inlineIDs maps the ids of the chat's inline messages (deleted ones
+	// too) to their inline_message_id.
+	inlineIDs map[int]string
 
 	// gone holds the keyboards of the last maxGone deleted messages that
 	// showed one (goneOrder, oldest first), so that a client that has not
@@ -88,6 +96,15 @@ func newChatState(chat Chat, botID int64, firstMsgID int) *chatState {
 }
 
 func (c *chatState) isGroup() bool { return c.chat.Type == ChatGroup || c.chat.Type == ChatSupergroup }
+
+// isUserChat reports whether the chat is a private chat between two users
+// (NewUserChat), not one with the bot.
+func (c *chatState) isUserChat() bool { return c.peers[0] != 0 }
+
+// hasPeer reports whether the user is one of a user chat's two users.
+func (c *chatState) hasPeer(userID int64) bool {
+	return c.isUserChat() && (c.peers[0] == userID || c.peers[1] == userID)
+}
 
 // chatKindName is how error descriptions name the chat's kind.
 func (c *chatState) chatKindName() string {
@@ -179,7 +196,7 @@ func (w *world) memberOf(c *chatState, userID int64) member {
 		return c.bot
 	}
 	if c.chat.Type == ChatPrivate {
-		if userID == c.chat.ID {
+		if userID == c.chat.ID && !c.isUserChat() || c.hasPeer(userID) {
 			return member{status: StatusMember}
 		}
 		return member{status: StatusLeft}
@@ -433,6 +450,45 @@ func (s *Server) PrivateChat(u User) Chat {
 		panic(fmt.Sprintf("telegramtest: %v", err))
 	}
 	return c.chat
+}
+
+// NewUserChat creates the private chat between two users (registering
+// them if needed), a chat the bot is no party to: the bot gets none of its
+// messages and cannot write in it, but its users may use the bot's inline
+// mode (SendInlineQuery) and guest mode (SendGuestMessage) there. Telegram
+// shows each user the chat under the other's id; the returned Chat is the
+// world's handle for it (type "private", ID from a range of its own, named
+// after b), which the Go API takes and the Bot API never accepts ("chat not
+// found"). Either user may post, press and delete there.
+func (s *Server) NewUserChat(a, b User) (Chat, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ids := s.ensureUsersLocked([]User{a, b})
+	if ids[0] == ids[1] {
+		return Chat{}, fmt.Errorf("a chat between user %d and themselves: %w", ids[0], ErrInvalid)
+	}
+	for _, id := range ids {
+		if id == s.w.bot.ID {
+			return Chat{}, fmt.Errorf("the bot's own chats are made by PrivateChat: %w", ErrInvalid)
+		}
+	}
+	for _, c := range s.w.chats {
+		if c.hasPeer(ids[0]) && c.hasPeer(ids[1]) {
+			return c.chat, nil
+		}
+	}
+	id := s.w.nextUserChat
+	for s.w.chats[id] != nil || s.w.users[id] != nil {
+		id++
+	}
+	s.w.nextUserChat = id + 1
+	other := s.w.users[ids[1]]
+	c := newChatState(Chat{ID: id, Type: ChatPrivate, FirstName: other.FirstName, LastName: other.LastName,
+		Username: other.Username}, s.w.bot.ID, s.cfg.firstMessageID)
+	c.peers = [2]int64{ids[0], ids[1]}
+	c.bot = member{status: StatusLeft}
+	s.w.chats[id] = c
+	return c.chat, nil
 }
 
 // Chat returns a chat by id.
