@@ -123,7 +123,7 @@ func Temporary(err error) bool {
 }
 
 // ScrubbedError is an error whose text had secrets (the bot's token, a
-// webhook secret) replaced by "<redacted>". It unwraps to the cause of the
+// webhook secret) replaced by "[REDACTED]". It unwraps to the cause of the
 // original beneath any *url.Error, whose URL holds the token, so that
 // errors.Is still finds context.Canceled or a net.Error.
 type ScrubbedError struct {
@@ -137,7 +137,7 @@ func (e *ScrubbedError) Error() string { return e.text }
 func (e *ScrubbedError) Unwrap() error { return e.err }
 
 // redacted stands for a secret in a scrubbed text.
-const redacted = "<redacted>"
+const redacted = "[REDACTED]"
 
 // Scrub returns err with every occurrence of the secrets (and their forms
 // inside a URL) replaced in its text; err itself when the text holds none.

@@ -3,8 +3,6 @@ package main
 import (
 	"io"
 	"log/slog"
-	"net/url"
-	"strings"
 )
 
 // newLogger returns a logger writing text or JSON lines to w at level, that
@@ -32,42 +30,31 @@ func parseLevel(level string) slog.Level {
 	return l
 }
 
-// scrubber replaces secrets in strings.
+// scrubber replaces secrets in strings (scrubText).
 type scrubber struct {
-	r *strings.Replacer
+	secrets []string
 }
 
 func newScrubber(secrets ...Secret) scrubber {
-	var pairs []string
+	var revealed []string
 	for _, s := range secrets {
-		v := s.Reveal()
-		if v == "" {
-			continue
-		}
-		pairs = append(pairs, v, redacted)
-		// The forms a secret takes inside a URL.
-		for _, esc := range []string{url.PathEscape(v), url.QueryEscape(v)} {
-			if esc != v {
-				pairs = append(pairs, esc, redacted)
-			}
+		if v := s.Reveal(); v != "" {
+			revealed = append(revealed, v)
 		}
 	}
-	if len(pairs) == 0 {
-		return scrubber{}
-	}
-	return scrubber{r: strings.NewReplacer(pairs...)}
+	return scrubber{secrets: revealed}
 }
 
-// scrub returns s with the secrets replaced.
+// scrub returns str with the secrets replaced.
 func (s scrubber) scrub(str string) string {
-	if s.r == nil {
+	if len(s.secrets) == 0 {
 		return str
 	}
-	return s.r.Replace(str)
+	return scrubText(str, s.secrets...)
 }
 
 func (s scrubber) replaceAttr(_ []string, a slog.Attr) slog.Attr {
-	if s.r == nil {
+	if len(s.secrets) == 0 {
 		return a
 	}
 	switch a.Value.Kind() {
@@ -91,21 +78,3 @@ func (s scrubber) replaceAttr(_ []string, a slog.Attr) slog.Attr {
 	}
 	return a
 }
-
-// scrubError returns err with the secrets replaced in its text. It unwraps
-// to err, for errors.Is and errors.As.
-func scrubError(err error, secrets ...Secret) error {
-	text := newScrubber(secrets...).scrub(err.Error())
-	if text == err.Error() {
-		return err
-	}
-	return &scrubbedError{text: text, err: err}
-}
-
-type scrubbedError struct {
-	text string
-	err  error
-}
-
-func (e *scrubbedError) Error() string { return e.text }
-func (e *scrubbedError) Unwrap() error { return e.err }

@@ -15,11 +15,22 @@ import (
 	"time"
 
 	"github.com/twentyone-bot/twentyone/bot"
+	"github.com/twentyone-bot/twentyone/bot/botapi"
 	"github.com/twentyone-bot/twentyone/bot/outbox"
 	"github.com/twentyone-bot/twentyone/storage"
 )
 
 var _ bot.Metrics = (*Metrics)(nil)
+
+// scrubError returns err with the secrets replaced in its text: the bot's
+// one scrubbed error (botapi.Scrub), which still unwraps for errors.Is.
+func scrubError(err error, secrets ...Secret) error {
+	return botapi.Scrub(err, newScrubber(secrets...).secrets...)
+}
+
+// scrubText returns s with the secrets, and their forms inside a URL,
+// replaced (botapi.ScrubText).
+func scrubText(s string, secrets ...string) string { return botapi.ScrubText(s, secrets...) }
 
 // storeOptions returns the storage options the config asks for.
 func storeOptions(cfg *Config) storage.Options {
