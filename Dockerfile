@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
 #
-# docker build --build-arg VERSION=$(git describe --tags --always) \
+# docker build --build-arg VERSION=$(git describe --tags --exact-match 2>/dev/null) \
 #              --build-arg COMMIT=$(git rev-parse HEAD) -t twentyone .
 # docker run -d --name twentyone -e TWENTYONE_TELEGRAM_TOKEN=... -v twentyone-data:/data twentyone
 #
@@ -12,14 +12,14 @@ WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
-ARG VERSION=dev
+ARG VERSION=
 ARG COMMIT=unknown
 RUN VERSION="$VERSION" COMMIT="$COMMIT" sh scripts/build-static.sh /out/twentyone \
  && /out/twentyone version \
  && mkdir -p /out/data
 
 FROM gcr.io/distroless/static-debian12:nonroot
-ARG VERSION=dev
+ARG VERSION=
 ARG COMMIT=unknown
 LABEL org.opencontainers.image.title="twentyone" \
       org.opencontainers.image.description="Telegram bot hosting the card game Twenty One in group chats" \

@@ -4,7 +4,24 @@
 // Telegram only once handled; Start restores what a restart left (the
 // deadlines, the table messages); the bot acts on a chat's lifecycle (a
 // group upgraded to a supergroup, the bot removed or blocked); Close ends
-// it. Everything else lives in the rooms below it: see docs/ARCHITECTURE.md.
+// it. Everything else lives in the rooms below it (packages of bot/ with
+// one job each): see docs/ARCHITECTURE.md.
+//
+// The words the rooms use, each for one idea:
+//   - table message: the one message a table is shown in, edited in
+//     place; a render brings it to the table as it is when the render's
+//     turn in the outbox comes (a newer render replaces a queued one).
+//   - shown: what the table message displays to the players. A turn is
+//     shown once a render that draws it went out; its clock runs only
+//     from then (package table).
+//   - retire: what becomes of an old message of a table (the one a table
+//     moved out of, a turn's nudge): edited into the record of its game,
+//     or deleted. Storage keeps the messages to retire until they are
+//     retired, so that a restart finishes them.
+//   - follow: a user follows a group, and is told in private when a table
+//     opens there (package notice).
+//   - nudge: the short message that mentions the player to move.
+//   - the house: the bot seated as a player.
 package bot
 
 import (

@@ -6,8 +6,10 @@
 #   scripts/build-static.sh [OUT]        (default OUT: ./twentyone)
 #
 # VERSION and COMMIT, if set, are stamped into the binary (twentyone version);
-# otherwise they come from git when there is a repository, else "dev" and
-# "unknown". GOOS and GOARCH are passed through, for cross builds.
+# otherwise they come from git when there is a repository: the tag the commit
+# is at (with no tag, nothing is stamped and the binary reports the version of
+# its source, the newest in CHANGELOG.md), and the commit, else "unknown".
+# GOOS and GOARCH are passed through, for cross builds.
 set -eu
 
 out=${1:-twentyone}
@@ -18,7 +20,7 @@ esac
 cd "$(dirname "$0")/.."
 
 if [ -z "${VERSION:-}" ]; then
-	VERSION=$(git describe --tags --always --dirty 2>/dev/null || echo dev)
+	VERSION=$(git describe --tags --exact-match --dirty 2>/dev/null || true)
 fi
 if [ -z "${COMMIT:-}" ]; then
 	COMMIT=$(git rev-parse HEAD 2>/dev/null || echo unknown)
@@ -27,6 +29,6 @@ fi
 CGO_ENABLED=0 go build \
 	-trimpath \
 	-buildvcs=false \
-	-ldflags "-s -w -X main.version=$VERSION -X main.commit=$COMMIT" \
+	-ldflags "-s -w ${VERSION:+-X main.version=$VERSION} -X main.commit=$COMMIT" \
 	-o "$out" \
 	./cmd/twentyone

@@ -38,8 +38,8 @@ type ApplyRequest struct {
 	Now time.Time
 	// Repost asks, when the command applies, for the table's next render
 	// in a new message at the bottom of the chat (a /newgame typed there):
-	// the table's current message is then owed to be retired, in the same
-	// transaction (see View.Retiring). Apply owes it without being asked
+	// the table's current message is then to retire, in the same
+	// transaction (see View.Retiring). Apply retires it without being asked
 	// when the command replaced the finished game the message showed (it
 	// started the next game, or opened a table over the closed one): the
 	// message then becomes that game's record, else it is deleted.
@@ -49,12 +49,12 @@ type ApplyRequest struct {
 	// their first appearance: solo play's Open is followed by the house's
 	// Join. A Then the game rejects leaves Command applied alone, and
 	// Applied.ThenErr says why.
-	Then *FollowUp
+	Then *Chained
 }
 
-// FollowUp is the second command of an ApplyRequest. Its Command's User
+// Chained is the second command of an ApplyRequest. Its Command's User
 // and Name default to User's; its Version is not checked.
-type FollowUp struct {
+type Chained struct {
 	User    User
 	Command game.Command
 }
@@ -64,7 +64,7 @@ type FollowUp struct {
 // then writes the new table, every changed balance, one ledger entry per
 // transfer, the stats and achievements the events imply (the awards of
 // the game with them, see View.Awards), the revealed decks, the table's
-// old message when it is owed (see ApplyRequest.Repost) and the update id.
+// old message when it is to retire (see ApplyRequest.Repost) and the update id.
 // If anything fails, nothing is written.
 //
 // A command the game rejects returns an error wrapping the game's error
@@ -126,7 +126,7 @@ func (r *ApplyRequest) normalize() error {
 	return r.normalizeThen()
 }
 
-// normalizeThen fills the follow-up command's user from its own and checks
+// normalizeThen fills the chained command's user from its own and checks
 // that they agree.
 func (r *ApplyRequest) normalizeThen() error {
 	f := r.Then
@@ -139,9 +139,9 @@ func (r *ApplyRequest) normalizeThen() error {
 	}
 	switch {
 	case f.User.ID == 0 || c.User != f.User.ID:
-		return fmt.Errorf("%w: a follow-up by user %d in a request of user %d", game.ErrInvalidInput, c.User, f.User.ID)
+		return fmt.Errorf("%w: a chained command by user %d in a request of user %d", game.ErrInvalidInput, c.User, f.User.ID)
 	case c.Kind == game.Timeout:
-		return fmt.Errorf("%w: a timeout as a follow-up", game.ErrInvalidInput)
+		return fmt.Errorf("%w: a timeout as a chained command", game.ErrInvalidInput)
 	}
 	if c.Name == "" {
 		c.Name = f.User.Name
@@ -311,7 +311,7 @@ func (a *applying) plan(res *Applied) error {
 	return nil
 }
 
-// planThen applies the request's follow-up command to the table the first
+// planThen applies the request's chained command to the table the first
 // one left, on the balances it left, adding what it caused to the
 // outcome; a rejection leaves both as they were, its user unwritten
 // unless they act in the first command too, and is kept in a.thenErr.
@@ -443,7 +443,7 @@ type applyStep struct {
 }
 
 // applySteps are Apply's writes, in order: the table and its old message
-// when it is owed, the ledger entries, the users, then the chat with its
+// when it is to retire, the ledger entries, the users, then the chat with its
 // last update, the revealed decks, the game's awards and the settings.
 var applySteps = [...]applyStep{
 	{"table", (*applying).writeTable},
@@ -510,7 +510,7 @@ func (a *applying) writeChat() error {
 	return nil
 }
 
-// writeTable writes the new table, and owes its old message when the
+// writeTable writes the new table, and retires its old message when the
 // command replaced the game it showed or asked for a repost.
 func (a *applying) writeTable() error {
 	if err := a.t.putTable(a.key, &a.nt, a.msgID); err != nil {
@@ -521,9 +521,9 @@ func (a *applying) writeTable() error {
 	}
 	switch {
 	case replacesGame(&a.tb, &a.nt, a.out):
-		return a.t.owe(a.key, a.msgID, &a.tb)
+		return a.t.addRetiring(a.key, a.msgID, &a.tb)
 	case a.req.Repost:
-		return a.t.owe(a.key, a.msgID, nil)
+		return a.t.addRetiring(a.key, a.msgID, nil)
 	}
 	return nil
 }
@@ -579,7 +579,7 @@ func addChips(a, b int64) (int64, bool) {
 
 // CancelAll cancels every open table of the chat, refunding the bets and
 // returning the banks, in one transaction: for when the bot is removed from
-// the chat. The old messages owed there are dropped: the bot can no longer
+// the chat. The old messages to retire there are dropped: the bot can no longer
 // change them. An unknown chat has nothing to cancel.
 func (s *Store) CancelAll(ctx context.Context, chat int64, now time.Time) ([]Applied, error) {
 	if now.IsZero() {

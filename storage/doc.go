@@ -63,7 +63,7 @@
 //	             (append-only per chat). History and the audit follow a
 //	             user's entries from their record back to the first
 //	reveals      chat|game|thread|version|n → commitment and preimage
-//	retire       chat|thread|message → an old table message the bot owes
+//	retire       chat|thread|message → an old table message to retire
 //	             the chat: the finished table it is to become the record
 //	             of, or nothing when it is to be deleted
 //	awards       chat|thread|game → the achievements earned in the game,

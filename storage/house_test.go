@@ -92,7 +92,7 @@ func TestThen(t *testing.T) {
 			key := TableKey{Chat: int64(alice.ID)}
 			before := fileBytes(t, s)
 			a, err := s.Apply(ctx, ApplyRequest{Key: key, UpdateID: 7, User: alice, Command: game.Command{Kind: game.Open},
-				Now: t0, Then: &FollowUp{User: theHouse, Command: game.Command{Kind: game.Join}}})
+				Now: t0, Then: &Chained{User: theHouse, Command: game.Command{Kind: game.Join}}})
 			require.NoError(t, err)
 			assert.NotEqual(t, before, fileBytes(t, s))
 			assert.ErrorIs(t, a.ThenErr, tt.thenErr)
@@ -111,7 +111,7 @@ func TestThen(t *testing.T) {
 
 			// Delivered again: nothing more.
 			_, err = s.Apply(ctx, ApplyRequest{Key: key, UpdateID: 7, User: alice, Command: game.Command{Kind: game.Open},
-				Now: t0, Then: &FollowUp{User: theHouse, Command: game.Command{Kind: game.Join}}})
+				Now: t0, Then: &Chained{User: theHouse, Command: game.Command{Kind: game.Join}}})
 			assert.ErrorIs(t, err, ErrDuplicate)
 		})
 	}
@@ -119,7 +119,7 @@ func TestThen(t *testing.T) {
 
 func TestThenRejectsNonsense(t *testing.T) {
 	s := newStore(t, Options{})
-	for _, f := range []FollowUp{
+	for _, f := range []Chained{
 		{Command: game.Command{Kind: game.Join}},
 		{User: theHouse, Command: game.Command{Kind: game.Join, User: bob.ID}},
 		{User: theHouse, Command: game.Command{Kind: game.Timeout}},

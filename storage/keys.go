@@ -67,7 +67,7 @@ func entryKey(n uint64) []byte {
 	return b
 }
 
-// retireKey is chat|thread|message: an old message of a table, owed to be
+// retireKey is chat|thread|message: an old message of a table, to be
 // retired. A prefix scan by tableKeyBytes reads a table's.
 func retireKey(k TableKey, messageID int) []byte {
 	b := make([]byte, 24)

@@ -14,7 +14,7 @@ import (
 // MigrateChat moves everything chat from owns to chat to, for a group
 // upgraded to a supergroup: tables, balances, settings, ledger, stats,
 // achievements, the games' awards, revealed decks and followers, in one
-// transaction; the old messages owed in from (see View.Retiring) are
+// transaction; the old messages to retire in from (see View.Retiring) are
 // dropped, as the old group can no longer change. Chat from is left pointing at to, so
 // that later calls with the old id reach the new chat. Migrating again to
 // the same chat does nothing (Telegram reports the upgrade in both chats).
@@ -46,7 +46,7 @@ func (t *txn) migrate(from, to int64, now time.Time) error {
 	if err := t.moveTables(from, to, now); err != nil {
 		return err
 	}
-	// The old messages owed in from are in the old group, which the bot
+	// The old messages to retire in from are in the old group, which the bot
 	// cannot change any more: the debt ends with the chat.
 	if err := t.dropRetiring(from); err != nil {
 		return err

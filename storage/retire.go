@@ -8,18 +8,18 @@ import (
 	"github.com/twentyone-bot/twentyone/game"
 )
 
-// What the bot owes a chat after a command moved a table into a new
-// message: the old message, to be edited into the record of the game it
-// showed or deleted. It is written in the transaction of the command (see
-// ApplyRequest.Repost), shown in every View of the table (View.Retiring)
-// and kept until the bot reports it done (Retired), so that a restart
-// finishes it (Retiring lists the tables that owe one).
+// Retiring an old message: after a command moved a table into a new
+// message, the old one is to be retired, edited into the record of the
+// game it showed or deleted. It is written in the transaction of the
+// command (see ApplyRequest.Repost), shown in every View of the table
+// (View.Retiring) and kept until the bot reports it retired (Retired), so
+// that a restart finishes it (Retiring lists the tables retiring one).
 
-// owe records a table's message as owed to be retired: to become the
+// addRetiring records a table's message as one to retire: to become the
 // record of the finished game record holds, or, when record is nil, to be
-// deleted. A message owed as a record already stays one; one owed for
-// deletion becomes a record when asked.
-func (t *txn) owe(key TableKey, messageID int, record *game.Table) error {
+// deleted. A message to retire as a record stays one; one to delete
+// becomes a record when asked.
+func (t *txn) addRetiring(key TableKey, messageID int, record *game.Table) error {
 	k := retireKey(key, messageID)
 	if v := t.retire.Get(k); v != nil && (record == nil || len(v) > 1) {
 		return nil
@@ -31,7 +31,7 @@ func (t *txn) owe(key TableKey, messageID int, record *game.Table) error {
 	return t.retire.Put(k, v)
 }
 
-// dropRetiring forgets the old messages owed in a chat whose messages the
+// dropRetiring forgets the old messages to retire in a chat whose messages the
 // bot can no longer change.
 func (t *txn) dropRetiring(chat int64) error {
 	for _, k := range keysWithPrefix(t.retire, chatKey(chat)) {
@@ -42,7 +42,7 @@ func (t *txn) dropRetiring(chat int64) error {
 	return nil
 }
 
-// retirements returns the table's owed messages, oldest first, with what
+// retirements returns the table's messages to retire, oldest first, with what
 // their records need: the current names of the players and the decks of
 // the game.
 func (t *txn) retirements(key TableKey) ([]Retirement, error) {
@@ -59,7 +59,7 @@ func (t *txn) retirements(key TableKey) ([]Retirement, error) {
 	return out, nil
 }
 
-// retirement decodes one owed message of the table at key.
+// retirement decodes one message to retire of the table at key.
 func (t *txn) retirement(key TableKey, k, v []byte) (Retirement, error) {
 	if len(k) != 24 || getUint(k[16:]) == 0 || getUint(k[16:]) > 1<<53 {
 		return Retirement{}, fmt.Errorf("%w: key %x", errRecord, k)
@@ -92,23 +92,24 @@ func (t *txn) retirement(key TableKey, k, v []byte) (Retirement, error) {
 	return r, nil
 }
 
-// Owe records a message the bot sent into the table's chat, besides the
-// table's own, as owed to be deleted: it joins the table's View.Retiring
-// (not as a record) and stays owed until reported done with Retired, so
-// that a restart still deletes it (Retiring lists its table). It is for a
-// short-lived message about the table, such as a turn's reminder. Owing a
-// message already owed does nothing; key is the View's.
-func (s *Store) Owe(ctx context.Context, key TableKey, messageID int) error {
+// Retire records a message the bot sent into the table's chat, besides
+// the table's own, as one to retire by deleting it: it joins the table's
+// View.Retiring (not as a record) and stays there until reported retired
+// with Retired, so that a restart still deletes it (Retiring lists its
+// table). It is for a short-lived message about the table, such as a
+// turn's nudge. Retiring a message already to retire does nothing; key is
+// the View's.
+func (s *Store) Retire(ctx context.Context, key TableKey, messageID int) error {
 	if messageID <= 0 {
 		return fmt.Errorf("%w: message id %d", game.ErrInvalidInput, messageID)
 	}
-	return firstErr(s.write(ctx, func(t *txn) error { return t.owe(key, messageID, nil) }))
+	return firstErr(s.write(ctx, func(t *txn) error { return t.addRetiring(key, messageID, nil) }))
 }
 
 // Retired records that an old message of the table (one of its
 // View.Retiring) was retired: edited into its record, deleted, or found
-// gone. Key is the View's. Retiring a message again, or one never owed,
-// does nothing.
+// gone. Key is the View's. Reporting a message again, or one never to
+// retire, does nothing.
 func (s *Store) Retired(ctx context.Context, key TableKey, messageID int) error {
 	if messageID <= 0 {
 		return fmt.Errorf("%w: message id %d", game.ErrInvalidInput, messageID)
@@ -122,7 +123,7 @@ func (s *Store) Retired(ctx context.Context, key TableKey, messageID int) error 
 	}))
 }
 
-// Retiring returns the tables that owe their chats an old message, for
+// Retiring returns the tables that have an old message to retire, for
 // finishing after a restart: each table's View lists them.
 func (s *Store) Retiring(ctx context.Context) ([]TableKey, error) {
 	var out []TableKey
@@ -144,7 +145,7 @@ func (s *Store) Retiring(ctx context.Context) ([]TableKey, error) {
 }
 
 // Repost makes the table's next render a new message at the bottom of the
-// chat, in one transaction: its current message is owed to be deleted
+// chat, in one transaction: its current message is to retire by deleting it
 // (View.Retiring). It is for a table moved down without a command applied
 // to it (a /newgame typed while it is open). It returns the table's View;
 // a table never opened is ErrNotFound. update is the Telegram update that
@@ -174,7 +175,7 @@ func (s *Store) Repost(ctx context.Context, key TableKey, update int64, now time
 			return reject(fmt.Errorf("%w: no table at %v", ErrNotFound, key))
 		}
 		if msgID != 0 {
-			if err := t.owe(key, msgID, nil); err != nil {
+			if err := t.addRetiring(key, msgID, nil); err != nil {
 				return err
 			}
 		}

@@ -27,7 +27,7 @@ func encoded(t *testing.T, tb *game.Table) []byte {
 	return b
 }
 
-// messageIDs returns the ids of the owed messages.
+// messageIDs returns the ids of the messages to retire.
 func messageIDs(rs []Retirement) []int {
 	var ids []int
 	for _, r := range rs {
@@ -47,7 +47,7 @@ func shown(t *testing.T, s *Store, key TableKey, upd *updates, id int) {
 }
 
 // TestRetireLifecycle: Play again moves the table into a new message; the
-// old one, owed to the chat as the finished game's record, is written in
+// old one, to retire as the finished game's record, is written in
 // the command's transaction and kept, through the new message and a
 // restart, until the bot reports it retired.
 func TestRetireLifecycle(t *testing.T) {
@@ -57,7 +57,7 @@ func TestRetireLifecycle(t *testing.T) {
 	var upd updates
 	shown(t, s, key, &upd, 10)
 	last := playFullGame(t, s, key, &upd)
-	assert.Empty(t, last.Retiring, "a game played in its message owes nothing")
+	assert.Empty(t, last.Retiring, "a game played in its message retires nothing")
 	finished := last.Table
 	require.True(t, finished.Finished())
 
@@ -76,7 +76,7 @@ func TestRetireLifecycle(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []TableKey{key}, keys)
 
-	// The new message is recorded; the old one is still owed, through a
+	// The new message is recorded; the old one is still to retire, through a
 	// restart and the commands that follow.
 	require.NoError(t, s.SetMessage(ctx, key, 11))
 	require.NoError(t, s.Close())
@@ -89,7 +89,7 @@ func TestRetireLifecycle(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, au.OK, au.Problems)
 
-	// Reported done, twice (a write run twice, a retry): nothing is owed.
+	// Reported retired, twice (a write run twice, a retry): nothing is left.
 	require.NoError(t, s.Retired(ctx, key, 10))
 	require.NoError(t, s.Retired(ctx, key, 10))
 	assert.Empty(t, view(t, s, key).Retiring)
@@ -99,10 +99,10 @@ func TestRetireLifecycle(t *testing.T) {
 	assert.ErrorIs(t, s.Retired(ctx, key, 0), game.ErrInvalidInput)
 }
 
-// TestOwe: a message the bot owes besides the table's old ones is listed
+// TestRetire: a message to retire besides the table's old ones is listed
 // with them, for deletion, through a restart, until reported retired; a
-// record owed for the same message stays a record.
-func TestOwe(t *testing.T) {
+// record to retire for the same message stays a record.
+func TestRetire(t *testing.T) {
 	path := t.TempDir() + "/db"
 	s := openAt(t, path, Options{NoSync: true})
 	key := TableKey{Chat: group}
@@ -110,8 +110,8 @@ func TestOwe(t *testing.T) {
 	apply(t, s, key, upd.next(), carol, game.Command{Kind: game.Open}, t0)
 	require.NoError(t, s.SetMessage(ctx, key, 10))
 
-	require.NoError(t, s.Owe(ctx, key, 12))
-	require.NoError(t, s.Owe(ctx, key, 12)) // a write run twice
+	require.NoError(t, s.Retire(ctx, key, 12))
+	require.NoError(t, s.Retire(ctx, key, 12)) // a write run twice
 	v := view(t, s, key)
 	assert.Equal(t, []Retirement{{MessageID: 12}}, v.Retiring)
 	assert.Equal(t, 10, v.MessageID, "the table keeps its message")
@@ -126,10 +126,10 @@ func TestOwe(t *testing.T) {
 	assert.True(t, au.OK, au.Problems)
 	require.NoError(t, s.Retired(ctx, key, 12))
 	assert.Empty(t, view(t, s, key).Retiring)
-	assert.ErrorIs(t, s.Owe(ctx, key, 0), game.ErrInvalidInput)
+	assert.ErrorIs(t, s.Retire(ctx, key, 0), game.ErrInvalidInput)
 }
 
-// TestRetireWhen: which commands owe the table's old message, and for
+// TestRetireWhen: which commands retire the table's old message, and for
 // what: the record of the game it showed, or deletion.
 func TestRetireWhen(t *testing.T) {
 	type step func(t *testing.T, s *Store, key TableKey, upd *updates) []Retirement
@@ -172,7 +172,7 @@ func TestRetireWhen(t *testing.T) {
 		name   string
 		before func(t *testing.T, s *Store, key TableKey, upd *updates)
 		then   []step
-		want   []bool // per step: nil owes nothing, else whether the message becomes a record
+		want   []bool // per step: nil retires nothing, else whether the message becomes a record
 	}{
 		{"play again", played, []step{start}, []bool{true}},
 		{"the first game starts in the lobby's message", lobby, []step{start}, nil},
@@ -209,7 +209,7 @@ func TestRetireWhen(t *testing.T) {
 	}
 }
 
-// TestRetireNothingToRetire: a table never shown owes no message, and a
+// TestRetireNothingToRetire: a table never shown retires no message, and a
 // table never opened cannot be reposted.
 func TestRetireNothingToRetire(t *testing.T) {
 	s := newStore(t, stacked(fullGameDeck, fullGameDeck))

@@ -96,7 +96,7 @@ type Retirement struct {
 type Applied struct {
 	View
 	Outcome game.Outcome
-	// ThenErr is why the request's follow-up command was rejected (it
+	// ThenErr is why the request's chained command was rejected (it
 	// wraps the game's error); nil when it applied or there was none.
 	ThenErr error
 }

@@ -176,7 +176,7 @@ type Highest struct {
 	// Update is the highest update id any chat handled (recent or
 	// not), 0 if none.
 	Update int64
-	// Message is the highest message id a table is shown in or owes to
+	// Message is the highest message id a table is shown in or is to retire in
 	// its chat, 0 if none.
 	Message int
 }

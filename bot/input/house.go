@@ -131,7 +131,7 @@ func seatHouseCommand(ctx context.Context, c *command) {
 	}
 }
 
-// solo gives a request that opens a table in chat its follow-up: in a
+// solo gives a request that opens a table in chat its chained command: in a
 // private chat (solo play) the house sits down with the opener, unless the
 // chat forbids it. In a group it changes nothing.
 func (h *Handler) solo(ctx context.Context, chat *tgbotapi.Chat, req *storage.ApplyRequest) error {
@@ -143,7 +143,7 @@ func (h *Handler) solo(ctx context.Context, chat *tgbotapi.Chat, req *storage.Ap
 		return err
 	}
 	if !s.HouseForbidden {
-		req.Then = &storage.FollowUp{User: table.HouseUser, Command: game.Command{Kind: game.Join}}
+		req.Then = &storage.Chained{User: table.HouseUser, Command: game.Command{Kind: game.Join}}
 	}
 	return nil
 }

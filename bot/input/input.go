@@ -145,7 +145,7 @@ func (h *Handler) request(key storage.TableKey, updateID int, u storage.User, cm
 		Language: string(i18n.For("", u.Language)),
 	}
 	if cmd.Kind == game.Leave && key.Chat > 0 {
-		req.Then = &storage.FollowUp{User: table.HouseUser, Command: game.Command{Kind: game.Leave}}
+		req.Then = &storage.Chained{User: table.HouseUser, Command: game.Command{Kind: game.Leave}}
 	}
 	return req
 }

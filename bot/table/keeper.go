@@ -24,7 +24,7 @@ type Store interface {
 	Timers(ctx context.Context) ([]storage.Timer, error)
 	SetMessage(ctx context.Context, key storage.TableKey, messageID int) error
 	ShowTurn(ctx context.Context, key storage.TableKey, version uint64, now time.Time, late time.Duration) (storage.View, error)
-	Owe(ctx context.Context, key storage.TableKey, messageID int) error
+	Retire(ctx context.Context, key storage.TableKey, messageID int) error
 	Retired(ctx context.Context, key storage.TableKey, messageID int) error
 	Retiring(ctx context.Context) ([]storage.TableKey, error)
 }

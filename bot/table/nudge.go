@@ -31,7 +31,7 @@ import (
 //     it went stale just before it goes: a nudge whose turn passed, or
 //     with less than nudgeUseful left, is dropped without a call.
 //   - Once sent it is one of the messages its table is to retire, in
-//     storage (Store.Owe): it is in the table's View.Retiring, kept there
+//     storage (Store.Retire): it is in the table's View.Retiring, kept there
 //     while its turn goes on (nudges.live), and deleted by the table's
 //     first render after its turn passed, as an outbox Retire (after the
 //     table's render, before any reply). A restart forgets the turns: the
@@ -287,7 +287,7 @@ func (k *Keeper) sendNudge(ctx context.Context, key storage.TableKey, version ui
 // too. When that fails it is deleted at once: it has buzzed already.
 func (k *Keeper) keepNudge(ctx context.Context, c *nudge, id int) {
 	key := c.key
-	err := k.store.Owe(ctx, key, id)
+	err := k.store.Retire(ctx, key, id)
 	if err == nil {
 		return
 	}

@@ -148,7 +148,7 @@ func TestCLI(t *testing.T) {
 		stdout string
 		stderr string
 	}{
-		{name: "version", args: []string{"version"}, code: exitOK, stdout: "twentyone dev (commit "},
+		{name: "version", args: []string{"version"}, code: exitOK, stdout: "twentyone " + release + " (commit "},
 		{name: "help", args: []string{"help"}, code: exitOK, stdout: "Usage:"},
 		{name: "-h", args: []string{"-h"}, code: exitOK, stdout: "twentyone backup -o OUT"},
 		{name: "--help", args: []string{"--help"}, code: exitOK, stdout: "TWENTYONE_TELEGRAM_TOKEN"},

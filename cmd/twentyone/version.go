@@ -6,9 +6,13 @@ import (
 	"runtime/debug"
 )
 
+// release is the version of this source: the newest release in
+// CHANGELOG.md. A binary built without a stamped version reports it.
+const release = "1.0.0"
+
 // Set by the linker: -ldflags "-X main.version=v1.2.3 -X main.commit=abc123"
-// (scripts/build-static.sh does). When empty, the build info Go records
-// stands in.
+// (scripts/build-static.sh does, from a git tag). When empty, the build
+// info Go records stands in, and then release.
 var (
 	version string
 	commit  string
@@ -28,7 +32,8 @@ func (v Version) String() string {
 }
 
 // buildVersion returns the version set by the linker, or else the one
-// recorded in the build info: the module version and the VCS revision.
+// recorded in the build info (the module version and the VCS revision),
+// or else release.
 func buildVersion() Version {
 	v := Version{Version: version, Commit: commit, GoVersion: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH}
 	if info, ok := debug.ReadBuildInfo(); ok {
@@ -54,7 +59,7 @@ func buildVersion() Version {
 		}
 	}
 	if v.Version == "" {
-		v.Version = "dev"
+		v.Version = release
 	}
 	if v.Commit == "" {
 		v.Commit = "unknown"

@@ -85,7 +85,7 @@ func (r *Rules) none(u game.UserID) bool {
 
 // Count applies the rules that read one command. before is the table the
 // command was applied to, after the table it left, and out what it caused
-// (game.Apply's Outcome; a follow-up command's events and transfers
+// (game.Apply's Outcome; a chained command's events and transfers
 // appended to it). lookup returns the Player of each user Count reads, as
 // they were before the command, with their Balance after its transfers;
 // Count reads each user once and returns lookup's error.
