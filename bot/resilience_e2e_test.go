@@ -170,3 +170,41 @@ func TestEveryChangeIsAnswered(t *testing.T) {
 	h.command("Alice", "cancel")
 	h.botSays("closed")
 }
+
+// TestNeverSilent: a member past the reply budget (a few answers a minute)
+// is told so once, with when they get answers again, and then nothing
+// until then; a change is still confirmed, every time. (An admin's
+// "/settings lobby 30s" and "/settings turn 10s" after eight commands in a
+// minute were applied and never answered.)
+func TestNeverSilent(t *testing.T) {
+	h := newHarness(t)
+	for _, cmd := range []string{"help", "rules", "top", "balance", "stats", "history", "audit", "settings"} {
+		sent := h.command("Alice", cmd)
+		_, err := h.srv.WaitForBotMessage(h.ctx(), h.group.ID, func(m telegramtest.ChatMessage) bool {
+			return m.ReplyToMessage != nil && m.ReplyToMessage.MessageID == sent.MessageID
+		})
+		require.NoError(t, err, "/%s is answered", cmd)
+	}
+	h.command("Alice", "settings", "lobby", "30s")
+	h.botSays("Saved")
+	h.command("Alice", "settings", "turn", "10s")
+	h.botSays("Saved")
+	h.command("Alice", "top")
+	over := h.botSays("That's a lot of commands: I'll answer you again in")
+	assert.Contains(t, over.Text, "\u00a0s")
+	h.command("Alice", "stats")
+	h.command("Alice", "settings", "knocks", "2") // a change after it: answered
+	h.botSays("Saved")
+	h.settle()
+	var after []string
+	for _, m := range h.srv.Messages(h.group.ID) {
+		if m.MessageID > over.MessageID && m.From != nil && m.From.IsBot {
+			after = append(after, m.Text)
+		}
+	}
+	require.Len(t, after, 1, "after the notice, only the change's answer: %q", after)
+	assert.Contains(t, after[0], "Saved")
+	h.clock.Advance(time.Minute)
+	h.command("Alice", "balance")
+	h.botSays("Alice, your balance")
+}

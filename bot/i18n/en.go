@@ -168,6 +168,7 @@ var en = map[Key]string{
 	AnonymousPlay:    "Anonymous admins can't play: post as yourself to sit down.",
 	ChatSender:       "Messages sent on behalf of a channel can't play or run the table: post as yourself.",
 	ReplyToChat:      "That message was sent on behalf of a channel or of the group: it names no player.",
+	QuotaOver:        "That's a lot of commands: I'll answer you again in %s.",
 	UnknownSender:    "I can't tell who sent this, so I did nothing.",
 	AdminCheckFailed: "I couldn't check with Telegram that you're an admin here, so I changed nothing. Try again; if it keeps failing, make me an admin of the group.",
 	NewGameOpen:      "The table is below.",

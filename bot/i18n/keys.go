@@ -354,6 +354,9 @@ const (
 	// chat (a channel, or the group by an anonymous admin), which names
 	// no player.
 	ReplyToChat Key = "cmd.replytochat"
+	// QuotaOver: a member past their budget of answers (a few a minute):
+	// when they get answers again. Said once, then nothing until then.
+	QuotaOver Key = "cmd.quotaover"
 	// UnknownSender: a command whose sender the bot cannot tell.
 	UnknownSender Key = "cmd.unknownsender"
 	// AdminCheckFailed: Telegram did not say whether the sender of an

@@ -132,23 +132,36 @@ func (c *command) owner(refusal i18n.Key) bool {
 func (c *command) say(text string) { c.sayMessage(render.Message{Text: text}) }
 
 // sayMessage answers the command with a message, in reply to it, within
-// the sender's reply quota: an answer past their budget is not sent, nor,
-// for a command that only shows something, the answer they were just given
-// to the same command (a command that changes something, or tries to, is
-// always told how it went).
+// the sender's reply quota: a command that changes something, or tries
+// to, is always told how it went; for one that only shows something, the
+// answer they were just given to the same command is not given again, and
+// past their budget they are told once that they are, and when they get
+// answers again, then nothing until then.
 func (c *command) sayMessage(m render.Message) { c.sayMessageThen(m, nil) }
 
 // sayMessageThen is sayMessage, calling sent, when not nil, with the id of
 // the message once it is sent.
 func (c *command) sayMessageThen(m render.Message, sent func(ctx context.Context, id int)) {
 	slot := send.Slot(c.u.Thread, m)
+	shows := c.showsOnly()
 	repeat := ""
-	if c.showsOnly() {
+	if shows {
 		repeat = c.name + " " + c.args + " " + slot
 	}
-	if c.h.quota.allow(c.m.Chat.ID, c.who, repeat) {
+	if c.within(repeat, !shows) {
 		c.h.rooms.Send.Reply(c.m.Chat.ID, c.u.Thread, c.m.MessageID, slot, m, sent)
 	}
+}
+
+// within reports whether the sender's reply quota lets an answer named
+// answer go (quota.allow); past their budget, it tells them so, once.
+func (c *command) within(answer string, change bool) bool {
+	v, wait := c.h.quota.allow(c.m.Chat.ID, c.who, answer, change)
+	if v == overBudget {
+		over := render.Message{Text: i18n.T(c.lang, i18n.QuotaOver, i18n.Countdown(c.lang, wait))}
+		c.h.rooms.Send.Reply(c.m.Chat.ID, c.u.Thread, c.m.MessageID, "", over, nil)
+	}
+	return v == give
 }
 
 // fail reports an internal error of the command (fault.Log) and tells the

@@ -37,8 +37,8 @@ func newGame(ctx context.Context, c *command) {
 	case errors.Is(err, game.ErrTableOpen):
 		// Bring the open table to the bottom of the chat: a new message,
 		// within the sender's quota like an answer.
-		if !c.h.quota.allow(c.m.Chat.ID, c.who, "repost:"+c.key.String()) {
-			return
+		if !c.within("repost:"+c.key.String(), false) {
+			return // moved down moments ago: it is right there
 		}
 		v, err := c.h.tables.Repost(ctx, c.key, int64(c.u.UpdateID), c.h.clock.Now())
 		if errors.Is(err, storage.ErrDuplicate) {
