@@ -35,7 +35,36 @@ func TestFirstTableGivesTheChatItsOpenersLanguage(t *testing.T) {
 	assert.Equal(t, "uk", s.Language)
 
 	a := h.pressData("Alice", func(d callback.Data) bool { return d.Action == callback.Join })
-	assert.Equal(t, "Ти за столом.", a.Text, "the chat's language, not Alice's")
+	assert.Equal(t, "You're in.", a.Text, "a toast: Alice's language (TestToastsInThePressersLanguage)")
 	h.command("Alice", "balance")
 	h.botSays("Alice, твій баланс: ")
+}
+
+// TestToastsInThePressersLanguage: a toast or an alert is seen only by the
+// one who pressed: it speaks their Telegram language when the bot speaks
+// it, the chat's otherwise, while the table message keeps the chat's.
+func TestToastsInThePressersLanguage(t *testing.T) {
+	h := newHarness(t)
+	h.command("Alice", "lang", "ru")
+	h.botSays("русский")
+	for name, code := range map[string]string{"Taras": "uk", "Hans": "de"} {
+		u, err := h.srv.AddMember(h.group.ID, telegramtest.User{FirstName: name, LanguageCode: code}, 0)
+		require.NoError(t, err)
+		h.users[name] = u
+	}
+	h.command("Alice", "newgame")
+	h.tableMessage(telegramtest.TextContains("Очко — стол открыт"))
+	tests := []struct{ name, toast string }{
+		{"Bob", "You're in."},      // en: English, in a Russian chat
+		{"Taras", "Ти за столом."}, // uk
+		{"Hans", "Ты за столом."},  // de: the bot does not speak it, the chat's
+	}
+	for _, tt := range tests {
+		a := h.pressData(tt.name, func(d callback.Data) bool { return d.Action == callback.Join })
+		assert.Equal(t, tt.toast, a.Text, tt.name)
+	}
+	m := h.tableMessage(telegramtest.TextContains("Hans"))
+	assert.Contains(t, m.Text, "Очко", "the table keeps the chat's language")
+	a := h.pressData("Bob", func(d callback.Data) bool { return d.Action == callback.Join })
+	assert.Equal(t, "You're already seated.", a.Text, "a refusal too")
 }

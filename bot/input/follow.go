@@ -140,7 +140,9 @@ func (h *Handler) checkMember(ctx context.Context, chat, user int64) (group int6
 // following a group: only the presser's own following, whatever group the
 // data names. The list is edited to what is left. A press on a message
 // that shows other buttons (a solo table) is forged: it changes nothing.
-func (h *Handler) pressUnfollow(ctx context.Context, q *tgbotapi.CallbackQuery, chat int64, lang i18n.Lang) {
+func (h *Handler) pressUnfollow(ctx context.Context, q *tgbotapi.CallbackQuery, chat int64) {
+	private := q.Message.Chat.ID
+	lang := h.presserLang(ctx, private, q.From)
 	list, others := unfollowButtons(q.Message)
 	if others {
 		h.answer(ctx, q, i18n.T(lang, i18n.PopBadButton), false)
@@ -169,8 +171,8 @@ func (h *Handler) pressUnfollow(ctx context.Context, q *tgbotapi.CallbackQuery, 
 		fault.Log(ctx, h.log, "unfollow", key, err)
 		return
 	}
-	private, id := q.Message.Chat.ID, q.Message.MessageID
-	msg := render.Follows(fs, lang)
+	id := q.Message.MessageID
+	msg := render.Follows(fs, h.chatLang(ctx, private, q.From))
 	s := h.rooms.Send
 	s.Enqueue(outbox.Op{Chat: private, Slot: "follows:" + strconv.Itoa(id), Do: func(ctx context.Context) error {
 		return s.Settle(private, s.API().Edit(ctx, private, id, msg))

@@ -97,7 +97,7 @@ func houseNeedsChips(v storage.View, l i18n.Lang) string {
 // A double tap is answered as the first tap was (see presses).
 func (h *Handler) pressHouse(ctx context.Context, u botapi.Update, key storage.TableKey, data callback.Data) {
 	q := u.CallbackQuery
-	l := h.chatLang(ctx, key.Chat, q.From)
+	l := h.presserLang(ctx, key.Chat, q.From)
 	player := game.UserID(q.From.ID)
 	a := h.seatHouse(ctx, key, u.UpdateID, player, data.Version, data.Action == callback.UnseatHouse, l)
 	switch {
@@ -148,10 +148,9 @@ func (h *Handler) solo(ctx context.Context, chat *tgbotapi.Chat, req *storage.Ap
 	return nil
 }
 
-// houseAbsent says why the house did not sit down at the solo table that
-// res opened; "" when it did, or when res is a group's.
-func (h *Handler) houseAbsent(ctx context.Context, res storage.Applied) string {
-	l := i18n.OfChat(res.Settings.Language)
+// houseAbsent says, in l, why the house did not sit down at the solo table
+// that res opened; "" when it did, or when res is a group's.
+func (h *Handler) houseAbsent(ctx context.Context, res storage.Applied, l i18n.Lang) string {
 	switch {
 	case res.Key.Chat < 0:
 		return "" // a group: the house sits down only when asked

@@ -122,15 +122,28 @@ func (h *Handler) Footprint() int {
 // self returns the bot's own user.
 func (h *Handler) self() tgbotapi.User { return h.rooms.Send.API().Self() }
 
-// chatLang returns the language to answer from in: the chat's stored
-// settings for the user (i18n.For), or from's alone when they cannot be
-// read.
+// chatLang returns the language to answer from in, in a message the chat
+// sees: the chat's stored settings for the user (i18n.For), or from's
+// alone when they cannot be read.
 func (h *Handler) chatLang(ctx context.Context, chat int64, from *tgbotapi.User) i18n.Lang {
+	return i18n.For(h.chatSetting(ctx, chat), botapi.User(from).Language)
+}
+
+// presserLang returns the language of an answer only from sees, a toast or
+// an alert to their press: their own when the bot speaks it
+// (i18n.ForPresser).
+func (h *Handler) presserLang(ctx context.Context, chat int64, from *tgbotapi.User) i18n.Lang {
+	return i18n.ForPresser(h.chatSetting(ctx, chat), botapi.User(from).Language)
+}
+
+// chatSetting returns the language the chat's settings name, "" when none
+// or when they cannot be read.
+func (h *Handler) chatSetting(ctx context.Context, chat int64) string {
 	s, err := h.tables.Settings(ctx, chat)
 	if err != nil {
-		s = storage.ChatSettings{}
+		return ""
 	}
-	return i18n.For(s.Language, botapi.User(from).Language)
+	return s.Language
 }
 
 // request is the storage request of cmd made by u in update updateID. It

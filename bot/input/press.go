@@ -34,14 +34,14 @@ func (h *Handler) Press(ctx context.Context, u botapi.Update) {
 	if !botapi.IsGroup(q.Message.Chat) && !q.Message.Chat.IsPrivate() {
 		// The bot shows no table or settings in a channel: a press there
 		// is forged.
-		h.answer(ctx, q, i18n.T(h.chatLang(ctx, chat, q.From), i18n.GroupsOnly), true)
+		h.answer(ctx, q, i18n.T(h.presserLang(ctx, chat, q.From), i18n.GroupsOnly), true)
 		return
 	}
 	if q.Message.Chat.IsPrivate() {
 		// A private chat holds a solo table, and the list of the groups
 		// the user follows, whose buttons stop a follow.
 		if data, err := callback.Parse(q.Data); err == nil && data.Action == callback.Unfollow {
-			h.pressUnfollow(ctx, q, data.Chat, h.chatLang(ctx, chat, q.From))
+			h.pressUnfollow(ctx, q, data.Chat)
 			return
 		}
 	}
@@ -55,7 +55,7 @@ func (h *Handler) Press(ctx context.Context, u botapi.Update) {
 		h.pressTable(ctx, u, key, data) // the language comes with the table
 		return
 	}
-	lang := h.chatLang(ctx, chat, q.From)
+	lang := h.presserLang(ctx, chat, q.From)
 	switch {
 	case err != nil:
 		h.answer(ctx, q, i18n.T(lang, i18n.PopBadButton), false)
@@ -64,7 +64,7 @@ func (h *Handler) Press(ctx context.Context, u botapi.Update) {
 	case data.Action == callback.SettingInfo:
 		h.answer(ctx, q, i18n.T(lang, fieldInfo[data.Field]), true)
 	case data.Action == callback.Verify:
-		h.pressVerify(ctx, q, key, u.Thread, data.Game, lang)
+		h.pressVerify(ctx, q, key, u.Thread, data.Game, lang, h.chatLang(ctx, chat, q.From))
 	default:
 		h.answer(ctx, q, i18n.T(lang, i18n.PopBadButton), false)
 	}
@@ -85,7 +85,7 @@ func (h *Handler) answer(ctx context.Context, q *tgbotapi.CallbackQuery, text st
 // sent anew.
 func (h *Handler) pressInaccessible(ctx context.Context, q *tgbotapi.CallbackQuery) {
 	chat := q.Message.Chat.ID
-	h.answer(ctx, q, i18n.T(h.chatLang(ctx, chat, q.From), i18n.PopOutdated), false)
+	h.answer(ctx, q, i18n.T(h.presserLang(ctx, chat, q.From), i18n.PopOutdated), false)
 	shown := false
 	h.rooms.Tables.EachTable(ctx, chat, func(v storage.View) {
 		if !shown && v.MessageID == q.Message.MessageID && v.Table.Phase() != game.Closed {
@@ -114,10 +114,10 @@ func (h *Handler) pressTable(ctx context.Context, u botapi.Update, key storage.T
 	from := botapi.User(q.From)
 	switch {
 	case botapi.StandIn(int64(from.ID)):
-		h.answer(ctx, q, i18n.T(h.chatLang(ctx, key.Chat, q.From), i18n.PopAnonymous), true)
+		h.answer(ctx, q, i18n.T(h.presserLang(ctx, key.Chat, q.From), i18n.PopAnonymous), true)
 		return
 	case data.Version == 0:
-		h.answer(ctx, q, i18n.T(h.chatLang(ctx, key.Chat, q.From), i18n.PopBadButton), false)
+		h.answer(ctx, q, i18n.T(h.presserLang(ctx, key.Chat, q.From), i18n.PopBadButton), false)
 		return
 	case data.Action == callback.SeatHouse || data.Action == callback.UnseatHouse:
 		h.pressHouse(ctx, u, key, data)
@@ -134,7 +134,7 @@ func (h *Handler) pressTable(ctx context.Context, u botapi.Update, key storage.T
 		// In a private chat, New table opens a solo table, as /newgame.
 		if err := h.solo(ctx, q.Message.Chat, &req); err != nil {
 			fault.Log(ctx, h.log, "new table", key, err)
-			h.answer(ctx, q, i18n.T(h.chatLang(ctx, key.Chat, q.From), i18n.PopError), false)
+			h.answer(ctx, q, i18n.T(h.presserLang(ctx, key.Chat, q.From), i18n.PopError), false)
 			return
 		}
 	}
@@ -142,7 +142,7 @@ func (h *Handler) pressTable(ctx context.Context, u botapi.Update, key storage.T
 	if err == nil && cmd.Kind == game.Open {
 		h.rooms.Notices.Opened(res.View, from, q.Message.Chat)
 	}
-	lang := i18n.For(res.Settings.Language, from.Language)
+	lang := i18n.ForPresser(res.Settings.Language, from.Language)
 	if err != nil {
 		if errors.Is(err, storage.ErrDuplicate) {
 			// Delivered again (after a crash, before its answer): the same
@@ -165,7 +165,7 @@ func (h *Handler) pressTable(ctx context.Context, u botapi.Update, key storage.T
 	}
 	text, alert := render.Toast(lang, cmd, res.Outcome, &res.Table), false
 	if cmd.Kind == game.Open {
-		if why := h.houseAbsent(ctx, res); why != "" {
+		if why := h.houseAbsent(ctx, res, lang); why != "" {
 			text, alert = why, true
 		}
 	}
@@ -250,12 +250,12 @@ func (c *checks) due(key storage.TableKey, gameNo uint64, l i18n.Lang) (string, 
 }
 
 // pressVerify answers the "Check the deck" button: it sends the revealed
-// decks of the game the button names, at most one check per table every
+// decks of the game the button names (in chatLang; the toast is in l), at most one check per table every
 // verifyCooldown. A button naming a game that revealed no deck is forged
 // or stale: it is refused and starts no cooldown, so that nobody can hold
 // up the real button with forged ones.
-func (h *Handler) pressVerify(ctx context.Context, q *tgbotapi.CallbackQuery, key storage.TableKey, thread int, gameNo uint64, l i18n.Lang) {
-	msg, found, err := h.verifyMessage(ctx, key, gameNo, l)
+func (h *Handler) pressVerify(ctx context.Context, q *tgbotapi.CallbackQuery, key storage.TableKey, thread int, gameNo uint64, l, chatLang i18n.Lang) {
+	msg, found, err := h.verifyMessage(ctx, key, gameNo, chatLang)
 	switch {
 	case err != nil:
 		h.answer(ctx, q, "", false)

@@ -147,6 +147,6 @@ func (h *Handler) pressSetting(ctx context.Context, q *tgbotapi.CallbackQuery, k
 		fault.Log(ctx, h.log, "settings", key, err)
 		h.answer(ctx, q, i18n.T(l, i18n.PopError), false)
 	default:
-		h.answer(ctx, q, i18n.T(i18n.OfChat(s.Language), i18n.PopSaved), false)
+		h.answer(ctx, q, i18n.T(l, i18n.PopSaved), false)
 	}
 }

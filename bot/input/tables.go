@@ -31,7 +31,7 @@ func newGame(ctx context.Context, c *command) {
 	case err == nil:
 		c.h.rooms.Notices.Opened(res.View, u, c.m.Chat)
 		c.h.rooms.Tables.Show(res.View)
-		if why := c.h.houseAbsent(ctx, res); why != "" {
+		if why := c.h.houseAbsent(ctx, res, i18n.OfChat(res.Settings.Language)); why != "" {
 			c.say(why)
 		}
 	case errors.Is(err, game.ErrTableOpen):
