@@ -193,8 +193,8 @@ func New(ctx context.Context, cfg Config) (*Bot, error) {
 	})
 	h := host{b}
 	b.send = send.New(api, b.out, h, b.log)
-	b.pace = pace.New(b.store, b.out, b.clock, cfg.Limits, b.log)
 	b.tables = table.New(b.store, b.send, b.clock, b.log, h)
+	b.pace = pace.New(b.store, b.tables, b.out, b.clock, cfg.Limits, b.log)
 	b.notices = notice.New(b.store, b.send, b.clock, b.log, h)
 	b.panels = panel.New(b.store, b.send, b.clock, b.tables)
 	b.input = input.New(b.store, b.store, b.store,

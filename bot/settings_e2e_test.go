@@ -99,5 +99,11 @@ func TestSettingsRowIconsExplainTheRow(t *testing.T) {
 	h.command("Alice", "settings")
 	m = h.botSays("Настройки")
 	a = h.pressRaw("Alice", m.MessageID, settingsInfoButton(t, m, callback.FieldTurn))
-	assert.Equal(t, "Время хода: сколько времени есть у игрока, чтобы сделать ставку, взять карту или остановиться.", a.Text)
+	assert.Equal(t, "Turn time: how long a player has to bet, draw or stand.", a.Text, "an alert speaks its presser's language")
+	hans, err := h.srv.AddMember(h.group.ID, telegramtest.User{FirstName: "Hans", LanguageCode: "de"}, 0)
+	require.NoError(t, err)
+	h.users["Hans"] = hans
+	a = h.pressRaw("Hans", m.MessageID, settingsInfoButton(t, m, callback.FieldTurn))
+	assert.Equal(t, "Время хода: сколько времени есть у игрока, чтобы сделать ставку, взять карту или остановиться.", a.Text,
+		"the chat's language for a presser whose language the bot does not speak")
 }

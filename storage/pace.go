@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"fmt"
@@ -12,7 +13,9 @@ import (
 
 // Pace is what the bot called into its groups lately, kept so that a
 // restarted bot does not spend again a group's budget of calls (Telegram:
-// about 20 a minute) that the process before it spent.
+// about 20 a minute) that the process before it spent, and the version
+// each table message shows, so that a restarted bot redraws only the
+// tables whose message may be behind.
 type Pace struct {
 	// At is when it was saved; Clean, that the bot stopped after saving
 	// it, having called nothing since. When Clean is false the bot may
@@ -21,16 +24,28 @@ type Pace struct {
 	Clean bool
 	// Calls holds each group's recent calls, oldest first.
 	Calls map[int64][]time.Time
+	// Shown holds the version of the table each table message shows, as
+	// its last render that went out drew it. SavePace takes a version 0
+	// as "forget the table" (it closed).
+	Shown map[TableKey]uint64
 }
 
 // keyPaceSaved in the pace bucket holds Pace.At and Pace.Clean; it is not
 // 8 bytes long, so it is no chat's key.
 var keyPaceSaved = []byte("saved")
 
-// SavePace records p in one transaction: At and Clean, and the calls of
-// each group in p.Calls, replacing what the group had (none: removed).
-// Groups whose calls all came before expire are removed, so that the
-// bucket holds only the groups called lately.
+// paceShownPrefix starts the key of a table's shown version in the pace
+// bucket: the prefix and the table's key, 21 bytes, no chat's key.
+var paceShownPrefix = []byte("shown")
+
+// shownKey is the pace bucket's key of the table's shown version.
+func shownKey(k TableKey) []byte { return append(slices.Clone(paceShownPrefix), tableKeyBytes(k)...) }
+
+// SavePace records p in one transaction: At and Clean, the calls of each
+// group in p.Calls, replacing what the group had (none: removed), and the
+// versions in p.Shown (0: removed). Groups whose calls all came before
+// expire are removed, so that the bucket holds only the groups called
+// lately; the shown versions stay until their table closes.
 func (s *Store) SavePace(ctx context.Context, p Pace, expire time.Time) error {
 	return firstErr(s.write(ctx, func(t *txn) error {
 		b := t.tx.Bucket(bucketPace)
@@ -44,6 +59,17 @@ func (s *Store) SavePace(ctx context.Context, p Pace, expire time.Time) error {
 		}
 		for chat, calls := range p.Calls {
 			if err := putPace(b, chat, calls); err != nil {
+				return err
+			}
+		}
+		for key, version := range p.Shown {
+			var err error
+			if version == 0 {
+				err = b.Delete(shownKey(key))
+			} else {
+				err = b.Put(shownKey(key), binary.AppendUvarint([]byte{recordFormat}, version))
+			}
+			if err != nil {
 				return err
 			}
 		}
@@ -115,7 +141,7 @@ func decodePace(v []byte) ([]time.Time, error) {
 func (s *Store) LoadPace(ctx context.Context) (Pace, error) {
 	var p Pace
 	err := s.read(ctx, func(t *txn) error {
-		p = Pace{Calls: make(map[int64][]time.Time)}
+		p = Pace{Calls: make(map[int64][]time.Time), Shown: make(map[TableKey]uint64)}
 		b := t.tx.Bucket(bucketPace)
 		if v := b.Get(keyPaceSaved); v != nil {
 			r := newRecReader(v)
@@ -125,11 +151,18 @@ func (s *Store) LoadPace(ctx context.Context) (Pace, error) {
 			}
 		}
 		return b.ForEach(func(k, v []byte) error {
-			if len(k) != 8 {
-				return nil
-			}
-			if calls, err := decodePace(v); err == nil {
-				p.Calls[getInt(k)] = calls
+			switch {
+			case len(k) == 8:
+				if calls, err := decodePace(v); err == nil {
+					p.Calls[getInt(k)] = calls
+				}
+			case len(k) == len(paceShownPrefix)+16 && bytes.HasPrefix(k, paceShownPrefix):
+				r := newRecReader(v)
+				version := r.uvarint()
+				if r.done() == nil && version != 0 {
+					t := k[len(paceShownPrefix):]
+					p.Shown[TableKey{Chat: getInt(t), Thread: getInt(t[8:])}] = version
+				}
 			}
 			return nil
 		})

@@ -88,3 +88,20 @@ func TestPace(t *testing.T) {
 		assert.True(t, want.Equal(p.Calls[-1][i]), "call %d: %s", i, p.Calls[-1][i])
 	}
 }
+
+// TestPaceShown: the versions the table messages show are saved with the
+// pace and outlive its expiry; a version 0 forgets a table.
+func TestPaceShown(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "db")
+	s := openAt(t, path, Options{NoSync: true})
+	a, b, c := TableKey{Chat: -1}, TableKey{Chat: -1, Thread: 7}, TableKey{Chat: 5}
+	require.NoError(t, s.SavePace(ctx, Pace{At: t0, Shown: map[TableKey]uint64{a: 3, b: 9, c: 12}}, t0))
+	require.NoError(t, s.SavePace(ctx, Pace{At: t0.Add(time.Hour), Shown: map[TableKey]uint64{a: 4, b: 0}}, t0.Add(time.Hour)))
+	require.NoError(t, s.Close())
+
+	s = openAt(t, path, Options{NoSync: true})
+	p, err := s.LoadPace(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, map[TableKey]uint64{a: 4, c: 12}, p.Shown, "a moved on, b forgotten, c kept past the pace's expiry")
+	assert.Empty(t, p.Calls, "no group's calls: the shown versions are none")
+}

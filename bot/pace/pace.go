@@ -4,10 +4,10 @@
 // it bursts past the limit (25 to 47 writes into one group within a
 // minute were seen across restarts). When the outbox paces groups:
 //
-//   - at most every saveEvery, the groups called since are saved with
-//     their calls of the last window (Store.SavePace: one transaction for
-//     all of them, and none while nothing was called), and once more by
-//     Close, after the outbox drained, marked clean;
+//   - at most every saveEvery of the bot's clock, the groups called since
+//     are saved with their calls of the last window (Store.SavePace: one
+//     transaction for all of them, and none while nothing was called), and
+//     once more by Close, after the outbox drained, marked clean;
 //   - Restore loads them into the outbox (outbox.Restore) before anything
 //     is sent, and marks the saved pace unclean at once. After an unclean
 //     stop (a crash), the calls since the last save are unknown: every
@@ -15,7 +15,11 @@
 //     window.
 //
 // The saved calls also tell the renders after a restart which turns the
-// process before showed (Earlier).
+// process before showed (Earlier.Showed). With the calls, the keeper saves
+// the version each table message shows (Renders), so that a restart
+// redraws only the tables whose message may be behind what is stored
+// (Earlier.Current): a redraw to what a message shows already spends one of
+// the group's writes for nothing.
 package pace
 
 import (
@@ -43,24 +47,33 @@ type Store interface {
 	LoadPace(ctx context.Context) (storage.Pace, error)
 }
 
-// Keeper saves the outbox's recent calls into the groups and gives them
-// back to the outbox of the next process. Its methods are safe for
-// concurrent use.
+// Renders tells what the table messages show.
+type Renders interface {
+	// TakeShown returns the version each table message was rendered to
+	// since the last call (0: the table closed, forget it).
+	TakeShown() map[storage.TableKey]uint64
+}
+
+// Keeper saves the outbox's recent calls into the groups and what the
+// table messages show, and gives them back to the next process. Its
+// methods are safe for concurrent use.
 type Keeper struct {
-	store  Store
-	out    *outbox.Outbox
-	clock  clock.Clock
-	limits outbox.Limits
-	log    *slog.Logger
+	store   Store
+	renders Renders
+	out     *outbox.Outbox
+	clock   clock.Clock
+	limits  outbox.Limits
+	log     *slog.Logger
 
 	mu     sync.Mutex
-	stop   context.CancelFunc // stops saving; nil before Restore
+	timer  clock.Timer // the next save; nil before Restore and after Close
 	saving sync.WaitGroup
 }
 
-// New returns a Keeper of out's pace, paced by limits.
-func New(store Store, out *outbox.Outbox, c clock.Clock, limits outbox.Limits, log *slog.Logger) *Keeper {
-	return &Keeper{store: store, out: out, clock: c, limits: limits, log: log}
+// New returns a Keeper of out's pace, paced by limits, and of what renders
+// show.
+func New(store Store, renders Renders, out *outbox.Outbox, c clock.Clock, limits outbox.Limits, log *slog.Logger) *Keeper {
+	return &Keeper{store: store, renders: renders, out: out, clock: c, limits: limits, log: log}
 }
 
 // paced reports whether the outbox paces groups, and so keeps their pace.
@@ -89,7 +102,7 @@ func (k *Keeper) Restore(ctx context.Context) (Earlier, error) {
 		return before, fmt.Errorf("pace: loading the recent calls into the groups: %w", err)
 	}
 	hist := make([]outbox.History, 0, len(p.Calls))
-	before.saved, before.window, before.last = p.At, k.window(), make(map[int64]time.Time, len(p.Calls))
+	before.saved, before.window, before.last, before.shown = p.At, k.window(), make(map[int64]time.Time, len(p.Calls)), p.Shown
 	for chat, calls := range p.Calls {
 		hist = append(hist, outbox.History{Chat: chat, Calls: calls})
 		if len(calls) > 0 {
@@ -104,26 +117,37 @@ func (k *Keeper) Restore(ctx context.Context) (Earlier, error) {
 	if err := k.store.SavePace(ctx, storage.Pace{At: now}, now.Add(-k.window())); err != nil {
 		return before, fmt.Errorf("pace: marking the recent calls unclean: %w", err)
 	}
-	sctx, stop := context.WithCancel(context.WithoutCancel(ctx))
 	k.mu.Lock()
-	k.stop = stop
+	k.timer = k.clock.AfterFunc(saveEvery, func() { k.tick(context.WithoutCancel(ctx)) })
 	k.mu.Unlock()
-	k.saving.Add(1)
-	go func() {
-		defer k.saving.Done()
-		for outbox.Sleep(sctx, saveEvery) {
-			k.save(sctx, false)
-		}
-	}()
 	return before, nil
 }
 
-// save saves the calls into the groups called since the last save; clean
-// (at Close, the outbox drained) saves even when there are none, marking
-// that nothing was called since.
+// tick saves the pace, and sets the next save, on the clock, unless Close
+// came first.
+func (k *Keeper) tick(ctx context.Context) {
+	k.mu.Lock()
+	if k.timer == nil {
+		k.mu.Unlock()
+		return
+	}
+	k.saving.Add(1)
+	k.mu.Unlock()
+	defer k.saving.Done()
+	k.save(ctx, false)
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.timer != nil {
+		k.timer = k.clock.AfterFunc(saveEvery, func() { k.tick(ctx) })
+	}
+}
+
+// save saves the calls into the groups called since the last save, and
+// the tables rendered since; clean (at Close, the outbox drained) saves
+// even when there are none, marking that nothing was called since.
 func (k *Keeper) save(ctx context.Context, clean bool) {
-	hist := k.out.TakeHistory()
-	if len(hist) == 0 && !clean {
+	hist, shown := k.out.TakeHistory(), k.renders.TakeShown()
+	if len(hist) == 0 && len(shown) == 0 && !clean {
 		return
 	}
 	now := k.clock.Now()
@@ -131,7 +155,8 @@ func (k *Keeper) save(ctx context.Context, clean bool) {
 	for _, h := range hist {
 		calls[h.Chat] = h.Calls
 	}
-	if err := k.store.SavePace(ctx, storage.Pace{At: now, Clean: clean, Calls: calls}, now.Add(-k.window())); err != nil {
+	p := storage.Pace{At: now, Clean: clean, Calls: calls, Shown: shown}
+	if err := k.store.SavePace(ctx, p, now.Add(-k.window())); err != nil {
 		k.log.WarnContext(ctx, "saving the recent calls into the groups", "err", err)
 	}
 }
@@ -140,13 +165,13 @@ func (k *Keeper) save(ctx context.Context, clean bool) {
 // drained. It does nothing before Restore, or a second time.
 func (k *Keeper) Close(ctx context.Context) {
 	k.mu.Lock()
-	stop := k.stop
-	k.stop = nil
+	t := k.timer
+	k.timer = nil
 	k.mu.Unlock()
-	if stop == nil {
+	if t == nil {
 		return
 	}
-	stop()
+	t.Stop()
 	k.saving.Wait()
 	k.save(ctx, true)
 }
@@ -162,11 +187,26 @@ type Earlier struct {
 	// before saved.
 	last   map[int64]time.Time
 	window time.Duration
+	// shown holds the version each table message showed, as saved.
+	shown map[storage.TableKey]uint64
+}
+
+// Current reports whether the table's message showed version, as the
+// process before saved it: then it need not be drawn again. False when
+// nothing tells (the pace was not kept, or the table's render was not
+// saved before a crash).
+func (e Earlier) Current(key storage.TableKey, version uint64) bool {
+	v, ok := e.shown[key]
+	return ok && v == version
 }
 
 // Started reports whether the start was recorded: the zero Earlier is
 // none.
 func (e Earlier) Started() bool { return !e.start.IsZero() }
+
+// Kept reports whether the pace is kept (the outbox paces groups): then
+// the keeper saves what the table messages show (Renders).
+func (e Earlier) Kept() bool { return e.window > 0 }
 
 // Showed reports whether the process before may have shown, in the chat,
 // a turn that began at started, before this start: a call into the chat

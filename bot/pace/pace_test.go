@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/twentyone-bot/twentyone/storage"
 )
 
 // TestEarlierShowed: what a start knows of the turns the process before
@@ -38,4 +40,15 @@ func TestEarlierShowed(t *testing.T) {
 			assert.Equal(t, tt.want, tt.e.Showed(tt.chat, tt.started))
 		})
 	}
+}
+
+// TestEarlierCurrent: a table message is current when the version saved
+// as shown is the table's; nothing saved tells nothing.
+func TestEarlierCurrent(t *testing.T) {
+	a, b := storage.TableKey{Chat: -1}, storage.TableKey{Chat: -1, Thread: 4}
+	e := Earlier{shown: map[storage.TableKey]uint64{a: 7}}
+	assert.True(t, e.Current(a, 7))
+	assert.False(t, e.Current(a, 8), "moved on since")
+	assert.False(t, e.Current(b, 7), "another table")
+	assert.False(t, Earlier{}.Current(a, 7), "nothing saved")
 }

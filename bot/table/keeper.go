@@ -191,9 +191,11 @@ func (k *Keeper) Start(ctx context.Context, earlier pace.Earlier, grace time.Dur
 // Started reports whether Start ran.
 func (k *Keeper) Started() bool { return k.msgs.started() }
 
-// Restore shows a table Start returned again. The house setting may have
-// been turned off just before a crash, with the house still seated: it
-// stands up.
+// Restore shows a table Start returned again, unless its message shows
+// the stored table already (pace.Earlier.Current): then only its timers
+// are armed and the old messages it is to retire retired. The house
+// setting may have been turned off just before a crash, with the house
+// still seated: it stands up.
 func (k *Keeper) Restore(ctx context.Context, key storage.TableKey) {
 	v, err := k.store.View(ctx, key)
 	if err != nil {
@@ -201,8 +203,18 @@ func (k *Keeper) Restore(ctx context.Context, key storage.TableKey) {
 		return
 	}
 	v, _ = k.houseStandsUp(ctx, v)
-	k.Show(v)
+	if !k.msgs.current(key, v.Table.Version()) || retiring(v, v.MessageID) {
+		k.Show(v)
+		return
+	}
+	k.arm(v)
+	k.host.Shown(v)
+	k.msgs.retire(v)
 }
+
+// TakeShown returns the version each table message was rendered to since
+// the last call (0: the table closed): for pace.Keeper to save.
+func (k *Keeper) TakeShown() map[storage.TableKey]uint64 { return k.msgs.takeDrawn() }
 
 // Release ends the hold Start put on the deadlines: those it held fire
 // now.

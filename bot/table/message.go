@@ -43,6 +43,9 @@ type messages struct {
 	ids     map[storage.TableKey]int // the message of each open table shown
 	renders map[storage.TableKey]*renderState
 	earlier pace.Earlier
+	// drawn holds the version each table message was rendered to since
+	// takeDrawn last took them (0: the table closed).
+	drawn map[storage.TableKey]uint64
 }
 
 // shownLate is how long a turn's clock may run before the turn is shown:
@@ -63,7 +66,8 @@ type renderState struct {
 }
 
 func newMessages(k *Keeper) *messages {
-	return &messages{k: k, ids: make(map[storage.TableKey]int), renders: make(map[storage.TableKey]*renderState)}
+	return &messages{k: k, ids: make(map[storage.TableKey]int), renders: make(map[storage.TableKey]*renderState),
+		drawn: make(map[storage.TableKey]uint64)}
 }
 
 // setEarlier records what the start knows of the calls before it.
@@ -101,6 +105,28 @@ func (m *messages) show(v storage.View) {
 		m.state(key).queued = was
 		m.mu.Unlock()
 	}
+}
+
+// takeDrawn returns the version each table message was rendered to since
+// the last call (0: the table closed).
+func (m *messages) takeDrawn() map[storage.TableKey]uint64 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.drawn) == 0 {
+		return nil
+	}
+	d := m.drawn
+	m.drawn = make(map[storage.TableKey]uint64)
+	return d
+}
+
+// current reports whether the table's message shows version, as the
+// process before saved (pace.Earlier.Current), and no render of this
+// process went out since.
+func (m *messages) current(key storage.TableKey, version uint64) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.earlier.Current(key, version)
 }
 
 // state returns the table's renderState, made if it has none; m.mu is held.
@@ -150,6 +176,12 @@ func (m *messages) renderNewest(ctx context.Context, key storage.TableKey) error
 		rs.queued = true // the outbox calls it again
 	case err == nil && read:
 		rs.out, rs.turn = true, v.Table.TurnStarted()
+		if m.earlier.Kept() {
+			m.drawn[key] = v.Table.Version()
+			if v.Table.Phase() == game.Closed {
+				m.drawn[key] = 0
+			}
+		}
 	}
 	if err == nil && read && v.Table.Phase() == game.Closed && !rs.queued {
 		delete(m.renders, key)
