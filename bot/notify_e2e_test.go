@@ -115,6 +115,7 @@ func TestNotifyThroughTheDeepLink(t *testing.T) {
 	require.NoError(t, err)
 	h.privately("Bob", start.MessageID, "Done: I'll write to you here when a table opens in", "Game night")
 	assert.Equal(t, []int64{h.group.ID}, h.follows("Bob"))
+	h.messageGone(m.MessageID) // the prompt has done its job: no button stays in the group
 	again, err := h.srv.OpenLink(h.user("Bob").ID, link)
 	require.NoError(t, err)
 	h.privately("Bob", again.MessageID, "You already follow", "Game night")

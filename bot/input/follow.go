@@ -4,16 +4,20 @@ import (
 	"context"
 	"errors"
 	"strconv"
+	"time"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
 	"github.com/twentyone-bot/twentyone/bot/botapi"
 	"github.com/twentyone-bot/twentyone/bot/callback"
+	"github.com/twentyone-bot/twentyone/bot/clock"
+	"github.com/twentyone-bot/twentyone/bot/expiring"
 	"github.com/twentyone-bot/twentyone/bot/fault"
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/bot/notice"
 	"github.com/twentyone-bot/twentyone/bot/outbox"
 	"github.com/twentyone-bot/twentyone/bot/render"
+	"github.com/twentyone-bot/twentyone/bot/send"
 	"github.com/twentyone-bot/twentyone/game"
 	"github.com/twentyone-bot/twentyone/storage"
 )
@@ -45,10 +49,13 @@ func notify(ctx context.Context, c *command) {
 	switch {
 	case err == nil:
 		c.sayMessage(render.NotifyToggled(u.Name, on, c.lang))
+		c.h.prompts.used(c.m.Chat.ID, int64(u.ID))
 	case errors.Is(err, storage.ErrDuplicate):
 		// Delivered again: toggled and answered the first time.
 	case errors.Is(err, storage.ErrNoPrivateChat):
-		c.sayMessage(render.NotifyStartFirst(u.Name, notice.FollowLink(c.h.self().UserName, c.m.Chat.ID), c.lang))
+		chat, user := c.m.Chat.ID, int64(u.ID)
+		c.sayMessageThen(render.NotifyStartFirst(u.Name, notice.FollowLink(c.h.self().UserName, chat), c.lang),
+			func(_ context.Context, id int) { c.h.prompts.sent(chat, user, id) })
 	case errors.Is(err, storage.ErrTooManyFollows):
 		c.sayMessage(render.NotifyTooMany(c.lang))
 	default:
@@ -94,6 +101,7 @@ func followFromLink(ctx context.Context, c *command) {
 	switch {
 	case err == nil:
 		c.sayMessage(render.Followed(title, already, c.lang))
+		c.h.prompts.used(chat, int64(u.ID))
 	case errors.Is(err, storage.ErrTooManyFollows):
 		c.sayMessage(render.NotifyTooMany(c.lang))
 	default:
@@ -225,4 +233,49 @@ func (h *Handler) startedPrivate(ctx context.Context, from *tgbotapi.User) {
 	if err := h.follows.StartedPrivate(ctx, botapi.User(from), h.clock.Now()); err != nil {
 		fault.Log(ctx, h.log, "private chat", storage.TableKey{Chat: from.ID}, err)
 	}
+}
+
+// prompts remembers the "start me in private" prompts the bot sent into
+// groups (render.NotifyStartFirst, with the deep link's button), so that
+// once used (the user followed the group, from the link or with /notify
+// again) the prompt is deleted: its button has done its job, and the
+// group need not keep it. A prompt forgotten (the bot restarted, or it is
+// older than a bot may delete) stays.
+type prompts struct {
+	send *send.Sender
+	ids  *expiring.Cache[promptKey, int]
+}
+
+type promptKey struct{ chat, user int64 }
+
+// The bounds of prompts: a bot deletes its messages only within 48 hours
+// of sending them.
+const (
+	promptsKept = 47 * time.Hour
+	promptsMost = 10_000
+)
+
+func newPrompts(s *send.Sender, c clock.Clock) *prompts {
+	return &prompts{send: s, ids: expiring.New[promptKey, int](promptsMost, promptsKept, c)}
+}
+
+// sent records the user's prompt in the group, message id (a newer one
+// replaces an older, which stays).
+func (p *prompts) sent(chat, user int64, id int) { p.ids.Add(promptKey{chat, user}, id) }
+
+// used deletes the user's prompt in the group, if one is remembered.
+func (p *prompts) used(chat, user int64) {
+	k := promptKey{chat, user}
+	id, ok := p.ids.Get(k)
+	if !ok {
+		return
+	}
+	p.ids.Remove(k)
+	p.send.Enqueue(outbox.Op{Chat: chat, Class: outbox.Retire, Slot: "prompt:" + strconv.Itoa(id), Do: func(ctx context.Context) error {
+		err := p.send.API().Delete(ctx, chat, id)
+		if errors.Is(err, botapi.ErrGone) || errors.Is(err, botapi.ErrCannotDelete) {
+			err = nil // gone already, or too old: nothing to do
+		}
+		return p.send.Settle(chat, err)
+	}})
 }

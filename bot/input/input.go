@@ -100,6 +100,7 @@ type Handler struct {
 	admins  *admins
 	presses *presses
 	checks  *checks
+	prompts *prompts
 }
 
 // New returns a Handler on the stores, acting through rooms.
@@ -107,6 +108,7 @@ func New(tables TableStore, chips ChipStore, follows FollowStore, rooms Rooms, c
 	h := &Handler{tables: tables, chips: chips, follows: follows, rooms: rooms, clock: c, log: log, opts: opts,
 		owners: make(map[int64]bool), quota: newQuota(c), presses: newPresses(c), checks: newChecks(c)}
 	h.admins = newAdmins(rooms.Send.API(), c, opts.AdminTTL)
+	h.prompts = newPrompts(rooms.Send, c)
 	for _, id := range opts.Owners {
 		h.owners[id] = true
 	}
@@ -114,9 +116,10 @@ func New(tables TableStore, chips ChipStore, follows FollowStore, rooms Rooms, c
 }
 
 // Footprint returns how many entries the handler's caches hold: the reply
-// quota, the admins asked about, the last presses, the deck checks sent.
+// quota, the admins asked about, the last presses, the deck checks sent,
+// the prompts to start the bot in private.
 func (h *Handler) Footprint() int {
-	return h.quota.users.Len() + h.admins.known.Len() + h.presses.last.Len() + h.checks.sent.Len()
+	return h.quota.users.Len() + h.admins.known.Len() + h.presses.last.Len() + h.checks.sent.Len() + h.prompts.ids.Len()
 }
 
 // self returns the bot's own user.
