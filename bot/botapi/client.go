@@ -200,21 +200,34 @@ func text(p tgbotapi.Params, m render.Message) {
 	}
 }
 
+// button is an InlineKeyboardButton as the bot sends it: tgbotapi v5.5.1
+// has no field for style (Bot API 9.4).
+type button struct {
+	Text         string `json:"text"`
+	CallbackData string `json:"callback_data,omitempty"`
+	URL          string `json:"url,omitempty"`
+	Style        string `json:"style,omitempty"`
+}
+
+// keyboardJSON returns the reply_markup of an inline keyboard; false for
+// none. A button is a URL button when it has a URL, else a callback one.
 func keyboardJSON(kb [][]render.Button) (string, bool) {
 	if len(kb) == 0 {
 		return "", false
 	}
-	rows := make([][]tgbotapi.InlineKeyboardButton, len(kb))
+	rows := make([][]button, len(kb))
 	for i, row := range kb {
 		for _, b := range row {
-			btn := tgbotapi.NewInlineKeyboardButtonData(b.Text, b.Data)
+			btn := button{Text: b.Text, CallbackData: b.Data, Style: string(b.Style)}
 			if b.URL != "" {
-				btn = tgbotapi.NewInlineKeyboardButtonURL(b.Text, b.URL)
+				btn.CallbackData, btn.URL = "", b.URL
 			}
 			rows[i] = append(rows[i], btn)
 		}
 	}
-	data, err := json.Marshal(tgbotapi.NewInlineKeyboardMarkup(rows...))
+	data, err := json.Marshal(struct {
+		InlineKeyboard [][]button `json:"inline_keyboard"`
+	}{rows})
 	if err != nil {
 		return "", false
 	}

@@ -189,3 +189,23 @@ func TestScrub(t *testing.T) {
 	}
 	assert.Nil(t, botapi.Scrub(nil, secret))
 }
+
+// TestButtonsAsSent: a keyboard goes with each button's action and style,
+// as the server stores it.
+func TestButtonsAsSent(t *testing.T) {
+	c, srv := newClient(t)
+	group := srv.NewGroup("Game night", srv.AddUser(telegramtest.User{FirstName: "Alice"}))
+	m := render.Message{Text: "Your move", Keyboard: [][]render.Button{
+		{{Text: "Hit", Data: "h:3", Style: render.Primary}, {Text: "Stand", Data: "s:3"}},
+		{{Text: "Rules", URL: "https://t.me/telegramtest_bot", Style: render.Success}},
+	}}
+	id, err := c.Send(context.Background(), group.ID, 0, m, 0)
+	require.NoError(t, err)
+	got, ok := srv.Message(group.ID, id)
+	require.True(t, ok)
+	require.NotNil(t, got.ReplyMarkup)
+	assert.Equal(t, [][]telegramtest.InlineKeyboardButton{
+		{{Text: "Hit", CallbackData: "h:3", Style: "primary"}, {Text: "Stand", CallbackData: "s:3"}},
+		{{Text: "Rules", URL: "https://t.me/telegramtest_bot", Style: "success"}},
+	}, got.ReplyMarkup.InlineKeyboard)
+}

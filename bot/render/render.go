@@ -25,7 +25,24 @@ type Button struct {
 	Data string
 	// URL is the link the button opens.
 	URL string
+	// Style colours the button (Bot API 9.4): the move a player is most
+	// likely to look for. Its label must mean the same without the colour.
+	Style Style
 }
+
+// Style is a button's colour, as the Bot API names it; "" for the app's
+// own.
+type Style string
+
+// The styles the Bot API takes (any other is refused).
+const (
+	// Primary is blue: the main move of the moment.
+	Primary Style = "primary"
+	// Success is green: a positive move.
+	Success Style = "success"
+	// Danger is red: a move that costs or ends something.
+	Danger Style = "danger"
+)
 
 // Message is a message to send or edit to.
 type Message struct {

@@ -103,6 +103,13 @@ func parseInlineButton(raw json.RawMessage) (InlineKeyboardButton, *apiError) {
 		return InlineKeyboardButton{}, badRequest("BUTTON_TEXT_INVALID")
 	}
 	b := InlineKeyboardButton{Text: text}
+	style, _, err := stringField("style")
+	if err != nil {
+		return InlineKeyboardButton{}, err
+	}
+	if b.Style, err = buttonStyle(style); err != nil {
+		return InlineKeyboardButton{}, err
+	}
 	actions, other := 0, ""
 	for _, name := range inlineActions {
 		v, present := fields[name]
@@ -148,6 +155,21 @@ func parseInlineButton(raw json.RawMessage) (InlineKeyboardButton, *apiError) {
 		return InlineKeyboardButton{}, notModelled("inline keyboard button with " + other)
 	}
 	return b, nil
+}
+
+// buttonStyle reads a button's style as the official server does
+// (Client.cpp, Client::get_button_style, read after the text and before
+// the action): case-insensitive, "" and "default" for none, else one of
+// primary, danger and success; any other is "invalid button style
+// specified". The server answers with the style in lower case.
+func buttonStyle(s string) (string, *apiError) {
+	switch s = strings.ToLower(s); s {
+	case "", "default":
+		return "", nil
+	case "primary", "danger", "success":
+		return s, nil
+	}
+	return "", buttonError("invalid button style specified")
 }
 
 // buttonURLSchemes are the schemes a URL button may open: the web and

@@ -113,6 +113,9 @@ type InlineKeyboardButton struct {
 	Text         string `json:"text"`
 	CallbackData string `json:"callback_data,omitempty"`
 	URL          string `json:"url,omitempty"`
+	// Style is the button's colour (Bot API 9.4): "primary" (blue),
+	// "success" (green) or "danger" (red); "" for the app's own.
+	Style string `json:"style,omitempty"`
 }
 
 // ForumTopicCreated is the service content of the message that opens a forum topic.
