@@ -17,6 +17,18 @@ type Update struct {
 	// Thread is the forum topic of the message (or of the pressed
 	// message), 0 outside topics.
 	Thread int
+	// Guest is a guest message (Bot API 10.0, guest mode): a message that
+	// mentions the bot in a chat it is not in, to answer once with
+	// answerGuestQuery. tgbotapi v5.5.1 does not know it.
+	Guest *Guest
+}
+
+// Guest is a guest message: the message that mentions the bot, and the id
+// of the query its answer answers.
+type Guest struct {
+	Message *tgbotapi.Message
+	// QueryID is the message's guest_query_id.
+	QueryID string
 }
 
 // topicFields are the fields of a message read from the raw update.
@@ -60,9 +72,16 @@ func Decode(raw []byte) (Update, error) {
 		CallbackQuery *struct {
 			Message *topicFields `json:"message"`
 		} `json:"callback_query"`
+		GuestMessage *struct {
+			tgbotapi.Message
+			GuestQueryID string `json:"guest_query_id"`
+		} `json:"guest_message"`
 	}
 	if err := json.Unmarshal(raw, &extra); err != nil {
 		return u, fmt.Errorf("decoding an update: %w", err)
+	}
+	if g := extra.GuestMessage; g != nil {
+		u.Guest = &Guest{Message: &g.Message, QueryID: g.GuestQueryID}
 	}
 	switch {
 	case extra.Message != nil:
@@ -91,15 +110,26 @@ func UpdateID(raw []byte) (int, error) {
 	return *id.UpdateID, nil
 }
 
-// Chat returns the chat the update belongs to, 0 when none.
+// Chat returns the chat the update belongs to, by which its handling is
+// ordered with the chat's others, 0 when none: for a press on an inline
+// message, its chat's InlineChat; for an inline query or a chosen result,
+// which name no chat, the user's.
 func (u *Update) Chat() int64 {
 	switch {
 	case u.Message != nil && u.Message.Chat != nil:
 		return u.Message.Chat.ID
 	case u.CallbackQuery != nil && u.CallbackQuery.Message != nil && u.CallbackQuery.Message.Chat != nil:
 		return u.CallbackQuery.Message.Chat.ID
+	case u.CallbackQuery != nil && u.CallbackQuery.InlineMessageID != "" && u.CallbackQuery.ChatInstance != "":
+		return InlineChat(u.CallbackQuery.ChatInstance)
 	case u.MyChatMember != nil:
 		return u.MyChatMember.Chat.ID
+	case u.Guest != nil && u.Guest.Message.Chat != nil:
+		return u.Guest.Message.Chat.ID
+	case u.InlineQuery != nil && u.InlineQuery.From != nil:
+		return u.InlineQuery.From.ID
+	case u.ChosenInlineResult != nil && u.ChosenInlineResult.From != nil:
+		return u.ChosenInlineResult.From.ID
 	}
 	return 0
 }
@@ -124,8 +154,12 @@ func (u *Update) Kind() string {
 		return "chat_member"
 	case u.ChatJoinRequest != nil:
 		return "chat_join_request"
-	case u.InlineQuery != nil, u.ChosenInlineResult != nil:
+	case u.InlineQuery != nil:
 		return "inline_query"
+	case u.ChosenInlineResult != nil:
+		return "chosen_inline_result"
+	case u.Guest != nil:
+		return "guest_message"
 	case u.ShippingQuery != nil, u.PreCheckoutQuery != nil:
 		return "payment"
 	case u.Poll != nil, u.PollAnswer != nil:
