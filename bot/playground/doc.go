@@ -24,13 +24,17 @@
 //	                                    members and the private chats with the bot, the
 //	                                    bot's command menus
 //	GET  /api/chats/{chat}/messages     a chat and its messages (edits applied)
-//	POST /api/chats/{chat}/messages     {"from": user, "text": "/newgame"}: send as a user
+//	POST /api/chats/{chat}/messages     {"from": user, "text": "/newgame"}: send as a user;
+//	                                    with "reply_to_message_id": 5, in reply to that
+//	                                    message (the bot gets reply_to_message, with its
+//	                                    sender, as from Telegram)
 //	POST /api/chats/{chat}/press        {"from": user, "message_id": 5, "data": "j:2"}:
 //	                                    press a button; answers {"answer": {...}} once
 //	                                    the bot answered (or "answered": false)
 //	POST /api/users                     {"first_name": "Eve", "language_code": "en",
 //	                                    "chats": [-4000000001]}: add a user to groups
-//	                                    (all of them when chats is absent)
+//	                                    (all of them when chats is absent); the language
+//	                                    is en, ru or uk, the bot's languages
 //	POST /api/links                     {"from": user, "url": "https://t.me/<bot>?start=x"}:
 //	                                    tap the bot's deep link: the user's private chat
 //	                                    with the bot (a chat of /api/state once it exists)
