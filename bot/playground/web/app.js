@@ -105,7 +105,10 @@
     return d.toLocaleDateString([], { month: 'long', day: 'numeric' });
   }
   function me() { return S.users.get(S.me); }
-  function myLang() { const u = me(); return u && u.language_code === 'ru' ? 'ru' : ''; }
+  // The bot's languages, which a player may speak.
+  const LANGS = { en: 'English', ru: 'Русский', uk: 'Українська' };
+  function langOf(u) { return u && Object.hasOwn(LANGS, u.language_code) ? u.language_code : 'en'; }
+  function myLang() { return langOf(me()); }
   function visibleChats() {
     return S.chatOrder.map((id) => S.chats.get(id)).filter((c) => c && c.info.members.includes(S.me));
   }
@@ -235,10 +238,12 @@
       case 'date_time': {
         // Telegram's clients write the time in the reader's own zone and
         // language, in place of the text (a fallback for old clients).
-        const shown = formatDateTime(e.unix_time, e.date_time_format || '');
+        const format = e.date_time_format || '';
+        const shown = formatDateTime(e.unix_time, format, myLang());
         if (shown === null) return one(el('span'));
         const s = el('span', 'date-time', shown);
         s.dataset.unixTime = String(e.unix_time);
+        s.dataset.format = format;
         s.title = covered;
         return { outer: s, body: el('span') }; // the text inside is not shown
       }
@@ -254,30 +259,45 @@
     }
   }
 
-  // formatDateTime writes a date_time entity's time as a client does, in
-  // the browser's time zone: format "r" relative ("in 40 seconds"), else
-  // "w" the weekday, "d"/"D" a short/long date, "t"/"T" the time without
-  // or with seconds; null for an empty format (the text shows as it is).
-  function formatDateTime(unix, format) {
+  // formatDateTime writes a date_time entity's time as a Telegram client
+  // does (messageEntityFormattedDate, core.telegram.org): in the reader's
+  // language lang and the browser's time zone, "r" relative to now ("in 40
+  // seconds", and nothing else), else the parts the format names, in this
+  // order: "w" the day of the week, "t"/"T" the time without or with
+  // seconds, "d" a short date (month and day, and the year when it is not
+  // this one) or "D" a long one (always with the year). null for an empty
+  // format: the text shows as it is.
+  function formatDateTime(unix, format, lang) {
     if (!Number.isInteger(unix) || unix <= 0 || format === '') return null;
     const at = new Date(unix * 1000);
     if (format === 'r') {
       const secs = Math.round((at.getTime() - Date.now()) / 1000);
-      const rtf = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+      const rtf = new Intl.RelativeTimeFormat(lang, { numeric: 'auto' });
       if (Math.abs(secs) < 60) return rtf.format(secs, 'second');
       if (Math.abs(secs) < 3600) return rtf.format(Math.round(secs / 60), 'minute');
       if (Math.abs(secs) < 86400) return rtf.format(Math.round(secs / 3600), 'hour');
       return rtf.format(Math.round(secs / 86400), 'day');
     }
+    const part = (opts) => new Intl.DateTimeFormat(lang, opts).format(at);
     const parts = [];
-    const date = {};
-    if (format.includes('w')) date.weekday = 'long';
-    if (format.includes('d')) Object.assign(date, { year: 'numeric', month: '2-digit', day: '2-digit' });
-    if (format.includes('D')) Object.assign(date, { year: 'numeric', month: 'long', day: 'numeric' });
-    if (Object.keys(date).length) parts.push(at.toLocaleDateString(undefined, date));
-    if (format.includes('t')) parts.push(at.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' }));
-    else if (format.includes('T')) parts.push(at.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' }));
-    return parts.join(' ');
+    if (format.includes('w')) parts.push(part({ weekday: 'long' }));
+    if (format.includes('t')) parts.push(part({ timeStyle: 'short' }));
+    else if (format.includes('T')) parts.push(part({ timeStyle: 'medium' }));
+    if (format.includes('d')) {
+      const thisYear = at.getFullYear() === new Date().getFullYear();
+      parts.push(part({ month: 'numeric', day: 'numeric', year: thisYear ? undefined : '2-digit' }));
+    } else if (format.includes('D')) {
+      parts.push(part({ dateStyle: 'long' }));
+    }
+    return parts.join(', ');
+  }
+
+  // tickRelative rewrites the relative times shown, as time passes.
+  function tickRelative() {
+    for (const s of document.querySelectorAll('#messages-inner .date-time[data-format="r"]')) {
+      const shown = formatDateTime(Number(s.dataset.unixTime), 'r', myLang());
+      if (shown !== null && s.textContent !== shown) s.textContent = shown;
+    }
   }
 
   // ---------- state ----------
@@ -462,12 +482,13 @@
       const key = JSON.stringify([u.first_name, u.last_name, u.username, u.language_code]);
       let n = userNodes.get(uid);
       if (!n || n.key !== key) {
-        const title = `${fullName(u)}${u.username ? ' · @' + u.username : ''} · ${u.language_code === 'ru' ? 'Русский' : 'English'}`;
+        const lang = langOf(u);
+        const title = `${fullName(u)}${u.username ? ' · @' + u.username : ''} · ${LANGS[lang]}`;
         const b = el('button', 'user');
         const av = avatar(u);
-        if (u.language_code === 'ru') av.append(el('span', 'lang', 'ru'));
+        if (lang !== 'en') av.append(el('span', 'lang', lang));
         b.append(av, el('span', 'user-name', u.first_name));
-        const item = el('button', 'who-item', avatar(u), el('span', 'who-name', fullName(u) + (u.language_code === 'ru' ? ' · ru' : '')));
+        const item = el('button', 'who-item', avatar(u), el('span', 'who-name', fullName(u) + (lang !== 'en' ? ' · ' + lang : '')));
         for (const x of [b, item]) {
           x.type = 'button';
           x.title = title;
@@ -947,6 +968,7 @@
     document.addEventListener('keydown', (ev) => {
       if (ev.key === 'Escape') hideWho();
     });
+    setInterval(tickRelative, 1000);
     $('back').addEventListener('click', () => {
       document.body.classList.remove('show-chat');
       document.body.classList.add('show-list');
