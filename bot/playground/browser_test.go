@@ -513,6 +513,14 @@ func TestBrowserGame(t *testing.T) {
 		assert.Equal(t, stored[name], acc.Balance, name)
 	}
 
+	// Alice asks for Bob's stats, in reply to his message.
+	b.as(ctx, "Alice")
+	deal := eval[int](ctx, b, `Number([...document.querySelectorAll('#messages-inner .row[data-from]')].find(r => r.querySelector('.text').textContent === 'Deal me in!').dataset.messageId)`)
+	b.replyTo(ctx, deal, "Bob")
+	b.send(ctx, "/stats")
+	stats := b.repliedAnswer(ctx, deal)
+	assert.True(t, strings.HasPrefix(stats, "📊 Bob\nGames: 1 "), "Bob's stats: %q", stats)
+
 	// "Office" has a table and chips of its own; a join refused there comes
 	// as an alert.
 	b.as(ctx, "Bob")
@@ -546,8 +554,7 @@ func TestBrowserGame(t *testing.T) {
 	// A phone-sized window: the chat fits, nothing scrolls sideways.
 	b.run(ctx, "a phone-sized window", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(3), chromedp.EmulateMobile))
 	b.openChatOnPhone(ctx, night.ID)
-	overflow := eval[int](ctx, b, `document.documentElement.scrollWidth - window.innerWidth`)
-	assert.LessOrEqual(t, overflow, 0, "no horizontal scrolling on a phone")
+	b.chatFits(ctx, "the chat on a phone")
 	b.waitFor(ctx, "the table's buttons on screen", `(() => { const k = (`+tableRowJS+`).querySelector('.kb').getBoundingClientRect(); return k.left >= 0 && k.right <= window.innerWidth })()`)
 	b.screenshot(ctx, "playground-phone-chat.png")
 

@@ -6,8 +6,12 @@
 // The page is served by the binary itself (go:embed, no CDN, no build step).
 // It shows the bot's messages with their inline keyboards, edits them in
 // place as Telegram does, shows callback answers as toasts (show_alert ones
-// as a modal), and lets you type commands and press buttons as any of the
-// seeded users, or one you add. Changes arrive live over server-sent events.
+// as a modal), and lets you type commands, press buttons and reply to a
+// message (a double click, the Reply beside it, or its menu: a right click,
+// a tap on a phone) as any of the seeded users, or one you add. It writes a
+// date_time entity as a client does, in the reader's language and time
+// zone. On a phone's screen the chat list and the chat are two views, as
+// in Telegram's apps. Changes arrive live over server-sent events.
 //
 // Options.Paced puts the server and the bot under Telegram's rate limits,
 // so that a person feels the speed of a real group; by default nothing is
