@@ -120,14 +120,30 @@ func TestStateAndMessages(t *testing.T) {
 	assert.True(t, msgs.Messages[1].FromBot)
 }
 
-func TestSendAndPress(t *testing.T) {
+// nightFixture is a playground for a test in "Game night".
+type nightFixture struct {
+	pg         *playground.Playground
+	ctx        context.Context // for waiting on the bot, until the test ends
+	night      telegramtest.Chat
+	alice, bob telegramtest.User
+	base       string // the group's API, /api/chats/{night}
+}
+
+// gameNight starts a playground for a test in "Game night", as Alice and
+// Bob.
+func gameNight(t *testing.T) nightFixture {
+	t.Helper()
 	pg := startPlayground(t, playground.Options{})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
+	t.Cleanup(cancel)
 	night := pg.Groups()[0]
 	users := pg.Server().Users()
-	alice, bob := users[0], users[1]
-	base := pg.URL() + "/api/chats/" + itoa(night.ID)
+	return nightFixture{pg: pg, ctx: ctx, night: night, alice: users[0], bob: users[1], base: pg.URL() + "/api/chats/" + itoa(night.ID)}
+}
+
+func TestSendAndPress(t *testing.T) {
+	f := gameNight(t)
+	pg, ctx, night, alice, bob, base := f.pg, f.ctx, f.night, f.alice, f.bob, f.base
 
 	var sent telegramtest.ChatMessage
 	require.Equal(t, http.StatusOK, call(t, "POST", base+"/messages", map[string]any{"from": alice.ID, "text": "/newgame"}, &sent))
@@ -283,13 +299,8 @@ func TestAddUser(t *testing.T) {
 // sends it to the bot; and the bot reads it: /stats in reply to Bob's
 // message is about Bob, not about Alice who sent it.
 func TestReply(t *testing.T) {
-	pg := startPlayground(t, playground.Options{})
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	night := pg.Groups()[0]
-	users := pg.Server().Users()
-	alice, bob := users[0], users[1]
-	base := pg.URL() + "/api/chats/" + itoa(night.ID)
+	f := gameNight(t)
+	pg, ctx, night, alice, bob, base := f.pg, f.ctx, f.night, f.alice, f.bob, f.base
 
 	var said telegramtest.ChatMessage
 	require.Equal(t, http.StatusOK, call(t, "POST", base+"/messages", map[string]any{"from": bob.ID, "text": "Deal me in!"}, &said))
@@ -535,13 +546,8 @@ func TestPaced(t *testing.T) {
 // the bot's name, for that user only; a table opened in the group they
 // follow reaches them there. Another link is refused.
 func TestDeepLink(t *testing.T) {
-	pg := startPlayground(t, playground.Options{})
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	night := pg.Groups()[0]
-	users := pg.Server().Users()
-	alice, bob := users[0], users[1]
-	base := pg.URL() + "/api/chats/" + itoa(night.ID)
+	f := gameNight(t)
+	pg, ctx, night, alice, bob, base := f.pg, f.ctx, f.night, f.alice, f.bob, f.base
 	require.Equal(t, http.StatusOK, call(t, "POST", base+"/messages", map[string]any{"from": bob.ID, "text": "/notify"}, nil))
 	answer, err := pg.Server().WaitForBotMessage(ctx, night.ID, telegramtest.TextContains("started me in a private chat"))
 	require.NoError(t, err)
