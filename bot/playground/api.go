@@ -201,6 +201,8 @@ func (p *Playground) getMessages(w http.ResponseWriter, r *http.Request) {
 type sendRequest struct {
 	From int64  `json:"from"`
 	Text string `json:"text"`
+	// ReplyTo is the id of the message replied to; 0 is none.
+	ReplyTo int `json:"reply_to_message_id"`
 }
 
 func (p *Playground) postMessage(w http.ResponseWriter, r *http.Request) {
@@ -219,7 +221,10 @@ func (p *Playground) postMessage(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "the text is empty")
 		return
 	}
-	m, err := p.srv.Post(telegramtest.Post{ChatID: chat.ID, From: req.From, Text: req.Text})
+	if req.ReplyTo != 0 && !p.messageArg(w, chat.ID, req.ReplyTo, " to reply to") {
+		return
+	}
+	m, err := p.srv.Post(telegramtest.Post{ChatID: chat.ID, From: req.From, Text: req.Text, ReplyTo: req.ReplyTo})
 	if err != nil {
 		p.worldError(w, err)
 		return
@@ -257,8 +262,7 @@ func (p *Playground) postPress(w http.ResponseWriter, r *http.Request) {
 	if _, ok := p.userArg(w, req.From); !ok {
 		return
 	}
-	if _, found := p.srv.Message(chat.ID, req.MessageID); !found {
-		writeError(w, http.StatusBadRequest, fmt.Sprintf("chat %d has no message %d", chat.ID, req.MessageID))
+	if !p.messageArg(w, chat.ID, req.MessageID, "") {
 		return
 	}
 	if req.Data == "" || len(req.Data) > maxCallbackData {
@@ -351,9 +355,9 @@ func (p *Playground) postUser(w http.ResponseWriter, r *http.Request) {
 	switch req.LanguageCode {
 	case "":
 		req.LanguageCode = "en"
-	case "en", "ru":
+	case "en", "ru", "uk":
 	default:
-		writeError(w, http.StatusBadRequest, fmt.Sprintf("language_code must be en or ru, not %q", req.LanguageCode))
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("language_code must be en, ru or uk, not %q", req.LanguageCode))
 		return
 	}
 	var chats []int64
@@ -417,6 +421,16 @@ func (p *Playground) chatArg(w http.ResponseWriter, r *http.Request) (telegramte
 		return telegramtest.Chat{}, false
 	}
 	return c, true
+}
+
+// messageArg checks that the chat has the message (what, such as " to
+// reply to", ends the refusal); it answers 400 itself when it has not.
+func (p *Playground) messageArg(w http.ResponseWriter, chatID int64, id int, what string) bool {
+	if _, found := p.srv.Message(chatID, id); !found {
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("chat %d has no message %d%s", chatID, id, what))
+		return false
+	}
+	return true
 }
 
 // userArg resolves a user id of a request body; it answers 400 itself when

@@ -120,14 +120,30 @@ func TestStateAndMessages(t *testing.T) {
 	assert.True(t, msgs.Messages[1].FromBot)
 }
 
-func TestSendAndPress(t *testing.T) {
+// nightFixture is a playground for a test in "Game night".
+type nightFixture struct {
+	pg         *playground.Playground
+	ctx        context.Context // for waiting on the bot, until the test ends
+	night      telegramtest.Chat
+	alice, bob telegramtest.User
+	base       string // the group's API, /api/chats/{night}
+}
+
+// gameNight starts a playground for a test in "Game night", as Alice and
+// Bob.
+func gameNight(t *testing.T) nightFixture {
+	t.Helper()
 	pg := startPlayground(t, playground.Options{})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
+	t.Cleanup(cancel)
 	night := pg.Groups()[0]
 	users := pg.Server().Users()
-	alice, bob := users[0], users[1]
-	base := pg.URL() + "/api/chats/" + itoa(night.ID)
+	return nightFixture{pg: pg, ctx: ctx, night: night, alice: users[0], bob: users[1], base: pg.URL() + "/api/chats/" + itoa(night.ID)}
+}
+
+func TestSendAndPress(t *testing.T) {
+	f := gameNight(t)
+	pg, ctx, night, alice, bob, base := f.pg, f.ctx, f.night, f.alice, f.bob, f.base
 
 	var sent telegramtest.ChatMessage
 	require.Equal(t, http.StatusOK, call(t, "POST", base+"/messages", map[string]any{"from": alice.ID, "text": "/newgame"}, &sent))
@@ -184,7 +200,9 @@ func TestAPIValidation(t *testing.T) {
 		{"press without data", "POST", "/api/chats/" + itoa(night.ID) + "/press", map[string]any{"from": alice.ID, "message_id": msg.MessageID}, 400, "callback data must be 1 to 64 bytes"},
 		{"press as nobody", "POST", "/api/chats/" + itoa(night.ID) + "/press", map[string]any{"from": 7, "message_id": msg.MessageID, "data": "x"}, 400, "there is no user 7"},
 		{"add nobody", "POST", "/api/users", map[string]any{"first_name": " "}, 400, "first_name is required"},
-		{"add in klingon", "POST", "/api/users", map[string]any{"first_name": "Worf", "language_code": "tlh"}, 400, `language_code must be en or ru, not "tlh"`},
+		{"reply to an unknown message", "POST", "/api/chats/" + itoa(night.ID) + "/messages", map[string]any{"from": alice.ID, "text": "hi", "reply_to_message_id": 999}, 400, "has no message 999 to reply to"},
+		{"reply to no message", "POST", "/api/chats/" + itoa(night.ID) + "/messages", map[string]any{"from": alice.ID, "text": "hi", "reply_to_message_id": -1}, 400, "has no message -1 to reply to"},
+		{"add in klingon", "POST", "/api/users", map[string]any{"first_name": "Worf", "language_code": "tlh"}, 400, `language_code must be en, ru or uk, not "tlh"`},
 		{"add to an unknown chat", "POST", "/api/users", map[string]any{"first_name": "Eve", "chats": []int64{-42}}, 400, "there is no chat -42"},
 		{"add a long name", "POST", "/api/users", map[string]any{"first_name": strings.Repeat("e", 65)}, 400, "longer than 64"},
 		{"unknown call", "GET", "/api/nope", nil, 404, "no such API call"},
@@ -266,6 +284,44 @@ func TestAddUser(t *testing.T) {
 	m, err = pg.Server().Member(office.ID, oleg.ID)
 	require.NoError(t, err)
 	assert.Equal(t, telegramtest.StatusMember, m.Status)
+
+	// Ukrainian, the bot's third language.
+	var oksana telegramtest.User
+	require.Equal(t, http.StatusOK, call(t, "POST", pg.URL()+"/api/users", map[string]any{"first_name": "Оксана", "language_code": "uk"}, &oksana))
+	assert.Equal(t, "uk", oksana.LanguageCode)
+	stored, ok := pg.Server().User(oksana.ID)
+	require.True(t, ok)
+	assert.Equal(t, "uk", stored.LanguageCode, "the bot sees her language in her updates")
+}
+
+// TestReply: a message sent through the API in reply to another carries
+// reply_to_message, the replied message with its sender, as Telegram
+// sends it to the bot; and the bot reads it: /stats in reply to Bob's
+// message is about Bob, not about Alice who sent it.
+func TestReply(t *testing.T) {
+	f := gameNight(t)
+	pg, ctx, night, alice, bob, base := f.pg, f.ctx, f.night, f.alice, f.bob, f.base
+
+	var said telegramtest.ChatMessage
+	require.Equal(t, http.StatusOK, call(t, "POST", base+"/messages", map[string]any{"from": bob.ID, "text": "Deal me in!"}, &said))
+	var sent telegramtest.ChatMessage
+	require.Equal(t, http.StatusOK, call(t, "POST", base+"/messages",
+		map[string]any{"from": alice.ID, "text": "/stats", "reply_to_message_id": said.MessageID}, &sent))
+	require.NotNil(t, sent.ReplyToMessage, "the answer carries the replied message")
+	assert.Equal(t, said.MessageID, sent.ReplyToMessage.MessageID)
+	require.NotNil(t, sent.ReplyToMessage.From)
+	assert.Equal(t, bob.ID, sent.ReplyToMessage.From.ID, "with its sender")
+	assert.Equal(t, "Deal me in!", sent.ReplyToMessage.Text)
+	stored, ok := pg.Server().Message(night.ID, sent.MessageID)
+	require.True(t, ok)
+	require.NotNil(t, stored.ReplyToMessage, "the chat keeps the reply")
+	assert.Equal(t, said.MessageID, stored.ReplyToMessage.MessageID)
+
+	answer, err := pg.Server().WaitForBotMessage(ctx, night.ID, func(m telegramtest.ChatMessage) bool {
+		return m.ReplyToMessage != nil && m.ReplyToMessage.MessageID == sent.MessageID
+	})
+	require.NoError(t, err, "the bot answers the command")
+	assert.Equal(t, "Bob hasn't played here yet.", answer.Text, "about the user replied to")
 }
 
 // event is an event of the stream as the page reads it.
@@ -490,13 +546,8 @@ func TestPaced(t *testing.T) {
 // the bot's name, for that user only; a table opened in the group they
 // follow reaches them there. Another link is refused.
 func TestDeepLink(t *testing.T) {
-	pg := startPlayground(t, playground.Options{})
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	night := pg.Groups()[0]
-	users := pg.Server().Users()
-	alice, bob := users[0], users[1]
-	base := pg.URL() + "/api/chats/" + itoa(night.ID)
+	f := gameNight(t)
+	pg, ctx, night, alice, bob, base := f.pg, f.ctx, f.night, f.alice, f.bob, f.base
 	require.Equal(t, http.StatusOK, call(t, "POST", base+"/messages", map[string]any{"from": bob.ID, "text": "/notify"}, nil))
 	answer, err := pg.Server().WaitForBotMessage(ctx, night.ID, telegramtest.TextContains("started me in a private chat"))
 	require.NoError(t, err)

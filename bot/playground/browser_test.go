@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/emulation"
 	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
@@ -197,6 +196,11 @@ const (
 	// toastsJS are the texts of the pop-ups on screen.
 	toastsJS = `[...document.querySelectorAll('#toasts .toast')].map(t => t.textContent)`
 )
+
+// messageRowJS is the row of a message, by its id.
+func messageRowJS(id int) string {
+	return fmt.Sprintf(`document.querySelector('#messages-inner .row[data-message-id="%d"]')`, id)
+}
 
 // as switches to the user with this first name: in the sidebar, or on a
 // phone, where the chat hides the sidebar, in the chat's header.
@@ -509,6 +513,14 @@ func TestBrowserGame(t *testing.T) {
 		assert.Equal(t, stored[name], acc.Balance, name)
 	}
 
+	// Alice asks for Bob's stats, in reply to his message.
+	b.as(ctx, "Alice")
+	deal := eval[int](ctx, b, `Number([...document.querySelectorAll('#messages-inner .row[data-from]')].find(r => r.querySelector('.text').textContent === 'Deal me in!').dataset.messageId)`)
+	b.replyTo(ctx, deal, "Bob")
+	b.send(ctx, "/stats")
+	stats := b.repliedAnswer(ctx, deal)
+	assert.True(t, strings.HasPrefix(stats, "📊 Bob\nGames: 1 "), "Bob's stats: %q", stats)
+
 	// "Office" has a table and chips of its own; a join refused there comes
 	// as an alert.
 	b.as(ctx, "Bob")
@@ -542,8 +554,7 @@ func TestBrowserGame(t *testing.T) {
 	// A phone-sized window: the chat fits, nothing scrolls sideways.
 	b.run(ctx, "a phone-sized window", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(3), chromedp.EmulateMobile))
 	b.openChatOnPhone(ctx, night.ID)
-	overflow := eval[int](ctx, b, `document.documentElement.scrollWidth - window.innerWidth`)
-	assert.LessOrEqual(t, overflow, 0, "no horizontal scrolling on a phone")
+	b.chatFits(ctx, "the chat on a phone")
 	b.waitFor(ctx, "the table's buttons on screen", `(() => { const k = (`+tableRowJS+`).querySelector('.kb').getBoundingClientRect(); return k.left >= 0 && k.right <= window.innerWidth })()`)
 	b.screenshot(ctx, "playground-phone-chat.png")
 
@@ -706,12 +717,7 @@ func digits(s string) string {
 func TestBrowserTurnNudge(t *testing.T) {
 	pg := startBrowserPlayground(t)
 	ctx, b := newBrowser(t)
-	tokyo, err := time.LoadLocation("Asia/Tokyo")
-	require.NoError(t, err)
-	b.run(ctx, "the browser in Tokyo", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, emulation.SetTimezoneOverride, emulation.SetTimezoneOverrideParams{TimezoneID: "Asia/Tokyo"})
-		return err
-	}))
+	tokyo := b.inZone(ctx, "Asia/Tokyo")
 	night := pg.Groups()[0]
 	b.open(ctx, pg.URL(), night.ID, "Alice")
 	b.send(ctx, "/settings turn 20")
@@ -735,7 +741,7 @@ func TestBrowserTurnNudge(t *testing.T) {
 	if h == 0 {
 		h = 12
 	}
-	assert.True(t, strings.HasPrefix(digits(ends.Text), fmt.Sprintf("%02d", h)) || strings.HasPrefix(digits(ends.Text), local.Format("15")),
+	assert.True(t, strings.HasPrefix(digits(ends.Text), strconv.Itoa(h)) || strings.HasPrefix(digits(ends.Text), local.Format("15")),
 		"Tokyo's hour in %q (%s)", ends.Text, local)
 	assert.NotContains(t, ends.Text, "UTC", "not the text for clients without the entity")
 	assert.Equal(t, time.Unix(ends.Unix, 0).UTC().Format("15:04:05 UTC"), ends.Title, "which the page keeps as the title")

@@ -6,8 +6,12 @@
 // The page is served by the binary itself (go:embed, no CDN, no build step).
 // It shows the bot's messages with their inline keyboards, edits them in
 // place as Telegram does, shows callback answers as toasts (show_alert ones
-// as a modal), and lets you type commands and press buttons as any of the
-// seeded users, or one you add. Changes arrive live over server-sent events.
+// as a modal), and lets you type commands, press buttons and reply to a
+// message (a double click, the Reply beside it, or its menu: a right click,
+// a tap on a phone) as any of the seeded users, or one you add. It writes a
+// date_time entity as a client does, in the reader's language and time
+// zone. On a phone's screen the chat list and the chat are two views, as
+// in Telegram's apps. Changes arrive live over server-sent events.
 //
 // Options.Paced puts the server and the bot under Telegram's rate limits,
 // so that a person feels the speed of a real group; by default nothing is
@@ -24,13 +28,17 @@
 //	                                    members and the private chats with the bot, the
 //	                                    bot's command menus
 //	GET  /api/chats/{chat}/messages     a chat and its messages (edits applied)
-//	POST /api/chats/{chat}/messages     {"from": user, "text": "/newgame"}: send as a user
+//	POST /api/chats/{chat}/messages     {"from": user, "text": "/newgame"}: send as a user;
+//	                                    with "reply_to_message_id": 5, in reply to that
+//	                                    message (the bot gets reply_to_message, with its
+//	                                    sender, as from Telegram)
 //	POST /api/chats/{chat}/press        {"from": user, "message_id": 5, "data": "j:2"}:
 //	                                    press a button; answers {"answer": {...}} once
 //	                                    the bot answered (or "answered": false)
 //	POST /api/users                     {"first_name": "Eve", "language_code": "en",
 //	                                    "chats": [-4000000001]}: add a user to groups
-//	                                    (all of them when chats is absent)
+//	                                    (all of them when chats is absent); the language
+//	                                    is en, ru or uk, the bot's languages
 //	POST /api/links                     {"from": user, "url": "https://t.me/<bot>?start=x"}:
 //	                                    tap the bot's deep link: the user's private chat
 //	                                    with the bot (a chat of /api/state once it exists)

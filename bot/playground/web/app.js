@@ -18,15 +18,19 @@
   }
 
   const SVG = 'http://www.w3.org/2000/svg';
-  function checksIcon() {
+  // icon draws one path of an icon.
+  function icon(viewBox, cls, d) {
     const svg = document.createElementNS(SVG, 'svg');
-    svg.setAttribute('viewBox', '0 0 16 11');
-    svg.setAttribute('class', 'checks');
+    svg.setAttribute('viewBox', viewBox);
+    if (cls) svg.setAttribute('class', cls);
+    svg.setAttribute('aria-hidden', 'true');
     const path = document.createElementNS(SVG, 'path');
-    path.setAttribute('d', 'M11.1 1.1 4.6 7.6 2 5 1 6l3.6 3.6 7.5-7.5zm3 0L7.6 7.6l-.7-.7-1 1 1.7 1.7 7.5-7.5z');
+    path.setAttribute('d', d);
     svg.append(path);
     return svg;
   }
+  const checksIcon = () => icon('0 0 16 11', 'checks', 'M11.1 1.1 4.6 7.6 2 5 1 6l3.6 3.6 7.5-7.5zm3 0L7.6 7.6l-.7-.7-1 1 1.7 1.7 7.5-7.5z');
+  const replyIcon = () => icon('0 0 24 24', null, 'M10 9V5l-7 7 7 7v-4.1c5 0 8.5 1.6 11 5.1-1-5-4-10-11-11z');
 
   const S = {
     bot: null,
@@ -38,6 +42,7 @@
     me: 0,
     current: 0,
     pending: new Set(), // "chat:message:data" of presses awaiting an answer
+    reply: null, // { chat, id }: the message the next one replies to
     loaded: false,
   };
 
@@ -105,7 +110,10 @@
     return d.toLocaleDateString([], { month: 'long', day: 'numeric' });
   }
   function me() { return S.users.get(S.me); }
-  function myLang() { const u = me(); return u && u.language_code === 'ru' ? 'ru' : ''; }
+  // The bot's languages, which a player may speak.
+  const LANGS = { en: 'English', ru: 'Русский', uk: 'Українська' };
+  function langOf(u) { return u && Object.hasOwn(LANGS, u.language_code) ? u.language_code : 'en'; }
+  function myLang() { return langOf(me()); }
   function visibleChats() {
     return S.chatOrder.map((id) => S.chats.get(id)).filter((c) => c && c.info.members.includes(S.me));
   }
@@ -235,10 +243,12 @@
       case 'date_time': {
         // Telegram's clients write the time in the reader's own zone and
         // language, in place of the text (a fallback for old clients).
-        const shown = formatDateTime(e.unix_time, e.date_time_format || '');
+        const format = e.date_time_format || '';
+        const shown = formatDateTime(e.unix_time, format, myLang());
         if (shown === null) return one(el('span'));
         const s = el('span', 'date-time', shown);
         s.dataset.unixTime = String(e.unix_time);
+        s.dataset.format = format;
         s.title = covered;
         return { outer: s, body: el('span') }; // the text inside is not shown
       }
@@ -254,30 +264,45 @@
     }
   }
 
-  // formatDateTime writes a date_time entity's time as a client does, in
-  // the browser's time zone: format "r" relative ("in 40 seconds"), else
-  // "w" the weekday, "d"/"D" a short/long date, "t"/"T" the time without
-  // or with seconds; null for an empty format (the text shows as it is).
-  function formatDateTime(unix, format) {
+  // formatDateTime writes a date_time entity's time as a Telegram client
+  // does (messageEntityFormattedDate, core.telegram.org): in the reader's
+  // language lang and the browser's time zone, "r" relative to now ("in 40
+  // seconds", and nothing else), else the parts the format names, in this
+  // order: "w" the day of the week, "t"/"T" the time without or with
+  // seconds, "d" a short date (month and day, and the year when it is not
+  // this one) or "D" a long one (always with the year). null for an empty
+  // format: the text shows as it is.
+  function formatDateTime(unix, format, lang) {
     if (!Number.isInteger(unix) || unix <= 0 || format === '') return null;
     const at = new Date(unix * 1000);
     if (format === 'r') {
       const secs = Math.round((at.getTime() - Date.now()) / 1000);
-      const rtf = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+      const rtf = new Intl.RelativeTimeFormat(lang, { numeric: 'auto' });
       if (Math.abs(secs) < 60) return rtf.format(secs, 'second');
       if (Math.abs(secs) < 3600) return rtf.format(Math.round(secs / 60), 'minute');
       if (Math.abs(secs) < 86400) return rtf.format(Math.round(secs / 3600), 'hour');
       return rtf.format(Math.round(secs / 86400), 'day');
     }
+    const part = (opts) => new Intl.DateTimeFormat(lang, opts).format(at);
     const parts = [];
-    const date = {};
-    if (format.includes('w')) date.weekday = 'long';
-    if (format.includes('d')) Object.assign(date, { year: 'numeric', month: '2-digit', day: '2-digit' });
-    if (format.includes('D')) Object.assign(date, { year: 'numeric', month: 'long', day: 'numeric' });
-    if (Object.keys(date).length) parts.push(at.toLocaleDateString(undefined, date));
-    if (format.includes('t')) parts.push(at.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' }));
-    else if (format.includes('T')) parts.push(at.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' }));
-    return parts.join(' ');
+    if (format.includes('w')) parts.push(part({ weekday: 'long' }));
+    if (format.includes('t')) parts.push(part({ timeStyle: 'short' }));
+    else if (format.includes('T')) parts.push(part({ timeStyle: 'medium' }));
+    if (format.includes('d')) {
+      const thisYear = at.getFullYear() === new Date().getFullYear();
+      parts.push(part({ month: 'numeric', day: 'numeric', year: thisYear ? undefined : '2-digit' }));
+    } else if (format.includes('D')) {
+      parts.push(part({ dateStyle: 'long' }));
+    }
+    return parts.join(', ');
+  }
+
+  // tickRelative rewrites the relative times shown, as time passes.
+  function tickRelative() {
+    for (const s of document.querySelectorAll('#messages-inner .date-time[data-format="r"]')) {
+      const shown = formatDateTime(Number(s.dataset.unixTime), 'r', myLang());
+      if (shown !== null && s.textContent !== shown) s.textContent = shown;
+    }
   }
 
   // ---------- state ----------
@@ -387,6 +412,7 @@
     ch.msgs.delete(messageID);
     renderChatList();
     if (chatID === S.current) renderMessages();
+    renderReply();
   }
 
   function onEvent(ev) {
@@ -442,6 +468,7 @@
     renderChatList();
     renderHeader();
     renderMessages(opts);
+    renderReply();
     const u = me();
     $('input').placeholder = u ? `Message as ${u.first_name}` : 'Message';
     const ch = S.chats.get(S.current);
@@ -462,12 +489,13 @@
       const key = JSON.stringify([u.first_name, u.last_name, u.username, u.language_code]);
       let n = userNodes.get(uid);
       if (!n || n.key !== key) {
-        const title = `${fullName(u)}${u.username ? ' · @' + u.username : ''} · ${u.language_code === 'ru' ? 'Русский' : 'English'}`;
+        const lang = langOf(u);
+        const title = `${fullName(u)}${u.username ? ' · @' + u.username : ''} · ${LANGS[lang]}`;
         const b = el('button', 'user');
         const av = avatar(u);
-        if (u.language_code === 'ru') av.append(el('span', 'lang', 'ru'));
+        if (lang !== 'en') av.append(el('span', 'lang', lang));
         b.append(av, el('span', 'user-name', u.first_name));
-        const item = el('button', 'who-item', avatar(u), el('span', 'who-name', fullName(u) + (u.language_code === 'ru' ? ' · ru' : '')));
+        const item = el('button', 'who-item', avatar(u), el('span', 'who-name', fullName(u) + (lang !== 'en' ? ' · ' + lang : '')));
         for (const x of [b, item]) {
           x.type = 'button';
           x.title = title;
@@ -661,8 +689,23 @@
     if (from) row.dataset.from = from.id;
 
     const bubble = el('div', 'bubble');
+    // Reply as in Telegram: a double click, or the message's menu (a tap
+    // on a phone, a right click elsewhere), or the button beside it.
+    bubble.addEventListener('dblclick', (ev) => {
+      if (isPhone() || ev.target.closest('a, button, .spoiler')) return;
+      window.getSelection()?.removeAllRanges();
+      startReply(ch.info.id, m.message_id);
+    });
+    bubble.addEventListener('contextmenu', (ev) => {
+      ev.preventDefault();
+      openMessageMenu(ch.info.id, m, ev.clientX, ev.clientY);
+    });
+    bubble.addEventListener('click', (ev) => {
+      if (!isPhone() || ev.target.closest('a, button, .spoiler')) return;
+      openMessageMenu(ch.info.id, m, ev.clientX, ev.clientY);
+    });
     if (o.first && !o.out && from) {
-      const name = el('div', 'sender ' + (m.from_bot ? 'n5' : 'n' + palette(from.id)), fullName(from));
+      const name = el('div', 'sender ' + senderColor(m), fullName(from));
       if (m.from_bot) name.append(el('span', 'tag', 'bot'));
       bubble.append(name);
     }
@@ -687,16 +730,32 @@
       stack.classList.add('has-kb');
       stack.append(keyboardNode(ch, m, rows));
     }
-    row.append(o.last && from ? avatar(from) : el('div', 'avatar-spacer'), stack);
+    const reply = el('button', 'reply-btn', replyIcon());
+    reply.type = 'button';
+    reply.title = 'Reply';
+    reply.setAttribute('aria-label', 'Reply');
+    reply.addEventListener('click', () => startReply(ch.info.id, m.message_id));
+    row.append(o.last && from ? avatar(from) : el('div', 'avatar-spacer'), stack, reply);
     return row;
   }
 
+  // senderName is the full name of who sent a message, as the page knows them.
+  function senderName(m) {
+    const u = m.from ? (S.users.get(m.from.id) || m.from) : null;
+    return u ? fullName(u) : '';
+  }
+  // senderColor is the class that colours a sender's name.
+  function senderColor(m) {
+    if (!m.from) return '';
+    return S.bot && m.from.id === S.bot.id ? 'n5' : 'n' + palette(m.from.id);
+  }
+
   function replyNode(ch, r) {
-    const who = r.from ? (S.users.get(r.from.id) || r.from) : null;
-    const b = el('button', 'reply ' + (who ? (S.bot && who.id === S.bot.id ? 'n5' : 'n' + palette(who.id)) : ''),
-      el('div', 'reply-name', who ? fullName(who) : ''),
+    const b = el('button', 'reply ' + senderColor(r),
+      el('div', 'reply-name', senderName(r)),
       el('div', 'reply-text', previewText(r) || '…'));
     b.type = 'button';
+    b.dataset.messageId = r.message_id;
     b.addEventListener('click', () => {
       const hit = ch.nodes.get(r.message_id);
       if (hit) hit.node.scrollIntoView({ block: 'center', behavior: 'smooth' });
@@ -743,7 +802,66 @@
     render({ bottom: true });
   }
 
+  // startReply makes the next message a reply to this one, quoted above
+  // the input until it is sent or cancelled.
+  function startReply(chatID, messageID) {
+    hideMessageMenu();
+    S.reply = { chat: chatID, id: messageID };
+    renderReply();
+    if (!isPhone()) $('input').focus();
+  }
+  function cancelReply() {
+    S.reply = null;
+    renderReply();
+  }
+  // replying is the message the next one replies to, in the open chat, or null.
+  function replying() {
+    const ch = S.chats.get(S.current);
+    return S.reply && ch && S.reply.chat === S.current ? ch.msgs.get(S.reply.id) || null : null;
+  }
+  function renderReply() {
+    const m = replying();
+    if (!m && S.reply && S.chats.get(S.reply.chat)?.deleted.has(S.reply.id)) S.reply = null;
+    const bar = $('reply-bar');
+    bar.hidden = !m;
+    if (!m) return;
+    $('reply-name').className = 'reply-bar-name ' + senderColor(m);
+    $('reply-name').textContent = senderName(m);
+    $('reply-text').textContent = previewText(m) || '…';
+    bar.title = 'Reply to ' + senderName(m);
+  }
+
+  // The message menu, of a tap on a phone or a right click.
+  let menuMessage = null;
+  function openMessageMenu(chatID, m, x, y) {
+    menuMessage = { chat: chatID, m };
+    const menu = $('msg-menu');
+    $('msg-copy').hidden = !m.text;
+    menu.hidden = false;
+    const w = menu.offsetWidth;
+    const h = menu.offsetHeight;
+    menu.style.left = Math.max(8, Math.min(x, window.innerWidth - w - 8)) + 'px';
+    menu.style.top = Math.max(8, Math.min(y, window.innerHeight - h - 8)) + 'px';
+    $('msg-reply').focus();
+  }
+  function hideMessageMenu() {
+    $('msg-menu').hidden = true;
+    menuMessage = null;
+  }
+  async function copyMessage() {
+    const m = menuMessage && menuMessage.m;
+    hideMessageMenu();
+    if (!m) return;
+    try {
+      await navigator.clipboard.writeText(m.text || '');
+      toast('Copied');
+    } catch {
+      toast('The browser did not let the page copy', 'error');
+    }
+  }
+
   function openChat(id) {
+    if (S.reply && S.reply.chat !== id) S.reply = null;
     S.current = id;
     saved.set('playground.chat', id);
     const ch = S.chats.get(id);
@@ -761,8 +879,12 @@
     hideMenu();
     const input = $('input');
     if (input.value.trim() === text) input.value = '';
+    const body = { from: S.me, text };
+    const to = replying();
+    if (to) body.reply_to_message_id = to.message_id;
     try {
-      await api('POST', `/api/chats/${S.current}/messages`, { from: S.me, text });
+      await api('POST', `/api/chats/${S.current}/messages`, body);
+      if (to && S.reply && S.reply.id === to.message_id) cancelReply();
       renderMessages({ bottom: true });
     } catch (err) {
       if (!input.value) input.value = text;
@@ -921,7 +1043,10 @@
       else showMenu(cmd);
     });
     $('input').addEventListener('keydown', (ev) => {
-      if ($('cmd-menu').hidden) return;
+      if ($('cmd-menu').hidden) {
+        if (ev.key === 'Escape' && S.reply) cancelReply();
+        return;
+      }
       const n = $('cmd-menu').querySelectorAll('.cmd').length;
       if (ev.key === 'Escape') { hideMenu(); return; }
       if (ev.key === 'ArrowDown' || ev.key === 'ArrowUp') {
@@ -943,10 +1068,16 @@
     document.addEventListener('click', (ev) => {
       if (!ev.target.closest('#cmd-menu, #menu-btn, #input')) hideMenu();
       if (!ev.target.closest('.who-compact')) hideWho();
+      if (!ev.target.closest('#msg-menu') && !(isPhone() && ev.target.closest('.bubble'))) hideMessageMenu();
     });
     document.addEventListener('keydown', (ev) => {
-      if (ev.key === 'Escape') hideWho();
+      if (ev.key === 'Escape') { hideWho(); hideMessageMenu(); }
     });
+    setInterval(tickRelative, 1000);
+    $('messages').addEventListener('scroll', hideMessageMenu, { passive: true });
+    $('msg-reply').addEventListener('click', () => { if (menuMessage) startReply(menuMessage.chat, menuMessage.m.message_id); });
+    $('msg-copy').addEventListener('click', copyMessage);
+    $('reply-cancel').addEventListener('click', () => { cancelReply(); if (!isPhone()) $('input').focus(); });
     $('back').addEventListener('click', () => {
       document.body.classList.remove('show-chat');
       document.body.classList.add('show-list');
