@@ -146,7 +146,7 @@ func TestHouseBanks(t *testing.T) {
 	h.bet("Alice", 10)
 	h.hit("Alice")
 	assert.Equal(t, "Stand at 19 · banker 21: you lose 10", h.stand("Alice").Text, "the toast tells the duel against the house")
-	h.tableMessage(contains("🤖 House takes the bank: 20."))
+	h.tableMessage(contains("🤖 House, the banker, takes the bank: 20 back on a stake of 10 (+10)."))
 	assert.EqualValues(t, 990, h.balance("Alice"))
 	assert.EqualValues(t, 10_010, h.houseBalance())
 	h.audit()
@@ -252,7 +252,7 @@ func TestSoloPlay(t *testing.T) {
 	h.bet("Alice", 10)
 	h.hit("Alice")
 	h.stand("Alice")
-	m = h.tableMessage(contains("🤖 House takes the bank: 20."))
+	m = h.tableMessage(contains("🤖 House, the banker, takes the bank: 20 back on a stake of 10 (+10)."))
 	assert.Contains(t, m.Text, "/verify_1")
 	assert.Zero(t, h.srv.Calls().Count("deleteMessage"), "no nudge was sent, so none deleted")
 

@@ -105,6 +105,14 @@ const (
 	LogSatOutLeft Key = "log.satout.left"
 	// LogSatOutKicked: an admin stood the player up before they bet.
 	LogSatOutKicked Key = "log.satout.kicked"
+	// LogSatOutBankBroken: the bank was broken before the player's duel.
+	LogSatOutBankBroken Key = "log.satout.bankbroken"
+	// LogSatOutBankerLeft: the banker left, which ended the game before
+	// the player's duel was over (a bet on the table came back).
+	LogSatOutBankerLeft Key = "log.satout.bankerleft"
+	// LogSatOutCancelled: an admin cancelled the game before the player's
+	// duel was over (a bet on the table came back).
+	LogSatOutCancelled Key = "log.satout.cancelled"
 	// LogTrimmed stands for the older lines left out to fit the message:
 	// how many results (Count of NounLogResults), the bank before them,
 	// the bank after them.
@@ -118,9 +126,13 @@ const (
 
 // The end of a game and a closed table.
 const (
-	// GameOverTakes: the banker took the bank: name, amount.
+	// GameOverTakes: the banker took the bank: name, the bank taken, the
+	// stake put into it, what the game gave the banker (signed, as
+	// i18n.Signed writes it), so that a bank smaller than the stake reads
+	// as the loss it is.
 	GameOverTakes Key = "gameover.takes"
-	// GameOverBroken: the bank was broken: the banker's name.
+	// GameOverBroken: the bank was broken: the banker's name, the stake
+	// lost, what the game gave the banker (signed).
 	GameOverBroken Key = "gameover.broken"
 	// SummaryTitle heads the record a finished game leaves: the game's number.
 	SummaryTitle Key = "gameover.summary"

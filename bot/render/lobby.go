@@ -83,16 +83,26 @@ func (v *view) summary() []line {
 		if !p.Banker {
 			continue
 		}
-		take := p.Net + v.t.Settings().Stake
+		stake := v.t.Settings().Stake
+		take, net := p.Net+stake, netSign(p.Net)
 		if take > 0 {
-			lines = append(lines, text(v.tr(i18n.GameOverTakes, v.who(p.User, p.Name), i18n.Number(take))))
+			lines = append(lines, text(v.tr(i18n.GameOverTakes, v.who(p.User, p.Name), i18n.Number(take), i18n.Number(stake), net)))
 		} else {
-			lines = append(lines, text(v.tr(i18n.GameOverBroken, v.who(p.User, p.Name))))
+			lines = append(lines, text(v.tr(i18n.GameOverBroken, v.who(p.User, p.Name), i18n.Number(stake), net)))
 		}
 	}
 	lines = append(lines, text(v.nets(players)))
 	lines = append(lines, v.awards()...)
 	return append(lines, v.deckCheck()...)
+}
+
+// netSign writes what a game gave the banker, signed, and ±0 when it gave
+// and took nothing: the figure in brackets after the bank taken.
+func netSign(n int64) string {
+	if n == 0 {
+		return "±0"
+	}
+	return i18n.Signed(n)
 }
 
 // nets draws what the game gave each player: "🎩 Alice +25 · Bob −10".

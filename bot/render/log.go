@@ -143,6 +143,12 @@ func (v *view) result(d game.Duel, name string) string {
 			return v.tr(i18n.LogSatOutLeft)
 		case game.ReasonKicked:
 			return v.tr(i18n.LogSatOutKicked)
+		case game.ReasonBankBroken:
+			return v.tr(i18n.LogSatOutBankBroken)
+		case game.ReasonBankerLeft:
+			return v.tr(i18n.LogSatOutBankerLeft)
+		case game.ReasonCancelled:
+			return v.tr(i18n.LogSatOutCancelled)
 		}
 		return v.tr(i18n.LogSatOutTimeout)
 	}
