@@ -209,7 +209,7 @@ func TestFairnessVerify(t *testing.T) {
 	short := h.bobWins()
 
 	h.command("Carol", "verify", "99")
-	h.botSays("No deck of game 99 is kept.")
+	h.botSays("This table has had no game 99: its latest is game 1.")
 	h.command("Carol", "verify")
 	msg := h.botSays("Game 1")
 	// The hash /verify shows starts as the table's did.

@@ -332,7 +332,7 @@ func TestSoloClose(t *testing.T) {
 
 	h.soloBet()
 	h.command("Alice", "leave")
-	h.botSays("You left the table.")
+	h.botSays("You left; your bet of 10 stays in the bank.")
 	m = h.tableMessage(contains("You closed the table."))
 	assert.Contains(t, m.Text, "Alice −10")
 	v = h.view()
@@ -415,7 +415,8 @@ func TestForgedHousePresses(t *testing.T) {
 	h.seatHouse("Alice")
 	h.startGame("Alice")
 	in := h.version()
-	assert.Equal(t, "A game is in progress; join when it ends.", h.pressRaw("Alice", lobby.MessageID, data(callback.UnseatHouse, in)).Text)
+	assert.Equal(t, "The house stands up only between games: it plays this game to the end.",
+		h.pressRaw("Alice", lobby.MessageID, data(callback.UnseatHouse, in)).Text)
 	assert.Equal(t, in, h.version(), "the house stays in its game")
 	h.audit()
 }

@@ -16,8 +16,9 @@ const (
 	TableTitleGame Key = "table.title.game"
 	// TableTitleClosed heads a closed table.
 	TableTitleClosed Key = "table.title.closed"
-	// TableLimits: the stake, the entry limit, the fewest players and the
-	// most (a Count of NounPlayers, which the range agrees with).
+	// TableLimits: the stake, the entry limit (a balance a player must
+	// have, not a fee: "min. balance"), the fewest players and the most (a
+	// Count of NounPlayers, which the range agrees with).
 	TableLimits Key = "table.limits"
 	// TableSeated heads the seats of the lobby: taken and total.
 	TableSeated Key = "table.seated"
@@ -25,6 +26,8 @@ const (
 	TableNobody Key = "table.nobody"
 	// TableHint: who may sit (the entry limit) and who starts.
 	TableHint Key = "table.hint"
+	// TableFull: every seat of the lobby is taken, and who starts.
+	TableFull Key = "table.full"
 	// TableCloses: the time the lobby closes (a tg-time).
 	TableCloses Key = "table.closes"
 	// TableBanker: the banker's name.
@@ -264,6 +267,9 @@ const (
 	PopJoined Key = "pop.joined"
 	// PopLeft: the toast of a leave.
 	PopLeft Key = "pop.left"
+	// PopLeftBet: the toast of a leave that lost the player's bet on the
+	// table to the bank: the bet.
+	PopLeftBet Key = "pop.left.bet"
 	// PopBet: the toast of a bet: the amount.
 	PopBet Key = "pop.bet"
 	// PopHit: the card drawn and the new score.
@@ -397,6 +403,11 @@ const (
 	VerifyHowTo Key = "cmd.verify.howto"
 	// VerifyNone: no deck is kept for the game.
 	VerifyNone Key = "cmd.verify.none"
+	// VerifyNoSuchGame: the table never had the game asked for: its
+	// number, the number of the table's last game.
+	VerifyNoSuchGame Key = "cmd.verify.nosuchgame"
+	// VerifyNoGameYet: the table has had no game yet.
+	VerifyNoGameYet Key = "cmd.verify.nogameyet"
 	// VerifyUsage: how to call /verify.
 	VerifyUsage Key = "cmd.verify.usage"
 )
@@ -636,6 +647,12 @@ const (
 	PopHouseAbsent Key = "pop.house.absent"
 	// PopHousePlayersOnly: only a seated player seats or unseats the house.
 	PopHousePlayersOnly Key = "pop.house.playersonly"
+	// PopHouseBetweenGames: a seated player asked for the house during a
+	// game; it sits down only in the lobby.
+	PopHouseBetweenGames Key = "pop.house.betweengames"
+	// PopHouseStaysInGame: a seated player asked to stand the house up
+	// during a game; it plays the game to the end.
+	PopHouseStaysInGame Key = "pop.house.staysingame"
 	// PopHouseForbidden: the chat's admins forbade the house.
 	PopHouseForbidden Key = "pop.house.forbidden"
 	// PopHouseNeedChips: the house cannot meet the entry limit: its
@@ -727,7 +744,7 @@ const (
 // Solo play: the table of a private chat, where its user plays the house.
 const (
 	// SoloLimits heads a solo lobby instead of TableLimits: the stake, the
-	// entry limit.
+	// entry limit (as TableLimits names it).
 	SoloLimits Key = "solo.limits"
 	// SoloCloses: the time a solo lobby closes (a tg-time).
 	SoloCloses Key = "solo.closes"

@@ -43,10 +43,14 @@ func (v *view) lobby() []line {
 	}
 	lines = append(lines, blank)
 	closes := i18n.TableCloses
-	if v.in.Solo {
+	switch {
+	case v.in.Solo:
 		closes = i18n.SoloCloses
 		lines = append(lines, v.soloHint()...)
-	} else {
+	case len(seats) >= game.MaxSeats:
+		// Nobody can sit down: no invitation to.
+		lines = append(lines, text(v.tr(i18n.TableFull)))
+	default:
 		lines = append(lines, text(v.tr(i18n.TableHint, i18n.Number(s.EntryLimit))))
 	}
 	if d := v.t.Deadline(); !d.IsZero() {
