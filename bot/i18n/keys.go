@@ -36,17 +36,16 @@ const (
 	TableKnocks Key = "table.knocks"
 	// TableSeatBet: the bet a player has on the table.
 	TableSeatBet Key = "table.seat.bet"
-	// TableSeatBetting marks the player to bet: name, the time the turn
-	// ends (a tg-time).
+	// TableSeatBetting marks the player to bet: name, the time left of the
+	// turn (i18n.Countdown).
 	TableSeatBetting Key = "table.seat.betting"
-	// TableSeatDrawing marks the player drawing: name, the time the turn
-	// ends (a tg-time).
+	// TableSeatDrawing marks the player drawing: name, the time left of
+	// the turn (i18n.Countdown).
 	TableSeatDrawing Key = "table.seat.drawing"
 
 	// TurnNudge, a message of its own in reply to the table message, tells
 	// the player to move that it is their turn, so that their phone
-	// buzzes: their name (a tg://user mention), the time left, the time
-	// the turn ends (a tg-time).
+	// buzzes: their name (a tg://user mention), the time left.
 	TurnNudge Key = "turn.nudge"
 
 	// TableSeatSatOut: the player sits this circle out.
@@ -61,11 +60,10 @@ const (
 	// number in digits only: it ends "/verify_%s", a command a reader taps
 	// (Telegram sends only a command's word, so the number is part of it).
 	TableDeckCheck Key = "table.deck.check"
-	// TableDeckChecks: the decks of a game of several circles (a list of
-	// TableDeckCircle), the game number as in TableDeckCheck.
+	// TableDeckChecks: the decks of a game of several circles: how many (a
+	// Count of NounDecks), the game number as in TableDeckCheck. Their
+	// hashes are behind /verify: a record carries no line of hex.
 	TableDeckChecks Key = "table.deck.checks"
-	// TableDeckCircle: a circle's number and its deck's short SHA-256.
-	TableDeckCircle Key = "table.deck.circle"
 )
 
 // The duel log of the table message.
@@ -397,9 +395,12 @@ const (
 	LangUnknown Key = "cmd.lang.unknown"
 	// VerifyTitle: the game whose decks follow.
 	VerifyTitle Key = "cmd.verify.title"
-	// VerifyDeck: a deck's number, its SHA-256 and its preimage.
+	// VerifyDeck: a deck's number, its SHA-256 and its preimage (the text
+	// to hash), each in a box of its own under a label that names it, the
+	// preimage at the start of its line.
 	VerifyDeck Key = "cmd.verify.deck"
-	// VerifyHowTo: how to check a deck.
+	// VerifyHowTo: how to check a deck: which box to hash, and against
+	// which.
 	VerifyHowTo Key = "cmd.verify.howto"
 	// VerifyNone: no deck is kept for the game.
 	VerifyNone Key = "cmd.verify.none"
@@ -611,11 +612,22 @@ const (
 	UnitMinutes Key = "unit.min"
 	// UnitHours: a number of hours.
 	UnitHours Key = "unit.h"
+	// DateMonths: the short names of the months, January first, separated
+	// by "|", as a date writes them ("Dec", «дек.», «груд.»).
+	DateMonths Key = "date.months"
+	// DateDay: a day of the month and the month's short name (DateMonths),
+	// in the language's order, joined by a no-break space: "Dec 5",
+	// «5 дек.», «5 груд.».
+	DateDay Key = "date.day"
+	// DateAndTime: a date (DateDay) and a time of day ("01:52").
+	DateAndTime Key = "date.time"
 	// NounChips: the plural forms of "chip", separated by "|": one and
 	// other in English; one, few and many in Russian and Ukrainian.
 	NounChips Key = "noun.chips"
 	// NounPlayers: the plural forms of "player", as NounChips.
 	NounPlayers Key = "noun.players"
+	// NounDecks: the plural forms of "deck", as NounChips.
+	NounDecks Key = "noun.decks"
 	// RankJack is the jack's letter.
 	RankJack Key = "rank.j"
 	// RankQueen is the queen's letter.
@@ -704,8 +716,12 @@ const (
 	LedgerStake Key = "ledger.stake"
 	// LedgerBet: a bet: the game.
 	LedgerBet Key = "ledger.bet"
-	// LedgerWin: a won bet: the game.
+	// LedgerWin: a won duel, shown with what it won (the payout less the
+	// bet, as the toast and the record say): the game.
 	LedgerWin Key = "ledger.win"
+	// LedgerWinBack: the payout of a won duel whose bet /history does
+	// not show beside it: what the duel won, the bet returned, the game.
+	LedgerWinBack Key = "ledger.win.back"
 	// LedgerRefund: a refund: the game.
 	LedgerRefund Key = "ledger.refund"
 	// LedgerBank: the bank to the banker: the game.

@@ -152,12 +152,13 @@ func history(ctx context.Context, c *command) {
 	if !ok {
 		return
 	}
-	entries, err := c.h.chips.History(ctx, c.m.Chat.ID, u.ID, historySize)
+	// Twice the lines: a won duel's bet and payout make one line.
+	entries, err := c.h.chips.History(ctx, c.m.Chat.ID, u.ID, 2*historySize+1)
 	if err != nil && !errors.Is(err, storage.ErrNotFound) {
 		c.fail(ctx, err)
 		return
 	}
-	c.sayMessage(render.History(u.Name, entries, c.lang))
+	c.sayMessage(render.History(u.Name, entries, historySize, c.lang))
 }
 
 // audit handles /audit (admins): whether the chat's chips add up.

@@ -2,7 +2,6 @@ package render
 
 import (
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/twentyone-bot/twentyone/bot/i18n"
@@ -54,7 +53,7 @@ func (v *view) lobby() []line {
 		lines = append(lines, text(v.tr(i18n.TableHint, i18n.Number(s.EntryLimit))))
 	}
 	if d := v.t.Deadline(); !d.IsZero() {
-		lines = append(lines, text(v.tr(closes, timeTag(d, closingFormat(d.Sub(v.in.Now))))))
+		lines = append(lines, text(v.tr(closes, timeTag(d, closingFormat(d.Sub(v.in.Now)), v.lang))))
 	}
 	return lines
 }
@@ -124,17 +123,16 @@ func (v *view) nets(players []game.Participant) string {
 	return s
 }
 
-// deckCheck draws the commitments of the game's revealed decks: of each
-// circle's when the game had several, else of the last deck revealed.
+// deckCheck draws how to check the game's revealed decks: the short
+// commitment of the deck when the game had one (as the table showed it
+// while it was played), how many decks when it had several; their whole
+// commitments are behind /verify_N, so that the record carries no line of
+// hex.
 func (v *view) deckCheck() []line {
 	// Digits only: the number is part of the command /verify_N.
 	gameNo := strconv.FormatUint(v.t.Game(), 10)
 	if decks := v.in.Decks; len(decks) > 1 {
-		parts := make([]string, len(decks))
-		for i, c := range decks {
-			parts[i] = v.tr(i18n.TableDeckCircle, i18n.Number(int64(i+1)), c.Short())
-		}
-		return []line{text(v.tr(i18n.TableDeckChecks, strings.Join(parts, " · "), gameNo))}
+		return []line{text(v.tr(i18n.TableDeckChecks, i18n.Count(v.lang, i18n.NounDecks, int64(len(decks))), gameNo))}
 	}
 	c, ok := v.t.Revealed()
 	if !ok {
@@ -172,16 +170,12 @@ func (v *view) closed() []line {
 }
 
 // closingFormat is how the time a lobby closes is shown, by the time left:
-// with seconds within 5 minutes, the time of day (rounded up to the
-// minute) within 20 hours, and the date with it after that (a lobby may
-// wait a day).
+// the time of day within 20 hours, and the date with it after that (a
+// lobby may wait a day). Never with seconds: a lobby shows when it closes
+// to the minute, as a clock does.
 func closingFormat(left time.Duration) string {
-	switch {
-	case left < 5*time.Minute:
-		return clockSeconds
-	case left < 20*time.Hour:
+	if left < 20*time.Hour {
 		return clockMinutes
-	default:
-		return dateMinutes
 	}
+	return dateMinutes
 }

@@ -171,3 +171,30 @@ func TestEveryPlayerHasALineInTheRecord(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordCarriesNoLineOfHex: a game of several circles names in its
+// record how many decks /verify_N shows, not their hashes, which the table
+// showed while each was played; a game of one deck keeps its short hash.
+func TestRecordCarriesNoLineOfHex(t *testing.T) {
+	p := gameOver(t, plainNames[i18n.EN])
+	in := p.input(i18n.EN)
+	one := Summary(in).Text
+	c, ok := in.Table.Revealed()
+	require.True(t, ok)
+	assert.Contains(t, one, "🔐 Deck check: sha256 "+c.Short()+" · /verify_1")
+
+	in.Decks = []game.Commitment{{1}, {2}, c}
+	want := map[i18n.Lang]string{
+		i18n.EN: "🔐 Deck check: 3\u00a0decks · /verify_1",
+		i18n.RU: "🔐 Проверка колод: 3\u00a0колоды · /verify_1",
+		i18n.UK: "🔐 Перевірка колод: 3\u00a0колоди · /verify_1",
+	}
+	for _, lang := range i18n.Langs() {
+		in.Lang = lang
+		for _, text := range []string{Summary(in).Text, Table(in).Text} {
+			require.Contains(t, want, lang)
+			assert.Contains(t, text, want[lang])
+			assert.NotRegexp(t, `[0-9a-f]{16}`, text, "no hash in the record of several decks")
+		}
+	}
+}
