@@ -90,10 +90,9 @@ func TestTopStatsHistory(t *testing.T) {
 	h.command("Bob", "history")
 	hist := h.botSays("Bob, your last chip movements")
 	lines = strings.Split(hist.Text, "\n")
-	require.Len(t, lines, 4)
-	assert.Contains(t, lines[1], "+20 · won, game 1 → 1\u202f010")
-	assert.Contains(t, lines[2], "−10 · bet, game 1 → 990")
-	assert.Contains(t, lines[3], "+1\u202f000 · starting chips → 1\u202f000")
+	require.Len(t, lines, 3, "the duel's bet and payout make one line")
+	assert.Contains(t, lines[1], "+10 · won, game 1 → 1\u202f010", "what the duel won, as its toast said")
+	assert.Contains(t, lines[2], "+1\u202f000 · starting chips → 1\u202f000")
 }
 
 // TestKickDuringAGame: a kick takes nothing at stake: the player in their
