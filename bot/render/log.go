@@ -136,21 +136,21 @@ func (v *view) result(d game.Duel, name string) string {
 	case game.Forfeit:
 		return v.tr(i18n.LogForfeit, bet)
 	case game.NoDuel:
-		switch d.Reason {
-		case game.ReasonNoChips:
-			return v.tr(i18n.LogSatOutNoChips)
-		case game.ReasonLeft:
-			return v.tr(i18n.LogSatOutLeft)
-		case game.ReasonKicked:
-			return v.tr(i18n.LogSatOutKicked)
-		case game.ReasonBankBroken:
-			return v.tr(i18n.LogSatOutBankBroken)
-		case game.ReasonBankerLeft:
-			return v.tr(i18n.LogSatOutBankerLeft)
-		case game.ReasonCancelled:
-			return v.tr(i18n.LogSatOutCancelled)
+		if key, ok := satOutWords[d.Reason]; ok {
+			return v.tr(key)
 		}
 		return v.tr(i18n.LogSatOutTimeout)
 	}
 	return ""
+}
+
+// satOutWords say why a player sat a circle out, by the reason the record
+// gives (running out of time to bet, the rest, is LogSatOutTimeout).
+var satOutWords = map[game.Reason]i18n.Key{
+	game.ReasonNoChips:    i18n.LogSatOutNoChips,
+	game.ReasonLeft:       i18n.LogSatOutLeft,
+	game.ReasonKicked:     i18n.LogSatOutKicked,
+	game.ReasonBankBroken: i18n.LogSatOutBankBroken,
+	game.ReasonBankerLeft: i18n.LogSatOutBankerLeft,
+	game.ReasonCancelled:  i18n.LogSatOutCancelled,
 }

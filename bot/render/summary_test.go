@@ -90,11 +90,7 @@ func bankShort(t testing.TB, names map[game.UserID]string) *play {
 // smaller than the stake reads as the loss it is, and a broken bank as
 // the stake lost.
 func TestTheEndSaysWhatTheBankerMade(t *testing.T) {
-	tests := []struct {
-		name string
-		play func(testing.TB, map[game.UserID]string) *play
-		want map[i18n.Lang]string
-	}{
+	forEachRecord(t, []recordCase{
 		{"a loss", bankShort, map[i18n.Lang]string{
 			i18n.EN: "🏁 Game over. Alice, the banker, takes the bank: 5 back on a stake of 10 (−5).\n🎩 Alice −5 · Bob +5 · Carol 0",
 			i18n.RU: "🏁 Игра окончена. Банкир Алиса забирает банк: 5 при ставке 10 (−5).\n🎩 Алиса −5 · Борис +5 · Вера 0",
@@ -110,16 +106,31 @@ func TestTheEndSaysWhatTheBankerMade(t *testing.T) {
 			i18n.RU: "🏁 Игра окончена: банк сорван. Банкир Алиса теряет ставку 10 (−10).",
 			i18n.UK: "🏁 Гру закінчено: банк зірвано. Банкір Олеся втрачає ставку 10 (−10).",
 		}},
-	}
-	for _, tt := range tests {
+	}, func(t *testing.T, in Input, want string) {
+		assert.Contains(t, Summary(in).Text, want, "the record")
+		assert.Contains(t, Table(in).Text, want, "the lobby after the game")
+	})
+}
+
+// recordCase is a finished game and a text its record shows in each
+// language.
+type recordCase struct {
+	name string
+	play func(testing.TB, map[game.UserID]string) *play
+	want map[i18n.Lang]string
+}
+
+// forEachRecord plays each case in each language and checks what its
+// finished table shows against the case's text in that language.
+func forEachRecord(t *testing.T, cases []recordCase, check func(t *testing.T, in Input, want string)) {
+	for _, tt := range cases {
 		for _, lang := range i18n.Langs() {
 			t.Run(tt.name+"/"+string(lang), func(t *testing.T) {
 				want, ok := tt.want[lang]
 				require.True(t, ok, "no expectation in %s", lang)
 				in := tt.play(t, plainNames[lang]).input(lang)
 				require.True(t, in.Table.Finished())
-				assert.Contains(t, Summary(in).Text, want, "the record")
-				assert.Contains(t, Table(in).Text, want, "the lobby after the game")
+				check(t, in, want)
 			})
 		}
 	}
@@ -130,11 +141,7 @@ func TestTheEndSaysWhatTheBankerMade(t *testing.T) {
 // game cancelled) keeps a line of the record with the card dealt, saying
 // why no chips of theirs moved.
 func TestEveryPlayerHasALineInTheRecord(t *testing.T) {
-	tests := []struct {
-		name string
-		play func(testing.TB, map[game.UserID]string) *play
-		want map[i18n.Lang]string
-	}{
+	forEachRecord(t, []recordCase{
 		{"the bank broken", bankBroken, map[i18n.Lang]string{
 			i18n.EN: "Dave: A♠ → the bank was broken before their turn: no chips moved",
 			i18n.RU: "Дима: Т♠ → банк сорван раньше, чем дошла очередь: фишки не тронуты",
@@ -152,24 +159,15 @@ func TestEveryPlayerHasALineInTheRecord(t *testing.T) {
 			i18n.RU: "Вера: 9♦ 6♣ → игра отменена: дуэли не было, фишки не тронуты\nДима: Т♠ → игра отменена: дуэли не было, фишки не тронуты",
 			i18n.UK: "Віра: 9♦ 6♣ → гру скасовано: дуелі не було, фішок не торкалися\nЄвген: Т♠ → гру скасовано: дуелі не було, фішок не торкалися",
 		}},
-	}
-	for _, tt := range tests {
-		for _, lang := range i18n.Langs() {
-			t.Run(tt.name+"/"+string(lang), func(t *testing.T) {
-				want, ok := tt.want[lang]
-				require.True(t, ok, "no expectation in %s", lang)
-				in := tt.play(t, plainNames[lang]).input(lang)
-				require.True(t, in.Table.Finished())
-				text := Summary(in).Text
-				assert.Contains(t, text, want)
-				for _, p := range in.Table.Players() {
-					if !p.Banker {
-						assert.Contains(t, text, "\n"+plainNames[lang][p.User]+": ", "every player but the banker has a line")
-					}
-				}
-			})
+	}, func(t *testing.T, in Input, want string) {
+		text := Summary(in).Text
+		assert.Contains(t, text, want)
+		for _, p := range in.Table.Players() {
+			if !p.Banker {
+				assert.Contains(t, text, "\n"+plainNames[in.Lang][p.User]+": ", "every player but the banker has a line")
+			}
 		}
-	}
+	})
 }
 
 // TestRecordCarriesNoLineOfHex: a game of several circles names in its
