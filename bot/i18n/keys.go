@@ -106,14 +106,14 @@ const (
 	LogSatOutLeft Key = "log.satout.left"
 	// LogSatOutKicked: an admin stood the player up before they bet.
 	LogSatOutKicked Key = "log.satout.kicked"
-	// LogSatOutBankBroken: the bank was broken before the player's duel.
-	LogSatOutBankBroken Key = "log.satout.bankbroken"
-	// LogSatOutBankerLeft: the banker left, which ended the game before
+	// LogSatOutBroken: the bank was broken before the player's duel.
+	LogSatOutBroken Key = "log.satout.bankbroken"
+	// LogSatOutBanker: the banker left, which ended the game before
 	// the player's duel was over (a bet on the table came back).
-	LogSatOutBankerLeft Key = "log.satout.bankerleft"
-	// LogSatOutCancelled: an admin cancelled the game before the player's
+	LogSatOutBanker Key = "log.satout.bankerleft"
+	// LogSatOutCancel: an admin cancelled the game before the player's
 	// duel was over (a bet on the table came back).
-	LogSatOutCancelled Key = "log.satout.cancelled"
+	LogSatOutCancel Key = "log.satout.cancelled"
 	// LogTrimmed stands for the older lines left out to fit the message:
 	// how many results (Count of NounLogResults), the bank before them,
 	// the bank after them.
@@ -659,12 +659,12 @@ const (
 	PopHouseAbsent Key = "pop.house.absent"
 	// PopHousePlayersOnly: only a seated player seats or unseats the house.
 	PopHousePlayersOnly Key = "pop.house.playersonly"
-	// PopHouseBetweenGames: a seated player asked for the house during a
+	// PopHouseInGame: a seated player asked for the house during a
 	// game; it sits down only in the lobby.
-	PopHouseBetweenGames Key = "pop.house.betweengames"
-	// PopHouseStaysInGame: a seated player asked to stand the house up
+	PopHouseInGame Key = "pop.house.betweengames"
+	// PopHouseStays: a seated player asked to stand the house up
 	// during a game; it plays the game to the end.
-	PopHouseStaysInGame Key = "pop.house.staysingame"
+	PopHouseStays Key = "pop.house.staysingame"
 	// PopHouseForbidden: the chat's admins forbade the house.
 	PopHouseForbidden Key = "pop.house.forbidden"
 	// PopHouseNeedChips: the house cannot meet the entry limit: its

@@ -150,7 +150,7 @@ var satOutWords = map[game.Reason]i18n.Key{
 	game.ReasonNoChips:    i18n.LogSatOutNoChips,
 	game.ReasonLeft:       i18n.LogSatOutLeft,
 	game.ReasonKicked:     i18n.LogSatOutKicked,
-	game.ReasonBankBroken: i18n.LogSatOutBankBroken,
-	game.ReasonBankerLeft: i18n.LogSatOutBankerLeft,
-	game.ReasonCancelled:  i18n.LogSatOutCancelled,
+	game.ReasonBankBroken: i18n.LogSatOutBroken,
+	game.ReasonBankerLeft: i18n.LogSatOutBanker,
+	game.ReasonCancelled:  i18n.LogSatOutCancel,
 }
