@@ -59,7 +59,7 @@ func TestCommandRouting(t *testing.T) {
 		{"verify with no game", telegramtest.Post{From: h.user("Bob").ID, Text: "/verify"}, "/verify N shows the decks of game N."},
 		{"a command in capitals", telegramtest.Post{From: h.user("Bob").ID, Text: "/BALANCE"}, "Bob, your balance"},
 		{"an unknown command", telegramtest.Post{From: h.user("Bob").ID, Text: "/dance"}, silent},
-		{"verify_1, verify 1", telegramtest.Post{From: h.user("Bob").ID, Text: "/verify_1"}, "No deck of game 1 is kept."},
+		{"verify_1, verify 1", telegramtest.Post{From: h.user("Bob").ID, Text: "/verify_1"}, "This table has had no game yet."},
 		{"verify_1 with arguments", telegramtest.Post{From: h.user("Bob").ID, Text: "/verify_1 2"}, "/verify N shows the decks of game N."},
 		{"verify_, no command", telegramtest.Post{From: h.user("Bob").ID, Text: "/verify_"}, silent},
 		{"verify_x, no command", telegramtest.Post{From: h.user("Bob").ID, Text: "/verify_x"}, silent},

@@ -90,10 +90,9 @@ func TestTopStatsHistory(t *testing.T) {
 	h.command("Bob", "history")
 	hist := h.botSays("Bob, your last chip movements")
 	lines = strings.Split(hist.Text, "\n")
-	require.Len(t, lines, 4)
-	assert.Contains(t, lines[1], "+20 · won, game 1 → 1\u202f010")
-	assert.Contains(t, lines[2], "−10 · bet, game 1 → 990")
-	assert.Contains(t, lines[3], "+1\u202f000 · starting chips → 1\u202f000")
+	require.Len(t, lines, 3, "the duel's bet and payout make one line")
+	assert.Contains(t, lines[1], "+10 · won, game 1 → 1\u202f010", "what the duel won, as its toast said")
+	assert.Contains(t, lines[2], "+1\u202f000 · starting chips → 1\u202f000")
 }
 
 // TestKickDuringAGame: a kick takes nothing at stake: the player in their
@@ -209,7 +208,7 @@ func TestFairnessVerify(t *testing.T) {
 	short := h.bobWins()
 
 	h.command("Carol", "verify", "99")
-	h.botSays("No deck of game 99 is kept.")
+	h.botSays("This table has had no game 99: its latest is game 1.")
 	h.command("Carol", "verify")
 	msg := h.botSays("Game 1")
 	// The hash /verify shows starts as the table's did.

@@ -78,8 +78,9 @@ func TestFullGameWithKnockAndBrokenBank(t *testing.T) {
 	assert.EqualValues(t, 0, v.Table.Bank())
 	end := h.tableMessage(contains("Game over"))
 
-	// Both circles' decks were revealed, and the message shows each one's
-	// commitment, in order.
+	// Both circles' decks were revealed, and the message says there are
+	// two to check behind /verify_1, with no line of hex (each one's short
+	// hash was on the table during its circle).
 	reveals, err := h.store.TableReveals(h.ctx(), h.key(), v.Table.Game())
 	require.NoError(t, err)
 	require.Len(t, reveals, 2)
@@ -87,7 +88,9 @@ func TestFullGameWithKnockAndBrokenBank(t *testing.T) {
 	for i, r := range reveals {
 		assert.Equal(t, r.Commitment, v.Decks[i].String())
 	}
-	assert.Contains(t, end.Text, "🔐 Deck checks: circle 1 sha256 "+v.Decks[0].Short()+" · circle 2 sha256 "+v.Decks[1].Short()+" · /verify_1")
+	assert.Contains(t, end.Text, "🔐 Deck check: 2\u00a0decks · /verify_1")
+	assert.NotContains(t, end.Text, v.Decks[0].Short())
+	assert.Contains(t, end.Text, "Carol: 6♣ → the bank was broken before their turn: no chips moved", "every player has a line")
 
 	want := map[string]int64{"Alice": 990, "Bob": 1020, "Carol": 980, "Dave": 1010}
 	for name, bal := range want {
@@ -98,8 +101,7 @@ func TestFullGameWithKnockAndBrokenBank(t *testing.T) {
 	// Play again: the game's message becomes its record, with both decks.
 	h.decks("Kh Tc 9d")
 	h.startGame("Carol")
-	h.messageSays(end.MessageID, "Twenty One — game 1",
-		"circle 1 sha256 "+v.Decks[0].Short()+" · circle 2 sha256 "+v.Decks[1].Short())
+	h.messageSays(end.MessageID, "Twenty One — game 1", "🔐 Deck check: 2\u00a0decks · /verify_1")
 }
 
 // TestStartToastWhenYouBetFirst: the player who starts the game and bets

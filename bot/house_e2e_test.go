@@ -146,7 +146,7 @@ func TestHouseBanks(t *testing.T) {
 	h.bet("Alice", 10)
 	h.hit("Alice")
 	assert.Equal(t, "Stand at 19 · banker 21: you lose 10", h.stand("Alice").Text, "the toast tells the duel against the house")
-	h.tableMessage(contains("🤖 House takes the bank: 20."))
+	h.tableMessage(contains("🤖 House, the banker, takes the bank: 20 back on a stake of 10 (+10)."))
 	assert.EqualValues(t, 990, h.balance("Alice"))
 	assert.EqualValues(t, 10_010, h.houseBalance())
 	h.audit()
@@ -252,7 +252,7 @@ func TestSoloPlay(t *testing.T) {
 	h.bet("Alice", 10)
 	h.hit("Alice")
 	h.stand("Alice")
-	m = h.tableMessage(contains("🤖 House takes the bank: 20."))
+	m = h.tableMessage(contains("🤖 House, the banker, takes the bank: 20 back on a stake of 10 (+10)."))
 	assert.Contains(t, m.Text, "/verify_1")
 	assert.Zero(t, h.srv.Calls().Count("deleteMessage"), "no nudge was sent, so none deleted")
 
@@ -332,7 +332,7 @@ func TestSoloClose(t *testing.T) {
 
 	h.soloBet()
 	h.command("Alice", "leave")
-	h.botSays("You left the table.")
+	h.botSays("You left; your bet of 10 stays in the bank.")
 	m = h.tableMessage(contains("You closed the table."))
 	assert.Contains(t, m.Text, "Alice −10")
 	v = h.view()
@@ -415,7 +415,8 @@ func TestForgedHousePresses(t *testing.T) {
 	h.seatHouse("Alice")
 	h.startGame("Alice")
 	in := h.version()
-	assert.Equal(t, "A game is in progress; join when it ends.", h.pressRaw("Alice", lobby.MessageID, data(callback.UnseatHouse, in)).Text)
+	assert.Equal(t, "The house stands up only between games: it plays this game to the end.",
+		h.pressRaw("Alice", lobby.MessageID, data(callback.UnseatHouse, in)).Text)
 	assert.Equal(t, in, h.version(), "the house stays in its game")
 	h.audit()
 }

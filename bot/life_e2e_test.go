@@ -59,7 +59,7 @@ func TestTimeoutsStayInTheRecord(t *testing.T) {
 	lines := []string{
 		"Bob: K♥ → out of time: sat the circle out",
 		"Carol: 10♣ = 10 (out of time, stood) · banker: 9♦ 10♠ = 19 → the bank takes 10",
-		"Game over. Alice takes the bank: 20.",
+		"Game over. Alice, the banker, takes the bank: 20 back on a stake of 10 (+10).",
 	}
 	end := h.tableMessage(contains("Game over"))
 	for _, l := range lines {

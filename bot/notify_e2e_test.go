@@ -123,7 +123,7 @@ func TestNotifyThroughTheDeepLink(t *testing.T) {
 	h.follow("Alice")
 	lobby := h.openTable("Alice")
 	n := h.privately("Bob", again.MessageID, "opened a table")
-	assert.Equal(t, "🃏 Game night: Alice opened a table.\nStake 10 · entry 100 · 2–4\u00a0players\n"+
+	assert.Equal(t, "🃏 Game night: Alice opened a table.\nStake 10 · min. balance 100 · 2–4\u00a0players\n"+
 		"Closes at 18:40 UTC if nobody starts.", n.Text)
 	require.Len(t, n.Buttons(), 1)
 	assert.Equal(t, "Open the table", n.Buttons()[0].Text)

@@ -288,6 +288,7 @@ func (a *applier) leave(cmd Command) error {
 		// The banker leaving ends the game: bets back, bank to the banker.
 		s.Leaving = true
 		a.refundBets()
+		a.sitOutRest(ReasonBankerLeft)
 		a.endGame(ReasonLeft)
 	case i == int(a.t.turn):
 		s.Leaving = true
@@ -537,6 +538,7 @@ func (a *applier) cancel() error {
 	}
 	if a.t.phase.InGame() {
 		a.refundBets()
+		a.sitOutRest(ReasonCancelled)
 		a.reveal()
 		if a.t.bank > 0 {
 			a.transfer(a.t.seats[a.t.banker].User, TransferBank, a.t.bank)

@@ -230,7 +230,7 @@ func (r *reader) entry(t *Table, e *entry) {
 	case r.err != nil:
 	case e.player >= t.nplayers:
 		r.fail("record line of player %d of %d", e.player, t.nplayers)
-	case e.result < TwentyOne || e.result > NoDuel || e.why > ReasonEntryLimit:
+	case e.result < TwentyOne || e.result > NoDuel || e.why > ReasonBankerLeft:
 		r.fail("record line with result %d, reason %d", e.result, e.why)
 	case e.bet < 0 || e.result == NoDuel && e.bet != 0:
 		r.fail("record line with bet %d", e.bet)

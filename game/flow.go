@@ -64,15 +64,31 @@ func (a *applier) nextDuel() {
 // breakBank ends the game because the bank is empty: every player still
 // waiting sits the circle out.
 func (a *applier) breakBank() {
-	n := int(a.t.nseats)
-	for k := 1; k < n; k++ {
-		if s := &a.t.seats[(int(a.t.banker)+k)%n]; s.State == Waiting {
-			a.discardHand(&s.Hand)
-			s.State = SatOut
-			a.emit(Event{Kind: EventSatOut, User: s.User, Reason: ReasonBankBroken})
-		}
-	}
+	a.sitOutRest(ReasonBankBroken)
 	a.endGame(ReasonBankBroken)
+}
+
+// sitOutRest makes every player whose duel of the circle a game's end cuts
+// off sit the circle out for why (ReasonBankBroken, ReasonBankerLeft or
+// ReasonCancelled): those still waiting and the player whose turn it is,
+// whose bet, if any, was refunded first. The record keeps each with the
+// cards they held, so that every player of the game has a line saying
+// why no chips of theirs moved.
+func (a *applier) sitOutRest(why Reason) {
+	t := &a.t
+	n := int(t.nseats)
+	for k := 1; k < n; k++ {
+		i := (int(t.banker) + k) % n
+		s := &t.seats[i]
+		if s.State != Waiting && (i != int(t.turn) || s.State != Playing) {
+			continue
+		}
+		a.record(Duel{Circle: int(t.circle), User: s.User, Hand: s.Hand, Result: NoDuel, Reason: why})
+		a.discardHand(&s.Hand)
+		s.State = SatOut
+		a.emit(Event{Kind: EventSatOut, User: s.User, Reason: why})
+	}
+	t.turn = -1
 }
 
 // sitOut makes seat i sit the circle out; no chips move. The record keeps

@@ -561,8 +561,11 @@ func TestRuleBrokenBank(t *testing.T) {
 	assert.Equal(t, int64(0), f.tb.Chips())
 	f.balances(990, 1010, 1000, 1000)
 	assert.Equal(t, []game.UserID{alice, bob, carol, dave}, f.seated())
-	require.Len(t, f.tb.Log(), 1, "the record keeps no sit-out of a broken bank: the end of the game tells it")
-	assert.Equal(t, game.TwentyOne, f.tb.Log()[0].Result)
+	assert.Equal(t, []game.Duel{
+		{Circle: 1, User: bob, Name: "Bob", Hand: hand(t, "Th As"), Bet: 10, Result: game.TwentyOne},
+		{Circle: 1, User: carol, Name: "Carol", Hand: hand(t, "6s"), Result: game.NoDuel, Reason: game.ReasonBankBroken},
+		{Circle: 1, User: dave, Name: "Dave", Hand: hand(t, "7s"), Result: game.NoDuel, Reason: game.ReasonBankBroken},
+	}, f.tb.Log(), "the record keeps every player the broken bank left without a duel, with the card dealt")
 
 	// The bank also breaks when the circle's last duel empties it.
 	f = newFixture(t, "Th As")
@@ -864,8 +867,17 @@ func TestRuleBankerLeaves(t *testing.T) {
 	f.hit(bob) // bust: the bank holds 20
 	f.bet(carol, 10)
 	f.leave(alice)
-	assert.Equal(t, []game.EventKind{game.EventLeft, game.EventRevealed, game.EventGameEnded}, f.kinds())
+	assert.Equal(t, []game.EventKind{game.EventLeft, game.EventSatOut, game.EventSatOut, game.EventRevealed, game.EventGameEnded}, f.kinds())
+	for i, e := range f.events(game.EventSatOut) {
+		assert.Equal(t, []game.UserID{carol, dave}[i], e.User)
+		assert.Equal(t, game.ReasonBankerLeft, e.Reason)
+	}
 	f.transfers(tr(carol, game.TransferRefund, 10), tr(alice, game.TransferBank, 20))
+	assert.Equal(t, []game.Duel{
+		{Circle: 1, User: bob, Name: "Bob", Hand: hand(t, "Th 9h 6h"), Bet: 10, Result: game.PlayerBust},
+		{Circle: 1, User: carol, Name: "Carol", Hand: hand(t, "6s"), Result: game.NoDuel, Reason: game.ReasonBankerLeft},
+		{Circle: 1, User: dave, Name: "Dave", Hand: hand(t, "7s"), Result: game.NoDuel, Reason: game.ReasonBankerLeft},
+	}, f.tb.Log(), "Carol's bet came back and Dave never played: each has a line saying why")
 	end := f.event(game.EventGameEnded)
 	assert.Equal(t, game.ReasonLeft, end.Reason)
 	assert.Equal(t, int64(20), end.Amount)
@@ -887,8 +899,13 @@ func TestRuleCancel(t *testing.T) {
 	f.hit(bob)
 	f.bet(carol, 20)
 	f.cancel()
-	assert.Equal(t, []game.EventKind{game.EventRevealed, game.EventGameEnded, game.EventClosed}, f.kinds())
+	assert.Equal(t, []game.EventKind{game.EventSatOut, game.EventSatOut, game.EventRevealed, game.EventGameEnded, game.EventClosed}, f.kinds())
 	f.transfers(tr(carol, game.TransferRefund, 20), tr(alice, game.TransferBank, 20))
+	assert.Equal(t, []game.Duel{
+		{Circle: 1, User: bob, Name: "Bob", Hand: hand(t, "Th 9h 6h"), Bet: 10, Result: game.PlayerBust},
+		{Circle: 1, User: carol, Name: "Carol", Hand: hand(t, "6s"), Result: game.NoDuel, Reason: game.ReasonCancelled},
+		{Circle: 1, User: dave, Name: "Dave", Hand: hand(t, "7s"), Result: game.NoDuel, Reason: game.ReasonCancelled},
+	}, f.tb.Log(), "the record of a cancelled game has a line for every player")
 	assert.Equal(t, game.ReasonCancelled, f.event(game.EventGameEnded).Reason)
 	assert.Equal(t, c, f.event(game.EventRevealed).Commitment)
 	assert.Equal(t, game.Closed, f.tb.Phase())

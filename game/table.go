@@ -105,7 +105,9 @@ const (
 	// Forfeit: the player left after betting; the bet went to the bank.
 	Forfeit
 	// NoDuel: the player sat the circle out; no chips moved. Duel.Reason
-	// says why: ReasonTimeout, ReasonNoChips, ReasonLeft or ReasonKicked.
+	// says why: ReasonTimeout, ReasonNoChips, ReasonLeft or ReasonKicked
+	// (a reason of the player's), or ReasonBankBroken, ReasonBankerLeft or
+	// ReasonCancelled (the game ended before the player's duel).
 	NoDuel
 )
 
@@ -190,6 +192,10 @@ const (
 	ReasonEmpty
 	// ReasonEntryLimit: the balance fell below the entry limit.
 	ReasonEntryLimit
+	// ReasonBankerLeft: the banker left during the game, which ended it
+	// before the player's duel (a line of the record only; the game ends
+	// with ReasonLeft).
+	ReasonBankerLeft
 )
 
 // Table is the whole state of one table. It is a value: copying it copies
@@ -317,8 +323,9 @@ func (t *Table) ChipsOf(user UserID) int64 {
 }
 
 // Log returns the record of the current or last game, oldest first: every
-// duel and every circle a player sat out for a reason of theirs (not when
-// the bank broke, which the end of the game tells). See LogComplete.
+// duel and every circle a player sat out, also when the game ended before
+// their duel (the bank broken, the banker gone, the game cancelled), so
+// that every player of the game has a line. See LogComplete.
 func (t *Table) Log() []Duel {
 	if t.nlog == 0 {
 		return nil

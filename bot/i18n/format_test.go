@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 	"unicode"
@@ -275,4 +276,25 @@ func TestParseAndFromTelegram(t *testing.T) {
 	assert.Equal(t, "ru", RU.String())
 	assert.Equal(t, "uk", UK.String())
 	assert.Equal(t, []Lang{EN, RU, UK}, Langs(), "the default first")
+}
+
+// TestDateTime: a date names its month, in the language's order, so that
+// "05.12" cannot be read as the 12th of May; times are 24-hour, without
+// seconds.
+func TestDateTime(t *testing.T) {
+	at := time.Date(2025, 12, 5, 1, 52, 59, 0, time.UTC)
+	inEveryLang(t, "Dec 5", map[Lang]string{EN: "Dec\u00a05, 01:52", RU: "5\u00a0дек., 01:52", UK: "5\u00a0груд., 01:52"},
+		func(l Lang) string { return DateTime(l, at) })
+	assert.Equal(t, "18:40", Clock(time.Date(2025, 3, 14, 18, 40, 15, 0, time.UTC)), "no seconds")
+	for _, l := range Langs() {
+		months := strings.Split(T(l, DateMonths), "|")
+		require.Len(t, months, 12, "%s: twelve months", l)
+		for m := time.January; m <= time.December; m++ {
+			d := Date(l, time.Date(2025, m, 1, 0, 0, 0, 0, time.UTC))
+			assert.Contains(t, d, months[m-1], "%s %s", l, m)
+			assert.Empty(t, breakingSpaces(d), "%s: a date does not break", l)
+		}
+	}
+	inEveryLang(t, "May", map[Lang]string{EN: "May\u00a031", RU: "31\u00a0мая", UK: "31\u00a0трав."},
+		func(l Lang) string { return Date(l, time.Date(2025, 5, 31, 0, 0, 0, 0, time.UTC)) })
 }

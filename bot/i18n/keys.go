@@ -16,8 +16,9 @@ const (
 	TableTitleGame Key = "table.title.game"
 	// TableTitleClosed heads a closed table.
 	TableTitleClosed Key = "table.title.closed"
-	// TableLimits: the stake, the entry limit, the fewest players and the
-	// most (a Count of NounPlayers, which the range agrees with).
+	// TableLimits: the stake, the entry limit (a balance a player must
+	// have, not a fee: "min. balance"), the fewest players and the most (a
+	// Count of NounPlayers, which the range agrees with).
 	TableLimits Key = "table.limits"
 	// TableSeated heads the seats of the lobby: taken and total.
 	TableSeated Key = "table.seated"
@@ -25,6 +26,8 @@ const (
 	TableNobody Key = "table.nobody"
 	// TableHint: who may sit (the entry limit) and who starts.
 	TableHint Key = "table.hint"
+	// TableFull: every seat of the lobby is taken, and who starts.
+	TableFull Key = "table.full"
 	// TableCloses: the time the lobby closes (a tg-time).
 	TableCloses Key = "table.closes"
 	// TableBanker: the banker's name.
@@ -33,17 +36,16 @@ const (
 	TableKnocks Key = "table.knocks"
 	// TableSeatBet: the bet a player has on the table.
 	TableSeatBet Key = "table.seat.bet"
-	// TableSeatBetting marks the player to bet: name, the time the turn
-	// ends (a tg-time).
+	// TableSeatBetting marks the player to bet: name, the time left of the
+	// turn (i18n.Countdown).
 	TableSeatBetting Key = "table.seat.betting"
-	// TableSeatDrawing marks the player drawing: name, the time the turn
-	// ends (a tg-time).
+	// TableSeatDrawing marks the player drawing: name, the time left of
+	// the turn (i18n.Countdown).
 	TableSeatDrawing Key = "table.seat.drawing"
 
 	// TurnNudge, a message of its own in reply to the table message, tells
 	// the player to move that it is their turn, so that their phone
-	// buzzes: their name (a tg://user mention), the time left, the time
-	// the turn ends (a tg-time).
+	// buzzes: their name (a tg://user mention), the time left.
 	TurnNudge Key = "turn.nudge"
 
 	// TableSeatSatOut: the player sits this circle out.
@@ -58,11 +60,10 @@ const (
 	// number in digits only: it ends "/verify_%s", a command a reader taps
 	// (Telegram sends only a command's word, so the number is part of it).
 	TableDeckCheck Key = "table.deck.check"
-	// TableDeckChecks: the decks of a game of several circles (a list of
-	// TableDeckCircle), the game number as in TableDeckCheck.
+	// TableDeckChecks: the decks of a game of several circles: how many (a
+	// Count of NounDecks), the game number as in TableDeckCheck. Their
+	// hashes are behind /verify: a record carries no line of hex.
 	TableDeckChecks Key = "table.deck.checks"
-	// TableDeckCircle: a circle's number and its deck's short SHA-256.
-	TableDeckCircle Key = "table.deck.circle"
 )
 
 // The duel log of the table message.
@@ -105,6 +106,14 @@ const (
 	LogSatOutLeft Key = "log.satout.left"
 	// LogSatOutKicked: an admin stood the player up before they bet.
 	LogSatOutKicked Key = "log.satout.kicked"
+	// LogSatOutBroken: the bank was broken before the player's duel.
+	LogSatOutBroken Key = "log.satout.bankbroken"
+	// LogSatOutBanker: the banker left, which ended the game before
+	// the player's duel was over (a bet on the table came back).
+	LogSatOutBanker Key = "log.satout.bankerleft"
+	// LogSatOutCancel: an admin cancelled the game before the player's
+	// duel was over (a bet on the table came back).
+	LogSatOutCancel Key = "log.satout.cancelled"
 	// LogTrimmed stands for the older lines left out to fit the message:
 	// how many results (Count of NounLogResults), the bank before them,
 	// the bank after them.
@@ -118,9 +127,13 @@ const (
 
 // The end of a game and a closed table.
 const (
-	// GameOverTakes: the banker took the bank: name, amount.
+	// GameOverTakes: the banker took the bank: name, the bank taken, the
+	// stake put into it, what the game gave the banker (signed, as
+	// i18n.Signed writes it), so that a bank smaller than the stake reads
+	// as the loss it is.
 	GameOverTakes Key = "gameover.takes"
-	// GameOverBroken: the bank was broken: the banker's name.
+	// GameOverBroken: the bank was broken: the banker's name, the stake
+	// lost, what the game gave the banker (signed).
 	GameOverBroken Key = "gameover.broken"
 	// SummaryTitle heads the record a finished game leaves: the game's number.
 	SummaryTitle Key = "gameover.summary"
@@ -252,6 +265,9 @@ const (
 	PopJoined Key = "pop.joined"
 	// PopLeft: the toast of a leave.
 	PopLeft Key = "pop.left"
+	// PopLeftBet: the toast of a leave that lost the player's bet on the
+	// table to the bank: the bet.
+	PopLeftBet Key = "pop.left.bet"
 	// PopBet: the toast of a bet: the amount.
 	PopBet Key = "pop.bet"
 	// PopHit: the card drawn and the new score.
@@ -382,12 +398,20 @@ const (
 	LangUnknown Key = "cmd.lang.unknown"
 	// VerifyTitle: the game whose decks follow.
 	VerifyTitle Key = "cmd.verify.title"
-	// VerifyDeck: a deck's number, its SHA-256 and its preimage.
+	// VerifyDeck: a deck's number, its SHA-256 and its preimage (the text
+	// to hash), each in a box of its own under a label that names it, the
+	// preimage at the start of its line.
 	VerifyDeck Key = "cmd.verify.deck"
-	// VerifyHowTo: how to check a deck.
+	// VerifyHowTo: how to check a deck: which box to hash, and against
+	// which.
 	VerifyHowTo Key = "cmd.verify.howto"
 	// VerifyNone: no deck is kept for the game.
 	VerifyNone Key = "cmd.verify.none"
+	// VerifyNoSuchGame: the table never had the game asked for: its
+	// number, the number of the table's last game.
+	VerifyNoSuchGame Key = "cmd.verify.nosuchgame"
+	// VerifyNoGameYet: the table has had no game yet.
+	VerifyNoGameYet Key = "cmd.verify.nogameyet"
 	// VerifyUsage: how to call /verify.
 	VerifyUsage Key = "cmd.verify.usage"
 )
@@ -591,11 +615,22 @@ const (
 	UnitMinutes Key = "unit.min"
 	// UnitHours: a number of hours.
 	UnitHours Key = "unit.h"
+	// DateMonths: the short names of the months, January first, separated
+	// by "|", as a date writes them ("Dec", «дек.», «груд.»).
+	DateMonths Key = "date.months"
+	// DateDay: a day of the month and the month's short name (DateMonths),
+	// in the language's order, joined by a no-break space: "Dec 5",
+	// «5 дек.», «5 груд.».
+	DateDay Key = "date.day"
+	// DateAndTime: a date (DateDay) and a time of day ("01:52").
+	DateAndTime Key = "date.time"
 	// NounChips: the plural forms of "chip", separated by "|": one and
 	// other in English; one, few and many in Russian and Ukrainian.
 	NounChips Key = "noun.chips"
 	// NounPlayers: the plural forms of "player", as NounChips.
 	NounPlayers Key = "noun.players"
+	// NounDecks: the plural forms of "deck", as NounChips.
+	NounDecks Key = "noun.decks"
 	// RankJack is the jack's letter.
 	RankJack Key = "rank.j"
 	// RankQueen is the queen's letter.
@@ -627,6 +662,12 @@ const (
 	PopHouseAbsent Key = "pop.house.absent"
 	// PopHousePlayersOnly: only a seated player seats or unseats the house.
 	PopHousePlayersOnly Key = "pop.house.playersonly"
+	// PopHouseInGame: a seated player asked for the house during a
+	// game; it sits down only in the lobby.
+	PopHouseInGame Key = "pop.house.betweengames"
+	// PopHouseStays: a seated player asked to stand the house up
+	// during a game; it plays the game to the end.
+	PopHouseStays Key = "pop.house.staysingame"
 	// PopHouseForbidden: the chat's admins forbade the house.
 	PopHouseForbidden Key = "pop.house.forbidden"
 	// PopHouseNeedChips: the house cannot meet the entry limit: its
@@ -678,8 +719,12 @@ const (
 	LedgerStake Key = "ledger.stake"
 	// LedgerBet: a bet: the game.
 	LedgerBet Key = "ledger.bet"
-	// LedgerWin: a won bet: the game.
+	// LedgerWin: a won duel, shown with what it won (the payout less the
+	// bet, as the toast and the record say): the game.
 	LedgerWin Key = "ledger.win"
+	// LedgerWinBack: the payout of a won duel whose bet /history does
+	// not show beside it: what the duel won, the bet returned, the game.
+	LedgerWinBack Key = "ledger.win.back"
 	// LedgerRefund: a refund: the game.
 	LedgerRefund Key = "ledger.refund"
 	// LedgerBank: the bank to the banker: the game.
@@ -718,7 +763,7 @@ const (
 // Solo play: the table of a private chat, where its user plays the house.
 const (
 	// SoloLimits heads a solo lobby instead of TableLimits: the stake, the
-	// entry limit.
+	// entry limit (as TableLimits names it).
 	SoloLimits Key = "solo.limits"
 	// SoloCloses: the time a solo lobby closes (a tg-time).
 	SoloCloses Key = "solo.closes"

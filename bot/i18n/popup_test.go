@@ -51,6 +51,7 @@ func TestPopupsFitTelegramsLimitWithTheLongestArguments(t *testing.T) {
 			PopNeedChips:       {bigChips, bigNumber, bigNumber},
 			PopNeedPlayers:     {Count(lang, NounPlayers, game.MinPlayers)},
 			PopBet:             {bigNumber},
+			PopLeftBet:         {bigNumber},
 			PopHit:             {card, "20"},
 			PopHitBust:         {card, "31"},
 			PopHitTwentyOne:    {card},

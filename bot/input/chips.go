@@ -152,12 +152,13 @@ func history(ctx context.Context, c *command) {
 	if !ok {
 		return
 	}
-	entries, err := c.h.chips.History(ctx, c.m.Chat.ID, u.ID, historySize)
+	// Twice the lines: a won duel's bet and payout make one line.
+	entries, err := c.h.chips.History(ctx, c.m.Chat.ID, u.ID, 2*historySize+1)
 	if err != nil && !errors.Is(err, storage.ErrNotFound) {
 		c.fail(ctx, err)
 		return
 	}
-	c.sayMessage(render.History(u.Name, entries, c.lang))
+	c.sayMessage(render.History(u.Name, entries, historySize, c.lang))
 }
 
 // audit handles /audit (admins): whether the chat's chips add up.
@@ -196,8 +197,27 @@ func verify(ctx context.Context, c *command) {
 	case err != nil:
 		c.fail(ctx, err)
 	case !found:
-		c.say(i18n.T(c.lang, i18n.VerifyNone, strconv.FormatUint(n, 10)))
+		c.verifyMissing(ctx, n)
 	default:
 		c.sayMessage(msg)
+	}
+}
+
+// verifyMissing says why /verify N found no deck: the table never had a
+// game N (it has had fewer games, or none), or game N's decks are not
+// kept.
+func (c *command) verifyMissing(ctx context.Context, n uint64) {
+	v, err := c.h.tables.View(ctx, c.key)
+	if err != nil {
+		c.fail(ctx, err)
+		return
+	}
+	switch played := v.Table.Game(); {
+	case played == 0:
+		c.say(i18n.T(c.lang, i18n.VerifyNoGameYet))
+	case n > played:
+		c.say(i18n.T(c.lang, i18n.VerifyNoSuchGame, strconv.FormatUint(n, 10), strconv.FormatUint(played, 10)))
+	default:
+		c.say(i18n.T(c.lang, i18n.VerifyNone, strconv.FormatUint(n, 10)))
 	}
 }

@@ -49,6 +49,12 @@ func (h *Handler) seatHouse(ctx context.Context, key storage.TableKey, updateID 
 		return houseAnswer{text: i18n.T(l, i18n.PopOutdated), outdated: true, version: t.Version()}
 	case t.Phase() == game.Closed:
 		return houseAnswer{text: i18n.T(l, i18n.PopNoTable)}
+	case t.Phase().InGame() && playerSeated && !t.Seat(i).Leaving && unseat:
+		return houseAnswer{text: i18n.T(l, i18n.PopHouseStays)}
+	case t.Phase().InGame() && playerSeated && !t.Seat(i).Leaving:
+		// The house joins only a lobby: told to a player, who can ask
+		// again then.
+		return houseAnswer{text: i18n.T(l, i18n.PopHouseInGame)}
 	case t.Phase().InGame():
 		return houseAnswer{text: i18n.T(l, i18n.PopInProgress)}
 	case !playerSeated || t.Seat(i).Leaving:

@@ -23,7 +23,7 @@ func Toast(lang i18n.Lang, cmd game.Command, out game.Outcome, tb *game.Table) s
 	case game.Join:
 		return i18n.T(lang, i18n.PopJoined)
 	case game.Leave:
-		return i18n.T(lang, i18n.PopLeft)
+		return leaveToast(lang, cmd, out)
 	case game.Start:
 		return startToast(lang, cmd, out, tb)
 	case game.Bet:
@@ -38,6 +38,17 @@ func Toast(lang i18n.Lang, cmd game.Command, out game.Outcome, tb *game.Table) s
 		}
 	}
 	return ""
+}
+
+// leaveToast tells the player who left that they did, and when they left
+// a duel they had bet in, that the bet stays in the bank.
+func leaveToast(lang i18n.Lang, cmd game.Command, out game.Outcome) string {
+	for _, e := range out.Events {
+		if e.Kind == game.EventDuelEnded && e.Duel.User == cmd.User && e.Duel.Result == game.Forfeit {
+			return i18n.T(lang, i18n.PopLeftBet, i18n.Number(e.Duel.Bet))
+		}
+	}
+	return i18n.T(lang, i18n.PopLeft)
 }
 
 // betToast tells the bet, and while the player is to draw (the table has

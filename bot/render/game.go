@@ -87,14 +87,17 @@ func (v *view) seat(s game.Seat, i int) string {
 	return l
 }
 
-// countdown is the time the current turn ends: a time, not the time left,
-// so that it stays true between edits of the message.
+// countdown is the time left of the current turn when the message is
+// drawn ("45 s"), rounded up. A turn's clock starts when the message that
+// shows it goes (game.ShowTurn), so the first render of a turn shows the
+// whole turn time, and a later one what is left of it then; the nudge
+// tells the player again, as time runs out.
 func (v *view) countdown() string {
 	d := v.t.Deadline()
 	if d.IsZero() {
 		return "…"
 	}
-	return TurnEnds(d)
+	return i18n.Countdown(v.lang, d.Sub(v.in.Now))
 }
 
 // hand draws cards, with their score when asked for and there is more than

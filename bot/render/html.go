@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/twentyone-bot/twentyone/bot/i18n"
 )
 
 // escaper escapes the characters Telegram's HTML parse mode reads as markup.
@@ -16,45 +18,30 @@ func escape(s string) string { return escaper.Replace(s) }
 // bold wraps html in <b>.
 func bold(html string) string { return "<b>" + html + "</b>" }
 
-// Formats of a shown time (Telegram's tg-time format, and the layout of
-// the text inside it).
+// Formats of a shown time (Telegram's tg-time format). No time the bot
+// shows has seconds: a turn shows the time left instead (i18n.Countdown).
 const (
-	// clockSeconds is the time of day with seconds: 18:40:15.
-	clockSeconds = "T"
 	// clockMinutes is the time of day: 18:40.
 	clockMinutes = "t"
 	// dateMinutes is the short date and the time of day.
 	dateMinutes = "dt"
 )
 
-// fallbackLayouts are the texts inside a tg-time, in UTC, which a client
-// without date_time entities shows instead.
-var fallbackLayouts = map[string]string{
-	clockSeconds: "15:04:05 UTC",
-	clockMinutes: "15:04 UTC",
-	dateMinutes:  "2006-01-02 15:04 UTC",
-}
-
 // timeTag shows at as a date_time entity (Telegram HTML's
 // <tg-time unix="…" format="…">): each reader's client writes it in the
 // reader's own time zone and language, so that it stays true however long
-// the message goes unedited. at is rounded up to the format's precision,
-// so that it never shows less time than there is. The text inside, the
-// time in UTC, is what a client without the entity shows.
-func timeTag(at time.Time, format string) string {
-	unit := time.Second
-	if format != clockSeconds {
-		unit = time.Minute
+// the message goes unedited. The text inside is what a client without the
+// entity shows: the time in UTC, written as the chat's language writes it
+// (i18n.Clock, i18n.DateTime), to the minute as a clock shows it (the
+// minute that has begun, as a client writes the entity too).
+func timeTag(at time.Time, format string, lang i18n.Lang) string {
+	utc := at.UTC()
+	fallback := i18n.Clock(utc)
+	if format == dateMinutes {
+		fallback = i18n.DateTime(lang, utc)
 	}
-	if r := at.Truncate(unit); r.Before(at) {
-		at = r.Add(unit)
-	}
-	return `<tg-time unix="` + strconv.FormatInt(at.Unix(), 10) + `" format="` + format + `">` +
-		at.UTC().Format(fallbackLayouts[format]) + "</tg-time>"
+	return `<tg-time unix="` + strconv.FormatInt(at.Unix(), 10) + `" format="` + format + `">` + fallback + " UTC</tg-time>"
 }
-
-// TurnEnds shows the time a turn ends (see timeTag), with seconds.
-func TurnEnds(at time.Time) string { return timeTag(at, clockSeconds) }
 
 // code wraps html in <code>.
 func code(html string) string { return "<code>" + html + "</code>" }

@@ -29,7 +29,12 @@ func keyboard(in Input) [][]Button {
 	case phase == game.Lobby && in.Solo:
 		kb = soloLobby(t, in.HouseForbidden, btn)
 	case phase == game.Lobby:
-		kb = rows([]Button{btn(i18n.BtnJoin, callback.Join), btn(i18n.BtnLeave, callback.Leave), btn(startKey(t), callback.Start)}, 3)
+		// A full table offers no seat: no Join.
+		var lobby []Button
+		if t.NumSeats() < game.MaxSeats {
+			lobby = append(lobby, btn(i18n.BtnJoin, callback.Join))
+		}
+		kb = rows(append(lobby, btn(i18n.BtnLeave, callback.Leave), btn(startKey(t), callback.Start)), 3)
 		_, seated := t.SeatOf(house.ID)
 		switch {
 		case seated:

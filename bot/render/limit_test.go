@@ -289,6 +289,9 @@ func TestKeyboardShowsThePhasesButtonsOnly(t *testing.T) {
 		want []callback.Action
 	}{
 		{scenarios[0], []callback.Action{j, l, s, seat}},
+		{scenario{"lobby_full", func(t testing.TB, n map[game.UserID]string) *play { return full(t, n, nil) }},
+			[]callback.Action{l, s}},
+		{scenario{"bank_broken", bankBroken}, []callback.Action{l, s, v}},
 		{scenario{"lobby_after_game", lobbyAfterGame}, []callback.Action{j, l, s, seat, v}},
 		{scenario{"house_lobby", func(t testing.TB, n map[game.UserID]string) *play { return houseLobby(t, n, nil) }},
 			[]callback.Action{j, l, s, unseat}},

@@ -2,7 +2,6 @@ package render
 
 import (
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/twentyone-bot/twentyone/bot/i18n"
@@ -43,14 +42,18 @@ func (v *view) lobby() []line {
 	}
 	lines = append(lines, blank)
 	closes := i18n.TableCloses
-	if v.in.Solo {
+	switch {
+	case v.in.Solo:
 		closes = i18n.SoloCloses
 		lines = append(lines, v.soloHint()...)
-	} else {
+	case len(seats) >= game.MaxSeats:
+		// Nobody can sit down: no invitation to.
+		lines = append(lines, text(v.tr(i18n.TableFull)))
+	default:
 		lines = append(lines, text(v.tr(i18n.TableHint, i18n.Number(s.EntryLimit))))
 	}
 	if d := v.t.Deadline(); !d.IsZero() {
-		lines = append(lines, text(v.tr(closes, timeTag(d, closingFormat(d.Sub(v.in.Now))))))
+		lines = append(lines, text(v.tr(closes, timeTag(d, closingFormat(d.Sub(v.in.Now)), v.lang))))
 	}
 	return lines
 }
@@ -83,16 +86,26 @@ func (v *view) summary() []line {
 		if !p.Banker {
 			continue
 		}
-		take := p.Net + v.t.Settings().Stake
+		stake := v.t.Settings().Stake
+		take, net := p.Net+stake, netSign(p.Net)
 		if take > 0 {
-			lines = append(lines, text(v.tr(i18n.GameOverTakes, v.who(p.User, p.Name), i18n.Number(take))))
+			lines = append(lines, text(v.tr(i18n.GameOverTakes, v.who(p.User, p.Name), i18n.Number(take), i18n.Number(stake), net)))
 		} else {
-			lines = append(lines, text(v.tr(i18n.GameOverBroken, v.who(p.User, p.Name))))
+			lines = append(lines, text(v.tr(i18n.GameOverBroken, v.who(p.User, p.Name), i18n.Number(stake), net)))
 		}
 	}
 	lines = append(lines, text(v.nets(players)))
 	lines = append(lines, v.awards()...)
 	return append(lines, v.deckCheck()...)
+}
+
+// netSign writes what a game gave the banker, signed, and ±0 when it gave
+// and took nothing: the figure in brackets after the bank taken.
+func netSign(n int64) string {
+	if n == 0 {
+		return "±0"
+	}
+	return i18n.Signed(n)
 }
 
 // nets draws what the game gave each player: "🎩 Alice +25 · Bob −10".
@@ -110,17 +123,16 @@ func (v *view) nets(players []game.Participant) string {
 	return s
 }
 
-// deckCheck draws the commitments of the game's revealed decks: of each
-// circle's when the game had several, else of the last deck revealed.
+// deckCheck draws how to check the game's revealed decks: the short
+// commitment of the deck when the game had one (as the table showed it
+// while it was played), how many decks when it had several; their whole
+// commitments are behind /verify_N, so that the record carries no line of
+// hex.
 func (v *view) deckCheck() []line {
 	// Digits only: the number is part of the command /verify_N.
 	gameNo := strconv.FormatUint(v.t.Game(), 10)
 	if decks := v.in.Decks; len(decks) > 1 {
-		parts := make([]string, len(decks))
-		for i, c := range decks {
-			parts[i] = v.tr(i18n.TableDeckCircle, i18n.Number(int64(i+1)), c.Short())
-		}
-		return []line{text(v.tr(i18n.TableDeckChecks, strings.Join(parts, " · "), gameNo))}
+		return []line{text(v.tr(i18n.TableDeckChecks, i18n.Count(v.lang, i18n.NounDecks, int64(len(decks))), gameNo))}
 	}
 	c, ok := v.t.Revealed()
 	if !ok {
@@ -158,16 +170,12 @@ func (v *view) closed() []line {
 }
 
 // closingFormat is how the time a lobby closes is shown, by the time left:
-// with seconds within 5 minutes, the time of day (rounded up to the
-// minute) within 20 hours, and the date with it after that (a lobby may
-// wait a day).
+// the time of day within 20 hours, and the date with it after that (a
+// lobby may wait a day). Never with seconds: a lobby shows when it closes
+// to the minute, as a clock does.
 func closingFormat(left time.Duration) string {
-	switch {
-	case left < 5*time.Minute:
-		return clockSeconds
-	case left < 20*time.Hour:
+	if left < 20*time.Hour {
 		return clockMinutes
-	default:
-		return dateMinutes
 	}
+	return dateMinutes
 }

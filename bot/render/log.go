@@ -136,15 +136,21 @@ func (v *view) result(d game.Duel, name string) string {
 	case game.Forfeit:
 		return v.tr(i18n.LogForfeit, bet)
 	case game.NoDuel:
-		switch d.Reason {
-		case game.ReasonNoChips:
-			return v.tr(i18n.LogSatOutNoChips)
-		case game.ReasonLeft:
-			return v.tr(i18n.LogSatOutLeft)
-		case game.ReasonKicked:
-			return v.tr(i18n.LogSatOutKicked)
+		if key, ok := satOutWords[d.Reason]; ok {
+			return v.tr(key)
 		}
 		return v.tr(i18n.LogSatOutTimeout)
 	}
 	return ""
+}
+
+// satOutWords say why a player sat a circle out, by the reason the record
+// gives (running out of time to bet, the rest, is LogSatOutTimeout).
+var satOutWords = map[game.Reason]i18n.Key{
+	game.ReasonNoChips:    i18n.LogSatOutNoChips,
+	game.ReasonLeft:       i18n.LogSatOutLeft,
+	game.ReasonKicked:     i18n.LogSatOutKicked,
+	game.ReasonBankBroken: i18n.LogSatOutBroken,
+	game.ReasonBankerLeft: i18n.LogSatOutBanker,
+	game.ReasonCancelled:  i18n.LogSatOutCancel,
 }

@@ -89,7 +89,7 @@ func Opened(n Notice) Message {
 		limits(n.Settings, l),
 	}
 	if !n.Closes.IsZero() {
-		lines = append(lines, i18n.T(l, i18n.TableCloses, timeTag(n.Closes, closingFormat(n.Closes.Sub(n.Now)))))
+		lines = append(lines, i18n.T(l, i18n.TableCloses, timeTag(n.Closes, closingFormat(n.Closes.Sub(n.Now)), l)))
 	}
 	if n.Link == "" {
 		lines = append(lines, i18n.T(l, i18n.NoticeNoLink))

@@ -18,11 +18,12 @@ func Plain(text string) Message { return Message{Text: escape(text)} }
 
 // Nudge tells the player to move that it is their turn (i18n.TurnNudge):
 // a mention of them by id (tg://user?id=, which notifies them even
-// without a username), the time left at now, and the time the turn ends,
-// which stays true however late the message is read.
+// without a username) and the time left at now, when it is drawn (it goes
+// out only while there is time left, and is deleted once the turn
+// passes).
 func Nudge(user int64, name string, ends, now time.Time, lang i18n.Lang) Message {
 	mention := `<a href="tg://user?id=` + strconv.FormatInt(user, 10) + `">` + NameHTML(name) + "</a>"
-	return Message{Text: i18n.T(lang, i18n.TurnNudge, mention, i18n.Countdown(lang, ends.Sub(now)), TurnEnds(ends))}
+	return Message{Text: i18n.T(lang, i18n.TurnNudge, mention, i18n.Countdown(lang, ends.Sub(now)))}
 }
 
 // Balance is the answer to /balance: the user's balance.
@@ -105,22 +106,49 @@ var ledgerWords = map[storage.LedgerKind]i18n.Key{
 	storage.LedgerBank:   i18n.LedgerBank,
 }
 
-// History is the answer to /history: a user's chip movements as given,
-// with their times in UTC.
-func History(name string, entries []storage.LedgerEntry, lang i18n.Lang) Message {
+// History is the answer to /history: a user's chip movements, newest
+// first as storage gives them, at most max lines, with their times in UTC
+// (dated so that no reader takes the month for the day: i18n.DateTime).
+// A won duel is one line with what it won, as its toast and the record
+// say it ("+40 · won"), not the payout of twice the bet: its bet and its
+// payout, one after the other in the ledger, are shown together, and the
+// balance after them stays the ledger's. Give it more entries than max, so
+// that the oldest payout shown has its bet at hand.
+func History(name string, entries []storage.LedgerEntry, max int, lang i18n.Lang) Message {
 	if len(entries) == 0 {
 		return Message{Text: i18n.T(lang, i18n.HistoryEmpty, NameHTML(name))}
 	}
 	lines := []string{i18n.T(lang, i18n.HistoryTitle, NameHTML(name))}
-	for _, e := range entries {
-		why := i18n.T(lang, ledgerWords[e.Kind])
-		if !e.Kind.Grant() {
-			why = i18n.T(lang, ledgerWords[e.Kind], strconv.FormatUint(e.Game, 10))
+	for i := 0; i < len(entries) && len(lines) <= max; i++ {
+		e := entries[i]
+		amount, why := e.Amount, ""
+		gameNo := strconv.FormatUint(e.Game, 10)
+		switch {
+		case e.Kind.Grant():
+			why = i18n.T(lang, ledgerWords[e.Kind])
+		case e.Kind == storage.LedgerWin && i+1 < len(entries) && betOf(entries[i+1], e):
+			// The duel's bet, just before its payout: one line.
+			amount += entries[i+1].Amount
+			why = i18n.T(lang, i18n.LedgerWin, gameNo)
+			i++
+		case e.Kind == storage.LedgerWin:
+			won := i18n.Number(e.Amount / 2)
+			why = i18n.T(lang, i18n.LedgerWinBack, won, won, gameNo)
+		default:
+			why = i18n.T(lang, ledgerWords[e.Kind], gameNo)
 		}
-		lines = append(lines, i18n.T(lang, i18n.HistoryLine, e.Time.UTC().Format("02.01 15:04"),
-			i18n.Signed(e.Amount), why, i18n.Number(e.Balance)))
+		lines = append(lines, i18n.T(lang, i18n.HistoryLine, i18n.DateTime(lang, e.Time.UTC()),
+			i18n.Signed(amount), why, i18n.Number(e.Balance)))
 	}
 	return Message{Text: strings.Join(lines, "\n")}
+}
+
+// betOf reports whether bet is the bet that win paid out: the entry just
+// before it in the user's ledger, a bet of half the payout at the same
+// table's same game.
+func betOf(bet, win storage.LedgerEntry) bool {
+	return bet.Kind == storage.LedgerBet && bet.Game == win.Game && bet.Thread == win.Thread &&
+		bet.Chat == win.Chat && -2*bet.Amount == win.Amount
 }
 
 // Audit is the answer to /audit: whether the chat's chips add up, and if

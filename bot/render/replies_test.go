@@ -59,12 +59,13 @@ func replies() []struct {
 		{"history", func(l i18n.Lang) Message {
 			return History(hostile, []storage.LedgerEntry{
 				{Time: at, Kind: storage.LedgerWin, Amount: 40, Balance: 1030, Game: 3},
-				{Time: at.Add(-time.Hour), Kind: storage.LedgerBet, Amount: -20, Balance: 990, Game: 3},
-				{Time: at.Add(-24 * time.Hour), Kind: storage.LedgerBonus, Amount: 100, Balance: 1010},
-				{Time: at.Add(-48 * time.Hour), Kind: storage.LedgerStart, Amount: 1000, Balance: 1000},
-			}, l)
+				{Time: at.Add(-time.Minute), Kind: storage.LedgerBet, Amount: -20, Balance: 990, Game: 3},
+				{Time: at.Add(-time.Hour), Kind: storage.LedgerBet, Amount: -10, Balance: 1010, Game: 2},
+				{Time: at.Add(-24 * time.Hour), Kind: storage.LedgerBonus, Amount: 100, Balance: 1020},
+				{Time: at.Add(-40 * 24 * time.Hour), Kind: storage.LedgerStart, Amount: 1000, Balance: 920},
+			}, 10, l)
 		}},
-		{"history empty", func(l i18n.Lang) Message { return History(hostile, nil, l) }},
+		{"history empty", func(l i18n.Lang) Message { return History(hostile, nil, 10, l) }},
 		{"audit ok", func(l i18n.Lang) Message {
 			return Audit(storage.Audit{Balances: 2900, OnTables: 100, Granted: 3000, Ledgered: 3000, OK: true}, l)
 		}},
@@ -124,4 +125,43 @@ func TestVerifyKeepsTheNewestDecksThatFit(t *testing.T) {
 		assert.Equal(t, deck(len(reveals)-kept), parts[1])
 		assert.Greater(t, len([]rune(text))+len([]rune(deck(len(reveals)-kept-1)))+2, MaxText-verifyRoom)
 	}
+}
+
+// TestHistoryStatesADuelByWhatItWon: /history shows a won duel as what it
+// won, as the toast and the record do ("you win 40": +40, not the payout
+// of 80 with the bet in it), with the ledger's balance after it; a payout
+// whose bet it does not show beside it says what it holds; lines are
+// counted after the pairing.
+func TestHistoryStatesADuelByWhatItWon(t *testing.T) {
+	at := time.Date(2025, 12, 5, 1, 52, 0, 0, time.UTC)
+	entries := []storage.LedgerEntry{
+		{Time: at, Kind: storage.LedgerWin, Amount: 80, Balance: 1040, Game: 4, Thread: 7},
+		{Time: at, Kind: storage.LedgerBet, Amount: -40, Balance: 960, Game: 4, Thread: 7},
+		{Time: at, Kind: storage.LedgerWin, Amount: 20, Balance: 1000, Game: 3},
+		{Time: at, Kind: storage.LedgerBonus, Amount: 100, Balance: 980},
+		{Time: at, Kind: storage.LedgerBet, Amount: -10, Balance: 880, Game: 3},
+		{Time: at, Kind: storage.LedgerWin, Amount: 30, Balance: 890, Game: 2},
+		{Time: at, Kind: storage.LedgerBet, Amount: -15, Balance: 860, Game: 2},
+	}
+	lines := func(max int) []string {
+		return strings.Split(History("Bob", entries, max, i18n.EN).Text, "\n")[1:]
+	}
+	assert.Equal(t, []string{
+		"Dec\u00a05, 01:52  +40 · won, game 4 → 1\u202f040",
+		"Dec\u00a05, 01:52  +20 · 10 won and the bet of 10 back, game 3 → 1\u202f000",
+		"Dec\u00a05, 01:52  +100 · daily bonus → 980",
+		"Dec\u00a05, 01:52  −10 · bet, game 3 → 880",
+		"Dec\u00a05, 01:52  +15 · won, game 2 → 890",
+	}, lines(10))
+	assert.Len(t, lines(2), 2, "at most max lines, a duel one line")
+	assert.Equal(t, "Dec\u00a05, 01:52  +40 · won, game 4 → 1\u202f040", lines(1)[0])
+	// Another table's bet is not this payout's.
+	other := append([]storage.LedgerEntry(nil), entries[:2]...)
+	other[1].Thread = 8
+	assert.Equal(t, "Dec\u00a05, 01:52  +80 · 40 won and the bet of 40 back, game 4 → 1\u202f040",
+		strings.Split(History("Bob", other, 10, i18n.EN).Text, "\n")[1])
+	ru := strings.Split(History("Борис", entries, 10, i18n.RU).Text, "\n")
+	assert.Equal(t, "5\u00a0дек., 01:52  +40 · выигрыш, игра 4 → 1\u202f040", ru[1])
+	uk := strings.Split(History("Богдан", entries, 10, i18n.UK).Text, "\n")
+	assert.Equal(t, "5\u00a0груд., 01:52  +40 · виграш, гра 4 → 1\u202f040", uk[1])
 }

@@ -262,6 +262,7 @@ type scenario struct {
 
 var scenarios = []scenario{
 	{"lobby", func(t testing.TB, n map[game.UserID]string) *play { return lobby(t, n, gametest.Deck()) }},
+	{"lobby_full", func(t testing.TB, n map[game.UserID]string) *play { return full(t, n, gametest.Deck()) }},
 	{"lobby_after_game", lobbyAfterGame},
 	{"betting", betting},
 	{"drawing", drawing},

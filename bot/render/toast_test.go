@@ -42,3 +42,43 @@ func TestStandToast(t *testing.T) {
 		assert.Equal(t, tt.ru, render.StandToast(i18n.RU, d))
 	}
 }
+
+// TestLeaveToast: leaving a duel after betting says that the bet stays in
+// the bank, in the button's toast and the answer to /leave alike;
+// leaving otherwise says only that the player left.
+func TestLeaveToast(t *testing.T) {
+	const bob game.UserID = 2
+	leave := game.Command{Kind: game.Leave, User: bob}
+	forfeit := game.Outcome{Events: []game.Event{
+		{Kind: game.EventLeft, User: bob},
+		{Kind: game.EventDuelEnded, User: bob, Amount: 40, Duel: game.Duel{User: bob, Bet: 40, Result: game.Forfeit, Reason: game.ReasonLeft}},
+	}}
+	othersDuel := game.Outcome{Events: []game.Event{
+		{Kind: game.EventDuelEnded, User: 3, Amount: 40, Duel: game.Duel{User: 3, Bet: 40, Result: game.Forfeit, Reason: game.ReasonLeft}},
+	}}
+	tests := []struct {
+		name string
+		out  game.Outcome
+		want map[i18n.Lang]string
+	}{
+		{"with a bet", forfeit, map[i18n.Lang]string{
+			i18n.EN: "You left; your bet of 40 stays in the bank.",
+			i18n.RU: "Ты больше не за столом; твоя ставка 40 остаётся в банке.",
+			i18n.UK: "Ти вже не за столом; твоя ставка 40 лишається в банку.",
+		}},
+		{"without", game.Outcome{Events: []game.Event{{Kind: game.EventLeft, User: bob}}}, map[i18n.Lang]string{
+			i18n.EN: "You left the table.", i18n.RU: "Ты больше не за столом.", i18n.UK: "Ти вже не за столом.",
+		}},
+		{"another's bet", othersDuel, map[i18n.Lang]string{
+			i18n.EN: "You left the table.", i18n.RU: "Ты больше не за столом.", i18n.UK: "Ти вже не за столом.",
+		}},
+	}
+	for _, tt := range tests {
+		for _, lang := range i18n.Langs() {
+			want, ok := tt.want[lang]
+			if assert.True(t, ok, "%s: no expectation in %s", tt.name, lang) {
+				assert.Equal(t, want, render.Toast(lang, leave, tt.out, &game.Table{}), "%s in %s", tt.name, lang)
+			}
+		}
+	}
+}
