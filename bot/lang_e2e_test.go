@@ -65,6 +65,6 @@ func TestToastsInThePressersLanguage(t *testing.T) {
 	}
 	m := h.tableMessage(telegramtest.TextContains("Hans"))
 	assert.Contains(t, m.Text, "Очко", "the table keeps the chat's language")
-	a := h.pressData("Bob", func(d callback.Data) bool { return d.Action == callback.Join })
-	assert.Equal(t, "You're already seated.", a.Text, "a refusal too")
+	stale := callback.Data{Action: callback.Join, Version: 1}.String() // the table is full now, and moved on
+	assert.Equal(t, "This table has moved on.", h.pressRaw("Bob", m.MessageID, stale).Text, "a refusal too")
 }
