@@ -66,10 +66,10 @@ func TestDemotedAdminLosesPowerAtOnce(t *testing.T) {
 	require.NoError(t, h.srv.SetMemberStatus(h.group.ID, bob.ID, telegramtest.StatusMember))
 
 	a = h.pressRaw("Bob", menu.MessageID, settingsButton(t, menu, callback.FieldLang, "ru"))
-	assert.Equal(t, "Only chat admins can change the table.", a.Text)
+	assert.Equal(t, "Only the chat's admins can change the settings.", a.Text)
 	assert.True(t, a.ShowAlert)
 	for _, typed := range []struct{ cmd, args, refusal string }{
-		{"settings", "knocks 1", "Only chat admins can change the table."},
+		{"settings", "knocks 1", "Only the chat's admins can change the settings."},
 		{"lang", "ru", "Only chat admins can change the language."},
 		{"cancel", "", "Only chat admins can do that."},
 		{"audit", "", "Only chat admins can do that."},

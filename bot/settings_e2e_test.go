@@ -265,7 +265,7 @@ func TestSettingsPanelMovesOnlyForAdmins(t *testing.T) {
 		settingsButton(t, list, callback.FieldStake, "25"),
 	} {
 		a := h.pressRaw("Bob", id, data)
-		assert.Equal(t, "Only chat admins can change the table.", a.Text, data)
+		assert.Equal(t, "Only the chat's admins can change the settings.", a.Text, data)
 		assert.True(t, a.ShowAlert)
 	}
 	h.settle()

@@ -192,7 +192,7 @@ var en = map[Key]string{
 	SettingsChoose:       "Tap a setting to change it; a game in progress keeps its settings.",
 	SettingsBetsToggle:   "The options marked ✓ are on; tap one to turn it on or off.",
 	BtnSettingsBack:      "← Back",
-	SettingsAdminOnly:    "Only chat admins can change the table.",
+	SettingsAdminOnly:    "Only the chat's admins can change the settings.",
 	SettingsSaved:        "Saved.",
 	SettingsSavedInGame:  "Saved. The game in progress keeps its settings.",
 	SettingsInvalid:      "Not valid: %s",
