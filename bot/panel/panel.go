@@ -100,14 +100,14 @@ func New(store Store, s *send.Sender, c clock.Clock, tables Tables) *Panels {
 }
 
 // remember adds a panel of chat, as of now, and reports whether it did:
-// a panel already remembered is updated, unless known is keep, which
-// leaves it as it is; the oldest beyond maxPanels are forgotten.
+// a panel already remembered is updated, unless known is keepKnown,
+// which leaves it as it is; the oldest beyond maxPanels are forgotten.
 func (p *Panels) remember(chat int64, pn Panel, known knownPanel) bool {
 	now := p.clock.Now()
 	pn.at = now
 	added := true
 	p.chats.Update(chat, func(list []Panel, ok bool) ([]Panel, bool) {
-		if known == keep && slices.ContainsFunc(list, func(old Panel) bool { return old.ID == pn.ID && now.Sub(old.at) <= panelTTL }) {
+		if known == keepKnown && slices.ContainsFunc(list, func(old Panel) bool { return old.ID == pn.ID && now.Sub(old.at) <= panelTTL }) {
 			added = false
 			return list, ok
 		}
@@ -127,8 +127,8 @@ func (p *Panels) remember(chat int64, pn Panel, known knownPanel) bool {
 type knownPanel bool
 
 const (
-	update knownPanel = false
-	keep   knownPanel = true
+	updateKnown knownPanel = false
+	keepKnown   knownPanel = true
 )
 
 // open returns the chat's panels not older than panelTTL, oldest first.
@@ -166,7 +166,7 @@ func (p *Panels) Footprint() int { return p.chats.Len() }
 // before Sent runs, once the message is out) is left at the level the
 // press moved it to, and drawn by it.
 func (p *Panels) Sent(ctx context.Context, chat int64, pn Panel, drawn storage.ChatSettings) {
-	if !p.remember(chat, pn, keep) {
+	if !p.remember(chat, pn, keepKnown) {
 		return
 	}
 	s, err := p.store.Settings(ctx, chat)
@@ -179,7 +179,7 @@ func (p *Panels) Sent(ctx context.Context, chat int64, pn Panel, drawn storage.C
 // showing the choices of field ("" the list), the level it shows once the
 // press is handled: the redraws of a change keep it there.
 func (p *Panels) Pressed(chat int64, id int, field string) {
-	p.remember(chat, Panel{ID: id, Field: field}, update)
+	p.remember(chat, Panel{ID: id, Field: field}, updateKnown)
 }
 
 // Show moves a panel of chat to the choices of field ("" the list),
@@ -192,7 +192,7 @@ func (p *Panels) Show(ctx context.Context, chat int64, id int, field string) (st
 		return s, err
 	}
 	pn := Panel{ID: id, Field: field}
-	p.remember(chat, pn, update)
+	p.remember(chat, pn, updateKnown)
 	p.Redraw(chat, pn, s)
 	return s, nil
 }

@@ -1,6 +1,7 @@
 package panel
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -108,5 +109,19 @@ func TestSettingsPanelsKeepTheirLevel(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			assert.Equal(t, tt.want, tt.pn.Draw(s))
 		})
+	}
+}
+
+// TestSentLeavesAPressedPanelWhereThePressMovedIt: a press may come before
+// the send of its panel is reported (the message is out first); the
+// report must not put the panel back at the list, nor redraw it.
+func TestSentLeavesAPressedPanelWhereThePressMovedIt(t *testing.T) {
+	clock := clocktest.NewClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	p := New(nil, nil, clock, nil) // no store, no sender: nothing may be read or sent
+	p.Pressed(1, 5, callback.FieldStake)
+	p.Sent(context.Background(), 1, Panel{ID: 5}, storage.ChatSettings{Game: game.DefaultSettings()})
+	open := p.open(1)
+	if assert.Len(t, open, 1) {
+		assert.Equal(t, callback.FieldStake, open[0].Field)
 	}
 }

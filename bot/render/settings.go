@@ -25,6 +25,7 @@ var fieldIcons = map[string]string{
 	callback.FieldHouse: "🤖",
 }
 
+// fieldNames name each setting.
 var fieldNames = map[string]i18n.Key{
 	callback.FieldStake: i18n.FieldStake, callback.FieldEntry: i18n.FieldEntry, callback.FieldBets: i18n.FieldBets,
 	callback.FieldTurn: i18n.FieldTurn, callback.FieldLobby: i18n.FieldLobby, callback.FieldKnocks: i18n.FieldKnocks,
