@@ -219,7 +219,10 @@ func TestSettingsChangedMeanwhileShowTheChoicesAsTheyAre(t *testing.T) {
 	stake := h.messageSays(id, "Stake: 10\n")
 	old := stamp(t, stake)
 
-	h.settle() // the press confirmed to the server: not delivered again
+	// The press confirmed to the server, so that the new bot does not get
+	// it again (a move stores nothing to skip it by).
+	require.NoError(t, h.srv.WaitFor(h.ctx(), func(v *telegramtest.View) bool { return v.PendingUpdates() == 0 }))
+	h.settle()
 	h.restart()
 	h.command("Alice", "settings", "stake", "50")
 	h.botSays("Saved")
