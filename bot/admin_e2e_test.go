@@ -11,13 +11,19 @@ import (
 	"github.com/twentyone-bot/twentyone/game"
 )
 
-// settingsButton returns the callback data of the settings message's
-// button that sets field to value.
+// settingsButton returns the callback data of the settings panel's
+// button that sets field to value: on field's choices, the button; on the
+// list, the one field's choices show, drawn for the list's settings.
 func settingsButton(t *testing.T, m telegramtest.ChatMessage, field, value string) string {
 	t.Helper()
 	for _, b := range m.Buttons() {
-		if d, err := callback.Parse(b.CallbackData); err == nil && d.Action == callback.Setting && d.Field == field && d.Value == value {
+		d, err := callback.Parse(b.CallbackData)
+		switch {
+		case err != nil || d.Field != field:
+		case d.Action == callback.Setting && d.Value == value:
 			return b.CallbackData
+		case d.Action == callback.SettingOpen:
+			return callback.Data{Action: callback.Setting, Version: d.Version, Field: field, Value: value}.String()
 		}
 	}
 	require.Failf(t, "no such button", "%s=%s on %q", field, value, m.Text)
@@ -41,13 +47,12 @@ func TestDemotedAdminLosesPowerAtOnce(t *testing.T) {
 	menu := h.botSays("Table settings")
 	require.NotEmpty(t, menu.Buttons(), "an admin gets the buttons")
 	a := h.pressRaw("Bob", menu.MessageID, settingsButton(t, menu, callback.FieldStake, "25"))
-	require.Equal(t, "Saved.", a.Text)
+	require.Equal(t, "Saved. Stake: 25", a.Text)
 	s, err := h.store.Settings(h.ctx(), h.group.ID)
 	require.NoError(t, err)
 	require.EqualValues(t, 25, s.Game.Stake)
 	// The menu is redrawn for the new settings: its buttons are current.
 	stamp := callback.Stamp(s.Game, "en", false)
-	menu = h.messageSays(menu.MessageID, "Stake: 25")
 	require.NoError(t, h.srv.WaitFor(h.ctx(), func(v *telegramtest.View) bool {
 		m, ok := v.Message(h.group.ID, menu.MessageID)
 		if !ok {
@@ -61,10 +66,10 @@ func TestDemotedAdminLosesPowerAtOnce(t *testing.T) {
 	require.NoError(t, h.srv.SetMemberStatus(h.group.ID, bob.ID, telegramtest.StatusMember))
 
 	a = h.pressRaw("Bob", menu.MessageID, settingsButton(t, menu, callback.FieldLang, "ru"))
-	assert.Equal(t, "Only chat admins can change the table.", a.Text)
+	assert.Equal(t, "Only the chat's admins can change the settings.", a.Text)
 	assert.True(t, a.ShowAlert)
 	for _, typed := range []struct{ cmd, args, refusal string }{
-		{"settings", "knocks 1", "Only chat admins can change the table."},
+		{"settings", "knocks 1", "Only the chat's admins can change the settings."},
 		{"lang", "ru", "Only chat admins can change the language."},
 		{"cancel", "", "Only chat admins can do that."},
 		{"audit", "", "Only chat admins can do that."},

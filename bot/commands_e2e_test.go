@@ -26,7 +26,7 @@ func TestCommandRouting(t *testing.T) {
 	})
 	const (
 		adminsOnly    = "Only chat admins can do that."
-		settingsAdmin = "Only chat admins can change the table."
+		settingsAdmin = "Only the chat's admins can change the settings."
 		ownersOnly    = "Only the bot's owners can grant chips."
 		help          = "/newgame: open a table, or show the open one"
 	)

@@ -139,7 +139,7 @@ func TestForgedCallbackData(t *testing.T) {
 		{"a version from the future", "Bob", "b:" + strconv.FormatUint(h.version()+5, 10) + ":10", "This table has moved on."},
 		{"trailing garbage", "Bob", "b:" + ver + ":10:x", "This button doesn't work here."},
 		{"too long", "Bob", strings.Repeat("j", 65), "This button doesn't work here."},
-		{"a setting by a non-admin", "Bob", "c:1:stake:25", "Only chat admins can change the table."},
+		{"a setting by a non-admin", "Bob", "c:1:stake:25", "Only the chat's admins can change the settings."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -169,7 +169,7 @@ func TestForgedPressInAPrivateChat(t *testing.T) {
 		"n:0":          "This button doesn't work here.",
 		"j:0":          "This button doesn't work here.",
 		"a:1":          "This table has moved on.",
-		"c:0:stake:25": "The settings have changed meanwhile; look again.",
+		"c:0:stake:25": "This button doesn't work here.", // no settings panel
 		"v:1":          "This button doesn't work here.",
 	} {
 		cb, err := h.srv.Press(telegramtest.Press{ChatID: dm.ID, From: alice.ID, MessageID: msg.MessageID, Data: data})
@@ -293,13 +293,13 @@ func TestNonAdminCannotChangeSettings(t *testing.T) {
 	ro := h.botSays("Table settings", "Stake: 10")
 	assert.Empty(t, ro.Buttons(), "a member sees the settings read-only")
 	h.command("Bob", "settings", "stake", "50")
-	h.botSays("Only chat admins can change the table.")
+	h.botSays("Only the chat's admins can change the settings.")
 	// The admin's /settings shows the keyboard; Bob pressing it is refused.
 	h.command("Alice", "settings")
 	msg := h.botSays("Table settings")
 	stakeButton := settingsButton(t, msg, callback.FieldStake, "25")
 	a := h.pressRaw("Bob", msg.MessageID, stakeButton)
-	assert.Equal(t, "Only chat admins can change the table.", a.Text)
+	assert.Equal(t, "Only the chat's admins can change the settings.", a.Text)
 	assert.True(t, a.ShowAlert)
 	s, err := h.store.Settings(h.ctx(), h.group.ID)
 	require.NoError(t, err)
@@ -307,7 +307,7 @@ func TestNonAdminCannotChangeSettings(t *testing.T) {
 
 	// Alice can; the keyboard is redrawn with the new value.
 	a = h.pressRaw("Alice", msg.MessageID, stakeButton)
-	assert.Equal(t, "Saved.", a.Text)
+	assert.Equal(t, "Saved. Stake: 25", a.Text)
 	s, err = h.store.Settings(h.ctx(), h.group.ID)
 	require.NoError(t, err)
 	assert.EqualValues(t, 25, s.Game.Stake)

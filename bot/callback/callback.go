@@ -12,7 +12,9 @@
 //	a:<version>   seat the house              r:<version>  unseat the house
 //	b:<version>:<amount>        bet
 //	c:<stamp>:<field>:<value>   change a setting (stamp: see [Stamp])
-//	i:<field>                   explain a setting
+//	o:<stamp>:<field>           open a setting's choices on the settings panel
+//	k:<stamp>                   back to the list of the settings
+//	i:<field>                   explain a setting (drawn by older versions)
 //	v:<game>                    show the decks of a game
 //	u:<group>                   stop following a group (its id without the
 //	                            minus: a group's id is negative)
@@ -68,7 +70,8 @@ const (
 	// Field is bets; Version is the [Stamp] of the settings the button was
 	// drawn for.
 	Setting
-	// SettingInfo explains Field.
+	// SettingInfo explains Field. The settings panel no longer draws it;
+	// panels drawn before still carry it.
 	SettingInfo
 	// Verify shows the decks of Game.
 	Verify
@@ -79,15 +82,23 @@ const (
 	SeatHouse
 	// UnseatHouse stands the house up (Version).
 	UnseatHouse
+	// SettingOpen shows the choices of Field on the settings panel
+	// pressed; Version is the [Stamp] of the settings it was drawn for.
+	SettingOpen
+	// SettingBack shows the list of the settings on the settings panel
+	// pressed; Version is the [Stamp] of the settings it was drawn for.
+	SettingBack
 )
 
 // codes are the actions' one-letter codes, indexed by Action.
 var codes = [...]byte{Join: 'j', Leave: 'l', Start: 's', Bet: 'b', Hit: 'h', Stand: 'd',
-	NewTable: 'n', Setting: 'c', SettingInfo: 'i', Verify: 'v', Unfollow: 'u', SeatHouse: 'a', UnseatHouse: 'r'}
+	NewTable: 'n', Setting: 'c', SettingInfo: 'i', Verify: 'v', Unfollow: 'u', SeatHouse: 'a', UnseatHouse: 'r',
+	SettingOpen: 'o', SettingBack: 'k'}
 
 var actionNames = [...]string{Join: "join", Leave: "leave", Start: "start", Bet: "bet", Hit: "hit",
 	Stand: "stand", NewTable: "new_table", Setting: "setting", SettingInfo: "setting_info", Verify: "verify",
-	Unfollow: "unfollow", SeatHouse: "seat_house", UnseatHouse: "unseat_house"}
+	Unfollow: "unfollow", SeatHouse: "seat_house", UnseatHouse: "unseat_house", SettingOpen: "setting_open",
+	SettingBack: "setting_back"}
 
 // String returns the action's name.
 func (a Action) String() string {
@@ -97,7 +108,7 @@ func (a Action) String() string {
 	return "action(" + strconv.Itoa(int(a)) + ")"
 }
 
-func (a Action) valid() bool { return a >= Join && a <= UnseatHouse }
+func (a Action) valid() bool { return a >= Join && a <= SettingBack }
 
 // TableAction reports whether the action acts on the table and carries its
 // version.
@@ -111,12 +122,13 @@ type Data struct {
 	// Action is what the button asks for.
 	Action Action
 	// Version is the table version the button was drawn for (table
-	// actions, at least 1), or the settings stamp (Setting).
+	// actions, at least 1), or the settings stamp (Setting, SettingOpen,
+	// SettingBack).
 	Version uint64
 	// Amount is the bet (Bet).
 	Amount int64
-	// Field is the setting (Setting, SettingInfo): one of the Field
-	// constants.
+	// Field is the setting (Setting, SettingOpen, SettingInfo): one of
+	// the Field constants.
 	Field string
 	// Value is the setting's new value (Setting), as [Value] and [BetToken]
 	// write it.
@@ -147,6 +159,10 @@ func (d Data) String() string {
 		b = appendBounded(b, d.Field, 8)
 		b = append(b, ':')
 		b = appendBounded(b, d.Value, 16)
+	case SettingOpen:
+		b = strconv.AppendUint(b, d.Version, 10)
+		b = append(b, ':')
+		b = appendBounded(b, d.Field, 8)
 	case SettingInfo:
 		b = appendBounded(b, d.Field, 8)
 	case Verify:
@@ -203,6 +219,16 @@ func Parse(s string) (Data, error) {
 		}
 	case Setting:
 		err = d.parseSetting(rest)
+	case SettingOpen:
+		var stamp, field string
+		if stamp, field, err = cut2(rest); err == nil {
+			if d.Version, err = number(stamp, 0, MaxVersion); err == nil && !knownField(field) {
+				err = fmt.Errorf("unknown field %q", field)
+			}
+			d.Field = field
+		}
+	case SettingBack:
+		d.Version, err = number(rest, 0, MaxVersion)
 	case SettingInfo:
 		if !knownField(rest) {
 			err = fmt.Errorf("unknown field %q", rest)

@@ -38,6 +38,10 @@ func TestRoundTrip(t *testing.T) {
 		// for the settings editor to check.
 		{Data{Action: Setting, Version: 1, Field: FieldLang, Value: "de"}, "c:1:lang:de"},
 		{Data{Action: SettingInfo, Field: FieldKnocks}, "i:knocks"},
+		{Data{Action: SettingOpen, Version: 123, Field: FieldStake}, "o:123:stake"},
+		{Data{Action: SettingOpen, Version: 0, Field: FieldHouse}, "o:0:house"},
+		{Data{Action: SettingBack, Version: 123}, "k:123"},
+		{Data{Action: SettingBack, Version: 0}, "k:0"},
 		{Data{Action: Verify, Game: 17}, "v:17"},
 		{Data{Action: Unfollow, Chat: -1001234567890}, "u:1001234567890"},
 		{Data{Action: Unfollow, Chat: -4000000001}, "u:4000000001"},
@@ -50,6 +54,8 @@ func TestRoundTrip(t *testing.T) {
 		{Data{Action: Setting, Version: MaxVersion, Field: FieldEntry, Value: "1000000000000"}, "c:9007199254740991:entry:1000000000000"},
 		{Data{Action: Verify, Game: MaxVersion}, "v:9007199254740991"},
 		{Data{Action: Unfollow, Chat: -MaxVersion}, "u:9007199254740991"},
+		{Data{Action: SettingOpen, Version: MaxVersion, Field: FieldKnocks}, "o:9007199254740991:knocks"},
+		{Data{Action: SettingBack, Version: MaxVersion}, "k:9007199254740991"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.want, func(t *testing.T) {
@@ -65,7 +71,7 @@ func TestRoundTrip(t *testing.T) {
 
 func TestStringIsShortASCIIWhateverTheData(t *testing.T) {
 	huge := strings.Repeat("é", 100)
-	for a := Action(0); a <= UnseatHouse+1; a++ {
+	for a := Action(0); a <= SettingBack+1; a++ {
 		d := Data{Action: a, Version: ^uint64(0), Amount: -1 << 63, Field: huge, Value: huge, Game: ^uint64(0), Chat: -1 << 63}
 		s := d.String()
 		assert.True(t, len(s) >= 1 && len(s) <= MaxLen, "%s: %d bytes", a, len(s))
@@ -154,6 +160,25 @@ func TestParseRejects(t *testing.T) {
 		{"unfollow minus sign", "u:-1001234567890"},
 		{"unfollow too large", "u:9007199254740992"},
 		{"unfollow extra part", "u:1:2"},
+		{"open no stamp", "o:stake"},
+		{"open empty stamp", "o::stake"},
+		{"open no field", "o:1"},
+		{"open empty field", "o:1:"},
+		{"open unknown field", "o:1:color"},
+		{"open field case", "o:1:Stake"},
+		{"open with value", "o:1:stake:10"},
+		{"open stamp leading zero", "o:01:stake"},
+		{"open stamp minus sign", "o:-1:stake"},
+		{"open stamp too large", "o:9007199254740992:stake"},
+		{"open field first", "o:stake:1"},
+		{"open trailing space", "o:1:stake "},
+		{"back empty", "k:"},
+		{"back with field", "k:1:stake"},
+		{"back leading zero", "k:01"},
+		{"back plus sign", "k:+1"},
+		{"back stamp too large", "k:9007199254740992"},
+		{"back hex", "k:0x1"},
+		{"back upper case", "K:1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -195,6 +220,10 @@ func TestActionString(t *testing.T) {
 	assert.True(t, SeatHouse.TableAction())
 	assert.True(t, UnseatHouse.TableAction())
 	assert.Equal(t, "seat_house", SeatHouse.String())
+	assert.Equal(t, "setting_open", SettingOpen.String())
+	assert.Equal(t, "setting_back", SettingBack.String())
+	assert.False(t, SettingOpen.TableAction())
+	assert.False(t, SettingBack.TableAction())
 }
 
 func TestStampChangesWithEverySetting(t *testing.T) {

@@ -315,11 +315,17 @@ const (
 	PopInvalid Key = "pop.invalid"
 	// PopSaved: a setting saved.
 	PopSaved Key = "pop.saved"
+	// PopSavedSetting: a setting saved with a settings panel's button:
+	// the setting as the panel lists it ("Stake: 25").
+	PopSavedSetting Key = "pop.saved.setting"
 	// PopSettingsOutdated: a button of an older settings message.
 	PopSettingsOutdated Key = "pop.settings.outdated"
-	// PopInfoStake explains the stake.
+	// PopInfoStake explains the stake, in a sentence of its own: under
+	// the stake's choices on the settings panel, and after its name in the
+	// answer to the icon buttons of older panels. So do the other PopInfo
+	// keys for their settings.
 	PopInfoStake Key = "pop.info.stake"
-	// PopInfoEntry explains the entry limit.
+	// PopInfoEntry explains the entry limit (the minimum balance).
 	PopInfoEntry Key = "pop.info.entry"
 	// PopInfoBets explains the bet options.
 	PopInfoBets Key = "pop.info.bets"
@@ -420,8 +426,17 @@ const (
 const (
 	// SettingsTitle heads the settings message.
 	SettingsTitle Key = "settings.title"
-	// SettingsFooter ends the settings message.
+	// SettingsFooter ends the settings message drawn read-only, for a
+	// member who is no admin.
 	SettingsFooter Key = "settings.footer"
+	// SettingsChoose heads an admin's settings panel, above the list of
+	// the settings as buttons.
+	SettingsChoose Key = "settings.choose"
+	// SettingsBetsToggle: under the bet options' choices, that they are
+	// toggles.
+	SettingsBetsToggle Key = "settings.bets.toggle"
+	// BtnSettingsBack goes back from a setting's choices to the list.
+	BtnSettingsBack Key = "btn.settings.back"
 	// SettingsAdminOnly: a non-admin tried to change a setting.
 	SettingsAdminOnly Key = "settings.adminonly"
 	// LangAdminOnly: a non-admin tried to change the language.
@@ -440,7 +455,8 @@ const (
 	SettingsUsage Key = "settings.usage"
 	// FieldStake names the stake.
 	FieldStake Key = "field.stake"
-	// FieldEntry names the entry limit.
+	// FieldEntry names the entry limit: the balance a player needs to sit
+	// down (not a fee).
 	FieldEntry Key = "field.entry"
 	// FieldBets names the bet options.
 	FieldBets Key = "field.bets"

@@ -37,6 +37,22 @@ func longestProblem(lang Lang) string {
 	return longest
 }
 
+// longestSetting returns the longest setting PopSavedSetting may be given
+// in lang, as the settings panel lists it: the most bet options, each the
+// longest, or the highest minimum balance.
+func longestSetting(lang Lang) string {
+	opts := make([]string, game.MaxBetOptions)
+	for i := range opts {
+		opts[i] = BetOption(lang, game.BetOption{Kind: game.StakeTimes, N: game.MaxStakeTimes})
+	}
+	bets := T(lang, FieldBets) + ": " + strings.Join(opts, " · ")
+	entry := T(lang, FieldEntry) + ": " + Number(game.MaxStake*game.MaxStakeTimes)
+	if utf16Len(entry) > utf16Len(bets) {
+		return entry
+	}
+	return bets
+}
+
 func TestPopupsFitTelegramsLimitWithTheLongestArguments(t *testing.T) {
 	// The longest name a seat keeps is game.MaxNameLen bytes; ASCII makes it
 	// the longest in characters.
@@ -66,6 +82,7 @@ func TestPopupsFitTelegramsLimitWithTheLongestArguments(t *testing.T) {
 			PopStartYou:        {card, "11"},
 			PopStartOther:      {name},
 			PopInvalid:         {longestProblem(lang)},
+			PopSavedSetting:    {longestSetting(lang)},
 			PopHouseNeedChips:  {bigChips, bigChips},
 		}
 		for name, k := range declaredKeys(t) {

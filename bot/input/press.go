@@ -61,8 +61,11 @@ func (h *Handler) Press(ctx context.Context, u botapi.Update) {
 		h.answer(ctx, q, i18n.T(lang, i18n.PopBadButton), false)
 	case data.Action == callback.Setting:
 		h.pressSetting(ctx, q, key, data, lang)
+	case data.Action == callback.SettingOpen || data.Action == callback.SettingBack:
+		h.pressSettingsLevel(ctx, q, key, data, lang)
 	case data.Action == callback.SettingInfo:
-		h.answer(ctx, q, i18n.T(lang, fieldInfo[data.Field]), true)
+		// The icon buttons of the settings panels drawn before the list.
+		h.answer(ctx, q, render.SettingInfo(lang, data.Field), true)
 	case data.Action == callback.Verify:
 		h.pressVerify(ctx, q, key, u.Thread, data.Game, lang, h.chatLang(ctx, chat, q.From))
 	default:

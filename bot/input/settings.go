@@ -3,6 +3,7 @@ package input
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
@@ -12,6 +13,7 @@ import (
 	"github.com/twentyone-bot/twentyone/bot/fault"
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/bot/panel"
+	"github.com/twentyone-bot/twentyone/bot/render"
 	"github.com/twentyone-bot/twentyone/bot/setting"
 	"github.com/twentyone-bot/twentyone/storage"
 )
@@ -103,50 +105,112 @@ func (h *Handler) savedText(ctx context.Context, key storage.TableKey, l i18n.La
 	return i18n.T(l, i18n.SettingsSaved)
 }
 
-var fieldInfo = map[string]i18n.Key{
-	callback.FieldStake:  i18n.PopInfoStake,
-	callback.FieldEntry:  i18n.PopInfoEntry,
-	callback.FieldBets:   i18n.PopInfoBets,
-	callback.FieldTurn:   i18n.PopInfoTurn,
-	callback.FieldLobby:  i18n.PopInfoLobby,
-	callback.FieldKnocks: i18n.PopInfoKnocks,
-	callback.FieldLang:   i18n.PopInfoLang,
-	callback.FieldHouse:  i18n.PopInfoHouse,
-}
-
-// pressSetting handles a button of the /settings keyboard.
+// pressSetting handles a setting's choice on a settings panel
+// (callback.Setting): the setting changes the one way settings change
+// (panel.Panels.Change), the presser is told what it is now, and the
+// panel goes back to the list, which shows it; the choices of the bet
+// options stay, as an admin may toggle several.
 func (h *Handler) pressSetting(ctx context.Context, q *tgbotapi.CallbackQuery, key storage.TableKey, data callback.Data, l i18n.Lang) {
-	ok, err := h.admins.is(ctx, key.Chat, q.From.ID)
-	switch {
-	case err != nil:
-		h.log.WarnContext(ctx, "checking an admin", "chat", key.Chat, "err", err)
-		h.answer(ctx, q, i18n.T(l, i18n.PopAdminCheckFailed), true)
-		return
-	case !ok:
-		h.answer(ctx, q, i18n.T(l, i18n.SettingsAdminOnly), true)
+	if !h.panelPress(ctx, q, key.Chat, l, h.admins.is) {
 		return
 	}
-	panels := h.rooms.Panels
-	panels.Pressed(key.Chat, q.Message.MessageID)
+	panels, id := h.rooms.Panels, q.Message.MessageID
+	after := ""
+	if data.Field == callback.FieldBets {
+		after = callback.FieldBets
+	}
+	// Remembered at the level it shows once changed, so that the redraws
+	// of the change draw it there: one edit.
+	panels.Pressed(key.Chat, id, after)
 	s, err := panels.Change(ctx, key.Chat, func(cur setting.Chat) (setting.Chat, error) {
 		return setting.Press(cur, data)
 	})
 	var problem *setting.Problem
 	switch {
 	case errors.Is(err, setting.ErrStale):
-		// Drawn for older settings: say so, and redraw the pressed panel
-		// with the current ones.
+		// Drawn for older settings: say so, and show the pressed panel
+		// the setting's choices as they are now.
 		h.answer(ctx, q, i18n.T(l, i18n.PopSettingsOutdated), false)
-		if s, err = h.tables.Settings(ctx, key.Chat); err == nil {
-			panels.Redraw(key.Chat, panel.Panel{ID: q.Message.MessageID}, s)
+		if _, err := panels.Show(ctx, key.Chat, id, data.Field); err != nil {
+			fault.Log(ctx, h.log, "settings", key, err)
 		}
 	case errors.As(err, &problem):
+		panels.Pressed(key.Chat, id, data.Field) // unchanged: still the choices
 		text, alert := problem.Popup(l)
 		h.answer(ctx, q, text, alert)
 	case err != nil:
+		panels.Pressed(key.Chat, id, data.Field)
 		fault.Log(ctx, h.log, "settings", key, err)
 		h.answer(ctx, q, i18n.T(l, i18n.PopError), false)
 	default:
-		h.answer(ctx, q, i18n.T(l, i18n.PopSaved), false)
+		h.answer(ctx, q, render.SettingSaved(l, panel.Edited(s), data.Field), false)
 	}
+}
+
+// pressSettingsLevel moves the pressed settings panel to a setting's
+// choices (callback.SettingOpen) or back to the list
+// (callback.SettingBack): one edit of that panel, and no setting changes,
+// so that a remembered answer to whether the presser is an admin serves
+// (admins.seems). A press drawn for older settings is told so, and shows
+// what it asked for as the settings are now.
+func (h *Handler) pressSettingsLevel(ctx context.Context, q *tgbotapi.CallbackQuery, key storage.TableKey, data callback.Data, l i18n.Lang) {
+	if !h.panelPress(ctx, q, key.Chat, l, h.admins.seems) {
+		return
+	}
+	s, err := h.rooms.Panels.Show(ctx, key.Chat, q.Message.MessageID, data.Field)
+	switch {
+	case err != nil:
+		fault.Log(ctx, h.log, "settings", key, err)
+		h.answer(ctx, q, i18n.T(l, i18n.PopError), false)
+	case panel.Edited(s).Stamp() != data.Version:
+		h.answer(ctx, q, i18n.T(l, i18n.PopSettingsOutdated), false)
+	default:
+		h.answer(ctx, q, "", false)
+	}
+}
+
+// panelPress reports whether the presser of a settings panel's button
+// may use it, asking isAdmin (admins.is to change a setting, admins.seems
+// to move the panel); when not, it answers why. The message pressed must
+// be a settings panel: an admin's data forged onto another message (the
+// table's) must not turn it into one.
+func (h *Handler) panelPress(ctx context.Context, q *tgbotapi.CallbackQuery, chat int64, l i18n.Lang,
+	isAdmin func(ctx context.Context, chat, user int64) (bool, error)) bool {
+	ok, err := isAdmin(ctx, chat, q.From.ID)
+	switch {
+	case err != nil:
+		h.log.WarnContext(ctx, "checking an admin", "chat", chat, "err", err)
+		h.answer(ctx, q, i18n.T(l, i18n.PopAdminCheckFailed), true)
+		return false
+	case !ok:
+		h.answer(ctx, q, i18n.T(l, i18n.SettingsAdminOnly), true)
+		return false
+	case !settingsPanel(q.Message):
+		h.answer(ctx, q, i18n.T(l, i18n.PopBadButton), false)
+		return false
+	}
+	return true
+}
+
+// panelActions are the actions of a settings panel's buttons.
+var panelActions = []callback.Action{callback.Setting, callback.SettingOpen, callback.SettingBack, callback.SettingInfo}
+
+// settingsPanel reports whether m, as Telegram gives it with a press,
+// shows the buttons of a settings panel, of now or of before the list
+// (callback.SettingInfo).
+func settingsPanel(m *tgbotapi.Message) bool {
+	if m.ReplyMarkup == nil {
+		return false
+	}
+	for _, row := range m.ReplyMarkup.InlineKeyboard {
+		for _, b := range row {
+			if b.CallbackData == nil {
+				continue
+			}
+			if d, err := callback.Parse(*b.CallbackData); err == nil && slices.Contains(panelActions, d.Action) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -1,5 +1,7 @@
 // Package panel keeps the chats' settings panels (the /settings messages)
-// showing the settings, and is the one way the settings change: by text
+// showing the settings, each at the level its admin moved it to (the list
+// of the settings, or one setting's choices: see package render), and is
+// the one way the settings change: by text
 // (/settings FIELD VALUE, /lang), or by a panel's buttons. A change is
 // stored, the house stood up where the chat turned it off, every open
 // table of the chat shown again in its (maybe new) language, and every
@@ -9,6 +11,7 @@ package panel
 import (
 	"context"
 	"errors"
+	"slices"
 	"strconv"
 	"time"
 
@@ -44,14 +47,21 @@ type Panel struct {
 	// ReadOnly: drawn without buttons (render.SettingsReadOnly), for a
 	// member who is no admin.
 	ReadOnly bool
+	// Field is the setting whose choices the panel shows
+	// (render.SettingsField); "" for the list of the settings
+	// (render.Settings).
+	Field string
 	// at is when it was sent or last pressed.
 	at time.Time
 }
 
 // Draw is the panel drawn for settings s.
 func (p Panel) Draw(s storage.ChatSettings) render.Message {
-	if p.ReadOnly {
+	switch {
+	case p.ReadOnly:
 		return render.SettingsReadOnly(Edited(s))
+	case p.Field != "":
+		return render.SettingsField(Edited(s), p.Field)
 	}
 	return render.Settings(Edited(s))
 }
@@ -89,12 +99,18 @@ func New(store Store, s *send.Sender, c clock.Clock, tables Tables) *Panels {
 		chats: expiring.New[int64, []Panel](maxChats, panelTTL, c)}
 }
 
-// remember adds a panel of chat, as of now: a panel already remembered
-// is updated, and the oldest beyond maxPanels forgotten.
-func (p *Panels) remember(chat int64, pn Panel) {
+// remember adds a panel of chat, as of now, and reports whether it did:
+// a panel already remembered is updated, unless known is keepKnown,
+// which leaves it as it is; the oldest beyond maxPanels are forgotten.
+func (p *Panels) remember(chat int64, pn Panel, known knownPanel) bool {
 	now := p.clock.Now()
 	pn.at = now
-	p.chats.Update(chat, func(list []Panel, _ bool) ([]Panel, bool) {
+	added := true
+	p.chats.Update(chat, func(list []Panel, ok bool) ([]Panel, bool) {
+		if known == keepKnown && slices.ContainsFunc(list, func(old Panel) bool { return old.ID == pn.ID && now.Sub(old.at) <= panelTTL }) {
+			added = false
+			return list, ok
+		}
 		kept := make([]Panel, 0, len(list)+1)
 		for _, old := range list {
 			if old.ID != pn.ID && now.Sub(old.at) <= panelTTL {
@@ -104,7 +120,16 @@ func (p *Panels) remember(chat int64, pn Panel) {
 		kept = append(kept, pn)
 		return kept[max(0, len(kept)-maxPanels):], true
 	})
+	return added
 }
+
+// knownPanel is what remember does with a panel already remembered.
+type knownPanel bool
+
+const (
+	updateKnown knownPanel = false
+	keepKnown   knownPanel = true
+)
 
 // open returns the chat's panels not older than panelTTL, oldest first.
 func (p *Panels) open(chat int64) []Panel {
@@ -137,24 +162,47 @@ func (p *Panels) Footprint() int { return p.chats.Len() }
 
 // Sent remembers a settings panel just sent, drawn for settings drawn,
 // and redraws it if they changed meanwhile (its send waited behind the
-// redraws of the change).
+// redraws of the change). A panel pressed already (the press may come
+// before Sent runs, once the message is out) is left at the level the
+// press moved it to, and drawn by it.
 func (p *Panels) Sent(ctx context.Context, chat int64, pn Panel, drawn storage.ChatSettings) {
-	p.remember(chat, pn)
+	if !p.remember(chat, pn, keepKnown) {
+		return
+	}
 	s, err := p.store.Settings(ctx, chat)
 	if err == nil && Edited(s).Stamp() != Edited(drawn).Stamp() {
 		p.Redraw(chat, pn, s)
 	}
 }
 
-// Pressed remembers a panel of chat a button of which was pressed.
-func (p *Panels) Pressed(chat int64, id int) { p.remember(chat, Panel{ID: id}) }
+// Pressed remembers a panel of chat a button of which was pressed, as
+// showing the choices of field ("" the list), the level it shows once the
+// press is handled: the redraws of a change keep it there.
+func (p *Panels) Pressed(chat int64, id int, field string) {
+	p.remember(chat, Panel{ID: id, Field: field}, updateKnown)
+}
+
+// Show moves a panel of chat to the choices of field ("" the list),
+// drawn for the settings as stored: it is remembered at that level and
+// redrawn, one edit. It changes no setting. It returns the settings
+// drawn. Run it on the chat's goroutine.
+func (p *Panels) Show(ctx context.Context, chat int64, id int, field string) (storage.ChatSettings, error) {
+	s, err := p.store.Settings(ctx, chat)
+	if err != nil {
+		return s, err
+	}
+	pn := Panel{ID: id, Field: field}
+	p.remember(chat, pn, updateKnown)
+	p.Redraw(chat, pn, s)
+	return s, nil
+}
 
 // Change changes the chat's settings, language and house setting with
 // edit, one of the settings editor's (package setting), and stores the
 // result. An error from edit stores nothing and is returned as it is.
 // Once stored, the house stands up where the chat turned it off, the
-// chat's open tables are shown again, and its panels redrawn. Run it on
-// the chat's goroutine.
+// chat's open tables are shown again, and its panels redrawn, each at the
+// level it shows. Run it on the chat's goroutine.
 func (p *Panels) Change(ctx context.Context, chat int64, edit func(setting.Chat) (setting.Chat, error)) (storage.ChatSettings, error) {
 	var was bool
 	s, err := p.store.UpdateSettings(ctx, chat, func(s *storage.ChatSettings) error {

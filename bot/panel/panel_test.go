@@ -1,12 +1,17 @@
 package panel
 
 import (
+	"context"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/twentyone-bot/twentyone/bot/callback"
 	"github.com/twentyone-bot/twentyone/bot/clock/clocktest"
+	"github.com/twentyone-bot/twentyone/bot/render"
+	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/storage"
 )
 
 // ids returns the ids of panels, in order.
@@ -28,26 +33,26 @@ func TestSettingsPanelsAreBounded(t *testing.T) {
 	}{
 		{"the newest few of a chat", func(p *Panels, _ *clocktest.Clock) {
 			for id := 1; id <= maxPanels+2; id++ {
-				p.Pressed(1, id)
+				p.Pressed(1, id, "")
 			}
 		}, 0, []int{3, 4, 5, 6}},
 		{"a panel remembered again moves last", func(p *Panels, _ *clocktest.Clock) {
-			p.Pressed(1, 1)
-			p.Pressed(1, 2)
-			p.Pressed(1, 1)
+			p.Pressed(1, 1, "")
+			p.Pressed(1, 2, "")
+			p.Pressed(1, 1, "")
 		}, 0, []int{2, 1}},
 		{"not after panelTTL", func(p *Panels, clock *clocktest.Clock) {
-			p.Pressed(1, 1)
+			p.Pressed(1, 1, "")
 			clock.Advance(time.Hour)
-			p.Pressed(1, 2)
+			p.Pressed(1, 2, "")
 		}, panelTTL - 30*time.Minute, []int{2}},
 		{"dropped", func(p *Panels, _ *clocktest.Clock) {
-			p.Pressed(1, 1)
-			p.Pressed(1, 2)
+			p.Pressed(1, 1, "")
+			p.Pressed(1, 2, "")
 			p.drop(1, 1)
 		}, 0, []int{2}},
 		{"of its own chat", func(p *Panels, _ *clocktest.Clock) {
-			p.Pressed(2, 7)
+			p.Pressed(2, 7, "")
 		}, 0, []int{}},
 	}
 	for _, tt := range tests {
@@ -65,9 +70,58 @@ func TestSettingsPanelsKeepFewChats(t *testing.T) {
 	clock := clocktest.NewClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	p := New(nil, nil, clock, nil)
 	for chat := range int64(maxChats + 10) {
-		p.Pressed(chat, 1)
+		p.Pressed(chat, 1, "")
 	}
 	assert.Equal(t, maxChats, p.Footprint())
 	assert.Equal(t, []int{1}, ids(p.open(maxChats+9)), "the newest chat is kept")
 	assert.Empty(t, ids(p.open(0)), "the oldest chat is forgotten")
+}
+
+// TestSettingsPanelsKeepTheirLevel: a panel is remembered at the level its
+// last press left it, and is drawn there: the list, a setting's choices,
+// or, for a member, the read-only list whatever the level.
+func TestSettingsPanelsKeepTheirLevel(t *testing.T) {
+	clock := clocktest.NewClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	p := New(nil, nil, clock, nil)
+	p.Pressed(1, 1, callback.FieldStake)
+	p.Pressed(1, 2, callback.FieldBets)
+	p.Pressed(1, 1, "")
+	p.Pressed(1, 3, callback.FieldTurn)
+	got := map[int]string{}
+	for _, pn := range p.open(1) {
+		got[pn.ID] = pn.Field
+	}
+	assert.Equal(t, map[int]string{1: "", 2: callback.FieldBets, 3: callback.FieldTurn}, got)
+
+	s := storage.ChatSettings{Game: game.DefaultSettings(), Language: "ru"}
+	c := Edited(s)
+	tests := []struct {
+		name string
+		pn   Panel
+		want render.Message
+	}{
+		{"the list", Panel{ID: 1}, render.Settings(c)},
+		{"a setting's choices", Panel{ID: 1, Field: callback.FieldTurn}, render.SettingsField(c, callback.FieldTurn)},
+		{"read-only", Panel{ID: 1, ReadOnly: true}, render.SettingsReadOnly(c)},
+		{"read-only at any level", Panel{ID: 1, ReadOnly: true, Field: callback.FieldTurn}, render.SettingsReadOnly(c)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, tt.pn.Draw(s))
+		})
+	}
+}
+
+// TestSentLeavesAPressedPanelWhereThePressMovedIt: a press may come before
+// the send of its panel is reported (the message is out first); the
+// report must not put the panel back at the list, nor redraw it.
+func TestSentLeavesAPressedPanelWhereThePressMovedIt(t *testing.T) {
+	clock := clocktest.NewClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	p := New(nil, nil, clock, nil) // no store, no sender: nothing may be read or sent
+	p.Pressed(1, 5, callback.FieldStake)
+	p.Sent(context.Background(), 1, Panel{ID: 5}, storage.ChatSettings{Game: game.DefaultSettings()})
+	open := p.open(1)
+	if assert.Len(t, open, 1) {
+		assert.Equal(t, callback.FieldStake, open[0].Field)
+	}
 }

@@ -2,8 +2,8 @@
 // for the settings buttons ([Press]) and for "/settings FIELD VALUE" as an
 // admin types it ([Set]) alike. Both read the value the same way, check the
 // result with one rule (game.Settings.Validate) and say what is wrong with
-// one set of messages ([Problem]); the settings keyboard offers only the
-// values Press would accept.
+// one set of messages ([Problem]); a setting's choices on the settings
+// panel offer only the values Press would accept.
 package setting
 
 import (

@@ -81,6 +81,11 @@ func TestPressRefusesForgedData(t *testing.T) {
 		{Action: callback.Setting, Version: stamp, Field: callback.FieldLang, Value: "de"},
 		{Action: callback.Setting, Version: stamp + 1, Field: callback.FieldLang, Value: "de"},
 		{Action: callback.Setting, Version: stamp, Field: callback.FieldHouse, Value: "yes"},
+		// The panel's moves carry a field and the stamp, and change nothing.
+		{Action: callback.SettingOpen, Version: stamp, Field: callback.FieldStake},
+		{Action: callback.SettingOpen, Version: stamp, Field: callback.FieldStake, Value: "25"},
+		{Action: callback.SettingBack, Version: stamp},
+		{Action: callback.SettingInfo, Field: callback.FieldStake, Value: "25"},
 	} {
 		got, err := Press(def, d)
 		var p *Problem
