@@ -229,7 +229,7 @@ func TestSettingsRefusedWithTheReason(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"entry", "5"}, "Not valid: the entry limit 5 is below the stake 10"},
+		{[]string{"entry", "5"}, "Not valid: the minimum balance 5 is below the stake 10"},
 		{[]string{"stake", "-3"}, "Not valid: the stake must be from 1 to "},
 		{[]string{"bets", "x2 x2"}, "Not valid: the bet x2 is there twice"},
 		{[]string{"bets", "x1 x2 x3 x4 x5 x6 x7 x8 x9"}, "Not valid: choose 1 to "},

@@ -219,8 +219,8 @@ var en = map[Key]string{
 	LangNameInText:       "English",
 
 	ProblemStake:           "the stake must be from %s to %s",
-	ProblemEntryBelowStake: "the entry limit %s is below the stake %s",
-	ProblemEntryTooLarge:   "the entry limit must be at most %s",
+	ProblemEntryBelowStake: "the minimum balance %s is below the stake %s",
+	ProblemEntryTooLarge:   "the minimum balance must be at most %s",
 	ProblemBetCount:        "choose 1 to %s bets",
 	ProblemBetOption:       "%s is out of range: x1 to x%s, bank/1 to bank/%s",
 	ProblemBetTwice:        "the bet %s is there twice",

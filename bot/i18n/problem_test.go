@@ -41,10 +41,10 @@ func TestSettingsProblemAgreesWithValidate(t *testing.T) {
 			assert.Equal(t, err != nil, p != "", "%s %+v: Validate says %v, SettingsProblem %q", lang, s, err, p)
 		}
 	}
-	assert.Equal(t, "the entry limit 50 is below the stake 100",
+	assert.Equal(t, "the minimum balance 50 is below the stake 100",
 		SettingsProblem(EN, game.Settings{Stake: 100, EntryLimit: 50}))
-	assert.Equal(t, "вход 50 меньше ставки 100", SettingsProblem(RU, game.Settings{Stake: 100, EntryLimit: 50}))
-	assert.Equal(t, "вхід 50 менший за ставку 100", SettingsProblem(UK, game.Settings{Stake: 100, EntryLimit: 50}))
+	assert.Equal(t, "минимальный баланс 50 меньше ставки 100", SettingsProblem(RU, game.Settings{Stake: 100, EntryLimit: 50}))
+	assert.Equal(t, "мінімальний баланс 50 менший за ставку 100", SettingsProblem(UK, game.Settings{Stake: 100, EntryLimit: 50}))
 	assert.Equal(t, "час ходу має бути від 10\u00a0с до 1\u00a0год", SettingsProblem(UK, game.Settings{Stake: 1, EntryLimit: 1,
 		BetOptions: game.DefaultSettings().BetOptions}))
 	assert.Empty(t, SettingsProblem(EN, game.DefaultSettings()))

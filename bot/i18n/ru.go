@@ -219,8 +219,8 @@ var ru = map[Key]string{
 	LangNameInText:       "русский",
 
 	ProblemStake:           "ставка должна быть от %s до %s",
-	ProblemEntryBelowStake: "вход %s меньше ставки %s",
-	ProblemEntryTooLarge:   "вход должен быть не больше %s",
+	ProblemEntryBelowStake: "минимальный баланс %s меньше ставки %s",
+	ProblemEntryTooLarge:   "минимальный баланс должен быть не больше %s",
 	ProblemBetCount:        "нужно от 1 до %s вариантов ставки",
 	ProblemBetOption:       "%s вне пределов: от x1 до x%s, от bank/1 до bank/%s",
 	ProblemBetTwice:        "ставка %s указана дважды",

@@ -222,8 +222,8 @@ var uk = map[Key]string{
 	LangNameInText:       "українська",
 
 	ProblemStake:           "ставка має бути від %s до %s",
-	ProblemEntryBelowStake: "вхід %s менший за ставку %s",
-	ProblemEntryTooLarge:   "вхід має бути не більший за %s",
+	ProblemEntryBelowStake: "мінімальний баланс %s менший за ставку %s",
+	ProblemEntryTooLarge:   "мінімальний баланс має бути не більший за %s",
 	ProblemBetCount:        "потрібно від 1 до %s варіантів ставки",
 	ProblemBetOption:       "%s поза межами: від x1 до x%s, від bank/1 до bank/%s",
 	ProblemBetTwice:        "ставку %s вказано двічі",

@@ -161,7 +161,7 @@ func TestSetRefusesWithTheReason(t *testing.T) {
 		{"stake", "ten", "Not valid: ten is not a whole number", "Нельзя: ten — не целое число", "Не можна: ten — не ціле число", false},
 		{"stake", "<b>", "Not valid: &lt;b&gt; is not a whole number", "", "", false},
 		{"stake", "0", "Not valid: the stake must be from 1 to ", "", "Не можна: ставка має бути від 1 до ", true},
-		{"entry", "5", "Not valid: the entry limit 5 is below the stake 10", "", "Не можна: вхід 5 менший за ставку 10", true},
+		{"entry", "5", "Not valid: the minimum balance 5 is below the stake 10", "", "Не можна: мінімальний баланс 5 менший за ставку 10", true},
 		{"knocks", "-1", "Not valid: knocks must be from 0 to 10", "", "", true},
 		{"knocks", long, "Not valid: " + strings.Repeat("9", 39) + "… is not a whole number", "", "", false},
 		{"turn", "soon", "soon is not a value for turn.", "", "soon не підходить для налаштування «turn».", false},
