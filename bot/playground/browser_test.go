@@ -440,6 +440,13 @@ func TestBrowserGame(t *testing.T) {
 	b.as(ctx, "Alice")
 	b.send(ctx, "/newgame")
 	b.waitTable(ctx, "the lobby", `r.innerText.includes('Join')`)
+	// The buttons' colours (Bot API 9.4): Join green, Start blue, Leave the
+	// app's own.
+	colours := eval[map[string]string](ctx, b, `Object.fromEntries([...(`+tableRowJS+`).querySelectorAll('.kb-btn')]
+		.map(b => [b.textContent, getComputedStyle(b).backgroundColor]))`)
+	assert.Equal(t, "rgb(49, 162, 76)", colours["Join"], "Join is green")
+	assert.Equal(t, "rgb(51, 144, 236)", colours["Start ▶"], "Start is blue")
+	assert.NotContains(t, []string{colours["Join"], colours["Start ▶"]}, colours["Leave"], "Leave keeps the app's colour")
 	b.as(ctx, "Bob")
 	b.pressAndWait(ctx, "Join", "You're in.")
 	b.as(ctx, "Carol")

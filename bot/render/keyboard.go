@@ -10,6 +10,18 @@ import (
 // betsPerRow is the most bet buttons that share a row.
 const betsPerRow = 3
 
+// styles colour the buttons a player looks for first (Bot API 9.4): the
+// move that plays on (Start, Play again, Hit, a new table) in blue, the
+// one that takes a seat or keeps a hand (Join, Stand) in green. The others
+// keep the app's own colour; every label means the same without colour.
+var styles = map[callback.Action]Style{
+	callback.Start:    Primary,
+	callback.Hit:      Primary,
+	callback.NewTable: Primary,
+	callback.Join:     Success,
+	callback.Stand:    Success,
+}
+
 // keyboard returns the buttons of the table's phase, laid out for a phone
 // (rows): in a lobby after a game, "Play again ▶" gets a row of its own. A
 // table never opened
@@ -22,7 +34,7 @@ func keyboard(in Input) [][]Button {
 		return nil
 	}
 	btn := func(key i18n.Key, a callback.Action) Button {
-		return Button{Text: i18n.T(in.Lang, key), Data: callback.Data{Action: a, Version: ver}.String()}
+		return Button{Text: i18n.T(in.Lang, key), Data: callback.Data{Action: a, Version: ver}.String(), Style: styles[a]}
 	}
 	var kb [][]Button
 	switch phase := t.Phase(); {
@@ -100,7 +112,8 @@ func houseTurn(t *game.Table) bool {
 
 // betRows returns the bets offered to the player whose turn it is, smallest
 // first, each labelled as i18n.Bet names it ("20", "40 · ½ bank"), as many
-// to a row as a phone shows whole.
+// to a row as a phone shows whole. The smallest, the bet every player can
+// make whatever their luck, is coloured as the move to look for.
 func betRows(in Input) [][]Button {
 	t := &in.Table
 	turn, ok := t.Turn()
@@ -114,6 +127,9 @@ func betRows(in Input) [][]Button {
 			Text: i18n.Bet(in.Lang, o, t.Bank()),
 			Data: callback.Data{Action: callback.Bet, Version: t.Version(), Amount: o.Amount}.String(),
 		}
+	}
+	if len(buttons) > 0 {
+		buttons[0].Style = Primary
 	}
 	return rows(buttons, betsPerRow)
 }

@@ -32,6 +32,9 @@ func dump(m Message) string {
 				continue
 			}
 			fmt.Fprintf(&b, "[%s] %s", btn.Text, btn.Data)
+			if btn.Style != "" {
+				fmt.Fprintf(&b, " (%s)", btn.Style)
+			}
 		}
 		b.WriteByte('\n')
 	}

@@ -771,6 +771,8 @@
         const btn = el('button', 'kb-btn', b.text);
         btn.type = 'button';
         btn.title = b.text;
+        // Bot API 9.4's colours: a client draws a styled button in it.
+        if (['primary', 'success', 'danger'].includes(b.style)) btn.classList.add('style-' + b.style);
         if (b.callback_data) {
           btn.dataset.data = b.callback_data;
           if (S.pending.has(`${ch.info.id}:${m.message_id}:${b.callback_data}`)) btn.classList.add('loading');
