@@ -18,6 +18,9 @@
 //	v:<game>                    show the decks of a game
 //	u:<group>                   stop following a group (its id without the
 //	                            minus: a group's id is negative)
+//	p:<stake>:<entry>:<lang>    open a table on an inline message, with
+//	                            this stake and minimum balance, in lang
+//	t:<version>                 the chat's leaderboard, on an inline table
 //
 // A table version is at least 1: a table shows buttons only once it was
 // opened, and game.Apply reads version 0 as "no version to check", so a
@@ -88,17 +91,25 @@ const (
 	// SettingBack shows the list of the settings on the settings panel
 	// pressed; Version is the [Stamp] of the settings it was drawn for.
 	SettingBack
+	// InlineOpen opens a table on the inline message pressed, with stake
+	// Amount and minimum balance Entry, speaking Lang, and seats the
+	// presser: the one button of an inline message no press has opened
+	// yet.
+	InlineOpen
+	// Top shows the chat's leaderboard on an inline table (Version), where
+	// the bot can send no message.
+	Top
 )
 
 // codes are the actions' one-letter codes, indexed by Action.
 var codes = [...]byte{Join: 'j', Leave: 'l', Start: 's', Bet: 'b', Hit: 'h', Stand: 'd',
 	NewTable: 'n', Setting: 'c', SettingInfo: 'i', Verify: 'v', Unfollow: 'u', SeatHouse: 'a', UnseatHouse: 'r',
-	SettingOpen: 'o', SettingBack: 'k'}
+	SettingOpen: 'o', SettingBack: 'k', InlineOpen: 'p', Top: 't'}
 
 var actionNames = [...]string{Join: "join", Leave: "leave", Start: "start", Bet: "bet", Hit: "hit",
 	Stand: "stand", NewTable: "new_table", Setting: "setting", SettingInfo: "setting_info", Verify: "verify",
 	Unfollow: "unfollow", SeatHouse: "seat_house", UnseatHouse: "unseat_house", SettingOpen: "setting_open",
-	SettingBack: "setting_back"}
+	SettingBack: "setting_back", InlineOpen: "inline_open", Top: "top"}
 
 // String returns the action's name.
 func (a Action) String() string {
@@ -108,7 +119,7 @@ func (a Action) String() string {
 	return "action(" + strconv.Itoa(int(a)) + ")"
 }
 
-func (a Action) valid() bool { return a >= Join && a <= SettingBack }
+func (a Action) valid() bool { return a >= Join && a <= Top }
 
 // TableAction reports whether the action acts on the table and carries its
 // version.
@@ -125,8 +136,13 @@ type Data struct {
 	// actions, at least 1), or the settings stamp (Setting, SettingOpen,
 	// SettingBack).
 	Version uint64
-	// Amount is the bet (Bet).
+	// Amount is the bet (Bet), or the stake (InlineOpen).
 	Amount int64
+	// Entry is the minimum balance (InlineOpen).
+	Entry int64
+	// Lang is the language code of the table (InlineOpen): two lower-case
+	// letters.
+	Lang string
 	// Field is the setting (Setting, SettingOpen, SettingInfo): one of
 	// the Field constants.
 	Field string
@@ -169,6 +185,12 @@ func (d Data) String() string {
 		b = strconv.AppendUint(b, d.Game, 10)
 	case Unfollow:
 		b = strconv.AppendUint(b, uint64(-d.Chat), 10) // not a group's: out of Parse's bounds
+	case InlineOpen:
+		b = strconv.AppendInt(b, d.Amount, 10)
+		b = append(b, ':')
+		b = strconv.AppendInt(b, d.Entry, 10)
+		b = append(b, ':')
+		b = appendBounded(b, d.Lang, 2)
 	default:
 		b = strconv.AppendUint(b, d.Version, 10)
 	}
@@ -240,6 +262,8 @@ func Parse(s string) (Data, error) {
 		var n uint64
 		n, err = number(rest, 1, MaxVersion)
 		d.Chat = -int64(n)
+	case InlineOpen:
+		err = d.parseInlineOpen(rest)
 	default:
 		d.Version, err = number(rest, 1, MaxVersion)
 	}
@@ -266,6 +290,27 @@ func (d *Data) parseSetting(rest string) error {
 		return err
 	}
 	d.Field, d.Value = field, value
+	return nil
+}
+
+func (d *Data) parseInlineOpen(rest string) error {
+	parts := strings.Split(rest, ":")
+	if len(parts) != 3 {
+		return fmt.Errorf("%d parts, want 3", len(parts))
+	}
+	stake, err := number(parts[0], 1, MaxAmount)
+	if err != nil {
+		return err
+	}
+	entry, err := number(parts[1], 1, MaxAmount)
+	if err != nil {
+		return err
+	}
+	lang := parts[2]
+	if len(lang) != 2 || lang[0] < 'a' || lang[0] > 'z' || lang[1] < 'a' || lang[1] > 'z' {
+		return fmt.Errorf("language %q", lang)
+	}
+	d.Amount, d.Entry, d.Lang = int64(stake), int64(entry), lang
 	return nil
 }
 
