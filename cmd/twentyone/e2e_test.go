@@ -112,7 +112,7 @@ func TestBinaryInUkrainian(t *testing.T) {
 	tb := newTable(t, srv)
 	tb.command(tb.alice, "newgame")
 	lobby := tb.message(callback.Join, "Очко — стіл відкрито", "Alice")
-	assert.Equal(t, "Ти за столом.", tb.pressAndWait(tb.bob, lobby, callback.Join), "Bob's language is en; the chat's is uk")
+	assert.Equal(t, "You're in.", tb.pressAndWait(tb.bob, lobby, callback.Join), "a toast speaks its presser's language (Bob's en), the table the chat's (uk)")
 
 	p.signal(syscall.SIGTERM)
 	require.Equal(t, exitOK, p.waitExit(stopLimit))
