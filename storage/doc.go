@@ -85,11 +85,15 @@
 //
 // # Schema
 //
-// The meta bucket holds the schema version, [SchemaVersion]: 1, the
-// layout above, since the first release. Open creates a new file at it,
-// migrates a file of an older schema in one transaction (each migration
-// is registered by the version it upgrades from; schema 1 is the first,
-// so there is none yet), and refuses a newer one with ErrNewerSchema. The
+// The meta bucket holds the schema version, [SchemaVersion]: 2, the
+// layout above. Schema 1 is the first release's (1.0.0): the layout
+// without the inline bucket. Open creates a new file at the schema,
+// migrates a file of an older one in one transaction, and refuses a newer
+// one with ErrNewerSchema. Each migration is registered by the version it
+// upgrades from, and the transaction that runs them sets the version the
+// last leads to: the migration from 1 to 2 creates the inline bucket,
+// empty. Once migrated, a file is refused by a binary of an older schema
+// (1.0.0's among them): to go back, restore a backup taken before. The
 // pre-releases (before 1.0) kept their own schema numbers under the meta
 // key "schema"; Open refuses their files with ErrPreRelease and leaves
 // them as they are.
