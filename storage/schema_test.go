@@ -134,8 +134,8 @@ func bucketNames(t *testing.T, path string) []string {
 // TestMigrateFromSchema1 opens a file as a 1.0.0 binary left it (every
 // bucket of schema 1, the version key at 1, a group with a game under
 // way): Open migrates it to the schema in one transaction, and it keeps
-// its tables, balances, ledger and leaderboard, and plays on. Once
-// migrated, it opens as it is.
+// its tables, balances, ledger and leaderboard, and plays on, tables on
+// inline messages included. Once migrated, it opens as it is.
 func TestMigrateFromSchema1(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "v1.db")
 	s, err := Open(path, Options{NoSync: true, Rand: gametest.Deck(fullGameDeck, fullGameDeck)})
@@ -176,10 +176,14 @@ func TestMigrateFromSchema1(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, audit, a)
 
-	// Play goes on: Carol stands, another table opens.
+	// Play goes on: Carol stands, another table opens, and so does a
+	// table on an inline message, which schema 2 adds.
 	end := apply(t, s, key, upd.next(), carol, game.Command{Kind: game.Stand}, t0)
 	assert.Equal(t, before.Table.Version()+1, end.Table.Version())
 	apply(t, s, TableKey{Chat: group, Thread: 9}, upd.next(), dave, game.Command{Kind: game.Open}, t0)
+	in, err := s.Apply(ctx, inlineOpen(inlineKey, 1, alice, "AgAAAD1", preset()))
+	require.NoError(t, err)
+	assert.Equal(t, &Inline{MessageID: "AgAAAD1", Settings: preset()}, in.Inline)
 	requireAudited(t, s)
 	require.NoError(t, s.Close())
 	assert.ElementsMatch(t, append(slices.Clone(schema1Buckets), "inline"), bucketNames(t, path))
@@ -189,7 +193,10 @@ func TestMigrateFromSchema1(t *testing.T) {
 	s = openAt(t, path, Options{NoSync: true, migrations: []migration{}})
 	v, err = s.View(ctx, key)
 	require.NoError(t, err)
-	assert.Equal(t, end.Table, v.Table)
+	assert.Equal(t, encoded(t, &end.Table), encoded(t, &v.Table))
+	v, err = s.View(ctx, inlineKey)
+	require.NoError(t, err)
+	assert.Equal(t, in.Inline, v.Inline)
 }
 
 // TestMigrateFromSchema0 runs a chain of migrations through Open: a file
