@@ -2,12 +2,14 @@ package storage
 
 import (
 	"errors"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	bolt "go.etcd.io/bbolt"
 
 	"github.com/twentyone-bot/twentyone/game"
 )
@@ -208,4 +210,138 @@ func TestInlineRecordInTheCommandsTransaction(t *testing.T) {
 	assert.Zero(t, a.Table.NumSeats())
 	assert.Equal(t, high.EntryLimit, a.Inline.Settings.EntryLimit)
 	requireAudited(t, s)
+}
+
+// TestAuditInlineRecords: an inline message's record whose table is gone,
+// or that does not decode, is a problem the audit names; a View of a
+// table whose record does not decode reports the file damaged.
+func TestAuditInlineRecords(t *testing.T) {
+	valid, err := encodeInline(&Inline{MessageID: "AgAAAD9", Settings: preset()})
+	require.NoError(t, err)
+	tests := []struct {
+		name string
+		k    []byte
+		v    []byte
+		want string
+	}{
+		{"no table", tableKeyBytes(TableKey{Chat: inlineChat, Thread: 5}), valid, "thread 5 has an inline message's record, and no table"},
+		{"a value that does not decode", tableKeyBytes(inlineKey), []byte{recordFormat, 0xff}, "the inline message's record of thread 77"},
+		{"settings that are no table's", tableKeyBytes(inlineKey), append([]byte{recordFormat, 1, 'x', recordFormat}, `{"language":"en"}`...), "the inline message's record of thread 77"},
+		{"a key of 9 bytes", append(chatKey(inlineChat), 1), valid, "an inline message's record has the key"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newStore(t, Options{})
+			_, err := s.Apply(ctx, inlineOpen(inlineKey, 1, alice, "AgAAAD1", preset()))
+			require.NoError(t, err)
+			require.NoError(t, s.db.Update(func(tx *bolt.Tx) error {
+				return tx.Bucket(bucketInline).Put(tc.k, tc.v)
+			}))
+			a, err := s.Audit(ctx, inlineChat)
+			require.NoError(t, err)
+			assert.False(t, a.OK)
+			require.Len(t, a.Problems, 1)
+			assert.Contains(t, a.Problems[0], tc.want)
+		})
+	}
+	s := newStore(t, Options{})
+	_, err = s.Apply(ctx, inlineOpen(inlineKey, 1, alice, "AgAAAD1", preset()))
+	require.NoError(t, err)
+	require.NoError(t, s.db.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketInline).Put(tableKeyBytes(inlineKey), []byte{recordFormat, 0xff})
+	}))
+	_, err = s.View(ctx, inlineKey)
+	assert.ErrorIs(t, err, ErrCorrupt)
+	assert.ErrorContains(t, err, "inline message of chat")
+	_, err = s.Apply(ctx, ApplyRequest{Key: inlineKey, UpdateID: 2, User: bob, Command: game.Command{Kind: game.Join}, Now: t0})
+	assert.ErrorIs(t, err, ErrCorrupt)
+}
+
+// TestCopiesKeepInlineTables: a backup (of the open store or of the
+// closed file) and a compacted copy keep the tables on inline messages,
+// which play on by their settings.
+func TestCopiesKeepInlineTables(t *testing.T) {
+	tests := []struct {
+		name string
+		copy func(t *testing.T, src, dst string) error
+	}{
+		{"backup", func(t *testing.T, src, dst string) error {
+			s := openAt(t, src, Options{NoSync: true})
+			defer s.Close()
+			return s.BackupFile(ctx, dst)
+		}},
+		{"backup of the closed file", func(_ *testing.T, src, dst string) error {
+			return BackupClosed(ctx, src, dst, time.Second)
+		}},
+		{"compact", func(_ *testing.T, src, dst string) error { return Compact(ctx, src, dst) }},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			src, dst := filepath.Join(dir, "src.db"), filepath.Join(dir, "dst.db")
+			s, err := Open(src, Options{NoSync: true})
+			require.NoError(t, err)
+			a, err := s.Apply(ctx, inlineOpen(inlineKey, 1, alice, "AgAAAD1", preset()))
+			require.NoError(t, err)
+			require.NoError(t, s.Close())
+
+			require.NoError(t, tc.copy(t, src, dst))
+			c := openAt(t, dst, Options{NoSync: true})
+			v, err := c.View(ctx, inlineKey)
+			require.NoError(t, err)
+			assert.Equal(t, a.Inline, v.Inline)
+			j := apply(t, c, inlineKey, 2, bob, game.Command{Kind: game.Join}, t0)
+			assert.Equal(t, t0.Add(preset().LobbyTimeout), j.Table.Deadline().UTC(), "the copy plays by the table's settings")
+			requireAudited(t, c)
+		})
+	}
+}
+
+// TestMigrateChatAndInlineTables: a group's migration to a supergroup
+// leaves the chats of inline messages as they are. Were such a chat ever
+// migrated (the bot never does), each Inline record would go where its
+// table goes: moved with it, or deleted with a table cancelled for the
+// target's own.
+func TestMigrateChatAndInlineTables(t *testing.T) {
+	t.Run("a group", func(t *testing.T) {
+		s := newStore(t, Options{})
+		apply(t, s, TableKey{Chat: group}, 1, alice, game.Command{Kind: game.Open}, t0)
+		in, err := s.Apply(ctx, inlineOpen(inlineKey, 1, bob, "AgAAAD1", preset()))
+		require.NoError(t, err)
+		require.NoError(t, s.MigrateChat(ctx, group, supergroup))
+		v, err := s.View(ctx, inlineKey)
+		require.NoError(t, err)
+		assert.Equal(t, in.Inline, v.Inline)
+		assert.Equal(t, in.Table.Version(), v.Table.Version())
+		g, err := s.View(ctx, TableKey{Chat: supergroup})
+		require.NoError(t, err)
+		assert.Nil(t, g.Inline)
+		timers, err := s.Timers(ctx)
+		require.NoError(t, err)
+		assert.Len(t, timers, 2)
+		requireAudited(t, s)
+	})
+	t.Run("a chat of inline messages", func(t *testing.T) {
+		s := newStore(t, Options{})
+		to := inlineChat - 1
+		moved, err := s.Apply(ctx, inlineOpen(inlineKey, 1, alice, "AgAAAD1", preset()))
+		require.NoError(t, err)
+		_, err = s.Apply(ctx, inlineOpen(TableKey{Chat: inlineChat, Thread: 78}, 2, alice, "AgAAAD2", preset()))
+		require.NoError(t, err)
+		kept, err := s.Apply(ctx, inlineOpen(TableKey{Chat: to, Thread: 78}, 1, bob, "AgAAAD3", game.DefaultSettings()))
+		require.NoError(t, err)
+		require.NoError(t, s.MigrateChat(ctx, inlineChat, to))
+
+		v, err := s.View(ctx, TableKey{Chat: to, Thread: 77})
+		require.NoError(t, err)
+		assert.Equal(t, moved.Inline, v.Inline)
+		v, err = s.View(ctx, TableKey{Chat: to, Thread: 78})
+		require.NoError(t, err)
+		assert.Equal(t, kept.Inline, v.Inline, "the target's own table keeps its record")
+		require.NoError(t, s.db.View(func(tx *bolt.Tx) error {
+			assert.Empty(t, keysWithPrefix(tx.Bucket(bucketInline), chatKey(inlineChat)), "no record left behind")
+			return nil
+		}))
+		requireAudited(t, s)
+	})
 }
