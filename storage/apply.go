@@ -52,10 +52,11 @@ type ApplyRequest struct {
 	// rejected command writes none. Once the table has its record, every
 	// command on it plays by the stored one: a later request need not
 	// carry it, and one that carries another changes nothing (the View
-	// reports the stored one). An Inline with an empty or too long
-	// message id (MaxInlineMessageID) or invalid settings, and one for a
-	// table opened before without a record (another chat's kind of
-	// table), are game.ErrInvalidInput and change nothing.
+	// reports the stored one). Only a table of a chat of inline messages
+	// (InlineChat) can have one. An Inline with an empty or too long
+	// message id (MaxInlineMessageID) or invalid settings, one for a
+	// table of another chat, and one for a table opened before without a
+	// record, are game.ErrInvalidInput and change nothing.
 	Inline *Inline
 	// Then, when set, is a second command applied in the same transaction
 	// right after Command, by Then.User, who is created like User on
@@ -274,15 +275,18 @@ func (t *txn) loadApply(req ApplyRequest, a *applying) error {
 }
 
 // loadInline reads the table's Inline record into a.inline, or takes the
-// request's when the table has none and was never opened (found: it
-// was).
+// request's when the table has none, belongs to a chat of inline messages
+// and was never opened (found: it was).
 func (a *applying) loadInline(found bool) error {
 	in, err := a.t.inlineOf(a.key)
 	if err != nil || in != nil || a.req.Inline == nil {
 		a.inline = in
 		return err
 	}
-	if found {
+	switch {
+	case !InlineChat(a.key.Chat):
+		return fmt.Errorf("%w: chat %d is no chat of inline messages", game.ErrInvalidInput, a.key.Chat)
+	case found:
 		return fmt.Errorf("%w: the table at %v was opened without an inline message", game.ErrInvalidInput, a.key)
 	}
 	c := *a.req.Inline // each run of the write has its own

@@ -21,7 +21,8 @@ const maxProblems = 20
 // leaderboard and timer indexes must match the users and tables; every
 // table, every old table message owed to the chat and every inline
 // message's record (see Inline) must decode, and each such message and
-// record must belong to a table. An unknown chat is ErrNotFound.
+// record must belong to a table (a record, to one of a chat of inline
+// messages). An unknown chat is ErrNotFound.
 func (s *Store) Audit(ctx context.Context, chat int64) (Audit, error) {
 	var a Audit
 	err := s.read(ctx, func(t *txn) error {
@@ -188,7 +189,7 @@ func (au *auditor) tables() {
 			au.problem("thread %d owes an old message, and has no table", key.Thread)
 		}
 	}
-	cur = t.inline.Cursor()
+	cur = t.inlineRecords().Cursor()
 	for k, v := cur.Seek(prefix); k != nil && hasPrefix(k, prefix); k, v = cur.Next() {
 		if len(k) != 16 {
 			au.problem("an inline message's record has the key %x", k)
@@ -198,7 +199,10 @@ func (au *auditor) tables() {
 		if _, err := t.decodeInline(v); err != nil {
 			au.problem("the inline message's record of thread %d: %v", thread, err)
 		}
-		if t.tables.Get(k) == nil {
+		switch {
+		case !InlineChat(au.chat):
+			au.problem("thread %d has an inline message's record, in a chat of no inline messages", thread)
+		case t.tables.Get(k) == nil:
 			au.problem("thread %d has an inline message's record, and no table", thread)
 		}
 	}

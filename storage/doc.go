@@ -33,18 +33,22 @@
 // A table on an inline message (a message posted "via @bot" into a chat
 // the bot need not be in) is an ordinary table of its TableKey, which the
 // bot derives: Chat is a synthetic id for the chat of the message, below
-// -(1<<60), so that it never names a real chat, and Thread a number for
-// the message. Chips, ledger, stats, leaderboard, deadlines, revealed
-// decks and the chat's language are the chat's, as for any table. What
-// such a table has of its own is its [Inline] record, the message it is
-// shown in and the settings it was opened with: Apply writes it with the
-// Open that carries it (ApplyRequest.Inline), every command on the table
-// plays by its settings instead of the chat's, and every View of the
-// table reports it (View.Inline, View.Settings.Game). After a restart the
-// bot finds every open one as it finds any open table: Timers lists every
-// table in a lobby or a game (each has a deadline), and the View of each
-// says whether it is on an inline message and which; a list of its own
-// would add nothing. MigrateChat concerns groups, never these chats.
+// -(1<<60) ([InlineChat]), so that it never names a real chat, and Thread
+// a number for the message. Chips, ledger, stats, leaderboard, deadlines,
+// revealed decks and the chat's language are the chat's, as for any
+// table. What such a table has of its own is its [Inline] record, the
+// message it is shown in and the settings it was opened with: Apply
+// writes it with the Open that carries it (ApplyRequest.Inline), every
+// command on the table plays by its settings instead of the chat's, and
+// every View of the table reports it (View.Inline, View.Settings.Game).
+// Only the tables of such chats can have one, and only theirs are looked
+// up: a group's command reads nothing more.
+//
+// After a restart the bot finds every open table on an inline message as
+// it finds any open table: Timers lists every table in a lobby or a game
+// (each has a deadline), and the View of each says whether it is on an
+// inline message and which; a list of its own would add nothing.
+// MigrateChat concerns groups, never these chats.
 //
 // # Layout
 //

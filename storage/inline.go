@@ -3,6 +3,8 @@ package storage
 import (
 	"errors"
 	"fmt"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 // Tables on inline messages: a table whose request to open it carried an
@@ -27,11 +29,29 @@ func (in *Inline) validate() error {
 	return nil
 }
 
+// InlineChat reports whether chat is the id of a chat of inline messages:
+// the synthetic id the bot derives for one, below -(1<<60), which no
+// Telegram chat has (their ids have at most 52 significant bits). Only a
+// table of such a chat can be on an inline message.
+func InlineChat(chat int64) bool { return chat < -(1 << 60) }
+
+// inlineRecords returns the inline bucket, opened on first use.
+func (t *txn) inlineRecords() *bolt.Bucket {
+	if t.inline == nil {
+		t.inline = t.tx.Bucket(bucketInline)
+	}
+	return t.inline
+}
+
 // inlineOf returns the Inline record of the table at key, the caller's own
 // copy; nil when the table is no inline message's. A record that does not
-// decode is ErrCorrupt naming the table.
+// decode is ErrCorrupt naming the table. Only a chat of inline messages
+// (InlineChat) is looked up.
 func (t *txn) inlineOf(key TableKey) (*Inline, error) {
-	v := t.inline.Get(tableKeyBytes(key))
+	if !InlineChat(key.Chat) {
+		return nil, nil
+	}
+	v := t.inlineRecords().Get(tableKeyBytes(key))
 	if v == nil {
 		return nil, nil
 	}
@@ -48,7 +68,7 @@ func (t *txn) putInline(key TableKey, in *Inline) error {
 	if err != nil {
 		return err
 	}
-	return t.inline.Put(tableKeyBytes(key), v)
+	return t.inlineRecords().Put(tableKeyBytes(key), v)
 }
 
 // decodeInline decodes a stored Inline record (see encodeInline). Its

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"errors"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -133,8 +134,8 @@ func TestInlineTable(t *testing.T) {
 }
 
 // TestInlineRequestChecks: a request whose Inline is invalid, or that
-// would make a table opened without one an inline message's, is
-// game.ErrInvalidInput and writes nothing.
+// would make a table of a group, or one opened without it, an inline
+// message's, is game.ErrInvalidInput and writes nothing.
 func TestInlineRequestChecks(t *testing.T) {
 	bad := preset()
 	bad.Stake = 0
@@ -144,21 +145,26 @@ func TestInlineRequestChecks(t *testing.T) {
 		id   string
 		set  game.Settings
 		want error
+		text string
 	}{
-		{"an empty message id", inlineKey, "", preset(), game.ErrInvalidInput},
-		{"a message id of 65 bytes", inlineKey, strings.Repeat("x", 65), preset(), game.ErrInvalidInput},
-		{"invalid settings", inlineKey, "AgAAAD1", bad, game.ErrInvalidSettings},
-		{"no settings", inlineKey, "AgAAAD1", game.Settings{}, game.ErrInvalidSettings},
-		{"a group's table", TableKey{Chat: group}, "AgAAAD1", preset(), game.ErrInvalidInput},
+		{"an empty message id", inlineKey, "", preset(), game.ErrInvalidInput, "inline message id is empty"},
+		{"a message id of 65 bytes", inlineKey, strings.Repeat("x", 65), preset(), game.ErrInvalidInput, "inline message id of 65 bytes, at most 64"},
+		{"invalid settings", inlineKey, "AgAAAD1", bad, game.ErrInvalidSettings, "stake must be"},
+		{"no settings", inlineKey, "AgAAAD1", game.Settings{}, game.ErrInvalidSettings, "inline message's settings"},
+		{"a group's table", TableKey{Chat: group}, "AgAAAD1", preset(), game.ErrInvalidInput, "is no chat of inline messages"},
+		{"a group's table never opened", TableKey{Chat: group, Thread: 4}, "AgAAAD1", preset(), game.ErrInvalidInput, "is no chat of inline messages"},
+		{"a table opened without one", TableKey{Chat: inlineChat}, "AgAAAD1", preset(), game.ErrInvalidInput, "opened without an inline message"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newStore(t, Options{})
 			apply(t, s, TableKey{Chat: group}, 1, alice, game.Command{Kind: game.Open}, t0)
+			apply(t, s, TableKey{Chat: inlineChat}, 1, alice, game.Command{Kind: game.Open}, t0)
 			before := fileBytes(t, s)
 			_, err := s.Apply(ctx, inlineOpen(tc.key, 2, bob, tc.id, tc.set))
 			assert.ErrorIs(t, err, game.ErrInvalidInput)
 			assert.ErrorIs(t, err, tc.want)
+			assert.ErrorContains(t, err, tc.text)
 			assert.Equal(t, before, fileBytes(t, s), "nothing written")
 		})
 	}
@@ -166,6 +172,27 @@ func TestInlineRequestChecks(t *testing.T) {
 	a, err := s.Apply(ctx, inlineOpen(inlineKey, 1, bob, strings.Repeat("x", MaxInlineMessageID), preset()))
 	require.NoError(t, err, "a message id of 64 bytes")
 	assert.Len(t, a.Inline.MessageID, MaxInlineMessageID)
+}
+
+// TestInlineChat: the chats of inline messages are those below -(1<<60),
+// where no Telegram chat is.
+func TestInlineChat(t *testing.T) {
+	tests := []struct {
+		chat int64
+		want bool
+	}{
+		{inlineChat, true},
+		{-(1 << 60) - 1, true},
+		{math.MinInt64, true},
+		{-(1 << 60), false},
+		{group, false},
+		{-(1 << 52), false},
+		{-1, false},
+		{int64(alice.ID), false},
+	}
+	for _, tc := range tests {
+		assert.Equal(t, tc.want, InlineChat(tc.chat), "chat %d", tc.chat)
+	}
 }
 
 // TestInlineRecordInTheCommandsTransaction: the Inline record is written
@@ -213,8 +240,9 @@ func TestInlineRecordInTheCommandsTransaction(t *testing.T) {
 }
 
 // TestAuditInlineRecords: an inline message's record whose table is gone,
-// or that does not decode, is a problem the audit names; a View of a
-// table whose record does not decode reports the file damaged.
+// that does not decode, or that a group's table has, is a problem the
+// audit names; a View of a table whose record does not decode reports the
+// file damaged.
 func TestAuditInlineRecords(t *testing.T) {
 	valid, err := encodeInline(&Inline{MessageID: "AgAAAD9", Settings: preset()})
 	require.NoError(t, err)
@@ -228,16 +256,18 @@ func TestAuditInlineRecords(t *testing.T) {
 		{"a value that does not decode", tableKeyBytes(inlineKey), []byte{recordFormat, 0xff}, "the inline message's record of thread 77"},
 		{"settings that are no table's", tableKeyBytes(inlineKey), append([]byte{recordFormat, 1, 'x', recordFormat}, `{"language":"en"}`...), "the inline message's record of thread 77"},
 		{"a key of 9 bytes", append(chatKey(inlineChat), 1), valid, "an inline message's record has the key"},
+		{"a group's table", tableKeyBytes(TableKey{Chat: group}), valid, "thread 0 has an inline message's record, in a chat of no inline messages"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newStore(t, Options{})
 			_, err := s.Apply(ctx, inlineOpen(inlineKey, 1, alice, "AgAAAD1", preset()))
 			require.NoError(t, err)
+			apply(t, s, TableKey{Chat: group}, 1, alice, game.Command{Kind: game.Open}, t0)
 			require.NoError(t, s.db.Update(func(tx *bolt.Tx) error {
 				return tx.Bucket(bucketInline).Put(tc.k, tc.v)
 			}))
-			a, err := s.Audit(ctx, inlineChat)
+			a, err := s.Audit(ctx, getInt(tc.k))
 			require.NoError(t, err)
 			assert.False(t, a.OK)
 			require.Len(t, a.Problems, 1)

@@ -175,7 +175,9 @@ func (t *txn) moveTables(from, to int64, now time.Time) error {
 
 // tableBuckets are the buckets that keep a table under its key: the
 // table, its timer and its Inline record.
-func (t *txn) tableBuckets() [3]*bolt.Bucket { return [...]*bolt.Bucket{t.tables, t.timers, t.inline} }
+func (t *txn) tableBuckets() [3]*bolt.Bucket {
+	return [...]*bolt.Bucket{t.tables, t.timers, t.inlineRecords()}
+}
 
 // moveUsers moves from's users to to, or merges them into to's record of
 // the same user. Their ledger entries follow to's, renumbered after them

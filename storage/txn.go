@@ -27,7 +27,9 @@ type txn struct {
 	reveals  *bolt.Bucket
 	retire   *bolt.Bucket
 	awards   *bolt.Bucket
-	inline   *bolt.Bucket
+	// inline is opened on first use (see inlineRecords): most
+	// transactions concern no table on an inline message.
+	inline *bolt.Bucket
 }
 
 func (s *Store) newTxn(tx *bolt.Tx) *txn {
@@ -44,7 +46,6 @@ func (s *Store) newTxn(tx *bolt.Tx) *txn {
 		reveals:  tx.Bucket(bucketReveals),
 		retire:   tx.Bucket(bucketRetire),
 		awards:   tx.Bucket(bucketAwards),
-		inline:   tx.Bucket(bucketInline),
 	}
 	if tx.Writable() {
 		// The ledger is appended at its end, and reveal keys grow within

@@ -47,12 +47,13 @@ type ChatSettings struct {
 // the preset it was opened with).
 //
 // Such a table is an ordinary table of its TableKey, which the caller
-// derives from the inline message (its chat, from Telegram's
-// chat_instance, and its own number): chips, ledger, stats, leaderboard,
-// deadlines and revealed decks are the chat's as for any table. Storage
-// keeps the record from the command that opened the table (see
-// ApplyRequest.Inline) as long as the table; every command on the table
-// plays by Settings, and every View of it reports the record.
+// derives from the inline message: its chat, a chat of inline messages
+// (see InlineChat) named after Telegram's chat_instance, and a number of
+// its own. Chips, ledger, stats, leaderboard, deadlines and revealed
+// decks are the chat's as for any table. Storage keeps the record from
+// the command that opened the table (see ApplyRequest.Inline) as long as
+// the table; every command on the table plays by Settings, and every View
+// of it reports the record.
 type Inline struct {
 	// MessageID is Telegram's inline_message_id: not empty, at most
 	// MaxInlineMessageID bytes.
