@@ -44,6 +44,20 @@ type ApplyRequest struct {
 	// started the next game, or opened a table over the closed one): the
 	// message then becomes that game's record, else it is deleted.
 	Repost bool
+	// Inline, when set, makes the table one on an inline message: the
+	// request that opens the table of an inline message (game.Open)
+	// carries it. When the table has no Inline record yet, the request's
+	// command (and Then) plays by Inline.Settings, and the record is
+	// written in the same transaction when the command applies; a
+	// rejected command writes none. Once the table has its record, every
+	// command on it plays by the stored one: a later request need not
+	// carry it, and one that carries another changes nothing (the View
+	// reports the stored one). Only a table of a chat of inline messages
+	// (InlineChat) can have one. An Inline with an empty or too long
+	// message id (MaxInlineMessageID) or invalid settings, one for a
+	// table of another chat, and one for a table opened before without a
+	// record, are game.ErrInvalidInput and change nothing.
+	Inline *Inline
 	// Then, when set, is a second command applied in the same transaction
 	// right after Command, by Then.User, who is created like User on
 	// their first appearance: solo play's Open is followed by the house's
@@ -102,6 +116,11 @@ func (r *ApplyRequest) normalize() error {
 	}
 	if r.Language != "" && !languageTag(r.Language) {
 		return fmt.Errorf("%w: language %q", game.ErrInvalidInput, r.Language)
+	}
+	if r.Inline != nil {
+		if err := r.Inline.validate(); err != nil {
+			return fmt.Errorf("%w: %w", game.ErrInvalidInput, err)
+		}
 	}
 	if r.Now.IsZero() {
 		r.Now = time.Now()
@@ -206,6 +225,12 @@ type applying struct {
 	msgID   int
 	changes map[game.UserID]*change  // the user records to write
 	pending map[game.UserID]*userRec // the actor's record, before it is written
+	// inline is the table's Inline record, or a copy of the request's
+	// when the table has none yet (newInline: it is written with the
+	// table); nil for a table of another kind. The command plays by its
+	// settings instead of cs.Game.
+	inline    *Inline
+	newInline bool
 
 	// Planned.
 	nt          game.Table
@@ -231,7 +256,11 @@ func (t *txn) loadApply(req ApplyRequest, a *applying) error {
 	if a.cs, a.srec, err = t.chatSettings(chat); err != nil {
 		return err
 	}
-	if a.tb, a.msgID, _, err = t.table(a.key); err != nil {
+	var found bool
+	if a.tb, a.msgID, found, err = t.table(a.key); err != nil {
+		return err
+	}
+	if err := a.loadInline(found); err != nil {
 		return err
 	}
 	if a.actor.ID != 0 {
@@ -242,6 +271,27 @@ func (t *txn) loadApply(req ApplyRequest, a *applying) error {
 	if req.Then != nil && req.Then.User.ID != a.actor.ID {
 		return a.load(req.Then.User)
 	}
+	return nil
+}
+
+// loadInline reads the table's Inline record into a.inline, or takes the
+// request's when the table has none, belongs to a chat of inline messages
+// and was never opened (found: it was).
+func (a *applying) loadInline(found bool) error {
+	in, err := a.t.inlineOf(a.key)
+	if err != nil || in != nil || a.req.Inline == nil {
+		a.inline = in
+		return err
+	}
+	switch {
+	case !InlineChat(a.key.Chat):
+		return fmt.Errorf("%w: chat %d is no chat of inline messages", game.ErrInvalidInput, a.key.Chat)
+	case found:
+		return fmt.Errorf("%w: the table at %v was opened without an inline message", game.ErrInvalidInput, a.key)
+	}
+	c := *a.req.Inline // each run of the write has its own
+	c.Settings = c.Settings.Clone()
+	a.inline, a.newInline = &c, true
 	return nil
 }
 
@@ -283,6 +333,9 @@ func (a *applying) plan(res *Applied) error {
 	}
 	bal := &balances{t: t, chat: chat, pending: a.pending}
 	env := game.Env{Now: req.Now, Rand: t.s.opts.Rand, Settings: a.cs.Game, Balances: bal}
+	if a.inline != nil {
+		env.Settings = a.inline.Settings
+	}
 	var gerr error
 	a.nt, a.out, gerr = t.s.rules(a.tb, req.Command, env)
 	if bal.err != nil {
@@ -510,11 +563,17 @@ func (a *applying) writeChat() error {
 	return nil
 }
 
-// writeTable writes the new table, and retires its old message when the
-// command replaced the game it showed or asked for a repost.
+// writeTable writes the new table with its Inline record when it is
+// new, and retires its old message when the command replaced the game it
+// showed or asked for a repost.
 func (a *applying) writeTable() error {
 	if err := a.t.putTable(a.key, &a.nt, a.msgID); err != nil {
 		return err
+	}
+	if a.newInline {
+		if err := a.t.putInline(a.key, a.inline); err != nil {
+			return err
+		}
 	}
 	if a.msgID == 0 {
 		return nil

@@ -19,9 +19,10 @@ const maxProblems = 20
 // grants in its ledger; every user's ledger must sum to their balance and
 // end at it, and the chat's entries must be numbered 1 to n; the
 // leaderboard and timer indexes must match the users and tables; every
-// table, and every old table message owed to the chat, must decode, and
-// each such message must belong to a table. An unknown chat is
-// ErrNotFound.
+// table, every old table message owed to the chat and every inline
+// message's record (see Inline) must decode, and each such message and
+// record must belong to a table (a record, to one of a chat of inline
+// messages). An unknown chat is ErrNotFound.
 func (s *Store) Audit(ctx context.Context, chat int64) (Audit, error) {
 	var a Audit
 	err := s.read(ctx, func(t *txn) error {
@@ -152,7 +153,8 @@ func (au *auditor) users(ctx context.Context) error {
 	return nil
 }
 
-// tables checks the tables, the timer index and the old messages owed.
+// tables checks the tables, the timer index, the old messages owed and
+// the inline messages' records.
 func (au *auditor) tables() {
 	t, prefix := au.t, au.prefix
 	cur := t.timers.Cursor()
@@ -185,6 +187,23 @@ func (au *auditor) tables() {
 		}
 		if t.tables.Get(k[:16]) == nil {
 			au.problem("thread %d owes an old message, and has no table", key.Thread)
+		}
+	}
+	cur = t.inlineRecords().Cursor()
+	for k, v := cur.Seek(prefix); k != nil && hasPrefix(k, prefix); k, v = cur.Next() {
+		if len(k) != 16 {
+			au.problem("an inline message's record has the key %x", k)
+			continue
+		}
+		thread := getInt(k[8:])
+		if _, err := t.decodeInline(v); err != nil {
+			au.problem("the inline message's record of thread %d: %v", thread, err)
+		}
+		switch {
+		case !InlineChat(au.chat):
+			au.problem("thread %d has an inline message's record, in a chat of no inline messages", thread)
+		case t.tables.Get(k) == nil:
+			au.problem("thread %d has an inline message's record, and no table", thread)
 		}
 	}
 }

@@ -132,9 +132,9 @@ func TestCompact(t *testing.T) {
 }
 
 // TestBackupClosed copies a file no Store has open without changing it:
-// a file of an older schema (the made-up schema 0, see toSchema0) stays
-// as it was, and so does its copy, which Open then migrates. A file in use
-// and a damaged file are refused.
+// a file of an older schema (schema 1, as 1.0.0 left it) stays as it was,
+// and so does its copy, which Open then migrates. A file in use and a
+// damaged file are refused.
 func TestBackupClosed(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "old.db")
@@ -142,7 +142,7 @@ func TestBackupClosed(t *testing.T) {
 	require.NoError(t, err)
 	playChats(t, s, []int64{-1, -2}, 40, nil)
 	require.NoError(t, s.Close())
-	rewrite(t, path, toSchema0)
+	rewrite(t, path, toSchema1)
 	before, err := os.ReadFile(path)
 	require.NoError(t, err)
 
@@ -156,9 +156,9 @@ func TestBackupClosed(t *testing.T) {
 	after, err := os.ReadFile(path)
 	require.NoError(t, err)
 	assert.True(t, bytes.Equal(before, after), "the file backed up is unchanged")
-	assert.Equal(t, uint64(0), schemaOf(t, path))
-	assert.Equal(t, uint64(0), schemaOf(t, out), "the copy is of the file as it was")
-	c := openAt(t, out, Options{NoSync: true, migrations: fromSchema0})
+	assert.Equal(t, uint64(1), schemaOf(t, path))
+	assert.Equal(t, uint64(1), schemaOf(t, out), "the copy is of the file as it was")
+	c := openAt(t, out, Options{NoSync: true})
 	audits, err := c.AuditAll(ctx)
 	require.NoError(t, err)
 	require.Len(t, audits, 2)
@@ -166,7 +166,7 @@ func TestBackupClosed(t *testing.T) {
 		assert.True(t, a.OK, a.Problems)
 	}
 
-	held := openAt(t, path, Options{NoSync: true, migrations: fromSchema0})
+	held := openAt(t, path, Options{NoSync: true})
 	err = BackupClosed(ctx, path, filepath.Join(dir, "x.db"), 50*time.Millisecond)
 	assert.ErrorIs(t, err, ErrInUse)
 	assert.NoFileExists(t, filepath.Join(dir, "x.db"))

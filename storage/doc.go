@@ -28,6 +28,28 @@
 // balances plus the chips on its tables equals the running total of grants
 // and the sum of the grant entries of its ledger; [Store.Audit] checks it.
 //
+// # Tables on inline messages
+//
+// A table on an inline message (a message posted "via @bot" into a chat
+// the bot need not be in) is an ordinary table of its TableKey, which the
+// bot derives: Chat is a synthetic id for the chat of the message, below
+// -(1<<60) ([InlineChat]), so that it never names a real chat, and Thread
+// a number for the message. Chips, ledger, stats, leaderboard, deadlines,
+// revealed decks and the chat's language are the chat's, as for any
+// table. What such a table has of its own is its [Inline] record, the
+// message it is shown in and the settings it was opened with: Apply
+// writes it with the Open that carries it (ApplyRequest.Inline), every
+// command on the table plays by its settings instead of the chat's, and
+// every View of the table reports it (View.Inline, View.Settings.Game).
+// Only the tables of such chats can have one, and only theirs are looked
+// up: a group's command reads nothing more.
+//
+// After a restart the bot finds every open table on an inline message as
+// it finds any open table: Timers lists every table in a lobby or a game
+// (each has a deadline), and the View of each says whether it is on an
+// inline message and which; a list of its own would add nothing.
+// MigrateChat concerns groups, never these chats.
+//
 // # Layout
 //
 // Keys are big-endian, signed numbers with the sign bit flipped so that
@@ -76,6 +98,11 @@
 //	pace         chat → the times of the bot's recent calls into the group,
 //	             oldest first; "saved" → when they were saved and whether
 //	             the bot stopped cleanly after (see SavePace)
+//	inline       chat|thread → the table is on an inline message (Inline):
+//	             Telegram's inline_message_id, then its settings as the
+//	             settings bucket stores a chat's (format byte, JSON). Written
+//	             with the Open that carried it, moved and deleted with its
+//	             table; schema 2
 //
 // The layout keeps what one commit touches on few pages: a chat's users
 // and leaderboard entries sit together, the ledger entries of every chat
@@ -85,11 +112,15 @@
 //
 // # Schema
 //
-// The meta bucket holds the schema version, [SchemaVersion]: 1, the
-// layout above, since the first release. Open creates a new file at it,
-// migrates a file of an older schema in one transaction (each migration
-// is registered by the version it upgrades from; schema 1 is the first,
-// so there is none yet), and refuses a newer one with ErrNewerSchema. The
+// The meta bucket holds the schema version, [SchemaVersion]: 2, the
+// layout above. Schema 1 is the first release's (1.0.0): the layout
+// without the inline bucket. Open creates a new file at the schema,
+// migrates a file of an older one in one transaction, and refuses a newer
+// one with ErrNewerSchema. Each migration is registered by the version it
+// upgrades from, and the transaction that runs them sets the version the
+// last leads to: the migration from 1 to 2 creates the inline bucket,
+// empty. Once migrated, a file is refused by a binary of an older schema
+// (1.0.0's among them): to go back, restore a backup taken before. The
 // pre-releases (before 1.0) kept their own schema numbers under the meta
 // key "schema"; Open refuses their files with ErrPreRelease and leaves
 // them as they are.

@@ -126,9 +126,11 @@ func (t *txn) migrationTarget(from, to int64) (int64, bool, error) {
 	return to, false, nil
 }
 
-// moveTables moves from's tables to to. A thread both chats have keeps
-// to's table; from's is cancelled first, so that its chips return to
-// balances that move.
+// moveTables moves from's tables to to, each with its timer and its
+// Inline record. A thread both chats have keeps to's table; from's is
+// cancelled first, so that its chips return to balances that move, and
+// deleted with its own. (A chat of inline messages never migrates: the
+// records move only so that none is ever left without its table.)
 func (t *txn) moveTables(from, to int64, now time.Time) error {
 	var moveTables []TableKey
 	for _, key := range t.tableKeys(from) {
@@ -153,21 +155,28 @@ func (t *txn) moveTables(from, to int64, now time.Time) error {
 		if err := t.tables.Delete(tableKeyBytes(key)); err != nil {
 			return err
 		}
-		if err := t.timers.Delete(tableKeyBytes(key)); err != nil {
-			return err
+		for _, b := range t.tableBuckets() {
+			if err := b.Delete(tableKeyBytes(key)); err != nil {
+				return err
+			}
 		}
 	}
 	for _, key := range moveTables {
 		k := tableKeyBytes(key)
 		nk := tableKeyBytes(TableKey{Chat: to, Thread: key.Thread})
-		if err := moveKey(t.tables, k, nk); err != nil {
-			return err
-		}
-		if err := moveKey(t.timers, k, nk); err != nil {
-			return err
+		for _, b := range t.tableBuckets() {
+			if err := moveKey(b, k, nk); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
+}
+
+// tableBuckets are the buckets that keep a table under its key: the
+// table, its timer and its Inline record.
+func (t *txn) tableBuckets() [3]*bolt.Bucket {
+	return [...]*bolt.Bucket{t.tables, t.timers, t.inlineRecords()}
 }
 
 // moveUsers moves from's users to to, or merges them into to's record of

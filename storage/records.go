@@ -449,6 +449,20 @@ func (s *settingsRec) encode() ([]byte, error) {
 	return append([]byte{recordFormat}, j...), nil
 }
 
+// encodeInline returns a stored Inline record: the format, the message id,
+// then the settings as the settings bucket stores a chat's game settings
+// (a settingsRec with Game alone: its own format byte, then JSON).
+func encodeInline(in *Inline) ([]byte, error) {
+	g := in.Settings
+	rec := settingsRec{Game: &g}
+	v, err := rec.encode()
+	if err != nil {
+		return nil, err
+	}
+	b := appendStr(append(make([]byte, 0, 1+1+len(in.MessageID)+len(v)), recordFormat), in.MessageID)
+	return append(b, v...), nil
+}
+
 // tableHeader is what storage keeps beside a table's encoding: the message
 // it is rendered into, and its deadline and version, so that Timers reads
 // them without decoding the table.

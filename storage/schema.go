@@ -24,12 +24,15 @@ var (
 	bucketFollows   = []byte("follows")
 	bucketFollowing = []byte("following")
 	bucketPace      = []byte("pace")
+	bucketInline    = []byte("inline")
 )
 
 // buckets are the buckets of schema SchemaVersion, all created with a new
-// file.
+// file. A file of an older schema gains those it lacks from its
+// migrations.
 var buckets = [][]byte{bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank,
-	bucketLedger, bucketReveals, bucketRetire, bucketAwards, bucketPrivate, bucketFollows, bucketFollowing, bucketPace}
+	bucketLedger, bucketReveals, bucketRetire, bucketAwards, bucketPrivate, bucketFollows, bucketFollowing, bucketPace,
+	bucketInline}
 
 var (
 	// keySchema in the meta bucket holds the schema version, 8 bytes
@@ -41,8 +44,9 @@ var (
 )
 
 // SchemaVersion is the layout this code reads and writes. Schema 1 is the
-// first release's.
-const SchemaVersion = 1
+// first release's (1.0.0); schema 2 adds the inline bucket, the tables on
+// inline messages.
+const SchemaVersion = 2
 
 // migration upgrades a file from schema version from to from+1.
 type migration struct {
@@ -52,9 +56,21 @@ type migration struct {
 }
 
 // migrations upgrade the files of older schemas, in order; Open runs those
-// a file needs, in one transaction. Schema 1 is the first, so none yet: the
-// next layout adds the migration from 1 to 2 here.
-var migrations []migration
+// a file needs, in one transaction, which also sets the version the last
+// leads to. Schema 1 is the first release's, so they start from it.
+var migrations = []migration{
+	{from: 1, name: "keep the tables on inline messages", run: createBucket(bucketInline)},
+}
+
+// createBucket returns a migration's work that adds an empty bucket. A
+// file that has it already is not of the schema it claims: the migration
+// fails, and the file stays as it was.
+func createBucket(name []byte) func(tx *bolt.Tx) error {
+	return func(tx *bolt.Tx) error {
+		_, err := tx.CreateBucket(name)
+		return err
+	}
+}
 
 // upgrade creates the buckets of a new file, or migrates an older one with
 // migs. It refuses a file of a newer schema (ErrNewerSchema), of a

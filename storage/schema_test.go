@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -14,8 +15,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
 
 	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/game/gametest"
 )
 
 // rewrite changes a closed database file with raw bbolt calls.
@@ -75,10 +78,30 @@ func setSchemaRaw(v uint64) func(tx *bolt.Tx) error {
 	}
 }
 
-// toSchema0 rewrites a file of schema 1 in the layout of a made-up
+// schema1Buckets are the buckets of schema 1, as 1.0.0 created them.
+var schema1Buckets = []string{"meta", "chats", "settings", "tables", "timers", "users", "rank", "log", "reveals",
+	"retire", "awards", "private", "follows", "following", "pace"}
+
+// toSchema1 rewrites a file of the schema in the layout a 1.0.0 binary
+// left: the buckets of schema 1 and the version key at 1. It refuses a
+// file with a table on an inline message, which schema 1 cannot hold.
+func toSchema1(tx *bolt.Tx) error {
+	if k, _ := tx.Bucket(bucketInline).Cursor().First(); k != nil {
+		return errors.New("a table on an inline message: no file of schema 1")
+	}
+	if err := tx.DeleteBucket(bucketInline); err != nil {
+		return err
+	}
+	return setSchemaRaw(1)(tx)
+}
+
+// toSchema0 rewrites a file of the schema in the layout of a made-up
 // schema 0, older than the first: that of schema 1 without the pace bucket
 // (it drops the bot's recent calls into each group).
 func toSchema0(tx *bolt.Tx) error {
+	if err := toSchema1(tx); err != nil {
+		return err
+	}
 	if err := tx.DeleteBucket(bucketPace); err != nil {
 		return err
 	}
@@ -86,17 +109,100 @@ func toSchema0(tx *bolt.Tx) error {
 }
 
 // fromSchema0 are the migrations of a store that reads the made-up schema
-// 0 (see toSchema0), as a later schema will add its migration: the pace
-// bucket is created, empty.
-var fromSchema0 = []migration{{from: 0, name: "keep the bot's recent calls into each group", run: func(tx *bolt.Tx) error {
-	_, err := tx.CreateBucket(bucketPace)
-	return err
-}}}
+// 0 (see toSchema0): the pace bucket is created, empty, then the real
+// migrations follow.
+var fromSchema0 = append([]migration{{from: 0, name: "keep the bot's recent calls into each group", run: createBucket(bucketPace)}},
+	migrations...)
 
-// TestMigrateFromSchema0 runs the migration of a file older than the
-// schema through Open, as the first real migration will run: the file is
-// upgraded in one transaction, and reads and plays as it did; a failing
-// migration leaves it as it was.
+// bucketNames returns the names of the top-level buckets of the closed
+// file at path, in bbolt's order.
+func bucketNames(t *testing.T, path string) []string {
+	t.Helper()
+	db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
+	require.NoError(t, err)
+	defer db.Close()
+	var names []string
+	require.NoError(t, db.View(func(tx *bolt.Tx) error {
+		return tx.ForEach(func(name []byte, _ *bolt.Bucket) error {
+			names = append(names, string(name))
+			return nil
+		})
+	}))
+	return names
+}
+
+// TestMigrateFromSchema1 opens a file as a 1.0.0 binary left it (every
+// bucket of schema 1, the version key at 1, a group with a game under
+// way): Open migrates it to the schema in one transaction, and it keeps
+// its tables, balances, ledger and leaderboard, and plays on, tables on
+// inline messages included. Once migrated, it opens as it is.
+func TestMigrateFromSchema1(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "v1.db")
+	s, err := Open(path, Options{NoSync: true, Rand: gametest.Deck(fullGameDeck, fullGameDeck)})
+	require.NoError(t, err)
+	key := TableKey{Chat: group}
+	var upd updates
+	playFullGame(t, s, key, &upd)
+	apply(t, s, key, upd.next(), bob, game.Command{Kind: game.Start}, t0)
+	under := apply(t, s, key, upd.next(), carol, game.Command{Kind: game.Bet, Amount: 5}, t0)
+	require.Equal(t, game.Drawing, under.Table.Phase(), "a game under way, chips on the table")
+	require.NoError(t, s.SetMessage(ctx, key, 77))
+	before, err := s.View(ctx, key)
+	require.NoError(t, err)
+	board, err := s.Leaderboard(ctx, group, 10)
+	require.NoError(t, err)
+	history, err := s.History(ctx, group, carol.ID, 0)
+	require.NoError(t, err)
+	audit, err := s.Audit(ctx, group)
+	require.NoError(t, err)
+	require.True(t, audit.OK, audit.Problems)
+	require.NotZero(t, audit.OnTables)
+	require.NoError(t, s.Close())
+	rewrite(t, path, toSchema1)
+	require.ElementsMatch(t, schema1Buckets, bucketNames(t, path), "the layout of 1.0.0")
+	require.Equal(t, uint64(1), schemaOf(t, path))
+
+	s = openAt(t, path, Options{NoSync: true, Rand: gametest.Deck(fullGameDeck)})
+	v, err := s.View(ctx, key)
+	require.NoError(t, err)
+	assert.Equal(t, before, v)
+	got, err := s.Leaderboard(ctx, group, 10)
+	require.NoError(t, err)
+	assert.Equal(t, board, got)
+	h, err := s.History(ctx, group, carol.ID, 0)
+	require.NoError(t, err)
+	assert.Equal(t, history, h)
+	a, err := s.Audit(ctx, group)
+	require.NoError(t, err)
+	assert.Equal(t, audit, a)
+
+	// Play goes on: Carol stands, another table opens, and so does a
+	// table on an inline message, which schema 2 adds.
+	end := apply(t, s, key, upd.next(), carol, game.Command{Kind: game.Stand}, t0)
+	assert.Equal(t, before.Table.Version()+1, end.Table.Version())
+	apply(t, s, TableKey{Chat: group, Thread: 9}, upd.next(), dave, game.Command{Kind: game.Open}, t0)
+	in, err := s.Apply(ctx, inlineOpen(inlineKey, 1, alice, "AgAAAD1", preset()))
+	require.NoError(t, err)
+	assert.Equal(t, &Inline{MessageID: "AgAAAD1", Settings: preset()}, in.Inline)
+	requireAudited(t, s)
+	require.NoError(t, s.Close())
+	assert.ElementsMatch(t, append(slices.Clone(schema1Buckets), "inline"), bucketNames(t, path))
+	assert.Equal(t, uint64(2), schemaOf(t, path))
+
+	// Migrated, the file opens without a migration.
+	s = openAt(t, path, Options{NoSync: true, migrations: []migration{}})
+	v, err = s.View(ctx, key)
+	require.NoError(t, err)
+	assert.Equal(t, encoded(t, &end.Table), encoded(t, &v.Table))
+	v, err = s.View(ctx, inlineKey)
+	require.NoError(t, err)
+	assert.Equal(t, in.Inline, v.Inline)
+}
+
+// TestMigrateFromSchema0 runs a chain of migrations through Open: a file
+// of the made-up schema 0 (see toSchema0) is upgraded to 1 and then, by
+// the real migration, to the schema, in one transaction, and reads and
+// plays as it did; a failing migration leaves it as it was.
 func TestMigrateFromSchema0(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "old.db")
 	s, err := Open(path, Options{NoSync: true})
@@ -175,7 +281,8 @@ func TestRefusedSchemas(t *testing.T) {
 			}
 			return meta.Put(keyPreRelease, binary.BigEndian.AppendUint64(nil, 11))
 		}, ErrPreRelease, "has pre-release schema 11"},
-		{"older, with no migration", toSchema0, ErrCorrupt, "has schema 0, from which no migration leads to 1"},
+		{"older, with no migration", toSchema0, ErrCorrupt, fmt.Sprintf("has schema 0, from which no migration leads to %d", SchemaVersion)},
+		{"1, with the bucket schema 2 adds", setSchemaRaw(1), berrors.ErrBucketExists, "from schema 1 (keep the tables on inline messages)"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -27,6 +27,9 @@ type txn struct {
 	reveals  *bolt.Bucket
 	retire   *bolt.Bucket
 	awards   *bolt.Bucket
+	// inline is opened on first use (see inlineRecords): most
+	// transactions concern no table on an inline message.
+	inline *bolt.Bucket
 }
 
 func (s *Store) newTxn(tx *bolt.Tx) *txn {
@@ -339,11 +342,19 @@ func (t *txn) tableView(v *View, key TableKey, tb *game.Table, messageID int) er
 	return t.view(v, key, tb, cs, messageID, nil)
 }
 
-// view sets v to the View of a table (in place: a View is big): balances
-// and names of everyone seated and of the extra users, and the table's
-// owed messages.
+// view sets v to the View of a table (in place: a View is big), whose
+// chat has the settings cs: balances and names of everyone seated and of
+// the extra users, the table's Inline record as stored, with its settings
+// as the game's, and the table's owed messages.
 func (t *txn) view(v *View, key TableKey, tb *game.Table, cs ChatSettings, messageID int, pending map[game.UserID]*userRec, extra ...game.UserID) error {
-	*v = View{Key: key, Table: *tb, Settings: cs, MessageID: messageID,
+	in, err := t.inlineOf(key)
+	if err != nil {
+		return err
+	}
+	if in != nil {
+		cs.Game = in.Settings.Clone() // v.Inline's is not shared
+	}
+	*v = View{Key: key, Table: *tb, Settings: cs, Inline: in, MessageID: messageID,
 		Balances: make(map[game.UserID]int64, tb.NumSeats()+len(extra)),
 		Names:    make(map[game.UserID]string, tb.NumSeats()+len(extra))}
 	add := func(u game.UserID, seatName string) error {

@@ -41,13 +41,43 @@ type ChatSettings struct {
 	HouseForbidden bool
 }
 
+// Inline is what a table on an inline message has of its own: the
+// message it is shown in, and the settings it plays by (the chat of an
+// inline message has no admins the bot can know, so each table keeps
+// the preset it was opened with).
+//
+// Such a table is an ordinary table of its TableKey, which the caller
+// derives from the inline message: its chat, a chat of inline messages
+// (see InlineChat) named after Telegram's chat_instance, and a number of
+// its own. Chips, ledger, stats, leaderboard, deadlines and revealed
+// decks are the chat's as for any table. Storage keeps the record from
+// the command that opened the table (see ApplyRequest.Inline) as long as
+// the table; every command on the table plays by Settings, and every View
+// of it reports the record.
+type Inline struct {
+	// MessageID is Telegram's inline_message_id: not empty, at most
+	// MaxInlineMessageID bytes.
+	MessageID string
+	// Settings are the table's settings, valid (game.Settings.Validate).
+	Settings game.Settings
+}
+
+// MaxInlineMessageID is the longest Inline.MessageID storage keeps, in
+// bytes.
+const MaxInlineMessageID = 64
+
 // View is a table as the bot renders it, with the balances and names of the
 // users it shows.
 type View struct {
 	// Key is the table's key; after a migration, the new chat's.
-	Key      TableKey
-	Table    game.Table
+	Key   TableKey
+	Table game.Table
+	// Settings are the chat's settings; for a table on an inline message,
+	// with the table's own game settings (Inline.Settings) as Game.
 	Settings ChatSettings
+	// Inline is the table's inline message and settings when it is a
+	// table on an inline message, nil for any other table.
+	Inline *Inline
 	// Balances holds everyone seated and the acting user.
 	Balances map[game.UserID]int64
 	// Names holds the display names of the same users.
