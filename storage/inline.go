@@ -29,11 +29,15 @@ func (in *Inline) validate() error {
 	return nil
 }
 
-// InlineChat reports whether chat is the id of a chat of inline messages:
-// the synthetic id the bot derives for one, below -(1<<60), which no
-// Telegram chat has (their ids have at most 52 significant bits). Only a
-// table of such a chat can be on an inline message.
-func InlineChat(chat int64) bool { return chat < -(1 << 60) }
+// InlineChats bounds the ids of the chats of inline messages: the
+// synthetic ids the bot derives for them are below it, where no Telegram
+// chat is (their ids have at most 52 significant bits).
+const InlineChats = -(1 << 60)
+
+// InlineChat reports whether chat is the id of a chat of inline messages
+// (below InlineChats). Only a table of such a chat can be on an inline
+// message.
+func InlineChat(chat int64) bool { return chat < InlineChats }
 
 // inlineRecords returns the inline bucket, opened on first use.
 func (t *txn) inlineRecords() *bolt.Bucket {

@@ -10,6 +10,7 @@ import (
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
 	"github.com/twentyone-bot/twentyone/bot/render"
+	"github.com/twentyone-bot/twentyone/storage"
 )
 
 // Inline and guest mode: the bot posts into a chat it is not in a message
@@ -105,21 +106,18 @@ func (c *Client) EditInline(ctx context.Context, inlineMessageID string, m rende
 // The ids the bot gives the chats and tables of inline messages. A chat
 // the bot is not in is known only by the chat_instance of the presses in
 // it; its chips and stats are kept as a chat's, under an id below
-// InlineChats that no chat Telegram numbers can have (the Bot API's ids
-// fit in 52 bits). A table on an inline message is that chat's table of
-// the thread InlineThread gives.
-const InlineChats = -(1 << 60)
+// storage.InlineChats, where no chat Telegram numbers can be (the Bot
+// API's ids fit in 52 bits). A table on an inline message is that chat's
+// table of the thread InlineThread gives.
 
 // InlineChat returns the id the bot keeps the chat of chat_instance under:
-// below InlineChats, the same for every press in that chat.
+// below storage.InlineChats (storage.InlineChat reports it), the same for
+// every press in that chat.
 func InlineChat(chatInstance string) int64 {
 	h := fnv.New64a()
 	h.Write([]byte(chatInstance))
-	return InlineChats - 1 - int64(h.Sum64()>>4) // at most 2^60 below
+	return storage.InlineChats - 1 - int64(h.Sum64()>>4) // at most 2^60 below
 }
-
-// IsInlineChat reports whether chat is one InlineChat gives.
-func IsInlineChat(chat int64) bool { return chat < InlineChats }
 
 // InlineThread returns the thread of the table on the inline message:
 // positive, the same for every press on it.

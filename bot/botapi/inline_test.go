@@ -11,6 +11,7 @@ import (
 	"github.com/twentyone-bot/twentyone/bot/botapi"
 	"github.com/twentyone-bot/twentyone/bot/render"
 	"github.com/twentyone-bot/twentyone/bot/telegramtest"
+	"github.com/twentyone-bot/twentyone/storage"
 )
 
 // inlineClient returns a client of a bot with inline and guest mode, on a
@@ -97,12 +98,12 @@ func TestDecodeInlineUpdates(t *testing.T) {
 	a1, a2, b := press("-123", "AAAA"), press("-123", "BBBB"), press("-456", "AAAA")
 	assert.Equal(t, a1.Chat(), a2.Chat(), "one chat")
 	assert.NotEqual(t, a1.Chat(), b.Chat())
-	assert.True(t, botapi.IsInlineChat(a1.Chat()))
+	assert.True(t, storage.InlineChat(a1.Chat()))
 	assert.Equal(t, botapi.InlineChat("-123"), a1.Chat())
 	assert.Equal(t, "callback_query", a1.Kind())
 	assert.NotEqual(t, botapi.InlineThread("AAAA"), botapi.InlineThread("BBBB"))
 	assert.Positive(t, botapi.InlineThread("AAAA"))
-	assert.False(t, botapi.IsInlineChat(-1001234567890123), "no chat Telegram numbers")
+	assert.False(t, storage.InlineChat(-1001234567890123), "no chat Telegram numbers")
 
 	u, err := botapi.Decode([]byte(`{"update_id":2,"guest_message":{"message_id":5,"date":1,"chat":{"id":-100200,"type":"supergroup"},
 		"from":{"id":7,"first_name":"Alice"},"text":"@bot 21","guest_query_id":"g1"}}`))
