@@ -3,6 +3,7 @@ package bot_test
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -456,4 +457,46 @@ func TestInlineQueryAnswers(t *testing.T) {
 	}
 	_, a := h.queryInline(club, "Alice", "")
 	assert.Len(t, a.Results, 3, "stakes 10, 50 and 100")
+}
+
+// TestPacedInlineTable: an inline message is paced as a group's message,
+// under Telegram's limits on the server and in the bot: players who keep
+// its table busy get at most one edit a second and 20 a minute, Telegram
+// refuses none, and a 429 Telegram gives all the same is waited out: the
+// message ends showing the table's last state.
+func TestPacedInlineTable(t *testing.T) {
+	h := newHarness(t, paced, inlineMode, func(o *harnessOptions) { o.stepped = true })
+	club := h.withoutBot("Book club", "Alice", "Bob", "Carol")
+	it := h.postInline(club, "Alice")
+	sub := h.srv.Subscribe(4096)
+	defer sub.Close()
+	h.pressOnInline(it, "Alice", is(callback.InlineOpen))
+	// Bob sits down and stands up again and again, as fast as the table
+	// shows him the button: each press is an edit of the one message.
+	for i := range 30 {
+		if i == 20 {
+			h.srv.InjectFault(telegramtest.Fault{Kind: telegramtest.FaultTooManyRequests, Methods: []string{"editMessageText"}, Count: 1, RetryAfter: 5})
+		}
+		act := callback.Join
+		if i%2 == 1 {
+			act = callback.Leave
+		}
+		h.pressOnInline(it, "Bob", is(act))
+	}
+	final := h.shows(it, nil)
+	v := h.inlineView(it)
+	assert.True(t, showsVersion(final, v.Table.Version()), "the last state shown")
+	var edits []time.Time
+	for len(sub.C) > 0 {
+		if e := <-sub.C; e.Kind == telegramtest.EventMessageEdited && e.ChatID == club.ID {
+			edits = append(edits, e.Time)
+		}
+	}
+	require.Greater(t, len(edits), 20, "the table kept busy for over a minute of edits")
+	for i := 1; i < len(edits); i++ {
+		assert.GreaterOrEqual(t, edits[i].Sub(edits[i-1]), time.Second, "edit %d a second after the one before", i)
+	}
+	assert.LessOrEqual(t, mostInAMinute(edits), 20, "Telegram's 20 a minute")
+	limited := h.srv.Calls().Methods["editMessageText"].Codes[429]
+	assert.Equal(t, 1, limited, "only the 429 injected")
 }
