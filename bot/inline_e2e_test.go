@@ -138,6 +138,18 @@ func (h *harness) inlineBalance(it inlineTable, name string) int64 {
 	return acc.Balance
 }
 
+// startInline opens the inline table with opener seated, seats the
+// others and starts the game, and waits until the first player is to bet.
+func (h *harness) startInline(it inlineTable, opener string, others ...string) {
+	h.t.Helper()
+	h.pressOnInline(it, opener, is(callback.InlineOpen))
+	for _, name := range others {
+		h.pressOnInline(it, name, is(callback.Join))
+	}
+	h.pressOnInline(it, opener, is(callback.Start))
+	h.shows(it, contains("your bet,"))
+}
+
 func is(a callback.Action) func(callback.Data) bool {
 	return func(d callback.Data) bool { return d.Action == a }
 }
@@ -244,10 +256,7 @@ func TestInlineDeckInPrivate(t *testing.T) {
 	h.decks("Kh Tc  Ts 8s", "As 6c  Ac")
 	club := h.withoutBot("Book club", "Alice", "Bob")
 	it := h.postInline(club, "Alice")
-	h.pressOnInline(it, "Alice", is(callback.InlineOpen))
-	h.pressOnInline(it, "Bob", is(callback.Join))
-	h.pressOnInline(it, "Alice", is(callback.Start))
-	h.shows(it, contains("your bet, Bob"))
+	h.startInline(it, "Alice", "Bob")
 	h.pressOnInline(it, "Bob", bets(10))
 	h.pressOnInline(it, "Bob", is(callback.Hit))
 	h.pressOnInline(it, "Bob", is(callback.Hit)) // 22: bust, the bank is 20 < 30: Alice takes it
@@ -273,10 +282,7 @@ func TestInlineWalletsPerChat(t *testing.T) {
 	require.NoError(t, err)
 	club := h.withoutBot("Book club", "Alice", "Bob", "Carol")
 	one := h.postInline(private, "Alice")
-	h.pressOnInline(one, "Alice", is(callback.InlineOpen))
-	h.pressOnInline(one, "Bob", is(callback.Join))
-	h.pressOnInline(one, "Alice", is(callback.Start))
-	h.shows(one, contains("your bet, Bob"))
+	h.startInline(one, "Alice", "Bob")
 	h.pressOnInline(one, "Bob", bets(10))
 	h.pressOnInline(one, "Bob", is(callback.Hit))
 	h.pressOnInline(one, "Bob", is(callback.Hit))
@@ -304,11 +310,7 @@ func TestInlineMessageDeleted(t *testing.T) {
 	h.decks("Kh Tc  Td 8d")
 	club := h.withoutBot("Book club", "Alice", "Bob", "Carol")
 	it := h.postInline(club, "Alice")
-	h.pressOnInline(it, "Alice", is(callback.InlineOpen))
-	h.pressOnInline(it, "Bob", is(callback.Join))
-	h.pressOnInline(it, "Carol", is(callback.Join))
-	h.pressOnInline(it, "Alice", is(callback.Start))
-	h.shows(it, contains("your bet, Bob"))
+	h.startInline(it, "Alice", "Bob", "Carol")
 	h.pressOnInline(it, "Bob", bets(10))
 	h.shows(it, contains("bet 10 · K♥"))
 	require.NoError(t, h.srv.DeleteInlineMessage(h.user("Alice").ID, it.im.ID))
@@ -341,11 +343,7 @@ func TestInlineCrash(t *testing.T) {
 	h.decks("Kh Tc  Ts 8s  7c Td 8d")
 	club := h.withoutBot("Book club", "Alice", "Bob", "Carol")
 	it := h.postInline(club, "Alice")
-	h.pressOnInline(it, "Alice", is(callback.InlineOpen))
-	h.pressOnInline(it, "Bob", is(callback.Join))
-	h.pressOnInline(it, "Carol", is(callback.Join))
-	h.pressOnInline(it, "Alice", is(callback.Start))
-	h.shows(it, contains("your bet, Bob"))
+	h.startInline(it, "Alice", "Bob", "Carol")
 	h.pressOnInline(it, "Bob", bets(10))
 	vb := h.inlineView(it)
 	before := vb.Table.Version()
