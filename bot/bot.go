@@ -36,6 +36,7 @@ import (
 
 	"github.com/twentyone-bot/twentyone/bot/botapi"
 	"github.com/twentyone-bot/twentyone/bot/clock"
+	"github.com/twentyone-bot/twentyone/bot/inline"
 	"github.com/twentyone-bot/twentyone/bot/input"
 	"github.com/twentyone-bot/twentyone/bot/notice"
 	"github.com/twentyone-bot/twentyone/bot/outbox"
@@ -138,6 +139,7 @@ type Bot struct {
 	notices *notice.Notices
 	panels  *panel.Panels
 	input   *input.Handler
+	inline  *inline.Handler
 
 	// restoring tracks the re-rendering after Start; stopRestore (set by
 	// Start, under mu), called first thing by Close, stops it.
@@ -200,6 +202,7 @@ func New(ctx context.Context, cfg Config) (*Bot, error) {
 	b.input = input.New(b.store, b.store, b.store,
 		input.Rooms{Send: b.send, Tables: b.tables, Notices: b.notices, Panels: b.panels}, b.clock, b.log,
 		input.Options{Owners: cfg.Owners, DailyBonus: cfg.DailyBonus, AdminTTL: cfg.AdminCacheTTL})
+	b.inline = inline.New(b.store, b.send, b.input, b.log, b.store.Defaults().Game)
 	return b, nil
 }
 
@@ -209,8 +212,10 @@ func (b *Bot) Username() string { return b.api.Self().UserName }
 // ID returns the bot's user id.
 func (b *Bot) ID() int64 { return b.api.Self().ID }
 
-// allowedUpdates are the update kinds the bot asks for.
-var allowedUpdates = []string{"message", "callback_query", "my_chat_member"}
+// allowedUpdates are the update kinds the bot asks for: inline queries,
+// the results chosen and guest messages come only to a bot whose inline
+// mode (and inline feedback, and guest mode) BotFather turned on.
+var allowedUpdates = []string{"message", "callback_query", "my_chat_member", "inline_query", "chosen_inline_result", "guest_message"}
 
 // Start registers the commands, re-arms the stored deadlines (and the
 // house's pending moves) and, in the background, re-renders every open

@@ -22,8 +22,20 @@ import (
 // update is trusted to be there.
 func (b *Bot) handle(ctx context.Context, u botapi.Update) {
 	switch {
+	case u.CallbackQuery != nil && u.CallbackQuery.InlineMessageID != "":
+		b.inline.Press(ctx, u)
 	case u.CallbackQuery != nil:
 		b.input.Press(ctx, u)
+	case u.InlineQuery != nil:
+		b.inline.Query(ctx, u)
+	case u.ChosenInlineResult != nil:
+		b.inline.Chosen(ctx, u)
+	case u.Guest != nil:
+		if u.Guest.Message == nil || u.Guest.QueryID == "" {
+			b.skip(ctx, u, "a guest message without its query")
+			return
+		}
+		b.inline.Guest(ctx, u)
 	case u.Message != nil:
 		if why := botapi.MessageProblem(u.Message); why != "" {
 			b.skip(ctx, u, why)
@@ -42,7 +54,7 @@ func (b *Bot) handle(ctx context.Context, u botapi.Update) {
 		// created before the call"): an edited message is not sent again
 		// (an edited /cancel cancels nothing), members' own joins and
 		// leaves (chat_member) change no seat, and reactions, channel
-		// posts, business and inline updates are none of the game's.
+		// posts and business updates are none of the game's.
 		b.log.DebugContext(ctx, "update ignored", "update_id", u.UpdateID, "kind", u.Kind())
 	}
 }

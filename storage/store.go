@@ -314,6 +314,14 @@ func (s *Store) Grants() (startingChips, dailyBonus int64) {
 	return s.opts.StartingChips, s.opts.DailyBonus
 }
 
+// Defaults returns the settings of a chat nobody configured
+// (Options.Defaults, defaults applied): the bot's default table.
+func (s *Store) Defaults() ChatSettings {
+	d := s.opts.Defaults
+	d.Game = d.Game.Clone()
+	return d
+}
+
 // Close waits for the writes in progress, then closes the file. Later
 // calls return ErrClosed.
 func (s *Store) Close() error {

@@ -60,6 +60,10 @@ const (
 	// number in digits only: it ends "/verify_%s", a command a reader taps
 	// (Telegram sends only a command's word, so the number is part of it).
 	TableDeckCheck Key = "table.deck.check"
+	// TableDeckCheckInline: the deck to check on an inline table, whose
+	// chat the bot cannot answer /verify in: the short hash, and the
+	// button that tells more.
+	TableDeckCheckInline Key = "table.deckcheck.inline"
 	// TableDeckChecks: the decks of a game of several circles: how many (a
 	// Count of NounDecks), the game number as in TableDeckCheck. Their
 	// hashes are behind /verify: a record carries no line of hex.
@@ -213,6 +217,8 @@ const (
 	BtnStand Key = "btn.stand"
 	// BtnNewTable opens a table where one closed.
 	BtnNewTable Key = "btn.newtable"
+	// BtnTop shows the chat's leaderboard as an alert, on an inline table.
+	BtnTop Key = "btn.top"
 	// BtnVerify shows the decks of the last game.
 	BtnVerify Key = "btn.verify"
 	// BetBank names the whole bank as a bet option.
@@ -715,6 +721,29 @@ const (
 	TopLine Key = "cmd.top.line"
 	// TopEmpty: nobody has chips in the chat yet.
 	TopEmpty Key = "cmd.top.empty"
+	// TopAlertEmpty: the leaderboard of an inline table's chat, which no
+	// one played in yet (an alert).
+	TopAlertEmpty Key = "inline.topempty"
+	// TopAlert: the leaderboard of an inline table's chat, as an alert
+	// of at most 200 characters: the players, best first.
+	TopAlert Key = "inline.top"
+	// InlineTitle: an inline result that posts a table: its stake.
+	InlineTitle Key = "inline.title"
+	// InlineDescription: what the result's table is: its minimum balance.
+	InlineDescription Key = "inline.description"
+	// InlineOpenHint: the table an inline result posted, which no press
+	// opened yet.
+	InlineOpenHint Key = "inline.openhint"
+	// PopInlineVerify: the deck check of an inline table, as an alert:
+	// the game, the deck's short hash and the deep link to the whole deck
+	// in the bot's private chat.
+	PopInlineVerify Key = "inline.verify"
+	// GuestHelp: the answer to a guest message that asks for no table:
+	// how to ask for one (the bot's username).
+	GuestHelp Key = "inline.guesthelp"
+	// PopInlineOnly: a button of a chat's message pressed on an inline
+	// table, or the other way round.
+	PopInlineOnly Key = "inline.only"
 	// StatsText: a user"s stats: name, games, as banker, duels won, lost, win rate, biggest win, net, Golden 21s, Five pictures, balance.
 	StatsText Key = "cmd.stats"
 	// StatsNone: the user has not played in the chat: name.

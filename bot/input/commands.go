@@ -119,13 +119,16 @@ var commandsByName = func() map[string]*commandSpec {
 
 // start handles /start: in a private chat, how to play in a group, or,
 // from the deep link of /notify ("/start notify_<group>"), following the
-// group; in a group, the help.
+// group, or from the deep link of an inline table's deck check ("/start
+// verify_<id>"), the decks; in a group, the help.
 func start(ctx context.Context, c *command) {
 	switch {
 	case botapi.IsGroup(c.m.Chat):
 		help(ctx, c)
 	case notice.IsFollowParam(c.args):
 		followFromLink(ctx, c)
+	case strings.HasPrefix(c.args, startVerify):
+		verifyFromLink(ctx, c)
 	default:
 		c.say(i18n.T(c.lang, i18n.StartPrivate))
 	}

@@ -100,26 +100,55 @@ func (h *Handler) pressInaccessible(ctx context.Context, q *tgbotapi.CallbackQue
 
 // tableCommands maps the table buttons to game commands.
 var tableCommands = map[callback.Action]game.CommandKind{
-	callback.Join:     game.Join,
-	callback.Leave:    game.Leave,
-	callback.Start:    game.Start,
-	callback.Bet:      game.Bet,
-	callback.Hit:      game.Hit,
-	callback.Stand:    game.Stand,
-	callback.NewTable: game.Open,
+	callback.Join:       game.Join,
+	callback.Leave:      game.Leave,
+	callback.Start:      game.Start,
+	callback.Bet:        game.Bet,
+	callback.Hit:        game.Hit,
+	callback.Stand:      game.Stand,
+	callback.NewTable:   game.Open,
+	callback.InlineOpen: game.Open,
 }
 
-// pressTable applies a table button. Its version must be one the table had:
-// game.Apply checks no version given as 0, and a press must never skip
-// that check.
+// TablePress is a press of a table's button, on a chat's message or an
+// inline message.
+type TablePress struct {
+	// Update is the press's update: its callback query.
+	Update botapi.Update
+	// Key is the table the pressed message shows.
+	Key storage.TableKey
+	// Data is the button's, parsed: a table action (TableAction), or
+	// callback.InlineOpen.
+	Data callback.Data
+	// Chat is the chat the pressed message is in; nil for an inline
+	// message, whose chat the bot is not in (no new message can go there:
+	// a new table stays in the message, and no notice announces it).
+	Chat *tgbotapi.Chat
+	// Inline is, for an inline message, the record a press that opens the
+	// table gives it (storage.ApplyRequest.Inline).
+	Inline *storage.Inline
+}
+
+// pressTable applies a table button of a chat's message.
 func (h *Handler) pressTable(ctx context.Context, u botapi.Update, key storage.TableKey, data callback.Data) {
+	h.PressTable(ctx, TablePress{Update: u, Key: key, Data: data, Chat: u.CallbackQuery.Message.Chat})
+}
+
+// PressTable applies a table button, answers the presser and shows the
+// table. Its version must be one the table had: game.Apply checks no
+// version given as 0, and a press must never skip that check, but for
+// callback.InlineOpen, which opens a table that was never opened (or
+// seats the presser, as Join at the table's version, at one opened since
+// the button was drawn). Run it on the table's chat's goroutine.
+func (h *Handler) PressTable(ctx context.Context, p TablePress) {
+	u, key, data := p.Update, p.Key, p.Data
 	q := u.CallbackQuery
 	from := botapi.User(q.From)
 	switch {
 	case botapi.StandIn(int64(from.ID)):
 		h.answer(ctx, q, i18n.T(h.presserLang(ctx, key.Chat, q.From), i18n.PopAnonymous), true)
 		return
-	case data.Version == 0:
+	case data.Version == 0 && data.Action != callback.InlineOpen:
 		h.answer(ctx, q, i18n.T(h.presserLang(ctx, key.Chat, q.From), i18n.PopBadButton), false)
 		return
 	case data.Action == callback.SeatHouse || data.Action == callback.UnseatHouse:
@@ -128,29 +157,43 @@ func (h *Handler) pressTable(ctx context.Context, u botapi.Update, key storage.T
 	}
 	cmd := game.Command{Kind: tableCommands[data.Action], User: from.ID, Name: from.Name,
 		Amount: data.Amount, Version: data.Version}
+	if data.Action == callback.InlineOpen {
+		cmd.Amount = 0
+	}
 	req := h.request(key, u.UpdateID, from, cmd)
+	if data.Action == callback.InlineOpen {
+		req.Language = data.Lang // the language the result spoke
+	}
+	req.Inline = p.Inline
 	// A closed table's message may be far up the chat: its New table opens
 	// the lobby at the bottom, as /newgame does, and the old message stays
-	// the record of its last game, or goes when it held none.
-	req.Repost = data.Action == callback.NewTable
-	if cmd.Kind == game.Open {
+	// the record of its last game, or goes when it held none. An inline
+	// message stays where it is.
+	req.Repost = data.Action == callback.NewTable && p.Chat != nil
+	if cmd.Kind == game.Open && p.Chat != nil {
 		// In a private chat, New table opens a solo table, as /newgame.
-		if err := h.solo(ctx, q.Message.Chat, &req); err != nil {
+		if err := h.solo(ctx, p.Chat, &req); err != nil {
 			fault.Log(ctx, h.log, "new table", key, err)
 			h.answer(ctx, q, i18n.T(h.presserLang(ctx, key.Chat, q.From), i18n.PopError), false)
 			return
 		}
 	}
 	res, err := h.tables.Apply(ctx, req)
-	if err == nil && cmd.Kind == game.Open {
-		h.rooms.Notices.Opened(res.View, from, q.Message.Chat)
+	if errors.Is(err, game.ErrTableOpen) && data.Action == callback.InlineOpen {
+		// Opened by another press since the button was drawn: sit down.
+		cmd = game.Command{Kind: game.Join, User: from.ID, Name: from.Name, Version: res.Table.Version()}
+		req = h.request(key, u.UpdateID, from, cmd)
+		res, err = h.tables.Apply(ctx, req)
+	}
+	if err == nil && cmd.Kind == game.Open && p.Chat != nil {
+		h.rooms.Notices.Opened(res.View, from, p.Chat)
 	}
 	lang := i18n.ForPresser(res.Settings.Language, from.Language)
 	if err != nil {
 		if errors.Is(err, storage.ErrDuplicate) {
 			// Delivered again (after a crash, before its answer): the same
 			// answer as the first time, from what storage kept of it.
-			h.answer(ctx, q, render.Toast(lang, cmd, res.Outcome, &res.Table), false)
+			h.answer(ctx, q, pressToast(lang, data, cmd, res), false)
 			return
 		}
 		if errors.Is(err, game.ErrOutdated) {
@@ -166,8 +209,8 @@ func (h *Handler) pressTable(ctx context.Context, u botapi.Update, key storage.T
 		h.answer(ctx, q, text, alert)
 		return
 	}
-	text, alert := render.Toast(lang, cmd, res.Outcome, &res.Table), false
-	if cmd.Kind == game.Open {
+	text, alert := pressToast(lang, data, cmd, res), false
+	if cmd.Kind == game.Open && p.Chat != nil {
 		if why := h.houseAbsent(ctx, res, lang); why != "" {
 			text, alert = why, true
 		}
@@ -175,6 +218,15 @@ func (h *Handler) pressTable(ctx context.Context, u botapi.Update, key storage.T
 	h.presses.remember(key, from.ID, data, text)
 	h.answer(ctx, q, text, alert)
 	h.rooms.Tables.Show(res.View)
+}
+
+// pressToast is the toast of a press that applied (render.Toast): the
+// opening of an inline table seats its presser, who pressed Join.
+func pressToast(lang i18n.Lang, data callback.Data, cmd game.Command, res storage.Applied) string {
+	if data.Action == callback.InlineOpen {
+		return i18n.T(lang, i18n.PopJoined)
+	}
+	return render.Toast(lang, cmd, res.Outcome, &res.Table)
 }
 
 // presses remembers each table's last button press that applied, so that

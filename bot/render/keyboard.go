@@ -64,10 +64,13 @@ func keyboard(in Input) [][]Button {
 		kb = [][]Button{{btn(i18n.BtnNewTable, callback.NewTable)}}
 	}
 	if _, ok := t.Revealed(); ok && t.Finished() {
-		kb = append(kb, []Button{{
-			Text: i18n.T(in.Lang, i18n.BtnVerify),
-			Data: callback.Data{Action: callback.Verify, Game: t.Game()}.String(),
-		}})
+		verify := Button{Text: i18n.T(in.Lang, i18n.BtnVerify), Data: callback.Data{Action: callback.Verify, Game: t.Game()}.String()}
+		if in.Inline {
+			// No /top in a chat the bot is not in: a button for it.
+			kb = append(kb, rows([]Button{verify, btn(i18n.BtnTop, callback.Top)}, 2)...)
+		} else {
+			kb = append(kb, []Button{verify})
+		}
 	}
 	return kb
 }

@@ -131,6 +131,10 @@ func (v *view) nets(players []game.Participant) string {
 func (v *view) deckCheck() []line {
 	// Digits only: the number is part of the command /verify_N.
 	gameNo := strconv.FormatUint(v.t.Game(), 10)
+	if c, ok := v.t.Revealed(); ok && v.in.Inline {
+		// No /verify in a chat the bot is not in: the button tells more.
+		return []line{text(v.tr(i18n.TableDeckCheckInline, c.Short()))}
+	}
 	if decks := v.in.Decks; len(decks) > 1 {
 		return []line{text(v.tr(i18n.TableDeckChecks, i18n.Count(v.lang, i18n.NounDecks, int64(len(decks))), gameNo))}
 	}

@@ -81,6 +81,10 @@ type Input struct {
 	// Solo: the table is a private chat's, where its user plays the house
 	// alone (solo play): its lobby speaks to that one player.
 	Solo bool
+	// Inline: the table is on an inline message, in a chat the bot is not
+	// in, where it can send no other message: a finished game's keyboard
+	// offers the chat's leaderboard (as an alert) too.
+	Inline bool
 }
 
 // Table draws the table message: its text, never longer than MaxText as

@@ -223,6 +223,26 @@ func (k *Keeper) Release() { k.timers.release() }
 // Stop disarms every timer and arms no more.
 func (k *Keeper) Stop() { k.timers.stop() }
 
+// inlineGone closes the table at key, on its chat's goroutine, and gives
+// back every chip on it (a cancel): its inline message is gone, so nobody
+// can see or press it any more.
+func (k *Keeper) inlineGone(key storage.TableKey) {
+	k.host.OnChat(key.Chat, "inline gone", func(ctx context.Context) {
+		res, err := k.store.Apply(ctx, storage.ApplyRequest{Key: key, Command: game.Command{Kind: game.Cancel}, Now: k.clock.Now()})
+		switch {
+		case err == nil:
+			k.log.InfoContext(ctx, "an inline message was deleted: its table closed, its chips given back", "table", key)
+			k.arm(res.View) // a closed table: its timers go
+		case errors.Is(err, game.ErrNoTable):
+			// Closed already: nothing on it.
+		default:
+			fault.Log(ctx, k.log, "close a table whose inline message is gone", key, err)
+		}
+		k.msgs.forgetTable(key)
+		k.nudges.forget(key.Chat)
+	})
+}
+
 // Footprint returns how much the keeper holds: armed timers, tables it
 // remembers a message or render of, chats with a nudge.
 func (k *Keeper) Footprint() (timers, tables, nudges int) {

@@ -279,7 +279,11 @@ func (m *messages) render(ctx context.Context, v storage.View) error {
 
 		HouseForbidden: v.Settings.HouseForbidden,
 		Solo:           v.Key.Chat > 0,
+		Inline:         v.Inline != nil,
 	})
+	if v.Inline != nil {
+		return m.renderInline(ctx, v, msg)
+	}
 	m.mu.Lock()
 	id := m.ids[key]
 	if id == 0 {
@@ -321,6 +325,29 @@ func (m *messages) render(ctx context.Context, v storage.View) error {
 	}
 	m.retire(v)
 	return nil
+}
+
+// renderInline edits the inline message the table is on to msg. The bot
+// can send nothing else into its chat: no new message, nothing to retire.
+// An inline message a user deleted cannot be edited again (the official
+// server answers MESSAGE_ID_INVALID): its table closes and every chip on
+// it goes back (Keeper.inlineGone).
+func (m *messages) renderInline(ctx context.Context, v storage.View, msg render.Message) error {
+	err := m.k.send.API().EditInline(ctx, v.Inline.MessageID, msg)
+	if errors.Is(err, botapi.ErrGone) {
+		m.k.inlineGone(v.Key)
+		return nil
+	}
+	return m.k.send.Settle(v.Key.Chat, err)
+}
+
+// forgetTable drops what the renders of the table at key did.
+func (m *messages) forgetTable(key storage.TableKey) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.ids, key)
+	delete(m.renders, key)
+	m.dropEmpty()
 }
 
 // forgetClosed drops the table's message id once its closed table was

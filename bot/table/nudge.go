@@ -211,8 +211,10 @@ func (k *Keeper) armNudge(v storage.View) {
 	var at time.Time
 	// Groups only: in a private chat (solo play) the player's turn comes a
 	// second or two after their own press, the house moving in between,
-	// so they are looking. The house needs no nudge.
-	if ok && !nudged && v.Key.Chat < 0 && turn.user != house.ID {
+	// so they are looking. The house needs no nudge, and an inline
+	// message's chat can get none: the bot can send nothing there (the
+	// table names whose turn it is, and the toasts say it).
+	if ok && !nudged && v.Key.Chat < 0 && v.Inline == nil && turn.user != house.ID {
 		at = nudgeTime(&v.Table)
 	}
 	k.timers.setNudge(v.Key, v.Table.Version(), at)

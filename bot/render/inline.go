@@ -1,0 +1,73 @@
+package render
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/twentyone-bot/twentyone/bot/callback"
+	"github.com/twentyone-bot/twentyone/bot/i18n"
+	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/storage"
+)
+
+// What a table on an inline message shows before and besides the table
+// itself: the inline result that offers it, the message it posts, and the
+// answers the bot can give there only as alerts (at most MaxAlert
+// characters).
+
+// MaxAlert is Telegram's limit on a callback answer's text.
+const MaxAlert = 200
+
+// InlineResult returns the title and description of the inline result
+// that offers a table playing by s.
+func InlineResult(s game.Settings, lang i18n.Lang) (title, description string) {
+	return i18n.T(lang, i18n.InlineTitle, i18n.Number(s.Stake)), i18n.T(lang, i18n.InlineDescription, i18n.Number(s.EntryLimit))
+}
+
+// InlineLobby is the message an inline result posts: a table to open,
+// playing by s, speaking lang, whose one button (callback.InlineOpen)
+// opens it and seats its presser. No table exists until pressed: the
+// chat it is in is known only from a press.
+func InlineLobby(s game.Settings, lang i18n.Lang) Message {
+	text := strings.Join([]string{
+		bold(i18n.T(lang, i18n.TableTitleLobby)),
+		limits(s, lang),
+		"",
+		i18n.T(lang, i18n.TableNobody),
+		i18n.T(lang, i18n.InlineOpenHint),
+	}, "\n")
+	open := callback.Data{Action: callback.InlineOpen, Amount: s.Stake, Entry: s.EntryLimit, Lang: string(lang)}
+	return Message{Text: text, Keyboard: [][]Button{{{Text: i18n.T(lang, i18n.BtnJoin), Data: open.String(), Style: Success}}}}
+}
+
+// InlineVerify is the alert of an inline table's deck check: the game,
+// its deck's short hash, and link, the deep link to the whole deck in the
+// bot's private chat.
+func InlineVerify(gameNo uint64, c game.Commitment, link string, lang i18n.Lang) string {
+	return i18n.T(lang, i18n.PopInlineVerify, strconv.FormatUint(gameNo, 10), c.Short(), link)
+}
+
+// TopAlert is the leaderboard of an inline table's chat as an alert: the
+// players by balance, as many as fit MaxAlert characters.
+func TopAlert(rows []storage.Standing, lang i18n.Lang) string {
+	if len(rows) == 0 {
+		return i18n.T(lang, i18n.TopAlertEmpty)
+	}
+	text := ""
+	for i, r := range rows {
+		entry := strconv.Itoa(i+1) + ". " + r.Name + " " + i18n.Number(r.Balance)
+		if i > 0 {
+			entry = " · " + entry
+		}
+		next := i18n.T(lang, i18n.TopAlert, text+entry)
+		if utf8.RuneCountInString(next) > MaxAlert {
+			if i == 0 {
+				return string([]rune(next)[:MaxAlert-1]) + "…"
+			}
+			break
+		}
+		text += entry
+	}
+	return i18n.T(lang, i18n.TopAlert, text)
+}
