@@ -2,9 +2,7 @@ package playground_test
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
-	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -15,39 +13,6 @@ import (
 	"github.com/twentyone-bot/twentyone/bot/playground"
 	"github.com/twentyone-bot/twentyone/bot/telegramtest"
 )
-
-// asBot calls a method of the Bot API server as the bot does, and returns
-// whether it succeeded, with the description of its failure.
-func asBot(t *testing.T, pg *playground.Playground, method string, form url.Values) (bool, string) {
-	t.Helper()
-	resp, err := http.PostForm(pg.Server().URL()+"/bot"+pg.Server().Token()+"/"+method, form)
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	var answer struct {
-		OK          bool   `json:"ok"`
-		Description string `json:"description"`
-	}
-	require.NoError(t, json.NewDecoder(resp.Body).Decode(&answer))
-	return answer.OK, answer.Description
-}
-
-// tableArticle is an inline result as a bot offers a table: an article
-// posting a text with a Join button.
-func tableArticle(id, title, description, text string) map[string]any {
-	return map[string]any{"type": "article", "id": id, "title": title, "description": description,
-		"input_message_content": map[string]any{"message_text": text},
-		"reply_markup":          map[string]any{"inline_keyboard": [][]map[string]any{{{"text": "Join", "callback_data": "j:" + id}}}}}
-}
-
-// answerInline answers an inline query with results as the bot would,
-// through the Bot API server.
-func answerInline(t *testing.T, pg *playground.Playground, queryID string, results ...map[string]any) {
-	t.Helper()
-	list, err := json.Marshal(results)
-	require.NoError(t, err)
-	ok, why := asBot(t, pg, "answerInlineQuery", url.Values{"inline_query_id": {queryID}, "results": {string(list)}, "cache_time": {"0"}})
-	require.True(t, ok, why)
-}
 
 // inlineAnswer is the answer of GET /api/inline/queries/{id}.
 type inlineAnswer struct {
@@ -97,7 +62,43 @@ func (f inlineFixture) query(t *testing.T, chat int64, from int64, q string) str
 	}
 	require.Equal(t, http.StatusOK, call(t, "POST", f.pg.URL()+"/api/chats/"+itoa(chat)+"/inline", map[string]any{"from": from, "query": q}, &sent))
 	require.NotEmpty(t, sent.ID)
+	assert.Equal(t, map[int64]string{f.duo.ID: "private", f.club.ID: "group"}[chat], sent.ChatType, "the query's chat_type")
 	return sent.ID
+}
+
+// results reads the bot's answer to an inline query, which must be one.
+func (f inlineFixture) results(t *testing.T, id string) inlineAnswer {
+	t.Helper()
+	var a inlineAnswer
+	require.Equal(t, http.StatusOK, call(t, "GET", f.pg.URL()+"/api/inline/queries/"+id, nil, &a))
+	require.True(t, a.Answered, "the bot answers inline query %s", id)
+	require.NotEmpty(t, a.Results, "the bot offers a table")
+	return a
+}
+
+// post posts a table through the bot's inline mode, as the user: the
+// query, and the first of its results.
+func (f inlineFixture) post(t *testing.T, chat, from int64) telegramtest.ChatMessage {
+	t.Helper()
+	id := f.query(t, chat, from, "")
+	var posted telegramtest.ChatMessage
+	require.Equal(t, http.StatusOK, call(t, "POST", f.pg.URL()+"/api/inline/queries/"+id+"/choose",
+		map[string]any{"from": from, "result_id": f.results(t, id).Results[0].ID}, &posted))
+	return posted
+}
+
+// press presses a button of an inline message through the API, by its
+// label, and returns the bot's answer.
+func (f inlineFixture) press(t *testing.T, m telegramtest.ChatMessage, from int64, label string) telegramtest.CallbackAnswer {
+	t.Helper()
+	b, ok := m.Button(label)
+	require.True(t, ok, "a %s button on %q", label, m.Text)
+	var pressed pressAnswer
+	require.Equal(t, http.StatusOK, call(t, "POST", f.pg.URL()+"/api/inline/messages/"+m.InlineMessageID+"/press",
+		map[string]any{"from": from, "data": b.CallbackData}, &pressed))
+	assert.NotEmpty(t, pressed.CallbackID)
+	require.True(t, pressed.Answered, "the bot answers the press of %s", label)
+	return *pressed.Answer
 }
 
 // TestSeededChatsWithoutTheBot: the playground starts with a private chat
@@ -147,13 +148,12 @@ func TestSeededChatsWithoutTheBot(t *testing.T) {
 	}
 }
 
-// TestInlineQueryChooseAndPress: Alice types "@twentyone_bot 10" in her
-// chat with Bob; the API gives the query's id, and its results once the
-// bot answered (the test answers as the bot, through the Bot API
-// server); Alice chooses a result, which is posted from her "via" the
-// bot; the bot's edit of it by inline_message_id reaches the page's event
-// stream; Bob presses its button through the inline message's id, and the
-// bot gets the press.
+// TestInlineQueryChooseAndPress: Alice types "@twentyone_bot 50" in her
+// chat with Bob; the API gives the query's id, and the bot's results once
+// it answered, the table of stake 50 first; Alice chooses it, and it is
+// posted from her "via" the bot, with its inline_message_id; Alice and
+// Bob press Join through that id, and the bot's edits of the message
+// reach the page's event stream.
 func TestInlineQueryChooseAndPress(t *testing.T) {
 	f := inlinePlayground(t)
 	pg := f.pg
@@ -161,91 +161,54 @@ func TestInlineQueryChooseAndPress(t *testing.T) {
 	defer cancel()
 	events := subscribe(t, ctx, pg)
 
-	id := f.query(t, f.duo.ID, f.alice.ID, "10")
-	// Results asked for before the bot answered wait for its answer.
-	type result struct {
-		answer inlineAnswer
-		err    error
-	}
-	got := make(chan result, 1)
-	go func() {
-		var r result
-		resp, err := http.Get(pg.URL() + "/api/inline/queries/" + id)
-		if r.err = err; err == nil {
-			r.err = json.NewDecoder(resp.Body).Decode(&r.answer)
-			resp.Body.Close()
-		}
-		got <- r
-	}()
-	answerInline(t, pg, id,
-		tableArticle("t10", "Open a table · stake 10", "Min. balance 100", "Twenty One — stake 10"),
-		tableArticle("t25", "Open a table · stake 25", "Min. balance 250", "Twenty One — stake 25"))
-	var answer inlineAnswer
-	select {
-	case r := <-got:
-		require.NoError(t, r.err, "the results")
-		answer = r.answer
-	case <-ctx.Done():
-		t.Fatal("no results")
-	}
-	assert.True(t, answer.Answered)
-	assert.Equal(t, "10", answer.Query)
+	id := f.query(t, f.duo.ID, f.alice.ID, "50")
+	answer := f.results(t, id)
+	assert.Equal(t, "50", answer.Query)
 	assert.Equal(t, f.duo.ID, answer.ChatID)
 	assert.Equal(t, f.alice.ID, answer.From)
-	require.Len(t, answer.Results, 2)
-	assert.Equal(t, "Open a table · stake 10", answer.Results[0].Title)
-	assert.Equal(t, "Min. balance 100", answer.Results[0].Description)
-	assert.Equal(t, "t25", answer.Results[1].ID)
+	for _, r := range answer.Results {
+		assert.NotEmpty(t, r.Title, "result %s", r.ID)
+		assert.NotEmpty(t, r.Description, "result %s", r.ID)
+	}
+	assert.Contains(t, answer.Results[0].Title, "stake 50", "the stake asked for first")
 
 	var posted telegramtest.ChatMessage
-	require.Equal(t, http.StatusOK, call(t, "POST", pg.URL()+"/api/inline/queries/"+id+"/choose", map[string]any{"from": f.alice.ID, "result_id": "t10"}, &posted))
-	assert.Equal(t, "Twenty One — stake 10", posted.Text)
+	require.Equal(t, http.StatusOK, call(t, "POST", pg.URL()+"/api/inline/queries/"+id+"/choose",
+		map[string]any{"from": f.alice.ID, "result_id": answer.Results[0].ID}, &posted))
+	assert.Equal(t, answer.Results[0].Text, posted.Text, "the result's message")
 	require.NotNil(t, posted.From)
 	assert.Equal(t, f.alice.ID, posted.From.ID, "posted by Alice")
 	require.NotNil(t, posted.ViaBot)
 	assert.Equal(t, "twentyone_bot", posted.ViaBot.Username, "via the bot")
 	assert.False(t, posted.FromBot)
 	require.NotEmpty(t, posted.InlineMessageID)
-	join, ok := posted.Button("Join")
-	require.True(t, ok, "the result's keyboard")
 	var msgs messagesAnswer
 	require.Equal(t, http.StatusOK, call(t, "GET", pg.URL()+"/api/chats/"+itoa(f.duo.ID)+"/messages", nil, &msgs))
 	require.Len(t, msgs.Messages, 1)
 	assert.Equal(t, posted.InlineMessageID, msgs.Messages[0].InlineMessageID, "the chat shows it with its inline_message_id")
 
-	// The bot edits it by inline_message_id: the page hears of it.
-	ok, why := asBot(t, pg, "editMessageText", url.Values{"inline_message_id": {posted.InlineMessageID}, "text": {"Twenty One — Bob joined"}})
-	require.True(t, ok, why)
-	edited := events.next(t, func(e telegramtest.Event) bool { return e.Kind == telegramtest.EventMessageEdited })
+	// Alice opens the table with its Join, Bob sits down: the bot edits
+	// the message by its inline_message_id, and the page hears of it.
+	assert.Equal(t, "You're in.", f.press(t, posted, f.alice.ID, "Join").Text)
+	edited := events.next(t, func(e telegramtest.Event) bool {
+		return e.Kind == telegramtest.EventMessageEdited && strings.Contains(e.Message.Text, "Alice")
+	})
 	assert.Equal(t, f.duo.ID, edited.ChatID)
-	require.NotNil(t, edited.Message)
+	assert.Equal(t, posted.MessageID, edited.MessageID)
 	assert.Equal(t, posted.InlineMessageID, edited.Message.InlineMessageID)
-	assert.Equal(t, "Twenty One — Bob joined", edited.Message.Text)
-
-	// Bob presses Join through the inline message's id; the bot answers.
-	var pressed pressAnswer
-	require.Equal(t, http.StatusOK, call(t, "POST", pg.URL()+"/api/inline/messages/"+posted.InlineMessageID+"/press",
-		map[string]any{"from": f.bob.ID, "data": join.CallbackData}, &pressed))
-	assert.NotEmpty(t, pressed.CallbackID)
-	assert.True(t, pressed.Answered, "the bot answers a press on an inline message")
+	assert.Equal(t, "You're in.", f.press(t, *edited.Message, f.bob.ID, "Join").Text)
+	events.next(t, func(e telegramtest.Event) bool {
+		return e.Kind == telegramtest.EventMessageEdited && e.MessageID == posted.MessageID && strings.Contains(e.Message.Text, "Bob")
+	})
 }
 
 // TestDeleteInlineMessage: an inline message is deleted as a user deletes
 // one in a client: in a group, by its sender (not by another member); in
-// a private chat, by either user. The chat loses it, the bot's edits fail
-// from then on as Telegram's do, and a client that has not seen the
-// deletion may still press it.
+// a private chat, by either user. The chat loses it, and a client that has
+// not seen the deletion may still press it: the bot answers.
 func TestDeleteInlineMessage(t *testing.T) {
 	f := inlinePlayground(t)
 	pg := f.pg
-	post := func(chat int64) telegramtest.ChatMessage {
-		t.Helper()
-		id := f.query(t, chat, f.alice.ID, "")
-		answerInline(t, pg, id, tableArticle("t", "Open a table", "", "Twenty One"))
-		var posted telegramtest.ChatMessage
-		require.Equal(t, http.StatusOK, call(t, "POST", pg.URL()+"/api/inline/queries/"+id+"/choose", map[string]any{"from": f.alice.ID, "result_id": "t"}, &posted))
-		return posted
-	}
 	del := func(id string, from int64) (int, string) {
 		t.Helper()
 		var e apiError
@@ -253,7 +216,7 @@ func TestDeleteInlineMessage(t *testing.T) {
 		return code, e.Error
 	}
 
-	inClub := post(f.club.ID)
+	inClub := f.post(t, f.club.ID, f.alice.ID)
 	code, msg := del(inClub.InlineMessageID, f.bob.ID)
 	assert.Equal(t, http.StatusBadRequest, code, "Bob, a member, may not delete Alice's message")
 	assert.Contains(t, msg, "may not delete")
@@ -268,7 +231,7 @@ func TestDeleteInlineMessage(t *testing.T) {
 	assert.Equal(t, f.club.ID, deleted.ChatID)
 	assert.Equal(t, inClub.MessageID, deleted.MessageID)
 
-	inDuo := post(f.duo.ID)
+	inDuo := f.post(t, f.duo.ID, f.alice.ID)
 	code, _ = del(inDuo.InlineMessageID, f.bob.ID)
 	assert.Equal(t, http.StatusOK, code, "either user of a private chat deletes")
 	_, found := pg.Server().Message(f.duo.ID, inDuo.MessageID)
@@ -276,45 +239,31 @@ func TestDeleteInlineMessage(t *testing.T) {
 	code, msg = del(inDuo.InlineMessageID, f.bob.ID)
 	assert.Equal(t, http.StatusBadRequest, code, "deleted already")
 	assert.Contains(t, msg, "or it is deleted")
-
-	ok, why := asBot(t, pg, "editMessageText", url.Values{"inline_message_id": {inDuo.InlineMessageID}, "text": {"Twenty One, edited"}})
-	assert.False(t, ok, "the bot's edit of a deleted inline message fails")
-	assert.Equal(t, "Bad Request: MESSAGE_ID_INVALID", why, "as Telegram's does")
-
-	var pressed pressAnswer
-	require.Equal(t, http.StatusOK, call(t, "POST", pg.URL()+"/api/inline/messages/"+inDuo.InlineMessageID+"/press",
-		map[string]any{"from": f.alice.ID, "data": "j:t"}, &pressed), "a stale client presses it")
-	assert.True(t, pressed.Answered)
+	f.press(t, inDuo, f.alice.ID, "Join") // a stale client: the bot answers
 }
 
 // TestGuestMessageFromThePage: a message that mentions the bot, posted
 // through the API in a chat the bot is not in, reaches the bot as a guest
-// message: the answer names its guest query, which the bot (the test,
-// here) answers with an inline message in the chat, pressed as any. The
-// same text where the bot is a member is an ordinary message.
+// message (the answer names its guest query): the bot answers it with a
+// table, an inline message in the chat that Carol called it to, pressed as
+// any. The same text where the bot is a member is an ordinary message.
 func TestGuestMessageFromThePage(t *testing.T) {
 	f := inlinePlayground(t)
 	pg := f.pg
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
 	var summon sentMessage
 	require.Equal(t, http.StatusOK, call(t, "POST", pg.URL()+"/api/chats/"+itoa(f.club.ID)+"/messages",
 		map[string]any{"from": f.carol.ID, "text": "@twentyone_bot 21"}, &summon))
 	assert.Equal(t, "@twentyone_bot 21", summon.Text)
-	require.NotEmpty(t, summon.GuestQueryID, "a guest message")
+	assert.NotEmpty(t, summon.GuestQueryID, "a guest message")
 
-	result, err := json.Marshal(tableArticle("g", "Table", "", "Twenty One — a table for Book club"))
-	require.NoError(t, err)
-	ok, why := asBot(t, pg, "answerGuestQuery", url.Values{"guest_query_id": {summon.GuestQueryID}, "result": {string(result)}})
-	require.True(t, ok, why)
-	answer, found := pg.Server().LastBotMessage(f.club.ID)
-	require.True(t, found, "the bot's answer is in Book club")
-	assert.Equal(t, "Twenty One — a table for Book club", answer.Text)
+	answer, err := pg.Server().WaitForBotMessage(ctx, f.club.ID, telegramtest.HasButton("Join"))
+	require.NoError(t, err, "the bot answers with a table")
 	require.NotEmpty(t, answer.InlineMessageID)
 	require.NotNil(t, answer.GuestBotCallerUser)
 	assert.Equal(t, f.carol.ID, answer.GuestBotCallerUser.ID, "Carol called it")
-	var pressed pressAnswer
-	require.Equal(t, http.StatusOK, call(t, "POST", pg.URL()+"/api/inline/messages/"+answer.InlineMessageID+"/press",
-		map[string]any{"from": f.bob.ID, "data": "j:g"}, &pressed))
-	assert.True(t, pressed.Answered)
+	assert.Equal(t, "You're in.", f.press(t, answer, f.bob.ID, "Join").Text)
 
 	var plain sentMessage
 	require.Equal(t, http.StatusOK, call(t, "POST", pg.URL()+"/api/chats/"+itoa(pg.Groups()[0].ID)+"/messages",
@@ -330,9 +279,8 @@ func TestInlineValidation(t *testing.T) {
 	pg := f.pg
 	duo := "/api/chats/" + itoa(f.duo.ID) + "/inline"
 	answered := f.query(t, f.duo.ID, f.alice.ID, "")
-	answerInline(t, pg, answered, tableArticle("t", "Open a table", "", "Twenty One"))
-	var posted telegramtest.ChatMessage
-	require.Equal(t, http.StatusOK, call(t, "POST", pg.URL()+"/api/inline/queries/"+answered+"/choose", map[string]any{"from": f.alice.ID, "result_id": "t"}, &posted))
+	result := f.results(t, answered).Results[0].ID
+	posted := f.post(t, f.duo.ID, f.alice.ID)
 	inline := "/api/inline/messages/" + posted.InlineMessageID
 
 	tests := []struct {
@@ -350,9 +298,9 @@ func TestInlineValidation(t *testing.T) {
 		{"query too long", "POST", duo, map[string]any{"from": f.alice.ID, "query": strings.Repeat("ы", 257)}, "over 256"},
 		{"query with an unknown field", "POST", duo, map[string]any{"from": f.alice.ID, "q": "10"}, `unknown field "q"`},
 		{"results of an unknown query", "GET", "/api/inline/queries/42", nil, `there is no inline query "42"`},
-		{"choose of an unknown query", "POST", "/api/inline/queries/42/choose", map[string]any{"from": f.alice.ID, "result_id": "t"}, `there is no inline query "42"`},
-		{"choose as another user", "POST", "/api/inline/queries/" + answered + "/choose", map[string]any{"from": f.bob.ID, "result_id": "t"}, "only they choose"},
-		{"choose as nobody", "POST", "/api/inline/queries/" + answered + "/choose", map[string]any{"from": 7, "result_id": "t"}, "there is no user 7"},
+		{"choose of an unknown query", "POST", "/api/inline/queries/42/choose", map[string]any{"from": f.alice.ID, "result_id": result}, `there is no inline query "42"`},
+		{"choose as another user", "POST", "/api/inline/queries/" + answered + "/choose", map[string]any{"from": f.bob.ID, "result_id": result}, "only they choose"},
+		{"choose as nobody", "POST", "/api/inline/queries/" + answered + "/choose", map[string]any{"from": 7, "result_id": result}, "there is no user 7"},
 		{"choose nothing", "POST", "/api/inline/queries/" + answered + "/choose", map[string]any{"from": f.alice.ID}, `"result_id" is required`},
 		{"choose an unknown result", "POST", "/api/inline/queries/" + answered + "/choose", map[string]any{"from": f.alice.ID, "result_id": "x"}, `has no result "x"`},
 		{"press an unknown inline message", "POST", "/api/inline/messages/AgAAAA/press", map[string]any{"from": f.alice.ID, "data": "j"}, `there is no inline message "AgAAAA"`},
