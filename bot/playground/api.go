@@ -266,10 +266,7 @@ func (p *Playground) postMessage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req sendRequest
-	if !readJSON(w, r, &req) {
-		return
-	}
-	if _, ok := p.userArg(w, req.From); !ok {
+	if !p.readActor(w, r, &req, &req.From) {
 		return
 	}
 	if strings.TrimSpace(req.Text) == "" {
@@ -344,10 +341,7 @@ func (p *Playground) postPress(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req pressRequest
-	if !readJSON(w, r, &req) {
-		return
-	}
-	if _, ok := p.userArg(w, req.From); !ok {
+	if !p.readActor(w, r, &req, &req.From) {
 		return
 	}
 	if !p.messageArg(w, chat.ID, req.MessageID, "") {
@@ -415,10 +409,7 @@ type linkRequest struct {
 // with the message the tap sent there.
 func (p *Playground) postLink(w http.ResponseWriter, r *http.Request) {
 	var req linkRequest
-	if !readJSON(w, r, &req) {
-		return
-	}
-	if _, ok := p.userArg(w, req.From); !ok {
+	if !p.readActor(w, r, &req, &req.From) {
 		return
 	}
 	m, err := p.srv.OpenLink(req.From, req.URL)
@@ -536,19 +527,28 @@ func (p *Playground) messageArg(w http.ResponseWriter, chatID int64, id int, wha
 	return true
 }
 
-// userArg resolves a user id of a request body; it answers 400 itself when
+// readActor decodes the body into v, whose field from names the user who
+// acts, and checks that user; it answers 400 itself when either fails.
+func (p *Playground) readActor(w http.ResponseWriter, r *http.Request, v any, from *int64) bool {
+	if !readJSON(w, r, v) {
+		return false
+	}
+	return p.userArg(w, *from)
+}
+
+// userArg checks a user id of a request body; it answers 400 itself when
 // there is no such user.
-func (p *Playground) userArg(w http.ResponseWriter, id int64) (telegramtest.User, bool) {
+func (p *Playground) userArg(w http.ResponseWriter, id int64) bool {
 	if id == 0 {
 		writeError(w, http.StatusBadRequest, `"from" is required: the id of the user who acts`)
-		return telegramtest.User{}, false
+		return false
 	}
 	u, ok := p.srv.User(id)
 	if !ok || u.IsBot {
 		writeError(w, http.StatusBadRequest, fmt.Sprintf("there is no user %d", id))
-		return telegramtest.User{}, false
+		return false
 	}
-	return u, true
+	return true
 }
 
 // worldError answers an error of the Bot API server's Go API: 400 for what

@@ -82,10 +82,7 @@ func (p *Playground) postInline(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req inlineRequest
-	if !readJSON(w, r, &req) {
-		return
-	}
-	if _, ok := p.userArg(w, req.From); !ok {
+	if !p.readActor(w, r, &req, &req.From) {
 		return
 	}
 	q, err := p.srv.SendInlineQuery(chat.ID, req.From, req.Query)
@@ -141,10 +138,7 @@ func (p *Playground) postChoose(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req chooseRequest
-	if !readJSON(w, r, &req) {
-		return
-	}
-	if _, ok := p.userArg(w, req.From); !ok {
+	if !p.readActor(w, r, &req, &req.From) {
 		return
 	}
 	if req.From != q.from {
@@ -182,10 +176,7 @@ type inlinePressRequest struct {
 func (p *Playground) postInlinePress(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	var req inlinePressRequest
-	if !readJSON(w, r, &req) {
-		return
-	}
-	if _, ok := p.userArg(w, req.From); !ok {
+	if !p.readActor(w, r, &req, &req.From) {
 		return
 	}
 	if !checkData(w, req.Data) {
@@ -216,10 +207,7 @@ type inlineDeleted struct {
 func (p *Playground) postInlineDelete(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	var req inlineDeleteRequest
-	if !readJSON(w, r, &req) {
-		return
-	}
-	if _, ok := p.userArg(w, req.From); !ok {
+	if !p.readActor(w, r, &req, &req.From) {
 		return
 	}
 	m, found := p.srv.InlineMessage(id)
