@@ -43,6 +43,11 @@ func (p *Playground) Handler() http.Handler {
 	mux.HandleFunc("POST /api/chats/{chat}/press", p.postPress)
 	mux.HandleFunc("POST /api/users", p.postUser)
 	mux.HandleFunc("POST /api/links", p.postLink)
+	mux.HandleFunc("POST /api/chats/{chat}/inline", p.postInline)
+	mux.HandleFunc("GET /api/inline/queries/{id}", p.getInline)
+	mux.HandleFunc("POST /api/inline/queries/{id}/choose", p.postChoose)
+	mux.HandleFunc("POST /api/inline/messages/{id}/press", p.postInlinePress)
+	mux.HandleFunc("POST /api/inline/messages/{id}/delete", p.postInlineDelete)
 	mux.HandleFunc("GET /api/events", p.getEvents)
 	unknown := func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such API call: "+r.Method+" "+r.URL.Path)
@@ -101,10 +106,28 @@ func loopbackHost(hostport string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// chatInfo is a chat as the page shows it: a group, or a user's private
-// chat with the bot, titled with the bot's name.
+// Kinds of chat, as the page shows them.
+const (
+	// kindGroup is a group or supergroup, with the bot or without it.
+	kindGroup = "group"
+	// kindBot is a user's private chat with the bot.
+	kindBot = "bot"
+	// kindUsers is a private chat between two users, which the bot is no
+	// party to.
+	kindUsers = "users"
+)
+
+// chatInfo is a chat as the page shows it: a group, a user's private chat
+// with the bot (titled with the bot's name), or a private chat between two
+// users (which each of them sees titled with the other's name).
 type chatInfo struct {
 	telegramtest.Chat
+	// Kind is "group", "bot" or "users".
+	Kind string `json:"kind"`
+	// BotMember is whether the bot is a member of the chat: it gets its
+	// messages and writes in it. Elsewhere it comes only through inline
+	// mode and guest mode.
+	BotMember bool `json:"bot_member"`
 	// Members are the ids of the users who may post, the creator first.
 	Members []int64 `json:"members"`
 	// Admins are the creator's and the administrators' ids.
@@ -121,55 +144,87 @@ type state struct {
 	Commands map[string][]telegramtest.BotCommand `json:"commands"`
 }
 
+// chatRank orders the chats of the state: the groups, then the chats
+// between users, then the private chats with the bot.
+func chatRank(kind string) int {
+	switch kind {
+	case kindGroup:
+		return 0
+	case kindUsers:
+		return 1
+	}
+	return 2
+}
+
 func (p *Playground) getState(w http.ResponseWriter, _ *http.Request) {
 	users := p.srv.Users()
 	st := state{Bot: p.srv.Bot(), Users: users, Chats: []chatInfo{}, Commands: map[string][]telegramtest.BotCommand{}}
-	chats := p.srv.Chats()
-	// The groups oldest first (their ids grow away from zero as they are
-	// made), then the private chats.
-	sort.SliceStable(chats, func(i, j int) bool {
-		pi, pj := chats[i].Type == telegramtest.ChatPrivate, chats[j].Type == telegramtest.ChatPrivate
-		return !pi && pj || pi == pj && abs(chats[i].ID) < abs(chats[j].ID)
-	})
-	for _, c := range chats {
-		if c.Type == telegramtest.ChatPrivate {
-			c.Title = st.Bot.FirstName
-			st.Chats = append(st.Chats, chatInfo{Chat: c, Members: []int64{c.ID}, Admins: []int64{}})
-			continue
-		}
-		if c.Type != telegramtest.ChatGroup && c.Type != telegramtest.ChatSupergroup {
-			continue
-		}
-		if p.srv.MigratedTo(c.ID) != 0 {
-			continue
-		}
-		info := chatInfo{Chat: c, Members: []int64{}, Admins: []int64{}}
-		for _, u := range users {
-			m, err := p.srv.Member(c.ID, u.ID)
-			if err != nil {
-				continue
-			}
-			switch m.Status {
-			case telegramtest.StatusCreator:
-				info.Members = append([]int64{u.ID}, info.Members...)
-				info.Admins = append(info.Admins, u.ID)
-			case telegramtest.StatusAdministrator:
-				info.Members = append(info.Members, u.ID)
-				info.Admins = append(info.Admins, u.ID)
-			case telegramtest.StatusMember:
-				info.Members = append(info.Members, u.ID)
-			}
-		}
-		if bot, err := p.srv.Member(c.ID, st.Bot.ID); err == nil && bot.Status != telegramtest.StatusLeft && bot.Status != telegramtest.StatusKicked {
+	for _, c := range p.srv.Chats() {
+		info, ok := p.chatInfo(c, users, st.Bot)
+		if ok {
 			st.Chats = append(st.Chats, info)
 		}
 	}
+	// Each kind oldest first (group ids grow away from zero as they are
+	// made, the others grow).
+	sort.SliceStable(st.Chats, func(i, j int) bool {
+		ri, rj := chatRank(st.Chats[i].Kind), chatRank(st.Chats[j].Kind)
+		return ri < rj || ri == rj && abs(st.Chats[i].ID) < abs(st.Chats[j].ID)
+	})
 	for _, set := range p.srv.AllCommands() {
 		if set.Scope.Type == "default" {
 			st.Commands[set.LanguageCode] = set.Commands
 		}
 	}
 	writeJSON(w, http.StatusOK, st)
+}
+
+// chatInfo describes a chat for the page; false for a chat it does not
+// show (a channel, a group upgraded to a supergroup).
+func (p *Playground) chatInfo(c telegramtest.Chat, users []telegramtest.User, bot telegramtest.User) (chatInfo, bool) {
+	info := chatInfo{Chat: c, Kind: kindGroup, Members: []int64{}, Admins: []int64{}}
+	if m, err := p.srv.Member(c.ID, bot.ID); err == nil {
+		info.BotMember = m.Status != telegramtest.StatusLeft && m.Status != telegramtest.StatusKicked
+	}
+	switch {
+	case c.Type == telegramtest.ChatPrivate:
+		if _, ok := p.srv.User(c.ID); ok {
+			// The user's chat with the bot, which the user may have
+			// blocked: it is shown all the same.
+			info.Kind, info.Title = kindBot, bot.FirstName
+			info.Members = append(info.Members, c.ID)
+			return info, true
+		}
+		info.Kind = kindUsers
+	case c.Type != telegramtest.ChatGroup && c.Type != telegramtest.ChatSupergroup, p.srv.MigratedTo(c.ID) != 0:
+		return chatInfo{}, false
+	}
+	var names []string
+	for _, u := range users {
+		m, err := p.srv.Member(c.ID, u.ID)
+		if err != nil {
+			continue
+		}
+		switch m.Status {
+		case telegramtest.StatusCreator:
+			info.Members = append([]int64{u.ID}, info.Members...)
+			info.Admins = append(info.Admins, u.ID)
+		case telegramtest.StatusAdministrator:
+			info.Members = append(info.Members, u.ID)
+			info.Admins = append(info.Admins, u.ID)
+		case telegramtest.StatusMember:
+			info.Members = append(info.Members, u.ID)
+			if info.Kind == kindUsers {
+				names = append(names, u.FirstName)
+			}
+		}
+	}
+	if info.Kind == kindUsers {
+		// Each of the two sees it titled with the other's name (the page
+		// does so); the API names both.
+		info.Title = strings.Join(names, " & ")
+	}
+	return info, true
 }
 
 func abs(n int64) int64 {
@@ -211,10 +266,7 @@ func (p *Playground) postMessage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req sendRequest
-	if !readJSON(w, r, &req) {
-		return
-	}
-	if _, ok := p.userArg(w, req.From); !ok {
+	if !p.readActor(w, r, &req, &req.From) {
 		return
 	}
 	if strings.TrimSpace(req.Text) == "" {
@@ -224,12 +276,45 @@ func (p *Playground) postMessage(w http.ResponseWriter, r *http.Request) {
 	if req.ReplyTo != 0 && !p.messageArg(w, chat.ID, req.ReplyTo, " to reply to") {
 		return
 	}
+	if req.ReplyTo == 0 && p.summonsGuest(chat, req.Text) {
+		g, err := p.srv.SendGuestMessage(chat.ID, req.From, req.Text)
+		if err == nil {
+			writeJSON(w, http.StatusOK, sent{ChatMessage: g.Message(), GuestQueryID: g.ID()})
+			return
+		}
+		if !errors.Is(err, telegramtest.ErrInvalid) {
+			p.worldError(w, err)
+			return
+		}
+		// Not a mention after all (the server reads the text as a client
+		// does): an ordinary message.
+	}
 	m, err := p.srv.Post(telegramtest.Post{ChatID: chat.ID, From: req.From, Text: req.Text, ReplyTo: req.ReplyTo})
 	if err != nil {
 		p.worldError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, m)
+	writeJSON(w, http.StatusOK, sent{ChatMessage: m})
+}
+
+// sent is the answer of POST /api/chats/{chat}/messages: the message as
+// posted and, if it summoned the bot as a guest, the guest query it made.
+type sent struct {
+	telegramtest.ChatMessage
+	// GuestQueryID is the guest_query_id the bot got the message with.
+	GuestQueryID string `json:"guest_query_id,omitempty"`
+}
+
+// summonsGuest reports whether a text posted in the chat is likely to
+// reach the bot as a guest message: the bot is not in the chat and the
+// text names it. (Post makes the guest query all the same; this only
+// decides whether to ask for its id.)
+func (p *Playground) summonsGuest(chat telegramtest.Chat, text string) bool {
+	bot := p.srv.Bot()
+	if m, err := p.srv.Member(chat.ID, bot.ID); err != nil || m.Status != telegramtest.StatusLeft && m.Status != telegramtest.StatusKicked {
+		return false
+	}
+	return strings.Contains(strings.ToLower(text), "@"+strings.ToLower(bot.Username))
 }
 
 // pressRequest is the body of POST /api/chats/{chat}/press.
@@ -256,17 +341,13 @@ func (p *Playground) postPress(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req pressRequest
-	if !readJSON(w, r, &req) {
-		return
-	}
-	if _, ok := p.userArg(w, req.From); !ok {
+	if !p.readActor(w, r, &req, &req.From) {
 		return
 	}
 	if !p.messageArg(w, chat.ID, req.MessageID, "") {
 		return
 	}
-	if req.Data == "" || len(req.Data) > maxCallbackData {
-		writeError(w, http.StatusBadRequest, fmt.Sprintf("callback data must be 1 to %d bytes", maxCallbackData))
+	if !checkData(w, req.Data) {
 		return
 	}
 	// The data is sent as given, as a client with a stale view of the
@@ -276,6 +357,22 @@ func (p *Playground) postPress(w http.ResponseWriter, r *http.Request) {
 		p.worldError(w, err)
 		return
 	}
+	p.awaitAnswer(w, r, cb)
+}
+
+// checkData checks a press's callback data; it answers 400 itself when the
+// data is empty or too long.
+func checkData(w http.ResponseWriter, data string) bool {
+	if data == "" || len(data) > maxCallbackData {
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("callback data must be 1 to %d bytes", maxCallbackData))
+		return false
+	}
+	return true
+}
+
+// awaitAnswer answers a press with the bot's answer once it came, or
+// "answered": false after answerWait.
+func (p *Playground) awaitAnswer(w http.ResponseWriter, r *http.Request, cb *telegramtest.Callback) {
 	ctx, cancel := p.untilQuit(r.Context())
 	defer cancel()
 	ctx, cancelWait := context.WithTimeout(ctx, answerWait)
@@ -312,10 +409,7 @@ type linkRequest struct {
 // with the message the tap sent there.
 func (p *Playground) postLink(w http.ResponseWriter, r *http.Request) {
 	var req linkRequest
-	if !readJSON(w, r, &req) {
-		return
-	}
-	if _, ok := p.userArg(w, req.From); !ok {
+	if !p.readActor(w, r, &req, &req.From) {
 		return
 	}
 	m, err := p.srv.OpenLink(req.From, req.URL)
@@ -433,19 +527,28 @@ func (p *Playground) messageArg(w http.ResponseWriter, chatID int64, id int, wha
 	return true
 }
 
-// userArg resolves a user id of a request body; it answers 400 itself when
+// readActor decodes the body into v, whose field from names the user who
+// acts, and checks that user; it answers 400 itself when either fails.
+func (p *Playground) readActor(w http.ResponseWriter, r *http.Request, v any, from *int64) bool {
+	if !readJSON(w, r, v) {
+		return false
+	}
+	return p.userArg(w, *from)
+}
+
+// userArg checks a user id of a request body; it answers 400 itself when
 // there is no such user.
-func (p *Playground) userArg(w http.ResponseWriter, id int64) (telegramtest.User, bool) {
+func (p *Playground) userArg(w http.ResponseWriter, id int64) bool {
 	if id == 0 {
 		writeError(w, http.StatusBadRequest, `"from" is required: the id of the user who acts`)
-		return telegramtest.User{}, false
+		return false
 	}
 	u, ok := p.srv.User(id)
 	if !ok || u.IsBot {
 		writeError(w, http.StatusBadRequest, fmt.Sprintf("there is no user %d", id))
-		return telegramtest.User{}, false
+		return false
 	}
-	return u, true
+	return true
 }
 
 // worldError answers an error of the Bot API server's Go API: 400 for what

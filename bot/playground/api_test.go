@@ -100,7 +100,7 @@ func TestStateAndMessages(t *testing.T) {
 		names = append(names, u.FirstName)
 	}
 	assert.Equal(t, []string{"Alice", "Bob", "Carol", "Dave", "Иван"}, names)
-	require.Len(t, st.Chats, 2)
+	require.Len(t, st.Chats, 4, "the groups with the bot, Book club, Alice and Bob's chat (TestSeededChatsWithoutTheBot)")
 	assert.Equal(t, "Game night", st.Chats[0].Title)
 	assert.Len(t, st.Chats[0].Members, 4)
 	assert.Equal(t, []int64{st.Users[0].ID}, st.Chats[0].Admins, "Alice created Game night")
@@ -350,6 +350,41 @@ func readEvent(t *testing.T, r *bufio.Reader) event {
 	}
 }
 
+// eventReader reads the page's event stream.
+type eventReader struct {
+	r *bufio.Reader
+}
+
+// subscribe opens the page's event stream, past its "ready".
+func subscribe(t *testing.T, ctx context.Context, pg *playground.Playground) eventReader {
+	t.Helper()
+	req, err := http.NewRequestWithContext(ctx, "GET", pg.URL()+"/api/events", nil)
+	require.NoError(t, err)
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	t.Cleanup(func() { resp.Body.Close() })
+	assert.Equal(t, "text/event-stream", resp.Header.Get("Content-Type"))
+	r := eventReader{bufio.NewReader(resp.Body)}
+	require.Equal(t, "ready", readEvent(t, r.r).name)
+	return r
+}
+
+// next returns the next event of the stream that match accepts.
+func (er eventReader) next(t *testing.T, match func(telegramtest.Event) bool) telegramtest.Event {
+	t.Helper()
+	for {
+		e := readEvent(t, er.r)
+		if e.name != "" {
+			continue
+		}
+		var ev telegramtest.Event
+		require.NoError(t, json.Unmarshal([]byte(e.data), &ev))
+		if match(ev) {
+			return ev
+		}
+	}
+}
+
 func TestEventStream(t *testing.T) {
 	pg := startPlayground(t, playground.Options{})
 	night := pg.Groups()[0]
@@ -359,31 +394,14 @@ func TestEventStream(t *testing.T) {
 	_, err := pg.Server().WaitForBotMessage(ctx, night.ID, nil) // the welcomes are out
 	require.NoError(t, err)
 
-	req, err := http.NewRequestWithContext(ctx, "GET", pg.URL()+"/api/events", nil)
-	require.NoError(t, err)
-	resp, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	assert.Equal(t, "text/event-stream", resp.Header.Get("Content-Type"))
-	r := bufio.NewReader(resp.Body)
-	require.Equal(t, "ready", readEvent(t, r).name)
-
+	events := subscribe(t, ctx, pg)
 	_, err = pg.Server().SendText(night.ID, bob.ID, "anyone?")
 	require.NoError(t, err)
-	for {
-		e := readEvent(t, r)
-		if e.name != "" {
-			continue
-		}
-		var ev telegramtest.Event
-		require.NoError(t, json.Unmarshal([]byte(e.data), &ev))
-		if ev.Kind != telegramtest.EventMessageSent || ev.Message.Text != "anyone?" {
-			continue
-		}
-		assert.Equal(t, night.ID, ev.ChatID)
-		assert.Equal(t, bob.ID, ev.Message.From.ID)
-		break
-	}
+	ev := events.next(t, func(e telegramtest.Event) bool {
+		return e.Kind == telegramtest.EventMessageSent && e.Message.Text == "anyone?"
+	})
+	assert.Equal(t, night.ID, ev.ChatID)
+	assert.Equal(t, bob.ID, ev.Message.From.ID)
 }
 
 func TestPageIsServed(t *testing.T) {

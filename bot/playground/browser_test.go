@@ -289,7 +289,13 @@ func (b *browser) waitTable(ctx context.Context, what, cond string) table {
 // (for an empty answer, only until the press is done).
 func (b *browser) press(ctx context.Context, label, answer string) {
 	b.t.Helper()
-	btn := `[...(` + tableRowJS + `).querySelectorAll('.kb-btn')].find(b => b.textContent === ` + js(label) + `)`
+	b.pressOn(ctx, tableRowJS, label, answer)
+}
+
+// pressOn is press on the message rowJS finds.
+func (b *browser) pressOn(ctx context.Context, rowJS, label, answer string) {
+	b.t.Helper()
+	btn := `[...(` + rowJS + `).querySelectorAll('.kb-btn')].find(b => b.textContent === ` + js(label) + `)`
 	b.clearToasts(ctx)
 	b.run(ctx, "pressing "+label, chromedp.Click(chromedp.JSPath(btn)))
 	if answer == "" {

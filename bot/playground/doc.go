@@ -13,6 +13,15 @@
 // zone. On a phone's screen the chat list and the chat are two views, as
 // in Telegram's apps. Changes arrive live over server-sent events.
 //
+// The bot runs with inline mode, inline feedback and guest mode on, and
+// the world has two chats it is not in: Alice's private chat with Bob and
+// the group "Book club". In any chat, text that starts with
+// @twentyone_bot is an inline query of the rest: the bot's results show
+// above the input, and the one picked is posted "via @twentyone_bot",
+// an inline message whose buttons are pressed by its inline_message_id
+// and which a user may delete from its menu. A message that mentions the
+// bot where it is not a member reaches it as a guest message.
+//
 // Options.Paced puts the server and the bot under Telegram's rate limits,
 // so that a person feels the speed of a real group; by default nothing is
 // paced.
@@ -24,14 +33,18 @@
 // who is not a member, an empty text). POST bodies must be JSON
 // (Content-Type: application/json).
 //
-//	GET  /api/state                     the bot, the users, the group chats with their
-//	                                    members and the private chats with the bot, the
-//	                                    bot's command menus
+//	GET  /api/state                     the bot, the users, the chats (groups, chats
+//	                                    between two users, private chats with the bot:
+//	                                    "kind" group, users or bot) with their members and
+//	                                    whether the bot is one ("bot_member"), the bot's
+//	                                    command menus
 //	GET  /api/chats/{chat}/messages     a chat and its messages (edits applied)
 //	POST /api/chats/{chat}/messages     {"from": user, "text": "/newgame"}: send as a user;
 //	                                    with "reply_to_message_id": 5, in reply to that
 //	                                    message (the bot gets reply_to_message, with its
-//	                                    sender, as from Telegram)
+//	                                    sender, as from Telegram); where the bot is not a
+//	                                    member, a text that mentions it is a guest message,
+//	                                    and the answer has its "guest_query_id"
 //	POST /api/chats/{chat}/press        {"from": user, "message_id": 5, "data": "j:2"}:
 //	                                    press a button; answers {"answer": {...}} once
 //	                                    the bot answered (or "answered": false)
@@ -43,6 +56,26 @@
 //	                                    tap the bot's deep link: the user's private chat
 //	                                    with the bot (a chat of /api/state once it exists)
 //	                                    gets "/start x"
+//	POST /api/chats/{chat}/inline       {"from": user, "query": "10"}: the user types
+//	                                    "@twentyone_bot 10" in the chat; answers the inline
+//	                                    query's {"id": ..., "chat_type": "private"}
+//	GET  /api/inline/queries/{id}       the query and the bot's results: {"answered": true,
+//	                                    "results": [{"id", "title", "description", "text",
+//	                                    "reply_markup", ...}]}, once the bot answered
+//	                                    ("answered": false when it can no longer)
+//	POST /api/inline/queries/{id}/choose
+//	                                    {"from": user, "result_id": "t10"}: the query's
+//	                                    user picks a result, posted in the chat from them
+//	                                    via the bot; answers the message, with its
+//	                                    "inline_message_id"
+//	POST /api/inline/messages/{id}/press
+//	                                    {"from": user, "data": "j:2"}: press a button of
+//	                                    an inline message (deleted ones too, as a client
+//	                                    that has not seen the deletion); answers as
+//	                                    /press does
+//	POST /api/inline/messages/{id}/delete
+//	                                    {"from": user}: delete an inline message as a user
+//	                                    does in a client; answers {"chat_id", "message_id"}
 //	GET  /api/events                    text/event-stream of telegramtest events: a
 //	                                    "ready" event first (load the state now), then
 //	                                    one unnamed event per change (the telegramtest

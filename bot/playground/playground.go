@@ -75,7 +75,11 @@ type Playground struct {
 
 	tmpDir string
 	dbPath string
-	groups []telegramtest.Chat
+	seeded seeded
+
+	// inline remembers the inline queries sent from the page, so that
+	// their answers can be read and their results chosen.
+	inline inlineQueries
 
 	// quit ends the event streams and the waits for callback answers, so
 	// that the web server can shut down.
@@ -91,8 +95,10 @@ type Playground struct {
 }
 
 // Start seeds the world (users Alice, Bob, Carol, Dave and Иван; the groups
-// "Game night" and "Office"), opens the database, connects the bot to the
-// Bot API server, starts it polling and serves the page. Cancelling ctx
+// "Game night" and "Office" with the bot; Alice's private chat with Bob
+// and the group "Book club", which the bot is not in), opens the database,
+// connects the bot to the Bot API server (inline mode, inline feedback and
+// guest mode on), starts it polling and serves the page. Cancelling ctx
 // aborts the start; once Start returned, only Close stops the playground.
 func Start(ctx context.Context, opts Options) (_ *Playground, err error) {
 	p := &Playground{
@@ -150,12 +156,15 @@ func Start(ctx context.Context, opts Options) (_ *Playground, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("playground: reading the database %s: %w", p.dbPath, err)
 	}
-	p.srv = telegramtest.New(telegramtest.WithBot(Bot), telegramtest.WithFirstUpdateID(int(highest.Update)+1),
-		telegramtest.WithFirstMessageID(highest.Message+1))
+	// Inline mode with feedback and guest mode, as BotFather's /setinline,
+	// /setinlinefeedback and guest mode turn them on: the bot may be used
+	// in the chats it is not in (issue 28).
+	p.srv = telegramtest.New(telegramtest.WithBot(Bot), telegramtest.WithInlineFeedback(), telegramtest.WithGuestMode(),
+		telegramtest.WithFirstUpdateID(int(highest.Update)+1), telegramtest.WithFirstMessageID(highest.Message+1))
 	if err := p.srv.Listen("127.0.0.1:0"); err != nil {
 		return nil, fmt.Errorf("playground: starting the Bot API server: %w", err)
 	}
-	if p.groups, err = seed(p.srv); err != nil {
+	if p.seeded, err = seed(p.srv); err != nil {
 		return nil, fmt.Errorf("playground: seeding the chats: %w", err)
 	}
 
@@ -224,10 +233,20 @@ func (p *Playground) Server() *telegramtest.Server { return p.srv }
 // Store returns the database the bot writes.
 func (p *Playground) Store() *storage.Store { return p.store }
 
-// Groups returns the seeded group chats: "Game night", then "Office".
+// Groups returns the seeded group chats with the bot: "Game night", then
+// "Office".
 func (p *Playground) Groups() []telegramtest.Chat {
-	return append([]telegramtest.Chat(nil), p.groups...)
+	return append([]telegramtest.Chat(nil), p.seeded.groups...)
 }
+
+// UserChat returns the seeded private chat between Alice and Bob, which
+// the bot is no party to: it plays there through inline mode and guest
+// mode only.
+func (p *Playground) UserChat() telegramtest.Chat { return p.seeded.userChat }
+
+// GroupWithoutBot returns the seeded group "Book club", which the bot is
+// not a member of: it plays there through inline mode and guest mode only.
+func (p *Playground) GroupWithoutBot() telegramtest.Chat { return p.seeded.botless }
 
 // Err delivers a failure that stops the playground while it runs: the bot's
 // polling gave up, or the page's server stopped.

@@ -24,21 +24,38 @@ type seedGroup struct {
 	members []int
 }
 
+// seedGroups are the groups the bot is added to.
 var seedGroups = []seedGroup{
 	{title: "Game night", members: []int{0, 1, 2, 3}},
 	{title: "Office", members: []int{1, 2, 4}},
 }
 
-// seed registers the users and creates the groups, then adds the bot to
-// each as its creator does in a client: the bot gets my_chat_member and
-// greets the group once it polls.
-func seed(srv *telegramtest.Server) ([]telegramtest.Chat, error) {
+// seedBotless is the group the bot is not a member of, where it plays
+// through inline mode and guest mode only (issue 28). It is made after
+// the others, so that every group keeps its id from one start to the next.
+var seedBotless = seedGroup{title: "Book club", members: []int{0, 1, 2, 4}}
+
+// seedUserChat is the private chat between two users (Alice and Bob, as
+// indexes into SeedUsers), which the bot is no party to.
+var seedUserChat = [2]int{0, 1}
+
+// seeded are the chats seed made.
+type seeded struct {
+	groups   []telegramtest.Chat // with the bot, in seedGroups' order
+	userChat telegramtest.Chat
+	botless  telegramtest.Chat
+}
+
+// seed registers the users and creates the chats: the groups, to each of
+// which the bot is then added as its creator does in a client (the bot
+// gets my_chat_member and greets the group once it polls); the group
+// without the bot; the chat between two users.
+func seed(srv *telegramtest.Server) (seeded, error) {
 	users := make([]telegramtest.User, len(SeedUsers))
 	for i, u := range SeedUsers {
 		users[i] = srv.AddUser(u)
 	}
-	chats := make([]telegramtest.Chat, 0, len(seedGroups))
-	for _, g := range seedGroups {
+	group := func(g seedGroup) (telegramtest.Chat, int64, error) {
 		spec := telegramtest.ChatSpec{Type: telegramtest.ChatGroup, Title: g.title, BotStatus: telegramtest.StatusLeft}
 		for _, i := range g.members {
 			spec.Members = append(spec.Members, users[i].ID)
@@ -46,12 +63,27 @@ func seed(srv *telegramtest.Server) ([]telegramtest.Chat, error) {
 		spec.Creator = spec.Members[0]
 		chat, err := srv.AddChat(spec)
 		if err != nil {
-			return nil, fmt.Errorf("group %q: %w", g.title, err)
+			return telegramtest.Chat{}, 0, fmt.Errorf("group %q: %w", g.title, err)
 		}
-		if err := srv.AddBot(chat.ID, spec.Creator); err != nil {
-			return nil, fmt.Errorf("adding the bot to %q: %w", g.title, err)
-		}
-		chats = append(chats, chat)
+		return chat, spec.Creator, nil
 	}
-	return chats, nil
+	var s seeded
+	for _, g := range seedGroups {
+		chat, creator, err := group(g)
+		if err != nil {
+			return seeded{}, err
+		}
+		if err := srv.AddBot(chat.ID, creator); err != nil {
+			return seeded{}, fmt.Errorf("adding the bot to %q: %w", g.title, err)
+		}
+		s.groups = append(s.groups, chat)
+	}
+	var err error
+	if s.botless, _, err = group(seedBotless); err != nil {
+		return seeded{}, err
+	}
+	if s.userChat, err = srv.NewUserChat(users[seedUserChat[0]], users[seedUserChat[1]]); err != nil {
+		return seeded{}, fmt.Errorf("the chat between %s and %s: %w", users[seedUserChat[0]].FirstName, users[seedUserChat[1]].FirstName, err)
+	}
+	return s, nil
 }

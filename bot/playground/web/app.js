@@ -53,8 +53,9 @@
 
   // ---------- API ----------
 
-  async function api(method, path, body) {
-    const opts = { method, headers: { Accept: 'application/json' } };
+  // api calls the playground's API; signal, if given, aborts the call.
+  async function api(method, path, body, signal) {
+    const opts = { method, headers: { Accept: 'application/json' }, signal };
     if (body !== undefined) {
       opts.headers['Content-Type'] = 'application/json';
       opts.body = JSON.stringify(body);
@@ -62,7 +63,8 @@
     let resp;
     try {
       resp = await fetch(path, opts);
-    } catch {
+    } catch (err) {
+      if (signal && signal.aborted) throw err;
       throw new Error('The playground does not answer: is it still running?');
     }
     let data = null;
@@ -90,7 +92,20 @@
     a.setAttribute('aria-hidden', 'true');
     return a;
   }
+  // peerOf is, in a private chat between two users, the other one than
+  // the current user, whose name and face the chat shows, as Telegram does.
+  function peerOf(chat) {
+    if (chat.kind !== 'users') return null;
+    const id = chat.members.find((m) => m !== S.me) ?? chat.members[0];
+    return S.users.get(id) || null;
+  }
+  function chatTitle(chat) {
+    const peer = peerOf(chat);
+    return peer ? fullName(peer) : chat.title || '';
+  }
   function chatAvatar(chat) {
+    const peer = peerOf(chat);
+    if (peer) return avatar(peer);
     const words = (chat.title || '?').trim().split(/\s+/);
     const text = words.slice(0, 2).map((w) => Array.from(w)[0] || '').join('').toUpperCase();
     return el('div', 'avatar p' + palette(chat.id), text || '?');
@@ -472,7 +487,9 @@
     const u = me();
     $('input').placeholder = u ? `Message as ${u.first_name}` : 'Message';
     const ch = S.chats.get(S.current);
-    document.title = ch ? `${ch.info.title} — Twenty One playground` : 'Twenty One — playground';
+    document.title = ch ? `${chatTitle(ch.info)} — Twenty One playground` : 'Twenty One — playground';
+    // The bot's menu, only where the bot is.
+    $('menu-btn').hidden = !(ch && ch.info.bot_member);
   }
 
   // renderUsers draws the switcher of who you are: in the sidebar, and in
@@ -588,7 +605,7 @@
       b.replaceChildren(
         chatAvatar(ch.info),
         el('div', 'chat-item-body',
-          el('div', 'chat-item-top', el('span', 'chat-item-title', ch.info.title), el('span', 'chat-item-time', last ? hhmm(last.sent_at) : '')),
+          el('div', 'chat-item-top', el('span', 'chat-item-title', chatTitle(ch.info)), el('span', 'chat-item-time', last ? hhmm(last.sent_at) : '')),
           bottom));
       return b;
     });
@@ -611,10 +628,13 @@
     a.classList.add('chat-avatar');
     a.id = 'chat-avatar';
     $('chat-avatar').replaceWith(a);
-    $('chat-title').textContent = ch.info.title;
-    const n = ch.info.members.length + 1; // and the bot
+    $('chat-title').textContent = chatTitle(ch.info);
     const u = me();
-    const who = ch.info.type === 'private' ? 'bot' : `${n} members`;
+    let who = 'bot';
+    if (ch.info.kind === 'users') who = 'private chat';
+    else if (ch.info.kind === 'group') who = `${ch.info.members.length + (ch.info.bot_member ? 1 : 0)} members`;
+    // Where the bot is not, it comes when called: say how.
+    if (!ch.info.bot_member && S.bot) who += ` · no bot here: type @${S.bot.username}`;
     $('chat-sub').textContent = `${who}${u ? ' · you are ' + u.first_name : ''}`;
   }
 
@@ -629,7 +649,7 @@
     return { first: !same(list[i - 1]), last: !same(list[i + 1]) };
   }
 
-  let emptyNode = null;
+  const emptyNodes = {}; // with the bot, without it → the hint of an empty chat
   function renderMessages(opts = {}) {
     const inner = $('messages-inner');
     const box = $('messages');
@@ -669,11 +689,13 @@
       });
       ch.nodes = keep;
       if (!list.length && ch.loaded) {
-        emptyNode = emptyNode || el('div', 'empty',
+        const key = ch.info.bot_member ? 'bot' : 'inline';
+        emptyNodes[key] = emptyNodes[key] || el('div', 'empty',
           el('h2', null, '🃏 No messages here yet'),
-          el('p', null, 'Send /newgame to open a table.'),
+          el('p', null, ch.info.bot_member ? 'Send /newgame to open a table.'
+            : `The bot is not in this chat: type @${S.bot ? S.bot.username : 'bot'} in the input and pick a table, or send a message that mentions it.`),
           el('p', null, 'Switch players at the top left, and press the buttons as each of them.'));
-        wanted.push(emptyNode);
+        wanted.push(emptyNodes[key]);
       }
     }
     reconcile(inner, wanted);
@@ -687,6 +709,9 @@
     row.dataset.edits = m.edit_count;
     if (m.from_bot) row.dataset.fromBot = '1';
     if (from) row.dataset.from = from.id;
+    // Posted through the bot (a chosen inline result, a guest answer): the
+    // bot edits it, and is told of its presses, by this id.
+    if (m.inline_message_id) row.dataset.inlineMessageId = m.inline_message_id;
 
     const bubble = el('div', 'bubble');
     // Reply as in Telegram: a double click, or the message's menu (a tap
@@ -704,10 +729,16 @@
       if (!isPhone() || ev.target.closest('a, button, .spoiler')) return;
       openMessageMenu(ch.info.id, m, ev.clientX, ev.clientY);
     });
+    // "via @bot" on a message a user posted through the bot, as Telegram
+    // shows via_bot: after the sender's name, or alone on the user's own.
+    const via = m.via_bot ? el('span', 'via', 'via @' + (m.via_bot.username || '')) : null;
     if (o.first && !o.out && from) {
       const name = el('div', 'sender ' + senderColor(m), fullName(from));
       if (m.from_bot) name.append(el('span', 'tag', 'bot'));
+      if (via) name.append(' ', via);
       bubble.append(name);
+    } else if (via) {
+      bubble.append(el('div', 'sender', via));
     }
     if (m.reply_to_message) bubble.append(replyNode(ch, m.reply_to_message));
     const text = el('div', 'text');
@@ -776,7 +807,7 @@
         if (b.callback_data) {
           btn.dataset.data = b.callback_data;
           if (S.pending.has(`${ch.info.id}:${m.message_id}:${b.callback_data}`)) btn.classList.add('loading');
-          btn.addEventListener('click', () => press(ch.info.id, m.message_id, b.callback_data));
+          btn.addEventListener('click', () => press(ch.info.id, m, b.callback_data));
         } else if (b.url) {
           btn.classList.add('url');
           const href = safeURL(b.url, 'https://');
@@ -800,6 +831,7 @@
     if (!S.users.has(id)) return;
     S.me = id;
     saved.set('playground.me', id);
+    closeInline(); // the query was the other user's
     fixCurrent();
     render({ bottom: true });
   }
@@ -839,6 +871,9 @@
     menuMessage = { chat: chatID, m };
     const menu = $('msg-menu');
     $('msg-copy').hidden = !m.text;
+    // An inline message can be deleted, as a user deletes one in a client;
+    // the bot finds it gone when it next edits it.
+    $('msg-delete').hidden = !m.inline_message_id;
     menu.hidden = false;
     const w = menu.offsetWidth;
     const h = menu.offsetHeight;
@@ -849,6 +884,16 @@
   function hideMessageMenu() {
     $('msg-menu').hidden = true;
     menuMessage = null;
+  }
+  async function deleteMessage() {
+    const m = menuMessage && menuMessage.m;
+    hideMessageMenu();
+    if (!m || !m.inline_message_id) return;
+    try {
+      await api('POST', `/api/inline/messages/${encodeURIComponent(m.inline_message_id)}/delete`, { from: S.me });
+    } catch (err) {
+      toast(err.message, 'error');
+    }
   }
   async function copyMessage() {
     const m = menuMessage && menuMessage.m;
@@ -871,6 +916,7 @@
     document.body.classList.remove('show-list');
     document.body.classList.add('show-chat');
     hideMenu();
+    closeInline(); // the query was the other chat's
     render({ bottom: true });
     if (!isPhone()) $('input').focus();
   }
@@ -879,6 +925,7 @@
     text = (text || '').trim();
     if (!text || !S.current) return;
     hideMenu();
+    closeInline();
     const input = $('input');
     if (input.value.trim() === text) input.value = '';
     const body = { from: S.me, text };
@@ -917,13 +964,18 @@
     }
   }
 
-  async function press(chatID, messageID, data) {
-    const key = `${chatID}:${messageID}:${data}`;
+  // press presses a button of message m: an inline message's by its
+  // inline_message_id (the bot is told of the press without the message),
+  // any other by its chat and id.
+  async function press(chatID, m, data) {
+    const key = `${chatID}:${m.message_id}:${data}`;
     if (S.pending.has(key)) return;
     S.pending.add(key);
     if (chatID === S.current) renderMessages();
     try {
-      const r = await api('POST', `/api/chats/${chatID}/press`, { from: S.me, message_id: messageID, data });
+      const r = m.inline_message_id
+        ? await api('POST', `/api/inline/messages/${encodeURIComponent(m.inline_message_id)}/press`, { from: S.me, data })
+        : await api('POST', `/api/chats/${chatID}/press`, { from: S.me, message_id: m.message_id, data });
       const a = r.answer;
       if (a && a.text) {
         if (a.show_alert) showAlert(a.text);
@@ -1026,12 +1078,172 @@
     return /^\/[A-Za-z0-9_]*$/.test(v) ? v.slice(1) : null;
   }
 
+  // ---------- inline mode ----------
+
+  // As in Telegram: text that starts with the bot's @username (alone, or
+  // followed by a space) is an inline query of the rest, sent once the
+  // typing pauses; the bot's results show above the input, and the one
+  // picked is posted "via @bot" by the current user.
+  const INLINE_DEBOUNCE = 250; // ms of quiet before a query goes
+  const MAX_INLINE_QUERY = 256; // characters (Bot API, InlineQuery.query)
+  const IQ = {
+    text: null, // the query shown, null while the panel is closed
+    key: '', // the chat and user it was asked for
+    id: '', // its inline query id, once sent
+    state: 'idle', // 'waiting' for the answer, 'done', 'error'
+    results: [],
+    error: '',
+    sel: -1,
+    timer: 0,
+    seq: 0, // the newest query's number: older answers are dropped
+    abort: null,
+  };
+
+  // typedInline is the inline query the input holds, or null.
+  function typedInline() {
+    if (!S.bot || !S.bot.username) return null;
+    const v = $('input').value;
+    const at = '@' + S.bot.username;
+    if (v.slice(0, at.length).toLowerCase() !== at.toLowerCase()) return null;
+    const rest = v.slice(at.length);
+    if (rest && !/^\s/.test(rest)) return null; // another username
+    return Array.from(rest.replace(/^\s+/, '')).slice(0, MAX_INLINE_QUERY).join('');
+  }
+
+  // onInlineInput opens, updates or closes the results as the input changes.
+  function onInlineInput() {
+    const q = typedInline();
+    const key = `${S.current}:${S.me}`;
+    if (q === null || !S.current) { closeInline(); return; }
+    if (q === IQ.text && key === IQ.key) return;
+    cancelInline();
+    IQ.text = q;
+    IQ.key = key;
+    IQ.state = 'waiting';
+    IQ.results = [];
+    IQ.sel = -1;
+    renderInline();
+    IQ.timer = setTimeout(() => askInline(q), INLINE_DEBOUNCE);
+  }
+
+  // cancelInline forgets the query in flight, if any.
+  function cancelInline() {
+    clearTimeout(IQ.timer);
+    IQ.seq++;
+    if (IQ.abort) IQ.abort.abort();
+    IQ.abort = null;
+    IQ.id = '';
+  }
+
+  function closeInline() {
+    cancelInline();
+    IQ.text = null;
+    IQ.state = 'idle';
+    $('inline-results').hidden = true;
+    delete $('inline-results').dataset.queryId;
+  }
+
+  // askInline sends the query and shows the bot's answer once it came.
+  async function askInline(q) {
+    const seq = ++IQ.seq;
+    const ctl = new AbortController();
+    IQ.abort = ctl;
+    try {
+      const sent = await api('POST', `/api/chats/${S.current}/inline`, { from: S.me, query: q }, ctl.signal);
+      if (seq !== IQ.seq) return;
+      IQ.id = sent.id;
+      $('inline-results').dataset.queryId = sent.id;
+      // Answers as soon as the bot answered (or could no longer).
+      const res = await api('GET', `/api/inline/queries/${encodeURIComponent(sent.id)}`, undefined, ctl.signal);
+      if (seq !== IQ.seq) return;
+      IQ.results = res.results || [];
+      IQ.state = 'done';
+    } catch (err) {
+      if (seq !== IQ.seq) return;
+      IQ.state = 'error';
+      IQ.error = err.message;
+    }
+    IQ.abort = null;
+    renderInline();
+  }
+
+  function renderInline() {
+    const box = $('inline-results');
+    if (IQ.text === null) { box.hidden = true; return; }
+    hideMenu();
+    const at = '@' + (S.bot ? S.bot.username : 'bot');
+    box.dataset.state = IQ.state;
+    let items;
+    if (IQ.state === 'done' && IQ.results.length) {
+      IQ.sel = Math.min(IQ.sel, IQ.results.length - 1);
+      items = IQ.results.map((r, i) => {
+        const b = el('button', 'inline-result' + (i === IQ.sel ? ' sel' : ''),
+          el('div', 'inline-thumb avatar bot', Array.from(r.title || '?')[0].toUpperCase()),
+          el('div', 'inline-body',
+            el('div', 'inline-title', r.title || ''),
+            r.description ? el('div', 'inline-desc', r.description) : null));
+        b.type = 'button';
+        b.setAttribute('role', 'option');
+        b.setAttribute('aria-selected', String(i === IQ.sel));
+        b.dataset.resultId = r.id;
+        b.title = r.description ? `${r.title}\n${r.description}` : r.title;
+        b.addEventListener('click', () => chooseInline(r));
+        return b;
+      });
+    } else {
+      const note = {
+        waiting: `Asking ${at}…`,
+        done: 'No results',
+        error: IQ.error,
+      }[IQ.state] || '';
+      items = [el('div', 'inline-note' + (IQ.state === 'waiting' ? ' waiting' : ''), note)];
+    }
+    box.replaceChildren(...items);
+    box.hidden = false;
+  }
+
+  // chooseInline posts the result picked in the chat, and clears the input.
+  async function chooseInline(r) {
+    const id = IQ.id;
+    if (!id) return;
+    try {
+      await api('POST', `/api/inline/queries/${encodeURIComponent(id)}/choose`, { from: S.me, result_id: r.id });
+      $('input').value = '';
+      closeInline();
+      renderMessages({ bottom: true });
+      if (!isPhone()) $('input').focus();
+    } catch (err) {
+      toast(err.message, 'error');
+    }
+  }
+
+  // inlineKey moves through the results with the arrows, picks one with
+  // Enter and closes them with Escape; it returns whether it took the key.
+  function inlineKey(ev) {
+    if ($('inline-results').hidden) return false;
+    if (ev.key === 'Escape') { closeInline(); return true; }
+    const n = IQ.state === 'done' ? IQ.results.length : 0;
+    if (!n) return false;
+    if (ev.key === 'ArrowDown' || ev.key === 'ArrowUp') {
+      ev.preventDefault();
+      if (ev.key === 'ArrowDown') IQ.sel = (IQ.sel + 1) % n;
+      else IQ.sel = IQ.sel <= 0 ? n - 1 : IQ.sel - 1;
+      renderInline();
+      return true;
+    }
+    return false;
+  }
+
   // ---------- wiring ----------
 
   function init() {
     document.body.classList.add('show-list');
     $('composer').addEventListener('submit', (ev) => {
       ev.preventDefault();
+      if (!$('inline-results').hidden && IQ.state === 'done' && IQ.results[IQ.sel]) {
+        chooseInline(IQ.results[IQ.sel]);
+        return;
+      }
       const items = [...$('cmd-menu').querySelectorAll('.cmd')];
       if (!$('cmd-menu').hidden && menuIndex >= 0 && items[menuIndex]) {
         send('/' + items[menuIndex].dataset.command);
@@ -1041,10 +1253,13 @@
     });
     $('input').addEventListener('input', () => {
       const cmd = typedCommand();
-      if (cmd === null) hideMenu();
+      if (cmd === null || !S.chats.get(S.current)?.info.bot_member) hideMenu();
       else showMenu(cmd);
+      onInlineInput();
     });
+    $('input').addEventListener('focus', onInlineInput);
     $('input').addEventListener('keydown', (ev) => {
+      if (inlineKey(ev)) return;
       if ($('cmd-menu').hidden) {
         if (ev.key === 'Escape' && S.reply) cancelReply();
         return;
@@ -1069,6 +1284,7 @@
     });
     document.addEventListener('click', (ev) => {
       if (!ev.target.closest('#cmd-menu, #menu-btn, #input')) hideMenu();
+      if (!ev.target.closest('#inline-results, #input')) closeInline();
       if (!ev.target.closest('.who-compact')) hideWho();
       if (!ev.target.closest('#msg-menu') && !(isPhone() && ev.target.closest('.bubble'))) hideMessageMenu();
     });
@@ -1079,6 +1295,7 @@
     $('messages').addEventListener('scroll', hideMessageMenu, { passive: true });
     $('msg-reply').addEventListener('click', () => { if (menuMessage) startReply(menuMessage.chat, menuMessage.m.message_id); });
     $('msg-copy').addEventListener('click', copyMessage);
+    $('msg-delete').addEventListener('click', deleteMessage);
     $('reply-cancel').addEventListener('click', () => { cancelReply(); if (!isPhone()) $('input').focus(); });
     $('back').addEventListener('click', () => {
       document.body.classList.remove('show-chat');
