@@ -121,6 +121,7 @@ func (c *CLI) runPlayground(ctx context.Context, cfg *Config, pf playgroundFlags
 
   Open it in a browser: a Telegram-like group chat with the real bot, no Telegram needed.
   You are Alice, Bob, Carol, Dave or Иван (switch at the top left); /newgame opens a table.
+  In "Alice & Bob" and "Book club", where the bot was never added, type @twentyone_bot.
   Database: %s · decks: %s
   Pace: %s
   Ctrl-C stops.
