@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/twentyone-bot/twentyone/game"
-	"github.com/twentyone-bot/twentyone/storage"
+	"github.com/twentyone-bot/twentyone/game/award"
 )
 
 // TestAchievementsAnnouncedOnce: Bob bets the whole bank on his ace and
@@ -31,8 +31,8 @@ func TestAchievementsAnnouncedOnce(t *testing.T) {
 	assert.Equal(t, 1, strings.Count(end.Text, "🏅"), end.Text)
 	assert.Contains(t, end.Text, "🏁 Game over: the bank is broken")
 	bob := game.UserID(h.user("Bob").ID)
-	assert.Equal(t, []storage.Award{{User: bob, Achievement: storage.Golden21}, {User: bob, Achievement: storage.BrokeBank},
-		{User: bob, Achievement: storage.FirstWin}}, h.view().Awards)
+	assert.Equal(t, []award.Award{{User: bob, Achievement: award.Golden21}, {User: bob, Achievement: award.BrokeBank},
+		{User: bob, Achievement: award.FirstWin}}, h.view().Awards)
 
 	h.command("Bob", "stats")
 	h.botSays("📊 Bob", "🏅 Achievements, 3 of 13: First win, Golden 21, Broke the bank")

@@ -9,42 +9,8 @@ import (
 )
 
 // The achievements and the stats are game rules: package game/award
-// decides them (award.Count), and storage keeps what it returns. These
-// names are award's, under the names storage gave them first.
-
-// Achievement is award.Achievement: something a user did in a chat that
-// earns a 🏅, once per user per chat.
-type Achievement = award.Achievement
-
-// Achievements is award.Set: a set of achievements.
-type Achievements = award.Set
-
-// Award is award.Award: an achievement a user earned in a game.
-type Award = award.Award
-
-// Stats are award.Stats: a user's results in a chat.
-type Stats = award.Stats
-
-// The achievements: see award.FirstWin and the others.
-const (
-	FirstWin     = award.FirstWin
-	Golden21     = award.Golden21
-	FivePictures = award.FivePictures
-	BrokeBank    = award.BrokeBank
-	Knock        = award.Knock
-	ThreeKnocks  = award.ThreeKnocks
-	FatBank      = award.FatBank
-	CleanSweep   = award.CleanSweep
-	SteelNerves  = award.SteelNerves
-	OneTooMany   = award.OneTooMany
-	Comeback     = award.Comeback
-	Regular      = award.Regular
-	Veteran      = award.Veteran
-)
-
-// AllAchievements returns every achievement, in the order they are listed
-// (award.All).
-func AllAchievements() []Achievement { return award.All() }
+// decides them (award.Count), and storage keeps what it returns: the
+// awards of each game, and each user's award.Stats in its user record.
 
 // awardsKey is chat|thread|game: the awards of one game of a table.
 func awardsKey(k TableKey, gameNo uint64) []byte {
@@ -55,7 +21,7 @@ func awardsKey(k TableKey, gameNo uint64) []byte {
 	return b
 }
 
-func appendAwards(b []byte, awards []Award) []byte {
+func appendAwards(b []byte, awards []award.Award) []byte {
 	for _, a := range awards {
 		b = binary.AppendVarint(b, int64(a.User))
 		b = append(b, byte(a.Achievement))
@@ -63,11 +29,11 @@ func appendAwards(b []byte, awards []Award) []byte {
 	return b
 }
 
-func decodeAwards(v []byte) ([]Award, error) {
+func decodeAwards(v []byte) ([]award.Award, error) {
 	r := newRecReader(v)
-	var out []Award
+	var out []award.Award
 	for r.err == nil && len(r.b) > 0 {
-		a := Award{User: game.UserID(r.varint()), Achievement: Achievement(r.byte())}
+		a := award.Award{User: game.UserID(r.varint()), Achievement: award.Achievement(r.byte())}
 		if r.err == nil && !a.Achievement.Valid() {
 			r.err = fmt.Errorf("%w: achievement %d", errRecord, a.Achievement)
 		}
@@ -77,7 +43,7 @@ func decodeAwards(v []byte) ([]Award, error) {
 }
 
 // addAwards appends awards to those of the game gameNo of the table at key.
-func (t *txn) addAwards(key TableKey, gameNo uint64, awards []Award) error {
+func (t *txn) addAwards(key TableKey, gameNo uint64, awards []award.Award) error {
 	k := awardsKey(key, gameNo)
 	v := t.awards.Get(k)
 	if v == nil {
@@ -89,7 +55,7 @@ func (t *txn) addAwards(key TableKey, gameNo uint64, awards []Award) error {
 // gameAwards returns the awards of the game a table shows as finished (in
 // the lobby or closed after it), in the order earned; none while a game is
 // played, so that a command in the middle of a game reads nothing more.
-func (t *txn) gameAwards(key TableKey, tb *game.Table) ([]Award, error) {
+func (t *txn) gameAwards(key TableKey, tb *game.Table) ([]award.Award, error) {
 	if !tb.Finished() {
 		return nil, nil
 	}

@@ -46,12 +46,12 @@ func TestAwardsAreStoredWithTheGame(t *testing.T) {
 
 	// Game 1, Alice banks: Bob's Golden 21, then his first game won.
 	a := duoGame(t, s, key, &upd)
-	game1 := []Award{{User: bob.ID, Achievement: Golden21}, {User: bob.ID, Achievement: FirstWin}}
+	game1 := []award.Award{{User: bob.ID, Achievement: award.Golden21}, {User: bob.ID, Achievement: award.FirstWin}}
 	assert.Equal(t, game1, a.Awards)
 	assert.Equal(t, game1, view(t, s, key).Awards)
 	st, err := s.Stats(ctx, group, bob.ID)
 	require.NoError(t, err)
-	assert.Equal(t, set(Golden21, FirstWin), st.Achievements)
+	assert.Equal(t, set(award.Golden21, award.FirstWin), st.Achievements)
 
 	// The last update again: a duplicate, which awards nothing more.
 	before := fileBytes(t, s)
@@ -63,7 +63,7 @@ func TestAwardsAreStoredWithTheGame(t *testing.T) {
 	// game 1 becomes its record, with its awards.
 	require.NoError(t, s.SetMessage(ctx, key, 10))
 	a = duoGame(t, s, key, &upd)
-	assert.Equal(t, []Award{{User: alice.ID, Achievement: Golden21}, {User: alice.ID, Achievement: FirstWin}}, a.Awards)
+	assert.Equal(t, []award.Award{{User: alice.ID, Achievement: award.Golden21}, {User: alice.ID, Achievement: award.FirstWin}}, a.Awards)
 	require.Len(t, a.Retiring, 1)
 	assert.Equal(t, game1, a.Retiring[0].Awards)
 
@@ -74,7 +74,7 @@ func TestAwardsAreStoredWithTheGame(t *testing.T) {
 	st, err = s.Stats(ctx, group, bob.ID)
 	require.NoError(t, err)
 	assert.Equal(t, 2, st.Golden21s)
-	assert.Equal(t, set(Golden21, FirstWin), st.Achievements)
+	assert.Equal(t, set(award.Golden21, award.FirstWin), st.Achievements)
 
 	// Mid-game, no awards are read or shown.
 	a = apply(t, s, key, upd.next(), alice, game.Command{Kind: game.Start}, t0)
@@ -110,7 +110,7 @@ func TestAwardsInTheFailedTransaction(t *testing.T) {
 	in.clear()
 	a, err := s.Apply(ctx, hit)
 	require.NoError(t, err)
-	assert.Equal(t, []Award{{User: bob.ID, Achievement: Golden21}, {User: bob.ID, Achievement: FirstWin}}, a.Awards)
+	assert.Equal(t, []award.Award{{User: bob.ID, Achievement: award.Golden21}, {User: bob.ID, Achievement: award.FirstWin}}, a.Awards)
 }
 
 // TestNoAchievementsForTheHouse: the users NoAchievements names earn none,
@@ -161,16 +161,16 @@ func TestMigrateChatKeepsAchievements(t *testing.T) {
 	apply(t, s, sg, upd.next(), bob, game.Command{Kind: game.Open}, t0)
 	apply(t, s, sg, upd.next(), alice, game.Command{Kind: game.Join}, t0)
 	a := duoGame(t, s, sg, &upd)
-	require.Equal(t, []Award{{User: alice.ID, Achievement: Golden21}, {User: alice.ID, Achievement: FirstWin}}, a.Awards)
+	require.Equal(t, []award.Award{{User: alice.ID, Achievement: award.Golden21}, {User: alice.ID, Achievement: award.FirstWin}}, a.Awards)
 
 	require.NoError(t, s.MigrateChat(ctx, group, supergroup))
 	v := view(t, s, TableKey{Chat: supergroup})
-	assert.Equal(t, []Award{{User: bob.ID, Achievement: Golden21}, {User: bob.ID, Achievement: FirstWin}}, v.Awards, "the group's game, moved")
-	assert.Equal(t, []Award{{User: alice.ID, Achievement: Golden21}, {User: alice.ID, Achievement: FirstWin}}, view(t, s, sg).Awards)
+	assert.Equal(t, []award.Award{{User: bob.ID, Achievement: award.Golden21}, {User: bob.ID, Achievement: award.FirstWin}}, v.Awards, "the group's game, moved")
+	assert.Equal(t, []award.Award{{User: alice.ID, Achievement: award.Golden21}, {User: alice.ID, Achievement: award.FirstWin}}, view(t, s, sg).Awards)
 	for _, u := range []User{alice, bob} {
 		st, err := s.Stats(ctx, supergroup, u.ID)
 		require.NoError(t, err)
-		assert.Equal(t, set(Golden21, FirstWin), st.Achievements, u.Name)
+		assert.Equal(t, set(award.Golden21, award.FirstWin), st.Achievements, u.Name)
 	}
 }
 
@@ -179,9 +179,9 @@ func TestUserRecordWithAchievements(t *testing.T) {
 	enc := plain.encode()
 	for _, u := range []userRec{
 		plain,
-		{balance: 5, name: "Bob", lastEntry: 3, Record: award.Record{Stats: Stats{Achievements: set(Knock, Veteran)}}},
+		{balance: 5, name: "Bob", lastEntry: 3, Record: award.Record{Stats: award.Stats{Achievements: set(award.Knock, award.Veteran)}}},
 		{balance: 5, name: "Bob", lastEntry: 3, Record: award.Record{Mark: award.Mark{Broke: true, Need: -70}}},
-		{balance: 5, name: "Bob", lastEntry: 3, Record: award.Record{Stats: Stats{Achievements: set(FirstWin)},
+		{balance: 5, name: "Bob", lastEntry: 3, Record: award.Record{Stats: award.Stats{Achievements: set(award.FirstWin)},
 			Mark: award.Mark{Broke: true, Need: 900}}},
 	} {
 		got, err := decodeUser(u.encode())

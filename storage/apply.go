@@ -238,7 +238,7 @@ type applying struct {
 	thenErr     error // why Then was rejected
 	entries     []LedgerEntry
 	granted     int64 // the starting chips of the users new to the chat
-	awards      []Award
+	awards      []award.Award
 	langDecided bool
 }
 

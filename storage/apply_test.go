@@ -15,6 +15,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/game/award"
 )
 
 // fullGameDeck: Bob is dealt A♥ and draws A♠ (Golden 21); Carol is dealt
@@ -94,9 +95,9 @@ func TestApplyFullGame(t *testing.T) {
 	assert.Equal(t, LedgerWin, h[0].Kind, "limit keeps the newest")
 
 	// Stats.
-	stats := map[game.UserID]Stats{
+	stats := map[game.UserID]award.Stats{
 		alice.ID: {Games: 1, GamesAsBanker: 1, DuelsWon: 1, DuelsLost: 1, Net: 0},
-		bob.ID:   {Games: 1, DuelsWon: 1, Net: 5, BiggestWin: 5, Golden21s: 1, Achievements: set(Golden21, FirstWin)},
+		bob.ID:   {Games: 1, DuelsWon: 1, Net: 5, BiggestWin: 5, Golden21s: 1, Achievements: set(award.Golden21, award.FirstWin)},
 		carol.ID: {Games: 1, DuelsLost: 1, Net: -5},
 	}
 	for u, want := range stats {
@@ -107,7 +108,7 @@ func TestApplyFullGame(t *testing.T) {
 
 	// The game's awards, in the order earned: the Golden 21 in Bob's
 	// duel, then his first game won at its end.
-	assert.Equal(t, []Award{{User: bob.ID, Achievement: Golden21}, {User: bob.ID, Achievement: FirstWin}}, last.Awards)
+	assert.Equal(t, []award.Award{{User: bob.ID, Achievement: award.Golden21}, {User: bob.ID, Achievement: award.FirstWin}}, last.Awards)
 
 	// Leaderboard.
 	lb, err := s.Leaderboard(ctx, group, 10)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/game/award"
 )
 
 func checkUser(chat int64, u User) error {
@@ -284,7 +285,7 @@ func (s *Store) History(ctx context.Context, chat int64, user game.UserID, limit
 
 // Stats returns the user's stats in the chat. An unknown user is
 // ErrNotFound.
-func (s *Store) Stats(ctx context.Context, chat int64, user game.UserID) (Stats, error) {
+func (s *Store) Stats(ctx context.Context, chat int64, user game.UserID) (award.Stats, error) {
 	rec, err := s.userRecord(ctx, chat, user)
 	return rec.Stats, err
 }

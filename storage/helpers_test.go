@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/game/award"
 	"github.com/twentyone-bot/twentyone/game/gametest"
 	"github.com/twentyone-bot/twentyone/game/house"
 )
@@ -214,8 +215,8 @@ func contextWithCancel() (context.Context, context.CancelFunc) { return context.
 var testUpdates updates
 
 // set returns the set of the achievements as.
-func set(as ...Achievement) Achievements {
-	var s Achievements
+func set(as ...award.Achievement) award.Set {
+	var s award.Set
 	for _, a := range as {
 		s |= 1 << a
 	}

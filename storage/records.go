@@ -321,7 +321,7 @@ func decodeUser(v []byte) (userRec, error) {
 	s.BiggestWin = r.varint()
 	u.lastEntry = r.uvarint()
 	if len(r.b) > 0 { // absent when there is none
-		s.Achievements = Achievements(r.uvarint())
+		s.Achievements = award.Set(r.uvarint())
 	}
 	if len(r.b) > 0 { // absent when the user is not broke
 		u.Mark = award.Mark{Broke: true, Need: r.varint()}

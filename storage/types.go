@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/game/award"
 )
 
 // TableKey names a table: one per chat, and one per forum topic in a forum
@@ -92,7 +93,7 @@ type View struct {
 	// Awards are the achievements earned in the finished game the table
 	// shows (in the lobby or closed after it), in the order earned; none
 	// during a game.
-	Awards []Award
+	Awards []award.Award
 	// Retiring are the table's old messages the bot still owes the chat,
 	// oldest first. While MessageID is one of them, the table's next render
 	// goes into a new message; once the table's message is another one,
@@ -118,7 +119,7 @@ type Retirement struct {
 	Decks []game.Commitment
 	// Awards are the achievements earned in Table's game, as in
 	// View.Awards.
-	Awards []Award
+	Awards []award.Award
 }
 
 // Applied is the result of an applied command: the table after it and what
@@ -140,7 +141,7 @@ type Account struct {
 	LastBonus time.Time
 	// Created is when the user first appeared in the chat.
 	Created time.Time
-	Stats   Stats
+	Stats   award.Stats
 }
 
 // Bonus is the answer to a bonus claim.

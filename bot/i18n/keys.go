@@ -163,31 +163,31 @@ const (
 // Achievements: their names, the line of a game's record that announces
 // them, and the line of /stats that lists them.
 const (
-	// AchFirstWin names storage.FirstWin.
+	// AchFirstWin names award.FirstWin.
 	AchFirstWin Key = "ach.first_win"
-	// AchGolden21 names storage.Golden21.
+	// AchGolden21 names award.Golden21.
 	AchGolden21 Key = "ach.golden21"
-	// AchFivePictures names storage.FivePictures.
+	// AchFivePictures names award.FivePictures.
 	AchFivePictures Key = "ach.five_pictures"
-	// AchBrokeBank names storage.BrokeBank.
+	// AchBrokeBank names award.BrokeBank.
 	AchBrokeBank Key = "ach.broke_bank"
-	// AchKnock names storage.Knock.
+	// AchKnock names award.Knock.
 	AchKnock Key = "ach.knock"
-	// AchThreeKnocks names storage.ThreeKnocks.
+	// AchThreeKnocks names award.ThreeKnocks.
 	AchThreeKnocks Key = "ach.three_knocks"
-	// AchFatBank names storage.FatBank.
+	// AchFatBank names award.FatBank.
 	AchFatBank Key = "ach.fat_bank"
-	// AchCleanSweep names storage.CleanSweep.
+	// AchCleanSweep names award.CleanSweep.
 	AchCleanSweep Key = "ach.clean_sweep"
-	// AchSteelNerves names storage.SteelNerves.
+	// AchSteelNerves names award.SteelNerves.
 	AchSteelNerves Key = "ach.steel_nerves"
-	// AchOneTooMany names storage.OneTooMany.
+	// AchOneTooMany names award.OneTooMany.
 	AchOneTooMany Key = "ach.one_too_many"
-	// AchComeback names storage.Comeback.
+	// AchComeback names award.Comeback.
 	AchComeback Key = "ach.comeback"
-	// AchRegular names storage.Regular.
+	// AchRegular names award.Regular.
 	AchRegular Key = "ach.regular"
-	// AchVeteran names storage.Veteran.
+	// AchVeteran names award.Veteran.
 	AchVeteran Key = "ach.veteran"
 	// AwardLine announces in a game's record what a player earned in it:
 	// name, the achievements' names (joined by AwardSep).

@@ -26,6 +26,7 @@ import (
 	"github.com/twentyone-bot/twentyone/bot/send"
 	"github.com/twentyone-bot/twentyone/bot/table"
 	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/game/award"
 	"github.com/twentyone-bot/twentyone/storage"
 )
 
@@ -47,7 +48,7 @@ type ChipStore interface {
 	Grant(ctx context.Context, chat int64, u storage.User, amount, update int64, now time.Time) (int64, error)
 	Leaderboard(ctx context.Context, chat int64, n int) ([]storage.Standing, error)
 	Standing(ctx context.Context, chat int64, user game.UserID) (storage.Standing, error)
-	Stats(ctx context.Context, chat int64, user game.UserID) (storage.Stats, error)
+	Stats(ctx context.Context, chat int64, user game.UserID) (award.Stats, error)
 	History(ctx context.Context, chat int64, user game.UserID, limit int) ([]storage.LedgerEntry, error)
 	Audit(ctx context.Context, chat int64) (storage.Audit, error)
 }

@@ -5,28 +5,28 @@ import (
 
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/game"
-	"github.com/twentyone-bot/twentyone/storage"
+	"github.com/twentyone-bot/twentyone/game/award"
 )
 
 // achievementNames name each achievement.
-var achievementNames = map[storage.Achievement]i18n.Key{
-	storage.FirstWin:     i18n.AchFirstWin,
-	storage.Golden21:     i18n.AchGolden21,
-	storage.FivePictures: i18n.AchFivePictures,
-	storage.BrokeBank:    i18n.AchBrokeBank,
-	storage.Knock:        i18n.AchKnock,
-	storage.ThreeKnocks:  i18n.AchThreeKnocks,
-	storage.FatBank:      i18n.AchFatBank,
-	storage.CleanSweep:   i18n.AchCleanSweep,
-	storage.SteelNerves:  i18n.AchSteelNerves,
-	storage.OneTooMany:   i18n.AchOneTooMany,
-	storage.Comeback:     i18n.AchComeback,
-	storage.Regular:      i18n.AchRegular,
-	storage.Veteran:      i18n.AchVeteran,
+var achievementNames = map[award.Achievement]i18n.Key{
+	award.FirstWin:     i18n.AchFirstWin,
+	award.Golden21:     i18n.AchGolden21,
+	award.FivePictures: i18n.AchFivePictures,
+	award.BrokeBank:    i18n.AchBrokeBank,
+	award.Knock:        i18n.AchKnock,
+	award.ThreeKnocks:  i18n.AchThreeKnocks,
+	award.FatBank:      i18n.AchFatBank,
+	award.CleanSweep:   i18n.AchCleanSweep,
+	award.SteelNerves:  i18n.AchSteelNerves,
+	award.OneTooMany:   i18n.AchOneTooMany,
+	award.Comeback:     i18n.AchComeback,
+	award.Regular:      i18n.AchRegular,
+	award.Veteran:      i18n.AchVeteran,
 }
 
 // achievementList returns the names of achievements, joined.
-func achievementList(lang i18n.Lang, as []storage.Achievement) string {
+func achievementList(lang i18n.Lang, as []award.Achievement) string {
 	names := make([]string, 0, len(as))
 	for _, a := range as {
 		if k, ok := achievementNames[a]; ok {
@@ -41,7 +41,7 @@ func achievementList(lang i18n.Lang, as []storage.Achievement) string {
 // Awards of users who did not play the game are left out.
 func (v *view) awards() []line {
 	var order []game.UserID
-	earned := map[game.UserID][]storage.Achievement{}
+	earned := map[game.UserID][]award.Achievement{}
 	for _, a := range v.in.Awards {
 		if _, ok := earned[a.User]; !ok {
 			order = append(order, a.User)

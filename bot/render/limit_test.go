@@ -12,7 +12,7 @@ import (
 	"github.com/twentyone-bot/twentyone/bot/callback"
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/game"
-	"github.com/twentyone-bot/twentyone/storage"
+	"github.com/twentyone-bot/twentyone/game/award"
 )
 
 func TestGoldenLongNames(t *testing.T) {
@@ -117,7 +117,7 @@ func TestEveryAwardFits(t *testing.T) {
 			require.True(t, p.table.Finished(), sc.name)
 			p.awards = nil
 			for _, u := range []game.UserID{alice, bob, carol, dave} {
-				p.award(u, storage.AllAchievements()...)
+				p.award(u, award.All()...)
 			}
 			for _, lang := range i18n.Langs() {
 				in := p.input(lang)
@@ -125,7 +125,7 @@ func TestEveryAwardFits(t *testing.T) {
 				for _, m := range []Message{Table(in), Summary(in)} {
 					checkMessage(t, in, m, context)
 					assert.Equal(t, 4, strings.Count(m.Text, "🏅"), context)
-					assert.Contains(t, m.Text, achievementList(lang, storage.AllAchievements()), context)
+					assert.Contains(t, m.Text, achievementList(lang, award.All()), context)
 				}
 			}
 		}

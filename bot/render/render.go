@@ -9,7 +9,7 @@ import (
 
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/game"
-	"github.com/twentyone-bot/twentyone/storage"
+	"github.com/twentyone-bot/twentyone/game/award"
 )
 
 // MaxText is Telegram's limit on a message's text, in UTF-16 code units of
@@ -74,7 +74,7 @@ type Input struct {
 	Decks []game.Commitment
 	// Awards are the achievements earned in the table's game, in the
 	// order earned (storage.View.Awards), shown once the game is over.
-	Awards []storage.Award
+	Awards []award.Award
 	// HouseForbidden: the chat's admins forbade the house, so the lobby
 	// offers no button to seat it.
 	HouseForbidden bool

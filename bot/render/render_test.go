@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/game"
-	"github.com/twentyone-bot/twentyone/storage"
+	"github.com/twentyone-bot/twentyone/game/award"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -82,16 +82,16 @@ func TestCurrentNamesReplaceTheKeptOnes(t *testing.T) {
 // TestAwardsShowWithTheFinishedGameOnly: a game in play shows no awards,
 // and an award to someone who did not play the game is left out.
 func TestAwardsShowWithTheFinishedGameOnly(t *testing.T) {
-	p := drawing(t, plainNames[i18n.EN]).award(bob, storage.FivePictures)
+	p := drawing(t, plainNames[i18n.EN]).award(bob, award.FivePictures)
 	assert.NotContains(t, Table(p.input(i18n.EN)).Text, "🏅")
-	p = gameOver(t, plainNames[i18n.EN]).award(eve, storage.Veteran)
+	p = gameOver(t, plainNames[i18n.EN]).award(eve, award.Veteran)
 	text := Table(p.input(i18n.EN)).Text
 	assert.Equal(t, 2, strings.Count(text, "🏅"), text)
 	assert.NotContains(t, text, "Veteran")
 }
 
 func TestEveryAchievementHasAName(t *testing.T) {
-	all := storage.AllAchievements()
+	all := award.All()
 	require.Len(t, achievementNames, len(all))
 	for _, a := range all {
 		k, ok := achievementNames[a]

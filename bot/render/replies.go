@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/twentyone-bot/twentyone/bot/i18n"
+	"github.com/twentyone-bot/twentyone/game/award"
 	"github.com/twentyone-bot/twentyone/storage"
 )
 
@@ -72,7 +73,7 @@ func Top(rows []storage.Standing, houseRow *storage.Standing, lang i18n.Lang) Me
 
 // Stats is the answer to /stats: a user's results and balance, and the
 // achievements they earned.
-func Stats(name string, st storage.Stats, balance int64, lang i18n.Lang) Message {
+func Stats(name string, st award.Stats, balance int64, lang i18n.Lang) Message {
 	rate := "—"
 	if duels := st.DuelsWon + st.DuelsLost; duels > 0 {
 		rate = strconv.Itoa((200*st.DuelsWon+duels)/(2*duels)) + "%" // rounded half up
@@ -81,7 +82,7 @@ func Stats(name string, st storage.Stats, balance int64, lang i18n.Lang) Message
 		i18n.Number(int64(st.DuelsWon)), i18n.Number(int64(st.DuelsLost)), rate,
 		i18n.Chips(lang, st.BiggestWin), i18n.Signed(st.Net),
 		i18n.Number(int64(st.Golden21s)), i18n.Number(int64(st.FivePictures)), i18n.Chips(lang, balance))
-	all := int64(len(storage.AllAchievements()))
+	all := int64(len(award.All()))
 	if st.Achievements.Len() == 0 {
 		return Message{Text: text + "\n" + i18n.T(lang, i18n.StatsNoAchievements, i18n.Number(all))}
 	}

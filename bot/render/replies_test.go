@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/twentyone-bot/twentyone/bot/i18n"
+	"github.com/twentyone-bot/twentyone/game/award"
 	"github.com/twentyone-bot/twentyone/game/house"
 	"github.com/twentyone-bot/twentyone/storage"
 )
@@ -50,11 +51,11 @@ func replies() []struct {
 			return Top(nil, &storage.Standing{User: house.ID, Name: "House", Balance: 10000}, l)
 		}},
 		{"stats", func(l i18n.Lang) Message {
-			return Stats(hostile, storage.Stats{Games: 12, GamesAsBanker: 3, DuelsWon: 5, DuelsLost: 3, Net: -40,
+			return Stats(hostile, award.Stats{Games: 12, GamesAsBanker: 3, DuelsWon: 5, DuelsLost: 3, Net: -40,
 				BiggestWin: 200, Golden21s: 1, FivePictures: 2,
-				Achievements: 1<<storage.Regular | 1<<storage.FirstWin | 1<<storage.Golden21 | 1<<storage.Knock}, 960, l)
+				Achievements: 1<<award.Regular | 1<<award.FirstWin | 1<<award.Golden21 | 1<<award.Knock}, 960, l)
 		}},
-		{"stats no duels", func(l i18n.Lang) Message { return Stats(hostile, storage.Stats{Games: 1, GamesAsBanker: 1}, 1000, l) }},
+		{"stats no duels", func(l i18n.Lang) Message { return Stats(hostile, award.Stats{Games: 1, GamesAsBanker: 1}, 1000, l) }},
 		{"stats none", func(l i18n.Lang) Message { return StatsNone(hostile, l) }},
 		{"history", func(l i18n.Lang) Message {
 			return History(hostile, []storage.LedgerEntry{

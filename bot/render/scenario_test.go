@@ -9,9 +9,9 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/game/award"
 	"github.com/twentyone-bot/twentyone/game/gametest"
 	"github.com/twentyone-bot/twentyone/game/house"
-	"github.com/twentyone-bot/twentyone/storage"
 )
 
 // The players of the scenarios.
@@ -36,7 +36,7 @@ type play struct {
 	// states records every table the play went through.
 	states []game.Table
 	// awards are the achievements storage would have awarded in the game.
-	awards []storage.Award
+	awards []award.Award
 	// solo: the table is a private chat's; houseOff: the house is
 	// forbidden there.
 	solo, houseOff bool
@@ -69,9 +69,9 @@ func (p *play) do(kind game.CommandKind, user game.UserID, amount int64) *play {
 }
 
 // award gives user the achievements, as storage would have in the game.
-func (p *play) award(user game.UserID, as ...storage.Achievement) *play {
+func (p *play) award(user game.UserID, as ...award.Achievement) *play {
 	for _, a := range as {
-		p.awards = append(p.awards, storage.Award{User: user, Achievement: a})
+		p.awards = append(p.awards, award.Award{User: user, Achievement: a})
 	}
 	return p
 }
@@ -165,8 +165,8 @@ func duelLog(t testing.TB, names map[game.UserID]string) *play {
 // gameOver: Dave's Golden 21 ended the long game. Alice knocked, and took
 // a fat bank in her first game won; Dave made his first Golden 21.
 func gameOver(t testing.TB, names map[game.UserID]string) *play {
-	p := duelLog(t, names).award(alice, storage.Knock).do(game.Bet, dave, 10).do(game.Hit, dave, 0)
-	return p.award(dave, storage.Golden21).award(alice, storage.FatBank, storage.FirstWin)
+	p := duelLog(t, names).award(alice, award.Knock).do(game.Bet, dave, 10).do(game.Hit, dave, 0)
+	return p.award(dave, award.Golden21).award(alice, award.FatBank, award.FirstWin)
 }
 
 // lobbyAfterGame: after the long game Eve sat down and Carol left.
@@ -182,7 +182,7 @@ func closedTimeout(t testing.TB, names map[game.UserID]string) *play {
 // closedCancelled: an admin cancelled the game of drawing, in which Bob
 // made his first Five pictures and won his first game.
 func closedCancelled(t testing.TB, names map[game.UserID]string) *play {
-	return drawing(t, names).award(bob, storage.FivePictures).do(game.Cancel, alice, 0).award(bob, storage.FirstWin)
+	return drawing(t, names).award(bob, award.FivePictures).do(game.Cancel, alice, 0).award(bob, award.FirstWin)
 }
 
 // bankBroken: Bob made 21 on half the bank, Carol won the rest when the
@@ -244,7 +244,7 @@ func soloAfterGame(t testing.TB, names map[game.UserID]string) *play {
 	rnd := gametest.Deck("9s Th 8h 9d")
 	rnd.Banker = 1
 	p := soloTable(t, names, rnd).do(game.Start, alice, 0)
-	return p.do(game.Bet, alice, 10).do(game.Hit, alice, 0).do(game.Stand, alice, 0).award(alice, storage.BrokeBank, storage.FirstWin)
+	return p.do(game.Bet, alice, 10).do(game.Hit, alice, 0).do(game.Stand, alice, 0).award(alice, award.BrokeBank, award.FirstWin)
 }
 
 // soloClosed: Alice closed her solo lobby: she left, and the house with
