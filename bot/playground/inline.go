@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"sync"
-	"time"
 
 	"github.com/twentyone-bot/twentyone/bot/telegramtest"
 )
@@ -15,52 +13,6 @@ import (
 // in any chat, the page sends the inline query, reads the bot's answer and
 // posts the result the user picks; the posted inline message's buttons
 // are pressed by its inline_message_id, and a user may delete it.
-
-// inlineAnswerWindow is how long after an inline query its answer may
-// still come: telegramtest accepts answerInlineQuery for 10 s, as Telegram
-// does, so a wait for the answer ends then.
-const inlineAnswerWindow = 10 * time.Second
-
-// inlineQueriesKept bounds the inline queries the playground remembers:
-// each keystroke the page debounces is one.
-const inlineQueriesKept = 256
-
-// inlineQuery is an inline query sent from the page.
-type inlineQuery struct {
-	req    *telegramtest.InlineRequest
-	chatID int64
-	from   int64
-	query  string
-	sentAt time.Time
-}
-
-// inlineQueries remembers the last inlineQueriesKept inline queries by id.
-type inlineQueries struct {
-	mu    sync.Mutex
-	byID  map[string]*inlineQuery
-	order []string // oldest first
-}
-
-func (qs *inlineQueries) add(q *inlineQuery) {
-	qs.mu.Lock()
-	defer qs.mu.Unlock()
-	if qs.byID == nil {
-		qs.byID = map[string]*inlineQuery{}
-	}
-	if len(qs.order) == inlineQueriesKept {
-		delete(qs.byID, qs.order[0])
-		qs.order = append(qs.order[:0], qs.order[1:]...)
-	}
-	qs.byID[q.req.ID()] = q
-	qs.order = append(qs.order, q.req.ID())
-}
-
-func (qs *inlineQueries) get(id string) (*inlineQuery, bool) {
-	qs.mu.Lock()
-	defer qs.mu.Unlock()
-	q, ok := qs.byID[id]
-	return q, ok
-}
 
 // inlineRequest is the body of POST /api/chats/{chat}/inline.
 type inlineRequest struct {
@@ -90,7 +42,6 @@ func (p *Playground) postInline(w http.ResponseWriter, r *http.Request) {
 		p.worldError(w, err)
 		return
 	}
-	p.inline.add(&inlineQuery{req: q, chatID: chat.ID, from: req.From, query: req.Query, sentAt: time.Now()})
 	writeJSON(w, http.StatusOK, inlineSent{ID: q.ID(), ChatType: q.ChatType()})
 }
 
@@ -114,11 +65,12 @@ func (p *Playground) getInline(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := p.untilQuit(r.Context())
 	defer cancel()
-	ctx, cancelWait := context.WithTimeout(ctx, max(0, inlineAnswerWindow-time.Since(q.sentAt)))
+	// The playground's server runs on the real clock.
+	ctx, cancelWait := context.WithDeadline(ctx, q.Deadline())
 	defer cancelWait()
-	resp := inlineResults{ID: q.req.ID(), ChatID: q.chatID, From: q.from, Query: q.query, Results: []telegramtest.InlineResult{}}
-	_, _ = q.req.Wait(ctx) // the answer, or the end of the wait
-	if a, answered := q.req.Answer(); answered {
+	resp := inlineResults{ID: q.ID(), ChatID: q.ChatID(), From: q.From(), Query: q.Query(), Results: []telegramtest.InlineResult{}}
+	_, _ = q.Wait(ctx) // the answer, or the end of the wait
+	if a, answered := q.Answer(); answered {
 		resp.Answered, resp.Results = true, append(resp.Results, a.Results...)
 	}
 	writeJSON(w, http.StatusOK, resp)
@@ -141,15 +93,15 @@ func (p *Playground) postChoose(w http.ResponseWriter, r *http.Request) {
 	if !p.readActor(w, r, &req, &req.From) {
 		return
 	}
-	if req.From != q.from {
-		writeError(w, http.StatusBadRequest, fmt.Sprintf("inline query %s is user %d's: only they choose its result", q.req.ID(), q.from))
+	if req.From != q.From() {
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("inline query %s is user %d's: only they choose its result", q.ID(), q.From()))
 		return
 	}
 	if req.ResultID == "" {
 		writeError(w, http.StatusBadRequest, `"result_id" is required: the id of the result chosen`)
 		return
 	}
-	im, err := p.srv.ChooseInlineResult(q.req.ID(), req.ResultID)
+	im, err := p.srv.ChooseInlineResult(q.ID(), req.ResultID)
 	if err != nil {
 		p.worldError(w, err)
 		return
@@ -224,11 +176,11 @@ func (p *Playground) postInlineDelete(w http.ResponseWriter, r *http.Request) {
 
 // inlineArg resolves the {id} of an inline query's path; it answers 400
 // itself when the playground sent no such query (or forgot it).
-func (p *Playground) inlineArg(w http.ResponseWriter, r *http.Request) (*inlineQuery, bool) {
+func (p *Playground) inlineArg(w http.ResponseWriter, r *http.Request) (*telegramtest.InlineRequest, bool) {
 	id := r.PathValue("id")
-	q, ok := p.inline.get(id)
+	q, ok := p.srv.InlineQuery(id)
 	if !ok {
-		writeError(w, http.StatusBadRequest, fmt.Sprintf("there is no inline query %q (sent here, among the last %d)", id, inlineQueriesKept))
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("there is no inline query %q (or it is long forgotten)", id))
 		return nil, false
 	}
 	return q, true

@@ -77,10 +77,6 @@ type Playground struct {
 	dbPath string
 	seeded seeded
 
-	// inline remembers the inline queries sent from the page, so that
-	// their answers can be read and their results chosen.
-	inline inlineQueries
-
 	// quit ends the event streams and the waits for callback answers, so
 	// that the web server can shut down.
 	quit      chan struct{}

@@ -183,6 +183,19 @@ func (q *InlineRequest) ID() string { return q.state.id }
 // ChatType returns the query's chat_type.
 func (q *InlineRequest) ChatType() string { return q.state.chatType }
 
+// From returns the id of the user who sent the query.
+func (q *InlineRequest) From() int64 { return q.state.from.ID }
+
+// ChatID returns the id of the chat the query was typed in.
+func (q *InlineRequest) ChatID() int64 { return q.state.chatID }
+
+// Query returns the query's text.
+func (q *InlineRequest) Query() string { return q.state.query }
+
+// Deadline returns when, by the server's clock, the query can no longer be
+// answered.
+func (q *InlineRequest) Deadline() time.Time { return q.state.deadline }
+
 // Answer returns the bot's answer if it gave one.
 func (q *InlineRequest) Answer() (InlineAnswer, bool) {
 	q.s.mu.Lock()
@@ -197,6 +210,18 @@ func (q *InlineRequest) Wait(ctx context.Context) (InlineAnswer, error) {
 	}
 	a, _ := q.Answer()
 	return a, nil
+}
+
+// InlineQuery returns the handle of the inline query id, while the server
+// remembers it (the last 1024 sent); false for an unknown or forgotten id.
+func (s *Server) InlineQuery(id string) (*InlineRequest, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	q, ok := s.inline.queries[id]
+	if !ok {
+		return nil, false
+	}
+	return &InlineRequest{s: s, state: q}, true
 }
 
 // inlineChatType is the chat_type of an inline query from the user in the

@@ -109,8 +109,21 @@ func TestInlineQueryReachesTheBot(t *testing.T) {
 			assert.Equal(t, tt.wantType, iq.ChatType)
 			assert.Empty(t, iq.Offset)
 			drain(t, w.api)
+
+			again, ok := w.srv.InlineQuery(q.ID())
+			require.True(t, ok, "the server remembers the query")
+			assert.Equal(t, q.ID(), again.ID())
+			assert.Equal(t, w.alice.ID, again.From())
+			assert.Equal(t, tt.chat.ID, again.ChatID())
+			assert.Equal(t, "blackjack 10", again.Query())
+			assert.True(t, again.Deadline().After(w.clock.Now()), "a query may be answered for a while")
 		})
 	}
+
+	t.Run("unknown", func(t *testing.T) {
+		_, ok := w.srv.InlineQuery("42")
+		assert.False(t, ok)
+	})
 
 	t.Run("refused", func(t *testing.T) {
 		carol := w.srv.AddUser(telegramtest.User{FirstName: "Carol"})
