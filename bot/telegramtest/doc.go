@@ -114,7 +114,8 @@
 // SetRateLimits turns on flood limits (429 with retry_after), Telegram's
 // with TelegramRateLimits;
 // InjectFault makes requests fail with 5xx, 429, delays or dropped
-// connections, reproducibly for a given WithFaultSeed; WithClock with a
+// connections, reproducibly for a given WithFaultSeed, or holds an answer
+// until the test releases it (Fault.Hold); WithClock with a
 // ManualClock moves time for callback deadlines, rate windows and the
 // 48-hour delete rule;
 // PushRawUpdate queues an update the world would never send (a message

@@ -18,7 +18,9 @@ const (
 	// FaultBadGateway answers 502 with an HTML body, as Telegram's front end
 	// does; clients fail to decode it.
 	FaultBadGateway
-	// FaultDelay holds the request for Fault.Delay, then handles it normally.
+	// FaultDelay holds the request for Fault.Delay (or until Fault.Hold is
+	// closed), then handles it normally; with Fault.AfterHandling it
+	// handles the request first and holds its answer.
 	FaultDelay
 	// FaultDropConnection closes the connection without answering.
 	FaultDropConnection
@@ -66,13 +68,19 @@ type Fault struct {
 	Count int
 	// Delay is the hold time of FaultDelay.
 	Delay time.Duration
+	// Hold, when not nil, holds a FaultDelay's request until it is closed
+	// (or the server closes), whatever Delay says: the test decides when
+	// the request goes on.
+	Hold <-chan struct{}
 	// RetryAfter is the retry_after of FaultTooManyRequests (default 1).
 	RetryAfter int
 	// Body is the answer of FaultAnswer.
 	Body string
 	// AfterHandling makes an error or dropped-connection fault happen after
 	// the method ran: the change is made (the message is sent) but the
-	// client sees a failure, as when Telegram's answer gets lost.
+	// client sees a failure, as when Telegram's answer gets lost. A delay
+	// holds the answer after the method ran: the chat shows the change
+	// before the client learns of it, as on a slow network.
 	AfterHandling bool
 }
 
@@ -119,8 +127,23 @@ func newFaultInjector(seed uint64) *faultInjector {
 
 // faultPlan is what to do to one request.
 type faultPlan struct {
+	before, after hold
+	fault         *Fault
+}
+
+// hold is how long a request is held: for delay, and until each of chans
+// is closed.
+type hold struct {
 	delay time.Duration
-	fault *Fault
+	chans []<-chan struct{}
+}
+
+func (h *hold) add(f *Fault) {
+	if f.Hold != nil {
+		h.chans = append(h.chans, f.Hold)
+		return
+	}
+	h.delay += f.Delay
 }
 
 func (inj *faultInjector) plan(method string) faultPlan {
@@ -146,7 +169,11 @@ func (inj *faultInjector) plan(method string) faultPlan {
 		}
 		f.fired++
 		if f.Kind == FaultDelay {
-			p.delay += f.Delay
+			if f.AfterHandling {
+				p.after.add(&f.Fault)
+			} else {
+				p.before.add(&f.Fault)
+			}
 			continue
 		}
 		cp := f.Fault
@@ -219,4 +246,36 @@ func (s *Server) applyFault(w http.ResponseWriter, method string, started time.T
 		s.calls.record(method, errInternal.code, errInternal.description+" (injected)", time.Since(started))
 	}
 	s.change.broadcast()
+}
+
+// wait holds a request as h says, until its delay has passed and each of
+// its chans is closed; false when the client went away meanwhile (the
+// call is then recorded as such). The server's closing ends the wait.
+func (s *Server) wait(r *http.Request, method string, started time.Time, h hold) bool {
+	events := h.chans
+	if h.delay > 0 {
+		t := time.NewTimer(h.delay)
+		defer t.Stop()
+		passed := make(chan struct{})
+		go func() {
+			select {
+			case <-t.C:
+				close(passed)
+			case <-r.Context().Done():
+			case <-s.closed:
+			}
+		}()
+		events = append([]<-chan struct{}{passed}, events...)
+	}
+	for _, e := range events { // the wait ends when the last has come
+		select {
+		case <-e:
+		case <-r.Context().Done():
+			s.calls.record(method, 0, "client went away during injected delay", time.Since(started))
+			return false
+		case <-s.closed:
+			return true
+		}
+	}
+	return true
 }

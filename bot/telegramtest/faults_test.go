@@ -115,6 +115,46 @@ func TestDelayFaultHoldsRequests(t *testing.T) {
 	assert.Equal(t, 1, h.Fired())
 }
 
+// TestHeldAnswer: a delay after handling with a hold: the chat shows the
+// message while the client still waits for its answer, which comes once
+// the hold is released.
+func TestHeldAnswer(t *testing.T) {
+	srv, api := start(t)
+	alice := srv.AddUser(telegramtest.User{FirstName: "Alice"})
+	chat := srv.PrivateChat(alice)
+	release := make(chan struct{})
+	h := srv.InjectFault(telegramtest.Fault{Kind: telegramtest.FaultDelay, Methods: []string{"sendMessage"},
+		Count: 1, AfterHandling: true, Hold: release})
+	type sent struct {
+		m   tgbotapi.Message
+		err error
+	}
+	answer := make(chan sent, 1)
+	go func() {
+		m, err := api.Send(tgbotapi.NewMessage(chat.ID, "held"))
+		answer <- sent{m, err}
+	}()
+	var shown telegramtest.ChatMessage
+	require.NoError(t, srv.WaitFor(deadline(t), func(v *telegramtest.View) bool {
+		m, ok := v.LastBotMessage(chat.ID)
+		shown = m
+		return ok && m.Text == "held"
+	}), "the chat shows the message before the answer")
+	select {
+	case a := <-answer:
+		t.Fatalf("answered while held: %+v", a)
+	default:
+	}
+	assert.Equal(t, 1, h.Fired())
+
+	close(release)
+	a := <-answer
+	require.NoError(t, a.err)
+	assert.Equal(t, shown.MessageID, a.m.MessageID)
+	_, err := api.Send(tgbotapi.NewMessage(chat.ID, "not held"))
+	require.NoError(t, err, "the fault fired its count")
+}
+
 func TestFractionalFaultsAreReproducibleWithASeed(t *testing.T) {
 	run := func(seed uint64) []int {
 		srv := telegramtest.StartTest(t, telegramtest.WithFaultSeed(seed))

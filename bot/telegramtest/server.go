@@ -397,17 +397,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	plan := s.faults.plan(spec.name)
-	if plan.delay > 0 {
-		t := time.NewTimer(plan.delay)
-		select {
-		case <-t.C:
-		case <-r.Context().Done():
-			t.Stop()
-			s.calls.record(spec.name, 0, "client went away during injected delay", time.Since(started))
-			return
-		case <-s.closed:
-			t.Stop()
-		}
+	if !s.wait(r, spec.name, started, plan.before) {
+		return
 	}
 	if plan.fault != nil && !plan.fault.AfterHandling {
 		s.applyFault(w, spec.name, started, plan.fault)
@@ -419,6 +410,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	result, apiErr := spec.fn(s, r.Context(), p)
+	if !s.wait(r, spec.name, started, plan.after) {
+		return
+	}
 	if plan.fault != nil {
 		s.applyFault(w, spec.name, started, plan.fault)
 		return
