@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -138,6 +139,29 @@ func TestNotifyThroughTheDeepLink(t *testing.T) {
 	h.privately("Alice", 0, "Game night: Bob opened a table.")
 	h.restart() // Close sends whatever notice waits
 	assert.Len(t, h.notices("Bob"), 1, "the opener is not told of his own table")
+}
+
+// TestPromptUsedOnItsWay: Bob taps the prompt's button before the bot
+// learns the prompt's id (Telegram's answer to its sendMessage is slow):
+// the prompt is deleted once the id comes.
+func TestPromptUsedOnItsWay(t *testing.T) {
+	h := newHarness(t, inSupergroup)
+	release := make(chan struct{})
+	free := sync.OnceFunc(func() { close(release) })
+	t.Cleanup(free)
+	held := h.srv.InjectFault(telegramtest.Fault{Kind: telegramtest.FaultDelay, Methods: []string{"sendMessage"},
+		Count: 1, AfterHandling: true, Hold: release})
+	h.command("Bob", "notify")
+	m := h.botSays("Bob, I can only write to you once you've started me in a private chat")
+	require.Equal(t, 1, held.Fired(), "the prompt's answer is held")
+	require.Len(t, m.Buttons(), 1)
+	start, err := h.srv.OpenLink(h.user("Bob").ID, m.Buttons()[0].URL)
+	require.NoError(t, err)
+	h.privately("Bob", start.MessageID, "Done: I'll write to you here when a table opens in", "Game night")
+	assert.Equal(t, []int64{h.group.ID}, h.follows("Bob"))
+
+	free()
+	h.messageGone(m.MessageID)
 }
 
 // TestNotifyInABasicGroup: a basic group's messages have no links: the

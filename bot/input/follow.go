@@ -54,6 +54,7 @@ func notify(ctx context.Context, c *command) {
 		// Delivered again: toggled and answered the first time.
 	case errors.Is(err, storage.ErrNoPrivateChat):
 		chat, user := c.m.Chat.ID, int64(u.ID)
+		c.h.prompts.sending(chat, user)
 		c.sayMessageThen(render.NotifyStartFirst(u.Name, notice.FollowLink(c.h.self().UserName, chat), c.lang),
 			func(_ context.Context, id int) { c.h.prompts.sent(chat, user, id) })
 	case errors.Is(err, storage.ErrTooManyFollows):
@@ -239,14 +240,23 @@ func (h *Handler) startedPrivate(ctx context.Context, from *tgbotapi.User) {
 // groups (render.NotifyStartFirst, with the deep link's button), so that
 // once used (the user followed the group, from the link or with /notify
 // again) the prompt is deleted: its button has done its job, and the
-// group need not keep it. A prompt forgotten (the bot restarted, or it is
-// older than a bot may delete) stays.
+// group need not keep it. A prompt used while still on its way (the
+// user's client shows it before the bot learns its id) is deleted once
+// its id comes. A prompt forgotten (the bot restarted, or it is older than
+// a bot may delete) stays.
 type prompts struct {
 	send *send.Sender
-	ids  *expiring.Cache[promptKey, int]
+	ids  *expiring.Cache[promptKey, prompt]
 }
 
 type promptKey struct{ chat, user int64 }
+
+// prompt is what prompts knows of a user's prompt in a group: its message
+// id, 0 while it is on its way; used, when it was used on its way.
+type prompt struct {
+	id   int
+	used bool
+}
 
 // The bounds of prompts: a bot deletes its messages only within 48 hours
 // of sending them.
@@ -256,21 +266,45 @@ const (
 )
 
 func newPrompts(s *send.Sender, c clock.Clock) *prompts {
-	return &prompts{send: s, ids: expiring.New[promptKey, int](promptsMost, promptsKept, c)}
+	return &prompts{send: s, ids: expiring.New[promptKey, prompt](promptsMost, promptsKept, c)}
 }
 
-// sent records the user's prompt in the group, message id (a newer one
-// replaces an older, which stays).
-func (p *prompts) sent(chat, user int64, id int) { p.ids.Add(promptKey{chat, user}, id) }
+// sending records that a prompt for the user in the group is on its way
+// (a newer one replaces an older, which stays).
+func (p *prompts) sending(chat, user int64) { p.ids.Add(promptKey{chat, user}, prompt{}) }
 
-// used deletes the user's prompt in the group, if one is remembered.
-func (p *prompts) used(chat, user int64) {
-	k := promptKey{chat, user}
-	id, ok := p.ids.Get(k)
-	if !ok {
-		return
+// sent records the id of the user's prompt in the group; one used on its
+// way is deleted now.
+func (p *prompts) sent(chat, user int64, id int) {
+	used := false
+	p.ids.Update(promptKey{chat, user}, func(v prompt, ok bool) (prompt, bool) {
+		used = ok && v.used
+		return prompt{id: id}, !used
+	})
+	if used {
+		p.delete(chat, id)
 	}
-	p.ids.Remove(k)
+}
+
+// used deletes the user's prompt in the group, if one is remembered, or
+// marks it to be deleted once sent.
+func (p *prompts) used(chat, user int64) {
+	id := 0
+	p.ids.Update(promptKey{chat, user}, func(v prompt, ok bool) (prompt, bool) {
+		if ok && v.id == 0 {
+			v.used = true
+			return v, true
+		}
+		id = v.id
+		return v, false
+	})
+	if id != 0 {
+		p.delete(chat, id)
+	}
+}
+
+// delete deletes the prompt id in the group, through the outbox.
+func (p *prompts) delete(chat int64, id int) {
 	p.send.Enqueue(outbox.Op{Chat: chat, Class: outbox.Retire, Slot: "prompt:" + strconv.Itoa(id), Do: func(ctx context.Context) error {
 		err := p.send.API().Delete(ctx, chat, id)
 		if errors.Is(err, botapi.ErrGone) || errors.Is(err, botapi.ErrCannotDelete) {
