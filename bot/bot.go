@@ -113,9 +113,6 @@ type Config struct {
 	AdminCacheTTL time.Duration
 	// Owners are the user ids of the bot's owners (owner commands).
 	Owners []int64
-	// StartingChips and DailyBonus are what storage grants, for the texts
-	// that mention them.
-	StartingChips, DailyBonus int64
 	// Metrics, if set, is told what the bot does.
 	Metrics Metrics
 }
@@ -201,7 +198,7 @@ func New(ctx context.Context, cfg Config) (*Bot, error) {
 	b.panels = panel.New(b.store, b.send, b.clock, b.tables)
 	b.input = input.New(b.store, b.store, b.store,
 		input.Rooms{Send: b.send, Tables: b.tables, Notices: b.notices, Panels: b.panels}, b.clock, b.log,
-		input.Options{Owners: cfg.Owners, DailyBonus: cfg.DailyBonus, AdminTTL: cfg.AdminCacheTTL})
+		input.Options{Owners: cfg.Owners, AdminTTL: cfg.AdminCacheTTL})
 	b.inline = inline.New(b.store, b.send, b.input, b.log, b.store.Defaults().Game)
 	return b, nil
 }

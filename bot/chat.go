@@ -103,11 +103,12 @@ func (b *Bot) added(m *tgbotapi.Message) bool {
 	return false
 }
 
-// welcome says hello to a group the bot joined, in the language of who
-// added it.
+// welcome says hello to a group the bot joined: in the language the bot's
+// config gives every chat (table.language), else in that of who added it.
 func (b *Bot) welcome(m *tgbotapi.Message) {
-	l := i18n.For("", botapi.User(m.From).Language)
-	b.send.Reply(m.Chat.ID, 0, 0, "", render.Message{Text: i18n.T(l, i18n.Welcome, i18n.Chips(l, b.cfg.StartingChips))}, nil)
+	l := i18n.For(b.store.Defaults().Language, botapi.User(m.From).Language)
+	chips, _ := b.store.Grants()
+	b.send.Reply(m.Chat.ID, 0, 0, "", render.Message{Text: i18n.T(l, i18n.Welcome, i18n.Chips(l, chips))}, nil)
 }
 
 // memberChanged acts on the bot's own membership: removed from a chat, it

@@ -160,7 +160,7 @@ func (h *harness) start() {
 		Token: h.srv.Token(), Endpoint: h.srv.Endpoint(), Transport: conns.transport,
 		Store: st, Clock: h.botClock(), Limits: h.opts.limits,
 		Logger:      slog.New(slog.NewTextHandler(logs, nil)),
-		PollTimeout: time.Second, StartingChips: 1000, DailyBonus: 100, Owners: owners,
+		PollTimeout: time.Second, Owners: owners,
 	})
 	require.NoError(h.t, err)
 	h.bot = b

@@ -51,6 +51,9 @@ type ChipStore interface {
 	Stats(ctx context.Context, chat int64, user game.UserID) (award.Stats, error)
 	History(ctx context.Context, chat int64, user game.UserID, limit int) ([]storage.LedgerEntry, error)
 	Audit(ctx context.Context, chat int64) (storage.Audit, error)
+	// Grants returns what the store grants: a user's starting chips in a
+	// chat, and the daily bonus (for the texts that mention them).
+	Grants() (startingChips, dailyBonus int64)
 }
 
 // FollowStore is what the handlers need of storage for the groups users
@@ -76,8 +79,6 @@ type Rooms struct {
 type Options struct {
 	// Owners are the user ids of the bot's owners (owner commands).
 	Owners []int64
-	// DailyBonus is what /bonus grants, for the texts that mention it.
-	DailyBonus int64
 	// AdminTTL is how long a chat member's admin status is trusted for
 	// what only changes a display (whether /settings shows buttons);
 	// every admin action asks Telegram afresh.
@@ -170,7 +171,8 @@ func (h *Handler) request(key storage.TableKey, updateID int, u storage.User, cm
 // rejection is the answer to a command of user that err rejected
 // (render.Rejection); an internal error is logged.
 func (h *Handler) rejection(ctx context.Context, lang i18n.Lang, err error, v storage.View, user game.UserID) (string, bool) {
-	text, alert, internal := render.Rejection(lang, err, v, user, h.opts.DailyBonus)
+	_, bonus := h.chips.Grants()
+	text, alert, internal := render.Rejection(lang, err, v, user, bonus)
 	if internal {
 		fault.Log(ctx, h.log, "apply", v.Key, err)
 	}

@@ -21,7 +21,6 @@ import (
 
 	"github.com/twentyone-bot/twentyone/bot/playground"
 	"github.com/twentyone-bot/twentyone/bot/telegramtest"
-	"github.com/twentyone-bot/twentyone/storage"
 )
 
 func startPlayground(t *testing.T, opts playground.Options) *playground.Playground {
@@ -29,7 +28,7 @@ func startPlayground(t *testing.T, opts playground.Options) *playground.Playgrou
 	if opts.Addr == "" {
 		opts.Addr = "127.0.0.1:0"
 	}
-	opts.Store.NoSync = true
+	opts.NoSync = true
 	pg, err := playground.Start(context.Background(), opts)
 	require.NoError(t, err)
 	t.Cleanup(func() {
@@ -454,7 +453,7 @@ func TestKeptDatabaseAndSeed(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "kept.db")
 	seed := uint64(7)
 	deal := func() string {
-		pg, err := playground.Start(context.Background(), playground.Options{Addr: "127.0.0.1:0", DBPath: db, Seed: &seed, Store: storage.Options{NoSync: true}})
+		pg, err := playground.Start(context.Background(), playground.Options{Addr: "127.0.0.1:0", DBPath: db, Seed: &seed, NoSync: true})
 		require.NoError(t, err)
 		defer func() {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

@@ -15,7 +15,8 @@ import (
 	"time"
 
 	"github.com/twentyone-bot/twentyone/bot"
-	"github.com/twentyone-bot/twentyone/bot/outbox"
+	"github.com/twentyone-bot/twentyone/bot/config"
+	"github.com/twentyone-bot/twentyone/bot/service"
 	"github.com/twentyone-bot/twentyone/bot/telegramtest"
 	"github.com/twentyone-bot/twentyone/game"
 	"github.com/twentyone-bot/twentyone/storage"
@@ -44,11 +45,14 @@ type Options struct {
 	// Seed, when set, fixes the decks: every game shuffles from
 	// game.NewRand(rand.NewPCG(seed, seed)), for demos and tests.
 	Seed *uint64
-	// Store are the storage options (starting chips, table defaults ...);
-	// Rand is replaced when Seed is set.
-	Store storage.Options
-	// Owners are the user ids of the bot's owners.
-	Owners []int64
+	// Config is the configuration the bot runs with, as `twentyone run`
+	// would run it (its table defaults, grants, owners); nil for
+	// config.Default(). The playground replaces what it provides itself:
+	// the Bot API (its own server), the database (DBPath), the long poll
+	// (short) and the pacing (Paced).
+	Config *config.Config
+	// NoSync skips the database's fsync, for tests.
+	NoSync bool
 	// Logger receives the bot's and the playground's logs; nil discards them.
 	Logger *slog.Logger
 	// Paced applies Telegram's rate limits, on the Bot API server (a
@@ -132,25 +136,26 @@ func Start(ctx context.Context, opts Options) (_ *Playground, err error) {
 		}
 		p.dbPath = filepath.Join(p.tmpDir, "twentyone.db")
 	}
-	storeOpts := opts.Store
+	cfg := config.Default()
+	if opts.Config != nil {
+		cfg = *opts.Config
+	}
+	cfg.Storage.Path = p.dbPath
+	cfg.Telegram.PollTimeout = pollTimeout
+	// Unpaced, the server's rate limits are off and so are the bot's.
+	cfg.Telegram.RateLimits = opts.Paced
+	var svcOpts []service.Option
+	if opts.NoSync {
+		svcOpts = append(svcOpts, service.NoSync())
+	}
 	if opts.Seed != nil {
 		// Storage calls Rand only from its commit loop, one call at a
 		// time: a rand.Rand that is not safe for concurrent use will do.
-		storeOpts.Rand = game.NewRand(rand.NewPCG(*opts.Seed, *opts.Seed))
+		svcOpts = append(svcOpts, service.WithRand(game.NewRand(rand.NewPCG(*opts.Seed, *opts.Seed))))
 	}
-	if p.store, err = storage.Open(p.dbPath, storeOpts); err != nil {
-		return nil, fmt.Errorf("playground: opening the database %s: %w", p.dbPath, err)
-	}
-	// The database remembers the last update id each chat applied and skips
-	// updates at or below it as redelivered, and the messages its tables
-	// are shown in; a kept database outlives this server, so number the
-	// updates and messages past those it names (a table's old message id
-	// must not name a new message). The numbers start small, as Telegram's:
-	// its update and message ids are 32-bit (tdlib/telegram-bot-api,
-	// Client::get_message_id reads an int32).
-	highest, err := p.store.Highest(ctx)
+	highest, err := highestIDs(ctx, &cfg, svcOpts)
 	if err != nil {
-		return nil, fmt.Errorf("playground: reading the database %s: %w", p.dbPath, err)
+		return nil, fmt.Errorf("playground: %w", err)
 	}
 	// Inline mode with feedback and guest mode, as BotFather's /setinline,
 	// /setinlinefeedback and guest mode turn them on: the bot may be used
@@ -164,27 +169,16 @@ func Start(ctx context.Context, opts Options) (_ *Playground, err error) {
 		return nil, fmt.Errorf("playground: seeding the chats: %w", err)
 	}
 
-	chips, bonus := p.store.Grants()
-	var limits outbox.Limits // unpaced: the server's rate limits are off
 	if opts.Paced {
 		p.srv.SetRateLimits(telegramtest.TelegramRateLimits())
-		limits = outbox.TelegramLimits()
 	}
-	p.bot, err = bot.New(ctx, bot.Config{
-		Token:         p.srv.Token(),
-		Endpoint:      p.srv.Endpoint(),
-		Transport:     p.srv.Client().Transport,
-		Store:         p.store,
-		Logger:        p.log,
-		PollTimeout:   pollTimeout,
-		Owners:        opts.Owners,
-		StartingChips: chips,
-		DailyBonus:    bonus,
-		Limits:        limits,
-	})
+	cfg.Telegram.Token = config.Secret(p.srv.Token())
+	cfg.Telegram.APIEndpoint = p.srv.Endpoint()
+	svc, err := service.Open(ctx, &cfg, append(svcOpts, service.WithLogger(p.log), service.WithTransport(p.srv.Client().Transport))...)
 	if err != nil {
-		return nil, fmt.Errorf("playground: connecting the bot: %w", err)
+		return nil, fmt.Errorf("playground: %w", err)
 	}
+	p.store, p.bot = svc.Store, svc.Bot
 	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	p.stopBot = cancel
 	go func() {
@@ -206,6 +200,26 @@ func Start(ctx context.Context, opts Options) (_ *Playground, err error) {
 	}()
 	p.log.Info("playground started", "url", p.url, "database", p.dbPath, "bot_api", p.srv.URL(), "paced", opts.Paced)
 	return p, nil
+}
+
+// highestIDs opens the database briefly and returns the highest update
+// and message ids it names. The database remembers the last update id each
+// chat applied and skips updates at or below it as redelivered, and the
+// messages its tables are shown in; a kept database outlives this server,
+// so the server numbers the updates and messages past those it names (a
+// table's old message id must not name a new message). The numbers start
+// small, as Telegram's: its update and message ids are 32-bit
+// (tdlib/telegram-bot-api, Client::get_message_id reads an int32).
+func highestIDs(ctx context.Context, cfg *config.Config, opts []service.Option) (storage.Highest, error) {
+	st, err := service.OpenStore(cfg, opts...)
+	if err != nil {
+		return storage.Highest{}, err
+	}
+	highest, err := st.Highest(ctx)
+	if err != nil {
+		err = fmt.Errorf("reading the database %s: %w", cfg.Storage.Path, err)
+	}
+	return highest, errors.Join(err, st.Close())
 }
 
 // displayAddr is the address to print: a wildcard host becomes 127.0.0.1,

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/twentyone-bot/twentyone/bot/service"
 	"github.com/twentyone-bot/twentyone/bot/telegramtest"
 	"github.com/twentyone-bot/twentyone/game"
 	"github.com/twentyone-bot/twentyone/storage"
@@ -27,14 +28,12 @@ func isPreloaded(id int64) bool { return id <= preloadBase && id > preloadBase-m
 // it is not measured.
 func preload(ctx context.Context, srv *telegramtest.Server, set botSettings, n int) (time.Duration, error) {
 	start := time.Now()
-	settings := game.DefaultSettings()
-	settings.TurnTimeout = set.TurnTimeout
-	settings.LobbyTimeout = set.LobbyTimeout
-	st, err := storage.Open(set.DBPath, storage.Options{
-		NoSync:        true,
-		StartingChips: set.StartingChips,
-		Defaults:      storage.ChatSettings{Game: settings},
-	})
+	cfg, err := set.config()
+	if err != nil {
+		return 0, fmt.Errorf("preload: %w", err)
+	}
+	// Without fsync: it prepares the file, it is not measured.
+	st, err := service.OpenStore(cfg, service.NoSync())
 	if err != nil {
 		return 0, fmt.Errorf("preload: %w", err)
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/twentyone-bot/twentyone/bot/outbox"
+	"github.com/twentyone-bot/twentyone/bot/service"
 	"github.com/twentyone-bot/twentyone/bot/telegramtest"
 	"github.com/twentyone-bot/twentyone/storage"
 )
@@ -547,7 +548,11 @@ func run(ctx context.Context, cfg Config) (res *Result, err error) {
 // check opens the database the bot left and compares it with the chats:
 // the audit, and that every chat shows its table's latest version.
 func check(ctx context.Context, srv *telegramtest.Server, set botSettings, d *driver, res *Result) error {
-	st, err := storage.Open(set.DBPath, storage.Options{StartingChips: set.StartingChips})
+	cfg, err := set.config()
+	if err != nil {
+		return err
+	}
+	st, err := service.OpenStore(cfg)
 	if err != nil {
 		return fmt.Errorf("opening the database to check it: %w", err)
 	}

@@ -19,8 +19,9 @@ import (
 	"time"
 
 	"github.com/twentyone-bot/twentyone/bot"
+	"github.com/twentyone-bot/twentyone/bot/config"
 	"github.com/twentyone-bot/twentyone/bot/outbox"
-	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/bot/service"
 	"github.com/twentyone-bot/twentyone/storage"
 )
 
@@ -99,45 +100,37 @@ func settingsFromEnv(getenv func(string) string) (botSettings, error) {
 	return s, nil
 }
 
-// openBot opens the store (with fsync) and connects the bot, wired as
-// cmd/twentyone wires them.
-func openBot(ctx context.Context, s botSettings, log *slog.Logger, onCommit func(time.Duration, int)) (*storage.Store, *bot.Bot, error) {
-	settings := game.DefaultSettings()
-	settings.TurnTimeout = s.TurnTimeout
-	settings.LobbyTimeout = s.LobbyTimeout
-	st, err := storage.Open(s.DBPath, storage.Options{
-		StartingChips: s.StartingChips,
-		Defaults:      storage.ChatSettings{Game: settings},
-		OnCommit:      onCommit,
-	})
+// config returns the settings as the config twentyone would load from
+// them: the same variables, read by the same loader.
+func (s botSettings) config() (*config.Config, error) {
+	cfg, err := config.Load("", false, s.env())
 	if err != nil {
-		return nil, nil, fmt.Errorf("opening the database: %w", err)
+		return nil, fmt.Errorf("the bot's settings: %w", err)
 	}
-	b, err := bot.New(ctx, bot.Config{
-		Token:       s.Token,
-		Endpoint:    s.Endpoint,
-		Store:       st,
-		Logger:      log,
-		PollTimeout: s.PollTimeout,
-		Limits:      s.limits(),
-	})
-	if err != nil {
-		_ = st.Close()
-		return nil, nil, fmt.Errorf("connecting the bot: %w", err)
-	}
-	return st, b, nil
+	return cfg, nil
 }
 
-// limits are the outgoing calls' limits, as cmd/twentyone sets them.
+// limits are the outgoing calls' limits the bot keeps.
 func (s botSettings) limits() outbox.Limits {
-	if !s.RateLimits {
+	cfg, err := s.config()
+	if err != nil {
 		return outbox.Limits{}
 	}
-	l := outbox.TelegramLimits()
-	if s.GlobalRate > 0 {
-		l.PerSecond = s.GlobalRate
+	return service.Limits(cfg)
+}
+
+// openBot opens the store (with fsync) and connects the bot, built from
+// the settings as twentyone builds it (service.Open).
+func openBot(ctx context.Context, s botSettings, log *slog.Logger, onCommit func(time.Duration, int)) (*storage.Store, *bot.Bot, error) {
+	cfg, err := s.config()
+	if err != nil {
+		return nil, nil, err
 	}
-	return l
+	svc, err := service.Open(ctx, cfg, service.WithLogger(log), service.OnCommit(onCommit))
+	if err != nil {
+		return nil, nil, err
+	}
+	return svc.Store, svc.Bot, nil
 }
 
 // target is the bot under load.

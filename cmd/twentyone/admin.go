@@ -8,6 +8,8 @@ import (
 	"net"
 	"net/http"
 	"time"
+
+	"github.com/twentyone-bot/twentyone/bot/config"
 )
 
 // adminOptions configure the admin HTTP handler.
@@ -66,23 +68,33 @@ func adminURL(listen string) (string, error) {
 	return "http://" + net.JoinHostPort(host, port), nil
 }
 
-// healthcheck asks the admin server at listen for /healthz.
-func healthcheck(ctx context.Context, listen string) error {
-	if listen == "" {
-		return errors.New("http.listen is empty: the admin server is off, so there is nothing to check")
+// healthcheck asks the running bot whether it is alive: GET /healthz on
+// the admin server, or, with the admin server off (http.listen off), on
+// the backup socket, so that a container's health check works either way.
+func healthcheck(ctx context.Context, cfg *config.Config) error {
+	var (
+		client *http.Client
+		url    string
+	)
+	switch sock := cfg.BackupSocket(); {
+	case cfg.HTTP.Listen != "":
+		base, err := adminURL(cfg.HTTP.Listen)
+		if err != nil {
+			return err
+		}
+		client, url = &http.Client{Transport: &http.Transport{}}, base+"/healthz"
+	case sock != "":
+		client, url = socketClient(sock), socketURL+"/healthz"
+	default:
+		return errors.New("http.listen and http.backup_socket are both off: there is nothing to ask whether the bot is alive")
 	}
-	base, err := adminURL(listen)
-	if err != nil {
-		return err
-	}
+	defer client.CloseIdleConnections()
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/healthz", nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return err
 	}
-	client := &http.Client{Transport: &http.Transport{}}
-	defer client.CloseIdleConnections()
 	resp, err := client.Do(req)
 	if err != nil {
 		return err
@@ -90,7 +102,7 @@ func healthcheck(ctx context.Context, listen string) error {
 	defer resp.Body.Close()
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1024))
 	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("%s/healthz: %s", base, resp.Status)
+		return fmt.Errorf("%s: %s", url, resp.Status)
 	}
 	return nil
 }

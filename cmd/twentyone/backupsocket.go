@@ -35,6 +35,11 @@ const (
 // request came through a proxy (see forwardingHeader).
 func newBackupHandler(backup func(ctx context.Context, w io.Writer) (int64, error), log *slog.Logger) http.Handler {
 	mux := http.NewServeMux()
+	// Alive, as the admin server's: `twentyone healthcheck` asks here when
+	// the admin server is off.
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
+		_, _ = io.WriteString(w, "ok\n")
+	})
 	mux.HandleFunc("POST /backup", func(w http.ResponseWriter, r *http.Request) {
 		if h := forwardingHeader(r.Header); h != "" {
 			log.Warn("backup refused: the request came through a proxy", "header", h)

@@ -394,6 +394,21 @@ func (l *lines) String() string {
 	return strings.Join(l.list, "\n")
 }
 
+// count returns how many of the lines so far are JSON log records whose
+// msg is msg.
+func (l *lines) count(msg string) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := 0
+	for _, line := range l.list {
+		var rec map[string]any
+		if json.Unmarshal([]byte(line), &rec) == nil && rec["msg"] == msg {
+			n++
+		}
+	}
+	return n
+}
+
 // lockedBuffer is a bytes.Buffer safe for concurrent use.
 type lockedBuffer struct {
 	mu  sync.Mutex

@@ -3,14 +3,16 @@ package main
 import (
 	"io"
 	"log/slog"
+
+	"github.com/twentyone-bot/twentyone/bot/config"
 )
 
 // newLogger returns a logger writing text or JSON lines to w at level, that
 // replaces every occurrence of the secrets in its lines (messages, string
-// attributes and errors) by [REDACTED]. Secret-typed values redact
+// attributes and errors) by [REDACTED]. config.Secret-typed values redact
 // themselves; the scrubbing is for the errors that carry a secret inside a
 // string, like the *url.Error of a Bot API call, whose URL holds the token.
-func newLogger(w io.Writer, level, format string, secrets ...Secret) *slog.Logger {
+func newLogger(w io.Writer, level, format string, secrets ...config.Secret) *slog.Logger {
 	s := newScrubber(secrets...)
 	opts := &slog.HandlerOptions{Level: parseLevel(level), ReplaceAttr: s.replaceAttr}
 	var h slog.Handler
@@ -35,7 +37,7 @@ type scrubber struct {
 	secrets []string
 }
 
-func newScrubber(secrets ...Secret) scrubber {
+func newScrubber(secrets ...config.Secret) scrubber {
 	var revealed []string
 	for _, s := range secrets {
 		if v := s.Reveal(); v != "" {

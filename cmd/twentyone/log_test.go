@@ -6,8 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/url"
+	"regexp"
 	"testing"
+
+	"github.com/twentyone-bot/twentyone/bot/config"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -20,7 +24,7 @@ func TestTokenNeverLogged(t *testing.T) {
 	file := writeFile(t, "c.yaml", "telegram:\n  token: \""+testToken+"\"\n  webhook:\n    secret: "+secret+"\n")
 	for _, format := range []string{"text", "json"} {
 		t.Run(format, func(t *testing.T) {
-			cfg, err := LoadConfig(file, true, []string{"TWENTYONE_LOG_FORMAT=" + format, "TWENTYONE_LOG_LEVEL=debug"})
+			cfg, err := config.Load(file, true, []string{"TWENTYONE_LOG_FORMAT=" + format, "TWENTYONE_LOG_LEVEL=debug"})
 			require.NoError(t, err)
 			require.Equal(t, testToken, cfg.Telegram.Token.Reveal())
 
@@ -54,22 +58,43 @@ type stringer string
 
 func (s stringer) String() string { return string(s) }
 
-// TestTokenNotInRunErrors: a Bot API that cannot be reached fails the
-// start with Go's *url.Error, whose URL holds the token; the line printed
-// does not.
+// TestTokenNotInRunErrors: a Bot API that cannot be reached fails each
+// attempt to connect with Go's *url.Error, whose URL holds the token;
+// neither the lines logged while the bot tries again nor the line of the
+// stop show it.
 func TestTokenNotInRunErrors(t *testing.T) {
-	var stdout, stderr bytes.Buffer
-	cli := &CLI{Stdout: &stdout, Stderr: &stderr, Environ: []string{
+	// A Bot API that hangs up on every request: nothing else on the
+	// machine decides what the bot meets.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer ln.Close()
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			_ = conn.Close()
+		}
+	}()
+	stderr := newWatchedBuffer()
+	var stdout bytes.Buffer
+	cli := &CLI{Stdout: &stdout, Stderr: stderr, Environ: []string{
 		"TWENTYONE_TELEGRAM_TOKEN=" + testToken,
-		"TWENTYONE_TELEGRAM_API_ENDPOINT=http://127.0.0.1:1/bot%s/%s", // nothing listens
+		"TWENTYONE_TELEGRAM_API_ENDPOINT=http://" + ln.Addr().String() + "/bot%s/%s",
 		"TWENTYONE_HTTP_LISTEN=127.0.0.1:0",
 		"TWENTYONE_LOG_LEVEL=debug",
 	}}
 	t.Chdir(t.TempDir())
-	code := cli.Run(context.Background(), []string{"run"})
-	assert.Equal(t, exitFailure, code)
-	assert.Contains(t, stderr.String(), "twentyone run: connecting to the Bot API:")
-	assert.Contains(t, stderr.String(), "connection refused")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	exited := make(chan int, 1)
+	go func() { exited <- cli.Run(ctx, []string{"run"}) }()
+	stderr.waitMatch(t, regexp.MustCompile(`(the Bot API cannot be reached: trying again)`), exited)
+	cancel() // as SIGTERM does
+	assert.Equal(t, exitOK, <-exited)
+	assert.Contains(t, stderr.String(), "signal received while starting: stopped")
+	assert.Contains(t, stderr.String(), "/bot[REDACTED]/getMe", "the URL is logged, the token redacted")
 	assert.NotContains(t, stderr.String(), testToken)
 	assert.NotContains(t, stdout.String(), testToken)
 }

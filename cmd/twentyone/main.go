@@ -19,6 +19,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"math"
 	"os"
@@ -28,6 +29,9 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/twentyone-bot/twentyone/bot/config"
+	"github.com/twentyone-bot/twentyone/bot/service"
 )
 
 // Exit codes.
@@ -77,7 +81,7 @@ Usage:
                                            try the game in a local web page, no Telegram needed
   twentyone backup -o OUT [-config FILE]   copy the database, also while the bot runs
   twentyone compact -o OUT [-config FILE]  write a compacted copy of the database (bot stopped)
-  twentyone healthcheck [-config FILE]     exit 0 when the running bot's /healthz answers
+  twentyone healthcheck [-config FILE]     exit 0 when the running bot answers /healthz
   twentyone version                        print the version
 
 Run "twentyone SUBCOMMAND -h" for a subcommand's flags. Every config key can be set
@@ -113,7 +117,7 @@ func (c *CLI) Run(ctx context.Context, args []string) int {
 		return exitUsage
 	}
 	err := cmd(ctx, args)
-	var cerr *ConfigError
+	var cerr *config.Error
 	switch {
 	case err == nil:
 		return exitOK
@@ -142,7 +146,7 @@ type flags struct {
 }
 
 func (c *CLI) newFlags(name, synopsis, about string, withConfig bool) *flags {
-	f := &flags{FlagSet: flag.NewFlagSet(name, flag.ContinueOnError), config: DefaultConfigPath}
+	f := &flags{FlagSet: flag.NewFlagSet(name, flag.ContinueOnError), config: config.DefaultPath}
 	f.SetOutput(c.Stderr)
 	f.Usage = func() {
 		out := f.Output()
@@ -155,7 +159,7 @@ func (c *CLI) newFlags(name, synopsis, about string, withConfig bool) *flags {
 		}
 	}
 	if withConfig {
-		f.Func("config", "the YAML config `file`; a missing "+DefaultConfigPath+" is fine when not named (default "+DefaultConfigPath+")", func(s string) error {
+		f.Func("config", "the YAML config `file`; a missing "+config.DefaultPath+" is fine when not named (default "+config.DefaultPath+")", func(s string) error {
 			f.config, f.configExplicit = s, true
 			return nil
 		})
@@ -178,8 +182,8 @@ func (f *flags) parse(args []string) error {
 	return nil
 }
 
-func (c *CLI) loadConfig(f *flags) (*Config, error) {
-	return LoadConfig(f.config, f.configExplicit, c.Environ)
+func (c *CLI) loadConfig(f *flags) (*config.Config, error) {
+	return config.Load(f.config, f.configExplicit, c.Environ)
 }
 
 const noTokenHint = `No bot token is configured, so there is no bot to run.
@@ -204,7 +208,7 @@ const (
 )
 
 // errNoToken stops "twentyone run" when no token is configured.
-var errNoToken = &ConfigError{Key: "telegram.token", Msg: "not set: the bot needs a token from @BotFather (see above)"}
+var errNoToken = &config.Error{Key: "telegram.token", Msg: "not set: the bot needs a token from @BotFather (see above)"}
 
 // run runs the bot; with no token it starts the playground when orPlayground
 // (no subcommand named), and stops with errNoToken otherwise.
@@ -228,7 +232,7 @@ func (c *CLI) run(ctx context.Context, args []string, orPlayground bool) (err er
 	if cfg.Telegram.Mode == "webhook" && cfg.Telegram.Webhook.Secret == "" {
 		cfg.Telegram.Webhook.Secret = randomSecret()
 	}
-	secrets := []Secret{cfg.Telegram.Token, cfg.Telegram.Webhook.Secret}
+	secrets := []config.Secret{cfg.Telegram.Token, cfg.Telegram.Webhook.Secret}
 	defer func() {
 		if err != nil {
 			err = scrubError(err, secrets...)
@@ -245,14 +249,20 @@ func (c *CLI) run(ctx context.Context, args []string, orPlayground bool) (err er
 		if cerr := m.Close(sctx); cerr != nil {
 			log.Warn("closing after a failed start", "err", cerr)
 		}
+		if ctx.Err() != nil {
+			// A signal while starting (waiting for the Bot API, say): a
+			// stop as asked, not a failure.
+			log.Info("signal received while starting: stopped", "err", err)
+			return nil
+		}
 		return err
 	}
 	return c.serve(ctx, m, log, "stopped")
 }
 
-// service is what runs until a signal or its own failure: Main, or the
+// runner is what runs until a signal or its own failure: Main, or the
 // playground.
-type service interface {
+type runner interface {
 	// Err delivers the failure that stops the service.
 	Err() <-chan error
 	// Close stops the service within ctx.
@@ -262,7 +272,7 @@ type service interface {
 // serve waits for a signal (ctx done) or s's failure, stops listening for
 // signals, and closes s within shutdownTimeout, logging stopped once it
 // closed. It returns the failure and the close's error, joined.
-func (c *CLI) serve(ctx context.Context, s service, log *slog.Logger, stopped string) error {
+func (c *CLI) serve(ctx context.Context, s runner, log *slog.Logger, stopped string) error {
 	var runErr error
 	select {
 	case <-ctx.Done():
@@ -302,7 +312,7 @@ func (c *CLI) backup(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if same(cfg.Storage.Path, *out) {
+	if config.SameFile(cfg.Storage.Path, *out) {
 		// The output is replaced by a rename: over the database, it would
 		// take the file from under the running bot.
 		return fmt.Errorf("-o %s is the database itself", *out)
@@ -356,8 +366,9 @@ func (c *CLI) compact(ctx context.Context, args []string) error {
 
 func (c *CLI) healthcheck(ctx context.Context, args []string) error {
 	f := c.newFlags("healthcheck", "healthcheck [-config FILE]",
-		"Exits 0 when the running bot's admin server answers GET /healthz with 200, else 1.\n"+
-			"For Docker's HEALTHCHECK, in an image with no shell.", true)
+		"Exits 0 when the running bot answers GET /healthz with 200, else 1: its admin server\n"+
+			"(http.listen), or its backup socket when the admin server is off. For Docker's\n"+
+			"HEALTHCHECK, in an image with no shell.", true)
 	if err := f.parse(args); err != nil {
 		return err
 	}
@@ -365,7 +376,7 @@ func (c *CLI) healthcheck(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	return healthcheck(ctx, cfg.HTTP.Listen)
+	return healthcheck(ctx, cfg)
 }
 
 func (c *CLI) version(_ context.Context, args []string) error {
@@ -406,7 +417,7 @@ type Bot interface {
 // store, the bot, and in webhook mode the webhook server. Run starts it;
 // Close stops it.
 type Main struct {
-	Config  *Config
+	Config  *config.Config
 	Logger  *slog.Logger
 	Metrics *Metrics
 
@@ -427,7 +438,7 @@ type Main struct {
 }
 
 // NewMain returns a Main wired to the real store and bot.
-func NewMain(cfg *Config, log *slog.Logger) *Main {
+func NewMain(cfg *config.Config, log *slog.Logger) *Main {
 	return &Main{
 		Config:  cfg,
 		Logger:  log,
@@ -464,8 +475,8 @@ func (m *Main) AdminAddr() string {
 	return m.admin.Addr()
 }
 
-// Run opens the database, starts the admin server and the backup socket,
-// connects the bot, and starts polling or the webhook server. It returns
+// Run starts the admin server and the backup socket, opens the database,
+// connects the bot (trying again while the Bot API cannot be reached), and starts polling or the webhook server. It returns
 // once everything runs; call Close to stop, also after Run failed.
 func (m *Main) Run(ctx context.Context) error {
 	cfg, log := m.Config, m.Logger
@@ -474,7 +485,7 @@ func (m *Main) Run(ctx context.Context) error {
 	// instance). Then the admin address and the backup socket, and only then
 	// the database is opened (created or migrated), so that a taken address
 	// changes no file.
-	if err := checkStoreFree(cfg); err != nil {
+	if err := service.CheckFree(cfg); err != nil {
 		return err
 	}
 	if cfg.HTTP.Listen != "" {
@@ -489,17 +500,20 @@ func (m *Main) Run(ctx context.Context) error {
 	}
 	if sock := cfg.BackupSocket(); sock != "" {
 		ln, err := listenBackupSocket(sock)
+		if errors.Is(err, fs.ErrPermission) {
+			return fmt.Errorf("backup socket: %w", service.NotWritable(sock, err))
+		}
 		if err != nil {
 			return err
 		}
 		m.backupSocket = serve("backup", ln, newBackupHandler(m.backup, log), log, m.fatal)
 	}
-	st, err := openStore(cfg, m.Metrics, log)
+	st, b, err := openService(ctx, cfg, m.Metrics, log)
 	if err != nil {
 		return err
 	}
 	m.mu.Lock()
-	m.store = st
+	m.store, m.bot = st, b
 	m.mu.Unlock()
 	m.Metrics.RegisterOpenTables(func() float64 {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
@@ -511,20 +525,12 @@ func (m *Main) Run(ctx context.Context) error {
 		return float64(n)
 	})
 
-	b, err := newBot(ctx, cfg, st, log, m.Metrics)
-	if err != nil {
-		return err
-	}
-	m.mu.Lock()
-	m.bot = b
-	m.mu.Unlock()
-
 	switch cfg.Telegram.Mode {
 	case "webhook":
 		if err := b.Start(ctx); err != nil {
 			return err
 		}
-		h := newWebhookHandler(webhookPath(cfg.Telegram.Webhook.URL), cfg.Telegram.Webhook.Secret.Reveal(), b.Handle, log)
+		h := newWebhookHandler(config.WebhookPath(cfg.Telegram.Webhook.URL), cfg.Telegram.Webhook.Secret.Reveal(), b.Handle, log)
 		if m.webhook, err = startServer("webhook", cfg.Telegram.Webhook.Listen, h, log, m.fatal); err != nil {
 			return err
 		}
@@ -610,4 +616,10 @@ func (m *Main) Close(ctx context.Context) error {
 		m.closeErr = errors.Join(errs...)
 	})
 	return m.closeErr
+}
+
+// oneLine folds a message onto one line.
+func oneLine(s string) string {
+	s = strings.TrimSpace(s)
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", "; ")), " ")
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"os"
@@ -11,6 +12,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/twentyone-bot/twentyone/bot/config"
+	"github.com/twentyone-bot/twentyone/bot/service"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -21,9 +25,22 @@ import (
 
 // testConfig is the configuration of a bot on srv with its database at db
 // and the admin server on a free port.
-func testConfig(srv *telegramtest.Server, db string) *Config {
-	cfg := DefaultConfig()
-	cfg.Telegram.Token = Secret(srv.Token())
+// testToken is a token as @BotFather gives them, for the tests that check
+// it is never printed.
+const testToken = "123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw"
+
+// writeFile writes content to a new file name in a temporary directory and
+// returns its path.
+func writeFile(t *testing.T, name, content string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	require.NoError(t, os.WriteFile(path, []byte(content), 0o600))
+	return path
+}
+
+func testConfig(srv *telegramtest.Server, db string) *config.Config {
+	cfg := config.Default()
+	cfg.Telegram.Token = config.Secret(srv.Token())
 	cfg.Telegram.APIEndpoint = srv.Endpoint()
 	cfg.Telegram.RateLimits = false
 	cfg.Telegram.PollTimeout = 5 * time.Second
@@ -71,7 +88,7 @@ func TestMainRunAndClose(t *testing.T) {
 	_, body = httpGet(t, base+"/metrics")
 	assert.Contains(t, body, "twentyone_open_tables 1")
 
-	_, err := openStore(cfg, NewMetrics(), discardLogger())
+	_, err := service.OpenStore(cfg)
 	require.ErrorIs(t, err, storage.ErrInUse)
 	assert.Contains(t, err.Error(), "is the bot already running?")
 
@@ -116,7 +133,7 @@ func TestMainStartFailures(t *testing.T) {
 			var err error
 			for range portTries { // as startWebhook: the port picked may be taken before Run listens
 				addr := freeAddr(t)
-				cfg.Telegram.Webhook = WebhookConfig{Listen: addr, URL: "http://" + addr + "/hook", Secret: "s3cret"}
+				cfg.Telegram.Webhook = config.WebhookConfig{Listen: addr, URL: "http://" + addr + "/hook", Secret: "s3cret"}
 				m = NewMain(cfg, discardLogger())
 				err = m.Run(context.Background())
 				if !errors.Is(err, syscall.EADDRINUSE) {
@@ -165,8 +182,11 @@ func TestCLI(t *testing.T) {
 		{name: "compact without -o", args: []string{"compact"}, code: exitUsage, stderr: "-o OUT is required"},
 		// No token: the hint, then the playground (playground_test.go).
 		{name: "explicit missing config", args: []string{"run", "-config", "nope.yaml"}, code: exitUsage, stderr: "config: reading nope.yaml"},
-		{name: "healthcheck, nothing runs", args: []string{"healthcheck"}, env: []string{"TWENTYONE_HTTP_LISTEN=127.0.0.1:1"}, code: exitFailure, stderr: "twentyone healthcheck:"},
-		{name: "healthcheck, admin off", args: []string{"healthcheck"}, env: []string{"TWENTYONE_HTTP_LISTEN="}, code: exitFailure},
+		// In an empty directory: no bot's socket is there (TestHealthcheck
+		// asks a running bot).
+		{name: "healthcheck, nothing runs", args: []string{"healthcheck"}, env: []string{"TWENTYONE_HTTP_LISTEN=off"}, code: exitFailure, stderr: "twentyone healthcheck:"},
+		{name: "healthcheck, nothing to ask", args: []string{"healthcheck"}, env: []string{"TWENTYONE_HTTP_LISTEN=off", "TWENTYONE_HTTP_BACKUP_SOCKET=off"},
+			code: exitFailure, stderr: "http.listen and http.backup_socket are both off"},
 		{name: "healthcheck, bad config", args: []string{"healthcheck"}, env: []string{"TWENTYONE_LOG_LEVEL=loud"}, code: exitUsage, stderr: "log.level"},
 	}
 	for _, tt := range tests {
@@ -177,6 +197,30 @@ func TestCLI(t *testing.T) {
 			assert.Equal(t, tt.code, cli.Run(context.Background(), tt.args), "stderr: %s", stderr.String())
 			assert.Contains(t, stdout.String(), tt.stdout)
 			assert.Contains(t, stderr.String(), tt.stderr)
+		})
+	}
+}
+
+// TestHealthcheck: `twentyone healthcheck` asks the running bot's admin
+// server, or its backup socket when the admin server is off, and fails
+// once the bot stopped.
+func TestHealthcheck(t *testing.T) {
+	for _, admin := range []bool{true, false} {
+		t.Run(fmt.Sprintf("admin server %v", admin), func(t *testing.T) {
+			srv := telegramtest.StartTest(t)
+			cfg := testConfig(srv, filepath.Join(t.TempDir(), "twentyone.db"))
+			if !admin {
+				cfg.HTTP.Listen = ""
+			}
+			m := NewMain(cfg, discardLogger())
+			require.NoError(t, m.Run(context.Background()))
+			asked := *cfg
+			if admin {
+				asked.HTTP.Listen = m.AdminAddr()
+			}
+			assert.NoError(t, healthcheck(context.Background(), &asked))
+			require.NoError(t, m.Close(context.Background()))
+			assert.Error(t, healthcheck(context.Background(), &asked), "nobody answers once it stopped")
 		})
 	}
 }

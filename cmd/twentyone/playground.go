@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"syscall"
 
+	"github.com/twentyone-bot/twentyone/bot/config"
+
 	"github.com/twentyone-bot/twentyone/bot/playground"
 )
 
@@ -84,14 +86,13 @@ func (c *CLI) playground(ctx context.Context, args []string) error {
 
 // runPlayground starts the playground, prints its address and runs it
 // until ctx is done (a signal) or it fails.
-func (c *CLI) runPlayground(ctx context.Context, cfg *Config, pf playgroundFlags) error {
+func (c *CLI) runPlayground(ctx context.Context, cfg *config.Config, pf playgroundFlags) error {
 	log := newLogger(c.Stderr, cfg.Log.Level, cfg.Log.Format, cfg.Telegram.Token)
 	opts := playground.Options{
 		Addr:   net.JoinHostPort(pf.host, strconv.Itoa(pf.port)),
 		DBPath: pf.db,
 		Seed:   pf.seed,
-		Store:  storeOptions(cfg),
-		Owners: cfg.Owners,
+		Config: cfg,
 		Logger: log,
 		Paced:  pf.paced,
 	}

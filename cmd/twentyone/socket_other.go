@@ -4,12 +4,7 @@ package main
 
 import (
 	"net"
-	"syscall"
 )
-
-// maxSocketPath is the longest path a Unix socket may have here: the
-// kernel's sun_path, less its terminating NUL.
-const maxSocketPath = len(syscall.RawSockaddrUnix{}.Path) - 1
 
 // listenPrivateUnix listens on a new Unix socket at path. Where there are
 // no Unix file modes (Windows), who may connect is what the directory's

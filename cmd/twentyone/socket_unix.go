@@ -8,10 +8,6 @@ import (
 	"syscall"
 )
 
-// maxSocketPath is the longest path a Unix socket may have here: the
-// kernel's sun_path, less its terminating NUL.
-const maxSocketPath = len(syscall.RawSockaddrUnix{}.Path) - 1
-
 // listenPrivateUnix listens on a new Unix socket at path that only this
 // process's user (and root) may connect to: its file has mode 0600 before
 // the socket listens, so that no connection is ever made while the mode

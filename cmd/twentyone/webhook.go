@@ -10,6 +10,8 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+
+	"github.com/twentyone-bot/twentyone/bot/config"
 )
 
 // SecretHeader is the header Telegram sends a webhook's secret_token in.
@@ -67,8 +69,8 @@ func newWebhookHandler(path, secret string, handle func(ctx context.Context, raw
 }
 
 // randomSecret returns a random webhook secret: 64 hex digits.
-func randomSecret() Secret {
+func randomSecret() config.Secret {
 	var b [32]byte
 	_, _ = rand.Read(b[:])
-	return Secret(hex.EncodeToString(b[:]))
+	return config.Secret(hex.EncodeToString(b[:]))
 }

@@ -1,7 +1,8 @@
 package main
 
 // This is the one file of the command that touches the bot and storage
-// packages: the rest (config, metrics, the HTTP servers, the subcommands)
+// packages (through bot/service, which builds the store and the bot from
+// the config as the playground and the load tool do): the rest (metrics, the HTTP servers, the subcommands)
 // reaches them through Main's Store and Bot interfaces.
 
 import (
@@ -11,12 +12,12 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/twentyone-bot/twentyone/bot"
 	"github.com/twentyone-bot/twentyone/bot/botapi"
-	"github.com/twentyone-bot/twentyone/bot/outbox"
+	"github.com/twentyone-bot/twentyone/bot/config"
+	"github.com/twentyone-bot/twentyone/bot/service"
 	"github.com/twentyone-bot/twentyone/storage"
 )
 
@@ -24,27 +25,13 @@ var _ bot.Metrics = (*Metrics)(nil)
 
 // scrubError returns err with the secrets replaced in its text: the bot's
 // one scrubbed error (botapi.Scrub), which still unwraps for errors.Is.
-func scrubError(err error, secrets ...Secret) error {
+func scrubError(err error, secrets ...config.Secret) error {
 	return botapi.Scrub(err, newScrubber(secrets...).secrets...)
 }
 
 // scrubText returns s with the secrets, and their forms inside a URL,
 // replaced (botapi.ScrubText).
 func scrubText(s string, secrets ...string) string { return botapi.ScrubText(s, secrets...) }
-
-// storeOptions returns the storage options the config asks for.
-func storeOptions(cfg *Config) storage.Options {
-	return storage.Options{
-		LockTimeout:   time.Second,
-		StartingChips: cfg.Table.StartingChips,
-		DailyBonus:    cfg.Table.DailyBonus,
-		HouseChips:    cfg.Table.HouseChips,
-		Defaults: storage.ChatSettings{
-			Game:     cfg.Table.Game(),
-			Language: cfg.Table.StorageLanguage(),
-		},
-	}
-}
 
 // wiredStore is a storage.Store as Main's Store.
 type wiredStore struct{ *storage.Store }
@@ -56,78 +43,26 @@ func (s wiredStore) OpenTables(ctx context.Context) (int, error) {
 	return len(timers), err
 }
 
-// openStore opens the database the config names; m observes every
-// commit's latency. What it returns is Main's Store, and the store newBot
-// runs the bot on.
-func openStore(cfg *Config, m *Metrics, log *slog.Logger) (wiredStore, error) {
-	opts := storeOptions(cfg)
-	opts.OnCommit = func(d time.Duration, _ int) { m.ObserveCommit(d) }
-	s, err := storage.Open(cfg.Storage.Path, opts)
+// openService opens the database the config names and connects the bot,
+// as the playground and the load tool do (service.Open); what only the
+// binary does: m observes every commit and what the bot does, and while
+// the Bot API cannot be reached the bot tries again until ctx is done.
+func openService(ctx context.Context, cfg *config.Config, m *Metrics, log *slog.Logger) (wiredStore, Bot, error) {
+	svc, err := service.Open(ctx, cfg,
+		service.WithLogger(log),
+		service.WithMetrics(m),
+		service.OnCommit(func(d time.Duration, _ int) { m.ObserveCommit(d) }),
+		service.RetryConnect())
 	if err != nil {
-		return wiredStore{}, storeError(cfg.Storage.Path, err)
+		return wiredStore{}, nil, err
 	}
-	log.Info("database open", "path", s.Path())
-	return wiredStore{s}, nil
-}
-
-// checkStoreFree says, without opening it, whether another process holds
-// the database.
-func checkStoreFree(cfg *Config) error {
-	if err := storage.CheckFree(cfg.Storage.Path); err != nil {
-		return storeError(cfg.Storage.Path, err)
-	}
-	return nil
-}
-
-// storeError explains a failure to open the database.
-func storeError(path string, err error) error {
-	switch {
-	case errors.Is(err, storage.ErrInUse):
-		return fmt.Errorf("the database %s is in use by another process (is the bot already running?): %w", path, err)
-	case errors.Is(err, storage.ErrNewerSchema):
-		return fmt.Errorf("the database %s was written by a newer twentyone: run that version, or restore a backup: %w", path, err)
-	case errors.Is(err, storage.ErrPreRelease):
-		return fmt.Errorf("the database %s was written by a pre-release twentyone (before 1.0), which this version does not read: "+
-			"move it away to start with a new database, or keep running the pre-release: %w", path, err)
-	case errors.Is(err, storage.ErrCorrupt):
-		return fmt.Errorf("the database %s is damaged: restore a backup (twentyone backup writes one): %w", path, err)
-	}
-	return fmt.Errorf("opening the database %s: %w", path, err)
-}
-
-// newBot connects the bot to the Bot API (getMe).
-func newBot(ctx context.Context, cfg *Config, s wiredStore, log *slog.Logger, m *Metrics) (Bot, error) {
-	b, err := bot.New(ctx, bot.Config{
-		Token:       cfg.Telegram.Token.Reveal(),
-		Endpoint:    cfg.Telegram.APIEndpoint,
-		Store:       s.Store,
-		Logger:      log,
-		Limits:      botLimits(cfg),
-		PollTimeout: cfg.Telegram.PollTimeout,
-		Owners:      cfg.Owners,
-		Metrics:     m,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("connecting to the Bot API: %w", err)
-	}
-	return b, nil
-}
-
-// botLimits returns the pacing the config asks for: Telegram's limits
-// with telegram.global_rate calls a second over all chats, or none.
-func botLimits(cfg *Config) outbox.Limits {
-	if !cfg.Telegram.RateLimits {
-		return outbox.Limits{}
-	}
-	limits := outbox.TelegramLimits()
-	limits.PerSecond = cfg.Telegram.GlobalRate
-	return limits
+	return wiredStore{svc.Store}, svc.Bot, nil
 }
 
 // backupDirect backs up the database by opening it, for when no running bot
 // answered: it fails with ErrInUse if a process holds the file all the same.
 // out must not be the database (the caller checks).
-func backupDirect(ctx context.Context, cfg *Config, out string, stdout io.Writer) error {
+func backupDirect(ctx context.Context, cfg *config.Config, out string, stdout io.Writer) error {
 	path := cfg.Storage.Path
 	if _, err := os.Stat(path); err != nil {
 		return fmt.Errorf("no running bot answered and there is no database to open: %w", err)
@@ -149,7 +84,7 @@ func backupDirect(ctx context.Context, cfg *Config, out string, stdout io.Writer
 		}
 		return fmt.Errorf("the database %s is held by a running process %s; back up through that process (with its own config and version), or stop it: %w", path, why, err)
 	case errors.Is(err, storage.ErrCorrupt):
-		return storeError(path, err)
+		return service.StoreError(path, err)
 	case err != nil:
 		return fmt.Errorf("backing up %s: %w", path, err)
 	}
@@ -174,18 +109,6 @@ func compactDatabase(ctx context.Context, src, dst string) (before, after int64,
 		return 0, 0, err
 	}
 	return fi.Size(), fo.Size(), nil
-}
-
-// same reports whether paths a and b name the same file.
-func same(a, b string) bool {
-	fa, errA := os.Stat(a)
-	fb, errB := os.Stat(b)
-	if errA == nil && errB == nil {
-		return os.SameFile(fa, fb)
-	}
-	absA, errA := filepath.Abs(a)
-	absB, errB := filepath.Abs(b)
-	return errA == nil && errB == nil && absA == absB
 }
 
 // writeOutput writes what fill writes to path, atomically (a temporary file

@@ -3,32 +3,15 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	bolt "go.etcd.io/bbolt"
 
-	"github.com/twentyone-bot/twentyone/bot/outbox"
 	"github.com/twentyone-bot/twentyone/storage"
 )
-
-// TestBotLimits: the bot paces at Telegram's limits, over all chats at
-// telegram.global_rate (by default the outbox's own figure), or not at
-// all.
-func TestBotLimits(t *testing.T) {
-	cfg := DefaultConfig()
-	assert.Equal(t, outbox.TelegramLimits(), botLimits(&cfg), "the default is Telegram's limits as the outbox knows them")
-	cfg.Telegram.GlobalRate = 500
-	want := outbox.TelegramLimits()
-	want.PerSecond = 500
-	assert.Equal(t, want, botLimits(&cfg))
-	cfg.Telegram.RateLimits = false
-	assert.Equal(t, outbox.Limits{}, botLimits(&cfg))
-}
 
 // newDatabase creates a database at dir/twentyone.db and returns its path.
 func newDatabase(t *testing.T, dir string) string {
@@ -133,46 +116,4 @@ func TestCompact(t *testing.T) {
 	code, _, stderr = runSub(t, env, "compact", "-o", filepath.Join(dir, "c2.db"))
 	assert.Equal(t, exitFailure, code)
 	assert.Contains(t, stderr, "stop the bot")
-}
-
-// TestOpenStoreRefusesPreRelease: a database a pre-release wrote (its
-// schema version under the meta bucket's "schema" key) is refused with
-// what to do, and left as it was.
-func TestOpenStoreRefusesPreRelease(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "twentyone.db")
-	db, err := bolt.Open(path, 0o600, nil)
-	require.NoError(t, err)
-	require.NoError(t, db.Update(func(tx *bolt.Tx) error {
-		meta, err := tx.CreateBucket([]byte("meta"))
-		if err != nil {
-			return err
-		}
-		return meta.Put([]byte("schema"), binary.BigEndian.AppendUint64(nil, 11))
-	}))
-	require.NoError(t, db.Close())
-	before, err := os.ReadFile(path)
-	require.NoError(t, err)
-
-	cfg := DefaultConfig()
-	cfg.Storage.Path = path
-	_, err = openStore(&cfg, NewMetrics(), discardLogger())
-	require.ErrorIs(t, err, storage.ErrPreRelease)
-	assert.ErrorContains(t, err, "the database "+path+" was written by a pre-release twentyone (before 1.0)")
-	assert.ErrorContains(t, err, "move it away to start with a new database")
-	after, err := os.ReadFile(path)
-	require.NoError(t, err)
-	assert.True(t, bytes.Equal(before, after), "the file is left as it was")
-}
-
-func TestStoreOptions(t *testing.T) {
-	cfg := DefaultConfig()
-	cfg.Table.Language = "en"
-	cfg.Table.StartingChips = 700
-	cfg.Table.HouseChips = 3000
-	opts := storeOptions(&cfg)
-	assert.Equal(t, int64(700), opts.StartingChips)
-	assert.Equal(t, int64(3000), opts.HouseChips)
-	assert.Equal(t, int64(100), opts.DailyBonus)
-	assert.Equal(t, "en", opts.Defaults.Language)
-	assert.True(t, cfg.Table.Game().Equal(opts.Defaults.Game))
 }

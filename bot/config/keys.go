@@ -1,4 +1,4 @@
-package main
+package config
 
 import (
 	"bytes"
@@ -114,13 +114,13 @@ func applyEnv(cfg *Config, environ []string, src sources) error {
 			continue
 		}
 		if !ok {
-			return &ConfigError{Source: name, Msg: "no such config key (a TWENTYONE_ variable is TWENTYONE_ and a key path upper-cased with dots as underscores, such as TWENTYONE_TELEGRAM_TOKEN)"}
+			return &Error{Source: name, Msg: "no such config key (a TWENTYONE_ variable is TWENTYONE_ and a key path upper-cased with dots as underscores, such as TWENTYONE_TELEGRAM_TOKEN)"}
 		}
 		if value == "" {
 			continue
 		}
 		if err := setString(root.FieldByIndex(k.index), value, k.Path == "telegram.token"); err != nil {
-			return &ConfigError{Key: k.Path, Source: name, Msg: err.Error(), Err: err}
+			return &Error{Key: k.Path, Source: name, Msg: err.Error(), Err: err}
 		}
 		src[k.Path] = name
 	}
@@ -137,11 +137,11 @@ func applyYAML(cfg *Config, data []byte, file string, src sources) error {
 		if errors.Is(err, io.EOF) {
 			return nil // an empty file
 		}
-		return &ConfigError{Source: file, Msg: err.Error(), Err: err}
+		return &Error{Source: file, Msg: err.Error(), Err: err}
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
-		return &ConfigError{Source: file, Msg: "holds more than one YAML document"}
+		return &Error{Source: file, Msg: "holds more than one YAML document"}
 	}
 	if len(doc.Content) == 0 {
 		return nil
@@ -156,7 +156,7 @@ type yamlWalker struct {
 }
 
 func (w yamlWalker) err(n *yaml.Node, path, format string, args ...any) error {
-	return &ConfigError{Key: path, Source: fmt.Sprintf("%s line %d", w.file, n.Line), Msg: fmt.Sprintf(format, args...)}
+	return &Error{Key: path, Source: fmt.Sprintf("%s line %d", w.file, n.Line), Msg: fmt.Sprintf(format, args...)}
 }
 
 func (w yamlWalker) apply(n *yaml.Node, v reflect.Value, path string) error {

@@ -1,8 +1,6 @@
-package main
+package config
 
 import (
-	"bytes"
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -28,9 +26,9 @@ func writeFile(t *testing.T, name, content string) string {
 }
 
 func TestDefaultConfig(t *testing.T) {
-	cfg, err := LoadConfig(filepath.Join(t.TempDir(), "missing.yaml"), false, nil)
+	cfg, err := Load(filepath.Join(t.TempDir(), "missing.yaml"), false, nil)
 	require.NoError(t, err)
-	assert.Equal(t, DefaultConfig(), *cfg)
+	assert.Equal(t, Default(), *cfg)
 
 	assert.Equal(t, TelegramEndpoint, cfg.Telegram.APIEndpoint)
 	assert.Equal(t, "polling", cfg.Telegram.Mode)
@@ -53,25 +51,25 @@ func TestDefaultConfig(t *testing.T) {
 
 func TestConfigFile(t *testing.T) {
 	t.Run("missing default file is fine", func(t *testing.T) {
-		_, err := LoadConfig(filepath.Join(t.TempDir(), "twentyone.yaml"), false, nil)
+		_, err := Load(filepath.Join(t.TempDir(), "twentyone.yaml"), false, nil)
 		require.NoError(t, err)
 	})
 	t.Run("missing explicit file is an error", func(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "nope.yaml")
-		_, err := LoadConfig(path, true, nil)
+		_, err := Load(path, true, nil)
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), path)
 		assert.Contains(t, err.Error(), "no such file")
 	})
 	t.Run("empty file", func(t *testing.T) {
-		cfg, err := LoadConfig(writeFile(t, "c.yaml", ""), true, nil)
+		cfg, err := Load(writeFile(t, "c.yaml", ""), true, nil)
 		require.NoError(t, err)
-		assert.Equal(t, DefaultConfig(), *cfg)
+		assert.Equal(t, Default(), *cfg)
 	})
 	t.Run("null keeps the default", func(t *testing.T) {
-		cfg, err := LoadConfig(writeFile(t, "c.yaml", "telegram:\n  mode:\ntable:\n"), true, nil)
+		cfg, err := Load(writeFile(t, "c.yaml", "telegram:\n  mode:\ntable:\n"), true, nil)
 		require.NoError(t, err)
-		assert.Equal(t, DefaultConfig(), *cfg)
+		assert.Equal(t, Default(), *cfg)
 	})
 }
 
@@ -110,9 +108,9 @@ table:
   house_chips: 2500
   language: ru
 `)
-	cfg, err := LoadConfig(path, true, nil)
+	cfg, err := Load(path, true, nil)
 	require.NoError(t, err)
-	want := DefaultConfig()
+	want := Default()
 	want.Telegram = TelegramConfig{
 		Token:       testToken,
 		APIEndpoint: "http://127.0.0.1:8081/bot%s/%s",
@@ -133,7 +131,7 @@ table:
 		StartingChips: 500, DailyBonus: 50, HouseChips: 2500, Language: "ru",
 	}
 	assert.Equal(t, want, *cfg)
-	assert.Equal(t, "/tg/hook", webhookPath(cfg.Telegram.Webhook.URL))
+	assert.Equal(t, "/tg/hook", WebhookPath(cfg.Telegram.Webhook.URL))
 	assert.Equal(t, "ru", cfg.Table.StorageLanguage())
 }
 
@@ -142,7 +140,7 @@ table:
 func TestEveryLanguageIsATableLanguage(t *testing.T) {
 	for _, l := range i18n.Langs() {
 		path := writeFile(t, "c.yaml", "telegram:\n  token: "+testToken+"\nowners: [1]\ntable:\n  language: "+string(l)+"\n")
-		cfg, err := LoadConfig(path, true, nil)
+		cfg, err := Load(path, true, nil)
 		require.NoError(t, err, l)
 		assert.Equal(t, string(l), cfg.Table.StorageLanguage(), l)
 	}
@@ -150,7 +148,7 @@ func TestEveryLanguageIsATableLanguage(t *testing.T) {
 
 func TestYAMLStyles(t *testing.T) {
 	path := writeFile(t, "c.yaml", "log: {level: warn, format: json}\nowners:\n  - &o 7\n  - 8\ntable:\n  max_knocks: *o\n")
-	cfg, err := LoadConfig(path, true, nil)
+	cfg, err := Load(path, true, nil)
 	require.NoError(t, err)
 	assert.Equal(t, LogConfig{Level: "warn", Format: "json"}, cfg.Log)
 	assert.Equal(t, []int64{7, 8}, cfg.Owners)
@@ -230,7 +228,7 @@ func TestEnvOverrides(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg, err := LoadConfig(file, true, []string{"HOME=/root", tt.env})
+			cfg, err := Load(file, true, []string{"HOME=/root", tt.env})
 			require.NoError(t, err)
 			tt.check(t, cfg)
 		})
@@ -260,7 +258,7 @@ func TestConfigKeys(t *testing.T) {
 
 	// Every key can be set from a string: the walk knows every field type.
 	for _, k := range keys {
-		cfg := DefaultConfig()
+		cfg := Default()
 		v := reflect.ValueOf(&cfg).Elem().FieldByIndex(k.index)
 		sample := map[reflect.Kind]string{reflect.String: "x", reflect.Bool: "true", reflect.Int: "1", reflect.Int64: "1s", reflect.Slice: "1"}[v.Kind()]
 		if k.Path == "table.bet_options" {
@@ -275,22 +273,22 @@ func TestConfigKeys(t *testing.T) {
 // TestExampleConfig: config.example.yaml sets every key, to its default.
 func TestExampleConfig(t *testing.T) {
 	path := filepath.Join("..", "..", "config.example.yaml")
-	cfg := DefaultConfig()
+	cfg := Default()
 	data, err := os.ReadFile(path)
 	require.NoError(t, err)
 	src := sources{}
 	require.NoError(t, applyYAML(&cfg, data, path, src))
-	assert.Equal(t, DefaultConfig(), cfg, "config.example.yaml must hold the defaults")
+	assert.Equal(t, Default(), cfg, "config.example.yaml must hold the defaults")
 	for _, k := range configKeys() {
 		assert.Contains(t, src, k.Path, "config.example.yaml lacks %s", k.Path)
 	}
-	loaded, err := LoadConfig(path, true, nil)
+	loaded, err := Load(path, true, nil)
 	require.NoError(t, err)
-	assert.Equal(t, DefaultConfig(), *loaded)
+	assert.Equal(t, Default(), *loaded)
 }
 
-// TestConfigErrors runs `twentyone run` on each bad configuration: exit
-// code 2, and one line on stderr naming the key and where it came from.
+// TestConfigErrors: each bad configuration is refused with one line that
+// names the key and where its value came from, and says what is wrong.
 func TestConfigErrors(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -352,8 +350,8 @@ func TestConfigErrors(t *testing.T) {
 		{name: "global rate negative", env: []string{"TWENTYONE_TELEGRAM_GLOBAL_RATE=-5"}, key: "telegram.global_rate", source: "TWENTYONE_TELEGRAM_GLOBAL_RATE", what: "not -5"},
 		{name: "global rate past paid broadcasts", env: []string{"TWENTYONE_TELEGRAM_GLOBAL_RATE=1001"}, key: "telegram.global_rate", source: "TWENTYONE_TELEGRAM_GLOBAL_RATE", what: "up to 1000 with paid broadcasts"},
 		{name: "bad http listen", yaml: "http:\n  listen: localhost\n", key: "http.listen", source: "line 2", what: "host:port"},
-		{name: "backup socket too long", env: []string{"TWENTYONE_HTTP_BACKUP_SOCKET=/" + strings.Repeat("s", maxSocketPath)}, key: "http.backup_socket", source: "TWENTYONE_HTTP_BACKUP_SOCKET", what: "longer than a socket's path may be"},
-		{name: "database path too long for the socket", yaml: "storage:\n  path: /" + strings.Repeat("d", maxSocketPath-6) + ".db\n", key: "http.backup_socket", what: "made from storage.path (/ddd"},
+		{name: "backup socket too long", env: []string{"TWENTYONE_HTTP_BACKUP_SOCKET=/" + strings.Repeat("s", MaxSocketPath)}, key: "http.backup_socket", source: "TWENTYONE_HTTP_BACKUP_SOCKET", what: "longer than a socket's path may be"},
+		{name: "database path too long for the socket", yaml: "storage:\n  path: /" + strings.Repeat("d", MaxSocketPath-6) + ".db\n", key: "http.backup_socket", what: "made from storage.path (/ddd"},
 		{name: "abstract backup socket", yaml: "http:\n  backup_socket: \"@twentyone\"\n", key: "http.backup_socket", source: "line 2", what: "abstract socket"},
 		{name: "backup socket is the database", env: []string{"TWENTYONE_STORAGE_PATH=bot.db", "TWENTYONE_HTTP_BACKUP_SOCKET=./bot.db"}, key: "http.backup_socket", source: "TWENTYONE_HTTP_BACKUP_SOCKET", what: "the database itself"},
 		{name: "empty storage path", yaml: "storage:\n  path: \"\"\n", key: "storage.path", source: "line 2", what: "empty"},
@@ -362,22 +360,20 @@ func TestConfigErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			args := []string{"run"}
+			path := ""
 			if tt.yaml != "" {
-				args = append(args, "-config", writeFile(t, "c.yaml", tt.yaml))
-			} else {
-				t.Chdir(t.TempDir()) // the default twentyone.yaml is missing: fine
+				path = writeFile(t, "c.yaml", tt.yaml)
 			}
-			var stdout, stderr bytes.Buffer
-			cli := &CLI{Stdout: &stdout, Stderr: &stderr, Environ: tt.env}
-			code := cli.Run(context.Background(), args)
-			assert.Equal(t, exitUsage, code)
-			line := stderr.String()
-			assert.Equal(t, 1, strings.Count(line, "\n"), "one line: %q", line)
-			assert.True(t, strings.HasPrefix(line, "twentyone: config: "+tt.key), "%q names %q first", line, tt.key)
+			cfg, err := Load(path, path != "", tt.env)
+			assert.Nil(t, cfg)
+			var cerr *Error
+			require.ErrorAs(t, err, &cerr)
+			line := err.Error()
+			assert.NotContains(t, line, "\n", "one line")
+			assert.True(t, strings.HasPrefix(line, "config: "+tt.key), "%q names %q first", line, tt.key)
+			assert.Equal(t, tt.key, cerr.Key, "the error's key")
 			assert.Contains(t, line, tt.source)
 			assert.Contains(t, line, tt.what)
-			assert.Empty(t, stdout.String())
 			assert.NotContains(t, line, testToken)
 		})
 	}
@@ -411,7 +407,7 @@ func TestRateLimitsGuard(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.endpoint, func(t *testing.T) {
-			_, err := LoadConfig("", false, []string{
+			_, err := Load("", false, []string{
 				"TWENTYONE_TELEGRAM_API_ENDPOINT=" + tt.endpoint,
 				"TWENTYONE_TELEGRAM_RATE_LIMITS=false",
 			})
@@ -419,7 +415,7 @@ func TestRateLimitsGuard(t *testing.T) {
 				assert.NoError(t, err)
 				return
 			}
-			var cerr *ConfigError
+			var cerr *Error
 			require.ErrorAs(t, err, &cerr)
 			assert.Equal(t, "telegram.rate_limits", cerr.Key)
 		})
@@ -428,7 +424,7 @@ func TestRateLimitsGuard(t *testing.T) {
 
 func TestSecretIsNeverPrinted(t *testing.T) {
 	s := Secret(testToken)
-	cfg := DefaultConfig()
+	cfg := Default()
 	cfg.Telegram.Token = s
 	cfg.Telegram.Webhook.Secret = "webhooksecret"
 	for _, format := range []string{"%s", "%v", "%+v", "%#v", "%q", "%x", "%X", "%10s", "%d"} {
@@ -443,4 +439,21 @@ func TestSecretIsNeverPrinted(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "[REDACTED]", string(text))
 	assert.Equal(t, testToken, s.Reveal())
+}
+
+func TestWebhookPath(t *testing.T) {
+	assert.Equal(t, "/", WebhookPath("https://example.org"))
+	assert.Equal(t, "/", WebhookPath("https://example.org/"))
+	assert.Equal(t, "/a/b", WebhookPath("https://example.org/a/b"))
+	assert.NoError(t, checkWebhookURL("http://127.0.0.1:8080/hook"), "plain http to loopback, for a local test server")
+	assert.NoError(t, checkWebhookURL("http://localhost/hook"))
+	for _, port := range []string{"", ":443", ":80", ":88", ":8443"} {
+		assert.NoError(t, checkWebhookURL("https://example.org"+port+"/hook"), "Telegram posts to port %q", port)
+	}
+	assert.ErrorContains(t, checkWebhookURL("https://example.org:8080/hook"), "port 443, 80, 88 or 8443")
+	assert.ErrorContains(t, checkWebhookURL("https://example.org:444/hook"), "not 444")
+	assert.NoError(t, checkWebhookURL("https://127.0.0.1:9443/hook"), "any port on loopback, for a local Bot API server")
+	assert.Error(t, checkWebhookURL("http://10.0.0.1/hook"))
+	assert.Error(t, checkWebhookURL("https://example.org/hook?x=1"))
+	assert.Error(t, checkWebhookURL("ftp://example.org/hook"))
 }

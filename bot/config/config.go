@@ -1,4 +1,9 @@
-package main
+// Package config is the configuration of twentyone: every key with its
+// default, read from a YAML file and overridden by TWENTYONE_* environment
+// variables, validated at once with one-line errors that name the key and
+// where its value came from. The binary, the playground and the load tool
+// load it the same way; package service builds the running bot from it.
+package config
 
 import (
 	"errors"
@@ -17,10 +22,10 @@ import (
 	"github.com/twentyone-bot/twentyone/storage"
 )
 
-// DefaultConfigPath is the file `-config` names when it is not given. A
+// DefaultPath is the file `-config` names when it is not given. A
 // missing default file is fine: every key has a default and can be set
 // from the environment.
-const DefaultConfigPath = "twentyone.yaml"
+const DefaultPath = "twentyone.yaml"
 
 // EnvPrefix starts the name of every environment variable that overrides a
 // config key: TWENTYONE_ and the key's path upper-cased with dots as
@@ -31,9 +36,9 @@ const EnvPrefix = "TWENTYONE_"
 // (".../bot%s/%s": the token, then the method).
 const TelegramEndpoint = "https://api.telegram.org/bot%s/%s"
 
-// Config is the binary's configuration. Its yaml tags are the keys of the
+// Config is the configuration. Its yaml tags are the keys of the
 // config file; the environment variables are derived from them (see
-// EnvPrefix). Load it with LoadConfig.
+// EnvPrefix). Load it with Load.
 type Config struct {
 	Telegram TelegramConfig `yaml:"telegram"`
 	Storage  StorageConfig  `yaml:"storage"`
@@ -162,7 +167,7 @@ func (t TableConfig) StorageLanguage() string {
 }
 
 // DefaultConfig returns the configuration with every key at its default.
-func DefaultConfig() Config {
+func Default() Config {
 	g := game.DefaultSettings()
 	return Config{
 		Telegram: TelegramConfig{
@@ -274,9 +279,9 @@ func (b BetOptions) MarshalText() ([]byte, error) { return []byte(b.String()), n
 // String formats the list.
 func (b BetOptions) String() string { return game.FormatBetOptions(b) }
 
-// ConfigError is a configuration that cannot be used: it names the key,
+// Error is a configuration that cannot be used: it names the key,
 // where its value came from, and what is wrong. Its text is one line.
-type ConfigError struct {
+type Error struct {
 	// Key is the key's path ("table.stake"); empty for an error of the
 	// file as a whole.
 	Key string
@@ -290,7 +295,7 @@ type ConfigError struct {
 }
 
 // Error returns the one line the binary prints.
-func (e *ConfigError) Error() string {
+func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString("config: ")
 	switch {
@@ -306,7 +311,7 @@ func (e *ConfigError) Error() string {
 }
 
 // Unwrap returns the underlying error.
-func (e *ConfigError) Unwrap() error { return e.Err }
+func (e *Error) Unwrap() error { return e.Err }
 
 // oneLine folds a message onto one line.
 func oneLine(s string) string {
@@ -314,12 +319,12 @@ func oneLine(s string) string {
 	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", "; ")), " ")
 }
 
-// LoadConfig returns the defaults, overridden by the YAML file at path and
+// Load returns the defaults, overridden by the YAML file at path and
 // then by the TWENTYONE_* variables of environ, validated. A missing file is
 // an error only when explicit (the user named it with -config). Every error
-// is a *ConfigError.
-func LoadConfig(path string, explicit bool, environ []string) (*Config, error) {
-	cfg := DefaultConfig()
+// is a *Error.
+func Load(path string, explicit bool, environ []string) (*Config, error) {
+	cfg := Default()
 	src := sources{}
 	if path != "" {
 		data, err := os.ReadFile(path)
@@ -331,7 +336,7 @@ func LoadConfig(path string, explicit bool, environ []string) (*Config, error) {
 		case errors.Is(err, os.ErrNotExist) && !explicit:
 			// Env-only configuration, as in the Docker image.
 		default:
-			return nil, &ConfigError{Msg: fmt.Sprintf("reading %s: %v", path, unwrapPathError(err)), Err: err}
+			return nil, &Error{Msg: fmt.Sprintf("reading %s: %v", path, unwrapPathError(err)), Err: err}
 		}
 	}
 	if err := applyEnv(&cfg, environ, src); err != nil {
@@ -356,7 +361,7 @@ type sources map[string]string
 
 // bad returns the problem of key, with where its value came from.
 func (src sources) bad(key, format string, args ...any) error {
-	return &ConfigError{Key: key, Source: src[key], Msg: fmt.Sprintf(format, args...)}
+	return &Error{Key: key, Source: src[key], Msg: fmt.Sprintf(format, args...)}
 }
 
 // ref names another key in a message, with its value and where that came
@@ -468,13 +473,13 @@ func (c *Config) validateHTTP(src sources) error {
 			what += ", made from " + src.ref("storage.path", c.Storage.Path) + ","
 		}
 		switch {
-		case len(sock) > maxSocketPath:
-			return src.bad("http.backup_socket", "%s is %d bytes, longer than a socket's path may be (%d): set http.backup_socket to a shorter path", what, len(sock), maxSocketPath)
+		case len(sock) > MaxSocketPath:
+			return src.bad("http.backup_socket", "%s is %d bytes, longer than a socket's path may be (%d): set http.backup_socket to a shorter path", what, len(sock), MaxSocketPath)
 		case strings.HasPrefix(sock, "@"):
 			// Linux takes "@name" for an abstract socket: no file, no
 			// permissions, anyone on the host may connect.
 			return src.bad("http.backup_socket", "%s starts with @, an abstract socket that anyone on the host could connect to: give a file path", what)
-		case same(sock, c.Storage.Path):
+		case SameFile(sock, c.Storage.Path):
 			return src.bad("http.backup_socket", "%s is the database itself: give another path", what)
 		}
 	}
@@ -510,7 +515,7 @@ func (tb *TableConfig) validate(src sources) error {
 	}
 	// Whatever else the game demands of its settings.
 	if err := tb.Game().Validate(); err != nil {
-		return &ConfigError{Key: "table", Msg: err.Error(), Err: err}
+		return &Error{Key: "table", Msg: err.Error(), Err: err}
 	}
 	return nil
 }
@@ -629,9 +634,9 @@ func validWebhookSecret(s string) bool {
 	return true
 }
 
-// webhookPath returns the path the webhook server serves: that of the
+// WebhookPath returns the path the webhook server serves: that of the
 // webhook URL, "/" when it has none.
-func webhookPath(rawURL string) string {
+func WebhookPath(rawURL string) string {
 	u, err := url.Parse(rawURL)
 	if err != nil || u.Path == "" {
 		return "/"
