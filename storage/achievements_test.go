@@ -86,7 +86,7 @@ func TestAwardsAreStoredWithTheGame(t *testing.T) {
 // again earns them once.
 func TestAwardsInTheFailedTransaction(t *testing.T) {
 	var in injector
-	s := newStore(t, in.into(stacked(goldenDeck)))
+	s := newFaultyStore(t, stacked(goldenDeck), in.faults())
 	key := TableKey{Chat: group}
 	apply(t, s, key, 1, alice, game.Command{Kind: game.Open}, t0)
 	apply(t, s, key, 2, bob, game.Command{Kind: game.Join}, t0)

@@ -409,7 +409,7 @@ func TestApplyFailureInjection(t *testing.T) {
 	for _, stage := range []string{"table", "users", "ledger", "chat"} {
 		t.Run(stage, func(t *testing.T) {
 			var in injector
-			s := newStore(t, in.into(stacked(fullGameDeck)))
+			s := newFaultyStore(t, stacked(fullGameDeck), in.faults())
 			key := TableKey{Chat: group}
 			apply(t, s, key, 1, alice, game.Command{Kind: game.Open}, t0)
 			apply(t, s, key, 2, bob, game.Command{Kind: game.Join}, t0)
@@ -457,7 +457,7 @@ func TestApplyInternalErrors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var in injector
-			s := newStore(t, in.into(Options{}))
+			s := newFaultyStore(t, Options{}, in.faults())
 			key := TableKey{Chat: group}
 			apply(t, s, key, 1, alice, game.Command{Kind: game.Open}, t0)
 			apply(t, s, key, 2, bob, game.Command{Kind: game.Join}, t0)
@@ -477,7 +477,7 @@ func TestApplyInternalErrors(t *testing.T) {
 // the run that committed.
 func TestBatchFailureIsolation(t *testing.T) {
 	var in injector
-	s := newStore(t, in.into(Options{}))
+	s := newFaultyStore(t, Options{}, in.faults())
 	const chats = 12
 	const bad = int64(7)
 	for c := int64(1); c <= chats; c++ {

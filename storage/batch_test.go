@@ -65,7 +65,7 @@ func TestBatchRejection(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var in injector
-			s := newStore(t, in.into(Options{}))
+			s := newFaultyStore(t, Options{}, in.faults())
 			for c := int64(1); c <= 2; c++ {
 				apply(t, s, TableKey{Chat: c}, 1, alice, game.Command{Kind: game.Open}, t0)
 			}

@@ -34,7 +34,14 @@ const group = int64(-1001234567890)
 // end of the test.
 func openAt(t testing.TB, path string, opts Options) *Store {
 	t.Helper()
-	s, err := Open(path, opts)
+	return openHookedAt(t, path, opts, nil, nil)
+}
+
+// openHookedAt is openAt with f's failures in Apply and, when migs is not
+// nil, migs in place of the package's migrations (openHooked).
+func openHookedAt(t testing.TB, path string, opts Options, f *faults, migs []migration) *Store {
+	t.Helper()
+	s, err := openHooked(path, opts, f, migs)
 	require.NoError(t, err)
 	t.Cleanup(func() {
 		if err := s.Close(); err != nil && !errors.Is(err, ErrClosed) {
@@ -47,8 +54,14 @@ func openAt(t testing.TB, path string, opts Options) *Store {
 // newStore opens a fresh store in a temporary directory, without fsync.
 func newStore(t testing.TB, opts Options) *Store {
 	t.Helper()
+	return newFaultyStore(t, opts, nil)
+}
+
+// newFaultyStore is newStore with f's failures in Apply.
+func newFaultyStore(t testing.TB, opts Options, f *faults) *Store {
+	t.Helper()
 	opts.NoSync = true
-	return openAt(t, filepath.Join(t.TempDir(), "twentyone.db"), opts)
+	return openHookedAt(t, filepath.Join(t.TempDir(), "twentyone.db"), opts, f, nil)
 }
 
 // stacked returns Options whose decks are the given card codes.
@@ -57,16 +70,16 @@ func stacked(decks ...string) Options {
 }
 
 // injector injects failures into the Apply of a store opened with its
-// options (see Options.faults); what it injects may change while the
-// store is open, and is nothing until it is set.
+// faults (newFaultyStore); what it injects may change while the store is
+// open, and is nothing until it is set.
 type injector struct {
 	afterWrite atomic.Pointer[func(key TableKey, stage string) error]
 	outcome    atomic.Pointer[func(*game.Outcome)]
 }
 
-// into returns opts with the injector's faults.
-func (in *injector) into(opts Options) Options {
-	opts.faults = &faults{
+// faults returns the injector's faults.
+func (in *injector) faults() *faults {
+	return &faults{
 		outcome: func(o *game.Outcome) {
 			if f := in.outcome.Load(); f != nil {
 				(*f)(o)
@@ -79,7 +92,6 @@ func (in *injector) into(opts Options) Options {
 			return nil
 		},
 	}
-	return opts
 }
 
 // failAfter has f told each stage of Apply's writes done; its error

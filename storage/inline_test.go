@@ -201,7 +201,7 @@ func TestInlineChat(t *testing.T) {
 // the request's chained command plays by its settings too.
 func TestInlineRecordInTheCommandsTransaction(t *testing.T) {
 	var in injector
-	s := newStore(t, in.into(Options{}))
+	s := newFaultyStore(t, Options{}, in.faults())
 	join := ApplyRequest{Key: inlineKey, UpdateID: 1, User: bob, Command: game.Command{Kind: game.Join}, Now: t0,
 		Inline: &Inline{MessageID: "AgAAAD1", Settings: preset()}}
 	_, err := s.Apply(ctx, join)

@@ -190,7 +190,7 @@ func TestMigrateFromSchema1(t *testing.T) {
 	assert.Equal(t, uint64(2), schemaOf(t, path))
 
 	// Migrated, the file opens without a migration.
-	s = openAt(t, path, Options{NoSync: true, migrations: []migration{}})
+	s = openHookedAt(t, path, Options{NoSync: true}, nil, []migration{})
 	v, err = s.View(ctx, key)
 	require.NoError(t, err)
 	assert.Equal(t, encoded(t, &end.Table), encoded(t, &v.Table))
@@ -232,12 +232,12 @@ func TestMigrateFromSchema0(t *testing.T) {
 		}
 		return boom
 	}}}
-	_, err = Open(path, Options{NoSync: true, migrations: failing})
+	_, err = openHooked(path, Options{NoSync: true}, nil, failing)
 	require.ErrorIs(t, err, boom)
 	assert.ErrorContains(t, err, "migrate "+path+" from schema 0 (fail)")
 	unchanged("the failed migration wrote nothing")
 
-	s = openAt(t, path, Options{NoSync: true, migrations: fromSchema0})
+	s = openHookedAt(t, path, Options{NoSync: true}, nil, fromSchema0)
 	for _, chat := range chats {
 		got, err := s.Leaderboard(ctx, chat, 10)
 		require.NoError(t, err)

@@ -43,7 +43,8 @@ type Options struct {
 	// from one goroutine at a time, so a Rand that is not safe for
 	// concurrent use (gametest.Stacked) will do.
 	Rand game.Rand
-	// NoSync skips fsync: for tests only; a crash may then lose or damage
+	// NoSync skips fsync: for tests and for tools that prepare a file,
+	// never for the bot players use; a crash may then lose or damage
 	// the file.
 	NoSync bool
 	// NoAchievements reports the users who earn no achievements; default:
@@ -54,25 +55,6 @@ type Options struct {
 	// commit (fsync included) and how many writes it carried. It runs on
 	// the commit loop: it must be quick.
 	OnCommit func(d time.Duration, writes int)
-
-	// faults, set by the package's tests only, inject failures into Apply;
-	// Open installs them (see Store.rules and Store.steps).
-	faults *faults
-	// migrations, set by the package's tests only, replace the package's
-	// migrations: a test migrates a file of a schema older than the first.
-	migrations []migration
-}
-
-// faults are failures injected into Apply's transaction, for the package's
-// tests. Either may be nil.
-type faults struct {
-	// outcome may change what game.Apply returned, before storage checks
-	// and writes it.
-	outcome func(*game.Outcome)
-	// afterWrite is told each stage of Apply's writes done (see
-	// applySteps): the key of the table and the stage's name. An error
-	// fails the write, and the transaction rolls back.
-	afterWrite func(key TableKey, stage string) error
 }
 
 // withDefaults returns the options with every zero field set to its
@@ -150,42 +132,12 @@ type Store struct {
 
 	settings settingsCache
 
-	// rules applies a command to a table: game.Apply, with Options.faults
-	// applied to its outcome when a test set them.
+	// rules applies a command to a table: game.Apply. The package's tests
+	// may wrap it (hooks_test.go) before the commit loop starts.
 	rules func(game.Table, game.Command, game.Env) (game.Table, game.Outcome, error)
-	// steps are Apply's writes in order: applySteps, each followed by
-	// Options.faults.afterWrite when a test set it.
+	// steps are Apply's writes in order: applySteps. The package's tests
+	// may follow each with a check of their own before the loop starts.
 	steps []applyStep
-}
-
-// install sets the rules and the steps of Apply, with the faults of the
-// options when a test set them: the write path itself never asks for
-// them.
-func (s *Store) install(f *faults) {
-	s.rules, s.steps = game.Apply, applySteps[:]
-	if f == nil {
-		return
-	}
-	if f.outcome != nil {
-		s.rules = func(tb game.Table, c game.Command, env game.Env) (game.Table, game.Outcome, error) {
-			nt, out, err := game.Apply(tb, c, env)
-			if err == nil {
-				f.outcome(&out)
-			}
-			return nt, out, err
-		}
-	}
-	if f.afterWrite != nil {
-		s.steps = make([]applyStep, len(applySteps))
-		for i, st := range applySteps {
-			s.steps[i] = applyStep{name: st.name, write: func(a *applying) error {
-				if err := st.write(a); err != nil {
-					return err
-				}
-				return f.afterWrite(a.key, st.name)
-			}}
-		}
-	}
 }
 
 // Open opens or creates the database at path. It returns an error wrapping
@@ -195,6 +147,17 @@ func (s *Store) install(f *faults) {
 // pre-release did (before 1.0). A file of an older schema is migrated, in
 // one transaction.
 func Open(path string, opts Options) (*Store, error) {
+	s, err := open(path, opts, migrations)
+	if err != nil {
+		return nil, err
+	}
+	s.start()
+	return s, nil
+}
+
+// open opens the database as Open does, migrating it with migs, and
+// returns the store before its commit loop starts (start starts it).
+func open(path string, opts Options, migs []migration) (*Store, error) {
 	opts, err := opts.withDefaults()
 	if err != nil {
 		return nil, err
@@ -207,26 +170,25 @@ func Open(path string, opts Options) (*Store, error) {
 		_ = db.Close()
 		return nil, err
 	}
-	migs := migrations
-	if opts.migrations != nil {
-		migs = opts.migrations
-	}
 	if err := upgrade(db, migs); err != nil {
 		_ = db.Close()
 		return nil, err
 	}
 	s := &Store{
-		db:   db,
-		path: db.Path(),
-		opts: opts,
-		ops:  make(chan *op, maxBatch),
-		quit: make(chan struct{}),
-		done: make(chan struct{}),
+		db:    db,
+		path:  db.Path(),
+		opts:  opts,
+		ops:   make(chan *op, maxBatch),
+		quit:  make(chan struct{}),
+		done:  make(chan struct{}),
+		rules: game.Apply,
+		steps: applySteps[:],
 	}
-	s.install(opts.faults)
-	go s.loop()
 	return s, nil
 }
+
+// start starts the commit loop: from then on the store takes writes.
+func (s *Store) start() { go s.loop() }
 
 // openBolt validates the file under a lock of our own, then opens it with
 // bbolt. A panic inside bbolt (it trusts the file) becomes ErrCorrupt.
