@@ -199,7 +199,7 @@ func New(ctx context.Context, cfg Config) (*Bot, error) {
 	b.input = input.New(b.store, b.store, b.store,
 		input.Rooms{Send: b.send, Tables: b.tables, Notices: b.notices, Panels: b.panels}, b.clock, b.log,
 		input.Options{Owners: cfg.Owners, AdminTTL: cfg.AdminCacheTTL})
-	b.inline = inline.New(b.store, b.send, b.input, b.log, b.store.Defaults().Game)
+	b.inline = inline.New(b.store, b.send, b.input, b.clock, b.log, b.store.Defaults().Game)
 	return b, nil
 }
 

@@ -498,3 +498,27 @@ func TestPacedInlineTable(t *testing.T) {
 	limited := h.srv.Calls().Methods["editMessageText"].Codes[429]
 	assert.Equal(t, 1, limited, "only the 429 injected")
 }
+
+// TestGuestAnswerWaitsOutA429: a guest answer Telegram refuses with a
+// short retry_after is made once more after it, on the bot's clock; the
+// chat gets its table then, once.
+func TestGuestAnswerWaitsOutA429(t *testing.T) {
+	h := newHarness(t, inlineMode)
+	club := h.withoutBot("Book club", "Alice", "Bob")
+	fault := h.srv.InjectFault(telegramtest.Fault{Kind: telegramtest.FaultTooManyRequests, Methods: []string{"answerGuestQuery"}, Count: 1, RetryAfter: 2})
+	armed := h.clock.Armed()
+	g, err := h.srv.SendGuestMessage(club.ID, h.user("Alice").ID, "@telegramtest_bot 21")
+	require.NoError(t, err)
+	deadline := time.Now().Add(wait)
+	for fault.Fired() == 0 || h.clock.Armed() <= armed { // the answer refused, its retry armed on the clock
+		require.True(t, time.Now().Before(deadline), "the retry was not armed")
+		time.Sleep(100 * time.Microsecond) // polls a condition; the clock does not move meanwhile
+	}
+	_, answered := g.Answer()
+	assert.False(t, answered, "not before retry_after")
+	h.clock.Advance(2 * time.Second)
+	im, err := g.Wait(h.ctx())
+	require.NoError(t, err)
+	h.inlineAt(club, im)
+	assert.Equal(t, 2, h.srv.Calls().Count("answerGuestQuery"), "refused once, then taken")
+}

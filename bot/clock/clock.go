@@ -4,7 +4,10 @@
 // time by hand (package clocktest) instead of waiting.
 package clock
 
-import "time"
+import (
+	"context"
+	"time"
+)
 
 // Clock tells the time and runs functions later. Its methods must be safe
 // for concurrent use.
@@ -32,3 +35,16 @@ func (System) Now() time.Time { return time.Now() }
 
 // AfterFunc calls time.AfterFunc.
 func (System) AfterFunc(d time.Duration, f func()) Timer { return time.AfterFunc(d, f) }
+
+// Sleep waits d on c, or until ctx is done, and returns ctx.Err() then.
+func Sleep(ctx context.Context, c Clock, d time.Duration) error {
+	done := make(chan struct{})
+	t := c.AfterFunc(d, func() { close(done) })
+	defer t.Stop()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

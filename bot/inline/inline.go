@@ -29,6 +29,7 @@ import (
 
 	"github.com/twentyone-bot/twentyone/bot/botapi"
 	"github.com/twentyone-bot/twentyone/bot/callback"
+	"github.com/twentyone-bot/twentyone/bot/clock"
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/bot/input"
 	"github.com/twentyone-bot/twentyone/bot/render"
@@ -53,13 +54,14 @@ type Handler struct {
 	send    *send.Sender
 	input   *input.Handler
 	log     *slog.Logger
+	clock   clock.Clock
 	presets []game.Settings
 }
 
 // New returns a Handler whose tables play by presets of defaults (the
-// bot's default settings), pressed through in.
-func New(store Store, s *send.Sender, in *input.Handler, log *slog.Logger, defaults game.Settings) *Handler {
-	return &Handler{store: store, send: s, input: in, log: log, presets: Presets(defaults)}
+// bot's default settings), pressed through in; it waits on c.
+func New(store Store, s *send.Sender, in *input.Handler, c clock.Clock, log *slog.Logger, defaults game.Settings) *Handler {
+	return &Handler{store: store, send: s, input: in, clock: c, log: log, presets: Presets(defaults)}
 }
 
 // presetScales are the stakes the presets offer, as multiples of the
@@ -175,14 +177,10 @@ func (h *Handler) answerGuest(ctx context.Context, queryID string, a botapi.Arti
 	id, err := h.send.API().AnswerGuest(ctx, queryID, a)
 	var tg *botapi.Error
 	if errors.As(err, &tg) && tg.RetryAfter > 0 && tg.RetryAfter <= guestRetry {
-		t := time.NewTimer(tg.RetryAfter)
-		defer t.Stop()
-		select {
-		case <-t.C:
-			return h.send.API().AnswerGuest(ctx, queryID, a)
-		case <-ctx.Done():
-			return "", ctx.Err()
+		if err := clock.Sleep(ctx, h.clock, tg.RetryAfter); err != nil {
+			return "", err
 		}
+		return h.send.API().AnswerGuest(ctx, queryID, a)
 	}
 	return id, err
 }
