@@ -3,7 +3,6 @@ package table
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sync"
 	"time"
 
@@ -97,7 +96,7 @@ func (m *messages) show(v storage.View) {
 	was := rs.queued
 	rs.queued = true
 	m.mu.Unlock()
-	err := m.k.send.Enqueue(outbox.Op{Chat: key.Chat, Slot: "table:" + key.String(), Do: func(ctx context.Context) error {
+	err := m.k.send.Enqueue(outbox.Op{Chat: key.Chat, Slot: tableOp(key), Do: func(ctx context.Context) error {
 		return m.renderNewest(ctx, key)
 	}})
 	if err != nil {
@@ -427,7 +426,7 @@ func (m *messages) retire(v storage.View) {
 		if m.k.nudges.live(key, r.MessageID) {
 			continue
 		}
-		m.k.send.Enqueue(outbox.Op{Chat: key.Chat, Class: outbox.Retire, Slot: fmt.Sprintf("old:%s:%d", key, r.MessageID), Do: func(ctx context.Context) error {
+		m.k.send.Enqueue(outbox.Op{Chat: key.Chat, Class: outbox.Retire, Slot: retireOp(key, r.MessageID), Do: func(ctx context.Context) error {
 			api, l := m.k.send.API(), i18n.OfChat(v.Settings.Language)
 			var err error
 			if r.Record {

@@ -3,7 +3,6 @@ package table
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sync"
 	"time"
 
@@ -261,7 +260,7 @@ func (k *Keeper) sendNudge(ctx context.Context, key storage.TableKey, version ui
 		name = n
 	}
 	l, table, ends := i18n.OfChat(v.Settings.Language), v.MessageID, time.UnixMilli(turn.ends)
-	err = k.send.Enqueue(outbox.Op{Chat: key.Chat, Class: outbox.Say, Slot: "nudge:" + key.String(),
+	err = k.send.Enqueue(outbox.Op{Chat: key.Chat, Class: outbox.Say, Slot: nudgeOp(key),
 		Stale: func() bool { return k.nudges.stale(c, k.clock.Now()) },
 		Do: func(ctx context.Context) error {
 			m := render.Nudge(int64(turn.user), name, ends, k.clock.Now(), l)
@@ -295,7 +294,7 @@ func (k *Keeper) keepNudge(ctx context.Context, c *nudge, id int) {
 	}
 	k.log.WarnContext(ctx, "recording a nudge", "table", key, "message", id, "err", err)
 	k.nudges.drop(c)
-	k.send.Enqueue(outbox.Op{Chat: key.Chat, Class: outbox.Retire, Slot: fmt.Sprintf("old:%s:%d", key, id), Do: func(ctx context.Context) error {
+	k.send.Enqueue(outbox.Op{Chat: key.Chat, Class: outbox.Retire, Slot: retireOp(key, id), Do: func(ctx context.Context) error {
 		err := k.send.API().Delete(ctx, key.Chat, id)
 		if errors.Is(err, botapi.ErrGone) {
 			err = nil
