@@ -238,6 +238,13 @@ func (k *Keeper) sendNudge(ctx context.Context, key storage.TableKey, version ui
 		// clock again, and arms its nudge anew.
 		return
 	}
+	if at := nudgeTime(&v.Table); now.Before(at) {
+		// Armed for the turn's clock before the render that showed it
+		// late started it again (the two came due together): the nudge
+		// is due a third into the turn as shown.
+		k.timers.setNudge(key, version, at)
+		return
+	}
 	if retiring(v, v.MessageID) {
 		// The table is moving to a new message: nudge in reply to that.
 		k.timers.setNudge(key, version, now.Add(nudgeBusyRetry))
