@@ -6,6 +6,8 @@
 #
 # The binary is built by scripts/build-static.sh, the same script CI runs
 # (cmd/twentyone/build_test.go), so what the image holds is what is tested.
+# CI also builds this file unchanged, with README's command, and tests the
+# image it makes (scripts/ci-docker.sh, cmd/twentyone/docker_test.go).
 #
 # Behind a module proxy of your own: --build-arg GOPROXY=https://... (and
 # GOSUMDB, GOPRIVATE, GONOPROXY, GONOSUMDB, as `go help environment` says).
