@@ -24,8 +24,8 @@
 #    name (cmd/twentyone/docker_test.go), which runs README's run, backup,
 #    restore and Compose recipes against our Bot API server.
 #
-# At its end it removes the containers and volumes the test made (by the
-# run's name prefix), the CA files it put, and its own dockerd. It prints
+# At its end it removes the containers, volumes and networks the test made
+# (by the run's name prefix), the CA files it put, and its own dockerd. It prints
 # how long each phase took.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -91,6 +91,11 @@ cleanup() {
 		if [ ${#ids[@]} -gt 0 ]; then
 			say "removing the volumes the test left: ${ids[*]}"
 			docker volume rm -f "${ids[@]}" >/dev/null
+		fi
+		mapfile -t ids < <(docker network ls -q --filter "name=twentyone-test-$run_id")
+		if [ ${#ids[@]} -gt 0 ]; then
+			say "removing the networks the test's Compose project left: ${ids[*]}"
+			docker network rm "${ids[@]}" >/dev/null
 		fi
 		# Compose's volume has the fixed name README gives: remove it only
 		# when the test's own project made it.
