@@ -22,11 +22,13 @@
 #    go into scripts/build-ca/ for it, the way README documents;
 # 5. test: go test -run TestDockerImage ./cmd/twentyone with the image's
 #    name (cmd/twentyone/docker_test.go), which runs README's run, backup,
-#    restore and Compose recipes against our Bot API server.
+#    restore and Compose recipes against our Bot API server; -parallel 8,
+#    as its checks wait on containers (the health check's first 30 s), not
+#    on the two cores.
 #
 # At its end it removes the containers, volumes and networks the test made
-# (by the run's name prefix), the CA files it put, and its own dockerd. It prints
-# how long each phase took.
+# (by the run's name prefix), the CA files it put, and its own dockerd. It
+# prints how long each phase took.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
