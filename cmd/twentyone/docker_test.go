@@ -25,12 +25,6 @@ import (
 	"github.com/twentyone-bot/twentyone/bot/telegramtest"
 )
 
-// The Go part of issue 32, point 3 (the healthcheck's fallback to the
-// backup socket, the retry when the Bot API is unreachable at the start,
-// an error that says to chown a volume the bot cannot write): the checks
-// that need it skip until it lands.
-const needsGoPart = "needs the Go part of issue 32, point 3: "
-
 func TestDockerImage(t *testing.T) {
 	d := newDockerEnv(t)
 	start := time.Now()
@@ -200,16 +194,12 @@ func dockerRootOwnedVolume(t *testing.T, d *dockerEnv) {
 	assert.Equal(t, "1", docker(t, "wait", c.name), "exit code 1")
 	_, _, errOut := runCommand(t, "", nil, "docker", "logs", c.name) // the bot's stderr
 	assert.Contains(t, errOut, "/data", "the error names the directory")
-	if !strings.Contains(errOut, "chown") {
-		lines := strings.Split(strings.TrimSpace(errOut), "\n")
-		t.Skip(needsGoPart + "the error should say to chown the volume; it says: " + lines[len(lines)-1])
-	}
+	assert.Contains(t, errOut, "chown -R 65532:65532 /data", "the error says what to do, for the image's user")
 }
 
 // dockerAdminOff: with TWENTYONE_HTTP_LISTEN=off the health check asks the
 // backup socket, and the container becomes healthy.
 func dockerAdminOff(t *testing.T, d *dockerEnv) {
-	t.Skip(needsGoPart + "twentyone healthcheck falls back to the backup socket's GET /healthz when http.listen is off")
 	srv := d.botAPI(t)
 	tb := newTable(t, srv)
 	c := d.run(t, "admin-off", d.name("admin-off-data"), srv, runOptions{flags: []string{"-e", "TWENTYONE_HTTP_LISTEN=off"}})
@@ -223,7 +213,6 @@ func dockerAdminOff(t *testing.T, d *dockerEnv) {
 // keeps running (no exit, no restart by Docker) and becomes ready once it
 // answers.
 func dockerBotAPILate(t *testing.T, d *dockerEnv) {
-	t.Skip(needsGoPart + "the bot retries with backoff when the Bot API is unreachable at the start, instead of exiting 1")
 	srv := telegramtest.New()
 	t.Cleanup(srv.Close)
 	free := d.botAPI(t) // a port on the bridge, free once this server is closed
