@@ -519,83 +519,6 @@ func (c *chat) resync(srv *telegramtest.Server) {
 	}
 }
 
-// choose picks a random legal press: who presses which button. It returns
-// false when there is nothing to press (a drained table) or the message
-// does not say who may act.
-func (c *chat) choose(v *tableView, draining bool) (int, button, bool) {
-	r := c.rng
-	switch v.phase {
-	case phaseLobby:
-		if draining {
-			return 0, button{}, false
-		}
-		seated := map[int]bool{}
-		for _, name := range v.seated {
-			if i, ok := c.index[name]; ok {
-				seated[i] = true
-			}
-		}
-		var in, out []int
-		for i := range c.users {
-			if seated[i] {
-				in = append(in, i)
-			} else {
-				out = append(out, i)
-			}
-		}
-		if len(in) > 0 && r.IntN(50) == 0 {
-			if b, ok := v.find(callback.Leave); ok {
-				return in[r.IntN(len(in))], b, true
-			}
-		}
-		if who, b, ok := c.chooseHouse(v, in); ok {
-			return who, b, true
-		}
-		if len(out) > 0 && len(v.seated) < len(c.users) && (len(v.seated) < 2 || r.IntN(2) == 0) {
-			if b, ok := v.find(callback.Join); ok {
-				return out[r.IntN(len(out))], b, true
-			}
-		}
-		if b, ok := v.find(callback.Start); ok && len(in) > 0 && len(v.seated) >= 2 {
-			return in[r.IntN(len(in))], b, true
-		}
-	case phaseBetting, phaseDrawing:
-		i, ok := c.index[v.turn]
-		if !ok {
-			return 0, button{}, false
-		}
-		return i, v.buttons[r.IntN(len(v.buttons))], true
-	case phaseClosed:
-		if draining {
-			return 0, button{}, false
-		}
-		if b, ok := v.find(callback.NewTable); ok {
-			return r.IntN(len(c.users)), b, true
-		}
-	}
-	return 0, button{}, false
-}
-
-// houseEvery: the players of every houseEvery-th chat seat the house.
-const houseEvery = 4
-
-// chooseHouse picks, at a chat whose players seat the house, a seated
-// player (of in) to seat the house when the lobby offers it, most of the
-// time, or now and then to unseat it.
-func (c *chat) chooseHouse(v *tableView, in []int) (int, button, bool) {
-	if !c.house || len(in) == 0 {
-		return 0, button{}, false
-	}
-	who := in[c.rng.IntN(len(in))]
-	if b, ok := v.find(callback.SeatHouse); ok && c.rng.IntN(3) > 0 {
-		return who, b, true
-	}
-	if b, ok := v.find(callback.UnseatHouse); ok && c.rng.IntN(30) == 0 {
-		return who, b, true
-	}
-	return 0, button{}, false
-}
-
 // unansweredPresses waits until ctx is done for the presses seen without
 // an answer, and returns those still unanswered.
 func (d *driver) unansweredPresses(ctx context.Context) []*telegramtest.Callback {
@@ -622,52 +545,6 @@ func (d *driver) notDrained() []*chat {
 		c.mu.Unlock()
 	}
 	return out
-}
-
-// pacer hands out presses at a steady rate. Tokens nobody takes in time
-// are not saved up: the rate is a ceiling, not a debt.
-type pacer struct {
-	c chan struct{}
-}
-
-func startPacer(ctx context.Context, rate float64) *pacer {
-	p := &pacer{c: make(chan struct{}, max(1, int(rate/100)))}
-	start := time.Now()
-	sent := 0
-	go everyTick(ctx, 2*time.Millisecond, func(now time.Time) {
-		due := int(now.Sub(start).Seconds()*rate) - sent
-		for ; due > 0; due-- {
-			sent++
-			select {
-			case p.c <- struct{}{}:
-			default:
-			}
-		}
-	})
-	return p
-}
-
-// everyTick calls fn every interval until ctx is done.
-func everyTick(ctx context.Context, interval time.Duration, fn func(now time.Time)) {
-	tick := time.NewTicker(interval)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case now := <-tick.C:
-			fn(now)
-		}
-	}
-}
-
-func (p *pacer) wait(ctx context.Context) bool {
-	select {
-	case <-p.c:
-		return true
-	case <-ctx.Done():
-		return false
-	}
 }
 
 // describe says what the chat shows and waits for, for a report.

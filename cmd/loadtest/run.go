@@ -16,7 +16,6 @@ import (
 
 	"github.com/twentyone-bot/twentyone/bot/outbox"
 	"github.com/twentyone-bot/twentyone/bot/telegramtest"
-	"github.com/twentyone-bot/twentyone/storage"
 )
 
 // Config is one load run.
@@ -544,62 +543,6 @@ func run(ctx context.Context, cfg Config) (res *Result, err error) {
 	return res, nil
 }
 
-// check opens the database the bot left and compares it with the chats:
-// the audit, and that every chat shows its table's latest version.
-func check(ctx context.Context, srv *telegramtest.Server, set botSettings, d *driver, res *Result) error {
-	st, err := storage.Open(set.DBPath, storage.Options{StartingChips: set.StartingChips})
-	if err != nil {
-		return fmt.Errorf("opening the database to check it: %w", err)
-	}
-	defer st.Close()
-	audits, err := st.AuditAll(ctx)
-	if err != nil {
-		return fmt.Errorf("audit: %w", err)
-	}
-	res.AuditedChats = len(audits)
-	for _, a := range audits {
-		for _, p := range a.Problems {
-			res.AuditProblems = append(res.AuditProblems, fmt.Sprintf("chat %d: %s", a.Chat, p))
-		}
-	}
-	newest := func(chat int64) (tableView, bool) {
-		msgs := srv.Messages(chat)
-		for i := len(msgs) - 1; i >= 0; i-- {
-			if msgs[i].FromBot {
-				if v, ok := readTable(&msgs[i]); ok {
-					return v, true
-				}
-			}
-		}
-		return tableView{}, false
-	}
-	for _, c := range d.list {
-		v, err := st.View(ctx, storage.TableKey{Chat: c.id})
-		if err != nil {
-			return fmt.Errorf("chat %d: %w", c.id, err)
-		}
-		// The message the table is rendered into must show its version.
-		var shown uint64
-		if m, ok := srv.Message(c.id, v.MessageID); ok {
-			tv, _ := readTable(&m)
-			shown = tv.version
-		}
-		if shown != v.Table.Version() {
-			res.NotShowingLatest++
-			if len(res.Mismatches) < 10 {
-				res.Mismatches = append(res.Mismatches, fmt.Sprintf("chat %d: message %d shows version %d, its table is at %d (%s)",
-					c.id, v.MessageID, shown, v.Table.Version(), v.Table.Phase()))
-			}
-		}
-		// A newer table message than the stored one is an orphan: sent by a
-		// bot killed before it stored the message's id.
-		if n, ok := newest(c.id); ok && n.messageID != v.MessageID && n.version < v.Table.Version() {
-			res.Orphans++
-		}
-	}
-	return nil
-}
-
 // runDir returns the run's directory: dir, or a temporary one that done
 // removes unless the run failed (then it says where the bot's log is).
 func runDir(dir string, logf func(string, ...any)) (string, func(err error), error) {
@@ -642,71 +585,6 @@ func newTarget(cfg Config, set botSettings, dir string) target {
 	}
 	t.log = slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	return t
-}
-
-func (t *process) killCount() int {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.kills
-}
-
-// killLoop kills the bot kills times at random moments until end,
-// restarting it at once each time.
-func killLoop(ctx context.Context, p *process, kills int, end time.Time, rng *rand.Rand, logf func(string, ...any)) error {
-	for i := range kills {
-		left := time.Until(end)
-		if left <= 0 {
-			left = 100 * time.Millisecond
-		}
-		// A random moment in the next 2/(kills left) of the time left: the
-		// kills spread over the run, at no regular beat.
-		wait := time.Duration(rng.Int64N(int64(2*left/time.Duration(kills-i)) + 1))
-		if !outbox.Sleep(ctx, wait) {
-			return ctx.Err()
-		}
-		if err := p.kill(); err != nil {
-			return err
-		}
-		logf("kill -9 #%d", i+1)
-		if err := p.start(ctx); err != nil {
-			return fmt.Errorf("restarting after kill %d: %w", i+1, err)
-		}
-	}
-	return nil
-}
-
-// injectFaults disturbs the server as -faults says until the returned
-// function is called.
-func injectFaults(ctx context.Context, srv *telegramtest.Server, seed uint64) func() {
-	srv.SeedFaults(seed)
-	srv.InjectFault(telegramtest.Fault{Kind: telegramtest.FaultDelay, Rate: 0.05, Delay: 300 * time.Millisecond})
-	srv.InjectFault(telegramtest.Fault{Kind: telegramtest.FaultInternalError, Rate: 0.025})
-	srv.InjectFault(telegramtest.Fault{Kind: telegramtest.FaultBadGateway, Rate: 0.025})
-	srv.InjectFault(telegramtest.Fault{Kind: telegramtest.FaultDropConnection, Rate: 0.005})
-	srv.InjectFault(telegramtest.Fault{Kind: telegramtest.FaultDropConnection, Rate: 0.005, AfterHandling: true})
-	fctx, cancel := context.WithCancel(ctx)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		// Every few seconds, a burst of 200 to 500 ms in which every message
-		// sent or edited is answered 429 with retry_after 1, as Telegram
-		// does to a bot over its limits.
-		rng := rand.New(rand.NewPCG(seed, 429))
-		for outbox.Sleep(fctx, time.Duration(1000+rng.IntN(3000))*time.Millisecond) {
-			h := srv.InjectFault(telegramtest.Fault{Kind: telegramtest.FaultTooManyRequests,
-				Methods: []string{"editMessageText", "sendMessage"}, RetryAfter: 1})
-			outbox.Sleep(fctx, time.Duration(200+rng.IntN(300))*time.Millisecond)
-			h.Remove()
-		}
-	}()
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			cancel()
-			<-done
-			srv.ClearFaults()
-		})
-	}
 }
 
 // newProbe presses a button for the bot's first answer: a button on a

@@ -1,0 +1,65 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/twentyone-bot/twentyone/bot/telegramtest"
+	"github.com/twentyone-bot/twentyone/storage"
+)
+
+// check opens the database the bot left and compares it with the chats:
+// the audit, and that every chat shows its table's latest version.
+func check(ctx context.Context, srv *telegramtest.Server, set botSettings, d *driver, res *Result) error {
+	st, err := storage.Open(set.DBPath, storage.Options{StartingChips: set.StartingChips})
+	if err != nil {
+		return fmt.Errorf("opening the database to check it: %w", err)
+	}
+	defer st.Close()
+	audits, err := st.AuditAll(ctx)
+	if err != nil {
+		return fmt.Errorf("audit: %w", err)
+	}
+	res.AuditedChats = len(audits)
+	for _, a := range audits {
+		for _, p := range a.Problems {
+			res.AuditProblems = append(res.AuditProblems, fmt.Sprintf("chat %d: %s", a.Chat, p))
+		}
+	}
+	newest := func(chat int64) (tableView, bool) {
+		msgs := srv.Messages(chat)
+		for i := len(msgs) - 1; i >= 0; i-- {
+			if msgs[i].FromBot {
+				if v, ok := readTable(&msgs[i]); ok {
+					return v, true
+				}
+			}
+		}
+		return tableView{}, false
+	}
+	for _, c := range d.list {
+		v, err := st.View(ctx, storage.TableKey{Chat: c.id})
+		if err != nil {
+			return fmt.Errorf("chat %d: %w", c.id, err)
+		}
+		// The message the table is rendered into must show its version.
+		var shown uint64
+		if m, ok := srv.Message(c.id, v.MessageID); ok {
+			tv, _ := readTable(&m)
+			shown = tv.version
+		}
+		if shown != v.Table.Version() {
+			res.NotShowingLatest++
+			if len(res.Mismatches) < 10 {
+				res.Mismatches = append(res.Mismatches, fmt.Sprintf("chat %d: message %d shows version %d, its table is at %d (%s)",
+					c.id, v.MessageID, shown, v.Table.Version(), v.Table.Phase()))
+			}
+		}
+		// A newer table message than the stored one is an orphan: sent by a
+		// bot killed before it stored the message's id.
+		if n, ok := newest(c.id); ok && n.messageID != v.MessageID && n.version < v.Table.Version() {
+			res.Orphans++
+		}
+	}
+	return nil
+}
