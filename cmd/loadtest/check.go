@@ -9,7 +9,8 @@ import (
 )
 
 // check opens the database the bot left and compares it with the chats:
-// the audit, and that every chat shows its table's latest version.
+// the audit of every chat (an inline table's: its chat_instance's
+// wallet), and that every chat shows its table's latest version.
 func check(ctx context.Context, srv *telegramtest.Server, set botSettings, d *driver, res *Result) error {
 	st, err := storage.Open(set.DBPath, storage.Options{StartingChips: set.StartingChips})
 	if err != nil {
@@ -21,7 +22,9 @@ func check(ctx context.Context, srv *telegramtest.Server, set botSettings, d *dr
 		return fmt.Errorf("audit: %w", err)
 	}
 	res.AuditedChats = len(audits)
+	audited := map[int64]bool{}
 	for _, a := range audits {
+		audited[a.Chat] = true
 		for _, p := range a.Problems {
 			res.AuditProblems = append(res.AuditProblems, fmt.Sprintf("chat %d: %s", a.Chat, p))
 		}
@@ -38,6 +41,27 @@ func check(ctx context.Context, srv *telegramtest.Server, set botSettings, d *dr
 		return tableView{}, false
 	}
 	for _, c := range d.list {
+		kr := res.Kinds[c.kind]
+		if c.kind == kindInline {
+			why, err := checkInline(ctx, st, srv, c)
+			if err != nil {
+				return err
+			}
+			if im := c.inlineMessage(); im != nil && audited[im.key().Chat] {
+				kr.Audited++
+			}
+			if why != "" {
+				res.NotShowingLatest++
+				kr.NotShowingLatest++
+				if len(res.Mismatches) < 10 {
+					res.Mismatches = append(res.Mismatches, fmt.Sprintf("inline table in chat %d: %s", c.id, why))
+				}
+			}
+			continue
+		}
+		if audited[c.id] {
+			kr.Audited++
+		}
 		v, err := st.View(ctx, storage.TableKey{Chat: c.id})
 		if err != nil {
 			return fmt.Errorf("chat %d: %w", c.id, err)
@@ -50,6 +74,7 @@ func check(ctx context.Context, srv *telegramtest.Server, set botSettings, d *dr
 		}
 		if shown != v.Table.Version() {
 			res.NotShowingLatest++
+			kr.NotShowingLatest++
 			if len(res.Mismatches) < 10 {
 				res.Mismatches = append(res.Mismatches, fmt.Sprintf("chat %d: message %d shows version %d, its table is at %d (%s)",
 					c.id, v.MessageID, shown, v.Table.Version(), v.Table.Phase()))

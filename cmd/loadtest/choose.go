@@ -57,6 +57,11 @@ func (c *chat) choose(v *tableView, draining bool) (int, button, bool) {
 		if b, ok := v.find(callback.NewTable); ok {
 			return r.IntN(len(c.users)), b, true
 		}
+	case phaseOpen:
+		// An inline table no one opened yet: its poster opens it.
+		if b, ok := v.find(callback.InlineOpen); ok && !draining {
+			return 0, b, true
+		}
 	}
 	return 0, button{}, false
 }

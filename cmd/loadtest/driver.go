@@ -18,10 +18,11 @@ import (
 // them, which is how a player sees whose turn it is.
 var playerNames = [4]string{"Ann", "Bob", "Cid", "Dee"}
 
-// driver plays every chat: one goroutine per chat presses a legal button
-// for the player who may press it, waits until the table message shows the
-// version that press made, and presses again. A router goroutine reads the
-// server's event stream and tells each chat what it shows.
+// driver plays every chat, group or inline table: one goroutine per chat
+// presses a legal button for the player who may press it, waits until the
+// table message shows the version that press made, and presses again. A
+// router goroutine reads the server's event stream and tells each chat
+// what it shows.
 type driver struct {
 	srv   *telegramtest.Server
 	cfg   *Config
@@ -55,6 +56,9 @@ type driver struct {
 	pressErrors  atomic.Int64 // presses the server refused (message gone)
 	games        atomic.Int64 // games started
 	houseGames   atomic.Int64 // ... with the house seated
+	finished     atomic.Int64 // games seen to end: a table in a game shown out of it
+	// byKind are the groups' and the inline tables' shares of the counts.
+	byKind [kinds]kindCounts
 
 	mu         sync.Mutex
 	shownPre   map[int64]bool           // preloaded chats whose table was rendered
@@ -62,14 +66,20 @@ type driver struct {
 	refusals   map[string]int           // the refusals' texts
 }
 
-// chat is one group with its four players.
+// chat is one group with its four players, or one inline table: a group
+// the bot is not in, with its four players, where the first posted the
+// table via the bot.
 type chat struct {
 	id    int64
+	kind  kind
 	users [4]telegramtest.User
 	index map[string]int
 	rng   *rand.Rand
 	// house: its players seat the house now and then (see houseEvery).
 	house bool
+	// inline is the inline table's message, set once posted; nil for a
+	// group.
+	inline *inlineMessage
 
 	mu      sync.Mutex
 	view    tableView // the newest table message
@@ -101,6 +111,9 @@ type pendingPress struct {
 func newDriver(srv *telegramtest.Server, cfg *Config) *driver {
 	d := &driver{srv: srv, cfg: cfg, chats: map[int64]*chat{}, lat: newHistogram(), shownPre: map[int64]bool{},
 		stop: make(chan struct{})}
+	for k := range d.byKind {
+		d.byKind[k].lat = newHistogram()
+	}
 	if cfg.Paced {
 		d.paced = newPacedLog()
 	}
@@ -115,10 +128,10 @@ func (d *driver) route() {
 	for e := range d.sub.C {
 		switch e.Kind {
 		case telegramtest.EventMessageSent, telegramtest.EventMessageEdited:
-			if e.Message == nil || !e.Message.FromBot {
+			if e.Message == nil || !drawsTables(e.Message) {
 				continue
 			}
-			if d.paced != nil {
+			if d.paced != nil && botWrote(e) {
 				d.paced.write(e.ChatID, e.Time)
 			}
 			v, ok := readTable(e.Message)
@@ -149,6 +162,10 @@ func (d *driver) route() {
 				c.view = v
 				c.reads++
 			case !c.shown || v.version >= c.view.version:
+				if c.shown && !c.view.settled() && v.settled() {
+					d.finished.Add(1)
+					d.byKind[c.kind].finished.Add(1)
+				}
 				c.view, c.shown = v, true
 				c.reads++
 				if p := c.pending; p != nil && !p.moved && v.version > p.version {
@@ -173,7 +190,7 @@ func (d *driver) route() {
 				continue
 			}
 			if d.paced != nil && d.measuring.Load() {
-				d.paced.toast.add(e.Callback.Answer.Latency)
+				d.paced.answered(c.kind, e.Callback.Answer.Latency)
 			}
 			c.mu.Lock()
 			if p := c.pending; p != nil && p.id == e.Callback.ID {
@@ -202,27 +219,48 @@ func (c *chat) signal() {
 }
 
 // setup creates the chats, each with four players and an open table, and
-// waits until every table is shown.
-func (d *driver) setup(ctx context.Context, n int) error {
+// waits until every table is shown: n chats, of which inline are inline
+// tables, spread evenly among the groups (see openInline).
+func (d *driver) setup(ctx context.Context, n, inline int) error {
+	var count [kinds]int
 	for i := range n {
-		c := &chat{index: map[string]int{}, rng: newRand(d.cfg.Seed<<20 + uint64(i)), wake: make(chan struct{}, 1),
-			house: i%houseEvery == 0}
+		k := kindGroup
+		if (i+1)*inline/n > i*inline/n {
+			k = kindInline
+		}
+		c := &chat{kind: k, index: map[string]int{}, rng: newRand(d.cfg.Seed<<20 + uint64(i)), wake: make(chan struct{}, 1),
+			house: count[k]%houseEvery == 0}
+		count[k]++
 		var members []telegramtest.User
 		for j, name := range playerNames {
 			u := d.srv.AddUser(telegramtest.User{FirstName: name, LanguageCode: "en"})
 			c.users[j], c.index[name] = u, j
 			members = append(members, u)
 		}
-		c.id = d.srv.NewGroup(fmt.Sprintf("Load %d", i), members...).ID
+		if k == kindInline {
+			id, err := d.inlineChat(i, members)
+			if err != nil {
+				return err
+			}
+			c.id = id
+		} else {
+			c.id = d.srv.NewGroup(fmt.Sprintf("Load %d", i), members...).ID
+		}
 		d.mu.Lock()
 		d.chats[c.id] = c
 		d.mu.Unlock()
 		d.list = append(d.list, c)
 	}
 	for _, c := range d.list {
+		if c.kind != kindGroup {
+			continue
+		}
 		if _, err := d.srv.SendCommand(c.id, c.users[0].ID, "newgame"); err != nil {
 			return fmt.Errorf("opening a table: %w", err)
 		}
+	}
+	if err := d.openInlineTables(ctx); err != nil {
+		return err
 	}
 	for _, c := range d.list {
 		if err := c.waitShown(ctx); err != nil {
@@ -285,7 +323,7 @@ func (d *driver) playChat(ctx context.Context, c *chat) {
 			for c.houseToMove() {
 				if !c.waitHouse(ctx, d.cfg.PressTimeout) {
 					if ctx.Err() == nil {
-						d.stalls.Add(1)
+						d.stall(c)
 						c.resync(d.srv)
 					}
 					break
@@ -297,7 +335,7 @@ func (d *driver) playChat(ctx context.Context, c *chat) {
 		if !ok {
 			// The message does not say who acts (it should): read the
 			// newest table message again, after a pause.
-			d.stalls.Add(1)
+			d.stall(c)
 			if !outbox.Sleep(ctx, 100*time.Millisecond) {
 				return
 			}
@@ -376,7 +414,7 @@ func (d *driver) pressAndWait(ctx context.Context, c *chat, v tableView, who int
 		c.pending = nil
 		c.mu.Unlock()
 	}()
-	cb, err := d.srv.Press(telegramtest.Press{ChatID: c.id, From: c.users[who].ID, MessageID: v.messageID, Data: b.data})
+	cb, err := c.press(d.srv, who, v.messageID, b.data)
 	if err != nil {
 		d.pressErrors.Add(1)
 		c.resync(d.srv)
@@ -404,6 +442,7 @@ func (d *driver) pressAndWait(ctx context.Context, c *chat, v tableView, who int
 				return true
 			}
 			d.applied.Add(1)
+			d.byKind[c.kind].applied.Add(1)
 			if d.paced != nil && !at.IsZero() {
 				d.paced.pressed(c.id, at, at.Add(latency))
 			}
@@ -414,13 +453,16 @@ func (d *driver) pressAndWait(ctx context.Context, c *chat, v tableView, who int
 			}
 			if b.cb.Action == callback.Start {
 				d.games.Add(1)
+				d.byKind[c.kind].games.Add(1)
 				if slices.Contains(v.seated, houseName) {
 					d.houseGames.Add(1)
+					d.byKind[c.kind].houseGames.Add(1)
 				}
 			}
 			if d.measuring.Load() {
 				d.presses.Add(1)
 				d.lat.add(latency)
+				d.byKind[c.kind].lat.add(latency)
 				d.window.Load().add(latency)
 			}
 			return true
@@ -442,7 +484,7 @@ func (d *driver) pressAndWait(ctx context.Context, c *chat, v tableView, who int
 		select {
 		case <-c.wake:
 		case <-timer.C:
-			d.stalls.Add(1)
+			d.stall(c)
 			if !answered {
 				d.mu.Lock()
 				d.unanswered = append(d.unanswered, cb)
@@ -500,23 +542,55 @@ func (c *chat) waitHouse(ctx context.Context, d time.Duration) bool {
 	}
 }
 
+// stall counts a press that saw neither an edit nor a refusal in time, or
+// a table that did not say who acts.
+func (d *driver) stall(c *chat) {
+	d.stalls.Add(1)
+	d.byKind[c.kind].stalls.Add(1)
+}
+
+// press presses data on the chat's table message as player who: on an
+// inline table by its inline_message_id, as its players' clients do.
+func (c *chat) press(srv *telegramtest.Server, who, messageID int, data string) (*telegramtest.Callback, error) {
+	if im := c.inlineMessage(); im != nil {
+		return srv.PressInline(telegramtest.InlinePress{From: c.users[who].ID, InlineMessageID: im.id, Data: data})
+	}
+	return srv.Press(telegramtest.Press{ChatID: c.id, From: c.users[who].ID, MessageID: messageID, Data: data})
+}
+
 // resync reads the chat's newest table message from the server, for when
 // an event was missed.
 func (c *chat) resync(srv *telegramtest.Server) {
+	if im := c.inlineMessage(); im != nil {
+		if m, ok := srv.InlineMessage(im.id); ok {
+			c.resyncTo(&m)
+		}
+		return
+	}
 	msgs := srv.Messages(c.id)
 	for i := len(msgs) - 1; i >= 0; i-- {
 		if !msgs[i].FromBot {
 			continue
 		}
-		if v, ok := readTable(&msgs[i]); ok {
-			c.mu.Lock()
-			if v.version >= c.view.version {
-				c.view, c.shown = v, true
-			}
-			c.mu.Unlock()
+		if _, ok := readTable(&msgs[i]); ok {
+			c.resyncTo(&msgs[i])
 			return
 		}
 	}
+}
+
+// resyncTo makes m, read from the server, the chat's view when it is no
+// older.
+func (c *chat) resyncTo(m *telegramtest.ChatMessage) {
+	v, ok := readTable(m)
+	if !ok {
+		return
+	}
+	c.mu.Lock()
+	if v.version >= c.view.version {
+		c.view, c.shown = v, true
+	}
+	c.mu.Unlock()
 }
 
 // unansweredPresses waits until ctx is done for the presses seen without
@@ -558,13 +632,13 @@ func (c *chat) describe() string {
 	return s
 }
 
-// chatIDs returns the ids of the chats played.
-func (d *driver) chatIDs() []int64 {
-	ids := make([]int64, len(d.list))
-	for i, c := range d.list {
-		ids[i] = c.id
+// chatKinds returns the kind of each chat played, by id.
+func (d *driver) chatKinds() map[int64]kind {
+	out := make(map[int64]kind, len(d.list))
+	for _, c := range d.list {
+		out[c.id] = c.kind
 	}
-	return ids
+	return out
 }
 
 // preloadedShown returns how many preloaded tables were rendered.

@@ -33,6 +33,7 @@ func (r *Result) problems(faults bool) []string {
 	add(r.DroppedEvents > 0, "%d server events dropped: the load tool fell behind", r.DroppedEvents)
 	add(r.Applied == 0, "no press was applied")
 	add(r.PreloadedShown < r.Preload, "%d of %d preloaded tables never rendered again after the start", r.Preload-r.PreloadedShown, r.Preload)
+	r.kindProblems(add)
 	return out
 }
 
@@ -53,7 +54,11 @@ func (r *Result) print(w io.Writer, cfg Config) {
 	case cfg.Rate > 0:
 		rate = fmt.Sprintf("paced at %.0f presses/s", cfg.Rate)
 	}
-	p("load:       %d chats × 4 players, %s, measured %s after %s warm-up", r.Chats, rate, r.Measured.Round(time.Millisecond), cfg.Warmup)
+	chats := fmt.Sprintf("%d chats", r.Chats)
+	if in := r.Kinds[kindInline]; in != nil && in.Chats > 0 {
+		chats = fmt.Sprintf("%d chats (%d groups, %d inline tables)", r.Chats, r.Chats-in.Chats, in.Chats)
+	}
+	p("load:       %s × 4 players, %s, measured %s after %s warm-up", chats, rate, r.Measured.Round(time.Millisecond), cfg.Warmup)
 	p("floors:     bbolt commit of %d bytes (fsync) %s = %.0f commits/s; HTTP round trip %s, %.0f/s with 64 clients",
 		f.TableBytes, ms(f.Commit), f.CommitsPerSec, ms(f.RoundTrip), f.RoundTripsPerSec)
 	p("")
@@ -87,10 +92,14 @@ func (r *Result) print(w io.Writer, cfg Config) {
 			r.PreloadTook.Round(time.Millisecond), r.PreloadedShown, r.RestoredAfter.Round(time.Millisecond))
 	}
 	p("")
-	p("games started %d (%d with the house), presses applied %d, refused %d, stalled %d, server refused %d",
-		r.Games, r.HouseGames, r.Applied, r.Rejections, r.Stalls, r.PressErrors)
+	p("games started %d (%d with the house), finished %d; presses applied %d, refused %d, stalled %d, server refused %d",
+		r.Games, r.HouseGames, r.Finished, r.Applied, r.Rejections, r.Stalls, r.PressErrors)
 	if len(r.Refusals) > 0 {
 		p("refusals:   %s", callList(r.Refusals))
+	}
+	if in := r.Kinds[kindInline]; in != nil && in.Chats > 0 {
+		r.printKinds(p, cfg.Paced)
+		p("")
 	}
 	if cfg.ChaosKills > 0 {
 		p("chaos:      %d × kill -9; %d outdated presses made, %d not refused as outdated", r.Kills, r.Stale, r.StaleNotRefused)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -20,8 +21,13 @@ import (
 
 // Config is one load run.
 type Config struct {
-	// Chats is how many group chats play at once, four players each.
+	// Chats is how many chats play at once, four players each: groups, and
+	// inline tables (Inline).
 	Chats int
+	// Inline is the share of the chats, 0 to 1, that are inline tables: a
+	// table posted via the bot into a group it is not in, played on that
+	// inline message (see inline.go).
+	Inline float64
 	// Duration is how long the measured part runs; Warmup runs before it.
 	Duration, Warmup time.Duration
 	// Rate caps the presses per second over all chats; 0 presses as fast
@@ -79,6 +85,9 @@ type Config struct {
 	Log    io.Writer
 	BotLog io.Writer
 }
+
+// inlineChats returns how many of the chats are inline tables.
+func (c *Config) inlineChats() int { return int(math.Round(c.Inline * float64(c.Chats))) }
 
 // defaults fills the zero fields.
 func (c *Config) defaults() {
@@ -159,10 +168,12 @@ type Result struct {
 	// (without chaos kills, which restart the count).
 	DiskPerPress float64
 	// Kills counts the kill -9s; Games the games started, HouseGames
-	// those with the house seated (see houseEvery).
+	// those with the house seated (see houseEvery), Finished the games
+	// seen to end.
 	Kills      int
 	Games      int64
 	HouseGames int64
+	Finished   int64
 	// Applied, Rejections and Stalls count the presses that moved their
 	// table, were refused, or saw neither in time; PressErrors those the
 	// server refused to make.
@@ -199,6 +210,8 @@ type Result struct {
 	// are then the times from a press to the first table message showing
 	// its effect.
 	Paced *PacedResult
+	// Kinds are the groups' and the inline tables' figures, side by side.
+	Kinds [kinds]*KindResult
 }
 
 // run runs one load as cfg says and returns what it measured. An error is
@@ -220,7 +233,11 @@ func run(ctx context.Context, cfg Config) (res *Result, err error) {
 	if db == "" {
 		db = filepath.Join(dir, "loadtest.db")
 	}
-	srv, err := telegramtest.Start(telegramtest.WithFaultSeed(cfg.Seed))
+	opts := []telegramtest.Option{telegramtest.WithFaultSeed(cfg.Seed)}
+	if cfg.inlineChats() > 0 {
+		opts = append(opts, telegramtest.WithInlineFeedback())
+	}
+	srv, err := telegramtest.Start(opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -302,12 +319,12 @@ func run(ctx context.Context, cfg Config) (res *Result, err error) {
 		perChat = 100 * time.Millisecond // each table's first message waits its turn in the global budget
 	}
 	sctx, cancel := context.WithTimeout(ctx, time.Minute+time.Duration(cfg.Chats)*perChat)
-	err = d.setup(sctx, cfg.Chats)
+	err = d.setup(sctx, cfg.Chats, cfg.inlineChats())
 	cancel()
 	if err != nil {
 		return nil, err
 	}
-	logf("%d chats with an open table each", cfg.Chats)
+	logf("%d chats with an open table each (%d of them inline tables)", cfg.Chats, cfg.inlineChats())
 
 	stopFaults := func() {}
 	if cfg.Faults {
@@ -414,7 +431,7 @@ func run(ctx context.Context, cfg Config) (res *Result, err error) {
 				writes := d.paced.writeCount()
 				tooMany, _ := tooManyRequests(srv.Calls())
 				paced = fmt.Sprintf("  toast p99 %s  writes %.1f/s  429s %d",
-					ms(d.paced.toast.quantile(.99)), float64(writes-lastWrites)/now.Sub(lastAt).Seconds(), tooMany)
+					ms(d.paced.total.toast.quantile(.99)), float64(writes-lastWrites)/now.Sub(lastAt).Seconds(), tooMany)
 				lastWrites = writes
 			}
 			logf("[%5.1fs] presses %d (%.0f/s)  p50 %s p95 %s p99 %s%s  bot RSS %.0f MB (peak %.0f)  goroutines %d  stalls %d%s",
@@ -525,12 +542,14 @@ func run(ctx context.Context, cfg Config) (res *Result, err error) {
 		return nil, fmt.Errorf("stopping the bot: %w", err)
 	}
 	res.DroppedEvents = d.sub.Dropped()
+	var pacedKinds [kinds]*PacedResult
 	if d.paced != nil {
-		res.Paced = d.paced.figures(mstart, mend, set.limits(), d.chatIDs())
+		res.Paced, pacedKinds = d.paced.figures(mstart, mend, set.limits(), d.chatKinds())
 		res.Paced.TooMany, res.Paced.TooManyMethod = tooManyRequests(srv.Calls())
 		res.Paced.TooManyLimit = srv.RateLimited()
 	}
-	res.Games, res.HouseGames = d.games.Load(), d.houseGames.Load()
+	res.Kinds = d.kindResults(pacedKinds, srv.RateLimitedChats())
+	res.Games, res.HouseGames, res.Finished = d.games.Load(), d.houseGames.Load(), d.finished.Load()
 	res.Applied, res.Rejections, res.Stalls = d.applied.Load(), d.rejections.Load(), d.stalls.Load()
 	res.Jumps, res.Stale, res.StaleNotRefused = d.jumps.Load(), d.stale.Load(), d.staleApplied.Load()
 	res.PressErrors = d.pressErrors.Load()
