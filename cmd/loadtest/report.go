@@ -133,3 +133,38 @@ func callList(m map[string]int) string {
 	}
 	return "(" + strings.Join(parts, ", ") + ")"
 }
+
+// print writes the paced figures. Latencies under Telegram's limits are
+// the pacing's, not the machine's: they are given as measured, not as
+// ratios to the floors.
+func (pr *PacedResult) print(p func(string, ...any), r *Result) {
+	p("press→seen: p50 %s  p95 %s  p99 %s  max %s  (from a press to the first table message showing its effect)",
+		ms(r.P50), ms(r.P95), ms(r.P99), ms(r.Max))
+	p("toast:      p50 %s  p95 %s  p99 %s  max %s  (from a press to its answer)",
+		ms(pr.ToastP50), ms(pr.ToastP95), ms(pr.ToastP99), ms(pr.ToastMax))
+	if pr.TooMany > 0 {
+		l := pr.TooManyLimit
+		p("429s:       %d over the whole run %s: past the global limit %d, a group's minute %d, a chat's second %d",
+			pr.TooMany, callList(pr.TooManyMethod), l.Global, l.Group, l.Chat)
+	} else {
+		p("429s:       none over the whole run")
+	}
+	p("per group:  at most %d writes in any 60 s of the run (chat %d); closest two writes %.3fs apart, %d gaps under 1 s",
+		pr.GroupMinuteMax, pr.GroupMinuteChat, pr.MinSpacing.Seconds(), pr.UnderSecond)
+	p("global:     %.1f writes/s over the measured part, at most %d in any 1 s of the run; the budget contended %.0f %% of the measured part",
+		pr.GlobalMean, pr.GlobalMax, 100*pr.Contended)
+	least := ""
+	if pr.FairMinute > 1 {
+		least = fmt.Sprintf(" (from +%s, chat %d least served)", pr.FairMinuteAt, pr.FairMinuteChat)
+	}
+	p("fairness:   most- to least-served ratio %.2f over the measured part, %.2f at worst over a minute%s;",
+		pr.FairRun, pr.FairMinute, least)
+	p("            median to least-served %.2f over the measured part, %.2f at worst over a minute",
+		pr.FairRunMedian, pr.FairMinuteMedian)
+	p("            (service: presses shown per second of waiting, not held by the group's own limits, while at least %d groups waited so; each wait at least %s)",
+		pr.Limits.PerSecond, pr.Limits.GroupInterval().Round(10*time.Millisecond))
+	p("shown:      %.1f / %.1f / %.1f presses shown per group per minute (least / median / most)",
+		pr.ShownPerMinute[0], pr.ShownPerMinute[1], pr.ShownPerMinute[2])
+	p("staleness:  behind the stored table in %.1f %% of samples, by p99 %d and at most %d versions; behind for p99 %s, at most %s",
+		100*pr.BehindShare, pr.BehindP99, pr.BehindMax, ms(pr.BehindForP99), ms(pr.BehindForMax))
+}
