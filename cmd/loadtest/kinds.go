@@ -119,6 +119,9 @@ func (r *Result) printKinds(p func(string, ...any), paced bool) {
 		pacedRow("toast p50, p99", func(pr *PacedResult) string { return ms(pr.ToastP50) + ", " + ms(pr.ToastP99) })
 		pacedRow("429s", func(pr *PacedResult) string { return fmt.Sprint(pr.TooMany) })
 		pacedRow("writes into a chat: most in 60 s", func(pr *PacedResult) string { return fmt.Sprint(pr.GroupMinuteMax) })
+		pacedRow("  closest two (gaps under 1 s)", func(pr *PacedResult) string {
+			return fmt.Sprintf("%.3fs (%d)", pr.MinSpacing.Seconds(), pr.UnderSecond)
+		})
 		pacedRow("fairness: run, worst minute", func(pr *PacedResult) string {
 			return fmt.Sprintf("%.2f, %.2f", pr.FairRun, pr.FairMinute)
 		})
