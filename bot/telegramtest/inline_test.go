@@ -568,7 +568,8 @@ func itoa64(n int64) string { return fmt.Sprint(n) }
 
 // TestInlineEditsAreRateLimitedLikeAGroup: an edit of an inline message
 // counts as a group's message in its chat, whatever the chat, and
-// against the bot's global budget, with 429 and retry_after.
+// against the bot's global budget, with 429 and retry_after; the 429s are
+// counted in the chat the message is in.
 func TestInlineEditsAreRateLimitedLikeAGroup(t *testing.T) {
 	limits := telegramtest.RateLimits{
 		Enabled: true,
@@ -615,6 +616,7 @@ func TestInlineEditsAreRateLimitedLikeAGroup(t *testing.T) {
 				ims[name] = w.chosen(t, id, "Join", "join")
 			}
 			w.srv.SetRateLimits(limits)
+			refused := map[int64]int{}
 			for i, st := range tt.steps {
 				var err error
 				switch st.do {
@@ -635,7 +637,9 @@ func TestInlineEditsAreRateLimitedLikeAGroup(t *testing.T) {
 				assert.Equal(t, 429, apiErr.Code, "step %d", i)
 				assert.Equal(t, st.wantRetry, apiErr.RetryAfter, "step %d", i)
 				assert.Equal(t, fmt.Sprintf("Too Many Requests: retry after %d", st.wantRetry), apiErr.Message)
+				refused[chats[st.chat]]++
 			}
+			assert.Equal(t, refused, w.srv.RateLimitedChats(), "each 429 counted in the chat of the message")
 		})
 	}
 }

@@ -1,6 +1,7 @@
 package telegramtest
 
 import (
+	"maps"
 	"sync"
 	"time"
 )
@@ -107,6 +108,8 @@ type rateLimiter struct {
 	global  window
 	chats   map[chatKey]*chatWindows
 	refused RateLimitCounts
+	// refusedIn counts the requests refused with 429 by chat.
+	refusedIn map[int64]int
 }
 
 // RateLimitCounts counts the requests refused with 429 by each limit; a
@@ -116,7 +119,7 @@ type RateLimitCounts struct {
 }
 
 func newRateLimiter(cfg RateLimits) *rateLimiter {
-	return &rateLimiter{cfg: cfg, chats: map[chatKey]*chatWindows{}}
+	return &rateLimiter{cfg: cfg, chats: map[chatKey]*chatWindows{}, refusedIn: map[int64]int{}}
 }
 
 func (r *rateLimiter) set(cfg RateLimits) {
@@ -126,6 +129,7 @@ func (r *rateLimiter) set(cfg RateLimits) {
 	r.global = window{}
 	r.chats = map[chatKey]*chatWindows{}
 	r.refused = RateLimitCounts{}
+	r.refusedIn = map[int64]int{}
 }
 
 func (r *rateLimiter) chatLimit(private bool) RateLimit {
@@ -165,6 +169,7 @@ func (r *rateLimiter) check(now time.Time, chatID int64, private bool) int {
 	if d <= 0 {
 		return 0
 	}
+	r.refusedIn[chatID]++
 	return int((d + time.Second - 1) / time.Second)
 }
 
@@ -196,4 +201,13 @@ func (s *Server) RateLimited() RateLimitCounts {
 	s.limits.mu.Lock()
 	defer s.limits.mu.Unlock()
 	return s.limits.refused
+}
+
+// RateLimitedChats counts the requests refused with 429 in each chat since
+// the limits were set, by chat id: an inline message's edits count in the
+// chat the message is in.
+func (s *Server) RateLimitedChats() map[int64]int {
+	s.limits.mu.Lock()
+	defer s.limits.mu.Unlock()
+	return maps.Clone(s.limits.refusedIn)
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -18,10 +17,11 @@ import (
 // them, which is how a player sees whose turn it is.
 var playerNames = [4]string{"Ann", "Bob", "Cid", "Dee"}
 
-// driver plays every chat: one goroutine per chat presses a legal button
-// for the player who may press it, waits until the table message shows the
-// version that press made, and presses again. A router goroutine reads the
-// server's event stream and tells each chat what it shows.
+// driver plays every chat, group or inline table: one goroutine per chat
+// presses a legal button for the player who may press it, waits until the
+// table message shows the version that press made, and presses again. A
+// router goroutine reads the server's event stream and tells each chat
+// what it shows.
 type driver struct {
 	srv   *telegramtest.Server
 	cfg   *Config
@@ -55,6 +55,9 @@ type driver struct {
 	pressErrors  atomic.Int64 // presses the server refused (message gone)
 	games        atomic.Int64 // games started
 	houseGames   atomic.Int64 // ... with the house seated
+	finished     atomic.Int64 // games seen to end: a table in a game shown out of it
+	// byKind are the groups' and the inline tables' shares of the counts.
+	byKind [kinds]kindCounts
 
 	mu         sync.Mutex
 	shownPre   map[int64]bool           // preloaded chats whose table was rendered
@@ -62,14 +65,20 @@ type driver struct {
 	refusals   map[string]int           // the refusals' texts
 }
 
-// chat is one group with its four players.
+// chat is one group with its four players, or one inline table: a group
+// the bot is not in, with its four players, where the first posted the
+// table via the bot.
 type chat struct {
 	id    int64
+	kind  kind
 	users [4]telegramtest.User
 	index map[string]int
 	rng   *rand.Rand
 	// house: its players seat the house now and then (see houseEvery).
 	house bool
+	// inline is the inline table's message, set once posted; nil for a
+	// group.
+	inline *inlineMessage
 
 	mu      sync.Mutex
 	view    tableView // the newest table message
@@ -101,6 +110,9 @@ type pendingPress struct {
 func newDriver(srv *telegramtest.Server, cfg *Config) *driver {
 	d := &driver{srv: srv, cfg: cfg, chats: map[int64]*chat{}, lat: newHistogram(), shownPre: map[int64]bool{},
 		stop: make(chan struct{})}
+	for k := range d.byKind {
+		d.byKind[k].lat = newHistogram()
+	}
 	if cfg.Paced {
 		d.paced = newPacedLog()
 	}
@@ -115,10 +127,10 @@ func (d *driver) route() {
 	for e := range d.sub.C {
 		switch e.Kind {
 		case telegramtest.EventMessageSent, telegramtest.EventMessageEdited:
-			if e.Message == nil || !e.Message.FromBot {
+			if e.Message == nil || !drawsTables(e.Message) {
 				continue
 			}
-			if d.paced != nil {
+			if d.paced != nil && botWrote(e) {
 				d.paced.write(e.ChatID, e.Time)
 			}
 			v, ok := readTable(e.Message)
@@ -149,6 +161,10 @@ func (d *driver) route() {
 				c.view = v
 				c.reads++
 			case !c.shown || v.version >= c.view.version:
+				if c.shown && !c.view.settled() && v.settled() {
+					d.finished.Add(1)
+					d.byKind[c.kind].finished.Add(1)
+				}
 				c.view, c.shown = v, true
 				c.reads++
 				if p := c.pending; p != nil && !p.moved && v.version > p.version {
@@ -173,7 +189,7 @@ func (d *driver) route() {
 				continue
 			}
 			if d.paced != nil && d.measuring.Load() {
-				d.paced.toast.add(e.Callback.Answer.Latency)
+				d.paced.answered(c.kind, e.Callback.Answer.Latency)
 			}
 			c.mu.Lock()
 			if p := c.pending; p != nil && p.id == e.Callback.ID {
@@ -198,53 +214,6 @@ func (c *chat) signal() {
 	select {
 	case c.wake <- struct{}{}:
 	default:
-	}
-}
-
-// setup creates the chats, each with four players and an open table, and
-// waits until every table is shown.
-func (d *driver) setup(ctx context.Context, n int) error {
-	for i := range n {
-		c := &chat{index: map[string]int{}, rng: newRand(d.cfg.Seed<<20 + uint64(i)), wake: make(chan struct{}, 1),
-			house: i%houseEvery == 0}
-		var members []telegramtest.User
-		for j, name := range playerNames {
-			u := d.srv.AddUser(telegramtest.User{FirstName: name, LanguageCode: "en"})
-			c.users[j], c.index[name] = u, j
-			members = append(members, u)
-		}
-		c.id = d.srv.NewGroup(fmt.Sprintf("Load %d", i), members...).ID
-		d.mu.Lock()
-		d.chats[c.id] = c
-		d.mu.Unlock()
-		d.list = append(d.list, c)
-	}
-	for _, c := range d.list {
-		if _, err := d.srv.SendCommand(c.id, c.users[0].ID, "newgame"); err != nil {
-			return fmt.Errorf("opening a table: %w", err)
-		}
-	}
-	for _, c := range d.list {
-		if err := c.waitShown(ctx); err != nil {
-			return fmt.Errorf("chat %d: the table never showed: %w", c.id, err)
-		}
-	}
-	return nil
-}
-
-func (c *chat) waitShown(ctx context.Context) error {
-	for {
-		c.mu.Lock()
-		shown := c.shown
-		c.mu.Unlock()
-		if shown {
-			return nil
-		}
-		select {
-		case <-c.wake:
-		case <-ctx.Done():
-			return ctx.Err()
-		}
 	}
 }
 
@@ -285,7 +254,7 @@ func (d *driver) playChat(ctx context.Context, c *chat) {
 			for c.houseToMove() {
 				if !c.waitHouse(ctx, d.cfg.PressTimeout) {
 					if ctx.Err() == nil {
-						d.stalls.Add(1)
+						d.stall(c)
 						c.resync(d.srv)
 					}
 					break
@@ -297,7 +266,7 @@ func (d *driver) playChat(ctx context.Context, c *chat) {
 		if !ok {
 			// The message does not say who acts (it should): read the
 			// newest table message again, after a pause.
-			d.stalls.Add(1)
+			d.stall(c)
 			if !outbox.Sleep(ctx, 100*time.Millisecond) {
 				return
 			}
@@ -376,7 +345,7 @@ func (d *driver) pressAndWait(ctx context.Context, c *chat, v tableView, who int
 		c.pending = nil
 		c.mu.Unlock()
 	}()
-	cb, err := d.srv.Press(telegramtest.Press{ChatID: c.id, From: c.users[who].ID, MessageID: v.messageID, Data: b.data})
+	cb, err := c.press(d.srv, who, v.messageID, b.data)
 	if err != nil {
 		d.pressErrors.Add(1)
 		c.resync(d.srv)
@@ -404,6 +373,7 @@ func (d *driver) pressAndWait(ctx context.Context, c *chat, v tableView, who int
 				return true
 			}
 			d.applied.Add(1)
+			d.byKind[c.kind].applied.Add(1)
 			if d.paced != nil && !at.IsZero() {
 				d.paced.pressed(c.id, at, at.Add(latency))
 			}
@@ -414,13 +384,16 @@ func (d *driver) pressAndWait(ctx context.Context, c *chat, v tableView, who int
 			}
 			if b.cb.Action == callback.Start {
 				d.games.Add(1)
+				d.byKind[c.kind].games.Add(1)
 				if slices.Contains(v.seated, houseName) {
 					d.houseGames.Add(1)
+					d.byKind[c.kind].houseGames.Add(1)
 				}
 			}
 			if d.measuring.Load() {
 				d.presses.Add(1)
 				d.lat.add(latency)
+				d.byKind[c.kind].lat.add(latency)
 				d.window.Load().add(latency)
 			}
 			return true
@@ -442,7 +415,7 @@ func (d *driver) pressAndWait(ctx context.Context, c *chat, v tableView, who int
 		select {
 		case <-c.wake:
 		case <-timer.C:
-			d.stalls.Add(1)
+			d.stall(c)
 			if !answered {
 				d.mu.Lock()
 				d.unanswered = append(d.unanswered, cb)
@@ -500,202 +473,53 @@ func (c *chat) waitHouse(ctx context.Context, d time.Duration) bool {
 	}
 }
 
+// stall counts a press that saw neither an edit nor a refusal in time, or
+// a table that did not say who acts.
+func (d *driver) stall(c *chat) {
+	d.stalls.Add(1)
+	d.byKind[c.kind].stalls.Add(1)
+}
+
+// press presses data on the chat's table message as player who: on an
+// inline table by its inline_message_id, as its players' clients do.
+func (c *chat) press(srv *telegramtest.Server, who, messageID int, data string) (*telegramtest.Callback, error) {
+	if im := c.inlineMessage(); im != nil {
+		return srv.PressInline(telegramtest.InlinePress{From: c.users[who].ID, InlineMessageID: im.id, Data: data})
+	}
+	return srv.Press(telegramtest.Press{ChatID: c.id, From: c.users[who].ID, MessageID: messageID, Data: data})
+}
+
 // resync reads the chat's newest table message from the server, for when
 // an event was missed.
 func (c *chat) resync(srv *telegramtest.Server) {
+	if im := c.inlineMessage(); im != nil {
+		if m, ok := srv.InlineMessage(im.id); ok {
+			c.resyncTo(&m)
+		}
+		return
+	}
 	msgs := srv.Messages(c.id)
 	for i := len(msgs) - 1; i >= 0; i-- {
 		if !msgs[i].FromBot {
 			continue
 		}
-		if v, ok := readTable(&msgs[i]); ok {
-			c.mu.Lock()
-			if v.version >= c.view.version {
-				c.view, c.shown = v, true
-			}
-			c.mu.Unlock()
+		if _, ok := readTable(&msgs[i]); ok {
+			c.resyncTo(&msgs[i])
 			return
 		}
 	}
 }
 
-// choose picks a random legal press: who presses which button. It returns
-// false when there is nothing to press (a drained table) or the message
-// does not say who may act.
-func (c *chat) choose(v *tableView, draining bool) (int, button, bool) {
-	r := c.rng
-	switch v.phase {
-	case phaseLobby:
-		if draining {
-			return 0, button{}, false
-		}
-		seated := map[int]bool{}
-		for _, name := range v.seated {
-			if i, ok := c.index[name]; ok {
-				seated[i] = true
-			}
-		}
-		var in, out []int
-		for i := range c.users {
-			if seated[i] {
-				in = append(in, i)
-			} else {
-				out = append(out, i)
-			}
-		}
-		if len(in) > 0 && r.IntN(50) == 0 {
-			if b, ok := v.find(callback.Leave); ok {
-				return in[r.IntN(len(in))], b, true
-			}
-		}
-		if who, b, ok := c.chooseHouse(v, in); ok {
-			return who, b, true
-		}
-		if len(out) > 0 && len(v.seated) < len(c.users) && (len(v.seated) < 2 || r.IntN(2) == 0) {
-			if b, ok := v.find(callback.Join); ok {
-				return out[r.IntN(len(out))], b, true
-			}
-		}
-		if b, ok := v.find(callback.Start); ok && len(in) > 0 && len(v.seated) >= 2 {
-			return in[r.IntN(len(in))], b, true
-		}
-	case phaseBetting, phaseDrawing:
-		i, ok := c.index[v.turn]
-		if !ok {
-			return 0, button{}, false
-		}
-		return i, v.buttons[r.IntN(len(v.buttons))], true
-	case phaseClosed:
-		if draining {
-			return 0, button{}, false
-		}
-		if b, ok := v.find(callback.NewTable); ok {
-			return r.IntN(len(c.users)), b, true
-		}
+// resyncTo makes m, read from the server, the chat's view when it is no
+// older.
+func (c *chat) resyncTo(m *telegramtest.ChatMessage) {
+	v, ok := readTable(m)
+	if !ok {
+		return
 	}
-	return 0, button{}, false
-}
-
-// houseEvery: the players of every houseEvery-th chat seat the house.
-const houseEvery = 4
-
-// chooseHouse picks, at a chat whose players seat the house, a seated
-// player (of in) to seat the house when the lobby offers it, most of the
-// time, or now and then to unseat it.
-func (c *chat) chooseHouse(v *tableView, in []int) (int, button, bool) {
-	if !c.house || len(in) == 0 {
-		return 0, button{}, false
-	}
-	who := in[c.rng.IntN(len(in))]
-	if b, ok := v.find(callback.SeatHouse); ok && c.rng.IntN(3) > 0 {
-		return who, b, true
-	}
-	if b, ok := v.find(callback.UnseatHouse); ok && c.rng.IntN(30) == 0 {
-		return who, b, true
-	}
-	return 0, button{}, false
-}
-
-// unansweredPresses waits until ctx is done for the presses seen without
-// an answer, and returns those still unanswered.
-func (d *driver) unansweredPresses(ctx context.Context) []*telegramtest.Callback {
-	d.mu.Lock()
-	list := append([]*telegramtest.Callback(nil), d.unanswered...)
-	d.mu.Unlock()
-	var out []*telegramtest.Callback
-	for _, cb := range list {
-		if _, err := cb.Wait(ctx); err != nil {
-			out = append(out, cb)
-		}
-	}
-	return out
-}
-
-// notDrained returns the chats whose table is still in a game.
-func (d *driver) notDrained() []*chat {
-	var out []*chat
-	for _, c := range d.list {
-		c.mu.Lock()
-		if !c.done {
-			out = append(out, c)
-		}
-		c.mu.Unlock()
-	}
-	return out
-}
-
-// pacer hands out presses at a steady rate. Tokens nobody takes in time
-// are not saved up: the rate is a ceiling, not a debt.
-type pacer struct {
-	c chan struct{}
-}
-
-func startPacer(ctx context.Context, rate float64) *pacer {
-	p := &pacer{c: make(chan struct{}, max(1, int(rate/100)))}
-	start := time.Now()
-	sent := 0
-	go everyTick(ctx, 2*time.Millisecond, func(now time.Time) {
-		due := int(now.Sub(start).Seconds()*rate) - sent
-		for ; due > 0; due-- {
-			sent++
-			select {
-			case p.c <- struct{}{}:
-			default:
-			}
-		}
-	})
-	return p
-}
-
-// everyTick calls fn every interval until ctx is done.
-func everyTick(ctx context.Context, interval time.Duration, fn func(now time.Time)) {
-	tick := time.NewTicker(interval)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case now := <-tick.C:
-			fn(now)
-		}
-	}
-}
-
-func (p *pacer) wait(ctx context.Context) bool {
-	select {
-	case <-p.c:
-		return true
-	case <-ctx.Done():
-		return false
-	}
-}
-
-// describe says what the chat shows and waits for, for a report.
-func (c *chat) describe() string {
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	s := fmt.Sprintf("chat %d shows message %d at version %d (%s, turn %q)", c.id, c.view.messageID, c.view.version, c.view.phase, c.view.turn)
-	if p := c.pending; p != nil {
-		s += fmt.Sprintf("; waits on press %s of %q at version %d: answered %t %q", p.id, p.data, p.version, p.answered, p.answer)
+	if v.version >= c.view.version {
+		c.view, c.shown = v, true
 	}
-	return s
+	c.mu.Unlock()
 }
-
-// chatIDs returns the ids of the chats played.
-func (d *driver) chatIDs() []int64 {
-	ids := make([]int64, len(d.list))
-	for i, c := range d.list {
-		ids[i] = c.id
-	}
-	return ids
-}
-
-// preloadedShown returns how many preloaded tables were rendered.
-func (d *driver) preloadedShown() int {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return len(d.shownPre)
-}
-
-// newRand returns a seeded source of the players' choices.
-func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x21)) }

@@ -176,6 +176,10 @@ func TestCLI(t *testing.T) {
 		{[]string{"-paced", "-lobbies", "10"}, "-paced does not apply"},
 		{[]string{"-paced", "-global-rate", "-1"}, "-global-rate must be 0 to 1000"},
 		{[]string{"-global-rate", "5"}, "it needs -paced"},
+		{[]string{"-inline", "-0.1"}, "-inline must be a share of the chats, 0 to 1"},
+		{[]string{"-inline", "1.5"}, "-inline must be a share of the chats, 0 to 1"},
+		{[]string{"-inline", "NaN"}, "-inline must be a share of the chats, 0 to 1"},
+		{[]string{"-inline", "0.5", "-lobbies", "10"}, "-inline does not apply"},
 		{[]string{"-cpuprofile", filepath.Join(t.TempDir(), "no", "such", "dir", "cpu.prof")}, "-cpuprofile"},
 	} {
 		errs.Reset()

@@ -18,9 +18,23 @@
 // is shared, and how far the tables shown lag behind; any 429 or a starved
 // group fails the run.
 //
+// With -inline F a share F of the chats are inline tables instead of
+// groups: in a group the bot is not in, the first player types @bot (an
+// inline query), chooses one of the tables the bot answers with, and
+// opens the table the server posts from them "via @bot"; the four players
+// then press on that inline message as on a group's table message, by its
+// inline_message_id and with the chat's chat_instance, whose wallet holds
+// the chips, and the bot edits it paced as a group's message. The checks
+// cover them too (the audit of each chat_instance's wallet, each inline
+// message showing its table's latest version), and the report puts the
+// groups' and the inline tables' figures side by side; in a paced run a
+// 429 on an inline message or a starved inline table fails it as a
+// group's does.
+//
 //	loadtest [flags]                          a load run
 //	loadtest -rate 500                        at a steady 500 presses/s, for latency
 //	loadtest -paced -chats 1000 -duration 5m  human players under Telegram's limits: what they see
+//	loadtest -paced -chats 100 -inline 0.5    half of the chats inline tables, beside the groups
 //	loadtest -process -preload 10000          memory and start-up with 10,000 stored tables
 //	loadtest -chaos-kills 20 -duration 60s    kill -9 the bot at random moments
 //	loadtest -faults                          5xx, dropped connections, slow answers, 429 bursts
@@ -64,7 +78,8 @@ func cli(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var soak time.Duration
 	var quiet bool
 	var lobbies int
-	fs.IntVar(&cfg.Chats, "chats", 100, "group chats playing at once, 4 players each")
+	fs.IntVar(&cfg.Chats, "chats", 100, "chats playing at once, 4 players each")
+	fs.Float64Var(&cfg.Inline, "inline", 0, "the `share` (0 to 1) of the chats that are inline tables: posted via @bot into a group the bot is not in and played on that inline message, chips per chat_instance; the rest are groups")
 	fs.DurationVar(&cfg.Duration, "duration", 10*time.Second, "length of the measured part")
 	fs.DurationVar(&cfg.Warmup, "warmup", 2*time.Second, "length of the unmeasured start")
 	fs.Float64Var(&cfg.Rate, "rate", 0, "presses per second over all chats; 0: as fast as the bot answers")
@@ -187,6 +202,10 @@ func checkFlags(cfg Config, soak time.Duration, lobbies int) error {
 		return errors.New("-global-rate must be 0 to 1000 calls a second (0: Telegram's)")
 	case cfg.GlobalRate > 0 && !cfg.Paced:
 		return errors.New("-global-rate paces the bot: it needs -paced")
+	case !(cfg.Inline >= 0 && cfg.Inline <= 1):
+		return errors.New("-inline must be a share of the chats, 0 to 1")
+	case cfg.Inline > 0 && lobbies > 0:
+		return errors.New("-lobbies is a run of its own: -inline does not apply")
 	}
 	if cfg.CPUProfile != "" {
 		f, err := os.OpenFile(cfg.CPUProfile, os.O_CREATE|os.O_WRONLY, 0o644)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"net/http"
@@ -53,23 +52,45 @@ type pressRecord struct {
 // pacedLog records what a paced run needs besides the driver's counts:
 // every write the bot made (a message sent or edited, as Telegram counts
 // them), every applied press, the toasts' latencies, and how far each
-// chat's shown table was behind its stored one. Its methods are safe for
-// concurrent use.
+// chat's shown table was behind its stored one, over all chats (total) and
+// by kind. Its methods are safe for concurrent use.
 type pacedLog struct {
-	toast *histogram // press to answer, over the measured part
+	total pacedShare
+	kinds [kinds]pacedShare
 
 	mu      sync.Mutex
 	writes  map[int64][]time.Time // by chat, in order
 	all     []time.Time           // every write, in order
 	presses []pressRecord
+}
+
+// pacedShare is what a pacedLog keeps of a set of chats beside the writes
+// and presses: the toasts, and how far behind their tables were.
+type pacedShare struct {
+	toast *histogram // press to answer, over the measured part
 	// behind counts the samples of chats by versions behind (0: showing
 	// the stored version); behindFor is how long those behind had been.
+	// Both are guarded by pacedLog.mu.
 	behind    map[uint64]int
 	behindFor *histogram
 }
 
+func newPacedShare() pacedShare {
+	return pacedShare{toast: newHistogram(), behind: map[uint64]int{}, behindFor: newHistogram()}
+}
+
 func newPacedLog() *pacedLog {
-	return &pacedLog{toast: newHistogram(), writes: map[int64][]time.Time{}, behind: map[uint64]int{}, behindFor: newHistogram()}
+	l := &pacedLog{total: newPacedShare(), writes: map[int64][]time.Time{}}
+	for k := range l.kinds {
+		l.kinds[k] = newPacedShare()
+	}
+	return l
+}
+
+// answered records the toast of a press at a chat of kind k.
+func (l *pacedLog) answered(k kind, latency time.Duration) {
+	l.total.toast.add(latency)
+	l.kinds[k].toast.add(latency)
 }
 
 // write records a message the bot sent or edited in a chat.
@@ -99,10 +120,12 @@ func (l *pacedLog) sample(now time.Time, chats []*chat) {
 		since := c.storedAt
 		c.mu.Unlock()
 		l.mu.Lock()
-		l.behind[n]++
+		l.total.behind[n]++
+		l.kinds[c.kind].behind[n]++
 		l.mu.Unlock()
 		if n > 0 {
-			l.behindFor.add(now.Sub(since))
+			l.total.behindFor.add(now.Sub(since))
+			l.kinds[c.kind].behindFor.add(now.Sub(since))
 		}
 	}
 }
@@ -160,8 +183,12 @@ type PacedResult struct {
 }
 
 // figures computes the paced figures from the log, for the measured
-// part [start, end) of a run in which the bot paced at limits.
-func (l *pacedLog) figures(start, end time.Time, limits outbox.Limits, chats []int64) *PacedResult {
+// part [start, end) of a run in which the bot paced at limits: over every
+// chat, and over the chats of each kind (kindOf; nil for a kind without
+// chats). The global budget is the run's: its use and its contention are
+// the same in all, and a kind's fairness compares its chats' service
+// while every chat's presses contended for it.
+func (l *pacedLog) figures(start, end time.Time, limits outbox.Limits, kindOf map[int64]kind) (*PacedResult, [kinds]*PacedResult) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	// The events come in the server's order, which is its clock's; sorted
@@ -170,29 +197,59 @@ func (l *pacedLog) figures(start, end time.Time, limits outbox.Limits, chats []i
 	for _, w := range l.writes {
 		sortTimes(w)
 	}
-	r := &PacedResult{
-		Limits:   limits,
-		ToastP50: l.toast.quantile(.5), ToastP95: l.toast.quantile(.95),
-		ToastP99: l.toast.quantile(.99), ToastMax: l.toast.quantile(1),
-	}
-	r.GroupMinuteMax, r.GroupMinuteChat, r.MinSpacing, r.UnderSecond = groupWrites(l.writes)
+	base := PacedResult{Limits: limits}
 	span := end.Sub(start)
 	if span > 0 {
-		r.GlobalMean = float64(countIn(l.all, start, end)) / span.Seconds()
+		base.GlobalMean = float64(countIn(l.all, start, end)) / span.Seconds()
 	}
-	r.GlobalMax = mostIn(l.all, time.Second)
+	base.GlobalMax = mostIn(l.all, time.Second)
 	f := newFairness(l.writes, l.presses, limits, start, end)
 	if span > 0 {
-		r.Contended = float64(f.busy.within(start, end)) / float64(span)
+		base.Contended = float64(f.busy.within(start, end)) / float64(span)
 	}
-	r.FairRun, r.FairMinuteChat, r.FairRunMedian = f.ratio(start, end)
+	var every []int64
+	var byKind [kinds][]int64
+	for id, k := range kindOf {
+		every = append(every, id)
+		byKind[k] = append(byKind[k], id)
+	}
+	all := l.part(base, f, &l.total, start, end, nil, every)
+	var by [kinds]*PacedResult
+	for k := range kinds {
+		if len(byKind[k]) == 0 {
+			continue
+		}
+		in := func(id int64) bool { kk, ok := kindOf[id]; return ok && kk == k }
+		by[k] = l.part(base, f, &l.kinds[k], start, end, in, byKind[k])
+	}
+	return all, by
+}
+
+// part fills r, holding the run's global figures, with those of a set of
+// chats: in (nil: every chat) says which writes and presses are theirs,
+// chats lists them, and sh holds their toasts and staleness.
+func (l *pacedLog) part(r PacedResult, f *fairness, sh *pacedShare, start, end time.Time, in func(int64) bool, chats []int64) *PacedResult {
+	r.ToastP50, r.ToastP95 = sh.toast.quantile(.5), sh.toast.quantile(.95)
+	r.ToastP99, r.ToastMax = sh.toast.quantile(.99), sh.toast.quantile(1)
+	writes := l.writes
+	if in != nil {
+		writes = map[int64][]time.Time{}
+		for id, w := range l.writes {
+			if in(id) {
+				writes[id] = w
+			}
+		}
+	}
+	r.GroupMinuteMax, r.GroupMinuteChat, r.MinSpacing, r.UnderSecond = groupWrites(writes)
+	span := end.Sub(start)
+	r.FairRun, r.FairMinuteChat, r.FairRunMedian = f.ratioOf(start, end, in)
 	// a run shorter than a minute is its own minute
 	r.FairMinute, r.FairMinuteMedian = r.FairRun, r.FairRunMedian
 	if span > time.Minute {
 		r.FairMinute, r.FairMinuteMedian = 0, 0
 		step := max(time.Second, span/minuteWindows)
 		for s := start; !s.Add(time.Minute).After(end); s = s.Add(step) {
-			q, chat, m := f.ratio(s, s.Add(time.Minute))
+			q, chat, m := f.ratioOf(s, s.Add(time.Minute), in)
 			if q > r.FairMinute {
 				r.FairMinute, r.FairMinuteAt, r.FairMinuteChat = q, s.Sub(start), chat
 			}
@@ -200,9 +257,9 @@ func (l *pacedLog) figures(start, end time.Time, limits outbox.Limits, chats []i
 		}
 	}
 	r.ShownPerMinute = shownPerMinute(l.presses, chats, start, end)
-	r.BehindShare, r.BehindP99, r.BehindMax = behindFigures(l.behind)
-	r.BehindForP99, r.BehindForMax = l.behindFor.quantile(.99), l.behindFor.quantile(1)
-	return r
+	r.BehindShare, r.BehindP99, r.BehindMax = behindFigures(sh.behind)
+	r.BehindForP99, r.BehindForMax = sh.behindFor.quantile(.99), sh.behindFor.quantile(1)
+	return &r
 }
 
 // groupWrites returns the most writes into one group in any 60 s and that
@@ -432,6 +489,11 @@ func latest(a, b time.Time) time.Time {
 // least served group, and the median group's service over the least
 // served's; 0 when no group had a press shown.
 func (f *fairness) ratio(from, to time.Time) (float64, int64, float64) {
+	return f.ratioOf(from, to, nil)
+}
+
+// ratioOf is ratio among the groups in says (nil: all).
+func (f *fairness) ratioOf(from, to time.Time, in func(int64) bool) (float64, int64, float64) {
 	type acc struct {
 		done, all   time.Duration
 		nDone, nAll int
@@ -446,6 +508,9 @@ func (f *fairness) ratio(from, to time.Time) (float64, int64, float64) {
 		return a
 	}
 	for _, p := range f.presses {
+		if in != nil && !in(p.chat) {
+			continue
+		}
 		switch {
 		case !p.shownAt.IsZero() && !p.shownAt.Before(from) && p.shownAt.Before(to):
 			w := f.wait(p, p.shownAt)
@@ -549,39 +614,4 @@ func tooManyRequests(calls telegramtest.CallLog) (int, map[string]int) {
 		}
 	}
 	return total, by
-}
-
-// print writes the paced figures. Latencies under Telegram's limits are
-// the pacing's, not the machine's: they are given as measured, not as
-// ratios to the floors.
-func (pr *PacedResult) print(p func(string, ...any), r *Result) {
-	p("press→seen: p50 %s  p95 %s  p99 %s  max %s  (from a press to the first table message showing its effect)",
-		ms(r.P50), ms(r.P95), ms(r.P99), ms(r.Max))
-	p("toast:      p50 %s  p95 %s  p99 %s  max %s  (from a press to its answer)",
-		ms(pr.ToastP50), ms(pr.ToastP95), ms(pr.ToastP99), ms(pr.ToastMax))
-	if pr.TooMany > 0 {
-		l := pr.TooManyLimit
-		p("429s:       %d over the whole run %s: past the global limit %d, a group's minute %d, a chat's second %d",
-			pr.TooMany, callList(pr.TooManyMethod), l.Global, l.Group, l.Chat)
-	} else {
-		p("429s:       none over the whole run")
-	}
-	p("per group:  at most %d writes in any 60 s of the run (chat %d); closest two writes %.3fs apart, %d gaps under 1 s",
-		pr.GroupMinuteMax, pr.GroupMinuteChat, pr.MinSpacing.Seconds(), pr.UnderSecond)
-	p("global:     %.1f writes/s over the measured part, at most %d in any 1 s of the run; the budget contended %.0f %% of the measured part",
-		pr.GlobalMean, pr.GlobalMax, 100*pr.Contended)
-	least := ""
-	if pr.FairMinute > 1 {
-		least = fmt.Sprintf(" (from +%s, chat %d least served)", pr.FairMinuteAt, pr.FairMinuteChat)
-	}
-	p("fairness:   most- to least-served ratio %.2f over the measured part, %.2f at worst over a minute%s;",
-		pr.FairRun, pr.FairMinute, least)
-	p("            median to least-served %.2f over the measured part, %.2f at worst over a minute",
-		pr.FairRunMedian, pr.FairMinuteMedian)
-	p("            (service: presses shown per second of waiting, not held by the group's own limits, while at least %d groups waited so; each wait at least %s)",
-		pr.Limits.PerSecond, pr.Limits.GroupInterval().Round(10*time.Millisecond))
-	p("shown:      %.1f / %.1f / %.1f presses shown per group per minute (least / median / most)",
-		pr.ShownPerMinute[0], pr.ShownPerMinute[1], pr.ShownPerMinute[2])
-	p("staleness:  behind the stored table in %.1f %% of samples, by p99 %d and at most %d versions; behind for p99 %s, at most %s",
-		100*pr.BehindShare, pr.BehindP99, pr.BehindMax, ms(pr.BehindForP99), ms(pr.BehindForMax))
 }

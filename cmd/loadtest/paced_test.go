@@ -283,3 +283,41 @@ func TestWaitHouse(t *testing.T) {
 	c := &chat{wake: make(chan struct{}, 1), view: tableView{phase: phaseHouse}}
 	assert.False(t, c.waitHouse(context.Background(), 20*time.Millisecond), "nothing shown: a stall")
 }
+
+// TestFiguresByKind: each kind's figures are over its own chats, while
+// the global budget is contended by all: three groups served alike beside
+// three inline tables of which one waits 90 s for what the others get in
+// 20 s. The groups are fair among themselves; the inline tables are not,
+// nor is the run as a whole, and the least served chat is the inline
+// table's.
+func TestFiguresByKind(t *testing.T) {
+	limits := outbox.Limits{PerSecond: 2, GroupPerMinute: 19, ChatInterval: time.Second}
+	writes, presses := synthetic([]group{
+		{presses: every(0, 120, 20, 0.5)}, {presses: every(0, 120, 20, 0.5)}, {presses: every(0, 120, 20, 0.5)},
+		{presses: every(0, 120, 20, 0.5)}, {presses: every(0, 120, 20, 0.5)}, {presses: [][2]float64{{0, 90}}},
+	})
+	l := newPacedLog()
+	for chat, w := range writes {
+		for _, at := range w {
+			l.write(chat, at)
+		}
+	}
+	for _, p := range presses {
+		l.pressed(p.chat, p.at, p.shownAt)
+	}
+	kindOf := map[int64]kind{-1: kindGroup, -2: kindGroup, -3: kindGroup, -4: kindInline, -5: kindInline, -6: kindInline}
+	l.answered(kindInline, 7*time.Millisecond)
+	all, by := l.figures(sec(0), sec(120), limits, kindOf)
+	require.NotNil(t, by[kindGroup])
+	require.NotNil(t, by[kindInline])
+	assert.InDelta(t, 1, by[kindGroup].FairRun, 0.05, "the groups are served alike")
+	assert.Greater(t, by[kindInline].FairRun, 4.0, "one inline table starves")
+	assert.Equal(t, int64(-6), by[kindInline].FairMinuteChat)
+	assert.Greater(t, all.FairRun, 4.0)
+	assert.Equal(t, all.GlobalMean, by[kindGroup].GlobalMean, "the global budget is the run's")
+	assert.Equal(t, all.Contended, by[kindInline].Contended)
+	assert.Equal(t, 7*time.Millisecond, by[kindInline].ToastMax.Round(time.Millisecond))
+	assert.Zero(t, by[kindGroup].ToastMax, "the toasts are the kind's")
+	assert.Equal(t, [3]float64{2.5, 2.5, 2.5}, by[kindGroup].ShownPerMinute, "5 presses of each group shown in 2 minutes, over its own chats")
+	assert.InDelta(t, 0.5, by[kindInline].ShownPerMinute[0], 1e-9, "the starved inline table showed one press in 2 minutes")
+}

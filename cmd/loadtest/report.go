@@ -33,6 +33,7 @@ func (r *Result) problems(faults bool) []string {
 	add(r.DroppedEvents > 0, "%d server events dropped: the load tool fell behind", r.DroppedEvents)
 	add(r.Applied == 0, "no press was applied")
 	add(r.PreloadedShown < r.Preload, "%d of %d preloaded tables never rendered again after the start", r.Preload-r.PreloadedShown, r.Preload)
+	r.kindProblems(add)
 	return out
 }
 
@@ -53,7 +54,11 @@ func (r *Result) print(w io.Writer, cfg Config) {
 	case cfg.Rate > 0:
 		rate = fmt.Sprintf("paced at %.0f presses/s", cfg.Rate)
 	}
-	p("load:       %d chats × 4 players, %s, measured %s after %s warm-up", r.Chats, rate, r.Measured.Round(time.Millisecond), cfg.Warmup)
+	chats := fmt.Sprintf("%d chats", r.Chats)
+	if in := r.Kinds[kindInline]; in != nil && in.Chats > 0 {
+		chats = fmt.Sprintf("%d chats (%d groups, %d inline tables)", r.Chats, r.Chats-in.Chats, in.Chats)
+	}
+	p("load:       %s × 4 players, %s, measured %s after %s warm-up", chats, rate, r.Measured.Round(time.Millisecond), cfg.Warmup)
 	p("floors:     bbolt commit of %d bytes (fsync) %s = %.0f commits/s; HTTP round trip %s, %.0f/s with 64 clients",
 		f.TableBytes, ms(f.Commit), f.CommitsPerSec, ms(f.RoundTrip), f.RoundTripsPerSec)
 	p("")
@@ -87,10 +92,14 @@ func (r *Result) print(w io.Writer, cfg Config) {
 			r.PreloadTook.Round(time.Millisecond), r.PreloadedShown, r.RestoredAfter.Round(time.Millisecond))
 	}
 	p("")
-	p("games started %d (%d with the house), presses applied %d, refused %d, stalled %d, server refused %d",
-		r.Games, r.HouseGames, r.Applied, r.Rejections, r.Stalls, r.PressErrors)
+	p("games started %d (%d with the house), finished %d; presses applied %d, refused %d, stalled %d, server refused %d",
+		r.Games, r.HouseGames, r.Finished, r.Applied, r.Rejections, r.Stalls, r.PressErrors)
 	if len(r.Refusals) > 0 {
 		p("refusals:   %s", callList(r.Refusals))
+	}
+	if in := r.Kinds[kindInline]; in != nil && in.Chats > 0 {
+		r.printKinds(p, cfg.Paced)
+		p("")
 	}
 	if cfg.ChaosKills > 0 {
 		p("chaos:      %d × kill -9; %d outdated presses made, %d not refused as outdated", r.Kills, r.Stale, r.StaleNotRefused)
@@ -123,4 +132,39 @@ func callList(m map[string]int) string {
 		parts = append(parts, fmt.Sprintf("%s %d", k, m[k]))
 	}
 	return "(" + strings.Join(parts, ", ") + ")"
+}
+
+// print writes the paced figures. Latencies under Telegram's limits are
+// the pacing's, not the machine's: they are given as measured, not as
+// ratios to the floors.
+func (pr *PacedResult) print(p func(string, ...any), r *Result) {
+	p("press→seen: p50 %s  p95 %s  p99 %s  max %s  (from a press to the first table message showing its effect)",
+		ms(r.P50), ms(r.P95), ms(r.P99), ms(r.Max))
+	p("toast:      p50 %s  p95 %s  p99 %s  max %s  (from a press to its answer)",
+		ms(pr.ToastP50), ms(pr.ToastP95), ms(pr.ToastP99), ms(pr.ToastMax))
+	if pr.TooMany > 0 {
+		l := pr.TooManyLimit
+		p("429s:       %d over the whole run %s: past the global limit %d, a group's minute %d, a chat's second %d",
+			pr.TooMany, callList(pr.TooManyMethod), l.Global, l.Group, l.Chat)
+	} else {
+		p("429s:       none over the whole run")
+	}
+	p("per group:  at most %d writes in any 60 s of the run (chat %d); closest two writes %.3fs apart, %d gaps under 1 s",
+		pr.GroupMinuteMax, pr.GroupMinuteChat, pr.MinSpacing.Seconds(), pr.UnderSecond)
+	p("global:     %.1f writes/s over the measured part, at most %d in any 1 s of the run; the budget contended %.0f %% of the measured part",
+		pr.GlobalMean, pr.GlobalMax, 100*pr.Contended)
+	least := ""
+	if pr.FairMinute > 1 {
+		least = fmt.Sprintf(" (from +%s, chat %d least served)", pr.FairMinuteAt, pr.FairMinuteChat)
+	}
+	p("fairness:   most- to least-served ratio %.2f over the measured part, %.2f at worst over a minute%s;",
+		pr.FairRun, pr.FairMinute, least)
+	p("            median to least-served %.2f over the measured part, %.2f at worst over a minute",
+		pr.FairRunMedian, pr.FairMinuteMedian)
+	p("            (service: presses shown per second of waiting, not held by the group's own limits, while at least %d groups waited so; each wait at least %s)",
+		pr.Limits.PerSecond, pr.Limits.GroupInterval().Round(10*time.Millisecond))
+	p("shown:      %.1f / %.1f / %.1f presses shown per group per minute (least / median / most)",
+		pr.ShownPerMinute[0], pr.ShownPerMinute[1], pr.ShownPerMinute[2])
+	p("staleness:  behind the stored table in %.1f %% of samples, by p99 %d and at most %d versions; behind for p99 %s, at most %s",
+		100*pr.BehindShare, pr.BehindP99, pr.BehindMax, ms(pr.BehindForP99), ms(pr.BehindForMax))
 }

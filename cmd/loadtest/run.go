@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"math/rand/v2"
 	"os"
@@ -15,108 +14,8 @@ import (
 	"time"
 
 	"github.com/twentyone-bot/twentyone/bot/outbox"
-	"github.com/twentyone-bot/twentyone/bot/service"
 	"github.com/twentyone-bot/twentyone/bot/telegramtest"
-	"github.com/twentyone-bot/twentyone/storage"
 )
-
-// Config is one load run.
-type Config struct {
-	// Chats is how many group chats play at once, four players each.
-	Chats int
-	// Duration is how long the measured part runs; Warmup runs before it.
-	Duration, Warmup time.Duration
-	// Rate caps the presses per second over all chats; 0 presses as fast
-	// as the bot answers.
-	Rate float64
-	// Paced runs under Telegram's limits: the bot paces with
-	// outbox.TelegramLimits, the server answers 429 past
-	// telegramtest.TelegramRateLimits, and the players take their time
-	// over each choice (thinkTime) and stop at the end of the measured
-	// part rather than play every game out.
-	Paced bool
-	// GlobalRate, with Paced, is the bot's telegram.global_rate (0:
-	// Telegram's, 25), and the server's global limit is as far above it
-	// as Telegram's 30 is above 25 (see serverLimits).
-	GlobalRate int
-	// DB is the database file; empty for one in Dir.
-	DB string
-	// Dir holds the database, the floor's scratch files and the bot's log;
-	// empty for a temporary directory removed at the end.
-	Dir string
-	// Seed makes the players' choices and the injected faults
-	// reproducible (the decks come from the bot's crypto source).
-	Seed uint64
-	// Preload fills the database with this many tables in progress before
-	// the bot starts.
-	Preload int
-	// Process runs the bot as a child process of this binary (`loadtest
-	// bot`); Binary runs that twentyone binary instead. Neither: the bot
-	// runs in this process.
-	Process bool
-	Binary  string
-	// ChaosKills kills the bot with SIGKILL this many times at random
-	// moments of the measured part, restarting it each time.
-	ChaosKills int
-	// Faults makes the server fail 5 % of calls with 5xx, drop 1 % of
-	// connections, answer 5 % slowly, and answer 429 in bursts.
-	Faults bool
-	// TurnTimeout and LobbyTimeout are the tables' timeouts: long, so that
-	// the players, not the timers, move every table.
-	TurnTimeout, LobbyTimeout time.Duration
-	// PressTimeout is how long a player waits for the table to move after
-	// a press before reading the chat again (a stall).
-	PressTimeout time.Duration
-	// DrainTimeout bounds the end of the run, when every game in progress
-	// is played to its end.
-	DrainTimeout time.Duration
-	// FloorSpan is how long each floor is measured.
-	FloorSpan time.Duration
-	// Progress is the interval of the progress line; 0 for none.
-	Progress time.Duration
-	// CPUProfile writes a CPU profile of the measured part (in-process:
-	// the bot, the server and the players together).
-	CPUProfile string
-	// Log receives the progress lines; BotLog the in-process bot's log.
-	Log    io.Writer
-	BotLog io.Writer
-}
-
-// defaults fills the zero fields.
-func (c *Config) defaults() {
-	if c.Chats <= 0 {
-		c.Chats = 100
-	}
-	if c.Duration <= 0 {
-		c.Duration = 10 * time.Second
-	}
-	if c.TurnTimeout <= 0 {
-		c.TurnTimeout = 10 * time.Minute
-	}
-	if c.LobbyTimeout <= 0 {
-		c.LobbyTimeout = 10 * time.Minute
-	}
-	if c.PressTimeout <= 0 {
-		c.PressTimeout = 30 * time.Second
-		if c.Paced {
-			// Under the global budget a render may wait for every other
-			// group's: a minute with 1,000 groups.
-			c.PressTimeout = 3 * time.Minute
-		}
-	}
-	if c.DrainTimeout <= 0 {
-		c.DrainTimeout = 2 * time.Minute
-	}
-	if c.FloorSpan <= 0 {
-		c.FloorSpan = 2 * time.Second
-	}
-	if c.Log == nil {
-		c.Log = io.Discard
-	}
-	if c.ChaosKills > 0 && c.Binary == "" {
-		c.Process = true
-	}
-}
 
 // Result is what a run measured and checked.
 type Result struct {
@@ -161,10 +60,12 @@ type Result struct {
 	// (without chaos kills, which restart the count).
 	DiskPerPress float64
 	// Kills counts the kill -9s; Games the games started, HouseGames
-	// those with the house seated (see houseEvery).
+	// those with the house seated (see houseEvery), Finished the games
+	// seen to end.
 	Kills      int
 	Games      int64
 	HouseGames int64
+	Finished   int64
 	// Applied, Rejections and Stalls count the presses that moved their
 	// table, were refused, or saw neither in time; PressErrors those the
 	// server refused to make.
@@ -201,6 +102,8 @@ type Result struct {
 	// are then the times from a press to the first table message showing
 	// its effect.
 	Paced *PacedResult
+	// Kinds are the groups' and the inline tables' figures, side by side.
+	Kinds [kinds]*KindResult
 }
 
 // run runs one load as cfg says and returns what it measured. An error is
@@ -222,7 +125,11 @@ func run(ctx context.Context, cfg Config) (res *Result, err error) {
 	if db == "" {
 		db = filepath.Join(dir, "loadtest.db")
 	}
-	srv, err := telegramtest.Start(telegramtest.WithFaultSeed(cfg.Seed))
+	opts := []telegramtest.Option{telegramtest.WithFaultSeed(cfg.Seed)}
+	if cfg.inlineChats() > 0 {
+		opts = append(opts, telegramtest.WithInlineFeedback())
+	}
+	srv, err := telegramtest.Start(opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -304,12 +211,12 @@ func run(ctx context.Context, cfg Config) (res *Result, err error) {
 		perChat = 100 * time.Millisecond // each table's first message waits its turn in the global budget
 	}
 	sctx, cancel := context.WithTimeout(ctx, time.Minute+time.Duration(cfg.Chats)*perChat)
-	err = d.setup(sctx, cfg.Chats)
+	err = d.setup(sctx, cfg.Chats, cfg.inlineChats())
 	cancel()
 	if err != nil {
 		return nil, err
 	}
-	logf("%d chats with an open table each", cfg.Chats)
+	logf("%d chats with an open table each (%d of them inline tables)", cfg.Chats, cfg.inlineChats())
 
 	stopFaults := func() {}
 	if cfg.Faults {
@@ -416,7 +323,7 @@ func run(ctx context.Context, cfg Config) (res *Result, err error) {
 				writes := d.paced.writeCount()
 				tooMany, _ := tooManyRequests(srv.Calls())
 				paced = fmt.Sprintf("  toast p99 %s  writes %.1f/s  429s %d",
-					ms(d.paced.toast.quantile(.99)), float64(writes-lastWrites)/now.Sub(lastAt).Seconds(), tooMany)
+					ms(d.paced.total.toast.quantile(.99)), float64(writes-lastWrites)/now.Sub(lastAt).Seconds(), tooMany)
 				lastWrites = writes
 			}
 			logf("[%5.1fs] presses %d (%.0f/s)  p50 %s p95 %s p99 %s%s  bot RSS %.0f MB (peak %.0f)  goroutines %d  stalls %d%s",
@@ -527,12 +434,14 @@ func run(ctx context.Context, cfg Config) (res *Result, err error) {
 		return nil, fmt.Errorf("stopping the bot: %w", err)
 	}
 	res.DroppedEvents = d.sub.Dropped()
+	var pacedKinds [kinds]*PacedResult
 	if d.paced != nil {
-		res.Paced = d.paced.figures(mstart, mend, set.limits(), d.chatIDs())
+		res.Paced, pacedKinds = d.paced.figures(mstart, mend, set.limits(), d.chatKinds())
 		res.Paced.TooMany, res.Paced.TooManyMethod = tooManyRequests(srv.Calls())
 		res.Paced.TooManyLimit = srv.RateLimited()
 	}
-	res.Games, res.HouseGames = d.games.Load(), d.houseGames.Load()
+	res.Kinds = d.kindResults(pacedKinds, srv.RateLimitedChats())
+	res.Games, res.HouseGames, res.Finished = d.games.Load(), d.houseGames.Load(), d.finished.Load()
 	res.Applied, res.Rejections, res.Stalls = d.applied.Load(), d.rejections.Load(), d.stalls.Load()
 	res.Jumps, res.Stale, res.StaleNotRefused = d.jumps.Load(), d.stale.Load(), d.staleApplied.Load()
 	res.PressErrors = d.pressErrors.Load()
@@ -543,66 +452,6 @@ func run(ctx context.Context, cfg Config) (res *Result, err error) {
 		return nil, err
 	}
 	return res, nil
-}
-
-// check opens the database the bot left and compares it with the chats:
-// the audit, and that every chat shows its table's latest version.
-func check(ctx context.Context, srv *telegramtest.Server, set botSettings, d *driver, res *Result) error {
-	cfg, err := set.config()
-	if err != nil {
-		return err
-	}
-	st, err := service.OpenStore(cfg)
-	if err != nil {
-		return fmt.Errorf("opening the database to check it: %w", err)
-	}
-	defer st.Close()
-	audits, err := st.AuditAll(ctx)
-	if err != nil {
-		return fmt.Errorf("audit: %w", err)
-	}
-	res.AuditedChats = len(audits)
-	for _, a := range audits {
-		for _, p := range a.Problems {
-			res.AuditProblems = append(res.AuditProblems, fmt.Sprintf("chat %d: %s", a.Chat, p))
-		}
-	}
-	newest := func(chat int64) (tableView, bool) {
-		msgs := srv.Messages(chat)
-		for i := len(msgs) - 1; i >= 0; i-- {
-			if msgs[i].FromBot {
-				if v, ok := readTable(&msgs[i]); ok {
-					return v, true
-				}
-			}
-		}
-		return tableView{}, false
-	}
-	for _, c := range d.list {
-		v, err := st.View(ctx, storage.TableKey{Chat: c.id})
-		if err != nil {
-			return fmt.Errorf("chat %d: %w", c.id, err)
-		}
-		// The message the table is rendered into must show its version.
-		var shown uint64
-		if m, ok := srv.Message(c.id, v.MessageID); ok {
-			tv, _ := readTable(&m)
-			shown = tv.version
-		}
-		if shown != v.Table.Version() {
-			res.NotShowingLatest++
-			if len(res.Mismatches) < 10 {
-				res.Mismatches = append(res.Mismatches, fmt.Sprintf("chat %d: message %d shows version %d, its table is at %d (%s)",
-					c.id, v.MessageID, shown, v.Table.Version(), v.Table.Phase()))
-			}
-		}
-		// A newer table message than the stored one is an orphan: sent by a
-		// bot killed before it stored the message's id.
-		if n, ok := newest(c.id); ok && n.messageID != v.MessageID && n.version < v.Table.Version() {
-			res.Orphans++
-		}
-	}
-	return nil
 }
 
 // runDir returns the run's directory: dir, or a temporary one that done
@@ -647,71 +496,6 @@ func newTarget(cfg Config, set botSettings, dir string) target {
 	}
 	t.log = slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	return t
-}
-
-func (t *process) killCount() int {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.kills
-}
-
-// killLoop kills the bot kills times at random moments until end,
-// restarting it at once each time.
-func killLoop(ctx context.Context, p *process, kills int, end time.Time, rng *rand.Rand, logf func(string, ...any)) error {
-	for i := range kills {
-		left := time.Until(end)
-		if left <= 0 {
-			left = 100 * time.Millisecond
-		}
-		// A random moment in the next 2/(kills left) of the time left: the
-		// kills spread over the run, at no regular beat.
-		wait := time.Duration(rng.Int64N(int64(2*left/time.Duration(kills-i)) + 1))
-		if !outbox.Sleep(ctx, wait) {
-			return ctx.Err()
-		}
-		if err := p.kill(); err != nil {
-			return err
-		}
-		logf("kill -9 #%d", i+1)
-		if err := p.start(ctx); err != nil {
-			return fmt.Errorf("restarting after kill %d: %w", i+1, err)
-		}
-	}
-	return nil
-}
-
-// injectFaults disturbs the server as -faults says until the returned
-// function is called.
-func injectFaults(ctx context.Context, srv *telegramtest.Server, seed uint64) func() {
-	srv.SeedFaults(seed)
-	srv.InjectFault(telegramtest.Fault{Kind: telegramtest.FaultDelay, Rate: 0.05, Delay: 300 * time.Millisecond})
-	srv.InjectFault(telegramtest.Fault{Kind: telegramtest.FaultInternalError, Rate: 0.025})
-	srv.InjectFault(telegramtest.Fault{Kind: telegramtest.FaultBadGateway, Rate: 0.025})
-	srv.InjectFault(telegramtest.Fault{Kind: telegramtest.FaultDropConnection, Rate: 0.005})
-	srv.InjectFault(telegramtest.Fault{Kind: telegramtest.FaultDropConnection, Rate: 0.005, AfterHandling: true})
-	fctx, cancel := context.WithCancel(ctx)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		// Every few seconds, a burst of 200 to 500 ms in which every message
-		// sent or edited is answered 429 with retry_after 1, as Telegram
-		// does to a bot over its limits.
-		rng := rand.New(rand.NewPCG(seed, 429))
-		for outbox.Sleep(fctx, time.Duration(1000+rng.IntN(3000))*time.Millisecond) {
-			h := srv.InjectFault(telegramtest.Fault{Kind: telegramtest.FaultTooManyRequests,
-				Methods: []string{"editMessageText", "sendMessage"}, RetryAfter: 1})
-			outbox.Sleep(fctx, time.Duration(200+rng.IntN(300))*time.Millisecond)
-			h.Remove()
-		}
-	}()
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			cancel()
-			<-done
-			srv.ClearFaults()
-		})
-	}
 }
 
 // newProbe presses a button for the bot's first answer: a button on a

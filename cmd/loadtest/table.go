@@ -21,10 +21,14 @@ const (
 	// phaseHouse: the house is to move; the message has no button, and so
 	// does not say its version.
 	phaseHouse
+	// phaseOpen: an inline message as its result posted it, whose one
+	// button (callback.InlineOpen) opens the table and seats the presser;
+	// no table yet, version 0.
+	phaseOpen
 )
 
 func (p phase) String() string {
-	return [...]string{"unknown", "lobby", "betting", "drawing", "closed", "house"}[p]
+	return [...]string{"unknown", "lobby", "betting", "drawing", "closed", "house", "open"}[p]
 }
 
 // button is a table button and what its callback data says.
@@ -49,12 +53,18 @@ type tableView struct {
 
 var seatLine = regexp.MustCompile(`^\d+\. (.+?) — `)
 
-// readTable reads a bot message; ok is false when it shows no table
-// buttons (a summary, a reply) and is no table waiting for the house.
+// readTable reads a bot message or an inline message; ok is false when it
+// shows no table buttons (a summary, a reply) and is no table waiting for
+// the house.
 func readTable(m *telegramtest.ChatMessage) (tableView, bool) {
 	v := tableView{messageID: m.MessageID, house: strings.Contains(m.Text, houseName)}
 	for _, b := range m.Buttons() {
 		d, err := callback.Parse(b.CallbackData)
+		if err == nil && d.Action == callback.InlineOpen {
+			v.buttons = append(v.buttons, button{data: b.CallbackData, cb: d})
+			v.phase = phaseOpen
+			continue
+		}
 		if err != nil || !d.Action.TableAction() {
 			continue
 		}
@@ -99,7 +109,9 @@ func (v *tableView) find(a callback.Action) (button, bool) {
 }
 
 // settled reports whether no game is in progress: the drain is done.
-func (v *tableView) settled() bool { return v.phase == phaseLobby || v.phase == phaseClosed }
+func (v *tableView) settled() bool {
+	return v.phase == phaseLobby || v.phase == phaseClosed || v.phase == phaseOpen
+}
 
 // The answers to accepted presses (English: the players speak it).
 var (
