@@ -9,7 +9,8 @@ import (
 	"github.com/twentyone-bot/twentyone/bot/botapi"
 	"github.com/twentyone-bot/twentyone/bot/fault"
 	"github.com/twentyone-bot/twentyone/bot/i18n"
-	"github.com/twentyone-bot/twentyone/bot/render"
+	"github.com/twentyone-bot/twentyone/bot/input"
+	"github.com/twentyone-bot/twentyone/bot/message"
 	"github.com/twentyone-bot/twentyone/game"
 	"github.com/twentyone-bot/twentyone/storage"
 )
@@ -106,9 +107,9 @@ func (b *Bot) added(m *tgbotapi.Message) bool {
 // welcome says hello to a group the bot joined: in the language the bot's
 // config gives every chat (table.language), else in that of who added it.
 func (b *Bot) welcome(m *tgbotapi.Message) {
-	l := i18n.For(b.store.Defaults().Language, botapi.User(m.From).Language)
+	l := i18n.For(b.store.Defaults().Language, input.Profile(m.From).Language)
 	chips, _ := b.store.Grants()
-	b.send.Reply(m.Chat.ID, 0, 0, "", render.Message{Text: i18n.T(l, i18n.Welcome, i18n.Chips(l, chips))}, nil)
+	b.send.Reply(m.Chat.ID, 0, 0, "", message.Message{Text: i18n.T(l, i18n.Welcome, i18n.Chips(l, chips))}, nil)
 }
 
 // memberChanged acts on the bot's own membership: removed from a chat, it
@@ -140,7 +141,7 @@ func (b *Bot) privateMember(ctx context.Context, m *tgbotapi.ChatMemberUpdated) 
 	case "member":
 		u := storage.User{ID: game.UserID(m.Chat.ID)}
 		if m.From.ID == m.Chat.ID {
-			u = botapi.User(&m.From)
+			u = input.Profile(&m.From)
 		}
 		if err := b.store.StartedPrivate(ctx, u, b.clock.Now()); err != nil {
 			fault.Log(ctx, b.log, "private chat", storage.TableKey{Chat: m.Chat.ID}, err)

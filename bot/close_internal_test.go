@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/twentyone-bot/twentyone/bot/render"
+	"github.com/twentyone-bot/twentyone/bot/message"
 	"github.com/twentyone-bot/twentyone/bot/telegramtest"
 	"github.com/twentyone-bot/twentyone/storage"
 )
@@ -29,7 +29,7 @@ func TestCloseWaitsForTheChats(t *testing.T) {
 	sent := errors.New("the handler did not run")
 	b.onChat(group.ID, "message", func(ctx context.Context) {
 		<-closing
-		_, sent = b.api.Send(ctx, group.ID, 0, render.Message{Text: "still here"}, 0)
+		_, sent = b.api.Send(ctx, group.ID, 0, message.Message{Text: "still here"}, 0)
 	})
 	require.NoError(t, b.Close(context.Background()))
 	assert.NoError(t, sent, "the handler ran to its end while Close waited")

@@ -8,7 +8,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/twentyone-bot/twentyone/bot/botapi"
 	"github.com/twentyone-bot/twentyone/bot/callback"
 	"github.com/twentyone-bot/twentyone/bot/telegramtest"
 	"github.com/twentyone-bot/twentyone/game"
@@ -70,7 +69,7 @@ func (h *harness) inlineAt(chat telegramtest.Chat, im telegramtest.InlineMessage
 	h.t.Helper()
 	instance, ok := h.srv.ChatInstance(chat.ID)
 	require.True(h.t, ok)
-	return inlineTable{chat: chat, im: im, key: storage.TableKey{Chat: botapi.InlineChat(instance), Thread: botapi.InlineThread(im.ID)}}
+	return inlineTable{chat: chat, im: im, key: storage.TableKey{Chat: storage.InlineChatID(instance), Thread: storage.InlineThreadID(im.ID)}}
 }
 
 // shows waits until the inline message shows the stored table's current

@@ -10,6 +10,7 @@ import (
 
 	"github.com/twentyone-bot/twentyone/bot/botapi"
 	"github.com/twentyone-bot/twentyone/bot/outbox"
+	"github.com/twentyone-bot/twentyone/storage"
 )
 
 // Run starts the bot and polls for updates until ctx is done. It returns
@@ -290,8 +291,18 @@ func (b *Bot) dispatch(raw []byte, done func()) {
 		done()
 		return
 	}
-	b.onChat(u.Chat(), u.Kind(), func(ctx context.Context) {
+	b.onChat(chatOf(u), u.Kind(), func(ctx context.Context) {
 		defer done()
 		b.handle(ctx, u)
 	}, "update_id", u.UpdateID)
+}
+
+// chatOf returns the chat whose goroutine handles u: its chat, or for a
+// press on an inline message the chat the bot keeps for its chat_instance
+// (storage.InlineChatID).
+func chatOf(u botapi.Update) int64 {
+	if inst := u.ChatInstance(); inst != "" {
+		return storage.InlineChatID(inst)
+	}
+	return u.Chat()
 }

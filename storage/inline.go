@@ -3,6 +3,7 @@ package storage
 import (
 	"errors"
 	"fmt"
+	"hash/fnv"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -38,6 +39,29 @@ const InlineChats = -(1 << 60)
 // (below InlineChats). Only a table of such a chat can be on an inline
 // message.
 func InlineChat(chat int64) bool { return chat < InlineChats }
+
+// A chat the bot is not in is known only by the chat_instance of the
+// presses in it (an opaque string, the same for every press there); its
+// chips and stats are kept as a chat's, under the id InlineChatID gives.
+// A table on an inline message is that chat's table of the thread
+// InlineThreadID gives.
+
+// InlineChatID returns the id the chat of chatInstance is kept under:
+// below InlineChats (InlineChat reports it), the same for every press in
+// that chat.
+func InlineChatID(chatInstance string) int64 {
+	h := fnv.New64a()
+	h.Write([]byte(chatInstance))
+	return InlineChats - 1 - int64(h.Sum64()>>4) // at most 2^60 below
+}
+
+// InlineThreadID returns the thread of the table on the inline message
+// inlineMessageID: positive, the same for every press on it.
+func InlineThreadID(inlineMessageID string) int64 {
+	h := fnv.New64a()
+	h.Write([]byte(inlineMessageID))
+	return int64(h.Sum64()>>2) + 1
+}
 
 // inlineRecords returns the inline bucket, opened on first use.
 func (t *txn) inlineRecords() *bolt.Bucket {

@@ -375,3 +375,15 @@ func TestMigrateChatAndInlineTables(t *testing.T) {
 		requireAudited(t, s)
 	})
 }
+
+// TestInlineIDs: the chat of a chat_instance is one id for every press in
+// it, another for another chat, below every id Telegram gives a chat; the
+// thread of an inline message is positive, another for another message.
+func TestInlineIDs(t *testing.T) {
+	assert.Equal(t, InlineChatID("-123"), InlineChatID("-123"), "one chat")
+	assert.NotEqual(t, InlineChatID("-123"), InlineChatID("-456"))
+	assert.True(t, InlineChat(InlineChatID("-123")))
+	assert.False(t, InlineChat(-1001234567890123), "no chat Telegram numbers")
+	assert.NotEqual(t, InlineThreadID("AAAA"), InlineThreadID("BBBB"))
+	assert.Positive(t, InlineThreadID("AAAA"))
+}

@@ -14,7 +14,7 @@ import (
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
-	"github.com/twentyone-bot/twentyone/bot/render"
+	"github.com/twentyone-bot/twentyone/bot/message"
 )
 
 // DefaultEndpoint is Telegram's Bot API endpoint in tgbotapi's format:
@@ -191,7 +191,7 @@ func (c *Client) GetUpdates(ctx context.Context, offset int, timeout time.Durati
 const noLinkPreview = `{"is_disabled":true}`
 
 // text adds m's text (HTML) and keyboard to p.
-func text(p tgbotapi.Params, m render.Message) {
+func text(p tgbotapi.Params, m message.Message) {
 	p["text"] = m.Text
 	p["parse_mode"] = tgbotapi.ModeHTML
 	p["link_preview_options"] = noLinkPreview
@@ -211,7 +211,7 @@ type button struct {
 
 // keyboardJSON returns the reply_markup of an inline keyboard; false for
 // none. A button is a URL button when it has a URL, else a callback one.
-func keyboardJSON(kb [][]render.Button) (string, bool) {
+func keyboardJSON(kb [][]message.Button) (string, bool) {
 	if len(kb) == 0 {
 		return "", false
 	}
@@ -237,7 +237,7 @@ func keyboardJSON(kb [][]render.Button) (string, bool) {
 // Send sends m into chat (and forum topic thread, 0 for none), in reply to
 // message replyTo when it is not 0 (still sent when that message was
 // deleted), and returns the new message's id.
-func (c *Client) Send(ctx context.Context, chat int64, thread int, m render.Message, replyTo int) (int, error) {
+func (c *Client) Send(ctx context.Context, chat int64, thread int, m message.Message, replyTo int) (int, error) {
 	p := tgbotapi.Params{}
 	p.AddNonZero64("chat_id", chat)
 	p.AddNonZero("message_thread_id", thread)
@@ -257,7 +257,7 @@ func (c *Client) Send(ctx context.Context, chat int64, thread int, m render.Mess
 // Edit replaces the text and keyboard of a message. An edit to what the
 // message shows already ("message is not modified") succeeds; one of a
 // message that is gone fails with ErrGone.
-func (c *Client) Edit(ctx context.Context, chat int64, id int, m render.Message) error {
+func (c *Client) Edit(ctx context.Context, chat int64, id int, m message.Message) error {
 	p := tgbotapi.Params{}
 	p.AddNonZero64("chat_id", chat)
 	p.AddNonZero("message_id", id)

@@ -15,7 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/twentyone-bot/twentyone/bot/botapi"
-	"github.com/twentyone-bot/twentyone/bot/render"
+	"github.com/twentyone-bot/twentyone/bot/message"
 	"github.com/twentyone-bot/twentyone/bot/telegramtest"
 )
 
@@ -88,7 +88,7 @@ func TestCallsAreCancelledByTheirContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		_, err := c.Send(ctx, group.ID, 0, render.Message{Text: "hello"}, 0)
+		_, err := c.Send(ctx, group.ID, 0, message.Message{Text: "hello"}, 0)
 		done <- err
 	}()
 	<-sent // the call is on its way
@@ -140,11 +140,11 @@ func TestEditAndDelete(t *testing.T) {
 	alice := srv.AddUser(telegramtest.User{FirstName: "Alice"})
 	group := srv.NewGroup("Game night", alice)
 	ctx := context.Background()
-	m := render.Message{Text: "<b>hello</b>", Keyboard: [][]render.Button{{{Text: "Join", Data: "j"}}}}
+	m := message.Message{Text: "<b>hello</b>", Keyboard: [][]message.Button{{{Text: "Join", Data: "j"}}}}
 	id, err := c.Send(ctx, group.ID, 0, m, 0)
 	require.NoError(t, err)
 	assert.NoError(t, c.Edit(ctx, group.ID, id, m), "not modified is no failure")
-	assert.NoError(t, c.Edit(ctx, group.ID, id, render.Message{Text: "bye"}))
+	assert.NoError(t, c.Edit(ctx, group.ID, id, message.Message{Text: "bye"}))
 	got, ok := srv.Message(group.ID, id)
 	require.True(t, ok)
 	assert.Equal(t, "bye", got.Text)
@@ -195,9 +195,9 @@ func TestScrub(t *testing.T) {
 func TestButtonsAsSent(t *testing.T) {
 	c, srv := newClient(t)
 	group := srv.NewGroup("Game night", srv.AddUser(telegramtest.User{FirstName: "Alice"}))
-	m := render.Message{Text: "Your move", Keyboard: [][]render.Button{
-		{{Text: "Hit", Data: "h:3", Style: render.Primary}, {Text: "Stand", Data: "s:3"}},
-		{{Text: "Rules", URL: "https://t.me/telegramtest_bot", Style: render.Success}},
+	m := message.Message{Text: "Your move", Keyboard: [][]message.Button{
+		{{Text: "Hit", Data: "h:3", Style: message.Primary}, {Text: "Stand", Data: "s:3"}},
+		{{Text: "Rules", URL: "https://t.me/telegramtest_bot", Style: message.Success}},
 	}}
 	id, err := c.Send(context.Background(), group.ID, 0, m, 0)
 	require.NoError(t, err)

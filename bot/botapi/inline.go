@@ -4,13 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"hash/fnv"
 	"strconv"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
-	"github.com/twentyone-bot/twentyone/bot/render"
-	"github.com/twentyone-bot/twentyone/storage"
+	"github.com/twentyone-bot/twentyone/bot/message"
 )
 
 // Inline and guest mode: the bot posts into a chat it is not in a message
@@ -26,7 +24,7 @@ type Article struct {
 	// Title and Description are what the list of results shows.
 	Title, Description string
 	// Message is what is posted when the result is chosen.
-	Message render.Message
+	Message message.Message
 }
 
 // articleJSON is an Article as the Bot API takes it.
@@ -92,7 +90,7 @@ func (c *Client) AnswerGuest(ctx context.Context, guestQueryID string, result Ar
 // EditInline replaces the text and keyboard of an inline message. As Edit:
 // "message is not modified" succeeds, and a message that is gone (deleted
 // by a user: "MESSAGE_ID_INVALID") fails with ErrGone.
-func (c *Client) EditInline(ctx context.Context, inlineMessageID string, m render.Message) error {
+func (c *Client) EditInline(ctx context.Context, inlineMessageID string, m message.Message) error {
 	p := tgbotapi.Params{}
 	p["inline_message_id"] = inlineMessageID
 	text(p, m)
@@ -101,30 +99,6 @@ func (c *Client) EditInline(ctx context.Context, inlineMessageID string, m rende
 		return nil
 	}
 	return err
-}
-
-// The ids the bot gives the chats and tables of inline messages. A chat
-// the bot is not in is known only by the chat_instance of the presses in
-// it; its chips and stats are kept as a chat's, under an id below
-// storage.InlineChats, where no chat Telegram numbers can be (the Bot
-// API's ids fit in 52 bits). A table on an inline message is that chat's
-// table of the thread InlineThread gives.
-
-// InlineChat returns the id the bot keeps the chat of chat_instance under:
-// below storage.InlineChats (storage.InlineChat reports it), the same for
-// every press in that chat.
-func InlineChat(chatInstance string) int64 {
-	h := fnv.New64a()
-	h.Write([]byte(chatInstance))
-	return storage.InlineChats - 1 - int64(h.Sum64()>>4) // at most 2^60 below
-}
-
-// InlineThread returns the thread of the table on the inline message:
-// positive, the same for every press on it.
-func InlineThread(inlineMessageID string) int64 {
-	h := fnv.New64a()
-	h.Write([]byte(inlineMessageID))
-	return int64(h.Sum64()>>2) + 1
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

@@ -9,9 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/twentyone-bot/twentyone/bot/botapi"
-	"github.com/twentyone-bot/twentyone/bot/render"
+	"github.com/twentyone-bot/twentyone/bot/message"
 	"github.com/twentyone-bot/twentyone/bot/telegramtest"
-	"github.com/twentyone-bot/twentyone/storage"
 )
 
 // inlineClient returns a client of a bot with inline and guest mode, on a
@@ -29,7 +28,7 @@ func inlineClient(t *testing.T) (*botapi.Client, *telegramtest.Server, telegramt
 	return c, srv, chat, alice, bob
 }
 
-var lobby = render.Message{Text: "<b>Table open</b> · stake 10", Keyboard: [][]render.Button{{{Text: "Join", Data: "j:1", Style: render.Success}}}}
+var lobby = message.Message{Text: "<b>Table open</b> · stake 10", Keyboard: [][]message.Button{{{Text: "Join", Data: "j:1", Style: message.Success}}}}
 
 // TestInlineMessage: an inline query answered with an article, the result
 // chosen and posted via the bot with its keyboard, edited by its
@@ -54,8 +53,8 @@ func TestInlineMessage(t *testing.T) {
 	assert.Equal(t, []string{"Join"}, posted.Labels())
 	assert.Equal(t, "success", posted.ReplyMarkup.InlineKeyboard[0][0].Style)
 
-	require.NoError(t, c.EditInline(ctx, im.ID, render.Message{Text: "Alice sits down"}))
-	require.NoError(t, c.EditInline(ctx, im.ID, render.Message{Text: "Alice sits down"}), "not modified is no failure")
+	require.NoError(t, c.EditInline(ctx, im.ID, message.Message{Text: "Alice sits down"}))
+	require.NoError(t, c.EditInline(ctx, im.ID, message.Message{Text: "Alice sits down"}), "not modified is no failure")
 	posted, _ = srv.InlineMessage(im.ID)
 	assert.Equal(t, "Alice sits down", posted.Text)
 
@@ -75,16 +74,16 @@ func TestGuestAnswer(t *testing.T) {
 	im, ok := g.Answer()
 	require.True(t, ok)
 	assert.Equal(t, im.ID, id)
-	require.NoError(t, c.EditInline(ctx, id, render.Message{Text: "edited"}))
+	require.NoError(t, c.EditInline(ctx, id, message.Message{Text: "edited"}))
 	posted, _ := srv.InlineMessage(id)
 	assert.Equal(t, "edited", posted.Text)
 	_, err = c.AnswerGuest(ctx, g.ID(), botapi.Article{ID: "t:10", Title: "again", Message: lobby})
 	assert.Error(t, err, "a guest message is answered once")
 }
 
-// TestDecodeInlineUpdates: a press on an inline message belongs to its
-// chat's InlineChat (the same for every message of the chat, another for
-// another chat), a guest message to its chat, an inline query to its user.
+// TestDecodeInlineUpdates: a press on an inline message names no chat,
+// only its chat_instance; a guest message belongs to its chat, an inline
+// query to its user.
 func TestDecodeInlineUpdates(t *testing.T) {
 	press := func(instance, message string) botapi.Update {
 		raw, err := json.Marshal(map[string]any{"update_id": 1, "callback_query": map[string]any{
@@ -95,15 +94,11 @@ func TestDecodeInlineUpdates(t *testing.T) {
 		require.NoError(t, err)
 		return u
 	}
-	a1, a2, b := press("-123", "AAAA"), press("-123", "BBBB"), press("-456", "AAAA")
-	assert.Equal(t, a1.Chat(), a2.Chat(), "one chat")
-	assert.NotEqual(t, a1.Chat(), b.Chat())
-	assert.True(t, storage.InlineChat(a1.Chat()))
-	assert.Equal(t, botapi.InlineChat("-123"), a1.Chat())
+	a1, b := press("-123", "AAAA"), press("-456", "AAAA")
+	assert.Equal(t, "-123", a1.ChatInstance())
+	assert.Equal(t, "-456", b.ChatInstance())
+	assert.Zero(t, a1.Chat(), "no chat is named")
 	assert.Equal(t, "callback_query", a1.Kind())
-	assert.NotEqual(t, botapi.InlineThread("AAAA"), botapi.InlineThread("BBBB"))
-	assert.Positive(t, botapi.InlineThread("AAAA"))
-	assert.False(t, storage.InlineChat(-1001234567890123), "no chat Telegram numbers")
 
 	u, err := botapi.Decode([]byte(`{"update_id":2,"guest_message":{"message_id":5,"date":1,"chat":{"id":-100200,"type":"supergroup"},
 		"from":{"id":7,"first_name":"Alice"},"text":"@bot 21","guest_query_id":"g1"}}`))

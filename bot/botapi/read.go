@@ -6,9 +6,6 @@ import (
 	"unicode/utf8"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
-
-	"github.com/twentyone-bot/twentyone/game"
-	"github.com/twentyone-bot/twentyone/storage"
 )
 
 // The users Telegram puts in "from" of a message a chat sent, which stand
@@ -37,15 +34,6 @@ func Person(u *tgbotapi.User) bool { return u != nil && u.ID > 0 && !u.IsBot && 
 
 // IsGroup reports whether c is a group or a supergroup.
 func IsGroup(c *tgbotapi.Chat) bool { return c != nil && (c.IsGroup() || c.IsSuperGroup()) }
-
-// User returns the storage profile of a Telegram user; the zero User for
-// nobody.
-func User(from *tgbotapi.User) storage.User {
-	if from == nil {
-		return storage.User{}
-	}
-	return storage.User{ID: game.UserID(from.ID), Name: from.FirstName, Username: from.UserName, Language: from.LanguageCode}
-}
 
 // Sender says who sent a message.
 type Sender int

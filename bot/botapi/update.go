@@ -112,16 +112,14 @@ func UpdateID(raw []byte) (int, error) {
 
 // Chat returns the chat the update belongs to, by which its handling is
 // ordered with the chat's others, 0 when none: for a press on an inline
-// message, its chat's InlineChat; for an inline query or a chosen result,
-// which name no chat, the user's.
+// message, which names no chat, 0 (ChatInstance names it); for an inline
+// query or a chosen result, which name none either, the user's.
 func (u *Update) Chat() int64 {
 	switch {
 	case u.Message != nil && u.Message.Chat != nil:
 		return u.Message.Chat.ID
 	case u.CallbackQuery != nil && u.CallbackQuery.Message != nil && u.CallbackQuery.Message.Chat != nil:
 		return u.CallbackQuery.Message.Chat.ID
-	case u.CallbackQuery != nil && u.CallbackQuery.InlineMessageID != "" && u.CallbackQuery.ChatInstance != "":
-		return InlineChat(u.CallbackQuery.ChatInstance)
 	case u.MyChatMember != nil:
 		return u.MyChatMember.Chat.ID
 	case u.Guest != nil && u.Guest.Message.Chat != nil:
@@ -132,6 +130,15 @@ func (u *Update) Chat() int64 {
 		return u.ChosenInlineResult.From.ID
 	}
 	return 0
+}
+
+// ChatInstance returns the chat_instance of a press on an inline message,
+// the only name of its chat: "" for any other update.
+func (u *Update) ChatInstance() string {
+	if u.CallbackQuery != nil && u.CallbackQuery.InlineMessageID != "" {
+		return u.CallbackQuery.ChatInstance
+	}
+	return ""
 }
 
 // Kind names the update's kind, for metrics and logs: the field it holds,

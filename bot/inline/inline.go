@@ -4,8 +4,8 @@
 // posted "via @bot" as an inline message, which the bot edits by its
 // inline_message_id. Presses on it come with the chat's chat_instance and
 // no message: the chat's chips and stats are kept under the id
-// botapi.InlineChat gives it, the table under the thread
-// botapi.InlineThread gives the message. No table exists until the first
+// storage.InlineChatID gives it, the table under the thread
+// storage.InlineThreadID gives the message. No table exists until the first
 // press, the only moment the chat is known: a lobby no one pressed holds
 // no chips. The bot can send nothing else into such a chat: every answer
 // is a toast or an alert, the deck check an alert with a deep link into
@@ -32,6 +32,7 @@ import (
 	"github.com/twentyone-bot/twentyone/bot/clock"
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/bot/input"
+	"github.com/twentyone-bot/twentyone/bot/message"
 	"github.com/twentyone-bot/twentyone/bot/render"
 	"github.com/twentyone-bot/twentyone/bot/send"
 	"github.com/twentyone-bot/twentyone/game"
@@ -159,7 +160,7 @@ func (h *Handler) Guest(ctx context.Context, u botapi.Update) {
 	result := article(h.presets[0], lang)
 	if !guestAsks[words] {
 		result = botapi.Article{ID: "help:" + string(lang), Title: "Twenty One",
-			Message: render.Message{Text: i18n.T(lang, i18n.GuestHelp, username)}}
+			Message: message.Message{Text: i18n.T(lang, i18n.GuestHelp, username)}}
 	}
 	if _, err := h.answerGuest(ctx, u.Guest.QueryID, result); err != nil {
 		h.log.WarnContext(ctx, "answering a guest message", "chat", u.Chat(), "err", err)
@@ -197,7 +198,7 @@ func (h *Handler) Press(ctx context.Context, u botapi.Update) {
 		h.send.Answer(ctx, q.ID, "", false)
 		return
 	}
-	key := storage.TableKey{Chat: botapi.InlineChat(q.ChatInstance), Thread: botapi.InlineThread(q.InlineMessageID)}
+	key := storage.TableKey{Chat: storage.InlineChatID(q.ChatInstance), Thread: storage.InlineThreadID(q.InlineMessageID)}
 	data, err := callback.Parse(q.Data)
 	switch {
 	case err != nil:

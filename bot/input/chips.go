@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/twentyone-bot/twentyone/bot/botapi"
 	"github.com/twentyone-bot/twentyone/bot/fault"
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/bot/render"
@@ -89,7 +88,7 @@ func grant(ctx context.Context, c *command) {
 // bot's own messages; false when it replies to neither.
 func (c *command) grantee() (storage.User, string, bool) {
 	if who, ok := c.replied(); ok {
-		return botapi.User(who), who.FirstName, true
+		return Profile(who), who.FirstName, true
 	}
 	if r := c.m.ReplyToMessage; r != nil && r.SenderChat == nil && r.From != nil && r.From.ID == c.h.self().ID {
 		return table.HouseUser, i18n.T(c.lang, i18n.HouseName), true
@@ -138,7 +137,7 @@ func stats(ctx context.Context, c *command) {
 		c.fail(ctx, err)
 		return
 	}
-	acc, err := c.h.chips.Account(ctx, c.m.Chat.ID, botapi.User(who), c.h.clock.Now())
+	acc, err := c.h.chips.Account(ctx, c.m.Chat.ID, Profile(who), c.h.clock.Now())
 	if err != nil {
 		c.fail(ctx, err)
 		return

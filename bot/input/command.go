@@ -9,6 +9,7 @@ import (
 	"github.com/twentyone-bot/twentyone/bot/botapi"
 	"github.com/twentyone-bot/twentyone/bot/fault"
 	"github.com/twentyone-bot/twentyone/bot/i18n"
+	"github.com/twentyone-bot/twentyone/bot/message"
 	"github.com/twentyone-bot/twentyone/bot/render"
 	"github.com/twentyone-bot/twentyone/bot/send"
 	"github.com/twentyone-bot/twentyone/game"
@@ -129,7 +130,7 @@ func (c *command) owner(refusal i18n.Key) bool {
 }
 
 // say answers the command with an HTML message, in reply to it.
-func (c *command) say(text string) { c.sayMessage(render.Message{Text: text}) }
+func (c *command) say(text string) { c.sayMessage(message.Message{Text: text}) }
 
 // sayMessage answers the command with a message, in reply to it, within
 // the sender's reply quota: a command that changes something, or tries
@@ -137,11 +138,11 @@ func (c *command) say(text string) { c.sayMessage(render.Message{Text: text}) }
 // answer they were just given to the same command is not given again, and
 // past their budget they are told once that they are, and when they get
 // answers again, then nothing until then.
-func (c *command) sayMessage(m render.Message) { c.sayMessageThen(m, nil) }
+func (c *command) sayMessage(m message.Message) { c.sayMessageThen(m, nil) }
 
 // sayMessageThen is sayMessage, calling sent, when not nil, with the id of
 // the message once it is sent.
-func (c *command) sayMessageThen(m render.Message, sent func(ctx context.Context, id int)) {
+func (c *command) sayMessageThen(m message.Message, sent func(ctx context.Context, id int)) {
 	slot := send.Slot(c.u.Thread, m)
 	shows := c.showsOnly()
 	repeat := ""
@@ -158,7 +159,7 @@ func (c *command) sayMessageThen(m render.Message, sent func(ctx context.Context
 func (c *command) within(answer string, change bool) bool {
 	v, wait := c.h.quota.allow(c.m.Chat.ID, c.who, answer, change)
 	if v == overBudget {
-		over := render.Message{Text: i18n.T(c.lang, i18n.QuotaOver, i18n.Countdown(c.lang, wait))}
+		over := message.Message{Text: i18n.T(c.lang, i18n.QuotaOver, i18n.Countdown(c.lang, wait))}
 		c.h.rooms.Send.Reply(c.m.Chat.ID, c.u.Thread, c.m.MessageID, "", over, nil)
 	}
 	return v == give
@@ -183,7 +184,7 @@ func (c *command) showsOnly() bool {
 func (c *command) player() (storage.User, bool) {
 	switch botapi.SenderOf(c.m) {
 	case botapi.ByPerson:
-		return botapi.User(c.m.From), true
+		return Profile(c.m.From), true
 	case botapi.ByAnonymousAdmin:
 		c.say(i18n.T(c.lang, i18n.AnonymousPlay))
 	case botapi.ByChat:
@@ -200,7 +201,7 @@ func (c *command) actor() storage.User {
 	if botapi.SenderOf(c.m) != botapi.ByPerson {
 		return storage.User{}
 	}
-	return botapi.User(c.m.From)
+	return Profile(c.m.From)
 }
 
 // request is the storage request of a game command made by this message.

@@ -231,7 +231,7 @@ func (h *Handler) memberLeft(ctx context.Context, u botapi.Update) {
 // startedPrivate records that the user wrote to the bot in their private
 // chat: the bot may write to them.
 func (h *Handler) startedPrivate(ctx context.Context, from *tgbotapi.User) {
-	if err := h.follows.StartedPrivate(ctx, botapi.User(from), h.clock.Now()); err != nil {
+	if err := h.follows.StartedPrivate(ctx, Profile(from), h.clock.Now()); err != nil {
 		fault.Log(ctx, h.log, "private chat", storage.TableKey{Chat: from.ID}, err)
 	}
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/twentyone-bot/twentyone/bot/clock"
 	"github.com/twentyone-bot/twentyone/bot/fault"
 	"github.com/twentyone-bot/twentyone/bot/i18n"
+	"github.com/twentyone-bot/twentyone/bot/message"
 	"github.com/twentyone-bot/twentyone/bot/notice"
 	"github.com/twentyone-bot/twentyone/bot/panel"
 	"github.com/twentyone-bot/twentyone/bot/render"
@@ -131,14 +132,14 @@ func (h *Handler) self() tgbotapi.User { return h.rooms.Send.API().Self() }
 // sees: the chat's stored settings for the user (i18n.For), or from's
 // alone when they cannot be read.
 func (h *Handler) chatLang(ctx context.Context, chat int64, from *tgbotapi.User) i18n.Lang {
-	return i18n.For(h.chatSetting(ctx, chat), botapi.User(from).Language)
+	return i18n.For(h.chatSetting(ctx, chat), Profile(from).Language)
 }
 
 // presserLang returns the language of an answer only from sees, a toast or
 // an alert to their press: their own when the bot speaks it
 // (i18n.ForPresser).
 func (h *Handler) presserLang(ctx context.Context, chat int64, from *tgbotapi.User) i18n.Lang {
-	return i18n.ForPresser(h.chatSetting(ctx, chat), botapi.User(from).Language)
+	return i18n.ForPresser(h.chatSetting(ctx, chat), Profile(from).Language)
 }
 
 // chatSetting returns the language the chat's settings name, "" when none
@@ -181,13 +182,13 @@ func (h *Handler) rejection(ctx context.Context, lang i18n.Lang, err error, v st
 
 // verifyMessage is the message listing the revealed decks of a game of
 // the table; found is false when the game revealed none.
-func (h *Handler) verifyMessage(ctx context.Context, key storage.TableKey, gameNo uint64, l i18n.Lang) (m render.Message, found bool, err error) {
+func (h *Handler) verifyMessage(ctx context.Context, key storage.TableKey, gameNo uint64, l i18n.Lang) (m message.Message, found bool, err error) {
 	reveals, err := h.tables.TableReveals(ctx, key, gameNo)
 	if errors.Is(err, storage.ErrNotFound) || err == nil && len(reveals) == 0 {
-		return render.Message{}, false, nil
+		return message.Message{}, false, nil
 	}
 	if err != nil {
-		return render.Message{}, false, err
+		return message.Message{}, false, err
 	}
 	return render.Verify(gameNo, reveals, l), true, nil
 }

@@ -143,7 +143,7 @@ func (h *Handler) pressTable(ctx context.Context, u botapi.Update, key storage.T
 func (h *Handler) PressTable(ctx context.Context, p TablePress) {
 	u, key, data := p.Update, p.Key, p.Data
 	q := u.CallbackQuery
-	from := botapi.User(q.From)
+	from := Profile(q.From)
 	switch {
 	case botapi.StandIn(int64(from.ID)):
 		h.answer(ctx, q, i18n.T(h.presserLang(ctx, key.Chat, q.From), i18n.PopAnonymous), true)

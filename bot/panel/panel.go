@@ -19,6 +19,7 @@ import (
 	"github.com/twentyone-bot/twentyone/bot/clock"
 	"github.com/twentyone-bot/twentyone/bot/expiring"
 	"github.com/twentyone-bot/twentyone/bot/i18n"
+	"github.com/twentyone-bot/twentyone/bot/message"
 	"github.com/twentyone-bot/twentyone/bot/outbox"
 	"github.com/twentyone-bot/twentyone/bot/render"
 	"github.com/twentyone-bot/twentyone/bot/send"
@@ -56,7 +57,7 @@ type Panel struct {
 }
 
 // Draw is the panel drawn for settings s.
-func (p Panel) Draw(s storage.ChatSettings) render.Message {
+func (p Panel) Draw(s storage.ChatSettings) message.Message {
 	switch {
 	case p.ReadOnly:
 		return render.SettingsReadOnly(Edited(s))

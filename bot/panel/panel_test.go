@@ -9,6 +9,7 @@ import (
 
 	"github.com/twentyone-bot/twentyone/bot/callback"
 	"github.com/twentyone-bot/twentyone/bot/clock/clocktest"
+	"github.com/twentyone-bot/twentyone/bot/message"
 	"github.com/twentyone-bot/twentyone/bot/render"
 	"github.com/twentyone-bot/twentyone/game"
 	"github.com/twentyone-bot/twentyone/storage"
@@ -98,7 +99,7 @@ func TestSettingsPanelsKeepTheirLevel(t *testing.T) {
 	tests := []struct {
 		name string
 		pn   Panel
-		want render.Message
+		want message.Message
 	}{
 		{"the list", Panel{ID: 1}, render.Settings(c)},
 		{"a setting's choices", Panel{ID: 1, Field: callback.FieldTurn}, render.SettingsField(c, callback.FieldTurn)},

@@ -7,6 +7,7 @@ import (
 
 	"github.com/twentyone-bot/twentyone/bot/callback"
 	"github.com/twentyone-bot/twentyone/bot/i18n"
+	"github.com/twentyone-bot/twentyone/bot/message"
 	"github.com/twentyone-bot/twentyone/game"
 	"github.com/twentyone-bot/twentyone/storage"
 )
@@ -29,7 +30,7 @@ func InlineResult(s game.Settings, lang i18n.Lang) (title, description string) {
 // playing by s, speaking lang, whose one button (callback.InlineOpen)
 // opens it and seats its presser. No table exists until pressed: the
 // chat it is in is known only from a press.
-func InlineLobby(s game.Settings, lang i18n.Lang) Message {
+func InlineLobby(s game.Settings, lang i18n.Lang) message.Message {
 	text := strings.Join([]string{
 		bold(i18n.T(lang, i18n.TableTitleLobby)),
 		limits(s, lang),
@@ -38,7 +39,7 @@ func InlineLobby(s game.Settings, lang i18n.Lang) Message {
 		i18n.T(lang, i18n.InlineOpenHint),
 	}, "\n")
 	open := callback.Data{Action: callback.InlineOpen, Amount: s.Stake, Entry: s.EntryLimit, Lang: string(lang)}
-	return Message{Text: text, Keyboard: [][]Button{{{Text: i18n.T(lang, i18n.BtnJoin), Data: open.String(), Style: Success}}}}
+	return message.Message{Text: text, Keyboard: [][]message.Button{{{Text: i18n.T(lang, i18n.BtnJoin), Data: open.String(), Style: message.Success}}}}
 }
 
 // InlineVerify is the alert of an inline table's deck check: the game,

@@ -3,6 +3,7 @@ package render
 import (
 	"github.com/twentyone-bot/twentyone/bot/callback"
 	"github.com/twentyone-bot/twentyone/bot/i18n"
+	"github.com/twentyone-bot/twentyone/bot/message"
 	"github.com/twentyone-bot/twentyone/game"
 	"github.com/twentyone-bot/twentyone/game/house"
 )
@@ -14,12 +15,12 @@ const betsPerRow = 3
 // move that plays on (Start, Play again, Hit, a new table) in blue, the
 // one that takes a seat or keeps a hand (Join, Stand) in green. The others
 // keep the app's own colour; every label means the same without colour.
-var styles = map[callback.Action]Style{
-	callback.Start:    Primary,
-	callback.Hit:      Primary,
-	callback.NewTable: Primary,
-	callback.Join:     Success,
-	callback.Stand:    Success,
+var styles = map[callback.Action]message.Style{
+	callback.Start:    message.Primary,
+	callback.Hit:      message.Primary,
+	callback.NewTable: message.Primary,
+	callback.Join:     message.Success,
+	callback.Stand:    message.Success,
 }
 
 // keyboard returns the buttons of the table's phase, laid out for a phone
@@ -27,22 +28,22 @@ var styles = map[callback.Action]Style{
 // table never opened
 // (version 0) has none: a button carries the version it was drawn for, and
 // callback data never carries 0 (see package callback).
-func keyboard(in Input) [][]Button {
+func keyboard(in Input) [][]message.Button {
 	t := &in.Table
 	ver := t.Version()
 	if ver == 0 {
 		return nil
 	}
-	btn := func(key i18n.Key, a callback.Action) Button {
-		return Button{Text: i18n.T(in.Lang, key), Data: callback.Data{Action: a, Version: ver}.String(), Style: styles[a]}
+	btn := func(key i18n.Key, a callback.Action) message.Button {
+		return message.Button{Text: i18n.T(in.Lang, key), Data: callback.Data{Action: a, Version: ver}.String(), Style: styles[a]}
 	}
-	var kb [][]Button
+	var kb [][]message.Button
 	switch phase := t.Phase(); {
 	case phase == game.Lobby && in.Solo:
 		kb = soloLobby(t, in.HouseForbidden, btn)
 	case phase == game.Lobby:
 		// A full table offers no seat: no Join.
-		var lobby []Button
+		var lobby []message.Button
 		if t.NumSeats() < game.MaxSeats {
 			lobby = append(lobby, btn(i18n.BtnJoin, callback.Join))
 		}
@@ -50,26 +51,26 @@ func keyboard(in Input) [][]Button {
 		_, seated := t.SeatOf(house.ID)
 		switch {
 		case seated:
-			kb = append(kb, []Button{btn(i18n.BtnUnseatHouse, callback.UnseatHouse)})
+			kb = append(kb, []message.Button{btn(i18n.BtnUnseatHouse, callback.UnseatHouse)})
 		case t.NumSeats() < game.MaxSeats && !in.HouseForbidden:
-			kb = append(kb, []Button{btn(i18n.BtnSeatHouse, callback.SeatHouse)})
+			kb = append(kb, []message.Button{btn(i18n.BtnSeatHouse, callback.SeatHouse)})
 		}
 	case phase.InGame() && houseTurn(t):
 		// The house moves by itself: nothing for anyone to press.
 	case phase == game.Betting:
 		kb = betRows(in)
 	case phase == game.Drawing:
-		kb = rows([]Button{btn(i18n.BtnHit, callback.Hit), btn(i18n.BtnStand, callback.Stand)}, 2)
+		kb = rows([]message.Button{btn(i18n.BtnHit, callback.Hit), btn(i18n.BtnStand, callback.Stand)}, 2)
 	default:
-		kb = [][]Button{{btn(i18n.BtnNewTable, callback.NewTable)}}
+		kb = [][]message.Button{{btn(i18n.BtnNewTable, callback.NewTable)}}
 	}
 	if _, ok := t.Revealed(); ok && t.Finished() {
-		verify := Button{Text: i18n.T(in.Lang, i18n.BtnVerify), Data: callback.Data{Action: callback.Verify, Game: t.Game()}.String()}
+		verify := message.Button{Text: i18n.T(in.Lang, i18n.BtnVerify), Data: callback.Data{Action: callback.Verify, Game: t.Game()}.String()}
 		if in.Inline {
 			// No /top in a chat the bot is not in: a button for it.
-			kb = append(kb, rows([]Button{verify, btn(i18n.BtnTop, callback.Top)}, 2)...)
+			kb = append(kb, rows([]message.Button{verify, btn(i18n.BtnTop, callback.Top)}, 2)...)
 		} else {
-			kb = append(kb, []Button{verify})
+			kb = append(kb, []message.Button{verify})
 		}
 	}
 	return kb
@@ -88,16 +89,16 @@ func startKey(t *game.Table) i18n.Key {
 // which stands the player up and the house with them; Join only when the
 // player stood up (left in a game). No button unseats the house: the
 // table is for playing it.
-func soloLobby(t *game.Table, houseForbidden bool, btn func(i18n.Key, callback.Action) Button) [][]Button {
+func soloLobby(t *game.Table, houseForbidden bool, btn func(i18n.Key, callback.Action) message.Button) [][]message.Button {
 	_, houseSeated := t.SeatOf(house.ID)
 	players := t.NumSeats()
 	if houseSeated {
 		players--
 	}
 	if players == 0 {
-		return [][]Button{{btn(i18n.BtnJoin, callback.Join)}}
+		return [][]message.Button{{btn(i18n.BtnJoin, callback.Join)}}
 	}
-	var row []Button
+	var row []message.Button
 	switch {
 	case houseSeated:
 		row = append(row, btn(startKey(t), callback.Start))
@@ -117,22 +118,22 @@ func houseTurn(t *game.Table) bool {
 // first, each labelled as i18n.Bet names it ("20", "40 · ½ bank"), as many
 // to a row as a phone shows whole. The smallest, the bet every player can
 // make whatever their luck, is coloured as the move to look for.
-func betRows(in Input) [][]Button {
+func betRows(in Input) [][]message.Button {
 	t := &in.Table
 	turn, ok := t.Turn()
 	if !ok {
 		return nil
 	}
 	offers := t.Offers(in.Balances[t.Seat(turn).User])
-	buttons := make([]Button, len(offers))
+	buttons := make([]message.Button, len(offers))
 	for i, o := range offers {
-		buttons[i] = Button{
+		buttons[i] = message.Button{
 			Text: i18n.Bet(in.Lang, o, t.Bank()),
 			Data: callback.Data{Action: callback.Bet, Version: t.Version(), Amount: o.Amount}.String(),
 		}
 	}
 	if len(buttons) > 0 {
-		buttons[0].Style = Primary
+		buttons[0].Style = message.Primary
 	}
 	return rows(buttons, betsPerRow)
 }

@@ -9,8 +9,10 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
 	"github.com/twentyone-bot/twentyone/bot/callback"
 	"github.com/twentyone-bot/twentyone/bot/i18n"
+	"github.com/twentyone-bot/twentyone/bot/message"
 	"github.com/twentyone-bot/twentyone/game"
 	"github.com/twentyone-bot/twentyone/game/award"
 )
@@ -31,7 +33,7 @@ func TestGoldenLongNames(t *testing.T) {
 }
 
 // checkMessage asserts what every table message must hold.
-func checkMessage(t *testing.T, in Input, m Message, context string) {
+func checkMessage(t *testing.T, in Input, m message.Message, context string) {
 	t.Helper()
 	n := visibleLen(m.Text)
 	assert.LessOrEqual(t, n, MaxText, "%s: %d characters", context, n)
@@ -39,7 +41,7 @@ func checkMessage(t *testing.T, in Input, m Message, context string) {
 	checkHTML(t, m.Text, context)
 	for _, row := range m.Keyboard {
 		assert.NotEmpty(t, row, context)
-		assert.True(t, len(row) == 1 || fits([][]Button{row}), "%s: a phone cuts a label of the row %v", context, row)
+		assert.True(t, len(row) == 1 || fits([][]message.Button{row}), "%s: a phone cuts a label of the row %v", context, row)
 		for _, b := range row {
 			assert.NotEmpty(t, b.Text, context)
 			d, err := callback.Parse(b.Data)
@@ -122,7 +124,7 @@ func TestEveryAwardFits(t *testing.T) {
 			for _, lang := range i18n.Langs() {
 				in := p.input(lang)
 				context := style + "/" + sc.name + "/" + string(lang)
-				for _, m := range []Message{Table(in), Summary(in)} {
+				for _, m := range []message.Message{Table(in), Summary(in)} {
 					checkMessage(t, in, m, context)
 					assert.Equal(t, 4, strings.Count(m.Text, "🏅"), context)
 					assert.Contains(t, m.Text, achievementList(lang, award.All()), context)
@@ -271,7 +273,7 @@ func TestRandomPlayAlwaysFits(t *testing.T) {
 }
 
 func TestKeyboardShowsThePhasesButtonsOnly(t *testing.T) {
-	actions := func(m Message) []callback.Action {
+	actions := func(m message.Message) []callback.Action {
 		var as []callback.Action
 		for _, row := range m.Keyboard {
 			for _, b := range row {
@@ -322,7 +324,7 @@ func TestKeyboardShowsThePhasesButtonsOnly(t *testing.T) {
 }
 
 // labels returns the labels of a message's buttons, row by row.
-func labels(m Message) [][]string {
+func labels(m message.Message) [][]string {
 	var out [][]string
 	for _, row := range m.Keyboard {
 		var r []string

@@ -6,6 +6,7 @@ import (
 
 	"github.com/twentyone-bot/twentyone/bot/callback"
 	"github.com/twentyone-bot/twentyone/bot/i18n"
+	"github.com/twentyone-bot/twentyone/bot/message"
 	"github.com/twentyone-bot/twentyone/game"
 	"github.com/twentyone-bot/twentyone/storage"
 )
@@ -16,52 +17,52 @@ import (
 
 // NotifyToggled answers /notify in a group: the user follows it now (on),
 // or no longer does.
-func NotifyToggled(name string, on bool, lang i18n.Lang) Message {
+func NotifyToggled(name string, on bool, lang i18n.Lang) message.Message {
 	key := i18n.NotifyOff
 	if on {
 		key = i18n.NotifyOn
 	}
-	return Message{Text: i18n.T(lang, key, NameHTML(name))}
+	return message.Message{Text: i18n.T(lang, key, NameHTML(name))}
 }
 
 // NotifyStartFirst answers /notify in a group from a user the bot cannot
 // write to yet: a button opens link, the bot's deep link, which starts the
 // bot in a private chat.
-func NotifyStartFirst(name, link string, lang i18n.Lang) Message {
-	return Message{Text: i18n.T(lang, i18n.NotifyStartFirst, NameHTML(name)),
-		Keyboard: [][]Button{{{Text: i18n.T(lang, i18n.BtnNotifyStart), URL: link}}}}
+func NotifyStartFirst(name, link string, lang i18n.Lang) message.Message {
+	return message.Message{Text: i18n.T(lang, i18n.NotifyStartFirst, NameHTML(name)),
+		Keyboard: [][]message.Button{{{Text: i18n.T(lang, i18n.BtnNotifyStart), URL: link}}}}
 }
 
 // NotifyTooMany says the user follows storage.MaxFollows groups already.
-func NotifyTooMany(lang i18n.Lang) Message {
-	return Message{Text: i18n.T(lang, i18n.NotifyTooMany, i18n.Number(storage.MaxFollows))}
+func NotifyTooMany(lang i18n.Lang) message.Message {
+	return message.Message{Text: i18n.T(lang, i18n.NotifyTooMany, i18n.Number(storage.MaxFollows))}
 }
 
 // Followed answers the deep link that made the user follow a group, or
 // found that they followed it already.
-func Followed(title string, already bool, lang i18n.Lang) Message {
+func Followed(title string, already bool, lang i18n.Lang) message.Message {
 	key := i18n.NotifyFollowed
 	if already {
 		key = i18n.NotifyFollowedAlready
 	}
-	return Message{Text: i18n.T(lang, key, NameHTML(title))}
+	return message.Message{Text: i18n.T(lang, key, NameHTML(title))}
 }
 
 // Follows answers /notify in private: the groups the user follows, each
 // with a button that stops it, or how to follow one.
-func Follows(fs []storage.Follow, lang i18n.Lang) Message {
+func Follows(fs []storage.Follow, lang i18n.Lang) message.Message {
 	if len(fs) == 0 {
-		return Message{Text: i18n.T(lang, i18n.NotifyListEmpty)}
+		return message.Message{Text: i18n.T(lang, i18n.NotifyListEmpty)}
 	}
 	lines := []string{i18n.T(lang, i18n.NotifyList)}
-	var kb [][]Button
+	var kb [][]message.Button
 	for _, f := range fs {
 		lines = append(lines, i18n.T(lang, i18n.NotifyListLine, NameHTML(f.Title)))
-		kb = append(kb, []Button{{Text: i18n.T(lang, i18n.BtnUnfollow, Name(f.Title)),
+		kb = append(kb, []message.Button{{Text: i18n.T(lang, i18n.BtnUnfollow, Name(f.Title)),
 			Data: callback.Data{Action: callback.Unfollow, Chat: f.Chat}.String()}})
 	}
 	lines = append(lines, "", i18n.T(lang, i18n.NotifyListHint))
-	return Message{Text: strings.Join(lines, "\n"), Keyboard: kb}
+	return message.Message{Text: strings.Join(lines, "\n"), Keyboard: kb}
 }
 
 // Notice is what the private message that a table opened shows.
@@ -82,7 +83,7 @@ type Notice struct {
 // Opened draws the private message that a table opened: the group, who
 // opened it, its stake and entry limit, when it closes, and a button to the
 // table (or, without a link, a word to open the group).
-func Opened(n Notice) Message {
+func Opened(n Notice) message.Message {
 	l := n.Lang
 	lines := []string{
 		i18n.T(l, i18n.NoticeOpened, NameHTML(n.Title), NameHTML(n.Opener)),
@@ -93,7 +94,7 @@ func Opened(n Notice) Message {
 	}
 	if n.Link == "" {
 		lines = append(lines, i18n.T(l, i18n.NoticeNoLink))
-		return Message{Text: strings.Join(lines, "\n")}
+		return message.Message{Text: strings.Join(lines, "\n")}
 	}
-	return Message{Text: strings.Join(lines, "\n"), Keyboard: [][]Button{{{Text: i18n.T(l, i18n.BtnOpenTable), URL: n.Link}}}}
+	return message.Message{Text: strings.Join(lines, "\n"), Keyboard: [][]message.Button{{{Text: i18n.T(l, i18n.BtnOpenTable), URL: n.Link}}}}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/twentyone-bot/twentyone/bot/i18n"
+	"github.com/twentyone-bot/twentyone/bot/message"
 	"github.com/twentyone-bot/twentyone/game"
 	"github.com/twentyone-bot/twentyone/storage"
 )
@@ -21,20 +22,20 @@ func TestGoldenNotify(t *testing.T) {
 		Closes: at.Add(10 * time.Minute), Now: at, Link: "https://t.me/c/1234567890/42"}
 	messages := []struct {
 		name string
-		draw func(i18n.Lang) Message
+		draw func(i18n.Lang) message.Message
 	}{
-		{"on", func(l i18n.Lang) Message { return NotifyToggled(hostile, true, l) }},
-		{"off", func(l i18n.Lang) Message { return NotifyToggled(hostile, false, l) }},
-		{"start first", func(l i18n.Lang) Message {
+		{"on", func(l i18n.Lang) message.Message { return NotifyToggled(hostile, true, l) }},
+		{"off", func(l i18n.Lang) message.Message { return NotifyToggled(hostile, false, l) }},
+		{"start first", func(l i18n.Lang) message.Message {
 			return NotifyStartFirst(hostile, "https://t.me/twentyone_bot?start=notify_1001234567890", l)
 		}},
 		{"too many", NotifyTooMany},
-		{"followed", func(l i18n.Lang) Message { return Followed(hostileTitle, false, l) }},
-		{"followed already", func(l i18n.Lang) Message { return Followed(hostileTitle, true, l) }},
-		{"list", func(l i18n.Lang) Message { return Follows(follows, l) }},
-		{"list empty", func(l i18n.Lang) Message { return Follows(nil, l) }},
-		{"notice", func(l i18n.Lang) Message { n := notice; n.Lang = l; return Opened(n) }},
-		{"notice of a basic group", func(l i18n.Lang) Message { n := notice; n.Lang, n.Link = l, ""; return Opened(n) }},
+		{"followed", func(l i18n.Lang) message.Message { return Followed(hostileTitle, false, l) }},
+		{"followed already", func(l i18n.Lang) message.Message { return Followed(hostileTitle, true, l) }},
+		{"list", func(l i18n.Lang) message.Message { return Follows(follows, l) }},
+		{"list empty", func(l i18n.Lang) message.Message { return Follows(nil, l) }},
+		{"notice", func(l i18n.Lang) message.Message { n := notice; n.Lang = l; return Opened(n) }},
+		{"notice of a basic group", func(l i18n.Lang) message.Message { n := notice; n.Lang, n.Link = l, ""; return Opened(n) }},
 	}
 	for _, lang := range i18n.Langs() {
 		t.Run(string(lang), func(t *testing.T) {

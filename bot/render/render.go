@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/twentyone-bot/twentyone/bot/i18n"
+	"github.com/twentyone-bot/twentyone/bot/message"
 	"github.com/twentyone-bot/twentyone/game"
 	"github.com/twentyone-bot/twentyone/game/award"
 )
@@ -15,42 +16,6 @@ import (
 // MaxText is Telegram's limit on a message's text, in UTF-16 code units of
 // the text as shown (after the HTML is parsed). Table never goes past it.
 const MaxText = 4096
-
-// Button is an inline keyboard button: a callback button, or a URL
-// button when URL is set.
-type Button struct {
-	// Text is the label, plain text.
-	Text string
-	// Data is the callback data, as package callback encodes it.
-	Data string
-	// URL is the link the button opens.
-	URL string
-	// Style colours the button (Bot API 9.4): the move a player is most
-	// likely to look for. Its label must mean the same without the colour.
-	Style Style
-}
-
-// Style is a button's colour, as the Bot API names it; "" for the app's
-// own.
-type Style string
-
-// The styles the Bot API takes (any other is refused).
-const (
-	// Primary is blue: the main move of the moment.
-	Primary Style = "primary"
-	// Success is green: a positive move.
-	Success Style = "success"
-	// Danger is red: a move that costs or ends something.
-	Danger Style = "danger"
-)
-
-// Message is a message to send or edit to.
-type Message struct {
-	// Text is in Telegram's HTML parse mode.
-	Text string
-	// Keyboard is the inline keyboard, row by row; nil for none.
-	Keyboard [][]Button
-}
 
 // Input is everything the table message shows.
 type Input struct {
@@ -90,6 +55,6 @@ type Input struct {
 // Table draws the table message: its text, never longer than MaxText as
 // Telegram counts, and the buttons of the current phase, each carrying the
 // table's version.
-func Table(in Input) Message {
-	return Message{Text: fit(in, MaxText), Keyboard: keyboard(in)}
+func Table(in Input) message.Message {
+	return message.Message{Text: fit(in, MaxText), Keyboard: keyboard(in)}
 }

@@ -10,7 +10,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
 	"github.com/twentyone-bot/twentyone/bot/i18n"
+	"github.com/twentyone-bot/twentyone/bot/message"
 	"github.com/twentyone-bot/twentyone/game"
 	"github.com/twentyone-bot/twentyone/game/award"
 )
@@ -18,7 +20,7 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // dump writes a message as its golden file holds it.
-func dump(m Message) string {
+func dump(m message.Message) string {
 	var b strings.Builder
 	b.WriteString(m.Text)
 	b.WriteString("\n\n=== keyboard ===\n")

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/twentyone-bot/twentyone/bot/i18n"
+	"github.com/twentyone-bot/twentyone/bot/message"
 	"github.com/twentyone-bot/twentyone/game/award"
 	"github.com/twentyone-bot/twentyone/storage"
 )
@@ -15,49 +16,49 @@ import (
 // user.
 
 // Plain is a message of plain text, escaped for Telegram's HTML.
-func Plain(text string) Message { return Message{Text: escape(text)} }
+func Plain(text string) message.Message { return message.Message{Text: escape(text)} }
 
 // Nudge tells the player to move that it is their turn (i18n.TurnNudge):
 // a mention of them by id (tg://user?id=, which notifies them even
 // without a username) and the time left at now, when it is drawn (it goes
 // out only while there is time left, and is deleted once the turn
 // passes).
-func Nudge(user int64, name string, ends, now time.Time, lang i18n.Lang) Message {
+func Nudge(user int64, name string, ends, now time.Time, lang i18n.Lang) message.Message {
 	mention := `<a href="tg://user?id=` + strconv.FormatInt(user, 10) + `">` + NameHTML(name) + "</a>"
-	return Message{Text: i18n.T(lang, i18n.TurnNudge, mention, i18n.Countdown(lang, ends.Sub(now)))}
+	return message.Message{Text: i18n.T(lang, i18n.TurnNudge, mention, i18n.Countdown(lang, ends.Sub(now)))}
 }
 
 // Balance is the answer to /balance: the user's balance.
-func Balance(name string, balance int64, lang i18n.Lang) Message {
-	return Message{Text: i18n.T(lang, i18n.Balance, NameHTML(name), i18n.Chips(lang, balance))}
+func Balance(name string, balance int64, lang i18n.Lang) message.Message {
+	return message.Message{Text: i18n.T(lang, i18n.Balance, NameHTML(name), i18n.Chips(lang, balance))}
 }
 
 // BonusGranted says the user got the daily bonus.
-func BonusGranted(name string, got storage.Bonus, lang i18n.Lang) Message {
-	return Message{Text: i18n.T(lang, i18n.BonusGranted, NameHTML(name), i18n.Chips(lang, got.Amount), i18n.Chips(lang, got.Balance))}
+func BonusGranted(name string, got storage.Bonus, lang i18n.Lang) message.Message {
+	return message.Message{Text: i18n.T(lang, i18n.BonusGranted, NameHTML(name), i18n.Chips(lang, got.Amount), i18n.Chips(lang, got.Balance))}
 }
 
 // BonusWait says when the user's next bonus comes, to the minute.
-func BonusWait(name string, wait time.Duration, lang i18n.Lang) Message {
-	return Message{Text: i18n.T(lang, i18n.BonusWait, NameHTML(name), i18n.Duration(lang, wait.Round(time.Minute)))}
+func BonusWait(name string, wait time.Duration, lang i18n.Lang) message.Message {
+	return message.Message{Text: i18n.T(lang, i18n.BonusWait, NameHTML(name), i18n.Duration(lang, wait.Round(time.Minute)))}
 }
 
 // BonusNotNeeded says the bonus is for balances below the entry limit,
 // counting the chips the user has on the chat's tables, if any.
-func BonusNotNeeded(name string, entryLimit int64, got storage.Bonus, lang i18n.Lang) Message {
+func BonusNotNeeded(name string, entryLimit int64, got storage.Bonus, lang i18n.Lang) message.Message {
 	if got.OnTables > 0 {
-		return Message{Text: i18n.T(lang, i18n.BonusNotNeededOnTable, NameHTML(name), i18n.Chips(lang, entryLimit),
+		return message.Message{Text: i18n.T(lang, i18n.BonusNotNeededOnTable, NameHTML(name), i18n.Chips(lang, entryLimit),
 			i18n.Chips(lang, got.Balance), i18n.Chips(lang, got.OnTables))}
 	}
-	return Message{Text: i18n.T(lang, i18n.BonusNotNeeded, NameHTML(name), i18n.Chips(lang, entryLimit), i18n.Chips(lang, got.Balance))}
+	return message.Message{Text: i18n.T(lang, i18n.BonusNotNeeded, NameHTML(name), i18n.Chips(lang, entryLimit), i18n.Chips(lang, got.Balance))}
 }
 
 // Top is the answer to /top: the chat's leaderboard of players, best
 // first, and the house (when it has an account) apart, unranked: its
 // chips are no player's.
-func Top(rows []storage.Standing, houseRow *storage.Standing, lang i18n.Lang) Message {
+func Top(rows []storage.Standing, houseRow *storage.Standing, lang i18n.Lang) message.Message {
 	if len(rows) == 0 && houseRow == nil {
-		return Message{Text: i18n.T(lang, i18n.TopEmpty)}
+		return message.Message{Text: i18n.T(lang, i18n.TopEmpty)}
 	}
 	lines := []string{i18n.T(lang, i18n.TopTitle)}
 	for i, r := range rows {
@@ -68,12 +69,12 @@ func Top(rows []storage.Standing, houseRow *storage.Standing, lang i18n.Lang) Me
 		lines = append(lines, "", i18n.T(lang, i18n.TopHouse, escape(i18n.T(lang, i18n.HouseName)),
 			i18n.Chips(lang, houseRow.Balance), i18n.Signed(houseRow.Net), i18n.Number(int64(houseRow.Games))))
 	}
-	return Message{Text: strings.Join(lines, "\n")}
+	return message.Message{Text: strings.Join(lines, "\n")}
 }
 
 // Stats is the answer to /stats: a user's results and balance, and the
 // achievements they earned.
-func Stats(name string, st award.Stats, balance int64, lang i18n.Lang) Message {
+func Stats(name string, st award.Stats, balance int64, lang i18n.Lang) message.Message {
 	rate := "—"
 	if duels := st.DuelsWon + st.DuelsLost; duels > 0 {
 		rate = strconv.Itoa((200*st.DuelsWon+duels)/(2*duels)) + "%" // rounded half up
@@ -84,15 +85,15 @@ func Stats(name string, st award.Stats, balance int64, lang i18n.Lang) Message {
 		i18n.Number(int64(st.Golden21s)), i18n.Number(int64(st.FivePictures)), i18n.Chips(lang, balance))
 	all := int64(len(award.All()))
 	if st.Achievements.Len() == 0 {
-		return Message{Text: text + "\n" + i18n.T(lang, i18n.StatsNoAchievements, i18n.Number(all))}
+		return message.Message{Text: text + "\n" + i18n.T(lang, i18n.StatsNoAchievements, i18n.Number(all))}
 	}
-	return Message{Text: text + "\n" + i18n.T(lang, i18n.StatsAchievements, i18n.Number(int64(st.Achievements.Len())),
+	return message.Message{Text: text + "\n" + i18n.T(lang, i18n.StatsAchievements, i18n.Number(int64(st.Achievements.Len())),
 		i18n.Number(all), achievementList(lang, st.Achievements.List()))}
 }
 
 // StatsNone says a user has no results in the chat.
-func StatsNone(name string, lang i18n.Lang) Message {
-	return Message{Text: i18n.T(lang, i18n.StatsNone, NameHTML(name))}
+func StatsNone(name string, lang i18n.Lang) message.Message {
+	return message.Message{Text: i18n.T(lang, i18n.StatsNone, NameHTML(name))}
 }
 
 // ledgerWords say what caused a movement.
@@ -115,9 +116,9 @@ var ledgerWords = map[storage.LedgerKind]i18n.Key{
 // payout, one after the other in the ledger, are shown together, and the
 // balance after them stays the ledger's. Give it more entries than max, so
 // that the oldest payout shown has its bet at hand.
-func History(name string, entries []storage.LedgerEntry, max int, lang i18n.Lang) Message {
+func History(name string, entries []storage.LedgerEntry, max int, lang i18n.Lang) message.Message {
 	if len(entries) == 0 {
-		return Message{Text: i18n.T(lang, i18n.HistoryEmpty, NameHTML(name))}
+		return message.Message{Text: i18n.T(lang, i18n.HistoryEmpty, NameHTML(name))}
 	}
 	lines := []string{i18n.T(lang, i18n.HistoryTitle, NameHTML(name))}
 	for i := 0; i < len(entries) && len(lines) <= max; i++ {
@@ -141,7 +142,7 @@ func History(name string, entries []storage.LedgerEntry, max int, lang i18n.Lang
 		lines = append(lines, i18n.T(lang, i18n.HistoryLine, i18n.DateTime(lang, e.Time.UTC()),
 			i18n.Signed(amount), why, i18n.Number(e.Balance)))
 	}
-	return Message{Text: strings.Join(lines, "\n")}
+	return message.Message{Text: strings.Join(lines, "\n")}
 }
 
 // betOf reports whether bet is the bet that win paid out: the entry just
@@ -154,27 +155,27 @@ func betOf(bet, win storage.LedgerEntry) bool {
 
 // Audit is the answer to /audit: whether the chat's chips add up, and if
 // not, how many problems were found.
-func Audit(a storage.Audit, lang i18n.Lang) Message {
+func Audit(a storage.Audit, lang i18n.Lang) message.Message {
 	if !a.OK {
-		return Message{Text: i18n.T(lang, i18n.AuditBad, i18n.Number(a.Balances), i18n.Number(a.OnTables), i18n.Number(a.Granted),
+		return message.Message{Text: i18n.T(lang, i18n.AuditBad, i18n.Number(a.Balances), i18n.Number(a.OnTables), i18n.Number(a.Granted),
 			i18n.Number(a.Ledgered), i18n.Number(int64(len(a.Problems))))}
 	}
-	return Message{Text: i18n.T(lang, i18n.AuditOK, i18n.Number(a.Balances), i18n.Number(a.OnTables), i18n.Number(a.Granted))}
+	return message.Message{Text: i18n.T(lang, i18n.AuditOK, i18n.Number(a.Balances), i18n.Number(a.OnTables), i18n.Number(a.Granted))}
 }
 
 // KickDone says a player will be stood up.
-func KickDone(name string, lang i18n.Lang) Message {
-	return Message{Text: i18n.T(lang, i18n.KickDone, NameHTML(name))}
+func KickDone(name string, lang i18n.Lang) message.Message {
+	return message.Message{Text: i18n.T(lang, i18n.KickDone, NameHTML(name))}
 }
 
 // KickNotSeated says a user is not at the table.
-func KickNotSeated(name string, lang i18n.Lang) Message {
-	return Message{Text: i18n.T(lang, i18n.KickNotSeated, NameHTML(name))}
+func KickNotSeated(name string, lang i18n.Lang) message.Message {
+	return message.Message{Text: i18n.T(lang, i18n.KickNotSeated, NameHTML(name))}
 }
 
 // GrantDone says a user was granted an amount, and their balance after.
-func GrantDone(name string, amount, balance int64, lang i18n.Lang) Message {
-	return Message{Text: i18n.T(lang, i18n.GrantDone, NameHTML(name), i18n.Chips(lang, amount), i18n.Chips(lang, balance))}
+func GrantDone(name string, amount, balance int64, lang i18n.Lang) message.Message {
+	return message.Message{Text: i18n.T(lang, i18n.GrantDone, NameHTML(name), i18n.Chips(lang, amount), i18n.Chips(lang, balance))}
 }
 
 // verifyRoom is what a deck check leaves free of MaxText.
@@ -182,7 +183,7 @@ const verifyRoom = 100
 
 // Verify lists the decks revealed in a game, oldest first, with how to
 // check them: the newest that fit when not all do.
-func Verify(gameNo uint64, reveals []storage.Reveal, lang i18n.Lang) Message {
+func Verify(gameNo uint64, reveals []storage.Reveal, lang i18n.Lang) message.Message {
 	parts := []string{i18n.T(lang, i18n.VerifyTitle, strconv.FormatUint(gameNo, 10))}
 	for i, r := range reveals {
 		parts = append(parts, i18n.T(lang, i18n.VerifyDeck, strconv.Itoa(i+1), escape(r.Commitment), escape(r.Preimage)))
@@ -192,5 +193,5 @@ func Verify(gameNo uint64, reveals []storage.Reveal, lang i18n.Lang) Message {
 	for len(parts) > 3 && len([]rune(strings.Join(parts, "\n\n"))) > MaxText-verifyRoom {
 		parts = append(parts[:1], parts[2:]...)
 	}
-	return Message{Text: strings.Join(parts, "\n\n")}
+	return message.Message{Text: strings.Join(parts, "\n\n")}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/twentyone-bot/twentyone/bot/i18n"
+	"github.com/twentyone-bot/twentyone/bot/message"
 	"github.com/twentyone-bot/twentyone/game/award"
 	"github.com/twentyone-bot/twentyone/game/house"
 	"github.com/twentyone-bot/twentyone/storage"
@@ -21,43 +22,49 @@ const hostile = "Bob <b>&\u202e"
 // replies are the command replies the golden files hold, each with a name.
 func replies() []struct {
 	name string
-	draw func(i18n.Lang) Message
+	draw func(i18n.Lang) message.Message
 } {
 	at := time.Date(2026, 3, 14, 21, 5, 0, 0, time.FixedZone("MSK", 3*3600))
 	return []struct {
 		name string
-		draw func(i18n.Lang) Message
+		draw func(i18n.Lang) message.Message
 	}{
-		{"plain", func(l i18n.Lang) Message { return Plain(`It's <not> "yours" & mine`) }},
-		{"nudge", func(l i18n.Lang) Message {
+		{"plain", func(l i18n.Lang) message.Message { return Plain(`It's <not> "yours" & mine`) }},
+		{"nudge", func(l i18n.Lang) message.Message {
 			return Nudge(42, hostile, at.Add(40*time.Second+300*time.Millisecond), at, l)
 		}},
-		{"balance", func(l i18n.Lang) Message { return Balance(hostile, 1250, l) }},
-		{"bonus granted", func(l i18n.Lang) Message { return BonusGranted(hostile, storage.Bonus{Amount: 100, Balance: 150}, l) }},
-		{"bonus wait", func(l i18n.Lang) Message { return BonusWait(hostile, 2*time.Hour+14*time.Minute+31*time.Second, l) }},
-		{"bonus not needed", func(l i18n.Lang) Message { return BonusNotNeeded(hostile, 100, storage.Bonus{Balance: 500}, l) }},
-		{"bonus not needed on a table", func(l i18n.Lang) Message {
+		{"balance", func(l i18n.Lang) message.Message { return Balance(hostile, 1250, l) }},
+		{"bonus granted", func(l i18n.Lang) message.Message {
+			return BonusGranted(hostile, storage.Bonus{Amount: 100, Balance: 150}, l)
+		}},
+		{"bonus wait", func(l i18n.Lang) message.Message {
+			return BonusWait(hostile, 2*time.Hour+14*time.Minute+31*time.Second, l)
+		}},
+		{"bonus not needed", func(l i18n.Lang) message.Message { return BonusNotNeeded(hostile, 100, storage.Bonus{Balance: 500}, l) }},
+		{"bonus not needed on a table", func(l i18n.Lang) message.Message {
 			return BonusNotNeeded(hostile, 100, storage.Bonus{Balance: 40, OnTables: 70}, l)
 		}},
-		{"top", func(l i18n.Lang) Message {
+		{"top", func(l i18n.Lang) message.Message {
 			return Top([]storage.Standing{
 				{User: 1, Name: "Alice", Balance: 1520, Net: 520, Games: 12},
 				{User: 2, Name: hostile, Balance: 1000, Net: 0, Games: 1},
 				{User: 3, Name: "Carol", Balance: 310, Net: -690, Games: 7},
 			}, &storage.Standing{User: house.ID, Name: "House", Balance: 9170, Net: -830, Games: 9}, l)
 		}},
-		{"top empty", func(l i18n.Lang) Message { return Top(nil, nil, l) }},
-		{"top of the house alone", func(l i18n.Lang) Message {
+		{"top empty", func(l i18n.Lang) message.Message { return Top(nil, nil, l) }},
+		{"top of the house alone", func(l i18n.Lang) message.Message {
 			return Top(nil, &storage.Standing{User: house.ID, Name: "House", Balance: 10000}, l)
 		}},
-		{"stats", func(l i18n.Lang) Message {
+		{"stats", func(l i18n.Lang) message.Message {
 			return Stats(hostile, award.Stats{Games: 12, GamesAsBanker: 3, DuelsWon: 5, DuelsLost: 3, Net: -40,
 				BiggestWin: 200, Golden21s: 1, FivePictures: 2,
 				Achievements: 1<<award.Regular | 1<<award.FirstWin | 1<<award.Golden21 | 1<<award.Knock}, 960, l)
 		}},
-		{"stats no duels", func(l i18n.Lang) Message { return Stats(hostile, award.Stats{Games: 1, GamesAsBanker: 1}, 1000, l) }},
-		{"stats none", func(l i18n.Lang) Message { return StatsNone(hostile, l) }},
-		{"history", func(l i18n.Lang) Message {
+		{"stats no duels", func(l i18n.Lang) message.Message {
+			return Stats(hostile, award.Stats{Games: 1, GamesAsBanker: 1}, 1000, l)
+		}},
+		{"stats none", func(l i18n.Lang) message.Message { return StatsNone(hostile, l) }},
+		{"history", func(l i18n.Lang) message.Message {
 			return History(hostile, []storage.LedgerEntry{
 				{Time: at, Kind: storage.LedgerWin, Amount: 40, Balance: 1030, Game: 3},
 				{Time: at.Add(-time.Minute), Kind: storage.LedgerBet, Amount: -20, Balance: 990, Game: 3},
@@ -66,17 +73,17 @@ func replies() []struct {
 				{Time: at.Add(-40 * 24 * time.Hour), Kind: storage.LedgerStart, Amount: 1000, Balance: 920},
 			}, 10, l)
 		}},
-		{"history empty", func(l i18n.Lang) Message { return History(hostile, nil, 10, l) }},
-		{"audit ok", func(l i18n.Lang) Message {
+		{"history empty", func(l i18n.Lang) message.Message { return History(hostile, nil, 10, l) }},
+		{"audit ok", func(l i18n.Lang) message.Message {
 			return Audit(storage.Audit{Balances: 2900, OnTables: 100, Granted: 3000, Ledgered: 3000, OK: true}, l)
 		}},
-		{"audit bad", func(l i18n.Lang) Message {
+		{"audit bad", func(l i18n.Lang) message.Message {
 			return Audit(storage.Audit{Balances: 2900, OnTables: 150, Granted: 3000, Ledgered: 3000, Problems: []string{"a", "b"}}, l)
 		}},
-		{"kick done", func(l i18n.Lang) Message { return KickDone(hostile, l) }},
-		{"kick not seated", func(l i18n.Lang) Message { return KickNotSeated(hostile, l) }},
-		{"grant done", func(l i18n.Lang) Message { return GrantDone(hostile, 500, 1500, l) }},
-		{"verify", func(l i18n.Lang) Message {
+		{"kick done", func(l i18n.Lang) message.Message { return KickDone(hostile, l) }},
+		{"kick not seated", func(l i18n.Lang) message.Message { return KickNotSeated(hostile, l) }},
+		{"grant done", func(l i18n.Lang) message.Message { return GrantDone(hostile, 500, 1500, l) }},
+		{"verify", func(l i18n.Lang) message.Message {
 			return Verify(7, []storage.Reveal{
 				{Commitment: strings.Repeat("ab", 32), Preimage: "6S 7H AD <salt> & \"more\""},
 				{Commitment: strings.Repeat("cd", 32), Preimage: "KC QD JH"},

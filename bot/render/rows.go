@@ -3,6 +3,8 @@ package render
 import (
 	"strings"
 	"unicode"
+
+	"github.com/twentyone-bot/twentyone/bot/message"
 )
 
 // Telegram shows the buttons of a keyboard row in equal widths and cuts a
@@ -24,7 +26,7 @@ const (
 // without cutting a label, at most perRow to a row, the rows as even as they
 // can be (5 buttons in two rows are 3 and 2). A label too long even for a
 // row of its own gets that row.
-func rows(buttons []Button, perRow int) [][]Button {
+func rows(buttons []message.Button, perRow int) [][]message.Button {
 	n := len(buttons)
 	if n == 0 {
 		return nil
@@ -40,8 +42,8 @@ func rows(buttons []Button, perRow int) [][]Button {
 
 // split cuts buttons, in order, into k rows whose lengths differ by at most
 // one, the longer rows first.
-func split(buttons []Button, k int) [][]Button {
-	out := make([][]Button, 0, k)
+func split(buttons []message.Button, k int) [][]message.Button {
+	out := make([][]message.Button, 0, k)
 	n := len(buttons)
 	for i := range k {
 		size := n / k
@@ -55,7 +57,7 @@ func split(buttons []Button, k int) [][]Button {
 }
 
 // fits reports whether every label fits its button's share of its row.
-func fits(rows [][]Button) bool {
+func fits(rows [][]message.Button) bool {
 	for _, r := range rows {
 		share := float64(phoneRow-buttonGap*(len(r)-1))/float64(len(r)) - buttonPadding
 		for _, b := range r {

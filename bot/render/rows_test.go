@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/twentyone-bot/twentyone/bot/message"
 )
 
 // TestLabelWidthIsAtTheUpperEnd compares labelWidth with the widths
@@ -41,10 +43,10 @@ func TestLabelWidthIsAtTheUpperEnd(t *testing.T) {
 }
 
 func TestRowsFitAPhone(t *testing.T) {
-	buttons := func(labels ...string) []Button {
-		out := make([]Button, len(labels))
+	buttons := func(labels ...string) []message.Button {
+		out := make([]message.Button, len(labels))
 		for i, l := range labels {
-			out[i] = Button{Text: l}
+			out[i] = message.Button{Text: l}
 		}
 		return out
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/twentyone-bot/twentyone/bot/callback"
 	"github.com/twentyone-bot/twentyone/bot/i18n"
+	"github.com/twentyone-bot/twentyone/bot/message"
 	"github.com/twentyone-bot/twentyone/bot/setting"
 	"github.com/twentyone-bot/twentyone/game"
 )
@@ -67,15 +68,15 @@ var betPresets = [][]game.BetOption{
 // what to do, and one button per setting (callback.Fields), labelled with
 // its icon, name and value, that opens its choices (callback.SettingOpen).
 // A label too long for a phone's row is shortened (listLabel).
-func Settings(c setting.Chat) Message {
+func Settings(c setting.Chat) message.Message {
 	stamp := c.Stamp()
-	var kb [][]Button
+	var kb [][]message.Button
 	for _, f := range callback.Fields() {
-		kb = append(kb, []Button{{Text: listLabel(c, f),
+		kb = append(kb, []message.Button{{Text: listLabel(c, f),
 			Data: callback.Data{Action: callback.SettingOpen, Version: stamp, Field: f}.String()}})
 	}
 	text := bold(escape(i18n.T(c.Lang, i18n.SettingsTitle))) + "\n" + escape(i18n.T(c.Lang, i18n.SettingsChoose))
-	return Message{Text: text, Keyboard: kb}
+	return message.Message{Text: text, Keyboard: kb}
 }
 
 // SettingsField draws an admin's settings panel showing the choices of
@@ -86,12 +87,12 @@ func Settings(c setting.Chat) Message {
 // they would break a limit given the other settings) are left out. Under
 // them, ← Back to the list (callback.SettingBack). A field that is none of
 // callback.Fields draws the list.
-func SettingsField(c setting.Chat, field string) Message {
+func SettingsField(c setting.Chat, field string) message.Message {
 	if !slices.Contains(callback.Fields(), field) {
 		return Settings(c)
 	}
 	k := settingsKeys{c: c, stamp: c.Stamp()}
-	var kb [][]Button
+	var kb [][]message.Button
 	switch field {
 	case callback.FieldBets:
 		kb = k.betRows()
@@ -102,24 +103,24 @@ func SettingsField(c setting.Chat, field string) Message {
 	default:
 		kb = k.numberRows(field)
 	}
-	kb = append(kb, []Button{{Text: i18n.T(c.Lang, i18n.BtnSettingsBack),
+	kb = append(kb, []message.Button{{Text: i18n.T(c.Lang, i18n.BtnSettingsBack),
 		Data: callback.Data{Action: callback.SettingBack, Version: k.stamp}.String()}})
 	lines := []string{bold(escape(fieldIcons[field] + " " + fieldLine(c, c.Lang, field))), escape(i18n.T(c.Lang, fieldInfo[field]))}
 	if field == callback.FieldBets {
 		lines = append(lines, escape(i18n.T(c.Lang, i18n.SettingsBetsToggle)))
 	}
-	return Message{Text: strings.Join(lines, "\n"), Keyboard: kb}
+	return message.Message{Text: strings.Join(lines, "\n"), Keyboard: kb}
 }
 
 // SettingsReadOnly draws the settings panel for whoever may not change
 // the settings: the list in the text, without buttons.
-func SettingsReadOnly(c setting.Chat) Message {
+func SettingsReadOnly(c setting.Chat) message.Message {
 	lines := []string{bold(escape(i18n.T(c.Lang, i18n.SettingsTitle)))}
 	for _, f := range callback.Fields() {
 		lines = append(lines, escape(fieldIcons[f]+" "+fieldLine(c, c.Lang, f)))
 	}
 	lines = append(lines, "", escape(i18n.T(c.Lang, i18n.SettingsFooter)))
-	return Message{Text: strings.Join(lines, "\n")}
+	return message.Message{Text: strings.Join(lines, "\n")}
 }
 
 // SettingSaved is the answer, in lang, to the press that changed field
@@ -187,7 +188,7 @@ func listLabel(c setting.Chat, field string) string {
 
 // fitsRow reports whether label shows whole on a button alone in its row
 // on a phone.
-func fitsRow(label string) bool { return fits([][]Button{{{Text: label}}}) }
+func fitsRow(label string) bool { return fits([][]message.Button{{{Text: label}}}) }
 
 // betList names bet options: "×1 · ×2 · ½ · bank".
 func betList(opts []game.BetOption, lang i18n.Lang) string {
@@ -213,22 +214,22 @@ type settingsKeys struct {
 }
 
 // set is a button that sets field to value.
-func (k settingsKeys) set(field, value, label string, current bool) Button {
+func (k settingsKeys) set(field, value, label string, current bool) message.Button {
 	if current {
 		label += " ✓"
 	}
-	return Button{Text: label, Data: callback.Data{Action: callback.Setting, Version: k.stamp, Field: field, Value: value}.String()}
+	return message.Button{Text: label, Data: callback.Data{Action: callback.Setting, Version: k.stamp, Field: field, Value: value}.String()}
 }
 
 // numberRows offers the presets of a numeric field and its current value.
-func (k settingsKeys) numberRows(field string) [][]Button {
+func (k settingsKeys) numberRows(field string) [][]message.Button {
 	cur, _ := strconv.ParseInt(callback.Value(field, k.c.Game, string(k.c.Lang)), 10, 64)
 	vals := slices.Clone(presets[field])
 	if !slices.Contains(vals, cur) {
 		vals = append(vals, cur)
 		slices.Sort(vals)
 	}
-	var buttons []Button
+	var buttons []message.Button
 	for _, v := range vals {
 		value := strconv.FormatInt(v, 10)
 		if v != cur && !k.valid(field, value) {
@@ -259,8 +260,8 @@ func (k settingsKeys) label(field string, v int64) string {
 // betRows offers every bet option to toggle: the presets and those on, in
 // the editor's order (setting.SortBets), stake multiples and bank shares
 // in rows of their own.
-func (k settingsKeys) betRows() [][]Button {
-	var kb [][]Button
+func (k settingsKeys) betRows() [][]message.Button {
+	var kb [][]message.Button
 	on := k.c.Game.BetOptions
 	for _, preset := range betPresets {
 		opts := slices.Clone(preset)
@@ -270,7 +271,7 @@ func (k settingsKeys) betRows() [][]Button {
 			}
 		}
 		setting.SortBets(opts)
-		var buttons []Button
+		var buttons []message.Button
 		for _, o := range opts {
 			buttons = append(buttons, k.set(callback.FieldBets, callback.BetToken(o), i18n.BetOption(k.c.Lang, o), slices.Contains(on, o)))
 		}
@@ -280,8 +281,8 @@ func (k settingsKeys) betRows() [][]Button {
 }
 
 // houseRows offers the house on and off.
-func (k settingsKeys) houseRows() [][]Button {
-	var buttons []Button
+func (k settingsKeys) houseRows() [][]message.Button {
+	var buttons []message.Button
 	for _, forbidden := range []bool{false, true} {
 		buttons = append(buttons, k.set(callback.FieldHouse, callback.HouseValue(forbidden),
 			i18n.T(k.c.Lang, houseLabel(forbidden)), forbidden == k.c.HouseForbidden))
@@ -290,8 +291,8 @@ func (k settingsKeys) houseRows() [][]Button {
 }
 
 // langRows offers the languages.
-func (k settingsKeys) langRows() [][]Button {
-	var buttons []Button
+func (k settingsKeys) langRows() [][]message.Button {
+	var buttons []message.Button
 	for _, l := range i18n.Langs() {
 		buttons = append(buttons, k.set(callback.FieldLang, string(l), i18n.Name(l), l == k.c.Lang))
 	}

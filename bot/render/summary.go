@@ -3,6 +3,7 @@ package render
 import (
 	"github.com/twentyone-bot/twentyone/bot/callback"
 	"github.com/twentyone-bot/twentyone/bot/i18n"
+	"github.com/twentyone-bot/twentyone/bot/message"
 )
 
 // Summary draws the record a finished game leaves in the chat once the next
@@ -11,16 +12,16 @@ import (
 // deck check, with a button that shows the game's decks. in.Table is the
 // table as the game left it (the lobby after it, or the table it closed:
 // game.Table.Finished).
-func Summary(in Input) Message {
+func Summary(in Input) message.Message {
 	t := &in.Table
-	var kb [][]Button
+	var kb [][]message.Button
 	if _, ok := t.Revealed(); ok {
-		kb = [][]Button{{{
+		kb = [][]message.Button{{{
 			Text: i18n.T(in.Lang, i18n.BtnVerify),
 			Data: callback.Data{Action: callback.Verify, Game: t.Game()}.String(),
 		}}}
 	}
-	return Message{Text: fitWith(in, MaxText, buildSummary), Keyboard: kb}
+	return message.Message{Text: fitWith(in, MaxText, buildSummary), Keyboard: kb}
 }
 
 func buildSummary(in Input, name namer) []line {

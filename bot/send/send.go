@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/twentyone-bot/twentyone/bot/botapi"
+	"github.com/twentyone-bot/twentyone/bot/message"
 	"github.com/twentyone-bot/twentyone/bot/outbox"
-	"github.com/twentyone-bot/twentyone/bot/render"
 )
 
 // Chats is told what the calls into chats found out about them. The bot
@@ -97,7 +97,7 @@ func Retried(err error) bool {
 // and a message the same as one still waiting is sent once, in reply to
 // the later. slot names it for that (Slot), "" to compute it; sent, when
 // not nil, is called with the message's id once it is sent.
-func (s *Sender) Reply(chat int64, thread, replyTo int, slot string, m render.Message, sent func(ctx context.Context, id int)) {
+func (s *Sender) Reply(chat int64, thread, replyTo int, slot string, m message.Message, sent func(ctx context.Context, id int)) {
 	if slot == "" {
 		slot = Slot(thread, m)
 	}
@@ -112,7 +112,7 @@ func (s *Sender) Reply(chat int64, thread, replyTo int, slot string, m render.Me
 
 // Slot names a message by its topic, text and buttons, so that the outbox
 // sends a message once however often it waits.
-func Slot(thread int, m render.Message) string {
+func Slot(thread int, m message.Message) string {
 	h := fnv.New64a()
 	fmt.Fprintf(h, "%d\x00%s", thread, m.Text)
 	for _, row := range m.Keyboard {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/twentyone-bot/twentyone/bot/botapi"
 	"github.com/twentyone-bot/twentyone/bot/i18n"
+	"github.com/twentyone-bot/twentyone/bot/message"
 	"github.com/twentyone-bot/twentyone/bot/outbox"
 	"github.com/twentyone-bot/twentyone/bot/pace"
 	"github.com/twentyone-bot/twentyone/bot/render"
@@ -331,7 +332,7 @@ func (m *messages) render(ctx context.Context, v storage.View) error {
 // An inline message a user deleted cannot be edited again (the official
 // server answers MESSAGE_ID_INVALID): its table closes and every chip on
 // it goes back (Keeper.inlineGone).
-func (m *messages) renderInline(ctx context.Context, v storage.View, msg render.Message) error {
+func (m *messages) renderInline(ctx context.Context, v storage.View, msg message.Message) error {
 	err := m.k.send.API().EditInline(ctx, v.Inline.MessageID, msg)
 	if errors.Is(err, botapi.ErrGone) {
 		m.k.inlineGone(v.Key)
@@ -439,7 +440,7 @@ func (m *messages) retire(v storage.View) {
 				if errors.Is(err, botapi.ErrCannotDelete) {
 					// Too old to delete: edited into a note without buttons
 					// instead, so that none looks live.
-					err = api.Edit(ctx, key.Chat, r.MessageID, render.Message{Text: i18n.T(l, i18n.TableMoved)})
+					err = api.Edit(ctx, key.Chat, r.MessageID, message.Message{Text: i18n.T(l, i18n.TableMoved)})
 				}
 			}
 			if errors.Is(err, botapi.ErrGone) {

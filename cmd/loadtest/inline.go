@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/twentyone-bot/twentyone/bot/botapi"
 	"github.com/twentyone-bot/twentyone/bot/callback"
 	"github.com/twentyone-bot/twentyone/bot/telegramtest"
 	"github.com/twentyone-bot/twentyone/storage"
@@ -20,7 +19,7 @@ import (
 // players press on that message as on a group's table message. Their
 // presses carry the message's inline_message_id and the chat's
 // chat_instance, no chat: the bot keeps the table under
-// {botapi.InlineChat(chat_instance), botapi.InlineThread(inline_message_id)},
+// {storage.InlineChatID(chat_instance), storage.InlineThreadID(inline_message_id)},
 // the chips in the chat_instance's wallet, and edits the message by its
 // inline_message_id, paced as a group's message.
 
@@ -44,7 +43,7 @@ type inlineMessage struct {
 
 // key is the table's key in storage, as the bot keys it.
 func (im *inlineMessage) key() storage.TableKey {
-	return storage.TableKey{Chat: botapi.InlineChat(im.instance), Thread: botapi.InlineThread(im.id)}
+	return storage.TableKey{Chat: storage.InlineChatID(im.instance), Thread: storage.InlineThreadID(im.id)}
 }
 
 // inlineMessage returns the inline table's message; nil for a group, or

@@ -1,0 +1,86 @@
+package bot_test
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const module = "github.com/twentyone-bot/twentyone/"
+
+// The rule of the imports (docs/ARCHITECTURE.md, "Imports point one way"):
+// each layer imports only the layers below it. The game knows nothing of
+// the rest, storage only the game, and the bot's pure rooms (the texts,
+// the button grammar, the settings editor, the renderer) nothing of the
+// transport; the transport (bot/botapi) and our model of Telegram
+// (bot/telegramtest) know Telegram and nothing of ours above it, but the
+// message type they share with the renderer (bot/message).
+var allowedImports = map[string][]string{
+	"bot/message":         {},
+	"bot/clock":           {},
+	"bot/clock/clocktest": {"bot/clock"},
+	"bot/telegramtest":    {},
+	"bot/botapi":          {"bot/message"},
+	"bot/i18n":            {"game"},
+	"bot/callback":        {"game"},
+	"bot/setting":         {"bot/callback", "bot/i18n", "game"},
+	// storage: render still draws from storage's read types (View,
+	// Standing, LedgerEntry, ...), until its own view types replace them
+	// (issue 33, point 3).
+	"bot/render": {"bot/callback", "bot/i18n", "bot/message", "bot/setting", "game", "storage"},
+	"storage":    {"game"},
+	"game":       {"game"},
+}
+
+// TestImportsPointOneWay fails when a package imports one of ours that
+// its layer may not: the rule above, and that nothing imports cmd/.
+func TestImportsPointOneWay(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}} {{join .Imports " "}}`, "../...").Output()
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	require.Greater(t, len(lines), 20, "every package listed")
+	for _, line := range lines {
+		fields := strings.Fields(line)
+		pkg := strings.TrimPrefix(fields[0], module)
+		for _, imp := range fields[1:] {
+			ours, ok := strings.CutPrefix(imp, module)
+			if !ok {
+				continue
+			}
+			assert.False(t, strings.HasPrefix(ours, "cmd/"), "%s imports %s: nothing imports a command", pkg, ours)
+			allowed, ruled := rule(pkg)
+			if ruled {
+				assert.True(t, within(ours, allowed), "%s imports %s: its layer may import only %v", pkg, ours, allowed)
+			}
+		}
+	}
+}
+
+// rule returns what pkg may import of ours: its own rule, or that of the
+// nearest ruled package it is inside (game/award is game's).
+func rule(pkg string) ([]string, bool) {
+	for p := pkg; p != "."; {
+		if r, ok := allowedImports[p]; ok {
+			return r, true
+		}
+		i := strings.LastIndex(p, "/")
+		if i < 0 {
+			break
+		}
+		p = p[:i]
+	}
+	return nil, false
+}
+
+// within reports whether imp is one of allowed or inside one.
+func within(imp string, allowed []string) bool {
+	for _, a := range allowed {
+		if imp == a || strings.HasPrefix(imp, a+"/") {
+			return true
+		}
+	}
+	return false
+}
