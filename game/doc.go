@@ -14,7 +14,13 @@
 //
 // The table round-trips through a stable, versioned binary encoding
 // ([Table.MarshalBinary], [Decode]) that storage writes; Decode reads the
-// encoding of [EncodingVersion] only.
+// encoding of [EncodingVersion] and of version 2, the one before.
+//
+// Every setting an admin changes with /settings is declared here, once, as
+// a row of [Fields]: its key, kind, range, default, config key and the
+// panel's icon and presets. [Settings.Validate], the encoding and the
+// layers above (config, callback data, the settings editor and panel, the
+// texts of problems) all read the rows.
 //
 // Two sub-packages hold the rest of the rules, as pure as this one:
 // game/award reads a game as it is played (the stats each command counts,

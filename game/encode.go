@@ -9,13 +9,19 @@ import (
 	"unicode/utf8"
 )
 
-// EncodingVersion is the version of the table encoding this code writes
-// and Decode reads. It keeps the game's whole record (LogSize lines,
-// sit-outs included), each line naming its player by the index among the
-// game's players. A new layout gets a new version, and Decode then reads
-// this one too, for as long as a stored table may hold it. (Version 1 was
-// a pre-release's, which no release reads.)
-const EncodingVersion = 2
+// EncodingVersion is the version of the table encoding this code writes.
+// It keeps the game's whole record (LogSize lines, sit-outs included),
+// each line naming its player by the index among the game's players, and
+// the table's settings as rows (see appendSettings), so that a new setting
+// needs no new version. A new layout gets a new version, and Decode then
+// reads the old one too, for as long as a stored table may hold it: it
+// reads version 2 too, which wrote the six settings of its day in a fixed
+// layout. (Version 1 was a pre-release's, which no release reads.)
+const EncodingVersion = 3
+
+// v2Fields is how many settings version 2 wrote: the first rows of
+// tableFields, each as a row writes it, without a count.
+const v2Fields = 6
 
 var crcTable = crc32.MakeTable(crc32.Castagnoli)
 
@@ -110,17 +116,45 @@ func appendHand(b []byte, h *Hand) []byte {
 	return appendCards(b, h.cards[:h.n])
 }
 
+// appendSettings writes the table's settings: how many of the table's
+// rows follow (tableFields: every one up to the last whose value is not its
+// Default), then each row's value by its kind. A row not written holds its
+// Default: a setting added after a table was written, or one left alone.
 func appendSettings(b []byte, s *Settings) []byte {
-	b = binary.AppendVarint(b, s.Stake)
-	b = binary.AppendVarint(b, s.EntryLimit)
-	b = append(b, byte(len(s.BetOptions)))
-	for _, o := range s.BetOptions {
-		b = append(b, byte(o.Kind))
-		b = binary.AppendVarint(b, o.N)
+	c := ChatSettings{Game: *s}
+	n := 0
+	for i := range tableFields {
+		if !tableFields[i].IsDefault(c) {
+			n = i + 1
+		}
 	}
-	b = binary.AppendVarint(b, s.TurnTimeout.Milliseconds())
-	b = binary.AppendVarint(b, s.LobbyTimeout.Milliseconds())
-	return binary.AppendVarint(b, int64(s.MaxKnocks))
+	b = append(b, byte(n))
+	for i := range tableFields[:n] {
+		b = appendValue(b, &tableFields[i], tableFields[i].get(c))
+	}
+	return b
+}
+
+// appendValue writes a setting's value: a number as a varint, a duration
+// in milliseconds, bet options as their count and each option's kind and
+// number, a toggle as a boolean, a language as a string.
+func appendValue(b []byte, f *Field, v Value) []byte {
+	switch f.Kind {
+	case FieldDuration:
+		return binary.AppendVarint(b, time.Duration(v.N).Milliseconds())
+	case FieldBets:
+		b = append(b, byte(len(v.Bets)))
+		for _, o := range v.Bets {
+			b = append(b, byte(o.Kind))
+			b = binary.AppendVarint(b, o.N)
+		}
+		return b
+	case FieldToggle:
+		return append(b, boolByte(v.On))
+	case FieldLanguage:
+		return appendString(b, v.Text)
+	}
+	return binary.AppendVarint(b, v.N)
 }
 
 // UnmarshalBinary decodes a table written by MarshalBinary into t.
@@ -144,15 +178,19 @@ func Decode(data []byte) (Table, error) {
 	if crc32.Checksum(body, crcTable) != sum {
 		return Table{}, fmt.Errorf("%w: checksum mismatch", ErrCorrupt)
 	}
-	if body[0] != EncodingVersion {
-		return Table{}, fmt.Errorf("%w: %d (this build reads %d)", ErrUnknownVersion, body[0], EncodingVersion)
+	if body[0] != EncodingVersion && body[0] != 2 {
+		return Table{}, fmt.Errorf("%w: %d (this build reads 2 and %d)", ErrUnknownVersion, body[0], EncodingVersion)
 	}
 	r := reader{b: body[1:]}
 	var t Table
 	t.version = r.uvarint()
 	t.game = r.uvarint()
 	t.phase = Phase(r.byte())
-	r.settings(&t.settings)
+	n := byte(v2Fields)
+	if body[0] != 2 {
+		n = r.byte()
+	}
+	t.settings = r.settings(n)
 	t.nseats = r.count(MaxSeats)
 	for i := range t.seats[:t.nseats] {
 		s := &t.seats[i]
@@ -340,19 +378,48 @@ func (r *reader) hand(h *Hand) {
 	r.cards(h.cards[:h.n])
 }
 
-func (r *reader) settings(s *Settings) {
-	s.Stake = r.varint()
-	s.EntryLimit = r.varint()
-	n := r.count(MaxBetOptions)
-	if n > 0 {
-		s.BetOptions = make([]BetOption, n)
+// settings reads the first n rows of the table's settings, as
+// appendSettings writes them; the others hold their Default.
+func (r *reader) settings(n byte) Settings {
+	if int(n) > len(tableFields) {
+		if r.err == nil {
+			r.err = fmt.Errorf("%w: %d settings, this build knows %d", ErrUnknownVersion, n, len(tableFields))
+		}
+		r.b = nil
+		return Settings{}
 	}
-	for i := range s.BetOptions {
-		s.BetOptions[i] = BetOption{Kind: BetKind(r.byte()), N: r.varint()}
+	var c ChatSettings
+	for i := range tableFields {
+		f := &tableFields[i]
+		v := f.Default.clone()
+		if i < int(n) {
+			v = r.value(f)
+		}
+		c = f.set(c, v)
 	}
-	s.TurnTimeout = r.millis()
-	s.LobbyTimeout = r.millis()
-	s.MaxKnocks = int(r.varint())
+	return c.Game
+}
+
+// value reads a setting's value as appendValue writes it.
+func (r *reader) value(f *Field) Value {
+	switch f.Kind {
+	case FieldDuration:
+		return Value{N: int64(r.millis())}
+	case FieldBets:
+		var v Value
+		if n := r.count(MaxBetOptions); n > 0 {
+			v.Bets = make([]BetOption, n)
+		}
+		for i := range v.Bets {
+			v.Bets[i] = BetOption{Kind: BetKind(r.byte()), N: r.varint()}
+		}
+		return v
+	case FieldToggle:
+		return Value{On: r.bool()}
+	case FieldLanguage:
+		return Value{Text: r.string()}
+	}
+	return Value{N: r.varint()}
 }
 
 // millis reads a duration written in milliseconds; one that does not fit a

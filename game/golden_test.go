@@ -1,6 +1,7 @@
 package game_test
 
 import (
+	"encoding/binary"
 	"flag"
 	"os"
 	"path/filepath"
@@ -20,7 +21,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 func TestGoldenEncoding(t *testing.T) {
 	f := goldenFixture(t)
 	got := f.encode(f.tb)
-	path := filepath.Join("testdata", "midgame-v2.bin")
+	path := filepath.Join("testdata", "midgame-v3.bin")
 	if *update {
 		require.NoError(t, os.MkdirAll("testdata", 0o755))
 		require.NoError(t, os.WriteFile(path, got, 0o644))
@@ -48,6 +49,86 @@ func TestGoldenEncoding(t *testing.T) {
 	require.Len(t, tb.Log(), 1)
 	assert.Equal(t, game.PlayerBust, tb.Log()[0].Result)
 }
+
+// TestDecodeVersion2 reads the bytes the encoder of version 2 wrote
+// (testdata/midgame-v2.bin, the table of TestGoldenEncoding, its six
+// settings in the fixed layout of their day): the same table, every
+// setting as it was and the rest at their defaults, written again as
+// version 3.
+func TestDecodeVersion2(t *testing.T) {
+	old, err := os.ReadFile(filepath.Join("testdata", "midgame-v2.bin"))
+	require.NoError(t, err)
+	require.Equal(t, byte(2), old[0])
+	tb, err := game.Decode(old)
+	require.NoError(t, err)
+	f := goldenFixture(t)
+	assert.Equal(t, f.encode(f.tb), f.encode(tb))
+	assert.True(t, game.DefaultSettings().Equal(tb.Settings()))
+	assert.Equal(t, f.tb.Seats(), tb.Seats())
+	assert.Equal(t, f.tb.Log(), tb.Log())
+
+	// A version 2 table whose settings are not the defaults: the bytes
+	// its encoder wrote for them, spelled out.
+	custom := game.DefaultSettings()
+	custom.Stake, custom.EntryLimit, custom.MaxKnocks = 25, 300, 0
+	custom.BetOptions = []game.BetOption{{Kind: game.StakeTimes, N: 3}, {Kind: game.BankShare, N: 1}}
+	custom.TurnTimeout, custom.LobbyTimeout = 90*time.Second, time.Hour
+	v2 := []byte{2, 1, 0, byte(game.Closed)}
+	v2 = binary.AppendVarint(v2, 25)
+	v2 = binary.AppendVarint(v2, 300)
+	v2 = append(v2, 2, byte(game.StakeTimes))
+	v2 = binary.AppendVarint(v2, 3)
+	v2 = append(v2, byte(game.BankShare))
+	v2 = binary.AppendVarint(v2, 1)
+	v2 = binary.AppendVarint(v2, 90_000)
+	v2 = binary.AppendVarint(v2, 3_600_000)
+	v2 = binary.AppendVarint(v2, 0)
+	// No seats, no banker nor turn, no deadline, bank or circle, no last
+	// banker, no deck, no discards, no players, no record, no reveal, not
+	// closed for a reason.
+	v2 = append(v2, 0, 0xff, 0xff, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+	closed, err := game.Decode(withCRC(v2))
+	require.NoError(t, err)
+	assert.True(t, custom.Equal(closed.Settings()), "got %+v", closed.Settings())
+	assert.Equal(t, game.Closed, closed.Phase())
+	again, err := game.Decode(f.encode(closed))
+	require.NoError(t, err)
+	assert.True(t, custom.Equal(again.Settings()), "written again as version 3")
+}
+
+// TestEncodedSettings: a table writes its settings as rows, the ones at
+// their default left out from the last that is not, and reads back what
+// it wrote; rows this build does not know are another version.
+func TestEncodedSettings(t *testing.T) {
+	f := newFixture(t)
+	f.open(alice)
+	enc := f.encode(f.tb)
+	for _, knocks := range []int{0, 3, 10} {
+		f.settings.MaxKnocks = knocks
+		f.cancel()
+		f.open(alice)
+		got, err := game.Decode(f.encode(f.tb))
+		require.NoError(t, err)
+		assert.Equal(t, knocks, got.Settings().MaxKnocks)
+		if knocks == 3 {
+			assert.Equal(t, len(enc), len(f.encode(f.tb)), "the defaults take no room")
+		} else {
+			assert.Greater(t, len(f.encode(f.tb)), len(enc), "a setting not at its default is written")
+		}
+	}
+
+	// The count of rows sits after the version, table version, game and
+	// phase: one more than this build knows is another version's.
+	body := enc[:len(enc)-4]
+	at := 1 + uvarintLen(f.tb.Version()) + uvarintLen(0) + 1
+	require.Equal(t, byte(0), body[at], "the defaults: no row written")
+	more := append([]byte(nil), body...)
+	more[at] = byte(len(game.Fields()) + 1)
+	_, err := game.Decode(withCRC(more))
+	assert.ErrorIs(t, err, game.ErrUnknownVersion)
+}
+
+func uvarintLen(v uint64) int { return len(binary.AppendUvarint(nil, v)) }
 
 func TestDecodeRejectsDamage(t *testing.T) {
 	f := goldenFixture(t)

@@ -161,7 +161,8 @@ func FormatBetOptions(opts []BetOption) string {
 }
 
 // Settings are the limits a table plays by. Chat admins change them between
-// games; a game keeps the settings it started with.
+// games; a game keeps the settings it started with. Each is a row of
+// Fields, which says its range, default and the rest.
 type Settings struct {
 	// Stake is the table bet the banker puts into the bank.
 	Stake int64
@@ -178,45 +179,26 @@ type Settings struct {
 	MaxKnocks int
 }
 
-// DefaultSettings returns the defaults of rules.md.
-func DefaultSettings() Settings {
-	return Settings{
-		Stake:      10,
-		EntryLimit: 100,
-		BetOptions: []BetOption{
-			{StakeTimes, 1}, {StakeTimes, 2}, {StakeTimes, 5}, {BankShare, 2}, {BankShare, 1},
-		},
-		TurnTimeout:  60 * time.Second,
-		LobbyTimeout: 10 * time.Minute,
-		MaxKnocks:    3,
+// DefaultSettings returns the defaults of rules.md: each row's Default.
+func DefaultSettings() Settings { return DefaultChatSettings().Game }
+
+// DefaultChatSettings returns the settings of a chat nobody configured:
+// each row's Default (the language not decided).
+func DefaultChatSettings() ChatSettings {
+	var c ChatSettings
+	for i := range fields {
+		c = fields[i].set(c, fields[i].Default.clone())
 	}
+	return c
 }
 
-// Validate returns an error wrapping ErrInvalidSettings that says what is
-// wrong, or nil.
+// Validate returns the *SettingError (wrapping ErrInvalidSettings) of the
+// first setting, in the order of Fields, that breaks its limits, or nil.
 func (s Settings) Validate() error {
-	switch {
-	case s.Stake < 1 || s.Stake > MaxStake:
-		return fmt.Errorf("%w: stake must be from 1 to %d, not %d", ErrInvalidSettings, MaxStake, s.Stake)
-	case s.EntryLimit < s.Stake:
-		return fmt.Errorf("%w: entry limit %d is below the stake %d", ErrInvalidSettings, s.EntryLimit, s.Stake)
-	case s.EntryLimit > MaxStake*MaxStakeTimes:
-		return fmt.Errorf("%w: entry limit %d is too large", ErrInvalidSettings, s.EntryLimit)
-	case len(s.BetOptions) == 0 || len(s.BetOptions) > MaxBetOptions:
-		return fmt.Errorf("%w: want 1 to %d bet options, not %d", ErrInvalidSettings, MaxBetOptions, len(s.BetOptions))
-	case s.TurnTimeout < MinTurnTimeout || s.TurnTimeout > MaxTurnTimeout:
-		return fmt.Errorf("%w: turn timeout must be from %s to %s, not %s", ErrInvalidSettings, MinTurnTimeout, MaxTurnTimeout, s.TurnTimeout)
-	case s.LobbyTimeout < MinLobbyTimeout || s.LobbyTimeout > MaxLobbyTimeout:
-		return fmt.Errorf("%w: lobby timeout must be from %s to %s, not %s", ErrInvalidSettings, MinLobbyTimeout, MaxLobbyTimeout, s.LobbyTimeout)
-	case s.MaxKnocks < 0 || s.MaxKnocks > MaxKnocksLimit:
-		return fmt.Errorf("%w: max knocks must be from 0 to %d, not %d", ErrInvalidSettings, MaxKnocksLimit, s.MaxKnocks)
-	}
-	for i, o := range s.BetOptions {
-		if err := o.validate(); err != nil {
+	c := ChatSettings{Game: s}
+	for i := range tableFields {
+		if err := tableFields[i].Check(c); err != nil {
 			return err
-		}
-		if slices.Contains(s.BetOptions[:i], o) {
-			return fmt.Errorf("%w: bet option %s appears twice", ErrInvalidSettings, o)
 		}
 	}
 	return nil
@@ -224,14 +206,24 @@ func (s Settings) Validate() error {
 
 // Clone returns a copy of s that shares no memory with it.
 func (s Settings) Clone() Settings {
-	s.BetOptions = slices.Clone(s.BetOptions)
-	return s
+	c := ChatSettings{Game: s}
+	for i := range tableFields {
+		if f := &tableFields[i]; f.Kind == FieldBets {
+			c = f.set(c, f.get(c).clone())
+		}
+	}
+	return c.Game
 }
 
 // Equal reports whether s and o are the same settings.
 func (s Settings) Equal(o Settings) bool {
-	return s.Stake == o.Stake && s.EntryLimit == o.EntryLimit && slices.Equal(s.BetOptions, o.BetOptions) &&
-		s.TurnTimeout == o.TurnTimeout && s.LobbyTimeout == o.LobbyTimeout && s.MaxKnocks == o.MaxKnocks
+	a, b := ChatSettings{Game: s}, ChatSettings{Game: o}
+	for i := range tableFields {
+		if f := &tableFields[i]; !f.Equal(f.get(a), f.get(b)) {
+			return false
+		}
+	}
+	return true
 }
 
 // Offer is one bet a player may choose.
