@@ -46,26 +46,26 @@ func TestDemotedAdminLosesPowerAtOnce(t *testing.T) {
 	h.command("Bob", "settings")
 	menu := h.botSays("Table settings")
 	require.NotEmpty(t, menu.Buttons(), "an admin gets the buttons")
-	a := h.pressRaw("Bob", menu.MessageID, settingsButton(t, menu, callback.FieldStake, "25"))
+	a := h.pressRaw("Bob", menu.MessageID, settingsButton(t, menu, "stake", "25"))
 	require.Equal(t, "Saved. Stake: 25", a.Text)
 	s, err := h.store.Settings(h.ctx(), h.group.ID)
 	require.NoError(t, err)
 	require.EqualValues(t, 25, s.Game.Stake)
 	// The menu is redrawn for the new settings: its buttons are current.
-	stamp := callback.Stamp(s.Game, "en", false)
+	stamp := callback.Stamp(game.ChatSettings{Game: s.Game, Language: "en"})
 	require.NoError(t, h.srv.WaitFor(h.ctx(), func(v *telegramtest.View) bool {
 		m, ok := v.Message(h.group.ID, menu.MessageID)
 		if !ok {
 			return false
 		}
-		d, err := callback.Parse(settingsButton(t, m, callback.FieldLang, "ru"))
+		d, err := callback.Parse(settingsButton(t, m, "lang", "ru"))
 		menu = m
 		return err == nil && d.Version == stamp
 	}))
 
 	require.NoError(t, h.srv.SetMemberStatus(h.group.ID, bob.ID, telegramtest.StatusMember))
 
-	a = h.pressRaw("Bob", menu.MessageID, settingsButton(t, menu, callback.FieldLang, "ru"))
+	a = h.pressRaw("Bob", menu.MessageID, settingsButton(t, menu, "lang", "ru"))
 	assert.Equal(t, "Only the chat's admins can change the settings.", a.Text)
 	assert.True(t, a.ShowAlert)
 	for _, typed := range []struct{ cmd, args, refusal string }{
@@ -105,7 +105,7 @@ func TestAdminCheckFailureIsAnswered(t *testing.T) {
 	h.lobby("Bob")
 	h.command("Alice", "settings")
 	menu := h.botSays("Table settings")
-	stake := settingsButton(t, menu, callback.FieldStake, "25")
+	stake := settingsButton(t, menu, "stake", "25")
 
 	fault := h.srv.InjectFault(telegramtest.Fault{Kind: telegramtest.FaultInternalError, Methods: []string{"getChatMember"}})
 	const cannot = "I couldn't check with Telegram that you're an admin here"

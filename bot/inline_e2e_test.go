@@ -378,7 +378,7 @@ func TestInlineForgedPresses(t *testing.T) {
 	h.pressOnInline(other, "Bob", is(callback.Join)) // the other table moves on: version 2 of it
 	v := h.inlineView(it)
 	tests := []struct{ name, data, says string }{
-		{"a settings button", callback.Data{Action: callback.SettingOpen, Field: callback.FieldStake}.String(), "This button works only on a table of this chat."},
+		{"a settings button", callback.Data{Action: callback.SettingOpen, Field: "stake"}.String(), "This button works only on a table of this chat."},
 		{"a group to stop following", callback.Data{Action: callback.Unfollow, Chat: -100}.String(), "This button works only on a table of this chat."},
 		{"the other table's version", callback.Data{Action: callback.Leave, Version: v.Table.Version() + 3}.String(), "This table has moved on."},
 		{"junk", "zz:1", "This button doesn't work here."},

@@ -297,7 +297,7 @@ func TestNonAdminCannotChangeSettings(t *testing.T) {
 	// The admin's /settings shows the keyboard; Bob pressing it is refused.
 	h.command("Alice", "settings")
 	msg := h.botSays("Table settings")
-	stakeButton := settingsButton(t, msg, callback.FieldStake, "25")
+	stakeButton := settingsButton(t, msg, "stake", "25")
 	a := h.pressRaw("Bob", msg.MessageID, stakeButton)
 	assert.Equal(t, "Only the chat's admins can change the settings.", a.Text)
 	assert.True(t, a.ShowAlert)

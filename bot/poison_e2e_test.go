@@ -128,8 +128,8 @@ func TestPoisonUpdates(t *testing.T) {
 	defaults := game.DefaultSettings()
 	settings, err := h.store.Settings(h.ctx(), h.group.ID)
 	require.NoError(t, err)
-	stamp := callback.Stamp(settings.Game, "en", false) // the group's: no press is stale
-	fakeStamp := callback.Stamp(defaults, "en", false)  // the positive id's: never set
+	stamp := callback.Stamp(game.ChatSettings{Game: settings.Game, Language: "en"}) // the group's: no press is stale
+	fakeStamp := callback.Stamp(game.ChatSettings{Game: defaults, Language: "en"})  // the positive id's: never set
 	const unknown = "I can't tell who sent this"
 
 	tests := []struct {

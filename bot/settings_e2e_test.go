@@ -84,7 +84,7 @@ func TestSettingsPanelHasTwoLevels(t *testing.T) {
 		"⏳ Lobby time: 10\u00a0min", "🔔 Knocks: 3", "🤖 The house: on", "🌐 Language: English"}, list.Labels())
 	id := list.MessageID
 
-	a := h.pressRaw("Alice", id, openButton(t, list, callback.FieldStake))
+	a := h.pressRaw("Alice", id, openButton(t, list, "stake"))
 	assert.Empty(t, a.Text, "moving needs no words")
 	stake := h.panelAfter(id, 0)
 	assert.Equal(t, 1, stake.EditCount, "one edit")
@@ -99,9 +99,9 @@ func TestSettingsPanelHasTwoLevels(t *testing.T) {
 	assert.Equal(t, list.Labels(), back.Labels())
 	assert.Equal(t, before, h.storedSettings(), "going back changes nothing")
 
-	h.pressRaw("Alice", id, openButton(t, back, callback.FieldStake))
+	h.pressRaw("Alice", id, openButton(t, back, "stake"))
 	stake = h.panelAfter(id, 2)
-	a = h.pressRaw("Alice", id, settingsButton(t, stake, callback.FieldStake, "25"))
+	a = h.pressRaw("Alice", id, settingsButton(t, stake, "stake", "25"))
 	assert.Equal(t, "Saved. Stake: 25", a.Text)
 	assert.EqualValues(t, 25, h.storedSettings().Game.Stake)
 	list = h.panelAfter(id, 3)
@@ -111,9 +111,9 @@ func TestSettingsPanelHasTwoLevels(t *testing.T) {
 	assert.Equal(t, before.Game.EntryLimit, h.storedSettings().Game.EntryLimit, "nothing else changed")
 
 	// The bet options are toggles: their choices stay on the panel.
-	h.pressRaw("Alice", id, openButton(t, list, callback.FieldBets))
+	h.pressRaw("Alice", id, openButton(t, list, "bets"))
 	bets := h.panelAfter(id, 4)
-	a = h.pressRaw("Alice", id, settingsButton(t, bets, callback.FieldBets, "x10"))
+	a = h.pressRaw("Alice", id, settingsButton(t, bets, "bets", "x10"))
 	assert.Equal(t, "Saved. Bets: ×1 · ×2 · ×5 · ×10 · ½ · bank", a.Text)
 	bets = h.panelAfter(id, 5)
 	assert.Contains(t, bets.Labels(), "×10 ✓")
@@ -132,7 +132,7 @@ func TestSettingsWriteADurationOneWay(t *testing.T) {
 	h.command("Alice", "settings")
 	m := h.botSays("Table settings")
 	assert.Contains(t, m.Labels(), "⏱ Turn time: 60\u00a0s")
-	h.pressRaw("Alice", m.MessageID, openButton(t, m, callback.FieldTurn))
+	h.pressRaw("Alice", m.MessageID, openButton(t, m, "turn"))
 	turn := h.messageSays(m.MessageID, "Turn time: 60\u00a0s\n")
 	assert.Contains(t, turn.Labels(), "60\u00a0s ✓")
 }
@@ -143,9 +143,9 @@ func TestSettingsOfferTheShortestTurn(t *testing.T) {
 	h := newHarness(t)
 	h.command("Alice", "settings")
 	m := h.botSays("Table settings")
-	h.pressRaw("Alice", m.MessageID, openButton(t, m, callback.FieldTurn))
+	h.pressRaw("Alice", m.MessageID, openButton(t, m, "turn"))
 	turn := h.messageSays(m.MessageID, "How long a player has")
-	a := h.pressRaw("Alice", m.MessageID, settingsButton(t, turn, callback.FieldTurn, "10"))
+	a := h.pressRaw("Alice", m.MessageID, settingsButton(t, turn, "turn", "10"))
 	assert.Equal(t, "Saved. Turn time: 10\u00a0s", a.Text)
 	require.NoError(t, h.srv.WaitFor(h.ctx(), func(v *telegramtest.View) bool {
 		m, ok := v.Message(h.group.ID, m.MessageID)
@@ -174,7 +174,7 @@ func TestSettingsPanelsFollowEveryChange(t *testing.T) {
 	admin := h.botSays("Table settings")
 	h.command("Carol", "settings")
 	choices := h.botSays("Table settings")
-	h.pressRaw("Carol", choices.MessageID, openButton(t, choices, callback.FieldTurn))
+	h.pressRaw("Carol", choices.MessageID, openButton(t, choices, "turn"))
 	h.messageSays(choices.MessageID, "Turn time: 60\u00a0s\n")
 	h.command("Bob", "settings")
 	member := h.botSays("Table settings")
@@ -190,9 +190,9 @@ func TestSettingsPanelsFollowEveryChange(t *testing.T) {
 		return ok && len(m.Labels()) > 3 && m.Labels()[3] == "⏱ Turn time: 10\u00a0s"
 	}), "the list shows 10 s")
 
-	h.pressRaw("Alice", admin.MessageID, openButton(t, h.messageSays(admin.MessageID), callback.FieldStake))
+	h.pressRaw("Alice", admin.MessageID, openButton(t, h.messageSays(admin.MessageID), "stake"))
 	stake := h.messageSays(admin.MessageID, "Stake: 10\n")
-	a := h.pressRaw("Alice", admin.MessageID, settingsButton(t, stake, callback.FieldStake, "25"))
+	a := h.pressRaw("Alice", admin.MessageID, settingsButton(t, stake, "stake", "25"))
 	require.Equal(t, "Saved. Stake: 25", a.Text)
 	h.messageSays(member.MessageID, "Stake: 25")
 	h.messageSays(choices.MessageID, "Turn time: 10\u00a0s\n")
@@ -215,7 +215,7 @@ func TestSettingsChangedMeanwhileShowTheChoicesAsTheyAre(t *testing.T) {
 	h.command("Alice", "settings")
 	list := h.botSays("Table settings")
 	id := list.MessageID
-	h.pressRaw("Alice", id, openButton(t, list, callback.FieldStake))
+	h.pressRaw("Alice", id, openButton(t, list, "stake"))
 	stake := h.messageSays(id, "Stake: 10\n")
 	old := stamp(t, stake)
 
@@ -229,7 +229,7 @@ func TestSettingsChangedMeanwhileShowTheChoicesAsTheyAre(t *testing.T) {
 	h.settle()
 	require.Equal(t, stake.Text, h.messageSays(id).Text, "forgotten: not redrawn")
 
-	a := h.pressRaw("Alice", id, settingsButton(t, stake, callback.FieldStake, "25"))
+	a := h.pressRaw("Alice", id, settingsButton(t, stake, "stake", "25"))
 	assert.Equal(t, "The settings have changed meanwhile; look again.", a.Text)
 	m := h.messageSays(id, "Stake: 50\n")
 	assert.Contains(t, m.Labels(), "50 ✓")
@@ -238,7 +238,7 @@ func TestSettingsChangedMeanwhileShowTheChoicesAsTheyAre(t *testing.T) {
 	assert.EqualValues(t, 50, h.storedSettings().Game.Stake, "the stale choice changed nothing")
 
 	// A move drawn for older settings goes where it asked to.
-	staleOpen := callback.Data{Action: callback.SettingOpen, Version: old, Field: callback.FieldKnocks}.String()
+	staleOpen := callback.Data{Action: callback.SettingOpen, Version: old, Field: "knocks"}.String()
 	a = h.pressRaw("Alice", id, staleOpen)
 	assert.Equal(t, "The settings have changed meanwhile; look again.", a.Text)
 	m = h.messageSays(id, "Knocks: 3\n")
@@ -252,7 +252,7 @@ func TestSettingsChangedMeanwhileShowTheChoicesAsTheyAre(t *testing.T) {
 // settingsStamp is the stamp of the group's stored settings.
 func (h *harness) settingsStamp() uint64 {
 	h.t.Helper()
-	return panel.Edited(h.storedSettings()).Stamp()
+	return callback.Stamp(panel.Edited(h.storedSettings()))
 }
 
 // TestSettingsPanelMovesOnlyForAdmins: a member pressing an admin's
@@ -263,9 +263,9 @@ func TestSettingsPanelMovesOnlyForAdmins(t *testing.T) {
 	list := h.botSays("Table settings")
 	id := list.MessageID
 	for _, data := range []string{
-		openButton(t, list, callback.FieldStake),
+		openButton(t, list, "stake"),
 		callback.Data{Action: callback.SettingBack, Version: stamp(t, list)}.String(),
-		settingsButton(t, list, callback.FieldStake, "25"),
+		settingsButton(t, list, "stake", "25"),
 	} {
 		a := h.pressRaw("Bob", id, data)
 		assert.Equal(t, "Only the chat's admins can change the settings.", a.Text, data)
@@ -285,10 +285,10 @@ func TestSettingsChoicesExplainTheSetting(t *testing.T) {
 	h := newHarness(t)
 	h.command("Alice", "settings")
 	m := h.botSays("Table settings")
-	h.pressRaw("Alice", m.MessageID, openButton(t, m, callback.FieldEntry))
+	h.pressRaw("Alice", m.MessageID, openButton(t, m, "entry"))
 	h.messageSays(m.MessageID, "Min. balance: 100\nThe balance a player needs to sit down: only checked, not paid.")
 
-	info := callback.Data{Action: callback.SettingInfo, Field: callback.FieldStake}.String()
+	info := callback.Data{Action: callback.SettingInfo, Field: "stake"}.String()
 	a := h.pressRaw("Bob", m.MessageID, info)
 	assert.Equal(t, "Stake: the chips the banker puts into the bank when a game starts.", a.Text, "a member is told too")
 
@@ -296,9 +296,9 @@ func TestSettingsChoicesExplainTheSetting(t *testing.T) {
 	h.botSays("Язык")
 	h.command("Alice", "settings")
 	m = h.botSays("Настройки")
-	h.pressRaw("Alice", m.MessageID, openButton(t, m, callback.FieldTurn))
+	h.pressRaw("Alice", m.MessageID, openButton(t, m, "turn"))
 	h.messageSays(m.MessageID, "Время хода: 60\u00a0с\nСколько времени есть у игрока")
-	info = callback.Data{Action: callback.SettingInfo, Field: callback.FieldTurn}.String()
+	info = callback.Data{Action: callback.SettingInfo, Field: "turn"}.String()
 	a = h.pressRaw("Alice", m.MessageID, info)
 	assert.Equal(t, "Turn time: how long a player has to bet, draw or stand.", a.Text, "an alert speaks its presser's language")
 	hans, err := h.srv.AddMember(h.group.ID, telegramtest.User{FirstName: "Hans", LanguageCode: "de"}, 0)
@@ -318,9 +318,9 @@ func TestSettingsPressesOnlyOnAPanel(t *testing.T) {
 	table := h.tableMessage(contains("Bob"))
 	s := h.settingsStamp()
 	for _, d := range []callback.Data{
-		{Action: callback.SettingOpen, Version: s, Field: callback.FieldStake},
+		{Action: callback.SettingOpen, Version: s, Field: "stake"},
 		{Action: callback.SettingBack, Version: s},
-		{Action: callback.Setting, Version: s, Field: callback.FieldStake, Value: "25"},
+		{Action: callback.Setting, Version: s, Field: "stake", Value: "25"},
 	} {
 		a := h.pressRaw("Alice", table.MessageID, d.String())
 		assert.Equal(t, "This button doesn't work here.", a.Text, d.String())

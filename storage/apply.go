@@ -114,7 +114,7 @@ func (r *ApplyRequest) normalize() error {
 	if r.UpdateID < 0 {
 		return fmt.Errorf("%w: update id %d", game.ErrInvalidInput, r.UpdateID)
 	}
-	if r.Language != "" && !languageTag(r.Language) {
+	if r.Language != "" && !game.LanguageCode(r.Language) {
 		return fmt.Errorf("%w: language %q", game.ErrInvalidInput, r.Language)
 	}
 	if r.Inline != nil {

@@ -430,13 +430,27 @@ type settingsRec struct {
 	NoHouse *bool `json:"no_house,omitempty"`
 }
 
-func decodeSettings(v []byte) (settingsRec, error) {
+// decodeSettings decodes a settings record. Its game settings are
+// decoded over defaults: a setting the record does not hold, one added
+// since it was written, is the default (the JSON holds every field of
+// game.Settings by its Go name, a new one too).
+func decodeSettings(v []byte, defaults game.Settings) (settingsRec, error) {
 	if len(v) == 0 || v[0] != recordFormat {
 		return settingsRec{}, fmt.Errorf("%w: settings format", errRecord)
 	}
 	var s settingsRec
 	if err := json.Unmarshal(v[1:], &s); err != nil {
 		return settingsRec{}, fmt.Errorf("%w: settings: %v", errRecord, err)
+	}
+	if s.Game != nil {
+		g := defaults.Clone()
+		over := struct {
+			Game *game.Settings `json:"game"`
+		}{&g}
+		if err := json.Unmarshal(v[1:], &over); err != nil {
+			return settingsRec{}, fmt.Errorf("%w: settings: %v", errRecord, err)
+		}
+		s.Game = over.Game
 	}
 	return s, nil
 }

@@ -3,28 +3,20 @@ package storage
 import (
 	"context"
 	"fmt"
-	"strings"
 	"sync"
 	"time"
+
+	"github.com/twentyone-bot/twentyone/game"
 )
 
-// Validate returns an error wrapping ErrInvalidSettings (and, for the
-// game's limits, game.ErrInvalidSettings) that says what is wrong, or nil.
-func (c ChatSettings) Validate() error {
-	if err := c.Game.Validate(); err != nil {
+// validSettings returns an error wrapping ErrInvalidSettings and
+// game.ErrInvalidSettings that says what is wrong with c
+// (game.ChatSettings.Validate), or nil.
+func validSettings(c ChatSettings) error {
+	if err := c.Validate(); err != nil {
 		return fmt.Errorf("%w: %w", ErrInvalidSettings, err)
 	}
-	if c.Language != "" && !languageTag(c.Language) {
-		return fmt.Errorf("%w: language %q is not a language tag", ErrInvalidSettings, c.Language)
-	}
 	return nil
-}
-
-// languageTag reports whether s has the shape of ChatSettings.Language: two
-// to eight lowercase ASCII letters. Which languages there are is the
-// caller's business.
-func languageTag(s string) bool {
-	return len(s) >= 2 && len(s) <= 8 && strings.Trim(s, "abcdefghijklmnopqrstuvwxyz") == ""
 }
 
 // Settings returns the chat's settings: Options.Defaults for a chat nobody
@@ -64,7 +56,7 @@ func (s *Store) UpdateSettings(ctx context.Context, chat int64, fn func(*ChatSet
 		if err := fn(&cs); err != nil {
 			return reject(err)
 		}
-		if err := cs.Validate(); err != nil {
+		if err := validSettings(cs); err != nil {
 			return reject(err)
 		}
 		// A chat keeps following the defaults until its game settings change.
@@ -102,6 +94,9 @@ func (s *Store) UpdateSettings(ctx context.Context, chat int64, fn func(*ChatSet
 type settingsCache struct {
 	mu sync.RWMutex
 	m  map[string]settingsRec
+	// defaults are what a setting a record does not hold is: the
+	// store's Options.Defaults, fixed while it is open.
+	defaults game.Settings
 }
 
 // maxCachedSettings bounds the cache: past it, it starts over.
@@ -115,7 +110,7 @@ func (c *settingsCache) decode(v []byte) (settingsRec, error) {
 	c.mu.RUnlock()
 	if !ok {
 		var err error
-		if rec, err = decodeSettings(v); err != nil {
+		if rec, err = decodeSettings(v, c.defaults); err != nil {
 			return rec, err
 		}
 		if rec.Game != nil {

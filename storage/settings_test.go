@@ -15,7 +15,7 @@ func TestChatSettingsValidate(t *testing.T) {
 	tests := []struct {
 		name   string
 		change func(*ChatSettings)
-		game   bool   // a game limit, so game.ErrInvalidSettings too
+		game   bool   // a setting's limit, so game.ErrInvalidSettings too
 		reason string // part of the message
 	}{
 		{"stake zero", func(c *ChatSettings) { c.Game.Stake = 0 }, true, "stake"},
@@ -29,15 +29,15 @@ func TestChatSettingsValidate(t *testing.T) {
 		{"turn timeout", func(c *ChatSettings) { c.Game.TurnTimeout = time.Second }, true, "turn timeout"},
 		{"lobby timeout", func(c *ChatSettings) { c.Game.LobbyTimeout = 48 * time.Hour }, true, "lobby timeout"},
 		{"knocks", func(c *ChatSettings) { c.Game.MaxKnocks = -1 }, true, "knocks"},
-		{"language upper case", func(c *ChatSettings) { c.Language = "RU" }, false, "language"},
-		{"language with a region", func(c *ChatSettings) { c.Language = "en-US" }, false, "language"},
-		{"language one letter", func(c *ChatSettings) { c.Language = "e" }, false, "language"},
+		{"language upper case", func(c *ChatSettings) { c.Language = "RU" }, true, "language"},
+		{"language with a region", func(c *ChatSettings) { c.Language = "en-US" }, true, "language"},
+		{"language one letter", func(c *ChatSettings) { c.Language = "e" }, true, "language"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			cs := ChatSettings{Game: game.DefaultSettings(), Language: "en"}
 			tc.change(&cs)
-			err := cs.Validate()
+			err := validSettings(cs)
 			require.Error(t, err)
 			assert.ErrorIs(t, err, ErrInvalidSettings)
 			assert.Equal(t, tc.game, errors.Is(err, game.ErrInvalidSettings))
@@ -56,7 +56,7 @@ func TestChatSettingsValidate(t *testing.T) {
 	// Storage keeps a language as given: which languages there are is the
 	// bot's business.
 	for _, lang := range []string{"", "ru", "en", "de", "abcdefgh"} {
-		assert.NoError(t, ChatSettings{Game: game.DefaultSettings(), Language: lang}.Validate())
+		assert.NoError(t, validSettings(ChatSettings{Game: game.DefaultSettings(), Language: lang}))
 	}
 }
 
@@ -143,4 +143,35 @@ func TestSettingsCacheHandsOutCopies(t *testing.T) {
 	assert.Error(t, err, "invalid settings are not cached as valid")
 	_, err = c.decode(enc)
 	assert.Error(t, err)
+}
+
+// TestSettingsRecordOfBefore: a settings record as the releases before
+// wrote it decodes as it always did, and a setting it does not hold (one
+// added since) is the store's default.
+func TestSettingsRecordOfBefore(t *testing.T) {
+	before := []byte(`{"game":{"Stake":25,"EntryLimit":300,"BetOptions":[{"Kind":1,"N":1},{"Kind":2,"N":1}],` +
+		`"TurnTimeout":90000000000,"LobbyTimeout":3600000000000,"MaxKnocks":0},"language":"uk","no_house":true}`)
+	want := game.Settings{Stake: 25, EntryLimit: 300,
+		BetOptions:  []game.BetOption{{Kind: game.StakeTimes, N: 1}, {Kind: game.BankShare, N: 1}},
+		TurnTimeout: 90 * time.Second, LobbyTimeout: time.Hour, MaxKnocks: 0}
+	c := settingsCache{defaults: game.DefaultSettings()}
+	rec, err := c.decode(append([]byte{recordFormat}, before...))
+	require.NoError(t, err)
+	require.NotNil(t, rec.Game)
+	assert.True(t, want.Equal(*rec.Game), "%+v", *rec.Game)
+	assert.Equal(t, "uk", rec.Language)
+	require.NotNil(t, rec.NoHouse)
+	assert.True(t, *rec.NoHouse)
+
+	// A record without the knocks, as one written before they were a
+	// setting would be: the store's default fills them in.
+	def := game.DefaultSettings()
+	def.MaxKnocks = 7
+	c = settingsCache{defaults: def}
+	rec, err = c.decode(append([]byte{recordFormat}, `{"game":{"Stake":25,"EntryLimit":300,"BetOptions":[{"Kind":1,"N":1}],`+
+		`"TurnTimeout":90000000000,"LobbyTimeout":3600000000000}}`...))
+	require.NoError(t, err)
+	assert.Equal(t, 7, rec.Game.MaxKnocks)
+	assert.Equal(t, []game.BetOption{{Kind: game.StakeTimes, N: 1}}, rec.Game.BetOptions, "the record's own bets, not the default's")
+	assert.Equal(t, int64(25), rec.Game.Stake)
 }

@@ -85,7 +85,7 @@ func (o Options) withDefaults() (Options, error) {
 		o.Defaults.Game = game.DefaultSettings()
 	}
 	o.Defaults.Game = o.Defaults.Game.Clone()
-	if err := o.Defaults.Validate(); err != nil {
+	if err := validSettings(o.Defaults); err != nil {
 		return o, fmt.Errorf("default settings: %w", err)
 	}
 	if o.Rand == nil {
@@ -184,6 +184,7 @@ func open(path string, opts Options, migs []migration) (*Store, error) {
 		rules: game.Apply,
 		steps: applySteps[:],
 	}
+	s.settings.defaults = opts.Defaults.Game.Clone()
 	return s, nil
 }
 

@@ -30,17 +30,11 @@ type User struct {
 	Language string
 }
 
-// ChatSettings are a chat's settings: the game's limits and the language.
-type ChatSettings struct {
-	Game game.Settings
-	// Language is the chat's language, a tag of two to eight lowercase
-	// ASCII letters ("en", "ru") that storage keeps as given, or "" when
-	// not decided yet.
-	Language string
-	// HouseForbidden: the chat's admins forbade the house (the bot as a
-	// player) to sit at its tables.
-	HouseForbidden bool
-}
+// ChatSettings are a chat's settings: the game's limits, the language
+// (storage keeps any code as given: which languages there are is the
+// bot's business) and whether the house may sit. Each is a row of
+// game.Fields.
+type ChatSettings = game.ChatSettings
 
 // Inline is what a table on an inline message has of its own: the
 // message it is shown in, and the settings it plays by (the chat of an

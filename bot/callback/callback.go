@@ -34,6 +34,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/twentyone-bot/twentyone/game"
 )
 
 // Limits of the numbers callback data carries.
@@ -143,11 +145,11 @@ type Data struct {
 	// Lang is the language code of the table (InlineOpen): two lower-case
 	// letters.
 	Lang string
-	// Field is the setting (Setting, SettingOpen, SettingInfo): one of
-	// the Field constants.
+	// Field is the setting (Setting, SettingOpen, SettingInfo): the key
+	// of one of game.Fields.
 	Field string
 	// Value is the setting's new value (Setting), as [Value] and [BetToken]
-	// write it.
+	// write it, within the setting's range.
 	Value string
 	// Game is the game whose decks to show (Verify).
 	Game uint64
@@ -172,15 +174,15 @@ func (d Data) String() string {
 	case Setting:
 		b = strconv.AppendUint(b, d.Version, 10)
 		b = append(b, ':')
-		b = appendBounded(b, d.Field, 8)
+		b = appendBounded(b, d.Field, game.MaxKeyLen)
 		b = append(b, ':')
 		b = appendBounded(b, d.Value, 16)
 	case SettingOpen:
 		b = strconv.AppendUint(b, d.Version, 10)
 		b = append(b, ':')
-		b = appendBounded(b, d.Field, 8)
+		b = appendBounded(b, d.Field, game.MaxKeyLen)
 	case SettingInfo:
-		b = appendBounded(b, d.Field, 8)
+		b = appendBounded(b, d.Field, game.MaxKeyLen)
 	case Verify:
 		b = strconv.AppendUint(b, d.Game, 10)
 	case Unfollow:
@@ -282,9 +284,6 @@ func (d *Data) parseSetting(rest string) error {
 	var err error
 	if d.Version, err = number(stamp, 0, MaxVersion); err != nil {
 		return err
-	}
-	if !knownField(field) {
-		return fmt.Errorf("unknown field %q", field)
 	}
 	if err := checkValue(field, value); err != nil {
 		return err

@@ -4,11 +4,9 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/twentyone-bot/twentyone/game"
 )
 
 func TestRoundTrip(t *testing.T) {
@@ -18,28 +16,28 @@ func TestRoundTrip(t *testing.T) {
 	}{
 		{Data{Action: Join, Version: 3}, "j:3"},
 		{Data{Action: Leave, Version: 1}, "l:1"},
-		{Data{Action: Setting, Version: 0, Field: FieldStake, Value: "25"}, "c:0:stake:25"},
+		{Data{Action: Setting, Version: 0, Field: "stake", Value: "25"}, "c:0:stake:25"},
 		{Data{Action: Start, Version: 17}, "s:17"},
 		{Data{Action: Bet, Version: 42, Amount: 10}, "b:42:10"},
 		{Data{Action: Hit, Version: 43}, "h:43"},
 		{Data{Action: Stand, Version: 44}, "d:44"},
 		{Data{Action: NewTable, Version: 99}, "n:99"},
-		{Data{Action: Setting, Version: 123, Field: FieldStake, Value: "25"}, "c:123:stake:25"},
-		{Data{Action: Setting, Version: 1, Field: FieldEntry, Value: "1000000000000"}, "c:1:entry:1000000000000"},
-		{Data{Action: Setting, Version: 1, Field: FieldBets, Value: "x2"}, "c:1:bets:x2"},
-		{Data{Action: Setting, Version: 1, Field: FieldBets, Value: "b10"}, "c:1:bets:b10"},
-		{Data{Action: Setting, Version: 1, Field: FieldBets, Value: "x1000"}, "c:1:bets:x1000"},
-		{Data{Action: Setting, Version: 1, Field: FieldTurn, Value: "10"}, "c:1:turn:10"},
-		{Data{Action: Setting, Version: 1, Field: FieldTurn, Value: "3600"}, "c:1:turn:3600"},
-		{Data{Action: Setting, Version: 1, Field: FieldLobby, Value: "86400"}, "c:1:lobby:86400"},
-		{Data{Action: Setting, Version: 1, Field: FieldKnocks, Value: "0"}, "c:1:knocks:0"},
-		{Data{Action: Setting, Version: 1, Field: FieldLang, Value: "ru"}, "c:1:lang:ru"},
+		{Data{Action: Setting, Version: 123, Field: "stake", Value: "25"}, "c:123:stake:25"},
+		{Data{Action: Setting, Version: 1, Field: "entry", Value: "1000000000000"}, "c:1:entry:1000000000000"},
+		{Data{Action: Setting, Version: 1, Field: "bets", Value: "x2"}, "c:1:bets:x2"},
+		{Data{Action: Setting, Version: 1, Field: "bets", Value: "b10"}, "c:1:bets:b10"},
+		{Data{Action: Setting, Version: 1, Field: "bets", Value: "x1000"}, "c:1:bets:x1000"},
+		{Data{Action: Setting, Version: 1, Field: "turn", Value: "10"}, "c:1:turn:10"},
+		{Data{Action: Setting, Version: 1, Field: "turn", Value: "3600"}, "c:1:turn:3600"},
+		{Data{Action: Setting, Version: 1, Field: "lobby", Value: "86400"}, "c:1:lobby:86400"},
+		{Data{Action: Setting, Version: 1, Field: "knocks", Value: "0"}, "c:1:knocks:0"},
+		{Data{Action: Setting, Version: 1, Field: "lang", Value: "ru"}, "c:1:lang:ru"},
 		// A language code of the right shape: which languages there are is
 		// for the settings editor to check.
-		{Data{Action: Setting, Version: 1, Field: FieldLang, Value: "de"}, "c:1:lang:de"},
-		{Data{Action: SettingInfo, Field: FieldKnocks}, "i:knocks"},
-		{Data{Action: SettingOpen, Version: 123, Field: FieldStake}, "o:123:stake"},
-		{Data{Action: SettingOpen, Version: 0, Field: FieldHouse}, "o:0:house"},
+		{Data{Action: Setting, Version: 1, Field: "lang", Value: "de"}, "c:1:lang:de"},
+		{Data{Action: SettingInfo, Field: "knocks"}, "i:knocks"},
+		{Data{Action: SettingOpen, Version: 123, Field: "stake"}, "o:123:stake"},
+		{Data{Action: SettingOpen, Version: 0, Field: "house"}, "o:0:house"},
 		{Data{Action: SettingBack, Version: 123}, "k:123"},
 		{Data{Action: SettingBack, Version: 0}, "k:0"},
 		{Data{Action: Verify, Game: 17}, "v:17"},
@@ -47,7 +45,7 @@ func TestRoundTrip(t *testing.T) {
 		{Data{Action: Unfollow, Chat: -4000000001}, "u:4000000001"},
 		{Data{Action: SeatHouse, Version: 5}, "a:5"},
 		{Data{Action: UnseatHouse, Version: 6}, "r:6"},
-		{Data{Action: Setting, Version: 1, Field: FieldHouse, Value: "off"}, "c:1:house:off"},
+		{Data{Action: Setting, Version: 1, Field: "house", Value: "off"}, "c:1:house:off"},
 		{Data{Action: InlineOpen, Amount: 10, Entry: 100, Lang: "en"}, "p:10:100:en"},
 		{Data{Action: InlineOpen, Amount: 100, Entry: 1000, Lang: "uk"}, "p:100:1000:uk"},
 		{Data{Action: Top, Version: 7}, "t:7"},
@@ -55,10 +53,10 @@ func TestRoundTrip(t *testing.T) {
 		// The largest values.
 		{Data{Action: Bet, Version: MaxVersion, Amount: MaxAmount}, "b:9007199254740991:1000000000000000"},
 		{Data{Action: Join, Version: MaxVersion}, "j:9007199254740991"},
-		{Data{Action: Setting, Version: MaxVersion, Field: FieldEntry, Value: "1000000000000"}, "c:9007199254740991:entry:1000000000000"},
+		{Data{Action: Setting, Version: MaxVersion, Field: "entry", Value: "1000000000000"}, "c:9007199254740991:entry:1000000000000"},
 		{Data{Action: Verify, Game: MaxVersion}, "v:9007199254740991"},
 		{Data{Action: Unfollow, Chat: -MaxVersion}, "u:9007199254740991"},
-		{Data{Action: SettingOpen, Version: MaxVersion, Field: FieldKnocks}, "o:9007199254740991:knocks"},
+		{Data{Action: SettingOpen, Version: MaxVersion, Field: "knocks"}, "o:9007199254740991:knocks"},
 		{Data{Action: SettingBack, Version: MaxVersion}, "k:9007199254740991"},
 	}
 	for _, tt := range tests {
@@ -236,50 +234,4 @@ func TestActionString(t *testing.T) {
 	assert.Equal(t, "setting_back", SettingBack.String())
 	assert.False(t, SettingOpen.TableAction())
 	assert.False(t, SettingBack.TableAction())
-}
-
-func TestStampChangesWithEverySetting(t *testing.T) {
-	base := game.DefaultSettings()
-	seen := map[uint64]string{Stamp(base, "en", false): "default"}
-	variants := map[string]func(*game.Settings){
-		"stake":  func(s *game.Settings) { s.Stake = 11 },
-		"entry":  func(s *game.Settings) { s.EntryLimit = 101 },
-		"bets":   func(s *game.Settings) { s.BetOptions = s.BetOptions[1:] },
-		"order":  func(s *game.Settings) { s.BetOptions[0], s.BetOptions[1] = s.BetOptions[1], s.BetOptions[0] },
-		"turn":   func(s *game.Settings) { s.TurnTimeout = time.Minute + time.Second },
-		"lobby":  func(s *game.Settings) { s.LobbyTimeout = time.Hour },
-		"knocks": func(s *game.Settings) { s.MaxKnocks = 4 },
-	}
-	for name, change := range variants {
-		s := base.Clone()
-		change(&s)
-		st := Stamp(s, "en", false)
-		assert.LessOrEqual(t, st, uint64(MaxVersion))
-		_, dup := seen[st]
-		assert.False(t, dup, name)
-		seen[st] = name
-	}
-	assert.NotEqual(t, Stamp(base, "en", false), Stamp(base, "ru", false))
-	assert.NotEqual(t, Stamp(base, "en", false), Stamp(base, "en", true))
-}
-
-func TestValueAndBetToken(t *testing.T) {
-	s := game.DefaultSettings()
-	for field, want := range map[string]string{
-		FieldStake: "10", FieldEntry: "100", FieldTurn: "60", FieldLobby: "600", FieldKnocks: "3", FieldLang: "ru", FieldBets: "",
-	} {
-		v := Value(field, s, "ru")
-		assert.Equal(t, want, v, field)
-		if v != "" {
-			assert.NoError(t, checkValue(field, v), field)
-		}
-	}
-	for _, o := range s.BetOptions {
-		tok := BetToken(o)
-		got, err := ParseBetToken(tok)
-		require.NoError(t, err)
-		assert.Equal(t, o, got)
-	}
-	assert.Equal(t, "x2", BetToken(game.BetOption{Kind: game.StakeTimes, N: 2}))
-	assert.Equal(t, "b1", BetToken(game.BetOption{Kind: game.BankShare, N: 1}))
 }

@@ -3,7 +3,6 @@ package callback
 import (
 	"fmt"
 	"hash/fnv"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -11,65 +10,45 @@ import (
 	"github.com/twentyone-bot/twentyone/game"
 )
 
-// The fields of a Setting button.
+// The field of a Setting, SettingOpen or SettingInfo button is the key of
+// one of game.Fields, and a Setting's value is written by the setting's
+// kind (Value): a number in decimal, a duration in whole seconds, a bet
+// option to toggle as a BetToken, a toggle On or Off, a language its code.
+
+// The values of a toggle.
 const (
-	// FieldStake is the stake; the value a number of chips.
-	FieldStake = "stake"
-	// FieldEntry is the entry limit; the value a number of chips.
-	FieldEntry = "entry"
-	// FieldBets toggles a bet option; the value a [BetToken].
-	FieldBets = "bets"
-	// FieldTurn is the turn timeout; the value in seconds.
-	FieldTurn = "turn"
-	// FieldLobby is the lobby timeout; the value in seconds.
-	FieldLobby = "lobby"
-	// FieldKnocks is the most knocks; the value a number from 0.
-	FieldKnocks = "knocks"
-	// FieldLang is the chat's language; the value a language code, two to
-	// eight lowercase letters (which languages there are is package i18n's
-	// to say).
-	FieldLang = "lang"
-	// FieldHouse says whether the house may sit at the chat's tables; the
-	// value HouseOn or HouseOff.
-	FieldHouse = "house"
+	On  = "on"
+	Off = "off"
 )
 
-// The values of FieldHouse.
-const (
-	HouseOn  = "on"
-	HouseOff = "off"
-)
-
-// Fields returns every field, in the order the settings message shows them.
-func Fields() []string {
-	return []string{FieldStake, FieldEntry, FieldBets, FieldTurn, FieldLobby, FieldKnocks, FieldHouse, FieldLang}
+// knownField reports whether f is the key of a setting.
+func knownField(f string) bool {
+	_, ok := game.FieldByKey(f)
+	return ok
 }
 
-func knownField(f string) bool { return slices.Contains(Fields(), f) }
-
-// checkValue checks that value is a canonical value of field.
-func checkValue(field, value string) error {
+// checkValue checks that value is a canonical value of the setting key
+// within its range.
+func checkValue(key, value string) error {
+	f, ok := game.FieldByKey(key)
+	if !ok {
+		return fmt.Errorf("unknown field %q", key)
+	}
 	var err error
-	switch field {
-	case FieldStake:
-		_, err = number(value, 1, game.MaxStake)
-	case FieldEntry:
-		_, err = number(value, 1, game.MaxStake*game.MaxStakeTimes)
-	case FieldTurn:
-		_, err = number(value, uint64(game.MinTurnTimeout/time.Second), uint64(game.MaxTurnTimeout/time.Second))
-	case FieldLobby:
-		_, err = number(value, uint64(game.MinLobbyTimeout/time.Second), uint64(game.MaxLobbyTimeout/time.Second))
-	case FieldKnocks:
-		_, err = number(value, 0, game.MaxKnocksLimit)
-	case FieldBets:
+	switch f.Kind {
+	case game.FieldNumber:
+		_, err = number(value, uint64(max(f.Min, 0)), uint64(max(f.Max, 0)))
+	case game.FieldDuration:
+		_, err = number(value, uint64(max(f.Min, 0)/int64(time.Second)), uint64(max(f.Max, 0)/int64(time.Second)))
+	case game.FieldBets:
 		_, err = ParseBetToken(value)
-	case FieldLang:
-		if !langCode(value) {
+	case game.FieldLanguage:
+		if !game.LanguageCode(value) {
 			err = fmt.Errorf("language %q", value)
 		}
-	case FieldHouse:
-		if value != HouseOn && value != HouseOff {
-			err = fmt.Errorf("house %q", value)
+	case game.FieldToggle:
+		if value != On && value != Off {
+			err = fmt.Errorf("%s %q", key, value)
 		}
 	}
 	return err
@@ -104,52 +83,89 @@ func ParseBetToken(s string) (game.BetOption, error) {
 	return o, err
 }
 
-// langCode reports whether s is two to eight lowercase ASCII letters.
-func langCode(s string) bool {
-	return len(s) >= 2 && len(s) <= 8 && strings.Trim(s, "abcdefghijklmnopqrstuvwxyz") == ""
-}
-
-// Value writes a setting's value of s and the language code lang as a
-// Setting button carries it.
-func Value(field string, s game.Settings, lang string) string {
-	switch field {
-	case FieldStake:
-		return strconv.FormatInt(s.Stake, 10)
-	case FieldEntry:
-		return strconv.FormatInt(s.EntryLimit, 10)
-	case FieldTurn:
-		return strconv.FormatInt(int64(s.TurnTimeout/time.Second), 10)
-	case FieldLobby:
-		return strconv.FormatInt(int64(s.LobbyTimeout/time.Second), 10)
-	case FieldKnocks:
-		return strconv.Itoa(s.MaxKnocks)
-	case FieldLang:
-		return lang
+// Value writes the value v of the setting f as a Setting button carries
+// it: a number in decimal, a duration in whole seconds, a toggle On or
+// Off, a language its code; "" for bet options, which a button toggles one
+// at a time (BetToken).
+func Value(f game.Field, v game.Value) string {
+	switch f.Kind {
+	case game.FieldNumber:
+		return strconv.FormatInt(v.N, 10)
+	case game.FieldDuration:
+		return strconv.FormatInt(v.N/int64(time.Second), 10)
+	case game.FieldToggle:
+		if v.On {
+			return On
+		}
+		return Off
+	case game.FieldLanguage:
+		return v.Text
 	}
 	return ""
 }
 
-// HouseValue writes whether the house may sit as a FieldHouse value.
-func HouseValue(forbidden bool) string {
-	if forbidden {
-		return HouseOff
+// stampFirst are the settings the stamp hashed from the first release on,
+// in the order it hashes them: their values always, "%d|%d|%s|%d|%d|%d|%s"
+// (durations in nanoseconds).
+var stampFirst = []string{"stake", "entry", "bets", "turn", "lobby", "knocks", "lang"}
+
+// stampWords are the words some settings added later hash when not at
+// their default, in place of "KEY=VALUE": those of the stamps already
+// drawn.
+var stampWords = map[string]string{"house": "nohouse"}
+
+// Stamp returns a number that changes when any of the settings c holds
+// changes, below 2^53. Setting buttons carry the stamp of the settings
+// they were drawn for, so that a press can be refused once the settings
+// moved on and a double tap on a toggle does not undo itself. The stamp of
+// settings is the one every release computed for them: the settings of
+// the first release are hashed as they always were (stampFirst), and
+// every setting added since adds "|KEY=VALUE" only when not at its default
+// ("|nohouse" for the house turned off), so that the buttons drawn before
+// it existed stay good.
+func Stamp(c game.ChatSettings) uint64 {
+	parts := make([]string, 0, len(stampFirst))
+	for _, key := range stampFirst {
+		f, _ := game.FieldByKey(key)
+		parts = append(parts, stampText(f, f.Get(c)))
 	}
-	return HouseOn
+	s := strings.Join(parts, "|")
+	for _, f := range game.Fields() {
+		if isFirst(f.Key) || f.IsDefault(c) {
+			continue
+		}
+		if w, ok := stampWords[f.Key]; ok {
+			s += "|" + w
+		} else {
+			s += "|" + f.Key + "=" + stampText(f, f.Get(c))
+		}
+	}
+	h := fnv.New64a()
+	_, _ = h.Write([]byte(s))
+	return h.Sum64() & MaxVersion
 }
 
-// Stamp returns a number that changes when the settings, the language code
-// lang or whether the house is forbidden change, below 2^53. Setting
-// buttons carry the stamp of the settings they were drawn for, so that a
-// press can be refused once the settings moved on and a double tap on a
-// toggle does not undo itself.
-func Stamp(s game.Settings, lang string, houseForbidden bool) uint64 {
-	h := fnv.New64a()
-	_, _ = fmt.Fprintf(h, "%d|%d|%s|%d|%d|%d|%s", s.Stake, s.EntryLimit, game.FormatBetOptions(s.BetOptions),
-		s.TurnTimeout, s.LobbyTimeout, s.MaxKnocks, lang)
-	if houseForbidden {
-		// Appended only when set, so that the stamps of the settings
-		// drawn before the house existed stay as they were.
-		_, _ = fmt.Fprint(h, "|nohouse")
+func isFirst(key string) bool {
+	for _, k := range stampFirst {
+		if k == key {
+			return true
+		}
 	}
-	return h.Sum64() & MaxVersion
+	return false
+}
+
+// stampText writes a value for the stamp: durations in nanoseconds.
+func stampText(f game.Field, v game.Value) string {
+	switch f.Kind {
+	case game.FieldNumber, game.FieldDuration:
+		return strconv.FormatInt(v.N, 10)
+	case game.FieldBets:
+		return game.FormatBetOptions(v.Bets)
+	case game.FieldToggle:
+		if v.On {
+			return On
+		}
+		return Off
+	}
+	return v.Text
 }

@@ -130,45 +130,24 @@ type LogConfig struct {
 // TableConfig are the defaults of a chat nobody configured, and the chips
 // the bot grants.
 type TableConfig struct {
-	Stake         int64         `yaml:"stake"`
-	EntryLimit    int64         `yaml:"entry_limit"`
-	BetOptions    BetOptions    `yaml:"bet_options"`
-	TurnTimeout   time.Duration `yaml:"turn_timeout"`
-	LobbyTimeout  time.Duration `yaml:"lobby_timeout"`
-	MaxKnocks     int           `yaml:"max_knocks"`
-	StartingChips int64         `yaml:"starting_chips"`
-	DailyBonus    int64         `yaml:"daily_bonus"`
+	// Settings are the settings of a chat nobody configured. Each
+	// setting with a config key (game.Field.Config) is a key under table:
+	// ("table.stake", TWENTYONE_TABLE_STAKE), written by its kind (see
+	// settings.go); the language is auto (decided per chat at its first
+	// /newgame, "" here) or one the bot speaks (i18n.Langs: en, ru, uk).
+	Settings      game.ChatSettings `yaml:"-"`
+	StartingChips int64             `yaml:"starting_chips"`
+	DailyBonus    int64             `yaml:"daily_bonus"`
 	// HouseChips are the house's chips in a chat, granted on its first
 	// seat there.
 	HouseChips int64 `yaml:"house_chips"`
-	// Language is auto (decided per chat at its first /newgame) or a
-	// language the bot speaks (i18n.Langs: en, ru, uk).
-	Language string `yaml:"language"`
 }
 
 // Game returns the table settings as the game knows them.
-func (t TableConfig) Game() game.Settings {
-	return game.Settings{
-		Stake:        t.Stake,
-		EntryLimit:   t.EntryLimit,
-		BetOptions:   append([]game.BetOption(nil), t.BetOptions...),
-		TurnTimeout:  t.TurnTimeout,
-		LobbyTimeout: t.LobbyTimeout,
-		MaxKnocks:    t.MaxKnocks,
-	}
-}
-
-// StorageLanguage returns the language as storage takes it: "" for auto.
-func (t TableConfig) StorageLanguage() string {
-	if t.Language == "auto" {
-		return ""
-	}
-	return t.Language
-}
+func (t TableConfig) Game() game.Settings { return t.Settings.Game.Clone() }
 
 // DefaultConfig returns the configuration with every key at its default.
 func Default() Config {
-	g := game.DefaultSettings()
 	return Config{
 		Telegram: TelegramConfig{
 			APIEndpoint: TelegramEndpoint,
@@ -183,16 +162,10 @@ func Default() Config {
 		Log:     LogConfig{Level: "info", Format: "text"},
 		Owners:  []int64{},
 		Table: TableConfig{
-			Stake:         g.Stake,
-			EntryLimit:    g.EntryLimit,
-			BetOptions:    BetOptions(g.BetOptions),
-			TurnTimeout:   g.TurnTimeout,
-			LobbyTimeout:  g.LobbyTimeout,
-			MaxKnocks:     g.MaxKnocks,
+			Settings:      game.DefaultChatSettings(),
 			StartingChips: storage.DefaultStartingChips,
 			DailyBonus:    storage.DefaultDailyBonus,
 			HouseChips:    storage.DefaultHouseChips,
-			Language:      "auto",
 		},
 	}
 }
@@ -216,8 +189,7 @@ func (c Config) LogValue() slog.Value {
 		slog.String("http_listen", c.HTTP.Listen),
 		slog.String("http_backup_socket", c.BackupSocket()),
 		slog.Any("owners", c.Owners),
-		slog.String("table_defaults", fmt.Sprintf("stake=%d entry_limit=%d bet_options=%q turn_timeout=%s lobby_timeout=%s max_knocks=%d language=%s",
-			c.Table.Stake, c.Table.EntryLimit, c.Table.BetOptions.String(), c.Table.TurnTimeout, c.Table.LobbyTimeout, c.Table.MaxKnocks, c.Table.Language)),
+		slog.String("table_defaults", settingsLine(c.Table.Settings)),
 		slog.Int64("starting_chips", c.Table.StartingChips),
 		slog.Int64("daily_bonus", c.Table.DailyBonus),
 		slog.Int64("house_chips", c.Table.HouseChips),
@@ -258,26 +230,6 @@ func (s Secret) LogValue() slog.Value { return slog.StringValue(s.String()) }
 
 // MarshalText redacts too, so that no encoder can leak the secret.
 func (s Secret) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
-
-// BetOptions is a list of bet options, written as game.ParseBetOptions reads
-// it: "x1, x2, x5, bank/2, bank".
-type BetOptions []game.BetOption
-
-// UnmarshalText parses the list.
-func (b *BetOptions) UnmarshalText(text []byte) error {
-	opts, err := game.ParseBetOptions(string(text))
-	if err != nil {
-		return err
-	}
-	*b = opts
-	return nil
-}
-
-// MarshalText formats the list.
-func (b BetOptions) MarshalText() ([]byte, error) { return []byte(b.String()), nil }
-
-// String formats the list.
-func (b BetOptions) String() string { return game.FormatBetOptions(b) }
 
 // Error is a configuration that cannot be used: it names the key,
 // where its value came from, and what is wrong. Its text is one line.
@@ -486,35 +438,23 @@ func (c *Config) validateHTTP(src sources) error {
 	return nil
 }
 
-// validate checks the table keys, then whatever else the game demands of
-// its settings.
+// validate checks the table keys (the settings first, each as its row
+// says: settings.go), then whatever else the game demands of its
+// settings.
 func (tb *TableConfig) validate(src sources) error {
+	if err := validateSettings(tb.Settings, src); err != nil {
+		return err
+	}
 	switch {
-	case tb.Stake < 1 || tb.Stake > game.MaxStake:
-		return src.bad("table.stake", "must be from 1 to %d, not %d", game.MaxStake, tb.Stake)
-	case tb.EntryLimit < tb.Stake:
-		return src.bad("table.entry_limit", "must be at least %s, not %d", src.ref("table.stake", tb.Stake), tb.EntryLimit)
-	case tb.EntryLimit > game.MaxStake*game.MaxStakeTimes:
-		return src.bad("table.entry_limit", "must be at most %d, not %d", int64(game.MaxStake*game.MaxStakeTimes), tb.EntryLimit)
-	case len(tb.BetOptions) == 0:
-		return src.bad("table.bet_options", "must list at least one bet option, such as \"x1, x2, x5, bank/2, bank\"")
-	case tb.TurnTimeout < game.MinTurnTimeout || tb.TurnTimeout > game.MaxTurnTimeout:
-		return src.bad("table.turn_timeout", "must be from %s to %s, not %s", game.MinTurnTimeout, game.MaxTurnTimeout, tb.TurnTimeout)
-	case tb.LobbyTimeout < game.MinLobbyTimeout || tb.LobbyTimeout > game.MaxLobbyTimeout:
-		return src.bad("table.lobby_timeout", "must be from %s to %s, not %s", game.MinLobbyTimeout, game.MaxLobbyTimeout, tb.LobbyTimeout)
-	case tb.MaxKnocks < 0 || tb.MaxKnocks > game.MaxKnocksLimit:
-		return src.bad("table.max_knocks", "must be from 0 to %d, not %d", game.MaxKnocksLimit, tb.MaxKnocks)
 	case tb.StartingChips < 1 || tb.StartingChips > storage.MaxGrant:
 		return src.bad("table.starting_chips", "must be from 1 to %d, not %d", int64(storage.MaxGrant), tb.StartingChips)
 	case tb.DailyBonus < 1 || tb.DailyBonus > storage.MaxGrant:
 		return src.bad("table.daily_bonus", "must be from 1 to %d, not %d", int64(storage.MaxGrant), tb.DailyBonus)
 	case tb.HouseChips < 1 || tb.HouseChips > storage.MaxGrant:
 		return src.bad("table.house_chips", "must be from 1 to %d, not %d", int64(storage.MaxGrant), tb.HouseChips)
-	case tb.Language != "auto" && !i18n.Lang(tb.Language).Valid():
-		return src.bad("table.language", "must be auto or one of %s, not %q", langList(), tb.Language)
 	}
 	// Whatever else the game demands of its settings.
-	if err := tb.Game().Validate(); err != nil {
+	if err := tb.Settings.Validate(); err != nil {
 		return &Error{Key: "table", Msg: err.Error(), Err: err}
 	}
 	return nil

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -44,8 +45,8 @@ func TestDefaultConfig(t *testing.T) {
 	assert.True(t, game.DefaultSettings().Equal(cfg.Table.Game()), "the table defaults are the game's")
 	assert.Equal(t, int64(1000), cfg.Table.StartingChips)
 	assert.Equal(t, int64(100), cfg.Table.DailyBonus)
-	assert.Equal(t, "auto", cfg.Table.Language)
-	assert.Equal(t, "", cfg.Table.StorageLanguage())
+	assert.Equal(t, game.DefaultChatSettings(), cfg.Table.Settings, "the chat defaults are the game's")
+	assert.Equal(t, "", cfg.Table.Settings.Language, "auto")
 	assert.Equal(t, Secret(""), cfg.Telegram.Token)
 }
 
@@ -125,14 +126,15 @@ table:
 	want.Log = LogConfig{Level: "debug", Format: "json"}
 	want.Owners = []int64{111, 222}
 	want.Table = TableConfig{
-		Stake: 5, EntryLimit: 50,
-		BetOptions:  BetOptions{{Kind: game.StakeTimes, N: 1}, {Kind: game.StakeTimes, N: 3}, {Kind: game.BankShare, N: 1}},
-		TurnTimeout: 90 * time.Second, LobbyTimeout: time.Hour, MaxKnocks: 0,
-		StartingChips: 500, DailyBonus: 50, HouseChips: 2500, Language: "ru",
+		Settings: game.ChatSettings{Game: game.Settings{
+			Stake: 5, EntryLimit: 50,
+			BetOptions:  []game.BetOption{{Kind: game.StakeTimes, N: 1}, {Kind: game.StakeTimes, N: 3}, {Kind: game.BankShare, N: 1}},
+			TurnTimeout: 90 * time.Second, LobbyTimeout: time.Hour, MaxKnocks: 0,
+		}, Language: "ru"},
+		StartingChips: 500, DailyBonus: 50, HouseChips: 2500,
 	}
 	assert.Equal(t, want, *cfg)
 	assert.Equal(t, "/tg/hook", WebhookPath(cfg.Telegram.Webhook.URL))
-	assert.Equal(t, "ru", cfg.Table.StorageLanguage())
 }
 
 // TestEveryLanguageIsATableLanguage: table.language takes every language
@@ -142,7 +144,7 @@ func TestEveryLanguageIsATableLanguage(t *testing.T) {
 		path := writeFile(t, "c.yaml", "telegram:\n  token: "+testToken+"\nowners: [1]\ntable:\n  language: "+string(l)+"\n")
 		cfg, err := Load(path, true, nil)
 		require.NoError(t, err, l)
-		assert.Equal(t, string(l), cfg.Table.StorageLanguage(), l)
+		assert.Equal(t, string(l), cfg.Table.Settings.Language, l)
 	}
 }
 
@@ -152,7 +154,7 @@ func TestYAMLStyles(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, LogConfig{Level: "warn", Format: "json"}, cfg.Log)
 	assert.Equal(t, []int64{7, 8}, cfg.Owners)
-	assert.Equal(t, 7, cfg.Table.MaxKnocks, "an alias")
+	assert.Equal(t, 7, cfg.Table.Settings.Game.MaxKnocks, "an alias")
 }
 
 // TestEnvOverrides sets one key of each type by its variable, over a file
@@ -177,10 +179,10 @@ func TestEnvOverrides(t *testing.T) {
 			assert.False(t, c.Telegram.RateLimits)
 		}},
 		{"int64", "TWENTYONE_TABLE_STAKE=20", func(t *testing.T, c *Config) {
-			assert.Equal(t, int64(20), c.Table.Stake)
+			assert.Equal(t, int64(20), c.Table.Settings.Game.Stake)
 		}},
 		{"int", "TWENTYONE_TABLE_MAX_KNOCKS=5", func(t *testing.T, c *Config) {
-			assert.Equal(t, 5, c.Table.MaxKnocks)
+			assert.Equal(t, 5, c.Table.Settings.Game.MaxKnocks)
 		}},
 		{"duration", "TWENTYONE_TELEGRAM_POLL_TIMEOUT=40s", func(t *testing.T, c *Config) {
 			assert.Equal(t, 40*time.Second, c.Telegram.PollTimeout)
@@ -189,10 +191,10 @@ func TestEnvOverrides(t *testing.T) {
 			assert.Equal(t, []int64{111, 222, 333}, c.Owners)
 		}},
 		{"Ukrainian", "TWENTYONE_TABLE_LANGUAGE=uk", func(t *testing.T, c *Config) {
-			assert.Equal(t, "uk", c.Table.StorageLanguage())
+			assert.Equal(t, "uk", c.Table.Settings.Language)
 		}},
 		{"bet options", "TWENTYONE_TABLE_BET_OPTIONS=x2,bank/3", func(t *testing.T, c *Config) {
-			assert.Equal(t, "x2, bank/3", c.Table.BetOptions.String())
+			assert.Equal(t, "x2, bank/3", game.FormatBetOptions(c.Table.Settings.Game.BetOptions))
 		}},
 		{"empty is unset", "TWENTYONE_STORAGE_PATH=", func(t *testing.T, c *Config) {
 			assert.Equal(t, "file.db", c.Storage.Path)
@@ -247,23 +249,37 @@ func TestConfigKeys(t *testing.T) {
 		paths = append(paths, k.Path)
 		assert.Equal(t, EnvPrefix+strings.ToUpper(strings.ReplaceAll(k.Path, ".", "_")), k.Env)
 	}
-	assert.Equal(t, []string{
+	var settings []string
+	for _, f := range game.Fields() {
+		if f.Config != "" {
+			settings = append(settings, "table."+f.Config)
+		}
+	}
+	want := []string{
 		"telegram.token", "telegram.api_endpoint", "telegram.mode", "telegram.poll_timeout",
 		"telegram.rate_limits", "telegram.global_rate", "telegram.webhook.listen", "telegram.webhook.url", "telegram.webhook.secret",
 		"telegram.webhook.max_connections",
 		"storage.path", "http.listen", "http.backup_socket", "log.level", "log.format", "owners",
-		"table.stake", "table.entry_limit", "table.bet_options", "table.turn_timeout", "table.lobby_timeout",
-		"table.max_knocks", "table.starting_chips", "table.daily_bonus", "table.house_chips", "table.language",
-	}, paths)
+	}
+	want = append(want, settings...)
+	want = append(want, "table.starting_chips", "table.daily_bonus", "table.house_chips")
+	assert.Equal(t, want, paths)
+	// The keys of the settings that configs of before set stay.
+	for _, k := range []string{"table.stake", "table.entry_limit", "table.bet_options", "table.turn_timeout",
+		"table.lobby_timeout", "table.max_knocks", "table.language"} {
+		assert.Contains(t, settings, k)
+	}
 
 	// Every key can be set from a string: the walk knows every field type.
 	for _, k := range keys {
 		cfg := Default()
 		v := reflect.ValueOf(&cfg).Elem().FieldByIndex(k.index)
+		if k.setting != nil {
+			assert.NoError(t, setSetting(v, *k.setting, formatSetting(*k.setting, k.setting.Default)), k.Path)
+			continue
+		}
 		sample := map[reflect.Kind]string{reflect.String: "x", reflect.Bool: "true", reflect.Int: "1", reflect.Int64: "1s", reflect.Slice: "1"}[v.Kind()]
-		if k.Path == "table.bet_options" {
-			sample = "x1"
-		} else if v.Kind() == reflect.Int64 && v.Type() != durationType {
+		if v.Kind() == reflect.Int64 && v.Type() != durationType {
 			sample = "1"
 		}
 		assert.NoError(t, setString(v, sample, false), k.Path)
@@ -456,4 +472,88 @@ func TestWebhookPath(t *testing.T) {
 	assert.Error(t, checkWebhookURL("http://10.0.0.1/hook"))
 	assert.Error(t, checkWebhookURL("https://example.org/hook?x=1"))
 	assert.Error(t, checkWebhookURL("ftp://example.org/hook"))
+}
+
+// otherValue returns a value of the setting f other than its default, as
+// the config file takes it, that keeps the limits beside the defaults.
+func otherValue(t *testing.T, f game.Field) (string, game.Value) {
+	t.Helper()
+	switch f.Kind {
+	case game.FieldNumber, game.FieldDuration:
+		for _, p := range f.Presets {
+			c := game.DefaultChatSettings()
+			f.Set(&c, game.Value{N: p})
+			if p != f.Default.N && c.Validate() == nil {
+				return formatSetting(f, game.Value{N: p}), game.Value{N: p}
+			}
+		}
+	case game.FieldBets:
+		v := game.Value{Bets: []game.BetOption{{Kind: game.StakeTimes, N: 2}, {Kind: game.BankShare, N: 1}}}
+		return formatSetting(f, v), v
+	case game.FieldToggle:
+		v := game.Value{On: !f.Default.On}
+		return formatSetting(f, v), v
+	case game.FieldLanguage:
+		return "ru", game.Value{Text: "ru"}
+	}
+	t.Fatalf("%s: no other value", f.Key)
+	return "", game.Value{}
+}
+
+// badValues returns values of the setting f the config refuses, and what
+// the error says of each.
+func badValues(f game.Field) map[string]string {
+	switch f.Kind {
+	case game.FieldNumber:
+		over := strconv.FormatInt(f.Max+1, 10)
+		return map[string]string{"ten": `want a whole number, not "ten"`, over: strconv.FormatInt(f.Max, 10) + ", not " + over}
+	case game.FieldDuration:
+		over := time.Duration(f.Max) + time.Second
+		return map[string]string{"5": "with a unit", over.String(): "not " + over.String()}
+	case game.FieldBets:
+		return map[string]string{"x1, y2": `"y2"`}
+	case game.FieldToggle:
+		return map[string]string{"maybe": `want on or off, not "maybe"`}
+	case game.FieldLanguage:
+		return map[string]string{"de": `auto or one of en, ru, uk, not "de"`}
+	}
+	return nil
+}
+
+// TestEverySettingIsAConfigKey: every setting with a config key is set by
+// the file and by its variable alike, to what the file says, and a bad
+// value is refused with a line that names the key and where it came from.
+func TestEverySettingIsAConfigKey(t *testing.T) {
+	for _, f := range settingKeys() {
+		t.Run(f.Key, func(t *testing.T) {
+			text, want := otherValue(t, f)
+			key := "table." + f.Config
+			for _, src := range []string{"file", "env"} {
+				var cfg *Config
+				var err error
+				if src == "file" {
+					cfg, err = Load(writeFile(t, "c.yaml", "table:\n  "+f.Config+": "+strconv.Quote(text)+"\n"), true, nil)
+				} else {
+					cfg, err = Load("", false, []string{envName(key) + "=" + text})
+				}
+				require.NoError(t, err, src)
+				assert.True(t, f.Equal(want, f.Get(cfg.Table.Settings)), "%s: %s = %q", src, key, text)
+				def := Default()
+				for _, o := range game.Fields() {
+					if o.Key != f.Key {
+						assert.True(t, o.Equal(o.Get(def.Table.Settings), o.Get(cfg.Table.Settings)), "%s: %s leaves %s alone", src, key, o.Key)
+					}
+				}
+			}
+			for bad, what := range badValues(f) {
+				_, err := Load("", false, []string{envName(key) + "=" + bad})
+				var ce *Error
+				require.ErrorAs(t, err, &ce, bad)
+				assert.Equal(t, key, ce.Key, bad)
+				assert.Equal(t, envName(key), ce.Source, bad)
+				assert.Contains(t, ce.Msg, what, bad)
+				assert.NotContains(t, err.Error(), "\n")
+			}
+		})
+	}
 }

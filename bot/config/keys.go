@@ -13,13 +13,16 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/twentyone-bot/twentyone/game"
 )
 
 // The config file and the environment are applied by one walk over the
 // Config struct's yaml tags: a key is a path of yaml tags, its environment
 // variable is derived from the path, and its value is parsed from a string
 // the same way wherever it came from. Adding a field to Config adds its key,
-// its variable and its parsing at once.
+// its variable and its parsing at once. A field of type game.ChatSettings
+// holds a key for each setting with a config key (settings.go).
 
 // configKey is one leaf of the config: a key that takes a value.
 type configKey struct {
@@ -30,6 +33,34 @@ type configKey struct {
 	// index locates the field in Config.
 	index []int
 	typ   reflect.Type
+	// setting is the setting the key sets, in the game.ChatSettings
+	// index locates; nil for any other key.
+	setting *game.Field
+}
+
+// child is a key under a mapping: a field of its struct, or a setting
+// of a game.ChatSettings field.
+type child struct {
+	index   int
+	setting *game.Field
+}
+
+// children returns the keys directly under a struct of type t, by name.
+func children(t reflect.Type) map[string]child {
+	out := make(map[string]child)
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if f.Type == settingsType {
+			for _, s := range settingKeys() {
+				out[s.Config] = child{index: i, setting: &s}
+			}
+			continue
+		}
+		if name := yamlName(f); name != "" {
+			out[name] = child{index: i}
+		}
+	}
+	return out
 }
 
 var (
@@ -50,6 +81,13 @@ func configKeys() []configKey {
 	walk = func(t reflect.Type, prefix string, index []int) {
 		for i := range t.NumField() {
 			f := t.Field(i)
+			if f.Type == settingsType {
+				for _, s := range settingKeys() {
+					path := prefix + s.Config
+					keys = append(keys, configKey{Path: path, Env: envName(path), index: append(slices.Clone(index), i), typ: f.Type, setting: &s})
+				}
+				continue
+			}
 			name := yamlName(f)
 			if name == "" {
 				continue
@@ -119,7 +157,13 @@ func applyEnv(cfg *Config, environ []string, src sources) error {
 		if value == "" {
 			continue
 		}
-		if err := setString(root.FieldByIndex(k.index), value, k.Path == "telegram.token"); err != nil {
+		var err error
+		if k.setting != nil {
+			err = setSetting(root.FieldByIndex(k.index), *k.setting, value)
+		} else {
+			err = setString(root.FieldByIndex(k.index), value, k.Path == "telegram.token")
+		}
+		if err != nil {
 			return &Error{Key: k.Path, Source: name, Msg: err.Error(), Err: err}
 		}
 		src[k.Path] = name
@@ -203,12 +247,7 @@ func (w yamlWalker) apply(n *yaml.Node, v reflect.Value, path string) error {
 }
 
 func (w yamlWalker) mapping(n *yaml.Node, v reflect.Value, path string) error {
-	fields := make(map[string]int)
-	for i := range v.NumField() {
-		if name := yamlName(v.Type().Field(i)); name != "" {
-			fields[name] = i
-		}
-	}
+	fields := children(v.Type())
 	seen := make(map[string]bool)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		kn, vn := n.Content[i], n.Content[i+1]
@@ -222,7 +261,7 @@ func (w yamlWalker) mapping(n *yaml.Node, v reflect.Value, path string) error {
 		if path != "" {
 			key = path + "." + kn.Value
 		}
-		fi, ok := fields[kn.Value]
+		c, ok := fields[kn.Value]
 		if !ok {
 			return w.err(kn, key, "unknown key")
 		}
@@ -230,10 +269,34 @@ func (w yamlWalker) mapping(n *yaml.Node, v reflect.Value, path string) error {
 			return w.err(kn, key, "given twice")
 		}
 		seen[kn.Value] = true
-		if err := w.apply(vn, v.Field(fi), key); err != nil {
+		var err error
+		if c.setting != nil {
+			err = w.setting(vn, v.Field(c.index), *c.setting, key)
+		} else {
+			err = w.apply(vn, v.Field(c.index), key)
+		}
+		if err != nil {
 			return err
 		}
 	}
+	return nil
+}
+
+// setting applies the value of a setting's key to the settings v holds.
+func (w yamlWalker) setting(n *yaml.Node, v reflect.Value, f game.Field, path string) error {
+	for n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+		return nil // keep the default
+	}
+	if n.Kind != yaml.ScalarNode {
+		return w.err(n, path, "want a single value, not %s", describeNode(n))
+	}
+	if err := setSetting(v, f, n.Value); err != nil {
+		return w.err(n, path, "%v", err)
+	}
+	w.src[path] = fmt.Sprintf("%s line %d", w.file, n.Line)
 	return nil
 }
 

@@ -13,9 +13,13 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/twentyone-bot/twentyone/game"
 )
 
-// declaredKeys parses keys.go and returns every Key constant: name to value.
+// declaredKeys parses keys.go and returns every Key constant: name to
+// value; and the keys of every setting's texts (SettingKeys), named
+// "Field" and their key: plain text.
 func declaredKeys(t *testing.T) map[string]Key {
 	t.Helper()
 	f, err := parser.ParseFile(token.NewFileSet(), "keys.go", nil, 0)
@@ -39,6 +43,11 @@ func declaredKeys(t *testing.T) map[string]Key {
 		}
 	}
 	require.NotEmpty(t, keys)
+	for _, f := range game.Fields() {
+		for _, k := range SettingKeys(f) {
+			keys["Field "+string(k)] = k
+		}
+	}
 	return keys
 }
 

@@ -326,23 +326,6 @@ const (
 	PopSavedSetting Key = "pop.saved.setting"
 	// PopSettingsOutdated: a button of an older settings message.
 	PopSettingsOutdated Key = "pop.settings.outdated"
-	// PopInfoStake explains the stake, in a sentence of its own: under
-	// the stake's choices on the settings panel, and after its name in the
-	// answer to the icon buttons of older panels. So do the other PopInfo
-	// keys for their settings.
-	PopInfoStake Key = "pop.info.stake"
-	// PopInfoEntry explains the entry limit (the minimum balance).
-	PopInfoEntry Key = "pop.info.entry"
-	// PopInfoBets explains the bet options.
-	PopInfoBets Key = "pop.info.bets"
-	// PopInfoTurn explains the turn timeout.
-	PopInfoTurn Key = "pop.info.turn"
-	// PopInfoLobby explains the lobby timeout.
-	PopInfoLobby Key = "pop.info.lobby"
-	// PopInfoKnocks explains the knocks.
-	PopInfoKnocks Key = "pop.info.knocks"
-	// PopInfoLang explains the language.
-	PopInfoLang Key = "pop.info.lang"
 )
 
 // Answers to commands.
@@ -455,25 +438,12 @@ const (
 	SettingsInvalid Key = "settings.invalid"
 	// SettingsBadValue: a value that does not parse: the value, the field.
 	SettingsBadValue Key = "settings.badvalue"
-	// SettingsUnknownField: a field that does not exist (as typed).
+	// SettingsUnknownField: a field that does not exist (as typed), and
+	// the keys of the settings there are.
 	SettingsUnknownField Key = "settings.unknownfield"
-	// SettingsUsage: how to change a setting by command.
+	// SettingsUsage: how to change a setting by command, and the keys of
+	// the settings.
 	SettingsUsage Key = "settings.usage"
-	// FieldStake names the stake.
-	FieldStake Key = "field.stake"
-	// FieldEntry names the entry limit: the balance a player needs to sit
-	// down (not a fee).
-	FieldEntry Key = "field.entry"
-	// FieldBets names the bet options.
-	FieldBets Key = "field.bets"
-	// FieldTurn names the turn timeout.
-	FieldTurn Key = "field.turn"
-	// FieldLobby names the lobby timeout.
-	FieldLobby Key = "field.lobby"
-	// FieldKnocks names the most knocks.
-	FieldKnocks Key = "field.knocks"
-	// FieldLang names the language.
-	FieldLang Key = "field.lang"
 	// LangNameEN names English.
 	LangNameEN Key = "langname.en"
 	// LangNameRU names Russian.
@@ -485,14 +455,9 @@ const (
 	LangNameInText Key = "langname.intext"
 )
 
-// Why settings are invalid (the argument of SettingsInvalid and PopInvalid).
+// Why settings are invalid (the argument of SettingsInvalid and PopInvalid),
+// beside each setting's own (see SettingRange and SettingBelow).
 const (
-	// ProblemStake: the smallest and largest stake.
-	ProblemStake Key = "problem.stake"
-	// ProblemEntryBelowStake: the entry limit, the stake.
-	ProblemEntryBelowStake Key = "problem.entry.below"
-	// ProblemEntryTooLarge: the largest entry limit.
-	ProblemEntryTooLarge Key = "problem.entry.large"
 	// ProblemBetCount: the most bet options.
 	ProblemBetCount Key = "problem.bet.count"
 	// ProblemBetOption: a bet option out of bounds: the option, the largest
@@ -502,14 +467,10 @@ const (
 	ProblemBetTwice Key = "problem.bet.twice"
 	// ProblemBetSyntax: how bet options are written.
 	ProblemBetSyntax Key = "problem.bet.syntax"
-	// ProblemTurn: the shortest and longest turn timeout.
-	ProblemTurn Key = "problem.turn"
-	// ProblemLobby: the shortest and longest lobby timeout.
-	ProblemLobby Key = "problem.lobby"
-	// ProblemKnocks: the fewest and most knocks.
-	ProblemKnocks Key = "problem.knocks"
 	// ProblemNumber: not a whole number: the value.
 	ProblemNumber Key = "problem.number"
+	// ProblemLanguage: not a language code: the value.
+	ProblemLanguage Key = "problem.language"
 )
 
 // /notify: a private message when a table opens in a group the user
@@ -695,13 +656,6 @@ const (
 	// PopHouseNeedChips: the house cannot meet the entry limit: its
 	// balance, the entry limit.
 	PopHouseNeedChips Key = "pop.house.needchips"
-	// PopInfoHouse explains the house setting.
-	PopInfoHouse Key = "pop.info.house"
-	// FieldHouse names the house setting.
-	FieldHouse Key = "field.house"
-	// BtnHouseOn and BtnHouseOff are the house setting's values.
-	BtnHouseOn  Key = "btn.house.on"
-	BtnHouseOff Key = "btn.house.off"
 	// HelpHouse: /house.
 	HelpHouse Key = "help.house"
 	// HouseUsage: /house takes no argument.

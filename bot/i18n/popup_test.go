@@ -1,8 +1,10 @@
 package i18n
 
 import (
+	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/twentyone-bot/twentyone/game"
@@ -12,21 +14,34 @@ import (
 const maxPopup = 200
 
 // longestProblem returns the longest reason SettingsInvalid and PopInvalid
-// may be given in lang.
+// may be given in lang: each setting's own, with the longest arguments,
+// and the problems of bet options.
 func longestProblem(lang Lang) string {
 	big := Number(1_000_000_000_000_000)
 	candidates := []string{
-		T(lang, ProblemStake, Number(1), Number(game.MaxStake)),
-		T(lang, ProblemEntryBelowStake, big, big),
-		T(lang, ProblemEntryTooLarge, big),
 		T(lang, ProblemBetCount, Number(game.MaxBetOptions)),
 		T(lang, ProblemBetOption, "bank/9223372036854775807", Number(game.MaxStakeTimes), Number(game.MaxBankDivisor)),
 		T(lang, ProblemBetTwice, "bank/10"),
 		T(lang, ProblemBetSyntax),
-		T(lang, ProblemTurn, Duration(lang, game.MinTurnTimeout), Duration(lang, game.MaxTurnTimeout)),
-		T(lang, ProblemLobby, Duration(lang, game.MinLobbyTimeout), Duration(lang, game.MaxLobbyTimeout)),
-		T(lang, ProblemKnocks, Number(0), Number(game.MaxKnocksLimit)),
 		T(lang, ProblemNumber, strings.Repeat("9", 24)),
+		T(lang, ProblemLanguage, strings.Repeat("z", 8)),
+	}
+	for _, f := range game.Fields() {
+		switch f.Kind {
+		case game.FieldNumber:
+			if f.AtLeast != "" {
+				candidates = append(candidates, T(lang, SettingRange(f.Key), big), T(lang, SettingBelow(f.Key), big, big))
+			} else {
+				candidates = append(candidates, T(lang, SettingRange(f.Key), big, big))
+			}
+		case game.FieldDuration:
+			long := Duration(lang, time.Duration(math.MaxInt64))
+			if f.AtLeast != "" {
+				candidates = append(candidates, T(lang, SettingRange(f.Key), long), T(lang, SettingBelow(f.Key), long, long))
+			} else {
+				candidates = append(candidates, T(lang, SettingRange(f.Key), long, long))
+			}
+		}
 	}
 	longest := ""
 	for _, c := range candidates {
@@ -39,18 +54,45 @@ func longestProblem(lang Lang) string {
 
 // longestSetting returns the longest setting PopSavedSetting may be given
 // in lang, as the settings panel lists it: the most bet options, each the
-// longest, or the highest minimum balance.
+// longest, the highest number, the longest time, a toggle, a language.
 func longestSetting(lang Lang) string {
 	opts := make([]string, game.MaxBetOptions)
 	for i := range opts {
 		opts[i] = BetOption(lang, game.BetOption{Kind: game.StakeTimes, N: game.MaxStakeTimes})
 	}
-	bets := T(lang, FieldBets) + ": " + strings.Join(opts, " · ")
-	entry := T(lang, FieldEntry) + ": " + Number(game.MaxStake*game.MaxStakeTimes)
-	if utf16Len(entry) > utf16Len(bets) {
-		return entry
+	longest := ""
+	for _, f := range game.Fields() {
+		var vals []string
+		switch f.Kind {
+		case game.FieldBets:
+			vals = []string{strings.Join(opts, " · ")}
+		case game.FieldNumber, game.FieldDuration:
+			vals = []string{SettingValue(lang, f, f.Max)}
+		case game.FieldToggle:
+			vals = []string{T(lang, SettingOn(f.Key)), T(lang, SettingOff(f.Key))}
+		case game.FieldLanguage:
+			for _, l := range Langs() {
+				vals = append(vals, NameInText(l))
+			}
+		}
+		for _, v := range vals {
+			if s := T(lang, SettingName(f.Key)) + ": " + v; utf16Len(s) > utf16Len(longest) {
+				longest = s
+			}
+		}
 	}
-	return bets
+	return longest
+}
+
+// TestSettingInfoFitsAPopup: a setting's name and what it means, the
+// answer to the icon buttons of older panels, fit a callback answer.
+func TestSettingInfoFitsAPopup(t *testing.T) {
+	for _, f := range game.Fields() {
+		for _, lang := range Langs() {
+			text := T(lang, SettingName(f.Key)) + ": " + T(lang, SettingAbout(f.Key))
+			assert.LessOrEqual(t, utf16Len(text), maxPopup, "%s %s: %q", lang, f.Key, text)
+		}
+	}
 }
 
 func TestPopupsFitTelegramsLimitWithTheLongestArguments(t *testing.T) {

@@ -1,49 +1,100 @@
 package i18n
 
 import (
-	"slices"
+	"errors"
+	"time"
 
 	"github.com/twentyone-bot/twentyone/game"
 )
 
-// SettingsProblem says in lang what is wrong with s, for SettingsInvalid and
-// PopInvalid; "" when s is valid. It checks what [game.Settings.Validate]
-// checks, in the same order, so that the two agree on every settings value.
-func SettingsProblem(lang Lang, s game.Settings) string {
-	switch {
-	case s.Stake < 1 || s.Stake > game.MaxStake:
-		return T(lang, ProblemStake, Number(1), Number(game.MaxStake))
-	case s.EntryLimit < s.Stake:
-		return T(lang, ProblemEntryBelowStake, Number(s.EntryLimit), Number(s.Stake))
-	case s.EntryLimit > game.MaxStake*game.MaxStakeTimes:
-		return T(lang, ProblemEntryTooLarge, Number(game.MaxStake*game.MaxStakeTimes))
-	case len(s.BetOptions) == 0 || len(s.BetOptions) > game.MaxBetOptions:
-		return T(lang, ProblemBetCount, Number(game.MaxBetOptions))
-	case s.TurnTimeout < game.MinTurnTimeout || s.TurnTimeout > game.MaxTurnTimeout:
-		return T(lang, ProblemTurn, Duration(lang, game.MinTurnTimeout), Duration(lang, game.MaxTurnTimeout))
-	case s.LobbyTimeout < game.MinLobbyTimeout || s.LobbyTimeout > game.MaxLobbyTimeout:
-		return T(lang, ProblemLobby, Duration(lang, game.MinLobbyTimeout), Duration(lang, game.MaxLobbyTimeout))
-	case s.MaxKnocks < 0 || s.MaxKnocks > game.MaxKnocksLimit:
-		return T(lang, ProblemKnocks, Number(0), Number(game.MaxKnocksLimit))
-	}
-	for i, o := range s.BetOptions {
-		if !betOptionValid(o) {
-			return T(lang, ProblemBetOption, o.String(), Number(game.MaxStakeTimes), Number(game.MaxBankDivisor))
+// The texts of a setting (a row of game.Fields) have keys made from the
+// setting's key by one rule, so that a new setting needs its texts in the
+// catalogues and nothing else here:
+//
+//	setting.KEY        its name, on the panel: "Stake"
+//	setting.KEY.about  what it means, a sentence of its own
+//	setting.KEY.range  a number or a duration: the problem of a value out
+//	                   of range, given the smallest and the largest (the
+//	                   largest only when the setting has an AtLeast,
+//	                   which is its smallest)
+//	setting.KEY.below  a number that may not be below another
+//	                   (game.Field.AtLeast): the problem of one that is,
+//	                   given its value and the other's
+//	setting.KEY.on     a toggle: on, on a button and after the name
+//	setting.KEY.off    a toggle: off
+//
+// Every one is plain text. SettingKeys lists those a setting needs; a
+// test fails when a catalogue lacks one.
+
+// SettingName is the key of the name of the setting key.
+func SettingName(key string) Key { return Key("setting." + key) }
+
+// SettingAbout is the key of what the setting key means.
+func SettingAbout(key string) Key { return Key("setting." + key + ".about") }
+
+// SettingRange is the key of the problem of a value of the setting key
+// out of its range: the smallest and the largest, or the largest alone
+// for a setting that may not be below another.
+func SettingRange(key string) Key { return Key("setting." + key + ".range") }
+
+// SettingBelow is the key of the problem of a value of the setting key
+// below the setting it may not be below: the value, the other's.
+func SettingBelow(key string) Key { return Key("setting." + key + ".below") }
+
+// SettingOn is the key of the toggle key's on.
+func SettingOn(key string) Key { return Key("setting." + key + ".on") }
+
+// SettingOff is the key of the toggle key's off.
+func SettingOff(key string) Key { return Key("setting." + key + ".off") }
+
+// SettingKeys returns the keys of every text the setting f needs.
+func SettingKeys(f game.Field) []Key {
+	keys := []Key{SettingName(f.Key), SettingAbout(f.Key)}
+	switch f.Kind {
+	case game.FieldNumber, game.FieldDuration:
+		keys = append(keys, SettingRange(f.Key))
+		if f.AtLeast != "" {
+			keys = append(keys, SettingBelow(f.Key))
 		}
-		if slices.Contains(s.BetOptions[:i], o) {
-			return T(lang, ProblemBetTwice, o.String())
-		}
+	case game.FieldToggle:
+		keys = append(keys, SettingOn(f.Key), SettingOff(f.Key))
 	}
-	return ""
+	return keys
 }
 
-// betOptionValid reports whether o is within the bounds game allows.
-func betOptionValid(o game.BetOption) bool {
-	switch o.Kind {
-	case game.StakeTimes:
-		return o.N >= 1 && o.N <= game.MaxStakeTimes
-	case game.BankShare:
-		return o.N >= 1 && o.N <= game.MaxBankDivisor
+// SettingValue writes a number or a duration of the setting f in lang:
+// "1 000", "60 s".
+func SettingValue(lang Lang, f game.Field, n int64) string {
+	if f.Kind == game.FieldDuration {
+		return Duration(lang, time.Duration(n))
 	}
-	return false
+	return Number(n)
+}
+
+// SettingsProblem says in lang what is wrong with settings that
+// game.Settings.Validate (or game.ChatSettings.Validate) refused with err,
+// for SettingsInvalid and PopInvalid: the words of the setting's problem
+// (a *game.SettingError); "" for an error that is none.
+func SettingsProblem(lang Lang, err error) string {
+	var e *game.SettingError
+	if !errors.As(err, &e) {
+		return ""
+	}
+	f := e.Field
+	switch e.Problem {
+	case game.ProblemRange:
+		if f.AtLeast != "" {
+			return T(lang, SettingRange(f.Key), SettingValue(lang, f, f.Max))
+		}
+		return T(lang, SettingRange(f.Key), SettingValue(lang, f, f.Min), SettingValue(lang, f, f.Max))
+	case game.ProblemBelow:
+		return T(lang, SettingBelow(f.Key), SettingValue(lang, f, e.Value.N), SettingValue(lang, e.Other, e.OtherValue.N))
+	case game.ProblemBetCount:
+		return T(lang, ProblemBetCount, Number(f.Max))
+	case game.ProblemBetRange:
+		return T(lang, ProblemBetOption, e.Option.String(), Number(game.MaxStakeTimes), Number(game.MaxBankDivisor))
+	case game.ProblemBetTwice:
+		return T(lang, ProblemBetTwice, e.Option.String())
+	}
+	return T(lang, ProblemLanguage, e.Value.Text)
 }

@@ -6,10 +6,11 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
+
 	"github.com/twentyone-bot/twentyone/game"
 )
 
-func TestSettingsProblemAgreesWithValidate(t *testing.T) {
+func TestSettingsProblemSaysWhatValidateFound(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 1))
 	pick := func(vals ...int64) int64 { return vals[r.IntN(len(vals))] }
 	for range 5000 {
@@ -37,15 +38,23 @@ func TestSettingsProblemAgreesWithValidate(t *testing.T) {
 		}
 		err := s.Validate()
 		for _, lang := range Langs() {
-			p := SettingsProblem(lang, s)
+			p := SettingsProblem(lang, err)
 			assert.Equal(t, err != nil, p != "", "%s %+v: Validate says %v, SettingsProblem %q", lang, s, err, p)
+			assert.NotContains(t, p, "%!", "%s: %q", lang, p)
 		}
 	}
-	assert.Equal(t, "the minimum balance 50 is below the stake 100",
-		SettingsProblem(EN, game.Settings{Stake: 100, EntryLimit: 50}))
-	assert.Equal(t, "минимальный баланс 50 меньше ставки 100", SettingsProblem(RU, game.Settings{Stake: 100, EntryLimit: 50}))
-	assert.Equal(t, "мінімальний баланс 50 менший за ставку 100", SettingsProblem(UK, game.Settings{Stake: 100, EntryLimit: 50}))
-	assert.Equal(t, "час ходу має бути від 10\u00a0с до 1\u00a0год", SettingsProblem(UK, game.Settings{Stake: 1, EntryLimit: 1,
-		BetOptions: game.DefaultSettings().BetOptions}))
-	assert.Empty(t, SettingsProblem(EN, game.DefaultSettings()))
+	problem := func(l Lang, s game.Settings) string { return SettingsProblem(l, s.Validate()) }
+	entry := game.Settings{Stake: 100, EntryLimit: 50}
+	assert.Equal(t, "the minimum balance 50 is below the stake 100", problem(EN, entry))
+	assert.Equal(t, "минимальный баланс 50 меньше ставки 100", problem(RU, entry))
+	assert.Equal(t, "мінімальний баланс 50 менший за ставку 100", problem(UK, entry))
+	turn := game.Settings{Stake: 1, EntryLimit: 1, BetOptions: game.DefaultSettings().BetOptions}
+	assert.Equal(t, "час ходу має бути від 10\u00a0с до 1\u00a0год", problem(UK, turn))
+	large := game.DefaultSettings()
+	large.EntryLimit = game.MaxStake*game.MaxStakeTimes + 1
+	assert.Equal(t, "the minimum balance must be at most 1\u202f000\u202f000\u202f000\u202f000", problem(EN, large))
+	assert.Empty(t, problem(EN, game.DefaultSettings()))
+	assert.Empty(t, SettingsProblem(EN, game.ErrInvalidSettings), "no setting's problem")
+	lang := game.ChatSettings{Game: game.DefaultSettings(), Language: "EN"}
+	assert.Equal(t, "EN is not a language code", SettingsProblem(EN, lang.Validate()))
 }

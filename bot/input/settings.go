@@ -15,12 +15,13 @@ import (
 	"github.com/twentyone-bot/twentyone/bot/panel"
 	"github.com/twentyone-bot/twentyone/bot/render"
 	"github.com/twentyone-bot/twentyone/bot/setting"
+	"github.com/twentyone-bot/twentyone/game"
 	"github.com/twentyone-bot/twentyone/storage"
 )
 
 // settings handles /settings: with no arguments it shows the settings, to
 // admins with buttons to change them, to everyone else read-only;
-// "/settings FIELD VALUE" (admins) sets one by text.
+// "/settings KEY VALUE" (admins) sets one by text.
 func settings(ctx context.Context, c *command) {
 	chat := c.m.Chat.ID
 	if c.args == "" {
@@ -39,10 +40,10 @@ func settings(ctx context.Context, c *command) {
 	field, value, _ := strings.Cut(c.args, " ")
 	field, value = strings.ToLower(strings.TrimSpace(field)), strings.TrimSpace(value)
 	if value == "" {
-		c.say(i18n.T(c.lang, i18n.SettingsUsage))
+		c.say(i18n.T(c.lang, i18n.SettingsUsage, setting.Keys()))
 		return
 	}
-	s, err := c.h.rooms.Panels.Change(ctx, chat, func(cur setting.Chat) (setting.Chat, error) {
+	s, err := c.h.rooms.Panels.Change(ctx, chat, func(cur game.ChatSettings) (game.ChatSettings, error) {
 		return setting.Set(cur, field, value)
 	})
 	var problem *setting.Problem
@@ -69,8 +70,8 @@ func setLang(ctx context.Context, c *command) {
 		c.say(problem.Message(c.lang))
 		return
 	}
-	_, err = c.h.rooms.Panels.Change(ctx, c.m.Chat.ID, func(cur setting.Chat) (setting.Chat, error) {
-		return setting.Set(cur, callback.FieldLang, string(l))
+	_, err = c.h.rooms.Panels.Change(ctx, c.m.Chat.ID, func(cur game.ChatSettings) (game.ChatSettings, error) {
+		return setting.SetLang(cur, l), nil
 	})
 	if err != nil {
 		c.fail(ctx, err)
@@ -116,13 +117,13 @@ func (h *Handler) pressSetting(ctx context.Context, q *tgbotapi.CallbackQuery, k
 	}
 	panels, id := h.rooms.Panels, q.Message.MessageID
 	after := ""
-	if data.Field == callback.FieldBets {
-		after = callback.FieldBets
+	if f, _ := game.FieldByKey(data.Field); f.Kind == game.FieldBets {
+		after = data.Field // its choices are toggles: an admin may toggle several
 	}
 	// Remembered at the level it shows once changed, so that the redraws
 	// of the change draw it there: one edit.
 	panels.Pressed(key.Chat, id, after)
-	s, err := panels.Change(ctx, key.Chat, func(cur setting.Chat) (setting.Chat, error) {
+	s, err := panels.Change(ctx, key.Chat, func(cur game.ChatSettings) (game.ChatSettings, error) {
 		return setting.Press(cur, data)
 	})
 	var problem *setting.Problem
@@ -162,7 +163,7 @@ func (h *Handler) pressSettingsLevel(ctx context.Context, q *tgbotapi.CallbackQu
 	case err != nil:
 		fault.Log(ctx, h.log, "settings", key, err)
 		h.answer(ctx, q, i18n.T(l, i18n.PopError), false)
-	case panel.Edited(s).Stamp() != data.Version:
+	case callback.Stamp(panel.Edited(s)) != data.Version:
 		h.answer(ctx, q, i18n.T(l, i18n.PopSettingsOutdated), false)
 	default:
 		h.answer(ctx, q, "", false)

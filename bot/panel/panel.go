@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/twentyone-bot/twentyone/bot/botapi"
+	"github.com/twentyone-bot/twentyone/bot/callback"
 	"github.com/twentyone-bot/twentyone/bot/clock"
 	"github.com/twentyone-bot/twentyone/bot/expiring"
 	"github.com/twentyone-bot/twentyone/bot/i18n"
@@ -23,7 +24,7 @@ import (
 	"github.com/twentyone-bot/twentyone/bot/outbox"
 	"github.com/twentyone-bot/twentyone/bot/render"
 	"github.com/twentyone-bot/twentyone/bot/send"
-	"github.com/twentyone-bot/twentyone/bot/setting"
+	"github.com/twentyone-bot/twentyone/game"
 	"github.com/twentyone-bot/twentyone/storage"
 )
 
@@ -67,10 +68,12 @@ func (p Panel) Draw(s storage.ChatSettings) message.Message {
 	return render.Settings(Edited(s))
 }
 
-// Edited is what the settings editor (package setting) edits of a chat's
-// settings.
-func Edited(s storage.ChatSettings) setting.Chat {
-	return setting.Chat{Game: s.Game, Lang: i18n.OfChat(s.Language), HouseForbidden: s.HouseForbidden}
+// Edited is a chat's settings as the settings editor (package setting)
+// edits them and the panel draws them: the language decided
+// (i18n.OfChat).
+func Edited(s storage.ChatSettings) game.ChatSettings {
+	s.Language = string(i18n.OfChat(s.Language))
+	return s
 }
 
 // The bounds of what Panels remembers: the newest maxPanels of a chat,
@@ -171,7 +174,7 @@ func (p *Panels) Sent(ctx context.Context, chat int64, pn Panel, drawn storage.C
 		return
 	}
 	s, err := p.store.Settings(ctx, chat)
-	if err == nil && Edited(s).Stamp() != Edited(drawn).Stamp() {
+	if err == nil && callback.Stamp(Edited(s)) != callback.Stamp(Edited(drawn)) {
 		p.Redraw(chat, pn, s)
 	}
 }
@@ -198,13 +201,12 @@ func (p *Panels) Show(ctx context.Context, chat int64, id int, field string) (st
 	return s, nil
 }
 
-// Change changes the chat's settings, language and house setting with
-// edit, one of the settings editor's (package setting), and stores the
-// result. An error from edit stores nothing and is returned as it is.
+// Change changes the chat's settings with edit, one of the settings
+// editor's (package setting), and stores the result. An error from edit stores nothing and is returned as it is.
 // Once stored, the house stands up where the chat turned it off, the
 // chat's open tables are shown again, and its panels redrawn, each at the
 // level it shows. Run it on the chat's goroutine.
-func (p *Panels) Change(ctx context.Context, chat int64, edit func(setting.Chat) (setting.Chat, error)) (storage.ChatSettings, error) {
+func (p *Panels) Change(ctx context.Context, chat int64, edit func(game.ChatSettings) (game.ChatSettings, error)) (storage.ChatSettings, error) {
 	var was bool
 	s, err := p.store.UpdateSettings(ctx, chat, func(s *storage.ChatSettings) error {
 		was = s.HouseForbidden
@@ -212,7 +214,7 @@ func (p *Panels) Change(ctx context.Context, chat int64, edit func(setting.Chat)
 		if err != nil {
 			return err
 		}
-		s.Game, s.Language, s.HouseForbidden = next.Game, string(next.Lang), next.HouseForbidden
+		*s = next
 		return nil
 	})
 	if err != nil {

@@ -7,7 +7,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
-	"github.com/twentyone-bot/twentyone/bot/callback"
 	"github.com/twentyone-bot/twentyone/bot/clock/clocktest"
 	"github.com/twentyone-bot/twentyone/bot/message"
 	"github.com/twentyone-bot/twentyone/bot/render"
@@ -84,15 +83,15 @@ func TestSettingsPanelsKeepFewChats(t *testing.T) {
 func TestSettingsPanelsKeepTheirLevel(t *testing.T) {
 	clock := clocktest.NewClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	p := New(nil, nil, clock, nil)
-	p.Pressed(1, 1, callback.FieldStake)
-	p.Pressed(1, 2, callback.FieldBets)
+	p.Pressed(1, 1, "stake")
+	p.Pressed(1, 2, "bets")
 	p.Pressed(1, 1, "")
-	p.Pressed(1, 3, callback.FieldTurn)
+	p.Pressed(1, 3, "turn")
 	got := map[int]string{}
 	for _, pn := range p.open(1) {
 		got[pn.ID] = pn.Field
 	}
-	assert.Equal(t, map[int]string{1: "", 2: callback.FieldBets, 3: callback.FieldTurn}, got)
+	assert.Equal(t, map[int]string{1: "", 2: "bets", 3: "turn"}, got)
 
 	s := storage.ChatSettings{Game: game.DefaultSettings(), Language: "ru"}
 	c := Edited(s)
@@ -102,9 +101,9 @@ func TestSettingsPanelsKeepTheirLevel(t *testing.T) {
 		want message.Message
 	}{
 		{"the list", Panel{ID: 1}, render.Settings(c)},
-		{"a setting's choices", Panel{ID: 1, Field: callback.FieldTurn}, render.SettingsField(c, callback.FieldTurn)},
+		{"a setting's choices", Panel{ID: 1, Field: "turn"}, render.SettingsField(c, "turn")},
 		{"read-only", Panel{ID: 1, ReadOnly: true}, render.SettingsReadOnly(c)},
-		{"read-only at any level", Panel{ID: 1, ReadOnly: true, Field: callback.FieldTurn}, render.SettingsReadOnly(c)},
+		{"read-only at any level", Panel{ID: 1, ReadOnly: true, Field: "turn"}, render.SettingsReadOnly(c)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -119,10 +118,10 @@ func TestSettingsPanelsKeepTheirLevel(t *testing.T) {
 func TestSentLeavesAPressedPanelWhereThePressMovedIt(t *testing.T) {
 	clock := clocktest.NewClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	p := New(nil, nil, clock, nil) // no store, no sender: nothing may be read or sent
-	p.Pressed(1, 5, callback.FieldStake)
+	p.Pressed(1, 5, "stake")
 	p.Sent(context.Background(), 1, Panel{ID: 5}, storage.ChatSettings{Game: game.DefaultSettings()})
 	open := p.open(1)
 	if assert.Len(t, open, 1) {
-		assert.Equal(t, callback.FieldStake, open[0].Field)
+		assert.Equal(t, "stake", open[0].Field)
 	}
 }

@@ -159,7 +159,7 @@ func Rejection(lang i18n.Lang, err error, v storage.View, user game.UserID, dail
 		case errors.Is(err, game.ErrBetNotOffered):
 			return i18n.T(lang, i18n.PopNotOffered), false, false
 		case errors.Is(err, game.ErrInvalidSettings):
-			return i18n.T(lang, i18n.PopInvalid, i18n.SettingsProblem(lang, v.Settings.Game)), true, false
+			return i18n.T(lang, i18n.PopInvalid, i18n.SettingsProblem(lang, err)), true, false
 		}
 		return i18n.T(lang, i18n.PopBadButton), false, false
 	case game.KindNotAllowed:

@@ -2,9 +2,7 @@ package render
 
 import (
 	"slices"
-	"strconv"
 	"strings"
-	"time"
 	"unicode"
 
 	"github.com/twentyone-bot/twentyone/bot/callback"
@@ -19,43 +17,6 @@ import (
 // phone fewer fit (rows).
 const choicesRow = 5
 
-// fieldIcons mark each setting in the list and its choices.
-var fieldIcons = map[string]string{
-	callback.FieldStake: "💰", callback.FieldEntry: "🚪", callback.FieldBets: "🎲",
-	callback.FieldTurn: "⏱", callback.FieldLobby: "⏳", callback.FieldKnocks: "🔔", callback.FieldLang: "🌐",
-	callback.FieldHouse: "🤖",
-}
-
-// fieldNames name each setting.
-var fieldNames = map[string]i18n.Key{
-	callback.FieldStake: i18n.FieldStake, callback.FieldEntry: i18n.FieldEntry, callback.FieldBets: i18n.FieldBets,
-	callback.FieldTurn: i18n.FieldTurn, callback.FieldLobby: i18n.FieldLobby, callback.FieldKnocks: i18n.FieldKnocks,
-	callback.FieldLang: i18n.FieldLang, callback.FieldHouse: i18n.FieldHouse,
-}
-
-// fieldInfo explains each setting.
-var fieldInfo = map[string]i18n.Key{
-	callback.FieldStake: i18n.PopInfoStake, callback.FieldEntry: i18n.PopInfoEntry, callback.FieldBets: i18n.PopInfoBets,
-	callback.FieldTurn: i18n.PopInfoTurn, callback.FieldLobby: i18n.PopInfoLobby, callback.FieldKnocks: i18n.PopInfoKnocks,
-	callback.FieldLang: i18n.PopInfoLang, callback.FieldHouse: i18n.PopInfoHouse,
-}
-
-// presets are the values offered for each field besides the current one.
-var presets = map[string][]int64{
-	callback.FieldStake:  {5, 10, 25, 50, 100},
-	callback.FieldEntry:  {50, 100, 200, 500, 1000},
-	callback.FieldTurn:   {10, 30, 60, 90, 120},
-	callback.FieldLobby:  {120, 300, 600, 1800, 3600},
-	callback.FieldKnocks: {0, 1, 2, 3, 5},
-}
-
-// betPresets are the bet options the keyboard toggles besides the current
-// ones: stake multiples on one row, bank shares on the next.
-var betPresets = [][]game.BetOption{
-	{{Kind: game.StakeTimes, N: 1}, {Kind: game.StakeTimes, N: 2}, {Kind: game.StakeTimes, N: 5}, {Kind: game.StakeTimes, N: 10}},
-	{{Kind: game.BankShare, N: 4}, {Kind: game.BankShare, N: 3}, {Kind: game.BankShare, N: 2}, {Kind: game.BankShare, N: 1}},
-}
-
 // The settings panel (/settings) has two levels. An admin's starts with
 // the list (Settings): the settings as buttons, one a row, each showing its
 // value ("💰 Stake: 10"); pressing one shows its choices (SettingsField)
@@ -65,123 +26,127 @@ var betPresets = [][]game.BetOption{
 // sees the list in the text, without buttons (SettingsReadOnly).
 
 // Settings draws an admin's settings panel showing the list: a line on
-// what to do, and one button per setting (callback.Fields), labelled with
-// its icon, name and value, that opens its choices (callback.SettingOpen).
-// A label too long for a phone's row is shortened (listLabel).
-func Settings(c setting.Chat) message.Message {
-	stamp := c.Stamp()
+// what to do, and one button per setting (game.Fields), labelled with its
+// icon, name and value, that opens its choices (callback.SettingOpen). A
+// label too long for a phone's row is shortened (listLabel).
+func Settings(c game.ChatSettings) message.Message {
+	stamp, lang := callback.Stamp(c), langOf(c)
 	var kb [][]message.Button
-	for _, f := range callback.Fields() {
+	for _, f := range game.Fields() {
 		kb = append(kb, []message.Button{{Text: listLabel(c, f),
-			Data: callback.Data{Action: callback.SettingOpen, Version: stamp, Field: f}.String()}})
+			Data: callback.Data{Action: callback.SettingOpen, Version: stamp, Field: f.Key}.String()}})
 	}
-	text := bold(escape(i18n.T(c.Lang, i18n.SettingsTitle))) + "\n" + escape(i18n.T(c.Lang, i18n.SettingsChoose))
+	text := bold(escape(i18n.T(lang, i18n.SettingsTitle))) + "\n" + escape(i18n.T(lang, i18n.SettingsChoose))
 	return message.Message{Text: text, Keyboard: kb}
 }
 
 // SettingsField draws an admin's settings panel showing the choices of
-// field: the setting and its value, what it means, and buttons that set
-// it (callback.Setting): its presets, the current value marked ✓, in as
-// many rows as a phone needs to show them whole (rows); bet options are
-// toggles, ✓ when on. Values that pressing would refuse (setting.Press:
+// the setting key: the setting and its value, what it means, and buttons
+// that set it (callback.Setting), by its kind: a number's or a time's
+// presets, the current value marked ✓, in as many rows as a phone needs to
+// show them whole (rows); bet options as toggles, ✓ when on; a toggle's on
+// and off; the languages. Values that pressing would refuse (setting.Press:
 // they would break a limit given the other settings) are left out. Under
-// them, ← Back to the list (callback.SettingBack). A field that is none of
-// callback.Fields draws the list.
-func SettingsField(c setting.Chat, field string) message.Message {
-	if !slices.Contains(callback.Fields(), field) {
+// them, ← Back to the list (callback.SettingBack). A key that is no
+// setting draws the list.
+func SettingsField(c game.ChatSettings, key string) message.Message {
+	f, ok := game.FieldByKey(key)
+	if !ok {
 		return Settings(c)
 	}
-	k := settingsKeys{c: c, stamp: c.Stamp()}
+	lang := langOf(c)
+	k := settingsKeys{c: c, stamp: callback.Stamp(c)}
 	var kb [][]message.Button
-	switch field {
-	case callback.FieldBets:
-		kb = k.betRows()
-	case callback.FieldLang:
-		kb = k.langRows()
-	case callback.FieldHouse:
-		kb = k.houseRows()
+	switch f.Kind {
+	case game.FieldBets:
+		kb = k.betRows(f)
+	case game.FieldLanguage:
+		kb = k.langRows(f)
+	case game.FieldToggle:
+		kb = k.toggleRows(f)
 	default:
-		kb = k.numberRows(field)
+		kb = k.numberRows(f)
 	}
-	kb = append(kb, []message.Button{{Text: i18n.T(c.Lang, i18n.BtnSettingsBack),
+	kb = append(kb, []message.Button{{Text: i18n.T(lang, i18n.BtnSettingsBack),
 		Data: callback.Data{Action: callback.SettingBack, Version: k.stamp}.String()}})
-	lines := []string{bold(escape(fieldIcons[field] + " " + fieldLine(c, c.Lang, field))), escape(i18n.T(c.Lang, fieldInfo[field]))}
-	if field == callback.FieldBets {
-		lines = append(lines, escape(i18n.T(c.Lang, i18n.SettingsBetsToggle)))
+	lines := []string{bold(escape(f.Icon + " " + fieldLine(c, lang, f))), escape(i18n.T(lang, i18n.SettingAbout(f.Key)))}
+	if f.Kind == game.FieldBets {
+		lines = append(lines, escape(i18n.T(lang, i18n.SettingsBetsToggle)))
 	}
 	return message.Message{Text: strings.Join(lines, "\n"), Keyboard: kb}
 }
 
 // SettingsReadOnly draws the settings panel for whoever may not change
 // the settings: the list in the text, without buttons.
-func SettingsReadOnly(c setting.Chat) message.Message {
-	lines := []string{bold(escape(i18n.T(c.Lang, i18n.SettingsTitle)))}
-	for _, f := range callback.Fields() {
-		lines = append(lines, escape(fieldIcons[f]+" "+fieldLine(c, c.Lang, f)))
+func SettingsReadOnly(c game.ChatSettings) message.Message {
+	lang := langOf(c)
+	lines := []string{bold(escape(i18n.T(lang, i18n.SettingsTitle)))}
+	for _, f := range game.Fields() {
+		lines = append(lines, escape(f.Icon+" "+fieldLine(c, lang, f)))
 	}
-	lines = append(lines, "", escape(i18n.T(c.Lang, i18n.SettingsFooter)))
+	lines = append(lines, "", escape(i18n.T(lang, i18n.SettingsFooter)))
 	return message.Message{Text: strings.Join(lines, "\n")}
 }
 
-// SettingSaved is the answer, in lang, to the press that changed field
-// to what c holds: saved, and the setting as the list shows it.
-func SettingSaved(lang i18n.Lang, c setting.Chat, field string) string {
-	return i18n.T(lang, i18n.PopSavedSetting, fieldLine(c, lang, field))
+// SettingSaved is the answer, in lang, to the press that changed the
+// setting key to what c holds: saved, and the setting as the list shows
+// it.
+func SettingSaved(lang i18n.Lang, c game.ChatSettings, key string) string {
+	f, _ := game.FieldByKey(key)
+	return i18n.T(lang, i18n.PopSavedSetting, fieldLine(c, lang, f))
 }
 
-// SettingInfo explains field in lang after its name ("Stake: the chips
-// the banker puts into the bank when a game starts."): the answer to the
-// icon buttons of the panels drawn before the list (callback.SettingInfo).
-func SettingInfo(lang i18n.Lang, field string) string {
-	about := []rune(i18n.T(lang, fieldInfo[field]))
+// SettingInfo explains the setting key in lang after its name ("Stake:
+// the chips the banker puts into the bank when a game starts."): the
+// answer to the icon buttons of the panels drawn before the list
+// (callback.SettingInfo).
+func SettingInfo(lang i18n.Lang, key string) string {
+	about := []rune(i18n.T(lang, i18n.SettingAbout(key)))
 	if len(about) > 0 {
 		about[0] = unicode.ToLower(about[0])
 	}
-	return i18n.T(lang, fieldNames[field]) + ": " + string(about)
+	return i18n.T(lang, i18n.SettingName(key)) + ": " + string(about)
 }
+
+// langOf is the language c speaks: a panel's c comes with it decided
+// (panel.Edited).
+func langOf(c game.ChatSettings) i18n.Lang { return i18n.Lang(c.Language) }
 
 // fieldLine is a setting of c and its value, in lang, as plain text:
 // "Stake: 10".
-func fieldLine(c setting.Chat, lang i18n.Lang, field string) string {
-	return i18n.T(lang, fieldNames[field]) + ": " + fieldValue(c, lang, field)
+func fieldLine(c game.ChatSettings, lang i18n.Lang, f game.Field) string {
+	return i18n.T(lang, i18n.SettingName(f.Key)) + ": " + fieldValue(lang, f, f.Get(c))
 }
 
-// fieldValue is the value of a setting of c in lang, as plain text.
-func fieldValue(c setting.Chat, lang i18n.Lang, field string) string {
-	s := c.Game
-	switch field {
-	case callback.FieldStake:
-		return i18n.Number(s.Stake)
-	case callback.FieldEntry:
-		return i18n.Number(s.EntryLimit)
-	case callback.FieldBets:
-		return betList(s.BetOptions, lang)
-	case callback.FieldTurn:
-		return i18n.Duration(lang, s.TurnTimeout)
-	case callback.FieldLobby:
-		return i18n.Duration(lang, s.LobbyTimeout)
-	case callback.FieldKnocks:
-		return i18n.Number(int64(s.MaxKnocks))
-	case callback.FieldLang:
-		return i18n.NameInText(c.Lang)
-	case callback.FieldHouse:
-		return i18n.T(lang, houseLabel(c.HouseForbidden))
+// fieldValue is a value of the setting f in lang, as plain text, by its
+// kind: "10", "60 s", "×1 · ×2 · bank", "on", "English".
+func fieldValue(lang i18n.Lang, f game.Field, v game.Value) string {
+	switch f.Kind {
+	case game.FieldNumber, game.FieldDuration:
+		return i18n.SettingValue(lang, f, v.N)
+	case game.FieldBets:
+		return betList(v.Bets, lang)
+	case game.FieldToggle:
+		return i18n.T(lang, toggleLabel(f, v.On))
+	case game.FieldLanguage:
+		return i18n.NameInText(i18n.Lang(v.Text))
 	}
 	return ""
 }
 
-// listLabel labels the button of field in the list: its icon, name and
-// value, "💰 Stake: 10". The label of the bet options, the one that can
-// be too long for a phone's row, keeps as many options as fit, then "…":
-// their choices show them all.
-func listLabel(c setting.Chat, field string) string {
-	label := fieldIcons[field] + " " + fieldLine(c, c.Lang, field)
-	if field != callback.FieldBets {
+// listLabel labels the button of the setting f in the list: its icon,
+// name and value, "💰 Stake: 10". The label of bet options, the one that
+// can be too long for a phone's row, keeps as many options as fit, then
+// "…": their choices show them all.
+func listLabel(c game.ChatSettings, f game.Field) string {
+	lang := langOf(c)
+	label := f.Icon + " " + fieldLine(c, lang, f)
+	if f.Kind != game.FieldBets {
 		return label
 	}
-	opts := c.Game.BetOptions
+	opts := f.Get(c).Bets
 	for n := len(opts) - 1; n > 0 && !fitsRow(label); n-- {
-		label = fieldIcons[field] + " " + i18n.T(c.Lang, i18n.FieldBets) + ": " + betList(opts[:n], c.Lang) + " · …"
+		label = f.Icon + " " + i18n.T(lang, i18n.SettingName(f.Key)) + ": " + betList(opts[:n], lang) + " · …"
 	}
 	return label
 }
@@ -199,71 +164,63 @@ func betList(opts []game.BetOption, lang i18n.Lang) string {
 	return strings.Join(names, " · ")
 }
 
-// houseLabel is the label of a value of the house setting.
-func houseLabel(forbidden bool) i18n.Key {
-	if forbidden {
-		return i18n.BtnHouseOff
+// toggleLabel is the label of a value of the toggle f.
+func toggleLabel(f game.Field, on bool) i18n.Key {
+	if on {
+		return i18n.SettingOn(f.Key)
 	}
-	return i18n.BtnHouseOn
+	return i18n.SettingOff(f.Key)
 }
 
 // settingsKeys builds the choices of a setting.
 type settingsKeys struct {
-	c     setting.Chat
+	c     game.ChatSettings
 	stamp uint64
 }
 
-// set is a button that sets field to value.
-func (k settingsKeys) set(field, value, label string, current bool) message.Button {
+// set is a button that sets the setting key to value.
+func (k settingsKeys) set(key, value, label string, current bool) message.Button {
 	if current {
 		label += " ✓"
 	}
-	return message.Button{Text: label, Data: callback.Data{Action: callback.Setting, Version: k.stamp, Field: field, Value: value}.String()}
+	return message.Button{Text: label, Data: callback.Data{Action: callback.Setting, Version: k.stamp, Field: key, Value: value}.String()}
 }
 
-// numberRows offers the presets of a numeric field and its current value.
-func (k settingsKeys) numberRows(field string) [][]message.Button {
-	cur, _ := strconv.ParseInt(callback.Value(field, k.c.Game, string(k.c.Lang)), 10, 64)
-	vals := slices.Clone(presets[field])
+// numberRows offers the presets of a number or a time and its current
+// value.
+func (k settingsKeys) numberRows(f game.Field) [][]message.Button {
+	cur := f.Get(k.c).N
+	vals := slices.Clone(f.Presets)
 	if !slices.Contains(vals, cur) {
 		vals = append(vals, cur)
 		slices.Sort(vals)
 	}
 	var buttons []message.Button
 	for _, v := range vals {
-		value := strconv.FormatInt(v, 10)
-		if v != cur && !k.valid(field, value) {
+		value := callback.Value(f, game.Value{N: v})
+		if v != cur && !k.valid(f.Key, value) {
 			continue
 		}
-		buttons = append(buttons, k.set(field, value, k.label(field, v), v == cur))
+		buttons = append(buttons, k.set(f.Key, value, i18n.SettingValue(langOf(k.c), f, v), v == cur))
 	}
 	return rows(buttons, choicesRow)
 }
 
-// valid reports whether pressing the button that sets field to value would
-// be accepted.
-func (k settingsKeys) valid(field, value string) bool {
-	d := callback.Data{Action: callback.Setting, Version: k.stamp, Field: field, Value: value}
+// valid reports whether pressing the button that sets the setting key to
+// value would be accepted.
+func (k settingsKeys) valid(key, value string) bool {
+	d := callback.Data{Action: callback.Setting, Version: k.stamp, Field: key, Value: value}
 	_, err := setting.Press(k.c, d)
 	return err == nil
 }
 
-// label shows a preset value of a numeric field.
-func (k settingsKeys) label(field string, v int64) string {
-	switch field {
-	case callback.FieldTurn, callback.FieldLobby:
-		return i18n.Duration(k.c.Lang, time.Duration(v)*time.Second)
-	}
-	return i18n.Number(v)
-}
-
 // betRows offers every bet option to toggle: the presets and those on, in
-// the editor's order (setting.SortBets), stake multiples and bank shares
-// in rows of their own.
-func (k settingsKeys) betRows() [][]message.Button {
+// the editor's order (setting.SortBets), each row of presets with the
+// options on of its kind.
+func (k settingsKeys) betRows(f game.Field) [][]message.Button {
 	var kb [][]message.Button
-	on := k.c.Game.BetOptions
-	for _, preset := range betPresets {
+	on := f.Get(k.c).Bets
+	for _, preset := range f.BetPresets {
 		opts := slices.Clone(preset)
 		for _, o := range on {
 			if o.Kind == preset[0].Kind && !slices.Contains(opts, o) {
@@ -273,28 +230,29 @@ func (k settingsKeys) betRows() [][]message.Button {
 		setting.SortBets(opts)
 		var buttons []message.Button
 		for _, o := range opts {
-			buttons = append(buttons, k.set(callback.FieldBets, callback.BetToken(o), i18n.BetOption(k.c.Lang, o), slices.Contains(on, o)))
+			buttons = append(buttons, k.set(f.Key, callback.BetToken(o), i18n.BetOption(langOf(k.c), o), slices.Contains(on, o)))
 		}
 		kb = append(kb, rows(buttons, choicesRow)...)
 	}
 	return kb
 }
 
-// houseRows offers the house on and off.
-func (k settingsKeys) houseRows() [][]message.Button {
+// toggleRows offers a toggle's on and off.
+func (k settingsKeys) toggleRows(f game.Field) [][]message.Button {
 	var buttons []message.Button
-	for _, forbidden := range []bool{false, true} {
-		buttons = append(buttons, k.set(callback.FieldHouse, callback.HouseValue(forbidden),
-			i18n.T(k.c.Lang, houseLabel(forbidden)), forbidden == k.c.HouseForbidden))
+	cur := f.Get(k.c).On
+	for _, on := range []bool{true, false} {
+		v := game.Value{On: on}
+		buttons = append(buttons, k.set(f.Key, callback.Value(f, v), i18n.T(langOf(k.c), toggleLabel(f, on)), on == cur))
 	}
 	return rows(buttons, choicesRow)
 }
 
 // langRows offers the languages.
-func (k settingsKeys) langRows() [][]message.Button {
+func (k settingsKeys) langRows(f game.Field) [][]message.Button {
 	var buttons []message.Button
 	for _, l := range i18n.Langs() {
-		buttons = append(buttons, k.set(callback.FieldLang, string(l), i18n.Name(l), l == k.c.Lang))
+		buttons = append(buttons, k.set(f.Key, string(l), i18n.Name(l), string(l) == k.c.Language))
 	}
 	return rows(buttons, choicesRow)
 }

@@ -2,7 +2,6 @@ package render
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -41,33 +40,33 @@ func widestSettings(t *testing.T) game.Settings {
 }
 
 // chats are the settings the tests draw, in every language.
-func chats(t *testing.T) []setting.Chat {
-	var out []setting.Chat
+func chats(t *testing.T) []game.ChatSettings {
+	var out []game.ChatSettings
 	for i, s := range []game.Settings{game.DefaultSettings(), customSettings(t), widestSettings(t)} {
 		for _, lang := range i18n.Langs() {
-			out = append(out, setting.Chat{Game: s, Lang: lang, HouseForbidden: i > 0})
+			out = append(out, game.ChatSettings{Game: s, Language: string(lang), HouseForbidden: i > 0})
 		}
 	}
 	return out
 }
 
 // choices dumps the choices of every setting, one after the other.
-func choices(c setting.Chat) string {
+func choices(c game.ChatSettings) string {
 	var b strings.Builder
-	for _, f := range callback.Fields() {
-		b.WriteString("##### " + f + "\n")
-		b.WriteString(dump(SettingsField(c, f)))
+	for _, f := range game.Fields() {
+		b.WriteString("##### " + f.Key + "\n")
+		b.WriteString(dump(SettingsField(c, f.Key)))
 	}
 	return b.String()
 }
 
 func TestGoldenSettings(t *testing.T) {
 	for _, lang := range i18n.Langs() {
-		def := setting.Chat{Game: game.DefaultSettings(), Lang: lang}
-		custom := setting.Chat{Game: customSettings(t), Lang: lang, HouseForbidden: true}
+		def := game.ChatSettings{Game: game.DefaultSettings(), Language: string(lang)}
+		custom := game.ChatSettings{Game: customSettings(t), Language: string(lang), HouseForbidden: true}
 		golden(t, "settings_default."+string(lang), dump(Settings(def)))
 		golden(t, "settings_custom."+string(lang), dump(Settings(custom)))
-		golden(t, "settings_widest."+string(lang), dump(Settings(setting.Chat{Game: widestSettings(t), Lang: lang})))
+		golden(t, "settings_widest."+string(lang), dump(Settings(game.ChatSettings{Game: widestSettings(t), Language: string(lang)})))
 		golden(t, "settings_readonly."+string(lang), dump(SettingsReadOnly(custom)))
 		golden(t, "settings_choices_default."+string(lang), choices(def))
 		golden(t, "settings_choices_custom."+string(lang), choices(custom))
@@ -75,32 +74,33 @@ func TestGoldenSettings(t *testing.T) {
 }
 
 // TestSettingsListIsOneLabelledButtonPerSetting: the list is one row per
-// setting, in the order of callback.Fields, each button saying what it is
+// setting, in the order of game.Fields, each button saying what it is
 // and its value as the read-only list does, shown whole on a phone, and
 // opening that setting's choices with the settings' stamp.
 func TestSettingsListIsOneLabelledButtonPerSetting(t *testing.T) {
 	for _, c := range chats(t) {
 		m := Settings(c)
 		checkHTML(t, m.Text, "settings")
-		assert.LessOrEqual(t, strings.Count(m.Text, "\n"), 1, "%s: two lines of text, above the buttons", c.Lang)
+		lang := langOf(c)
+		assert.LessOrEqual(t, strings.Count(m.Text, "\n"), 1, "%s: two lines of text, above the buttons", lang)
 		ro := strings.Split(SettingsReadOnly(c).Text, "\n")
-		require.Len(t, m.Keyboard, len(callback.Fields()))
-		for i, f := range callback.Fields() {
+		require.Len(t, m.Keyboard, len(game.Fields()))
+		for i, f := range game.Fields() {
 			row := m.Keyboard[i]
 			require.Len(t, row, 1, "one setting a row")
 			b := row[0]
 			d, err := callback.Parse(b.Data)
 			require.NoError(t, err, b.Data)
-			assert.Equal(t, callback.Data{Action: callback.SettingOpen, Version: c.Stamp(), Field: f}, d)
-			assert.True(t, fitsRow(b.Text), "%s: %q is shown whole on a phone", c.Lang, b.Text)
+			assert.Equal(t, callback.Data{Action: callback.SettingOpen, Version: callback.Stamp(c), Field: f.Key}, d)
+			assert.True(t, fitsRow(b.Text), "%s: %q is shown whole on a phone", lang, b.Text)
 			line := ro[1+i]
 			if short, ok := strings.CutSuffix(b.Text, " · …"); ok {
-				assert.Equal(t, callback.FieldBets, f, "only the bets are shortened")
+				assert.Equal(t, game.FieldBets, f.Kind, "only the bets are shortened")
 				assert.True(t, strings.HasPrefix(line, short), "%q is the start of %q", b.Text, line)
 				continue
 			}
 			assert.Equal(t, line, escape(b.Text), "the label is the read-only list's line")
-			assert.True(t, strings.HasPrefix(b.Text, fieldIcons[f]+" "+i18n.T(c.Lang, fieldNames[f])+": "), "%q names its setting", b.Text)
+			assert.True(t, strings.HasPrefix(b.Text, f.Icon+" "+i18n.T(lang, i18n.SettingName(f.Key))+": "), "%q names its setting", b.Text)
 		}
 	}
 }
@@ -124,7 +124,8 @@ func TestSettingsListShortensOnlyWhatDoesNotFit(t *testing.T) {
 			require.NoError(t, err)
 			s := game.DefaultSettings()
 			s.BetOptions = opts
-			got := listLabel(setting.Chat{Game: s, Lang: tt.lang}, callback.FieldBets)
+			bets, _ := game.FieldByKey("bets")
+			got := listLabel(game.ChatSettings{Game: s, Language: string(tt.lang)}, bets)
 			assert.Equal(t, tt.want, got)
 			assert.True(t, fitsRow(got))
 		})
@@ -138,22 +139,23 @@ func TestSettingsListShortensOnlyWhatDoesNotFit(t *testing.T) {
 // the last row is ← Back alone.
 func TestSettingsChoices(t *testing.T) {
 	for _, c := range chats(t) {
-		for _, f := range callback.Fields() {
-			m := SettingsField(c, f)
-			what := string(c.Lang) + " " + f
+		lang := langOf(c)
+		for _, f := range game.Fields() {
+			m := SettingsField(c, f.Key)
+			what := c.Language + " " + f.Key
 			checkHTML(t, m.Text, what)
-			assert.True(t, strings.HasPrefix(m.Text, "<b>"+escape(fieldIcons[f]+" "+fieldLine(c, c.Lang, f))+"</b>\n"), "%s: %q", what, m.Text)
-			assert.Contains(t, m.Text, escape(i18n.T(c.Lang, fieldInfo[f])), "%s explains the setting", what)
+			assert.True(t, strings.HasPrefix(m.Text, "<b>"+escape(f.Icon+" "+fieldLine(c, lang, f))+"</b>\n"), "%s: %q", what, m.Text)
+			assert.Contains(t, m.Text, escape(i18n.T(lang, i18n.SettingAbout(f.Key))), "%s explains the setting", what)
 			// The most: the bets of widestSettings in Russian, 14 options.
 			assert.LessOrEqual(t, len(m.Keyboard), 6, "%s: few rows", what)
 			assert.True(t, fits(m.Keyboard), "%s: every label whole on a phone", what)
 			require.NotEmpty(t, m.Keyboard)
 			back := m.Keyboard[len(m.Keyboard)-1]
 			require.Len(t, back, 1, what)
-			assert.Equal(t, i18n.T(c.Lang, i18n.BtnSettingsBack), back[0].Text)
+			assert.Equal(t, i18n.T(lang, i18n.BtnSettingsBack), back[0].Text)
 			d, err := callback.Parse(back[0].Data)
 			require.NoError(t, err)
-			assert.Equal(t, callback.Data{Action: callback.SettingBack, Version: c.Stamp()}, d)
+			assert.Equal(t, callback.Data{Action: callback.SettingBack, Version: callback.Stamp(c)}, d)
 			current := 0
 			for _, row := range m.Keyboard[:len(m.Keyboard)-1] {
 				assert.LessOrEqual(t, len(row), choicesRow)
@@ -161,10 +163,10 @@ func TestSettingsChoices(t *testing.T) {
 					d, err := callback.Parse(b.Data)
 					require.NoError(t, err, b.Data)
 					require.Equal(t, callback.Setting, d.Action, "%s: %s", what, b.Text)
-					assert.Equal(t, f, d.Field, "%s: %s sets its own setting", what, b.Text)
-					assert.Equal(t, c.Stamp(), d.Version, "%s: %s carries the stamp", what, b.Text)
+					assert.Equal(t, f.Key, d.Field, "%s: %s sets its own setting", what, b.Text)
+					assert.Equal(t, callback.Stamp(c), d.Version, "%s: %s carries the stamp", what, b.Text)
 					marked := strings.HasSuffix(b.Text, " ✓")
-					if f == callback.FieldBets {
+					if f.Kind == game.FieldBets {
 						on := slices.ContainsFunc(c.Game.BetOptions, func(o game.BetOption) bool { return callback.BetToken(o) == d.Value })
 						assert.Equal(t, on, marked, "%s: %s on iff marked", what, b.Text)
 						continue
@@ -176,11 +178,10 @@ func TestSettingsChoices(t *testing.T) {
 					}
 					next, err := setting.Press(c, d)
 					assert.NoError(t, err, "%s: preset %s is valid", what, d.Value)
-					assert.False(t, next.Game.Equal(c.Game) && next.Lang == c.Lang && next.HouseForbidden == c.HouseForbidden,
-						"%s: preset %s changes something", what, d.Value)
+					assert.NotEqual(t, callback.Stamp(c), callback.Stamp(next), "%s: preset %s changes something", what, d.Value)
 				}
 			}
-			if f != callback.FieldBets {
+			if f.Kind != game.FieldBets {
 				assert.Equal(t, 1, current, "%s: the current value is marked once", what)
 			}
 		}
@@ -188,42 +189,39 @@ func TestSettingsChoices(t *testing.T) {
 }
 
 func TestSettingsFieldOfNoSettingIsTheList(t *testing.T) {
-	c := setting.Chat{Game: game.DefaultSettings(), Lang: i18n.EN}
+	c := game.ChatSettings{Game: game.DefaultSettings(), Language: "en"}
 	for _, f := range []string{"", "color", "Stake"} {
 		assert.Equal(t, Settings(c), SettingsField(c, f), "%q", f)
 	}
 }
 
-// value is the value of field in c, as a Setting button carries it.
-func value(field string, c setting.Chat) string {
-	if field == callback.FieldHouse {
-		return callback.HouseValue(c.HouseForbidden)
-	}
-	return callback.Value(field, c.Game, string(c.Lang))
-}
+// value is the value of the setting f in c, as a Setting button carries
+// it.
+func value(f game.Field, c game.ChatSettings) string { return callback.Value(f, f.Get(c)) }
 
 // TestEverySettingIsReachableWithButtons walks the panel from the
 // defaults, through the list and each setting's choices, and checks that
-// an admin reaches every preset of every field and can turn every preset
-// bet option on and off.
+// an admin reaches every preset of every setting, both values of every
+// toggle and every language, and can turn every preset bet option on.
 func TestEverySettingIsReachableWithButtons(t *testing.T) {
-	start := setting.Chat{Game: game.DefaultSettings(), Lang: i18n.EN}
-	seen := map[uint64]bool{start.Stamp(): true}
-	queue := []setting.Chat{start}
+	start := game.ChatSettings{Game: game.DefaultSettings(), Language: "en"}
+	seen := map[uint64]bool{callback.Stamp(start): true}
+	queue := []game.ChatSettings{start}
 	reached := map[string]map[string]bool{}
 	for len(queue) > 0 && len(seen) < 3000 {
 		st := queue[0]
 		queue = queue[1:]
-		for _, f := range callback.Fields() {
-			if reached[f] == nil {
-				reached[f] = map[string]bool{}
+		for _, f := range game.Fields() {
+			if reached[f.Key] == nil {
+				reached[f.Key] = map[string]bool{}
 			}
-			if f != callback.FieldBets {
-				reached[f][value(f, st)] = true
+			if f.Kind != game.FieldBets {
+				reached[f.Key][value(f, st)] = true
+				continue
 			}
-		}
-		for _, o := range st.Game.BetOptions {
-			reached[callback.FieldBets]["on "+callback.BetToken(o)] = true
+			for _, o := range f.Get(st).Bets {
+				reached[f.Key]["on "+callback.BetToken(o)] = true
+			}
 		}
 		for _, row := range Settings(st).Keyboard {
 			open, err := callback.Parse(row[0].Data)
@@ -240,7 +238,7 @@ func TestEverySettingIsReachableWithButtons(t *testing.T) {
 					if err != nil {
 						continue
 					}
-					if k := next.Stamp(); !seen[k] {
+					if k := callback.Stamp(next); !seen[k] {
 						seen[k] = true
 						queue = append(queue, next)
 					}
@@ -248,21 +246,30 @@ func TestEverySettingIsReachableWithButtons(t *testing.T) {
 			}
 		}
 	}
-	for f, vals := range presets {
-		for _, v := range vals {
-			assert.True(t, reached[f][strconv.FormatInt(v, 10)], "%s = %d is reachable", f, v)
+	for _, f := range game.Fields() {
+		var want []string
+		switch f.Kind {
+		case game.FieldNumber, game.FieldDuration:
+			for _, v := range f.Presets {
+				want = append(want, callback.Value(f, game.Value{N: v}))
+			}
+		case game.FieldBets:
+			for _, row := range f.BetPresets {
+				for _, o := range row {
+					want = append(want, "on "+callback.BetToken(o))
+				}
+			}
+		case game.FieldToggle:
+			want = []string{callback.On, callback.Off}
+		case game.FieldLanguage:
+			for _, l := range i18n.Langs() {
+				want = append(want, string(l))
+			}
+		}
+		for _, v := range want {
+			assert.True(t, reached[f.Key][v], "%s %s is reachable", f.Key, v)
 		}
 	}
-	for _, row := range betPresets {
-		for _, o := range row {
-			assert.True(t, reached[callback.FieldBets]["on "+callback.BetToken(o)], "bet %s can be turned on", callback.BetToken(o))
-		}
-	}
-	for _, l := range i18n.Langs() {
-		assert.True(t, reached[callback.FieldLang][string(l)], "%s is reachable", l)
-	}
-	assert.True(t, reached[callback.FieldHouse][callback.HouseOff])
-	assert.True(t, reached[callback.FieldHouse][callback.HouseOn])
 }
 
 // TestSettingsReadOnlyListsEverySetting: whoever may not change the
@@ -272,28 +279,28 @@ func TestSettingsReadOnlyListsEverySetting(t *testing.T) {
 		ro := SettingsReadOnly(c)
 		checkHTML(t, ro.Text, "read-only settings")
 		assert.Empty(t, ro.Keyboard)
-		for _, f := range callback.Fields() {
-			assert.Contains(t, ro.Text, "\n"+escape(fieldIcons[f]+" "+fieldLine(c, c.Lang, f))+"\n")
+		for _, f := range game.Fields() {
+			assert.Contains(t, ro.Text, "\n"+escape(f.Icon+" "+fieldLine(c, langOf(c), f))+"\n")
 		}
-		assert.True(t, strings.HasSuffix(ro.Text, escape(i18n.T(c.Lang, i18n.SettingsFooter))))
+		assert.True(t, strings.HasSuffix(ro.Text, escape(i18n.T(langOf(c), i18n.SettingsFooter))))
 	}
 }
 
 func TestSettingSavedSaysWhatIsNow(t *testing.T) {
-	c := setting.Chat{Game: customSettings(t), Lang: i18n.RU, HouseForbidden: true}
+	c := game.ChatSettings{Game: customSettings(t), Language: "ru", HouseForbidden: true}
 	tests := []struct {
 		lang  i18n.Lang
 		field string
 		want  string
 	}{
-		{i18n.EN, callback.FieldStake, "Saved. Stake: 30"},
-		{i18n.EN, callback.FieldEntry, "Saved. Min. balance: 1\u202f500"},
-		{i18n.EN, callback.FieldTurn, "Saved. Turn time: 40\u00a0s"},
-		{i18n.RU, callback.FieldTurn, "Сохранено. Время хода: 40\u00a0с"},
-		{i18n.EN, callback.FieldBets, "Saved. Bets: ×1 · ×3 · ⅓ · 1/7 · bank"},
-		{i18n.EN, callback.FieldHouse, "Saved. The house: off"},
-		{i18n.UK, callback.FieldHouse, "Збережено. Бот за столом: не можна"},
-		{i18n.EN, callback.FieldLang, "Saved. Language: русский"},
+		{i18n.EN, "stake", "Saved. Stake: 30"},
+		{i18n.EN, "entry", "Saved. Min. balance: 1\u202f500"},
+		{i18n.EN, "turn", "Saved. Turn time: 40\u00a0s"},
+		{i18n.RU, "turn", "Сохранено. Время хода: 40\u00a0с"},
+		{i18n.EN, "bets", "Saved. Bets: ×1 · ×3 · ⅓ · 1/7 · bank"},
+		{i18n.EN, "house", "Saved. The house: off"},
+		{i18n.UK, "house", "Збережено. Бот за столом: не можна"},
+		{i18n.EN, "lang", "Saved. Language: русский"},
 	}
 	for _, tt := range tests {
 		assert.Equal(t, tt.want, SettingSaved(tt.lang, c, tt.field))
@@ -303,14 +310,14 @@ func TestSettingSavedSaysWhatIsNow(t *testing.T) {
 // TestSettingInfoNamesTheSetting: the icon buttons of the panels drawn
 // before the list still explain their setting, as they always did.
 func TestSettingInfoNamesTheSetting(t *testing.T) {
-	assert.Equal(t, "Stake: the chips the banker puts into the bank when a game starts.", SettingInfo(i18n.EN, callback.FieldStake))
+	assert.Equal(t, "Stake: the chips the banker puts into the bank when a game starts.", SettingInfo(i18n.EN, "stake"))
 	assert.Equal(t, "Время хода: сколько времени есть у игрока, чтобы сделать ставку, взять карту или остановиться.",
-		SettingInfo(i18n.RU, callback.FieldTurn))
+		SettingInfo(i18n.RU, "turn"))
 	assert.Equal(t, "Мін. баланс: скільки фішок треба мати на рахунку, щоб сісти за стіл: їх лише перевіряють, а не забирають. Не менше за ставку.",
-		SettingInfo(i18n.UK, callback.FieldEntry))
+		SettingInfo(i18n.UK, "entry"))
 	for _, lang := range i18n.Langs() {
-		for _, f := range callback.Fields() {
-			assert.LessOrEqual(t, len([]rune(SettingInfo(lang, f))), 200, "%s %s: a callback answer", lang, f)
+		for _, f := range game.Fields() {
+			assert.LessOrEqual(t, len([]rune(SettingInfo(lang, f.Key))), 200, "%s %s: a callback answer", lang, f.Key)
 		}
 	}
 }

@@ -95,13 +95,10 @@ func StoreOptions(cfg *config.Config, opts ...Option) storage.Options {
 		StartingChips: cfg.Table.StartingChips,
 		DailyBonus:    cfg.Table.DailyBonus,
 		HouseChips:    cfg.Table.HouseChips,
-		Defaults: storage.ChatSettings{
-			Game:     cfg.Table.Game(),
-			Language: cfg.Table.StorageLanguage(),
-		},
-		Rand:     o.rand,
-		NoSync:   o.noSync,
-		OnCommit: o.onCommit,
+		Defaults:      cfg.Table.Settings.Clone(),
+		Rand:          o.rand,
+		NoSync:        o.noSync,
+		OnCommit:      o.onCommit,
 	}
 }
 

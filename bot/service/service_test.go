@@ -64,7 +64,7 @@ func TestOpenStoreRefusesPreRelease(t *testing.T) {
 
 func TestStoreOptions(t *testing.T) {
 	cfg := config.Default()
-	cfg.Table.Language = "en"
+	cfg.Table.Settings.Language = "en"
 	cfg.Table.StartingChips = 700
 	cfg.Table.HouseChips = 3000
 	opts := service.StoreOptions(&cfg)

@@ -1,9 +1,10 @@
-// Package setting is the settings editor: it changes one setting of a chat,
-// for the settings buttons ([Press]) and for "/settings FIELD VALUE" as an
-// admin types it ([Set]) alike. Both read the value the same way, check the
-// result with one rule (game.Settings.Validate) and say what is wrong with
-// one set of messages ([Problem]); a setting's choices on the settings
-// panel offer only the values Press would accept.
+// Package setting is the settings editor: it changes one setting of a chat
+// (a row of game.Fields, in game.ChatSettings), for the settings buttons
+// ([Press]) and for "/settings KEY VALUE" as an admin types it ([Set])
+// alike. Both read the value the same way, by the setting's kind, check
+// the result with one rule (game.ChatSettings.Validate) and say what is
+// wrong with one set of messages ([Problem]); a setting's choices on the
+// settings panel offer only the values Press would accept.
 package setting
 
 import (
@@ -11,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"html"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,70 +24,65 @@ import (
 	"github.com/twentyone-bot/twentyone/game"
 )
 
-// Chat is what an admin edits: the game's settings, the chat's language
-// and whether the house may sit at its tables.
-type Chat struct {
-	Game game.Settings
-	Lang i18n.Lang
-	// HouseForbidden: the house may not sit (FieldHouse off).
-	HouseForbidden bool
-}
-
-// Stamp is the stamp of the settings' buttons (callback.Stamp).
-func (c Chat) Stamp() uint64 { return callback.Stamp(c.Game, string(c.Lang), c.HouseForbidden) }
-
 // ErrStale is returned by Press for a button drawn for other settings than
 // the current ones (see callback.Stamp).
 var ErrStale = errors.New("the settings have changed")
 
-// Set returns c with field (one of the callback Field constants) set to
-// value as an admin types it: numbers in decimal; times in whole seconds,
-// as a number of seconds or a duration ("90s", "2m"); bet options as a list
-// ("x1 x2 bank/2 bank") that replaces the current one and is kept in the
-// order of [SortBets]; a language by its code in any case ("RU"); the
-// house "on" or "off", in any case. A value
-// it cannot read, or one whose result breaks a limit given the other
-// settings, returns a *Problem and c unchanged. Set leaves c alone.
-func Set(c Chat, field, value string) (Chat, error) {
-	next, err := read(c, field, value)
+// Set returns c with the setting key (one of game.Fields) set to value as
+// an admin types it, by the setting's kind: a number in decimal; a time
+// in whole seconds, as a number of seconds or a duration ("90s", "2m");
+// bet options as a list ("x1 x2 bank/2 bank") that replaces the current
+// one and is kept in the order of [SortBets]; a language by its code in
+// any case ("RU"); a toggle "on" or "off", in any case. A value it cannot
+// read, or one whose result breaks a limit given the other settings,
+// returns a *Problem and c unchanged. Set leaves c alone.
+func Set(c game.ChatSettings, key, value string) (game.ChatSettings, error) {
+	f, next, err := read(c, key, value)
 	if err != nil {
 		return c, err
 	}
-	if err := next.Game.Validate(); err != nil {
-		return c, &Problem{kind: breaksLimit, field: field, value: value, settings: next.Game, err: err}
+	if err := next.Validate(); err != nil {
+		return c, &Problem{kind: breaksLimit, field: key, value: value, err: err}
 	}
-	if field == callback.FieldBets {
-		SortBets(next.Game.BetOptions)
+	if f.Kind == game.FieldBets {
+		SortBets(f.Get(next).Bets)
 	}
 	return next, nil
 }
 
 // Press returns c changed as the Setting button d asks: its field set to
-// its value as [Set] does, or for bets, the bet option it carries turned on
-// when off and off when on. It returns ErrStale when d was drawn for other
-// settings than c (a double tap on a toggle must not undo itself), and a
-// *Problem for data that is no Setting the bot draws (only forged data is)
-// or whose result breaks a limit. Press leaves c alone.
-func Press(c Chat, d callback.Data) (Chat, error) {
-	if d.Action != callback.Setting {
+// its value as [Set] does, or for bet options, the bet option it carries
+// turned on when off and off when on. It returns ErrStale when d was drawn
+// for other settings than c (a double tap on a toggle must not undo
+// itself), and a *Problem for data that is no Setting the bot draws (only
+// forged data is) or whose result breaks a limit. Press leaves c alone.
+func Press(c game.ChatSettings, d callback.Data) (game.ChatSettings, error) {
+	f, ok := game.FieldByKey(d.Field)
+	if d.Action != callback.Setting || !ok {
 		return c, &Problem{kind: unknownField, field: d.Field, value: d.Value}
 	}
 	value := d.Value
-	if d.Field == callback.FieldBets {
+	if f.Kind == game.FieldBets {
 		o, err := callback.ParseBetToken(d.Value)
 		if err != nil {
 			return c, &Problem{kind: badValue, field: d.Field, value: d.Value}
 		}
-		value = game.FormatBetOptions(toggle(c.Game.BetOptions, o))
+		value = game.FormatBetOptions(toggle(f.Get(c).Bets, o))
 	}
 	// Data that is no setting is refused as such, stale or not.
-	if _, err := read(c, d.Field, value); err != nil {
+	if _, _, err := read(c, d.Field, value); err != nil {
 		return c, err
 	}
-	if d.Version != c.Stamp() {
+	if d.Version != callback.Stamp(c) {
 		return c, ErrStale
 	}
 	return Set(c, d.Field, value)
+}
+
+// SetLang returns c speaking l.
+func SetLang(c game.ChatSettings, l i18n.Lang) game.ChatSettings {
+	c.Language = string(l)
+	return c
 }
 
 // ReadLang reads a language as an admin types it ("en", "RU", "uk"); a
@@ -94,81 +91,68 @@ func Press(c Chat, d callback.Data) (Chat, error) {
 func ReadLang(value string) (i18n.Lang, error) {
 	l, ok := i18n.Parse(value)
 	if !ok {
-		return l, &Problem{kind: unknownLang, field: callback.FieldLang, value: value}
+		return l, &Problem{kind: unknownLang, value: value}
 	}
 	return l, nil
 }
 
-// read returns c with field set to value, unchecked.
-func read(c Chat, field, value string) (Chat, error) {
-	next := Chat{Game: c.Game.Clone(), Lang: c.Lang, HouseForbidden: c.HouseForbidden}
-	g := &next.Game
-	switch field {
-	case callback.FieldStake, callback.FieldEntry, callback.FieldKnocks:
+// read returns the setting key and c with it set to value, unchecked.
+func read(c game.ChatSettings, key, value string) (game.Field, game.ChatSettings, error) {
+	f, ok := game.FieldByKey(key)
+	if !ok {
+		return f, c, &Problem{kind: unknownField, field: key, value: value}
+	}
+	var v game.Value
+	switch f.Kind {
+	case game.FieldNumber:
 		n, err := strconv.ParseInt(value, 10, 64)
 		if err != nil {
-			return c, &Problem{kind: notNumber, field: field, value: value}
+			return f, c, &Problem{kind: notNumber, field: key, value: value}
 		}
-		switch field {
-		case callback.FieldStake:
-			g.Stake = n
-		case callback.FieldEntry:
-			g.EntryLimit = n
-		default:
-			if n < 0 || n > game.MaxKnocksLimit {
-				g.MaxKnocks = -1 // out of range: Validate says so
-			} else {
-				g.MaxKnocks = int(n)
-			}
-		}
-	case callback.FieldTurn, callback.FieldLobby:
+		v.N = n
+	case game.FieldDuration:
 		d, ok := readDuration(value)
 		if !ok {
-			return c, &Problem{kind: badValue, field: field, value: value}
+			return f, c, &Problem{kind: badValue, field: key, value: value}
 		}
-		if field == callback.FieldTurn {
-			g.TurnTimeout = d
-		} else {
-			g.LobbyTimeout = d
-		}
-	case callback.FieldBets:
+		v.N = int64(d)
+	case game.FieldBets:
 		// Only the syntax here: a list too long or with an option twice
 		// breaks a limit, which Validate finds.
 		opts, err := game.ReadBetOptions(value)
 		if err != nil {
-			return c, &Problem{kind: betSyntax, field: field, value: value}
+			return f, c, &Problem{kind: betSyntax, field: key, value: value}
 		}
-		g.BetOptions = opts
-	case callback.FieldLang:
+		v.Bets = opts
+	case game.FieldLanguage:
 		l, err := ReadLang(value)
 		if err != nil {
-			return c, err
+			return f, c, err
 		}
-		next.Lang = l
-	case callback.FieldHouse:
+		v.Text = string(l)
+	case game.FieldToggle:
 		switch strings.ToLower(value) {
-		case callback.HouseOn:
-			next.HouseForbidden = false
-		case callback.HouseOff:
-			next.HouseForbidden = true
+		case callback.On:
+			v.On = true
+		case callback.Off:
 		default:
-			return c, &Problem{kind: badValue, field: field, value: value}
+			return f, c, &Problem{kind: badValue, field: key, value: value}
 		}
-	default:
-		return c, &Problem{kind: unknownField, field: field, value: value}
 	}
-	return next, nil
+	next := c.Clone()
+	f.Set(&next, v)
+	return f, next, nil
 }
 
 // readDuration reads a time in whole seconds: a number of seconds, or a
 // duration ("90s", "1m30s"). Whole seconds are what the buttons carry and
-// the settings show. Any number of seconds past the longest time allowed is
-// no time, so that it cannot overflow.
+// the settings show. A number of seconds too large for a duration is no
+// time.
 func readDuration(value string) (time.Duration, bool) {
 	d, err := time.ParseDuration(value)
 	if err != nil {
 		n, nerr := strconv.ParseInt(value, 10, 64)
-		if nerr != nil || n < 0 || n > int64(game.MaxLobbyTimeout/time.Second) {
+		if nerr != nil || n < 0 || n > math.MaxInt64/int64(time.Second) {
 			return 0, false
 		}
 		d = time.Duration(n) * time.Second
@@ -219,8 +203,7 @@ const (
 type Problem struct {
 	kind         problemKind
 	field, value string
-	settings     game.Settings // breaksLimit: the result
-	err          error         // breaksLimit: why, from game
+	err          error // breaksLimit: why, from game (a *game.SettingError)
 }
 
 // Error says what is wrong, in English, for logs.
@@ -245,7 +228,7 @@ func (p *Problem) Unwrap() error { return p.err }
 func (p *Problem) Message(l i18n.Lang) string {
 	switch p.kind {
 	case unknownField:
-		return i18n.T(l, i18n.SettingsUnknownField, echo(p.field))
+		return i18n.T(l, i18n.SettingsUnknownField, echo(p.field), Keys())
 	case badValue:
 		return i18n.T(l, i18n.SettingsBadValue, echo(p.value), echo(p.field))
 	case unknownLang:
@@ -255,7 +238,7 @@ func (p *Problem) Message(l i18n.Lang) string {
 	case betSyntax:
 		return i18n.T(l, i18n.SettingsInvalid, i18n.T(l, i18n.ProblemBetSyntax))
 	}
-	return i18n.T(l, i18n.SettingsInvalid, html.EscapeString(i18n.SettingsProblem(l, p.settings)))
+	return i18n.T(l, i18n.SettingsInvalid, html.EscapeString(i18n.SettingsProblem(l, p.err)))
 }
 
 // Popup says what is wrong in l as the answer to a button press, plain
@@ -263,9 +246,19 @@ func (p *Problem) Message(l i18n.Lang) string {
 // that the button does not work (a button the bot draws always reads).
 func (p *Problem) Popup(l i18n.Lang) (text string, alert bool) {
 	if p.kind == breaksLimit {
-		return i18n.T(l, i18n.PopInvalid, i18n.SettingsProblem(l, p.settings)), true
+		return i18n.T(l, i18n.PopInvalid, i18n.SettingsProblem(l, p.err)), true
 	}
 	return i18n.T(l, i18n.PopBadButton), false
+}
+
+// Keys lists the keys of the settings, in the order of the panel, for a
+// message: "stake, entry, bets, …".
+func Keys() string {
+	var keys []string
+	for _, f := range game.Fields() {
+		keys = append(keys, f.Key)
+	}
+	return strings.Join(keys, ", ")
 }
 
 // maxEcho bounds, in characters, what a message quotes of what a user

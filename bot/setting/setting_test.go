@@ -20,39 +20,41 @@ func opts(t *testing.T, s string) []game.BetOption {
 	return o
 }
 
-func defaults() Chat { return Chat{Game: game.DefaultSettings(), Lang: i18n.EN} }
+func defaults() game.ChatSettings {
+	return game.ChatSettings{Game: game.DefaultSettings(), Language: "en"}
+}
 
 func TestPress(t *testing.T) {
 	def := defaults()
-	stamp := def.Stamp()
+	stamp := callback.Stamp(def)
 	set := func(field, value string) callback.Data {
 		return callback.Data{Action: callback.Setting, Version: stamp, Field: field, Value: value}
 	}
 	tests := []struct {
 		name   string
 		data   callback.Data
-		change func(*Chat)
+		change func(*game.ChatSettings)
 		err    error // nil: accepted
 	}{
-		{"stake", set(callback.FieldStake, "25"), func(c *Chat) { c.Game.Stake = 25 }, nil},
-		{"entry", set(callback.FieldEntry, "500"), func(c *Chat) { c.Game.EntryLimit = 500 }, nil},
-		{"turn", set(callback.FieldTurn, "30"), func(c *Chat) { c.Game.TurnTimeout = 30 * time.Second }, nil},
-		{"lobby", set(callback.FieldLobby, "300"), func(c *Chat) { c.Game.LobbyTimeout = 5 * time.Minute }, nil},
-		{"knocks", set(callback.FieldKnocks, "0"), func(c *Chat) { c.Game.MaxKnocks = 0 }, nil},
-		{"lang", set(callback.FieldLang, "ru"), func(c *Chat) { c.Lang = i18n.RU }, nil},
-		{"lang uk", set(callback.FieldLang, "uk"), func(c *Chat) { c.Lang = i18n.UK }, nil},
-		{"house off", set(callback.FieldHouse, callback.HouseOff), func(c *Chat) { c.HouseForbidden = true }, nil},
-		{"house on", set(callback.FieldHouse, callback.HouseOn), func(*Chat) {}, nil},
-		{"bet off", set(callback.FieldBets, "x2"), func(c *Chat) { c.Game.BetOptions = opts(t, "x1 x5 bank/2 bank") }, nil},
-		{"bet on", set(callback.FieldBets, "x10"), func(c *Chat) { c.Game.BetOptions = opts(t, "x1 x2 x5 x10 bank/2 bank") }, nil},
-		{"bank share on", set(callback.FieldBets, "b4"), func(c *Chat) { c.Game.BetOptions = opts(t, "x1 x2 x5 bank/4 bank/2 bank") }, nil},
-		{"stake over entry", set(callback.FieldStake, "500"), func(*Chat) {}, game.ErrInvalidSettings},
-		{"entry under stake", set(callback.FieldEntry, "5"), func(*Chat) {}, game.ErrInvalidSettings},
-		{"stale", callback.Data{Action: callback.Setting, Version: stamp + 1, Field: callback.FieldStake, Value: "25"}, func(*Chat) {}, ErrStale},
+		{"stake", set("stake", "25"), func(c *game.ChatSettings) { c.Game.Stake = 25 }, nil},
+		{"entry", set("entry", "500"), func(c *game.ChatSettings) { c.Game.EntryLimit = 500 }, nil},
+		{"turn", set("turn", "30"), func(c *game.ChatSettings) { c.Game.TurnTimeout = 30 * time.Second }, nil},
+		{"lobby", set("lobby", "300"), func(c *game.ChatSettings) { c.Game.LobbyTimeout = 5 * time.Minute }, nil},
+		{"knocks", set("knocks", "0"), func(c *game.ChatSettings) { c.Game.MaxKnocks = 0 }, nil},
+		{"lang", set("lang", "ru"), func(c *game.ChatSettings) { c.Language = "ru" }, nil},
+		{"lang uk", set("lang", "uk"), func(c *game.ChatSettings) { c.Language = "uk" }, nil},
+		{"house off", set("house", callback.Off), func(c *game.ChatSettings) { c.HouseForbidden = true }, nil},
+		{"house on", set("house", callback.On), func(*game.ChatSettings) {}, nil},
+		{"bet off", set("bets", "x2"), func(c *game.ChatSettings) { c.Game.BetOptions = opts(t, "x1 x5 bank/2 bank") }, nil},
+		{"bet on", set("bets", "x10"), func(c *game.ChatSettings) { c.Game.BetOptions = opts(t, "x1 x2 x5 x10 bank/2 bank") }, nil},
+		{"bank share on", set("bets", "b4"), func(c *game.ChatSettings) { c.Game.BetOptions = opts(t, "x1 x2 x5 bank/4 bank/2 bank") }, nil},
+		{"stake over entry", set("stake", "500"), func(*game.ChatSettings) {}, game.ErrInvalidSettings},
+		{"entry under stake", set("entry", "5"), func(*game.ChatSettings) {}, game.ErrInvalidSettings},
+		{"stale", callback.Data{Action: callback.Setting, Version: stamp + 1, Field: "stake", Value: "25"}, func(*game.ChatSettings) {}, ErrStale},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			want := Chat{Game: def.Game.Clone(), Lang: def.Lang}
+			want := def.Clone()
 			tt.change(&want)
 			got, err := Press(def, tt.data)
 			if tt.err != nil {
@@ -61,7 +63,7 @@ func TestPress(t *testing.T) {
 				assert.NoError(t, err)
 			}
 			assert.True(t, want.Game.Equal(got.Game), "got %+v, want %+v", got.Game, want.Game)
-			assert.Equal(t, want.Lang, got.Lang)
+			assert.Equal(t, want.Language, got.Language)
 			assert.Equal(t, want.HouseForbidden, got.HouseForbidden)
 		})
 	}
@@ -72,20 +74,20 @@ func TestPress(t *testing.T) {
 // as a bad button, stale or not, and changes nothing.
 func TestPressRefusesForgedData(t *testing.T) {
 	def := defaults()
-	stamp := def.Stamp()
+	stamp := callback.Stamp(def)
 	for _, d := range []callback.Data{
 		{Action: callback.Join, Version: stamp},
 		{Action: callback.Setting, Version: stamp, Field: "color", Value: "red"},
-		{Action: callback.Setting, Version: stamp, Field: callback.FieldStake, Value: "x"},
-		{Action: callback.Setting, Version: stamp, Field: callback.FieldBets, Value: "bank"},
-		{Action: callback.Setting, Version: stamp, Field: callback.FieldLang, Value: "de"},
-		{Action: callback.Setting, Version: stamp + 1, Field: callback.FieldLang, Value: "de"},
-		{Action: callback.Setting, Version: stamp, Field: callback.FieldHouse, Value: "yes"},
+		{Action: callback.Setting, Version: stamp, Field: "stake", Value: "x"},
+		{Action: callback.Setting, Version: stamp, Field: "bets", Value: "bank"},
+		{Action: callback.Setting, Version: stamp, Field: "lang", Value: "de"},
+		{Action: callback.Setting, Version: stamp + 1, Field: "lang", Value: "de"},
+		{Action: callback.Setting, Version: stamp, Field: "house", Value: "yes"},
 		// The panel's moves carry a field and the stamp, and change nothing.
-		{Action: callback.SettingOpen, Version: stamp, Field: callback.FieldStake},
-		{Action: callback.SettingOpen, Version: stamp, Field: callback.FieldStake, Value: "25"},
+		{Action: callback.SettingOpen, Version: stamp, Field: "stake"},
+		{Action: callback.SettingOpen, Version: stamp, Field: "stake", Value: "25"},
 		{Action: callback.SettingBack, Version: stamp},
-		{Action: callback.SettingInfo, Field: callback.FieldStake, Value: "25"},
+		{Action: callback.SettingInfo, Field: "stake", Value: "25"},
 	} {
 		got, err := Press(def, d)
 		var p *Problem
@@ -100,7 +102,7 @@ func TestPressRefusesForgedData(t *testing.T) {
 func TestToggleLastBetAndSeventhBetAreInvalid(t *testing.T) {
 	one := defaults()
 	one.Game.BetOptions = opts(t, "x1")
-	_, err := Press(one, callback.Data{Action: callback.Setting, Version: one.Stamp(), Field: callback.FieldBets, Value: "x1"})
+	_, err := Press(one, callback.Data{Action: callback.Setting, Version: callback.Stamp(one), Field: "bets", Value: "x1"})
 	assert.ErrorIs(t, err, game.ErrInvalidSettings)
 	var p *Problem
 	require.ErrorAs(t, err, &p)
@@ -111,7 +113,7 @@ func TestToggleLastBetAndSeventhBetAreInvalid(t *testing.T) {
 	six := defaults()
 	six.Game.BetOptions = opts(t, "x1 x2 x5 x10 bank/2 bank")
 	require.Len(t, six.Game.BetOptions, game.MaxBetOptions)
-	_, err = Press(six, callback.Data{Action: callback.Setting, Version: six.Stamp(), Field: callback.FieldBets, Value: "b3"})
+	_, err = Press(six, callback.Data{Action: callback.Setting, Version: callback.Stamp(six), Field: "bets", Value: "b3"})
 	assert.ErrorIs(t, err, game.ErrInvalidSettings)
 }
 
@@ -119,25 +121,25 @@ func TestSet(t *testing.T) {
 	def := defaults()
 	tests := []struct {
 		field, value string
-		change       func(*Chat)
+		change       func(*game.ChatSettings)
 	}{
-		{"stake", "25", func(c *Chat) { c.Game.Stake = 25 }},
-		{"entry", "+500", func(c *Chat) { c.Game.EntryLimit = 500 }},
-		{"knocks", "0", func(c *Chat) { c.Game.MaxKnocks = 0 }},
-		{"turn", "30", func(c *Chat) { c.Game.TurnTimeout = 30 * time.Second }},
-		{"turn", "1m30s", func(c *Chat) { c.Game.TurnTimeout = 90 * time.Second }},
-		{"lobby", "1.5m", func(c *Chat) { c.Game.LobbyTimeout = 90 * time.Second }},
-		{"lang", " RU ", func(c *Chat) { c.Lang = i18n.RU }},
-		{"lang", "uk", func(c *Chat) { c.Lang = i18n.UK }},
-		{"lang", "UK", func(c *Chat) { c.Lang = i18n.UK }},
-		{"house", "OFF", func(c *Chat) { c.HouseForbidden = true }},
-		{"house", "on", func(*Chat) {}},
+		{"stake", "25", func(c *game.ChatSettings) { c.Game.Stake = 25 }},
+		{"entry", "+500", func(c *game.ChatSettings) { c.Game.EntryLimit = 500 }},
+		{"knocks", "0", func(c *game.ChatSettings) { c.Game.MaxKnocks = 0 }},
+		{"turn", "30", func(c *game.ChatSettings) { c.Game.TurnTimeout = 30 * time.Second }},
+		{"turn", "1m30s", func(c *game.ChatSettings) { c.Game.TurnTimeout = 90 * time.Second }},
+		{"lobby", "1.5m", func(c *game.ChatSettings) { c.Game.LobbyTimeout = 90 * time.Second }},
+		{"lang", " RU ", func(c *game.ChatSettings) { c.Language = "ru" }},
+		{"lang", "uk", func(c *game.ChatSettings) { c.Language = "uk" }},
+		{"lang", "UK", func(c *game.ChatSettings) { c.Language = "uk" }},
+		{"house", "OFF", func(c *game.ChatSettings) { c.HouseForbidden = true }},
+		{"house", "on", func(*game.ChatSettings) {}},
 		// A list replaces the bets, kept in the order the buttons keep them.
-		{"bets", "bank x2,bank/3;x1", func(c *Chat) { c.Game.BetOptions = opts(t, "x1 x2 bank/3 bank") }},
+		{"bets", "bank x2,bank/3;x1", func(c *game.ChatSettings) { c.Game.BetOptions = opts(t, "x1 x2 bank/3 bank") }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.field+" "+tt.value, func(t *testing.T) {
-			want := Chat{Game: def.Game.Clone(), Lang: def.Lang}
+			want := def.Clone()
 			tt.change(&want)
 			got, err := Set(def, tt.field, tt.value)
 			require.NoError(t, err)
@@ -157,7 +159,7 @@ func TestSetRefusesWithTheReason(t *testing.T) {
 		en, ru, uk   string
 		limit        bool
 	}{
-		{"colour", "red", "There is no setting colour. The settings: stake, entry, bets, turn, lobby, knocks, house, lang.", "", "Налаштування colour немає.", false},
+		{"colour", "red", "There is no setting colour. The settings: " + Keys() + ".", "", "Налаштування colour немає.", false},
 		{"stake", "ten", "Not valid: ten is not a whole number", "Нельзя: ten — не целое число", "Не можна: ten — не ціле число", false},
 		{"stake", "<b>", "Not valid: &lt;b&gt; is not a whole number", "", "", false},
 		{"stake", "0", "Not valid: the stake must be from 1 to ", "", "Не можна: ставка має бути від 1 до ", true},
@@ -212,10 +214,10 @@ func TestEveryLanguageIsAValueOfItsButton(t *testing.T) {
 	for _, from := range i18n.Langs() {
 		for _, to := range i18n.Langs() {
 			c := defaults()
-			c.Lang = from
-			got, err := Press(c, callback.Data{Action: callback.Setting, Version: c.Stamp(), Field: callback.FieldLang, Value: string(to)})
+			c.Language = string(from)
+			got, err := Press(c, callback.Data{Action: callback.Setting, Version: callback.Stamp(c), Field: "lang", Value: string(to)})
 			require.NoError(t, err, "%s to %s", from, to)
-			assert.Equal(t, to, got.Lang, "%s to %s", from, to)
+			assert.Equal(t, string(to), got.Language, "%s to %s", from, to)
 		}
 	}
 }
@@ -226,8 +228,8 @@ func TestEveryLanguageIsAValueOfItsButton(t *testing.T) {
 func TestHouseOnAllowsTheHouse(t *testing.T) {
 	banned := defaults()
 	banned.HouseForbidden = true
-	got, err := Press(banned, callback.Data{Action: callback.Setting, Version: banned.Stamp(),
-		Field: callback.FieldHouse, Value: callback.HouseOn})
+	got, err := Press(banned, callback.Data{Action: callback.Setting, Version: callback.Stamp(banned),
+		Field: "house", Value: callback.On})
 	require.NoError(t, err)
 	assert.False(t, got.HouseForbidden, "the button")
 	got, err = Set(banned, "house", "on")

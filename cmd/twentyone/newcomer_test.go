@@ -23,8 +23,8 @@ import (
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/bot/playground"
 	"github.com/twentyone-bot/twentyone/bot/render"
-	"github.com/twentyone-bot/twentyone/bot/setting"
 	"github.com/twentyone-bot/twentyone/bot/telegramtest"
+	"github.com/twentyone-bot/twentyone/game"
 )
 
 // The newcomer's users: Alice, an owner of the bot whose Telegram speaks
@@ -70,7 +70,7 @@ func newcomerConfig(t *testing.T) (string, *config.Config) {
 	cfg, err := config.Load(path, true, newcomerEnv)
 	require.NoError(t, err)
 	require.EqualValues(t, newcomerBonus, cfg.Table.DailyBonus, "the variable wins over the file")
-	require.EqualValues(t, newcomerStake, cfg.Table.Stake)
+	require.EqualValues(t, newcomerStake, cfg.Table.Settings.Game.Stake)
 	return path, cfg
 }
 
@@ -196,7 +196,7 @@ func checkNewcomer(t *testing.T, srv *telegramtest.Server, cfg *config.Config) i
 		{"/settings shows the configured defaults", func(t *testing.T) {
 			n.post(n.alice, "/settings", 0)
 			panel := n.withButton(callback.SettingOpen)
-			want := render.Settings(setting.Chat{Game: cfg.Table.Game(), Lang: ru})
+			want := render.Settings(game.ChatSettings{Game: cfg.Table.Game(), Language: string(ru)})
 			var labels []string
 			for _, row := range want.Keyboard {
 				for _, b := range row {
