@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/twentyone-bot/twentyone/bot/callback"
+	"github.com/twentyone-bot/twentyone/bot/setting"
 	"github.com/twentyone-bot/twentyone/bot/telegramtest"
 	"github.com/twentyone-bot/twentyone/game"
 	"github.com/twentyone-bot/twentyone/storage"
@@ -203,7 +204,7 @@ func TestLongArgumentsAreQuotedShort(t *testing.T) {
 	}{
 		{[]string{"turn", long}, " is not a value for turn."},
 		{[]string{"lang", long}, "…: use en, ru or uk."},
-		{[]string{long, "1"}, "The settings: stake, entry, bets, turn, lobby, knocks, house, lang."},
+		{[]string{long, "1"}, "The settings: " + setting.Keys() + "."},
 	}
 	for i, tt := range tests {
 		sent := h.command("Alice", "settings", tt.args...)
