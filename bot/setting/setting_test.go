@@ -237,3 +237,51 @@ func TestHouseOnAllowsTheHouse(t *testing.T) {
 	assert.False(t, got.HouseForbidden, "typed")
 	assert.True(t, banned.HouseForbidden, "the argument is left alone")
 }
+
+// TestEverySettingIsSetByText: every setting is set by "/settings KEY
+// VALUE" with each value its buttons carry, to what Press sets; a value
+// it cannot read is refused with a Problem that changes nothing.
+func TestEverySettingIsSetByText(t *testing.T) {
+	def := defaults()
+	for _, f := range game.Fields() {
+		var values []string
+		switch f.Kind {
+		case game.FieldNumber, game.FieldDuration:
+			for _, p := range f.Presets {
+				values = append(values, callback.Value(f, game.Value{N: p}))
+			}
+		case game.FieldBets:
+			values = []string{"x2 bank", "x1, x2, x5, bank/2, bank"}
+		case game.FieldToggle:
+			values = []string{callback.On, callback.Off, "ON", "Off"}
+		case game.FieldLanguage:
+			for _, l := range i18n.Langs() {
+				values = append(values, string(l))
+			}
+		}
+		for _, v := range values {
+			got, err := Set(def, f.Key, v)
+			if errors.Is(err, game.ErrInvalidSettings) {
+				continue // a preset that breaks a limit beside the defaults
+			}
+			require.NoError(t, err, "%s %s", f.Key, v)
+			if f.Kind != game.FieldBets {
+				assert.Equal(t, strings.ToLower(v), callback.Value(f, f.Get(got)), "%s %s", f.Key, v)
+				d := callback.Data{Action: callback.Setting, Version: callback.Stamp(def), Field: f.Key, Value: strings.ToLower(v)}
+				pressed, err := Press(def, d)
+				require.NoError(t, err, "%s %s", f.Key, v)
+				assert.Equal(t, callback.Stamp(got), callback.Stamp(pressed), "%s %s: typed and pressed alike", f.Key, v)
+			}
+			for _, o := range game.Fields() {
+				if o.Key != f.Key {
+					assert.True(t, o.Equal(o.Get(def), o.Get(got)), "%s %s leaves %s alone", f.Key, v, o.Key)
+				}
+			}
+		}
+		got, err := Set(def, f.Key, "?")
+		var p *Problem
+		require.ErrorAs(t, err, &p, f.Key)
+		assert.NotEmpty(t, p.Message(i18n.EN))
+		assert.Equal(t, def, got)
+	}
+}
