@@ -81,7 +81,7 @@ func TestSettingsPanelHasTwoLevels(t *testing.T) {
 	h.command("Alice", "settings")
 	list := h.botSays("Table settings", "Tap a setting to change it")
 	assert.Equal(t, []string{"💰 Stake: 10", "🚪 Min. balance: 100", "🎲 Bets: ×1 · ×2 · ×5 · ½ · bank", "⏱ Turn time: 60\u00a0s",
-		"⏳ Lobby time: 10\u00a0min", "🔔 Knocks: 3", "🤖 The house: on", "🌐 Language: English"}, list.Labels())
+		"⏳ Lobby time: 10\u00a0min", "🔔 Knocks: 3", "🚀 Start when full: off", "🤖 The house: on", "🌐 Language: English"}, list.Labels())
 	id := list.MessageID
 
 	a := h.pressRaw("Alice", id, openButton(t, list, "stake"))

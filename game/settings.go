@@ -177,6 +177,9 @@ type Settings struct {
 	LobbyTimeout time.Duration
 	// MaxKnocks is how many times a game may knock.
 	MaxKnocks int
+	// AutoStart: a game starts by itself when the last seat of the lobby
+	// is taken.
+	AutoStart bool
 }
 
 // DefaultSettings returns the defaults of rules.md: each row's Default.

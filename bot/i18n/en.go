@@ -366,4 +366,10 @@ var en = map[Key]string{
 	ClosedSolo:      "You closed the table.",
 	BtnClose:        "Close ✖",
 	PopHouseOffSolo: "You turned the house off: /settings house on lets it play again.",
+
+	// autostart (game.Fields).
+	"setting.autostart":       "Start when full",
+	"setting.autostart.about": "Whether a game starts by itself once every seat is taken, as if a seated player had pressed Start.",
+	"setting.autostart.on":    "on",
+	"setting.autostart.off":   "off",
 }

@@ -369,4 +369,10 @@ var ru = map[Key]string{
 	ClosedSolo:      "Стол закрыт по твоей просьбе.",
 	BtnClose:        "Закрыть ✖",
 	PopHouseOffSolo: "Игра с ботом выключена: /settings house on снова её включит.",
+
+	// autostart (game.Fields).
+	"setting.autostart":       "Автостарт",
+	"setting.autostart.about": "Начинать ли игру сразу, как только заняты все места, — как будто кто-то за столом нажал «Начать».",
+	"setting.autostart.on":    "да",
+	"setting.autostart.off":   "нет",
 }

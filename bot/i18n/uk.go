@@ -373,4 +373,10 @@ var uk = map[Key]string{
 	ClosedSolo:      "Стіл закрито на твоє прохання.",
 	BtnClose:        "Закрити ✖",
 	PopHouseOffSolo: "Гру з ботом вимкнено: /settings house on знову її ввімкне.",
+
+	// autostart (game.Fields).
+	"setting.autostart":       "Автостарт",
+	"setting.autostart.about": "Чи починати гру одразу, щойно зайняті всі місця, — ніби хтось за столом натиснув «Почати».",
+	"setting.autostart.on":    "так",
+	"setting.autostart.off":   "ні",
 }
