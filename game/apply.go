@@ -208,6 +208,7 @@ func (a *applier) open(cmd Command) error {
 	a.emit(Event{Kind: EventOpened, User: cmd.User})
 	if a.balance(cmd.User) >= a.env.Settings.EntryLimit {
 		a.sit(cmd.User, cmd.Name)
+		a.autoStart(cmd.User)
 	}
 	return nil
 }
@@ -239,7 +240,22 @@ func (a *applier) join(cmd Command) error {
 	}
 	a.sit(cmd.User, cmd.Name)
 	a.t.deadline = a.lobbyDeadline()
+	a.autoStart(cmd.User)
 	return nil
+}
+
+// autoStart starts the game as a Start by u, who just sat down, would,
+// when that took the lobby's last seat and the chat's settings ask for it
+// (Settings.AutoStart): one command, one transaction. A start that cannot
+// be (nobody can pay the stake) leaves the lobby as the seat left it.
+func (a *applier) autoStart(u UserID) {
+	if !a.env.Settings.AutoStart || a.t.nseats < MaxSeats {
+		return
+	}
+	seated := *a
+	if err := a.start(Command{Kind: Start, User: u}); err != nil {
+		*a = seated
+	}
 }
 
 // removeSeat frees seat i and keeps the banker and turn indexes pointing at

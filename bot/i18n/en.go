@@ -9,6 +9,7 @@ var en = map[Key]string{
 	TableSeated:          "Seated (%s/%s):",
 	TableNobody:          "Nobody is seated yet.",
 	TableHint:            "Anyone with %s or more can sit down. A seated player starts.",
+	TableHintAuto:        "Anyone with %s or more can sit down. The game starts by itself once every seat is taken, or when a seated player starts it.",
 	TableFull:            "Every seat is taken. A seated player starts.",
 	TableCloses:          "Closes at %s if nobody starts.",
 	TableBanker:          "Banker: %s",

@@ -26,6 +26,10 @@ const (
 	TableNobody Key = "table.nobody"
 	// TableHint: who may sit (the entry limit) and who starts.
 	TableHint Key = "table.hint"
+	// TableHintAuto: who may sit (the entry limit), and that the game
+	// starts by itself when the last seat is taken (game.Settings.AutoStart)
+	// or when a seated player starts it.
+	TableHintAuto Key = "table.hint.auto"
 	// TableFull: every seat of the lobby is taken, and who starts.
 	TableFull Key = "table.full"
 	// TableCloses: the time the lobby closes (a tg-time).

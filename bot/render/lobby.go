@@ -47,8 +47,12 @@ func (v *view) lobby() []line {
 		closes = i18n.SoloCloses
 		lines = append(lines, v.soloHint()...)
 	case len(seats) >= game.MaxSeats:
-		// Nobody can sit down: no invitation to.
+		// Nobody can sit down: no invitation to. A full lobby with
+		// AutoStart on is one nobody's seat filled (the lobby after a
+		// game): it too waits for a seated player.
 		lines = append(lines, text(v.tr(i18n.TableFull)))
+	case s.AutoStart:
+		lines = append(lines, text(v.tr(i18n.TableHintAuto, i18n.Number(s.EntryLimit))))
 	default:
 		lines = append(lines, text(v.tr(i18n.TableHint, i18n.Number(s.EntryLimit))))
 	}

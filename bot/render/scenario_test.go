@@ -109,6 +109,14 @@ func lobby(t testing.TB, names map[game.UserID]string, rnd game.Rand) *play {
 	return newPlay(t, rnd, names).do(game.Open, alice, 0).after(time.Minute).do(game.Join, bob, 0)
 }
 
+// lobbyAutoStart: the lobby of a chat whose game starts by itself when
+// the last seat is taken (game.Settings.AutoStart).
+func lobbyAutoStart(t testing.TB, names map[game.UserID]string) *play {
+	p := newPlay(t, gametest.Deck(), names)
+	p.env.Settings.AutoStart = true
+	return p.do(game.Open, alice, 0).after(time.Minute).do(game.Join, bob, 0)
+}
+
 // full: four seated, nobody started yet.
 func full(t testing.TB, names map[game.UserID]string, rnd game.Rand) *play {
 	return lobby(t, names, rnd).do(game.Join, carol, 0).do(game.Join, dave, 0)
@@ -264,6 +272,7 @@ type scenario struct {
 var scenarios = []scenario{
 	{"lobby", func(t testing.TB, n map[game.UserID]string) *play { return lobby(t, n, gametest.Deck()) }},
 	{"lobby_full", func(t testing.TB, n map[game.UserID]string) *play { return full(t, n, gametest.Deck()) }},
+	{"lobby_autostart", lobbyAutoStart},
 	{"lobby_after_game", lobbyAfterGame},
 	{"betting", betting},
 	{"drawing", drawing},
