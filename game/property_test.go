@@ -29,6 +29,7 @@ func drawSettings(t *rapid.T, label string) game.Settings {
 	s.MaxKnocks = rapid.IntRange(0, 3).Draw(t, label+" knocks")
 	s.TurnTimeout = rapid.SampledFrom([]time.Duration{10 * time.Second, time.Minute}).Draw(t, label+" turn")
 	s.LobbyTimeout = rapid.SampledFrom([]time.Duration{30 * time.Second, 10 * time.Minute}).Draw(t, label+" lobby")
+	s.AutoStart = rapid.Bool().Draw(t, label+" autostart")
 	return s
 }
 

@@ -175,3 +175,26 @@ func TestSettingsRecordOfBefore(t *testing.T) {
 	assert.Equal(t, []game.BetOption{{Kind: game.StakeTimes, N: 1}}, rec.Game.BetOptions, "the record's own bets, not the default's")
 	assert.Equal(t, int64(25), rec.Game.Stake)
 }
+
+// TestAutoStartIsStored: a chat's autostart is stored and read back; a
+// record written before the setting existed has the store's default.
+func TestAutoStartIsStored(t *testing.T) {
+	dir := t.TempDir() + "/db"
+	s, err := Open(dir, Options{NoSync: true})
+	require.NoError(t, err)
+	_, err = s.UpdateSettings(ctx, group, func(c *ChatSettings) error { c.Game.AutoStart = true; return nil })
+	require.NoError(t, err)
+	require.NoError(t, s.Close())
+	s = openAt(t, dir, Options{NoSync: true})
+	cs, err := s.Settings(ctx, group)
+	require.NoError(t, err)
+	assert.True(t, cs.Game.AutoStart)
+
+	def := game.DefaultSettings()
+	def.AutoStart = true
+	c := settingsCache{defaults: def}
+	rec, err := c.decode(append([]byte{recordFormat}, `{"game":{"Stake":25,"EntryLimit":300,"BetOptions":[{"Kind":1,"N":1}],`+
+		`"TurnTimeout":90000000000,"LobbyTimeout":3600000000000,"MaxKnocks":0}}`...))
+	require.NoError(t, err)
+	assert.True(t, rec.Game.AutoStart, "the store's default")
+}
