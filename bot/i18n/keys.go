@@ -1,11 +1,13 @@
 package i18n
 
 // Key names one string of the catalogues. Strings whose key starts with Pop,
-// Btn, Desc, Bet, Unit, Noun, Rank, Field or LangName are plain text with no
-// HTML special characters (pop-ups, buttons, command descriptions, and the
-// pieces other strings are built from); every other string is Telegram HTML,
-// and the arguments put into it must be escaped by the caller. Placeholders
-// are %s (or %[n]s): numbers, names and cards come in already formatted.
+// Btn, Desc, Bet, Unit, Noun, Rank or LangName, and the texts of the
+// settings (SettingName and the others of setting.go, whose keys are made
+// from a setting's key), are plain text with no HTML special characters
+// (pop-ups, buttons, command descriptions, and the pieces other strings
+// are built from); every other string is Telegram HTML, and the arguments
+// put into it must be escaped by the caller. Placeholders are %s (or
+// %[n]s): numbers, names and cards come in already formatted.
 type Key string
 
 // The table message.
