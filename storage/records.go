@@ -2,7 +2,6 @@ package storage
 
 import (
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -418,63 +417,6 @@ func decodeLedger(v []byte) (e LedgerEntry, prev uint64, err error) {
 		r.err = fmt.Errorf("%w: ledger kind %d", errRecord, e.Kind)
 	}
 	return e, prev, r.done()
-}
-
-// settingsRec is the stored form of ChatSettings. Game is nil while nobody
-// configured the chat: it then plays by Options.Defaults.
-type settingsRec struct {
-	Game     *game.Settings `json:"game,omitempty"`
-	Language string         `json:"language,omitempty"`
-	// NoHouse is ChatSettings.HouseForbidden; nil while nobody set it
-	// (Options.Defaults then decide).
-	NoHouse *bool `json:"no_house,omitempty"`
-}
-
-// decodeSettings decodes a settings record. Its game settings are
-// decoded over defaults: a setting the record does not hold, one added
-// since it was written, is the default (the JSON holds every field of
-// game.Settings by its Go name, a new one too).
-func decodeSettings(v []byte, defaults game.Settings) (settingsRec, error) {
-	if len(v) == 0 || v[0] != recordFormat {
-		return settingsRec{}, fmt.Errorf("%w: settings format", errRecord)
-	}
-	var s settingsRec
-	if err := json.Unmarshal(v[1:], &s); err != nil {
-		return settingsRec{}, fmt.Errorf("%w: settings: %v", errRecord, err)
-	}
-	if s.Game != nil {
-		g := defaults.Clone()
-		over := struct {
-			Game *game.Settings `json:"game"`
-		}{&g}
-		if err := json.Unmarshal(v[1:], &over); err != nil {
-			return settingsRec{}, fmt.Errorf("%w: settings: %v", errRecord, err)
-		}
-		s.Game = over.Game
-	}
-	return s, nil
-}
-
-func (s *settingsRec) encode() ([]byte, error) {
-	j, err := json.Marshal(s)
-	if err != nil {
-		return nil, err
-	}
-	return append([]byte{recordFormat}, j...), nil
-}
-
-// encodeInline returns a stored Inline record: the format, the message id,
-// then the settings as the settings bucket stores a chat's game settings
-// (a settingsRec with Game alone: its own format byte, then JSON).
-func encodeInline(in *Inline) ([]byte, error) {
-	g := in.Settings
-	rec := settingsRec{Game: &g}
-	v, err := rec.encode()
-	if err != nil {
-		return nil, err
-	}
-	b := appendStr(append(make([]byte, 0, 1+1+len(in.MessageID)+len(v)), recordFormat), in.MessageID)
-	return append(b, v...), nil
 }
 
 // tableHeader is what storage keeps beside a table's encoding: the message

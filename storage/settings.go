@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sync"
 	"time"
@@ -134,4 +135,61 @@ func (c *settingsCache) decode(v []byte) (settingsRec, error) {
 		rec.NoHouse = &no
 	}
 	return rec, nil
+}
+
+// settingsRec is the stored form of ChatSettings. Game is nil while nobody
+// configured the chat: it then plays by Options.Defaults.
+type settingsRec struct {
+	Game     *game.Settings `json:"game,omitempty"`
+	Language string         `json:"language,omitempty"`
+	// NoHouse is ChatSettings.HouseForbidden; nil while nobody set it
+	// (Options.Defaults then decide).
+	NoHouse *bool `json:"no_house,omitempty"`
+}
+
+// decodeSettings decodes a settings record. Its game settings are
+// decoded over defaults: a setting the record does not hold, one added
+// since it was written, is the default (the JSON holds every field of
+// game.Settings by its Go name, a new one too).
+func decodeSettings(v []byte, defaults game.Settings) (settingsRec, error) {
+	if len(v) == 0 || v[0] != recordFormat {
+		return settingsRec{}, fmt.Errorf("%w: settings format", errRecord)
+	}
+	var s settingsRec
+	if err := json.Unmarshal(v[1:], &s); err != nil {
+		return settingsRec{}, fmt.Errorf("%w: settings: %v", errRecord, err)
+	}
+	if s.Game != nil {
+		g := defaults.Clone()
+		over := struct {
+			Game *game.Settings `json:"game"`
+		}{&g}
+		if err := json.Unmarshal(v[1:], &over); err != nil {
+			return settingsRec{}, fmt.Errorf("%w: settings: %v", errRecord, err)
+		}
+		s.Game = over.Game
+	}
+	return s, nil
+}
+
+func (s *settingsRec) encode() ([]byte, error) {
+	j, err := json.Marshal(s)
+	if err != nil {
+		return nil, err
+	}
+	return append([]byte{recordFormat}, j...), nil
+}
+
+// encodeInline returns a stored Inline record: the format, the message id,
+// then the settings as the settings bucket stores a chat's game settings
+// (a settingsRec with Game alone: its own format byte, then JSON).
+func encodeInline(in *Inline) ([]byte, error) {
+	g := in.Settings
+	rec := settingsRec{Game: &g}
+	v, err := rec.encode()
+	if err != nil {
+		return nil, err
+	}
+	b := appendStr(append(make([]byte, 0, 1+1+len(in.MessageID)+len(v)), recordFormat), in.MessageID)
+	return append(b, v...), nil
 }
