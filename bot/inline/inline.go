@@ -22,7 +22,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -36,7 +35,6 @@ import (
 	"github.com/twentyone-bot/twentyone/bot/render"
 	"github.com/twentyone-bot/twentyone/bot/send"
 	"github.com/twentyone-bot/twentyone/game"
-	"github.com/twentyone-bot/twentyone/game/house"
 	"github.com/twentyone-bot/twentyone/storage"
 )
 
@@ -261,11 +259,10 @@ const topSize = 10
 func (h *Handler) top(ctx context.Context, queryID string, key storage.TableKey, code string) {
 	lang := h.lang(ctx, key, code)
 	rows, err := h.store.Leaderboard(ctx, key.Chat, topSize+1)
-	rows = slices.DeleteFunc(rows, func(s storage.Standing) bool { return s.User == house.ID })
 	if err != nil && !errors.Is(err, storage.ErrNotFound) {
 		h.log.WarnContext(ctx, "the leaderboard of an inline table's chat", "chat", key.Chat, "err", err)
 		h.send.Answer(ctx, queryID, i18n.T(lang, i18n.PopError), false)
 		return
 	}
-	h.send.Answer(ctx, queryID, render.TopAlert(rows, lang), true)
+	h.send.Answer(ctx, queryID, render.TopAlert(input.PlayerStandings(rows), lang), true)
 }

@@ -58,7 +58,7 @@ func notify(ctx context.Context, c *command) {
 		c.sayMessageThen(render.NotifyStartFirst(u.Name, notice.FollowLink(c.h.self().UserName, chat), c.lang),
 			func(_ context.Context, id int) { c.h.prompts.sent(chat, user, id) })
 	case errors.Is(err, storage.ErrTooManyFollows):
-		c.sayMessage(render.NotifyTooMany(c.lang))
+		c.sayMessage(render.NotifyTooMany(storage.MaxFollows, c.lang))
 	default:
 		c.fail(ctx, err)
 	}
@@ -75,7 +75,7 @@ func follows(ctx context.Context, c *command) {
 		c.fail(ctx, err)
 		return
 	}
-	c.sayMessage(render.Follows(fs, c.lang))
+	c.sayMessage(render.Follows(followsView(fs), c.lang))
 }
 
 // followFromLink handles "/start notify_<group>" in private, the bot's deep
@@ -104,7 +104,7 @@ func followFromLink(ctx context.Context, c *command) {
 		c.sayMessage(render.Followed(title, already, c.lang))
 		c.h.prompts.used(chat, int64(u.ID))
 	case errors.Is(err, storage.ErrTooManyFollows):
-		c.sayMessage(render.NotifyTooMany(c.lang))
+		c.sayMessage(render.NotifyTooMany(storage.MaxFollows, c.lang))
 	default:
 		c.fail(ctx, err)
 	}
@@ -181,7 +181,7 @@ func (h *Handler) pressUnfollow(ctx context.Context, q *tgbotapi.CallbackQuery, 
 		return
 	}
 	id := q.Message.MessageID
-	msg := render.Follows(fs, h.chatLang(ctx, private, q.From))
+	msg := render.Follows(followsView(fs), h.chatLang(ctx, private, q.From))
 	s := h.rooms.Send
 	s.Enqueue(outbox.Op{Chat: private, Slot: "follows:" + strconv.Itoa(id), Do: func(ctx context.Context) error {
 		return s.Settle(private, s.API().Edit(ctx, private, id, msg))

@@ -173,7 +173,7 @@ func (h *Handler) request(key storage.TableKey, updateID int, u storage.User, cm
 // (render.Rejection); an internal error is logged.
 func (h *Handler) rejection(ctx context.Context, lang i18n.Lang, err error, v storage.View, user game.UserID) (string, bool) {
 	_, bonus := h.chips.Grants()
-	text, alert, internal := render.Rejection(lang, err, v, user, bonus)
+	text, alert, internal := render.Rejection(lang, err, rejectedView(&v, user), bonus)
 	if internal {
 		fault.Log(ctx, h.log, "apply", v.Key, err)
 	}
@@ -190,7 +190,7 @@ func (h *Handler) verifyMessage(ctx context.Context, key storage.TableKey, gameN
 	if err != nil {
 		return message.Message{}, false, err
 	}
-	return render.Verify(gameNo, reveals, l), true, nil
+	return render.Verify(gameNo, revealsView(reveals), l), true, nil
 }
 
 // Message handles a message that is not about the bot's own membership:

@@ -9,7 +9,6 @@ import (
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/bot/message"
 	"github.com/twentyone-bot/twentyone/game"
-	"github.com/twentyone-bot/twentyone/storage"
 )
 
 // What a table on an inline message shows before and besides the table
@@ -51,7 +50,7 @@ func InlineVerify(gameNo uint64, c game.Commitment, link string, lang i18n.Lang)
 
 // TopAlert is the leaderboard of an inline table's chat as an alert: the
 // players by balance, as many as fit MaxAlert characters.
-func TopAlert(rows []storage.Standing, lang i18n.Lang) string {
+func TopAlert(rows []Standing, lang i18n.Lang) string {
 	if len(rows) == 0 {
 		return i18n.T(lang, i18n.TopAlertEmpty)
 	}
