@@ -264,5 +264,6 @@ func (h *Handler) top(ctx context.Context, queryID string, key storage.TableKey,
 		h.send.Answer(ctx, queryID, i18n.T(lang, i18n.PopError), false)
 		return
 	}
-	h.send.Answer(ctx, queryID, render.TopAlert(input.PlayerStandings(rows), lang), true)
+	players := input.PlayerStandings(rows) // one more row was read, for the house
+	h.send.Answer(ctx, queryID, render.TopAlert(players[:min(len(players), topSize)], lang), true)
 }
