@@ -51,6 +51,23 @@ const (
 // Has reports whether k holds every kind of o.
 func (k Kinds) Has(o Kinds) bool { return o != 0 && k&o == o }
 
+// String names the kinds: "group|solo", "inline", "none".
+func (k Kinds) String() string {
+	s := ""
+	for i, name := range []string{"group", "solo", "inline"} {
+		if k&(1<<i) != 0 {
+			if s != "" {
+				s += "|"
+			}
+			s += name
+		}
+	}
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
 // Phases are phases of a table, as a set.
 type Phases uint8
 
