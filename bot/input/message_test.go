@@ -35,7 +35,9 @@ func (f *fixture) replies(chat int64, id int) []string {
 
 // shown is the text a message in Telegram's HTML shows: its tags gone,
 // its entities read.
-func shown(h string) string { return html.UnescapeString(regexp.MustCompile(`<[^>]*>`).ReplaceAllString(h, "")) }
+func shown(h string) string {
+	return html.UnescapeString(regexp.MustCompile(`<[^>]*>`).ReplaceAllString(h, ""))
+}
 
 // TestMessageRoutesCommands pins the command table's promises through
 // Message: a command runs where it works, for who may use it, and
