@@ -193,3 +193,17 @@ func TestFootprintCountsWhatTheHandlerRemembers(t *testing.T) {
 	f.pressButton(f.group.ID, "Bob", callback.Join)
 	assert.Equal(t, 2, f.h.Footprint(), "the table's last press")
 }
+
+// TestAnAdminActionAsksAfresh: an admin's command asks Telegram whether
+// its sender is an admin each time: one demoted a moment ago has lost the
+// power, whatever was asked before.
+func TestAnAdminActionAsksAfresh(t *testing.T) {
+	f := newFixture(t)
+	bob := f.user("Bob")
+	require.NoError(t, f.srv.MakeAdmin(f.group.ID, bob.ID))
+	m := f.command(f.group.ID, "Bob", "cancel")
+	assert.Equal(t, []string{pop(i18n.CancelNothing)}, f.replies(f.group.ID, m.MessageID), "an admin")
+	require.NoError(t, f.srv.SetMemberStatus(f.group.ID, bob.ID, telegramtest.StatusMember))
+	m = f.command(f.group.ID, "Bob", "cancel")
+	assert.Equal(t, []string{pop(i18n.PopAdminOnly)}, f.replies(f.group.ID, m.MessageID), "demoted: no more")
+}
