@@ -52,7 +52,9 @@ func TestEveryActionHasOneRow(t *testing.T) {
 				assert.NotZero(t, r.Phases, "the phases it shows in")
 				assert.True(t, r.Label != "" || r.PerOffer, "a label, or one per offer")
 				for _, l := range i18n.Langs() {
-					assert.True(t, r.PerOffer || i18n.T(l, r.Label) != "", "%s in %s", r.Label, l)
+					for _, k := range []i18n.Key{r.Label, r.SoloLabel, r.AgainLabel} {
+						assert.True(t, k == "" || i18n.T(l, k) != string(k), "%s in %s", k, l)
+					}
 				}
 			} else {
 				assert.Zero(t, r.Phases, "drawn by %s, not the table's keyboard", r.DrawnBy)
