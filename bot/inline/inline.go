@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"github.com/twentyone-bot/twentyone/bot/botapi"
+	"github.com/twentyone-bot/twentyone/bot/button"
 	"github.com/twentyone-bot/twentyone/bot/callback"
 	"github.com/twentyone-bot/twentyone/bot/clock"
 	"github.com/twentyone-bot/twentyone/bot/i18n"
@@ -184,11 +185,13 @@ func (h *Handler) answerGuest(ctx context.Context, queryID string, a botapi.Arti
 	return id, err
 }
 
-// Press handles a press on an inline message: a table button goes to
-// input.Handler.PressTable, the opening of a table with the preset its
-// button names, the deck check and the leaderboard are alerts. A press
-// without the chat's chat_instance, or with data of a chat's message (the
-// settings, a group to stop following), is refused.
+// Press handles a press on an inline message, routed by its button's row
+// (button.For, on button.Inline): a table's button goes to
+// input.Handler.PressTable, the opening of a table once its data names
+// one of the presets, the deck check and the leaderboard are alerts. A
+// press without the chat's chat_instance is skipped; one with data that
+// does not parse is a bad button, and one of a chat's message (the
+// settings, a group to stop following) is refused as such.
 func (h *Handler) Press(ctx context.Context, u botapi.Update) {
 	q := u.CallbackQuery
 	if q.From == nil || q.From.ID <= 0 || q.ChatInstance == "" || q.InlineMessageID == "" {
@@ -198,26 +201,59 @@ func (h *Handler) Press(ctx context.Context, u botapi.Update) {
 	}
 	key := storage.TableKey{Chat: storage.InlineChatID(q.ChatInstance), Thread: storage.InlineThreadID(q.InlineMessageID)}
 	data, err := callback.Parse(q.Data)
-	switch {
-	case err != nil:
+	if err != nil {
 		h.refuse(ctx, q.ID, key, q.From.LanguageCode, i18n.PopBadButton)
-	case data.Action == callback.InlineOpen:
-		s, ok := h.preset(data.Amount, data.Entry)
-		if _, spoken := i18n.Parse(data.Lang); !ok || !spoken {
-			h.refuse(ctx, q.ID, key, q.From.LanguageCode, i18n.PopBadButton)
-			return
-		}
-		h.input.PressTable(ctx, input.TablePress{Update: u, Key: key, Data: data,
-			Inline: &storage.Inline{MessageID: q.InlineMessageID, Settings: s}})
-	case data.Action.TableAction():
-		h.input.PressTable(ctx, input.TablePress{Update: u, Key: key, Data: data})
-	case data.Action == callback.Verify:
-		h.verify(ctx, q.ID, key, data.Game, q.From.LanguageCode)
-	case data.Action == callback.Top:
-		h.top(ctx, q.ID, key, q.From.LanguageCode)
-	default:
-		h.refuse(ctx, q.ID, key, q.From.LanguageCode, i18n.PopInlineOnly)
+		return
 	}
+	row, ok := button.For(data.Action, button.Inline)
+	do := effects[row.Does]
+	if !ok || do == nil {
+		h.refuse(ctx, q.ID, key, q.From.LanguageCode, i18n.PopInlineOnly)
+		return
+	}
+	do(h, ctx, press{u: u, key: key, data: data})
+}
+
+// press is a press on an inline message, routed to its row.
+type press struct {
+	u    botapi.Update
+	key  storage.TableKey // the table of the inline message
+	data callback.Data
+}
+
+// effects do what a press on an inline message does, by its row's effect
+// (button.Effect).
+var effects = map[button.Effect]func(h *Handler, ctx context.Context, p press){
+	button.Apply:      (*Handler).pressTable,
+	button.House:      (*Handler).pressTable,
+	button.OpenInline: (*Handler).open,
+	button.DeckCheck: func(h *Handler, ctx context.Context, p press) {
+		q := p.u.CallbackQuery
+		h.verify(ctx, q.ID, p.key, p.data.Game, q.From.LanguageCode)
+	},
+	button.Leaderboard: func(h *Handler, ctx context.Context, p press) {
+		q := p.u.CallbackQuery
+		h.top(ctx, q.ID, p.key, q.From.LanguageCode)
+	},
+}
+
+// pressTable applies a table's button (input.Handler.PressTable).
+func (h *Handler) pressTable(ctx context.Context, p press) {
+	h.input.PressTable(ctx, input.TablePress{Update: p.u, Key: p.key, Data: p.data})
+}
+
+// open opens the table of the inline message with the preset its button
+// names, in the language it names: one of the presets, in a language the
+// bot speaks, or the press is a bad button.
+func (h *Handler) open(ctx context.Context, p press) {
+	q := p.u.CallbackQuery
+	s, ok := h.preset(p.data.Amount, p.data.Entry)
+	if _, spoken := i18n.Parse(p.data.Lang); !ok || !spoken {
+		h.refuse(ctx, q.ID, p.key, q.From.LanguageCode, i18n.PopBadButton)
+		return
+	}
+	h.input.PressTable(ctx, input.TablePress{Update: p.u, Key: p.key, Data: p.data,
+		Inline: &storage.Inline{MessageID: q.InlineMessageID, Settings: s}})
 }
 
 // lang is the language of an answer only its presser sees, at the table
