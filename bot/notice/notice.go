@@ -181,8 +181,8 @@ func (n *Notices) announce(ctx context.Context, key storage.TableKey, id int, o 
 				s, _ := n.store.Settings(ctx, chat)
 				msg := render.Opened(render.Notice{Title: o.group.title, Opener: o.by.Name, Settings: v.Settings.Game,
 					Closes: v.Table.Deadline(), Now: n.clock.Now(), Link: link, Lang: i18n.For(s.Language, f.Language)})
-				_, err = n.send.API().Send(ctx, chat, 0, msg, 0)
-				return n.send.Settle(chat, err)
+				_, err = n.send.Send(ctx, chat, 0, msg, 0)
+				return err
 			}})
 	}
 }

@@ -234,13 +234,12 @@ func (p *Panels) Change(ctx context.Context, chat int64, edit func(setting.Chat)
 func (p *Panels) Redraw(chat int64, pn Panel, s storage.ChatSettings) {
 	msg := pn.Draw(s)
 	p.send.Enqueue(outbox.Op{Chat: chat, Slot: "settings:" + strconv.Itoa(pn.ID), Do: func(ctx context.Context) error {
-		raw := p.send.API().Edit(ctx, chat, pn.ID, msg)
-		err := p.send.Settle(chat, raw)
+		err := p.send.Edit(ctx, chat, pn.ID, msg)
 		if err == nil || send.Retried(err) {
 			return err
 		}
 		p.drop(chat, pn.ID)
-		if errors.Is(raw, botapi.ErrGone) {
+		if errors.Is(err, botapi.ErrGone) {
 			return nil // gone: nothing to redraw
 		}
 		return err

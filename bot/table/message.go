@@ -290,9 +290,8 @@ func (m *messages) render(ctx context.Context, v storage.View) error {
 		id = v.MessageID
 	}
 	m.mu.Unlock()
-	api := m.k.send.API()
 	if id != 0 && !retiring(v, id) {
-		err := api.Edit(ctx, key.Chat, id, msg)
+		err := m.k.send.Edit(ctx, key.Chat, id, msg)
 		if err == nil {
 			m.retire(v)
 			if v.Table.Phase() == game.Closed {
@@ -300,16 +299,16 @@ func (m *messages) render(ctx context.Context, v storage.View) error {
 			}
 		}
 		if !errors.Is(err, botapi.ErrGone) {
-			return m.k.send.Settle(key.Chat, err)
+			return err
 		}
 		// The message was deleted: send a new one.
 	}
 	if v.Table.Phase() == game.Closed && id == 0 {
 		return nil // nothing to show for a table that closed unseen
 	}
-	newID, err := api.Send(ctx, key.Chat, int(key.Thread), msg, 0)
+	newID, err := m.k.send.Send(ctx, key.Chat, int(key.Thread), msg, 0)
 	if err != nil {
-		return m.k.send.Settle(key.Chat, err)
+		return err
 	}
 	m.mu.Lock()
 	m.ids[key] = newID
@@ -333,12 +332,12 @@ func (m *messages) render(ctx context.Context, v storage.View) error {
 // server answers MESSAGE_ID_INVALID): its table closes and every chip on
 // it goes back (Keeper.inlineGone).
 func (m *messages) renderInline(ctx context.Context, v storage.View, msg message.Message) error {
-	err := m.k.send.API().EditInline(ctx, v.Inline.MessageID, msg)
+	err := m.k.send.EditInline(ctx, v.Key.Chat, v.Inline.MessageID, msg)
 	if errors.Is(err, botapi.ErrGone) {
 		m.k.inlineGone(v.Key)
 		return nil
 	}
-	return m.k.send.Settle(v.Key.Chat, err)
+	return err
 }
 
 // forgetTable drops what the renders of the table at key did.
@@ -428,25 +427,24 @@ func (m *messages) retire(v storage.View) {
 			continue
 		}
 		m.k.send.Enqueue(outbox.Op{Chat: key.Chat, Class: outbox.Retire, Slot: retireOp(key, r.MessageID), Do: func(ctx context.Context) error {
-			api, l := m.k.send.API(), i18n.OfChat(v.Settings.Language)
+			s, l := m.k.send, i18n.OfChat(v.Settings.Language)
 			var err error
 			if r.Record {
-				err = api.Edit(ctx, key.Chat, r.MessageID, render.Summary(render.Input{
+				err = s.Edit(ctx, key.Chat, r.MessageID, render.Summary(render.Input{
 					Table: r.Table, Settings: v.Settings.Game, Names: r.Names,
 					Lang: l, Now: m.k.clock.Now(), Decks: r.Decks, Awards: r.Awards,
 				}))
 			} else {
-				err = api.Delete(ctx, key.Chat, r.MessageID)
+				err = s.Delete(ctx, key.Chat, r.MessageID)
 				if errors.Is(err, botapi.ErrCannotDelete) {
 					// Too old to delete: edited into a note without buttons
 					// instead, so that none looks live.
-					err = api.Edit(ctx, key.Chat, r.MessageID, message.Message{Text: i18n.T(l, i18n.TableMoved)})
+					err = s.Edit(ctx, key.Chat, r.MessageID, message.Message{Text: i18n.T(l, i18n.TableMoved)})
 				}
 			}
 			if errors.Is(err, botapi.ErrGone) {
 				err = nil // gone already: nothing to leave
 			}
-			err = m.k.send.Settle(key.Chat, err)
 			if send.Retried(err) {
 				return err
 			}
