@@ -139,7 +139,10 @@ func TestCallsIntoAChatSettle(t *testing.T) {
 			set: func(t *testing.T, w *world) {
 				w.srv.InjectFault(telegramtest.Fault{Kind: telegramtest.FaultTooManyRequests, Methods: []string{"sendMessage"}, Count: 1, RetryAfter: 3})
 			},
-			call: func(ctx context.Context, w *world) error { _, err := w.s.Send(ctx, w.group, 0, hello("hi"), 0); return err },
+			call: func(ctx context.Context, w *world) error {
+				_, err := w.s.Send(ctx, w.group, 0, hello("hi"), 0)
+				return err
+			},
 			want: func(t *testing.T, err error) {
 				var ra *outbox.RetryAfterError
 				require.ErrorAs(t, err, &ra)
@@ -164,7 +167,10 @@ func TestCallsIntoAChatSettle(t *testing.T) {
 				_, err := w.srv.UpgradeToSupergroup(w.group, w.ann.ID)
 				require.NoError(t, err)
 			},
-			call: func(ctx context.Context, w *world) error { _, err := w.s.Send(ctx, w.group, 0, hello("hi"), 0); return err },
+			call: func(ctx context.Context, w *world) error {
+				_, err := w.s.Send(ctx, w.group, 0, hello("hi"), 0)
+				return err
+			},
 			want: func(t *testing.T, err error) {
 				var tg *botapi.Error
 				require.ErrorAs(t, err, &tg, "the Bot API's error is kept")
@@ -190,7 +196,10 @@ func TestCallsIntoAChatSettle(t *testing.T) {
 		{
 			name: "a user who blocked the bot",
 			set:  func(t *testing.T, w *world) { require.NoError(t, w.srv.BlockBot(w.ann.ID, true)) },
-			call: func(ctx context.Context, w *world) error { _, err := w.s.Send(ctx, w.ann.ID, 0, hello("hi"), 0); return err },
+			call: func(ctx context.Context, w *world) error {
+				_, err := w.s.Send(ctx, w.ann.ID, 0, hello("hi"), 0)
+				return err
+			},
 			want: func(t *testing.T, err error) {
 				assert.ErrorIs(t, err, botapi.ErrForbidden)
 				assert.False(t, send.Retried(err))
