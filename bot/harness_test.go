@@ -18,7 +18,6 @@ import (
 
 	"github.com/twentyone-bot/twentyone/bot"
 	"github.com/twentyone-bot/twentyone/bot/callback"
-	"github.com/twentyone-bot/twentyone/bot/clock"
 	"github.com/twentyone-bot/twentyone/bot/clock/clocktest"
 	"github.com/twentyone-bot/twentyone/bot/outbox"
 	"github.com/twentyone-bot/twentyone/bot/telegramtest"
@@ -85,15 +84,11 @@ type harnessOptions struct {
 	// both on the harness's clock, as the bot's timeouts are: the test
 	// moves time (see settle and advance), and a minute passes in no time.
 	paced bool
-	// realClock runs the bot on the system clock instead of the
-	// harness's: for a test of pacing in real time (with limits of its
-	// own), which moves no clock by hand. The bot has one clock: its
-	// timeouts then run in real time too.
-	realClock bool
 	// stepped runs the server too on the harness's clock, and makes the
-	// harness's waits (waitFor) move the clock a step at a time while the
-	// bot is quiet, until what they wait for holds: for a test of pacing
-	// with limits of its own that also moves the clock by hand.
+	// harness's waits (waitFor, and the waits for a message of the bot)
+	// move the clock a step at a time while the bot is quiet, until what
+	// they wait for holds: for a test of pacing with limits of its own,
+	// where time passes only as the test waits.
 	stepped bool
 }
 
@@ -158,7 +153,7 @@ func (h *harness) start() {
 	conns := h.dialing()
 	b, err := bot.New(context.Background(), bot.Config{
 		Token: h.srv.Token(), Endpoint: h.srv.Endpoint(), Transport: conns.transport,
-		Store: st, Clock: h.botClock(), Limits: h.opts.limits,
+		Store: st, Clock: h.clock, Limits: h.opts.limits,
 		Logger:      slog.New(slog.NewTextHandler(logs, nil)),
 		PollTimeout: time.Second, Owners: owners,
 	})
@@ -294,15 +289,6 @@ func (h *harness) hangUp(c *botConns) {
 	}), "the stopped bot's connections close")
 }
 
-// botClock is the clock the bot runs on: the harness's, or the system's
-// (harnessOptions.realClock).
-func (h *harness) botClock() clock.Clock {
-	if h.opts.realClock {
-		return clock.System{}
-	}
-	return h.clock
-}
-
 // settle waits until the bot is quiet (bot.Quiet): what the clock's last
 // move started is done.
 func (h *harness) settle() {
@@ -347,6 +333,28 @@ func (h *harness) waitFor(cond func(*telegramtest.View) bool) error {
 			return err
 		}
 	}
+}
+
+// botMessage waits for a message of the bot in the chat that matches,
+// and returns the last such (telegramtest.Server.WaitForBotMessage);
+// with harnessOptions.stepped, moving the clock meanwhile (waitFor).
+func (h *harness) botMessage(chat int64, match func(telegramtest.ChatMessage) bool) (telegramtest.ChatMessage, error) {
+	h.t.Helper()
+	if !h.opts.stepped {
+		return h.srv.WaitForBotMessage(h.ctx(), chat, match)
+	}
+	var found telegramtest.ChatMessage
+	err := h.waitFor(func(v *telegramtest.View) bool {
+		ms := v.Messages(chat)
+		for i := len(ms) - 1; i >= 0; i-- {
+			if ms[i].FromBot && (match == nil || match(ms[i])) {
+				found = ms[i]
+				return true
+			}
+		}
+		return false
+	})
+	return found, err
 }
 
 // drain moves the clock, when the bot paces by it, until no outgoing call
@@ -621,7 +629,7 @@ func (h *harness) messageGone(id int) {
 // returns it.
 func (h *harness) botSays(parts ...string) telegramtest.ChatMessage {
 	h.t.Helper()
-	m, err := h.srv.WaitForBotMessage(h.ctx(), h.group.ID, func(m telegramtest.ChatMessage) bool {
+	m, err := h.botMessage(h.group.ID, func(m telegramtest.ChatMessage) bool {
 		if m.MessageID <= h.said {
 			return false
 		}
