@@ -118,13 +118,6 @@ func New(tables TableStore, chips ChipStore, follows FollowStore, rooms Rooms, c
 	return h
 }
 
-// Footprint returns how many entries the handler's caches hold: the reply
-// quota, the admins asked about, the last presses, the deck checks sent,
-// the prompts to start the bot in private.
-func (h *Handler) Footprint() int {
-	return h.quota.users.Len() + h.admins.known.Len() + h.presses.last.Len() + h.checks.sent.Len() + h.prompts.ids.Len()
-}
-
 // self returns the bot's own user.
 func (h *Handler) self() tgbotapi.User { return h.rooms.Send.Self() }
 

@@ -151,13 +151,6 @@ func (n *Notices) Forget(chat int64) {
 	}
 }
 
-// Footprint returns how many tables the notices remember.
-func (n *Notices) Footprint() int {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	return n.opening.Len() + len(n.open)
-}
-
 // announce sends the followers of the group, but the opener, a private
 // message that the table opened (each at most once per Quiet), as
 // notices: they wait for every table's render and reply, and are dropped

@@ -158,9 +158,6 @@ func (p *Panels) drop(chat int64, id int) {
 	})
 }
 
-// Footprint returns how many chats' panels are remembered.
-func (p *Panels) Footprint() int { return p.chats.Len() }
-
 // Sent remembers a settings panel just sent, drawn for settings drawn,
 // and redraws it if they changed meanwhile (its send waited behind the
 // redraws of the change). A panel pressed already (the press may come

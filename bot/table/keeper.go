@@ -228,12 +228,6 @@ func (k *Keeper) inlineGone(key storage.TableKey) {
 	})
 }
 
-// Footprint returns how much the keeper holds: armed timers, tables it
-// remembers a message or render of, chats with a nudge.
-func (k *Keeper) Footprint() (timers, tables, nudges int) {
-	return k.timers.len(), k.msgs.len(), k.nudges.len()
-}
-
 // retryAfterFailure is how long after a timeout or a move of the house
 // failed in storage it is tried again.
 const retryAfterFailure = time.Minute
