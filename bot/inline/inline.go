@@ -127,7 +127,7 @@ func (h *Handler) Query(ctx context.Context, u botapi.Update) {
 	for i, s := range order {
 		results[i] = article(s, lang)
 	}
-	if err := h.send.API().AnswerInline(ctx, q.ID, results, 0, true); err != nil {
+	if err := h.send.AnswerInline(ctx, q.ID, results, 0, true); err != nil {
 		h.log.WarnContext(ctx, "answering an inline query", "err", err)
 	}
 }
@@ -154,7 +154,7 @@ func (h *Handler) Guest(ctx context.Context, u botapi.Update) {
 		code = m.From.LanguageCode
 	}
 	lang := i18n.For("", code)
-	username := h.send.API().Self().UserName
+	username := h.send.Self().UserName
 	words := strings.ToLower(strings.TrimSpace(strings.ReplaceAll(strings.ToLower(m.Text), "@"+strings.ToLower(username), "")))
 	result := article(h.presets[0], lang)
 	if !guestAsks[words] {
@@ -174,13 +174,13 @@ const guestRetry = 3 * time.Second
 // answer must come within seconds, and is no render to coalesce), once
 // more after a 429 whose retry_after is short.
 func (h *Handler) answerGuest(ctx context.Context, queryID string, a botapi.Article) (string, error) {
-	id, err := h.send.API().AnswerGuest(ctx, queryID, a)
+	id, err := h.send.AnswerGuest(ctx, queryID, a)
 	var tg *botapi.Error
 	if errors.As(err, &tg) && tg.RetryAfter > 0 && tg.RetryAfter <= guestRetry {
 		if err := clock.Sleep(ctx, h.clock, tg.RetryAfter); err != nil {
 			return "", err
 		}
-		return h.send.API().AnswerGuest(ctx, queryID, a)
+		return h.send.AnswerGuest(ctx, queryID, a)
 	}
 	return id, err
 }
@@ -283,7 +283,7 @@ func (h *Handler) verify(ctx context.Context, queryID string, key storage.TableK
 		h.send.Answer(ctx, queryID, i18n.T(lang, i18n.PopBadButton), false)
 		return
 	}
-	link := input.VerifyLink(h.send.API().Self().UserName, key, gameNo)
+	link := input.VerifyLink(h.send.Self().UserName, key, gameNo)
 	h.send.Answer(ctx, queryID, render.InlineVerify(gameNo, c, link, lang), true)
 }
 
