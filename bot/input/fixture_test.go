@@ -42,6 +42,7 @@ type fixture struct {
 	clock *clocktest.Clock
 	deck  *gametest.Stacked
 	out   *outbox.Outbox
+	api   *botapi.Client // the bot's client, for the updates the test fetches
 	h     *Handler
 	host  *host
 
@@ -97,6 +98,7 @@ func newFixture(t *testing.T) *fixture {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	f.out = outbox.New(outbox.Options{Logger: log, Clock: f.clock})
 	f.host = &host{}
+	f.api = api
 	s := send.New(api, f.out, f.host, log)
 	tables := table.New(st, s, f.clock, log, f.host)
 	f.host.notices = notice.New(st, s, f.clock, log, f.host)
@@ -137,7 +139,7 @@ func (f *fixture) user(name string) telegramtest.User {
 // waits until the bot is quiet.
 func (f *fixture) deliver() {
 	f.t.Helper()
-	raws, err := f.h.rooms.Send.API().GetUpdates(f.ctx(), f.offset, 0, nil)
+	raws, err := f.api.GetUpdates(f.ctx(), f.offset, 0, nil)
 	require.NoError(f.t, err)
 	for _, raw := range raws {
 		u, err := botapi.Decode(raw)

@@ -114,7 +114,7 @@ func TestADoubleTapIsToldWhatTheFirstWas(t *testing.T) {
 // take returns the updates the server holds, without handling them.
 func (f *fixture) take() []botapi.Update {
 	f.t.Helper()
-	raws, err := f.h.rooms.Send.API().GetUpdates(f.ctx(), f.offset, 0, nil)
+	raws, err := f.api.GetUpdates(f.ctx(), f.offset, 0, nil)
 	require.NoError(f.t, err)
 	var out []botapi.Update
 	for _, raw := range raws {
