@@ -33,7 +33,7 @@ func TestAutoStartStartsWhenTheLastSeatIsTaken(t *testing.T) {
 	before := lobby.Table.Version()
 
 	a := h.join("Dave")
-	assert.Equal(t, "You're in.", a.Text)
+	assert.Equal(t, "Game on · Bob bets first", a.Text, "the toast says the game started, as Start's")
 	v := h.view()
 	require.Equal(t, game.Betting, v.Table.Phase(), "the fourth Join started the game")
 	assert.Equal(t, before+1, v.Table.Version(), "one command: the seat and the start")

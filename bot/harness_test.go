@@ -5,12 +5,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -18,7 +16,6 @@ import (
 
 	"github.com/twentyone-bot/twentyone/bot"
 	"github.com/twentyone-bot/twentyone/bot/callback"
-	"github.com/twentyone-bot/twentyone/bot/clock"
 	"github.com/twentyone-bot/twentyone/bot/clock/clocktest"
 	"github.com/twentyone-bot/twentyone/bot/outbox"
 	"github.com/twentyone-bot/twentyone/bot/telegramtest"
@@ -85,15 +82,11 @@ type harnessOptions struct {
 	// both on the harness's clock, as the bot's timeouts are: the test
 	// moves time (see settle and advance), and a minute passes in no time.
 	paced bool
-	// realClock runs the bot on the system clock instead of the
-	// harness's: for a test of pacing in real time (with limits of its
-	// own), which moves no clock by hand. The bot has one clock: its
-	// timeouts then run in real time too.
-	realClock bool
 	// stepped runs the server too on the harness's clock, and makes the
-	// harness's waits (waitFor) move the clock a step at a time while the
-	// bot is quiet, until what they wait for holds: for a test of pacing
-	// with limits of its own that also moves the clock by hand.
+	// harness's waits (waitFor, and the waits for a message of the bot)
+	// move the clock a step at a time while the bot is quiet, until what
+	// they wait for holds: for a test of pacing with limits of its own,
+	// where time passes only as the test waits.
 	stepped bool
 }
 
@@ -158,7 +151,7 @@ func (h *harness) start() {
 	conns := h.dialing()
 	b, err := bot.New(context.Background(), bot.Config{
 		Token: h.srv.Token(), Endpoint: h.srv.Endpoint(), Transport: conns.transport,
-		Store: st, Clock: h.botClock(), Limits: h.opts.limits,
+		Store: st, Clock: h.clock, Limits: h.opts.limits,
 		Logger:      slog.New(slog.NewTextHandler(logs, nil)),
 		PollTimeout: time.Second, Owners: owners,
 	})
@@ -235,136 +228,6 @@ func (h *harness) serveWebhook(st *storage.Store, b *bot.Bot, conns *botConns) {
 		abandon()
 		_ = b.Close(gone) // drops what the outbox holds, aborts the calls in flight
 		require.NoError(h.t, st.Close())
-	}
-}
-
-// botConns is a bot's transport to the server, with every connection it
-// opened.
-type botConns struct {
-	transport *http.Transport
-	mu        sync.Mutex
-	conns     []net.Conn
-	hungUp    bool // connections opened from now on are closed at once
-}
-
-// dialing returns a transport to the server for a new bot that keeps its
-// connections.
-func (h *harness) dialing() *botConns {
-	c := &botConns{transport: h.srv.Client().Transport.(*http.Transport)}
-	dial := c.transport.DialContext
-	c.transport.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
-		conn, err := dial(ctx, network, addr)
-		if err != nil {
-			return nil, err
-		}
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		c.conns = append(c.conns, conn)
-		if c.hungUp {
-			conn.Close()
-		}
-		return conn, nil
-	}
-	return c
-}
-
-// hangUp closes the connections of a stopped bot and waits until the
-// server closed each too. A request the bot gave up on while stopping
-// (its last poll, aborted) may still reach the server after the bot
-// stopped, and act there (a getUpdates sets allowed_updates); the server
-// handles it before it closes its connection. After hangUp nothing the
-// bot sent is left to reach the server.
-func (h *harness) hangUp(c *botConns) {
-	h.t.Helper()
-	c.mu.Lock()
-	c.hungUp = true
-	for _, conn := range c.conns {
-		conn.Close()
-	}
-	c.mu.Unlock()
-	require.NoError(h.t, h.srv.WaitFor(h.ctx(), func(v *telegramtest.View) bool {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		for _, conn := range c.conns {
-			if !v.HungUp(conn.LocalAddr().String()) {
-				return false
-			}
-		}
-		return true
-	}), "the stopped bot's connections close")
-}
-
-// botClock is the clock the bot runs on: the harness's, or the system's
-// (harnessOptions.realClock).
-func (h *harness) botClock() clock.Clock {
-	if h.opts.realClock {
-		return clock.System{}
-	}
-	return h.clock
-}
-
-// settle waits until the bot is quiet (bot.Quiet): what the clock's last
-// move started is done.
-func (h *harness) settle() {
-	h.t.Helper()
-	deadline := time.Now().Add(wait)
-	for !h.bot.Quiet() {
-		if time.Now().After(deadline) {
-			h.t.Fatalf("the bot did not settle")
-		}
-		time.Sleep(100 * time.Microsecond) // polls a condition; the clocks do not move meanwhile
-	}
-}
-
-// advance moves the clock by d, in steps of at most step, settling after
-// each.
-func (h *harness) advance(d, step time.Duration) {
-	h.t.Helper()
-	for d > 0 {
-		s := min(d, step)
-		h.settle()
-		h.clock.Advance(s)
-		d -= s
-	}
-	h.settle()
-}
-
-// waitFor waits until cond holds. With harnessOptions.stepped, it moves
-// the clock a step at a time meanwhile, once the server delivered every
-// update and the bot settled, for at most two minutes of the clock.
-func (h *harness) waitFor(cond func(*telegramtest.View) bool) error {
-	h.t.Helper()
-	if !h.opts.stepped {
-		return h.srv.WaitFor(h.ctx(), cond)
-	}
-	now, cancel := context.WithCancel(context.Background())
-	cancel() // WaitFor looks once, then gives up
-	for start := h.clock.Now(); ; h.clock.Advance(step) {
-		require.NoError(h.t, h.srv.WaitFor(h.ctx(), func(*telegramtest.View) bool { return h.srv.PendingUpdates() == 0 }))
-		h.settle()
-		err := h.srv.WaitFor(now, cond)
-		if err == nil || h.clock.Now().Sub(start) > 2*time.Minute {
-			return err
-		}
-	}
-}
-
-// drain moves the clock, when the bot paces by it, until no outgoing call
-// waits (at most ten minutes): a stop sends the calls waiting, and those
-// wait for the clock.
-func (h *harness) drain() {
-	h.t.Helper()
-	if !h.opts.paced {
-		return
-	}
-	for start := h.clock.Now(); ; h.clock.Advance(step) {
-		h.settle() // what the clock's move fired (a timer's command) may queue a call
-		if h.bot.Pending() == 0 {
-			return
-		}
-		if h.clock.Now().Sub(start) > 10*time.Minute {
-			h.t.Fatalf("%d calls still wait after ten minutes", h.bot.Pending())
-		}
 	}
 }
 
@@ -621,7 +484,7 @@ func (h *harness) messageGone(id int) {
 // returns it.
 func (h *harness) botSays(parts ...string) telegramtest.ChatMessage {
 	h.t.Helper()
-	m, err := h.srv.WaitForBotMessage(h.ctx(), h.group.ID, func(m telegramtest.ChatMessage) bool {
+	m, err := h.botMessage(h.group.ID, func(m telegramtest.ChatMessage) bool {
 		if m.MessageID <= h.said {
 			return false
 		}

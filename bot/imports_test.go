@@ -14,10 +14,11 @@ const module = "github.com/twentyone-bot/twentyone/"
 // The rule of the imports (docs/ARCHITECTURE.md, "Imports point one way"):
 // each layer imports only the layers below it. The game knows nothing of
 // the rest, storage only the game, and the bot's pure rooms (the texts,
-// the button grammar, the settings editor, the renderer) nothing of the
-// transport; the transport (bot/botapi) and our model of Telegram
-// (bot/telegramtest) know Telegram and nothing of ours above it, but the
-// message type they share with the renderer (bot/message).
+// the button grammar, the button table, the settings editor, the
+// renderer) nothing of the transport nor of storage; the transport
+// (bot/botapi) and our model of Telegram (bot/telegramtest) know Telegram
+// and nothing of ours above it, but the message type they share with the
+// renderer (bot/message).
 var allowedImports = map[string][]string{
 	"bot/message":         {},
 	"bot/clock":           {},
@@ -27,10 +28,10 @@ var allowedImports = map[string][]string{
 	"bot/i18n":            {"game"},
 	"bot/callback":        {"game"},
 	"bot/setting":         {"bot/callback", "bot/i18n", "game"},
-	// storage: render still draws from storage's read types (View,
-	// Standing, LedgerEntry, ...), until its own view types replace them
-	// (issue 33, point 3).
-	"bot/render": {"bot/callback", "bot/i18n", "bot/message", "bot/setting", "game", "storage"},
+	"bot/button":          {"bot/callback", "bot/i18n", "bot/message", "game"},
+	// render draws from the game's types and its own views (views.go),
+	// which the rooms that read the store make: never storage's.
+	"bot/render": {"bot/button", "bot/callback", "bot/i18n", "bot/message", "bot/setting", "game"},
 	"storage":    {"game"},
 	"game":       {"game"},
 }

@@ -2,6 +2,8 @@ package bot
 
 import (
 	"context"
+	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -48,24 +50,67 @@ func TestInFlightConfirmsOnlyHandled(t *testing.T) {
 	w.wait()
 }
 
+// TestInFlightWaitIdle: waitIdle does not return while an update is in
+// hand, though another was handled meanwhile (its wake-up comes), and
+// returns once the last is handled. The test sees it wait, not guess: the
+// wake-up is taken and the goroutine blocks in waitIdle's select again.
 func TestInFlightWaitIdle(t *testing.T) {
 	w := newInFlight()
-	done, ok := w.take(1)
+	done1, ok := w.take(1)
 	require.True(t, ok)
+	done2, ok := w.take(2)
+	require.True(t, ok)
+	done2() // a wake-up waits in freed, with update 1 still in hand
 	idle := make(chan struct{})
 	go func() {
-		w.waitIdle(context.Background(), time.Minute)
+		w.waitIdle(context.Background(), time.Hour)
 		close(idle)
 	}()
+	require.True(t, eventually(func() bool {
+		select {
+		case <-idle:
+			return true // returned wrongly: the check below says so
+		default:
+		}
+		return len(w.freed) == 0 && blockedInSelect("TestInFlightWaitIdle", "(*inFlight).waitIdle")
+	}), "waitIdle takes the wake-up and waits again")
 	select {
 	case <-idle:
 		t.Fatal("waitIdle returned while an update was in hand")
-	case <-time.After(50 * time.Millisecond): // waitIdle is given a chance to return wrongly
+	default:
 	}
-	done()
-	select {
-	case <-idle:
-	case <-time.After(10 * time.Second):
-		t.Fatal("waitIdle did not return once the update was handled")
+	done1()
+	require.True(t, eventually(func() bool {
+		select {
+		case <-idle:
+			return true
+		default:
+			return false
+		}
+	}), "waitIdle returns once the update was handled")
+}
+
+// eventually reports whether cond holds within ten seconds, looking again
+// until it does.
+func eventually(cond func() bool) bool {
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); runtime.Gosched() {
+		if cond() {
+			return true
+		}
 	}
+	return false
+}
+
+// blockedInSelect reports whether a goroutine started by the function
+// named creator is blocked in a select in the function named in.
+func blockedInSelect(creator, in string) bool {
+	buf := make([]byte, 1<<20)
+	buf = buf[:runtime.Stack(buf, true)]
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		head, _, _ := strings.Cut(g, "\n")
+		if strings.Contains(head, "[select") && strings.Contains(g, in) && strings.Contains(g, "created by") && strings.Contains(g, creator) {
+			return true
+		}
+	}
+	return false
 }

@@ -327,11 +327,13 @@ func TestCommandsRegisteredInEnglishAndRussian(t *testing.T) {
 
 // TestRateLimitStormDuringPlay plays three tables at once while Telegram's
 // flood limits are on with short windows and 429s are injected on top; every
-// table ends showing its final state and no press was lost.
+// table ends showing its final state and no press was lost. Time passes as
+// the players wait for their tables (harnessOptions.stepped): the bot
+// waits out each retry_after, the server's windows free.
 func TestRateLimitStormDuringPlay(t *testing.T) {
 	h := newHarness(t, func(o *harnessOptions) {
 		o.limits = outbox.Limits{} // the bot does not pace: it must recover from 429s
-		o.realClock = true         // and wait them out in real time
+		o.stepped = true           // and wait them out as the clock moves
 	})
 	h.srv.SetRateLimits(telegramtest.RateLimits{Enabled: true,
 		Group: telegramtest.RateLimit{Limit: 3, Window: 300 * time.Millisecond}})
@@ -354,7 +356,7 @@ func TestRateLimitStormDuringPlay(t *testing.T) {
 	assert.Positive(t, fault.Fired(), "the storm hit")
 	for _, g := range groups {
 		key := storage.TableKey{Chat: g.ID}
-		require.NoError(t, h.srv.WaitFor(h.ctx(), func(v *telegramtest.View) bool {
+		require.NoError(t, h.waitFor(func(v *telegramtest.View) bool {
 			sv, err := h.store.View(context.Background(), key)
 			if err != nil {
 				return false
@@ -369,14 +371,15 @@ func TestRateLimitStormDuringPlay(t *testing.T) {
 }
 
 // playQuickGame plays Alice (banker) against Bob in group g: Bob bets the
-// stake and stands at once.
+// stake and stands at once. Its waits move the clock (h.waitFor), in turn
+// with the other players' when several play at once.
 func playQuickGame(t *testing.T, h *harness, g telegramtest.Chat) {
 	ctx := h.ctx()
 	key := storage.TableKey{Chat: g.ID}
 	pressWhenShown := func(user string, action string) {
 		var msgID int
 		var data string
-		require.NoError(t, h.srv.WaitFor(ctx, func(v *telegramtest.View) bool {
+		require.NoError(t, h.waitFor(func(v *telegramtest.View) bool {
 			sv, err := h.store.View(context.Background(), key)
 			if err != nil || sv.MessageID == 0 {
 				return false

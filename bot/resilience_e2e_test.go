@@ -106,7 +106,7 @@ func TestPressWhileDownBeatsTheTimer(t *testing.T) {
 // about 4 minutes.)
 func TestCommandSpamDoesNotStallTheTable(t *testing.T) {
 	const pace = 100 * time.Millisecond
-	h := newHarness(t, func(o *harnessOptions) { o.limits, o.realClock = outbox.Limits{ChatInterval: pace}, true })
+	h := newHarness(t, func(o *harnessOptions) { o.limits, o.stepped = outbox.Limits{ChatInterval: pace}, true })
 	h.lobby("Bob")
 	for range 80 {
 		h.command("Dave", "rules")
@@ -120,10 +120,10 @@ func TestCommandSpamDoesNotStallTheTable(t *testing.T) {
 	}
 	require.NoError(t, h.srv.WaitFor(h.ctx(), func(v *telegramtest.View) bool { return v.PendingUpdates() == 0 }))
 	before := h.srv.Calls()
-	start := time.Now()
+	start := h.clock.Now()
 	assert.Equal(t, "You're in.", h.join("Carol").Text)
 	h.tableMessage(contains("Carol"))
-	latency := time.Since(start)
+	latency := h.clock.Now().Sub(start)
 	writes := h.srv.Calls().Sub(before)
 	assert.LessOrEqual(t, writes.Count("sendMessage")+writes.Count("editMessageText"), 2,
 		"at most the write in flight goes before the table's edit")

@@ -38,15 +38,6 @@ func (c ctxWriter) Write(p []byte) (int, error) {
 	return c.w.Write(p)
 }
 
-// BackupFile writes a backup to path atomically: into a temporary file in
-// the same directory, fsynced, then renamed over path.
-func (s *Store) BackupFile(ctx context.Context, path string) error {
-	return writeAtomic(path, func(f *os.File) error {
-		_, err := s.Backup(ctx, f)
-		return err
-	})
-}
-
 // BackupClosed copies the database file at src, which no process may have
 // open for writing (ErrInUse), to dst as BackupFile does. It opens src
 // read-only and never as a Store: nothing, not even a schema migration,

@@ -132,15 +132,9 @@ func (s *Store) Timers(ctx context.Context) ([]Timer, error) {
 	return out, err
 }
 
-// Reveals returns the decks revealed in game number gameNo of the chat's
-// tables, in the order they were revealed. Game numbers count per table,
-// so in a forum chat the same number may name a game of each topic: see
-// TableReveals. ErrNotFound when there are none.
-func (s *Store) Reveals(ctx context.Context, chat int64, gameNo uint64) ([]Reveal, error) {
-	return s.reveals(ctx, chat, gameNo, nil)
-}
-
-// TableReveals is Reveals for one table.
+// TableReveals returns the decks revealed in game number gameNo of the
+// table at key, in the order they were revealed. ErrNotFound when there
+// are none.
 func (s *Store) TableReveals(ctx context.Context, key TableKey, gameNo uint64) ([]Reveal, error) {
 	return s.reveals(ctx, key.Chat, gameNo, &key.Thread)
 }

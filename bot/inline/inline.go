@@ -22,12 +22,12 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/twentyone-bot/twentyone/bot/botapi"
+	"github.com/twentyone-bot/twentyone/bot/button"
 	"github.com/twentyone-bot/twentyone/bot/callback"
 	"github.com/twentyone-bot/twentyone/bot/clock"
 	"github.com/twentyone-bot/twentyone/bot/i18n"
@@ -36,7 +36,6 @@ import (
 	"github.com/twentyone-bot/twentyone/bot/render"
 	"github.com/twentyone-bot/twentyone/bot/send"
 	"github.com/twentyone-bot/twentyone/game"
-	"github.com/twentyone-bot/twentyone/game/house"
 	"github.com/twentyone-bot/twentyone/storage"
 )
 
@@ -128,7 +127,7 @@ func (h *Handler) Query(ctx context.Context, u botapi.Update) {
 	for i, s := range order {
 		results[i] = article(s, lang)
 	}
-	if err := h.send.API().AnswerInline(ctx, q.ID, results, 0, true); err != nil {
+	if err := h.send.AnswerInline(ctx, q.ID, results, 0, true); err != nil {
 		h.log.WarnContext(ctx, "answering an inline query", "err", err)
 	}
 }
@@ -155,7 +154,7 @@ func (h *Handler) Guest(ctx context.Context, u botapi.Update) {
 		code = m.From.LanguageCode
 	}
 	lang := i18n.For("", code)
-	username := h.send.API().Self().UserName
+	username := h.send.Self().UserName
 	words := strings.ToLower(strings.TrimSpace(strings.ReplaceAll(strings.ToLower(m.Text), "@"+strings.ToLower(username), "")))
 	result := article(h.presets[0], lang)
 	if !guestAsks[words] {
@@ -175,22 +174,24 @@ const guestRetry = 3 * time.Second
 // answer must come within seconds, and is no render to coalesce), once
 // more after a 429 whose retry_after is short.
 func (h *Handler) answerGuest(ctx context.Context, queryID string, a botapi.Article) (string, error) {
-	id, err := h.send.API().AnswerGuest(ctx, queryID, a)
+	id, err := h.send.AnswerGuest(ctx, queryID, a)
 	var tg *botapi.Error
 	if errors.As(err, &tg) && tg.RetryAfter > 0 && tg.RetryAfter <= guestRetry {
 		if err := clock.Sleep(ctx, h.clock, tg.RetryAfter); err != nil {
 			return "", err
 		}
-		return h.send.API().AnswerGuest(ctx, queryID, a)
+		return h.send.AnswerGuest(ctx, queryID, a)
 	}
 	return id, err
 }
 
-// Press handles a press on an inline message: a table button goes to
-// input.Handler.PressTable, the opening of a table with the preset its
-// button names, the deck check and the leaderboard are alerts. A press
-// without the chat's chat_instance, or with data of a chat's message (the
-// settings, a group to stop following), is refused.
+// Press handles a press on an inline message, routed by its button's row
+// (button.For, on button.Inline): a table's button goes to
+// input.Handler.PressTable, the opening of a table once its data names
+// one of the presets, the deck check and the leaderboard are alerts. A
+// press without the chat's chat_instance is skipped; one with data that
+// does not parse is a bad button, and one of a chat's message (the
+// settings, a group to stop following) is refused as such.
 func (h *Handler) Press(ctx context.Context, u botapi.Update) {
 	q := u.CallbackQuery
 	if q.From == nil || q.From.ID <= 0 || q.ChatInstance == "" || q.InlineMessageID == "" {
@@ -200,26 +201,59 @@ func (h *Handler) Press(ctx context.Context, u botapi.Update) {
 	}
 	key := storage.TableKey{Chat: storage.InlineChatID(q.ChatInstance), Thread: storage.InlineThreadID(q.InlineMessageID)}
 	data, err := callback.Parse(q.Data)
-	switch {
-	case err != nil:
+	if err != nil {
 		h.refuse(ctx, q.ID, key, q.From.LanguageCode, i18n.PopBadButton)
-	case data.Action == callback.InlineOpen:
-		s, ok := h.preset(data.Amount, data.Entry)
-		if _, spoken := i18n.Parse(data.Lang); !ok || !spoken {
-			h.refuse(ctx, q.ID, key, q.From.LanguageCode, i18n.PopBadButton)
-			return
-		}
-		h.input.PressTable(ctx, input.TablePress{Update: u, Key: key, Data: data,
-			Inline: &storage.Inline{MessageID: q.InlineMessageID, Settings: s}})
-	case data.Action.TableAction():
-		h.input.PressTable(ctx, input.TablePress{Update: u, Key: key, Data: data})
-	case data.Action == callback.Verify:
-		h.verify(ctx, q.ID, key, data.Game, q.From.LanguageCode)
-	case data.Action == callback.Top:
-		h.top(ctx, q.ID, key, q.From.LanguageCode)
-	default:
-		h.refuse(ctx, q.ID, key, q.From.LanguageCode, i18n.PopInlineOnly)
+		return
 	}
+	row, ok := button.For(data.Action, button.Inline)
+	do := effects[row.Does]
+	if !ok || do == nil {
+		h.refuse(ctx, q.ID, key, q.From.LanguageCode, i18n.PopInlineOnly)
+		return
+	}
+	do(h, ctx, press{u: u, key: key, data: data})
+}
+
+// press is a press on an inline message, routed to its row.
+type press struct {
+	u    botapi.Update
+	key  storage.TableKey // the table of the inline message
+	data callback.Data
+}
+
+// effects do what a press on an inline message does, by its row's effect
+// (button.Effect).
+var effects = map[button.Effect]func(h *Handler, ctx context.Context, p press){
+	button.Apply:      (*Handler).pressTable,
+	button.House:      (*Handler).pressTable,
+	button.OpenInline: (*Handler).open,
+	button.DeckCheck: func(h *Handler, ctx context.Context, p press) {
+		q := p.u.CallbackQuery
+		h.verify(ctx, q.ID, p.key, p.data.Game, q.From.LanguageCode)
+	},
+	button.Leaderboard: func(h *Handler, ctx context.Context, p press) {
+		q := p.u.CallbackQuery
+		h.top(ctx, q.ID, p.key, q.From.LanguageCode)
+	},
+}
+
+// pressTable applies a table's button (input.Handler.PressTable).
+func (h *Handler) pressTable(ctx context.Context, p press) {
+	h.input.PressTable(ctx, input.TablePress{Update: p.u, Key: p.key, Data: p.data})
+}
+
+// open opens the table of the inline message with the preset its button
+// names, in the language it names: one of the presets, in a language the
+// bot speaks, or the press is a bad button.
+func (h *Handler) open(ctx context.Context, p press) {
+	q := p.u.CallbackQuery
+	s, ok := h.preset(p.data.Amount, p.data.Entry)
+	if _, spoken := i18n.Parse(p.data.Lang); !ok || !spoken {
+		h.refuse(ctx, q.ID, p.key, q.From.LanguageCode, i18n.PopBadButton)
+		return
+	}
+	h.input.PressTable(ctx, input.TablePress{Update: p.u, Key: p.key, Data: p.data,
+		Inline: &storage.Inline{MessageID: q.InlineMessageID, Settings: s}})
 }
 
 // lang is the language of an answer only its presser sees, at the table
@@ -249,7 +283,7 @@ func (h *Handler) verify(ctx context.Context, queryID string, key storage.TableK
 		h.send.Answer(ctx, queryID, i18n.T(lang, i18n.PopBadButton), false)
 		return
 	}
-	link := input.VerifyLink(h.send.API().Self().UserName, key, gameNo)
+	link := input.VerifyLink(h.send.Self().UserName, key, gameNo)
 	h.send.Answer(ctx, queryID, render.InlineVerify(gameNo, c, link, lang), true)
 }
 
@@ -261,11 +295,11 @@ const topSize = 10
 func (h *Handler) top(ctx context.Context, queryID string, key storage.TableKey, code string) {
 	lang := h.lang(ctx, key, code)
 	rows, err := h.store.Leaderboard(ctx, key.Chat, topSize+1)
-	rows = slices.DeleteFunc(rows, func(s storage.Standing) bool { return s.User == house.ID })
 	if err != nil && !errors.Is(err, storage.ErrNotFound) {
 		h.log.WarnContext(ctx, "the leaderboard of an inline table's chat", "chat", key.Chat, "err", err)
 		h.send.Answer(ctx, queryID, i18n.T(lang, i18n.PopError), false)
 		return
 	}
-	h.send.Answer(ctx, queryID, render.TopAlert(rows, lang), true)
+	players := input.PlayerStandings(rows) // one more row was read, for the house
+	h.send.Answer(ctx, queryID, render.TopAlert(players[:min(len(players), topSize)], lang), true)
 }

@@ -12,8 +12,14 @@ import (
 // admins asks Telegram who the admins of a group are, and remembers the
 // answers for what only changes a display.
 type admins struct {
-	api   *botapi.Client
+	api   members
 	known *expiring.Cache[adminKey, bool]
+}
+
+// members is what admins asks Telegram: a user's membership of a chat
+// (send.Sender.Member, which reports a group that moved).
+type members interface {
+	Member(ctx context.Context, chat, user int64) (botapi.Member, error)
 }
 
 type adminKey struct{ chat, user int64 }
@@ -21,7 +27,7 @@ type adminKey struct{ chat, user int64 }
 // adminsKnown bounds how many answers are remembered.
 const adminsKnown = 10_000
 
-func newAdmins(api *botapi.Client, c clock.Clock, ttl time.Duration) *admins {
+func newAdmins(api members, c clock.Clock, ttl time.Duration) *admins {
 	if ttl <= 0 {
 		ttl = time.Minute
 	}

@@ -3,7 +3,6 @@ package input
 import (
 	"context"
 	"errors"
-	"slices"
 	"strconv"
 
 	"github.com/twentyone-bot/twentyone/bot/fault"
@@ -45,12 +44,12 @@ func bonus(ctx context.Context, c *command) {
 	got, err := c.h.chips.ClaimBonus(ctx, c.m.Chat.ID, u, now)
 	switch {
 	case err == nil:
-		c.sayMessage(render.BonusGranted(u.Name, got, c.lang))
+		c.sayMessage(render.BonusGranted(u.Name, bonusView(got), c.lang))
 	case errors.Is(err, storage.ErrBonusTooSoon):
 		c.sayMessage(render.BonusWait(u.Name, got.Next.Sub(now), c.lang))
 	case errors.Is(err, storage.ErrBonusNotNeeded):
 		s, _ := c.h.tables.Settings(ctx, c.m.Chat.ID)
-		c.sayMessage(render.BonusNotNeeded(u.Name, s.Game.EntryLimit, got, c.lang))
+		c.sayMessage(render.BonusNotNeeded(u.Name, s.Game.EntryLimit, bonusView(got), c.lang))
 	default:
 		c.fail(ctx, err)
 	}
@@ -103,16 +102,17 @@ func top(ctx context.Context, c *command) {
 		c.fail(ctx, err)
 		return
 	}
-	rows = slices.DeleteFunc(rows, func(s storage.Standing) bool { return s.User == house.ID })
-	rows = rows[:min(len(rows), topSize)]
-	var houseRow *storage.Standing
+	players := PlayerStandings(rows)
+	players = players[:min(len(players), topSize)]
+	var houseRow *render.Standing
 	switch st, err := c.h.chips.Standing(ctx, c.m.Chat.ID, house.ID); {
 	case err == nil:
-		houseRow = &st
+		row := standingView(st)
+		houseRow = &row
 	case !errors.Is(err, storage.ErrNotFound):
 		fault.Log(ctx, c.h.log, "top", c.key, err)
 	}
-	c.sayMessage(render.Top(rows, houseRow, c.lang))
+	c.sayMessage(render.Top(players, houseRow, c.lang))
 }
 
 // stats handles /stats: the results of the sender, or of the user whose
@@ -157,7 +157,7 @@ func history(ctx context.Context, c *command) {
 		c.fail(ctx, err)
 		return
 	}
-	c.sayMessage(render.History(u.Name, entries, historySize, c.lang))
+	c.sayMessage(render.History(u.Name, historyView(entries), historySize, c.lang))
 }
 
 // audit handles /audit (admins): whether the chat's chips add up.
@@ -173,7 +173,7 @@ func audit(ctx context.Context, c *command) {
 	case !a.OK:
 		c.h.log.ErrorContext(ctx, "audit: the chips do not add up", "chat", a.Chat, "problems", a.Problems)
 	}
-	c.sayMessage(render.Audit(a, c.lang))
+	c.sayMessage(render.Audit(auditView(a), c.lang))
 }
 
 // verify handles "/verify N": the decks of game N of this table, revealed.

@@ -186,7 +186,7 @@ func (h *Handler) RegisterCommands(ctx context.Context) error {
 		if l == i18n.EN {
 			code = ""
 		}
-		if err := h.rooms.Send.API().SetCommands(ctx, cmds, code); err != nil {
+		if err := h.rooms.Send.SetCommands(ctx, cmds, code); err != nil {
 			return err
 		}
 	}

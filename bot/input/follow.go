@@ -58,7 +58,7 @@ func notify(ctx context.Context, c *command) {
 		c.sayMessageThen(render.NotifyStartFirst(u.Name, notice.FollowLink(c.h.self().UserName, chat), c.lang),
 			func(_ context.Context, id int) { c.h.prompts.sent(chat, user, id) })
 	case errors.Is(err, storage.ErrTooManyFollows):
-		c.sayMessage(render.NotifyTooMany(c.lang))
+		c.sayMessage(render.NotifyTooMany(storage.MaxFollows, c.lang))
 	default:
 		c.fail(ctx, err)
 	}
@@ -75,7 +75,7 @@ func follows(ctx context.Context, c *command) {
 		c.fail(ctx, err)
 		return
 	}
-	c.sayMessage(render.Follows(fs, c.lang))
+	c.sayMessage(render.Follows(followsView(fs), c.lang))
 }
 
 // followFromLink handles "/start notify_<group>" in private, the bot's deep
@@ -104,7 +104,7 @@ func followFromLink(ctx context.Context, c *command) {
 		c.sayMessage(render.Followed(title, already, c.lang))
 		c.h.prompts.used(chat, int64(u.ID))
 	case errors.Is(err, storage.ErrTooManyFollows):
-		c.sayMessage(render.NotifyTooMany(c.lang))
+		c.sayMessage(render.NotifyTooMany(storage.MaxFollows, c.lang))
 	default:
 		c.fail(ctx, err)
 	}
@@ -116,7 +116,7 @@ func followFromLink(ctx context.Context, c *command) {
 // supergroup is followed to it (and moved in storage): the group returned
 // is then the supergroup, where its tables open.
 func (h *Handler) checkMember(ctx context.Context, chat, user int64) (group int64, title string, why i18n.Key) {
-	api := h.rooms.Send.API()
+	api := h.rooms.Send // reports a group that moved
 	for range 2 {
 		info, err := api.Chat(ctx, chat)
 		var m botapi.Member
@@ -127,7 +127,6 @@ func (h *Handler) checkMember(ctx context.Context, chat, user int64) (group int6
 			m, err = api.Member(ctx, chat, user)
 		}
 		if tg := (*botapi.Error)(nil); errors.As(err, &tg) && tg.MigrateTo != 0 {
-			_ = h.rooms.Send.Settle(chat, err)
 			chat = tg.MigrateTo
 			continue
 		}
@@ -181,10 +180,10 @@ func (h *Handler) pressUnfollow(ctx context.Context, q *tgbotapi.CallbackQuery, 
 		return
 	}
 	id := q.Message.MessageID
-	msg := render.Follows(fs, h.chatLang(ctx, private, q.From))
+	msg := render.Follows(followsView(fs), h.chatLang(ctx, private, q.From))
 	s := h.rooms.Send
 	s.Enqueue(outbox.Op{Chat: private, Slot: "follows:" + strconv.Itoa(id), Do: func(ctx context.Context) error {
-		return s.Settle(private, s.API().Edit(ctx, private, id, msg))
+		return s.Edit(ctx, private, id, msg)
 	}})
 }
 
@@ -306,10 +305,10 @@ func (p *prompts) used(chat, user int64) {
 // delete deletes the prompt id in the group, through the outbox.
 func (p *prompts) delete(chat int64, id int) {
 	p.send.Enqueue(outbox.Op{Chat: chat, Class: outbox.Retire, Slot: "prompt:" + strconv.Itoa(id), Do: func(ctx context.Context) error {
-		err := p.send.API().Delete(ctx, chat, id)
+		err := p.send.Delete(ctx, chat, id)
 		if errors.Is(err, botapi.ErrGone) || errors.Is(err, botapi.ErrCannotDelete) {
-			err = nil // gone already, or too old: nothing to do
+			return nil // gone already, or too old: nothing to do
 		}
-		return p.send.Settle(chat, err)
+		return err
 	}})
 }

@@ -99,13 +99,13 @@ func houseNeedsChips(v storage.View, l i18n.Lang) string {
 	return i18n.T(l, i18n.PopHouseNeedChips, i18n.Chips(l, v.Balances[house.ID]), i18n.Chips(l, v.Settings.Game.EntryLimit))
 }
 
-// pressHouse handles the lobby's buttons that seat and unseat the house.
-// A double tap is answered as the first tap was (see presses).
-func (h *Handler) pressHouse(ctx context.Context, u botapi.Update, key storage.TableKey, data callback.Data) {
+// pressHouse handles the lobby's buttons that seat and, with unseat,
+// stand up the house (button.House). A double tap is answered as the first tap was (see presses).
+func (h *Handler) pressHouse(ctx context.Context, u botapi.Update, key storage.TableKey, data callback.Data, unseat bool) {
 	q := u.CallbackQuery
 	l := h.presserLang(ctx, key.Chat, q.From)
 	player := game.UserID(q.From.ID)
-	a := h.seatHouse(ctx, key, u.UpdateID, player, data.Version, data.Action == callback.UnseatHouse, l)
+	a := h.seatHouse(ctx, key, u.UpdateID, player, data.Version, unseat, l)
 	switch {
 	case a.applied:
 		h.presses.remember(key, player, data, a.text)

@@ -110,7 +110,7 @@ type Handler struct {
 func New(tables TableStore, chips ChipStore, follows FollowStore, rooms Rooms, c clock.Clock, log *slog.Logger, opts Options) *Handler {
 	h := &Handler{tables: tables, chips: chips, follows: follows, rooms: rooms, clock: c, log: log, opts: opts,
 		owners: make(map[int64]bool), quota: newQuota(c), presses: newPresses(c), checks: newChecks(c)}
-	h.admins = newAdmins(rooms.Send.API(), c, opts.AdminTTL)
+	h.admins = newAdmins(rooms.Send, c, opts.AdminTTL)
 	h.prompts = newPrompts(rooms.Send, c)
 	for _, id := range opts.Owners {
 		h.owners[id] = true
@@ -118,15 +118,8 @@ func New(tables TableStore, chips ChipStore, follows FollowStore, rooms Rooms, c
 	return h
 }
 
-// Footprint returns how many entries the handler's caches hold: the reply
-// quota, the admins asked about, the last presses, the deck checks sent,
-// the prompts to start the bot in private.
-func (h *Handler) Footprint() int {
-	return h.quota.users.Len() + h.admins.known.Len() + h.presses.last.Len() + h.checks.sent.Len() + h.prompts.ids.Len()
-}
-
 // self returns the bot's own user.
-func (h *Handler) self() tgbotapi.User { return h.rooms.Send.API().Self() }
+func (h *Handler) self() tgbotapi.User { return h.rooms.Send.Self() }
 
 // chatLang returns the language to answer from in, in a message the chat
 // sees: the chat's stored settings for the user (i18n.For), or from's
@@ -173,7 +166,7 @@ func (h *Handler) request(key storage.TableKey, updateID int, u storage.User, cm
 // (render.Rejection); an internal error is logged.
 func (h *Handler) rejection(ctx context.Context, lang i18n.Lang, err error, v storage.View, user game.UserID) (string, bool) {
 	_, bonus := h.chips.Grants()
-	text, alert, internal := render.Rejection(lang, err, v, user, bonus)
+	text, alert, internal := render.Rejection(lang, err, rejectedView(&v, user), bonus)
 	if internal {
 		fault.Log(ctx, h.log, "apply", v.Key, err)
 	}
@@ -190,7 +183,7 @@ func (h *Handler) verifyMessage(ctx context.Context, key storage.TableKey, gameN
 	if err != nil {
 		return message.Message{}, false, err
 	}
-	return render.Verify(gameNo, reveals, l), true, nil
+	return render.Verify(gameNo, revealsView(reveals), l), true, nil
 }
 
 // Message handles a message that is not about the bot's own membership:

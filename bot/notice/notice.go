@@ -151,13 +151,6 @@ func (n *Notices) Forget(chat int64) {
 	}
 }
 
-// Footprint returns how many tables the notices remember.
-func (n *Notices) Footprint() int {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	return n.opening.Len() + len(n.open)
-}
-
 // announce sends the followers of the group, but the opener, a private
 // message that the table opened (each at most once per Quiet), as
 // notices: they wait for every table's render and reply, and are dropped
@@ -181,8 +174,8 @@ func (n *Notices) announce(ctx context.Context, key storage.TableKey, id int, o 
 				s, _ := n.store.Settings(ctx, chat)
 				msg := render.Opened(render.Notice{Title: o.group.title, Opener: o.by.Name, Settings: v.Settings.Game,
 					Closes: v.Table.Deadline(), Now: n.clock.Now(), Link: link, Lang: i18n.For(s.Language, f.Language)})
-				_, err = n.send.API().Send(ctx, chat, 0, msg, 0)
-				return n.send.Settle(chat, err)
+				_, err = n.send.Send(ctx, chat, 0, msg, 0)
+				return err
 			}})
 	}
 }

@@ -161,9 +161,6 @@ func (p *Panels) drop(chat int64, id int) {
 	})
 }
 
-// Footprint returns how many chats' panels are remembered.
-func (p *Panels) Footprint() int { return p.chats.Len() }
-
 // Sent remembers a settings panel just sent, drawn for settings drawn,
 // and redraws it if they changed meanwhile (its send waited behind the
 // redraws of the change). A panel pressed already (the press may come
@@ -236,13 +233,12 @@ func (p *Panels) Change(ctx context.Context, chat int64, edit func(game.ChatSett
 func (p *Panels) Redraw(chat int64, pn Panel, s storage.ChatSettings) {
 	msg := pn.Draw(s)
 	p.send.Enqueue(outbox.Op{Chat: chat, Slot: "settings:" + strconv.Itoa(pn.ID), Do: func(ctx context.Context) error {
-		raw := p.send.API().Edit(ctx, chat, pn.ID, msg)
-		err := p.send.Settle(chat, raw)
+		err := p.send.Edit(ctx, chat, pn.ID, msg)
 		if err == nil || send.Retried(err) {
 			return err
 		}
 		p.drop(chat, pn.ID)
-		if errors.Is(raw, botapi.ErrGone) {
+		if errors.Is(err, botapi.ErrGone) {
 			return nil // gone: nothing to redraw
 		}
 		return err

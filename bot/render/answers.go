@@ -6,7 +6,6 @@ import (
 
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/game"
-	"github.com/twentyone-bot/twentyone/storage"
 )
 
 // The answers to what a player did: the toast of a press that applied,
@@ -16,11 +15,16 @@ import (
 
 // Toast is the short answer to an accepted press: after Hit, the card and
 // the new score; after Stand, the duel's result; after a bet, the player's
-// card and the next step; after a start, who bets first. tb is the table
-// after the command (for a redelivered press, as it is now).
+// card and the next step; after a start, who bets first, and so after a
+// join that took the last seat of a table that starts by itself
+// (Settings.AutoStart). tb is the table after the command (for a
+// redelivered press, as it is now).
 func Toast(lang i18n.Lang, cmd game.Command, out game.Outcome, tb *game.Table) string {
 	switch cmd.Kind {
 	case game.Join:
+		if started := startToast(lang, cmd, out, tb); started != "" {
+			return started
+		}
 		return i18n.T(lang, i18n.PopJoined)
 	case game.Leave:
 		return leaveToast(lang, cmd, out)
@@ -129,15 +133,15 @@ func startToast(lang i18n.Lang, cmd game.Command, out game.Outcome, tb *game.Tab
 	return ""
 }
 
-// Rejection is the answer to a command of user that err rejected, as the
-// table of v stands, and whether it should be an alert rather than a
-// toast: an answer for each kind of error (game.Kind), the reason told
-// where it helps the user. dailyBonus is what /bonus grants, for one who
-// has too few chips to sit down. An internal error (of no kind the rules
-// give) is answered only "something went wrong", and reported by internal
-// true: the caller logs it.
-func Rejection(lang i18n.Lang, err error, v storage.View, user game.UserID, dailyBonus int64) (text string, alert, internal bool) {
-	t := &v.Table
+// Rejection is the answer to a command of r.User that err rejected, as
+// r.Table stands, and whether it should be an alert rather than a toast:
+// an answer for each kind of error (game.Kind), the reason told where it
+// helps the user. dailyBonus is what /bonus grants, for one who has too
+// few chips to sit down. An internal error (of no kind the rules give) is
+// answered only "something went wrong", and reported by internal true:
+// the caller logs it.
+func Rejection(lang i18n.Lang, err error, r Rejected, dailyBonus int64) (text string, alert, internal bool) {
+	t, user := r.Table, r.User
 	switch game.Kind(err) {
 	case game.KindOutdated:
 		return i18n.T(lang, i18n.PopOutdated), false, false
@@ -163,7 +167,7 @@ func Rejection(lang i18n.Lang, err error, v storage.View, user game.UserID, dail
 		}
 		return i18n.T(lang, i18n.PopBadButton), false, false
 	case game.KindNotAllowed:
-		text, alert := notAllowed(lang, err, v, user, dailyBonus)
+		text, alert := notAllowed(lang, err, r, dailyBonus)
 		return text, alert, false
 	}
 	return i18n.T(lang, i18n.PopError), false, true
@@ -171,11 +175,11 @@ func Rejection(lang i18n.Lang, err error, v storage.View, user game.UserID, dail
 
 // notAllowed returns the answer to a command the table's state does not
 // allow (game.KindNotAllowed), and whether it should be an alert.
-func notAllowed(lang i18n.Lang, err error, v storage.View, user game.UserID, dailyBonus int64) (string, bool) {
+func notAllowed(lang i18n.Lang, err error, r Rejected, dailyBonus int64) (string, bool) {
 	switch {
 	case errors.Is(err, game.ErrBelowEntryLimit):
-		return i18n.T(lang, i18n.PopNeedChips, i18n.Chips(lang, v.Settings.Game.EntryLimit),
-			i18n.Chips(lang, v.Balances[user]), i18n.Chips(lang, dailyBonus)), true
+		return i18n.T(lang, i18n.PopNeedChips, i18n.Chips(lang, r.Settings.EntryLimit),
+			i18n.Chips(lang, r.Balance), i18n.Chips(lang, dailyBonus)), true
 	case errors.Is(err, game.ErrAlreadySeated):
 		return i18n.T(lang, i18n.PopSeated), false
 	case errors.Is(err, game.ErrTableFull):

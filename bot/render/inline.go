@@ -5,11 +5,10 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/twentyone-bot/twentyone/bot/callback"
+	"github.com/twentyone-bot/twentyone/bot/button"
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/bot/message"
 	"github.com/twentyone-bot/twentyone/game"
-	"github.com/twentyone-bot/twentyone/storage"
 )
 
 // What a table on an inline message shows before and besides the table
@@ -27,7 +26,7 @@ func InlineResult(s game.Settings, lang i18n.Lang) (title, description string) {
 }
 
 // InlineLobby is the message an inline result posts: a table to open,
-// playing by s, speaking lang, whose one button (callback.InlineOpen)
+// playing by s, speaking lang, whose one button (button.Rows: callback.InlineOpen)
 // opens it and seats its presser. No table exists until pressed: the
 // chat it is in is known only from a press.
 func InlineLobby(s game.Settings, lang i18n.Lang) message.Message {
@@ -38,8 +37,8 @@ func InlineLobby(s game.Settings, lang i18n.Lang) message.Message {
 		i18n.T(lang, i18n.TableNobody),
 		i18n.T(lang, i18n.InlineOpenHint),
 	}, "\n")
-	open := callback.Data{Action: callback.InlineOpen, Amount: s.Stake, Entry: s.EntryLimit, Lang: string(lang)}
-	return message.Message{Text: text, Keyboard: [][]message.Button{{{Text: i18n.T(lang, i18n.BtnJoin), Data: open.String(), Style: message.Success}}}}
+	never := button.State{Table: &game.Table{}, Kind: button.Inline, Settings: s, Lang: lang}
+	return message.Message{Text: text, Keyboard: layOut(button.Keyboard(never))}
 }
 
 // InlineVerify is the alert of an inline table's deck check: the game,
@@ -51,7 +50,7 @@ func InlineVerify(gameNo uint64, c game.Commitment, link string, lang i18n.Lang)
 
 // TopAlert is the leaderboard of an inline table's chat as an alert: the
 // players by balance, as many as fit MaxAlert characters.
-func TopAlert(rows []storage.Standing, lang i18n.Lang) string {
+func TopAlert(rows []Standing, lang i18n.Lang) string {
 	if len(rows) == 0 {
 		return i18n.T(lang, i18n.TopAlertEmpty)
 	}

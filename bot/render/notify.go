@@ -8,7 +8,6 @@ import (
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/bot/message"
 	"github.com/twentyone-bot/twentyone/game"
-	"github.com/twentyone-bot/twentyone/storage"
 )
 
 // The messages of /notify: the answers in a group and in private, and the
@@ -33,9 +32,10 @@ func NotifyStartFirst(name, link string, lang i18n.Lang) message.Message {
 		Keyboard: [][]message.Button{{{Text: i18n.T(lang, i18n.BtnNotifyStart), URL: link}}}}
 }
 
-// NotifyTooMany says the user follows storage.MaxFollows groups already.
-func NotifyTooMany(lang i18n.Lang) message.Message {
-	return message.Message{Text: i18n.T(lang, i18n.NotifyTooMany, i18n.Number(storage.MaxFollows))}
+// NotifyTooMany says the user follows max groups already, the most one
+// may follow.
+func NotifyTooMany(max int, lang i18n.Lang) message.Message {
+	return message.Message{Text: i18n.T(lang, i18n.NotifyTooMany, i18n.Number(int64(max)))}
 }
 
 // Followed answers the deep link that made the user follow a group, or
@@ -50,7 +50,7 @@ func Followed(title string, already bool, lang i18n.Lang) message.Message {
 
 // Follows answers /notify in private: the groups the user follows, each
 // with a button that stops it, or how to follow one.
-func Follows(fs []storage.Follow, lang i18n.Lang) message.Message {
+func Follows(fs []Follow, lang i18n.Lang) message.Message {
 	if len(fs) == 0 {
 		return message.Message{Text: i18n.T(lang, i18n.NotifyListEmpty)}
 	}

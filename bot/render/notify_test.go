@@ -10,14 +10,13 @@ import (
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/bot/message"
 	"github.com/twentyone-bot/twentyone/game"
-	"github.com/twentyone-bot/twentyone/storage"
 )
 
 // TestGoldenNotify: the messages of /notify, with their buttons.
 func TestGoldenNotify(t *testing.T) {
 	at := time.Date(2026, 3, 14, 21, 5, 0, 0, time.UTC)
 	hostileTitle := "Game <night> &\u202e co"
-	follows := []storage.Follow{{Chat: -1001234567890, Title: hostileTitle}, {Chat: -4000000001, Title: "Casino"}}
+	follows := []Follow{{Chat: -1001234567890, Title: hostileTitle}, {Chat: -4000000001, Title: "Casino"}}
 	notice := Notice{Title: hostileTitle, Opener: hostile, Settings: game.DefaultSettings(),
 		Closes: at.Add(10 * time.Minute), Now: at, Link: "https://t.me/c/1234567890/42"}
 	messages := []struct {
@@ -29,7 +28,7 @@ func TestGoldenNotify(t *testing.T) {
 		{"start first", func(l i18n.Lang) message.Message {
 			return NotifyStartFirst(hostile, "https://t.me/twentyone_bot?start=notify_1001234567890", l)
 		}},
-		{"too many", NotifyTooMany},
+		{"too many", func(l i18n.Lang) message.Message { return NotifyTooMany(20, l) }},
 		{"followed", func(l i18n.Lang) message.Message { return Followed(hostileTitle, false, l) }},
 		{"followed already", func(l i18n.Lang) message.Message { return Followed(hostileTitle, true, l) }},
 		{"list", func(l i18n.Lang) message.Message { return Follows(follows, l) }},

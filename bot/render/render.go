@@ -34,11 +34,11 @@ type Input struct {
 	// Now is when the message is drawn, for the time left.
 	Now time.Time
 	// Decks are the commitments of the decks revealed in the table's game,
-	// one per finished circle, oldest first (storage.View.Decks). Without
-	// them the message shows the last revealed deck's only.
+	// one per finished circle, oldest first. Without them the message
+	// shows the last revealed deck's only.
 	Decks []game.Commitment
 	// Awards are the achievements earned in the table's game, in the
-	// order earned (storage.View.Awards), shown once the game is over.
+	// order earned, shown once the game is over.
 	Awards []award.Award
 	// HouseForbidden: the chat's admins forbade the house, so the lobby
 	// offers no button to seat it.

@@ -8,11 +8,10 @@ import (
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/bot/message"
 	"github.com/twentyone-bot/twentyone/game/award"
-	"github.com/twentyone-bot/twentyone/storage"
 )
 
 // The replies to commands. Each takes names as users wrote them and what
-// storage holds, and returns the message, HTML-escaped where it quotes a
+// the chat's books say (views.go), and returns the message, HTML-escaped where it quotes a
 // user.
 
 // Plain is a message of plain text, escaped for Telegram's HTML.
@@ -34,7 +33,7 @@ func Balance(name string, balance int64, lang i18n.Lang) message.Message {
 }
 
 // BonusGranted says the user got the daily bonus.
-func BonusGranted(name string, got storage.Bonus, lang i18n.Lang) message.Message {
+func BonusGranted(name string, got Bonus, lang i18n.Lang) message.Message {
 	return message.Message{Text: i18n.T(lang, i18n.BonusGranted, NameHTML(name), i18n.Chips(lang, got.Amount), i18n.Chips(lang, got.Balance))}
 }
 
@@ -45,7 +44,7 @@ func BonusWait(name string, wait time.Duration, lang i18n.Lang) message.Message 
 
 // BonusNotNeeded says the bonus is for balances below the entry limit,
 // counting the chips the user has on the chat's tables, if any.
-func BonusNotNeeded(name string, entryLimit int64, got storage.Bonus, lang i18n.Lang) message.Message {
+func BonusNotNeeded(name string, entryLimit int64, got Bonus, lang i18n.Lang) message.Message {
 	if got.OnTables > 0 {
 		return message.Message{Text: i18n.T(lang, i18n.BonusNotNeededOnTable, NameHTML(name), i18n.Chips(lang, entryLimit),
 			i18n.Chips(lang, got.Balance), i18n.Chips(lang, got.OnTables))}
@@ -56,7 +55,7 @@ func BonusNotNeeded(name string, entryLimit int64, got storage.Bonus, lang i18n.
 // Top is the answer to /top: the chat's leaderboard of players, best
 // first, and the house (when it has an account) apart, unranked: its
 // chips are no player's.
-func Top(rows []storage.Standing, houseRow *storage.Standing, lang i18n.Lang) message.Message {
+func Top(rows []Standing, houseRow *Standing, lang i18n.Lang) message.Message {
 	if len(rows) == 0 && houseRow == nil {
 		return message.Message{Text: i18n.T(lang, i18n.TopEmpty)}
 	}
@@ -97,26 +96,26 @@ func StatsNone(name string, lang i18n.Lang) message.Message {
 }
 
 // ledgerWords say what caused a movement.
-var ledgerWords = map[storage.LedgerKind]i18n.Key{
-	storage.LedgerStart:  i18n.LedgerStart,
-	storage.LedgerBonus:  i18n.LedgerBonus,
-	storage.LedgerOwner:  i18n.LedgerOwner,
-	storage.LedgerStake:  i18n.LedgerStake,
-	storage.LedgerBet:    i18n.LedgerBet,
-	storage.LedgerWin:    i18n.LedgerWin,
-	storage.LedgerRefund: i18n.LedgerRefund,
-	storage.LedgerBank:   i18n.LedgerBank,
+var ledgerWords = map[EntryKind]i18n.Key{
+	EntryStart:  i18n.LedgerStart,
+	EntryBonus:  i18n.LedgerBonus,
+	EntryOwner:  i18n.LedgerOwner,
+	EntryStake:  i18n.LedgerStake,
+	EntryBet:    i18n.LedgerBet,
+	EntryWin:    i18n.LedgerWin,
+	EntryRefund: i18n.LedgerRefund,
+	EntryBank:   i18n.LedgerBank,
 }
 
 // History is the answer to /history: a user's chip movements, newest
-// first as storage gives them, at most max lines, with their times in UTC
+// first as the ledger gives them, at most max lines, with their times in UTC
 // (dated so that no reader takes the month for the day: i18n.DateTime).
 // A won duel is one line with what it won, as its toast and the record
 // say it ("+40 · won"), not the payout of twice the bet: its bet and its
 // payout, one after the other in the ledger, are shown together, and the
 // balance after them stays the ledger's. Give it more entries than max, so
 // that the oldest payout shown has its bet at hand.
-func History(name string, entries []storage.LedgerEntry, max int, lang i18n.Lang) message.Message {
+func History(name string, entries []Entry, max int, lang i18n.Lang) message.Message {
 	if len(entries) == 0 {
 		return message.Message{Text: i18n.T(lang, i18n.HistoryEmpty, NameHTML(name))}
 	}
@@ -126,14 +125,14 @@ func History(name string, entries []storage.LedgerEntry, max int, lang i18n.Lang
 		amount, why := e.Amount, ""
 		gameNo := strconv.FormatUint(e.Game, 10)
 		switch {
-		case e.Kind.Grant():
+		case e.Kind.grant():
 			why = i18n.T(lang, ledgerWords[e.Kind])
-		case e.Kind == storage.LedgerWin && i+1 < len(entries) && betOf(entries[i+1], e):
+		case e.Kind == EntryWin && i+1 < len(entries) && betOf(entries[i+1], e):
 			// The duel's bet, just before its payout: one line.
 			amount += entries[i+1].Amount
 			why = i18n.T(lang, i18n.LedgerWin, gameNo)
 			i++
-		case e.Kind == storage.LedgerWin:
+		case e.Kind == EntryWin:
 			won := i18n.Number(e.Amount / 2)
 			why = i18n.T(lang, i18n.LedgerWinBack, won, won, gameNo)
 		default:
@@ -148,17 +147,17 @@ func History(name string, entries []storage.LedgerEntry, max int, lang i18n.Lang
 // betOf reports whether bet is the bet that win paid out: the entry just
 // before it in the user's ledger, a bet of half the payout at the same
 // table's same game.
-func betOf(bet, win storage.LedgerEntry) bool {
-	return bet.Kind == storage.LedgerBet && bet.Game == win.Game && bet.Thread == win.Thread &&
+func betOf(bet, win Entry) bool {
+	return bet.Kind == EntryBet && bet.Game == win.Game && bet.Thread == win.Thread &&
 		bet.Chat == win.Chat && -2*bet.Amount == win.Amount
 }
 
 // Audit is the answer to /audit: whether the chat's chips add up, and if
 // not, how many problems were found.
-func Audit(a storage.Audit, lang i18n.Lang) message.Message {
+func Audit(a Tally, lang i18n.Lang) message.Message {
 	if !a.OK {
 		return message.Message{Text: i18n.T(lang, i18n.AuditBad, i18n.Number(a.Balances), i18n.Number(a.OnTables), i18n.Number(a.Granted),
-			i18n.Number(a.Ledgered), i18n.Number(int64(len(a.Problems))))}
+			i18n.Number(a.Ledgered), i18n.Number(int64(a.Problems)))}
 	}
 	return message.Message{Text: i18n.T(lang, i18n.AuditOK, i18n.Number(a.Balances), i18n.Number(a.OnTables), i18n.Number(a.Granted))}
 }
@@ -183,7 +182,7 @@ const verifyRoom = 100
 
 // Verify lists the decks revealed in a game, oldest first, with how to
 // check them: the newest that fit when not all do.
-func Verify(gameNo uint64, reveals []storage.Reveal, lang i18n.Lang) message.Message {
+func Verify(gameNo uint64, reveals []Reveal, lang i18n.Lang) message.Message {
 	parts := []string{i18n.T(lang, i18n.VerifyTitle, strconv.FormatUint(gameNo, 10))}
 	for i, r := range reveals {
 		parts = append(parts, i18n.T(lang, i18n.VerifyDeck, strconv.Itoa(i+1), escape(r.Commitment), escape(r.Preimage)))

@@ -12,8 +12,6 @@ import (
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/bot/message"
 	"github.com/twentyone-bot/twentyone/game/award"
-	"github.com/twentyone-bot/twentyone/game/house"
-	"github.com/twentyone-bot/twentyone/storage"
 )
 
 // hostile is a name with markup and a character that reverses what follows.
@@ -35,25 +33,25 @@ func replies() []struct {
 		}},
 		{"balance", func(l i18n.Lang) message.Message { return Balance(hostile, 1250, l) }},
 		{"bonus granted", func(l i18n.Lang) message.Message {
-			return BonusGranted(hostile, storage.Bonus{Amount: 100, Balance: 150}, l)
+			return BonusGranted(hostile, Bonus{Amount: 100, Balance: 150}, l)
 		}},
 		{"bonus wait", func(l i18n.Lang) message.Message {
 			return BonusWait(hostile, 2*time.Hour+14*time.Minute+31*time.Second, l)
 		}},
-		{"bonus not needed", func(l i18n.Lang) message.Message { return BonusNotNeeded(hostile, 100, storage.Bonus{Balance: 500}, l) }},
+		{"bonus not needed", func(l i18n.Lang) message.Message { return BonusNotNeeded(hostile, 100, Bonus{Balance: 500}, l) }},
 		{"bonus not needed on a table", func(l i18n.Lang) message.Message {
-			return BonusNotNeeded(hostile, 100, storage.Bonus{Balance: 40, OnTables: 70}, l)
+			return BonusNotNeeded(hostile, 100, Bonus{Balance: 40, OnTables: 70}, l)
 		}},
 		{"top", func(l i18n.Lang) message.Message {
-			return Top([]storage.Standing{
-				{User: 1, Name: "Alice", Balance: 1520, Net: 520, Games: 12},
-				{User: 2, Name: hostile, Balance: 1000, Net: 0, Games: 1},
-				{User: 3, Name: "Carol", Balance: 310, Net: -690, Games: 7},
-			}, &storage.Standing{User: house.ID, Name: "House", Balance: 9170, Net: -830, Games: 9}, l)
+			return Top([]Standing{
+				{Name: "Alice", Balance: 1520, Net: 520, Games: 12},
+				{Name: hostile, Balance: 1000, Net: 0, Games: 1},
+				{Name: "Carol", Balance: 310, Net: -690, Games: 7},
+			}, &Standing{Name: "House", Balance: 9170, Net: -830, Games: 9}, l)
 		}},
 		{"top empty", func(l i18n.Lang) message.Message { return Top(nil, nil, l) }},
 		{"top of the house alone", func(l i18n.Lang) message.Message {
-			return Top(nil, &storage.Standing{User: house.ID, Name: "House", Balance: 10000}, l)
+			return Top(nil, &Standing{Name: "House", Balance: 10000}, l)
 		}},
 		{"stats", func(l i18n.Lang) message.Message {
 			return Stats(hostile, award.Stats{Games: 12, GamesAsBanker: 3, DuelsWon: 5, DuelsLost: 3, Net: -40,
@@ -65,26 +63,26 @@ func replies() []struct {
 		}},
 		{"stats none", func(l i18n.Lang) message.Message { return StatsNone(hostile, l) }},
 		{"history", func(l i18n.Lang) message.Message {
-			return History(hostile, []storage.LedgerEntry{
-				{Time: at, Kind: storage.LedgerWin, Amount: 40, Balance: 1030, Game: 3},
-				{Time: at.Add(-time.Minute), Kind: storage.LedgerBet, Amount: -20, Balance: 990, Game: 3},
-				{Time: at.Add(-time.Hour), Kind: storage.LedgerBet, Amount: -10, Balance: 1010, Game: 2},
-				{Time: at.Add(-24 * time.Hour), Kind: storage.LedgerBonus, Amount: 100, Balance: 1020},
-				{Time: at.Add(-40 * 24 * time.Hour), Kind: storage.LedgerStart, Amount: 1000, Balance: 920},
+			return History(hostile, []Entry{
+				{Time: at, Kind: EntryWin, Amount: 40, Balance: 1030, Game: 3},
+				{Time: at.Add(-time.Minute), Kind: EntryBet, Amount: -20, Balance: 990, Game: 3},
+				{Time: at.Add(-time.Hour), Kind: EntryBet, Amount: -10, Balance: 1010, Game: 2},
+				{Time: at.Add(-24 * time.Hour), Kind: EntryBonus, Amount: 100, Balance: 1020},
+				{Time: at.Add(-40 * 24 * time.Hour), Kind: EntryStart, Amount: 1000, Balance: 920},
 			}, 10, l)
 		}},
 		{"history empty", func(l i18n.Lang) message.Message { return History(hostile, nil, 10, l) }},
 		{"audit ok", func(l i18n.Lang) message.Message {
-			return Audit(storage.Audit{Balances: 2900, OnTables: 100, Granted: 3000, Ledgered: 3000, OK: true}, l)
+			return Audit(Tally{Balances: 2900, OnTables: 100, Granted: 3000, Ledgered: 3000, OK: true}, l)
 		}},
 		{"audit bad", func(l i18n.Lang) message.Message {
-			return Audit(storage.Audit{Balances: 2900, OnTables: 150, Granted: 3000, Ledgered: 3000, Problems: []string{"a", "b"}}, l)
+			return Audit(Tally{Balances: 2900, OnTables: 150, Granted: 3000, Ledgered: 3000, Problems: 2}, l)
 		}},
 		{"kick done", func(l i18n.Lang) message.Message { return KickDone(hostile, l) }},
 		{"kick not seated", func(l i18n.Lang) message.Message { return KickNotSeated(hostile, l) }},
 		{"grant done", func(l i18n.Lang) message.Message { return GrantDone(hostile, 500, 1500, l) }},
 		{"verify", func(l i18n.Lang) message.Message {
-			return Verify(7, []storage.Reveal{
+			return Verify(7, []Reveal{
 				{Commitment: strings.Repeat("ab", 32), Preimage: "6S 7H AD <salt> & \"more\""},
 				{Commitment: strings.Repeat("cd", 32), Preimage: "KC QD JH"},
 			}, l)
@@ -112,9 +110,9 @@ func TestGoldenReplies(t *testing.T) {
 // more decks than a message holds; the check keeps its title, the newest
 // decks that fit and how to check them.
 func TestVerifyKeepsTheNewestDecksThatFit(t *testing.T) {
-	var reveals []storage.Reveal
+	var reveals []Reveal
 	for i := range 40 {
-		reveals = append(reveals, storage.Reveal{Commitment: strings.Repeat("0", 64), Preimage: strings.Repeat(strconv.Itoa(i%10), 80)})
+		reveals = append(reveals, Reveal{Commitment: strings.Repeat("0", 64), Preimage: strings.Repeat(strconv.Itoa(i%10), 80)})
 	}
 	for _, lang := range i18n.Langs() {
 		text := Verify(9, reveals, lang).Text
@@ -142,14 +140,14 @@ func TestVerifyKeepsTheNewestDecksThatFit(t *testing.T) {
 // counted after the pairing.
 func TestHistoryStatesADuelByWhatItWon(t *testing.T) {
 	at := time.Date(2025, 12, 5, 1, 52, 0, 0, time.UTC)
-	entries := []storage.LedgerEntry{
-		{Time: at, Kind: storage.LedgerWin, Amount: 80, Balance: 1040, Game: 4, Thread: 7},
-		{Time: at, Kind: storage.LedgerBet, Amount: -40, Balance: 960, Game: 4, Thread: 7},
-		{Time: at, Kind: storage.LedgerWin, Amount: 20, Balance: 1000, Game: 3},
-		{Time: at, Kind: storage.LedgerBonus, Amount: 100, Balance: 980},
-		{Time: at, Kind: storage.LedgerBet, Amount: -10, Balance: 880, Game: 3},
-		{Time: at, Kind: storage.LedgerWin, Amount: 30, Balance: 890, Game: 2},
-		{Time: at, Kind: storage.LedgerBet, Amount: -15, Balance: 860, Game: 2},
+	entries := []Entry{
+		{Time: at, Kind: EntryWin, Amount: 80, Balance: 1040, Game: 4, Thread: 7},
+		{Time: at, Kind: EntryBet, Amount: -40, Balance: 960, Game: 4, Thread: 7},
+		{Time: at, Kind: EntryWin, Amount: 20, Balance: 1000, Game: 3},
+		{Time: at, Kind: EntryBonus, Amount: 100, Balance: 980},
+		{Time: at, Kind: EntryBet, Amount: -10, Balance: 880, Game: 3},
+		{Time: at, Kind: EntryWin, Amount: 30, Balance: 890, Game: 2},
+		{Time: at, Kind: EntryBet, Amount: -15, Balance: 860, Game: 2},
 	}
 	lines := func(max int) []string {
 		return strings.Split(History("Bob", entries, max, i18n.EN).Text, "\n")[1:]
@@ -164,7 +162,7 @@ func TestHistoryStatesADuelByWhatItWon(t *testing.T) {
 	assert.Len(t, lines(2), 2, "at most max lines, a duel one line")
 	assert.Equal(t, "Dec\u00a05, 01:52  +40 · won, game 4 → 1\u202f040", lines(1)[0])
 	// Another table's bet is not this payout's.
-	other := append([]storage.LedgerEntry(nil), entries[:2]...)
+	other := append([]Entry(nil), entries[:2]...)
 	other[1].Thread = 8
 	assert.Equal(t, "Dec\u00a05, 01:52  +80 · 40 won and the bet of 40 back, game 4 → 1\u202f040",
 		strings.Split(History("Bob", other, 10, i18n.EN).Text, "\n")[1])

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/twentyone-bot/twentyone/bot/button"
 	"github.com/twentyone-bot/twentyone/bot/callback"
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/bot/message"
@@ -16,10 +17,8 @@ func Summary(in Input) message.Message {
 	t := &in.Table
 	var kb [][]message.Button
 	if _, ok := t.Revealed(); ok {
-		kb = [][]message.Button{{{
-			Text: i18n.T(in.Lang, i18n.BtnVerify),
-			Data: callback.Data{Action: callback.Verify, Game: t.Game()}.String(),
-		}}}
+		verify, _ := button.Of(callback.Verify)
+		kb = [][]message.Button{verify.Draw(button.State{Table: t, Lang: in.Lang})}
 	}
 	return message.Message{Text: fitWith(in, MaxText, buildSummary), Keyboard: kb}
 }

@@ -82,3 +82,35 @@ func TestLeaveToast(t *testing.T) {
 		}
 	}
 }
+
+// TestJoinToast: a Join says the player is in, or, when it took the last
+// seat of a table that starts by itself, that the game is on and who bets
+// first, as Start's toast does.
+func TestJoinToast(t *testing.T) {
+	const bob game.UserID = 2
+	join := game.Command{Kind: game.Join, User: bob, Name: "Bob"}
+	tests := []struct {
+		name string
+		out  game.Outcome
+		want string
+	}{
+		{"a seat", game.Outcome{Events: []game.Event{{Kind: game.EventJoined, User: bob}}}, "You're in."},
+		{"the last seat, started", game.Outcome{Events: []game.Event{{Kind: game.EventJoined, User: bob},
+			{Kind: game.EventDealt, User: bob, Card: mustCard(t, "Kh")}, {Kind: game.EventTurn, User: bob}}},
+			"Game on · your bet first · your card K♥ (4)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, render.Toast(i18n.EN, join, tt.out, &game.Table{}))
+		})
+	}
+}
+
+func mustCard(t *testing.T, code string) game.Card {
+	t.Helper()
+	c, err := game.ParseCard(code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}

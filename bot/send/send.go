@@ -1,9 +1,17 @@
-// Package send makes the bot's calls into chats: through the outbox (paced,
-// coalesced, retried), each call's error turned into what the outbox acts
-// on, and what an error says of the chat reported to the bot above (a
-// group that became a supergroup, a user who blocked the bot). Callback
+// Package send makes the bot's calls into chats, and is the rooms' one way
+// to the Bot API: each call into a chat (Send, Edit, EditInline, Delete,
+// Chat, Member) settles its error in the same call, so that no caller can
+// forget to: what the error says of the chat is reported to the bot above
+// (a group that became a supergroup, a user who blocked the bot), and a
+// call made in an outbox op returns what the outbox acts on (a 429 waited
+// out and tried again, a 5xx or a dropped connection tried again).
+// Messages go through the outbox (paced, coalesced, retried): Reply, or an
+// op of the caller's own (Enqueue) whose Do makes the calls. Callback
 // answers go straight to the Bot API: they are not rate limited, and a
-// player must see a toast at once even while the table's edit waits.
+// player must see a toast at once even while the table's edit waits. The
+// calls into no chat (the bot's own user, its command menu, the answers to
+// inline queries and guest messages) go straight too, and have nothing to
+// settle.
 package send
 
 import (
@@ -45,9 +53,6 @@ func New(api *botapi.Client, out *outbox.Outbox, chats Chats, log *slog.Logger) 
 	return &Sender{api: api, out: out, chats: chats, log: log}
 }
 
-// API returns the Bot API client, for an op's call.
-func (s *Sender) API() *botapi.Client { return s.api }
-
 // Enqueue queues op on the outbox. An op the outbox refuses (the chat's
 // queue is full, or the outbox closed) is logged and dropped, and its
 // error returned.
@@ -59,25 +64,19 @@ func (s *Sender) Enqueue(op outbox.Op) error {
 	return err
 }
 
-// Settle acts on the error of a call into chat and returns what the
-// outbox acts on: a group that became a supergroup is reported moved, a
-// private chat that answers 403 refused; a 429 becomes an
-// outbox.RetryAfterError, a 5xx or a transport failure temporary.
-func (s *Sender) Settle(chat int64, err error) error {
-	if err == nil {
-		return nil
-	}
+// settle acts on the error of a call into chat made in an outbox op, and
+// returns what the outbox acts on: what the error says of the chat is
+// reported (report); a 429 becomes an outbox.RetryAfterError, a 5xx or a
+// transport failure temporary (outbox.Temporary). Any other error is
+// returned as report returned it: errors.Is finds the Bot API's kind in
+// it (botapi.ErrGone, botapi.ErrCannotDelete, ...).
+func (s *Sender) settle(chat int64, err error) error {
+	err = s.report(chat, err)
 	var tg *botapi.Error
-	answered := errors.As(err, &tg)
 	switch {
-	case answered && tg.MigrateTo != 0:
-		s.chats.Moved(chat, tg.MigrateTo)
-		err = fmt.Errorf("chat %d moved to %d: %w", chat, tg.MigrateTo, err)
-	case errors.Is(err, botapi.ErrForbidden) && chat > 0:
-		s.chats.Refused(chat)
-	}
-	switch {
-	case answered && errors.Is(tg, botapi.ErrTooMany):
+	case err == nil:
+		return nil
+	case errors.As(err, &tg) && errors.Is(tg, botapi.ErrTooMany):
 		return &outbox.RetryAfterError{After: max(tg.RetryAfter, time.Second)}
 	case botapi.Temporary(err):
 		return outbox.Temporary(err)
@@ -85,8 +84,27 @@ func (s *Sender) Settle(chat int64, err error) error {
 	return err
 }
 
+// report tells Chats what the error of a call into chat says of it: a
+// group that became a supergroup is reported moved (and the error returned
+// says so, wrapping err), a private chat that answers 403 refused.
+func (s *Sender) report(chat int64, err error) error {
+	if err == nil {
+		return nil
+	}
+	var tg *botapi.Error
+	switch {
+	case errors.As(err, &tg) && tg.MigrateTo != 0:
+		s.chats.Moved(chat, tg.MigrateTo)
+		return fmt.Errorf("chat %d moved to %d: %w", chat, tg.MigrateTo, err)
+	case errors.Is(err, botapi.ErrForbidden) && chat > 0:
+		s.chats.Refused(chat)
+	}
+	return err
+}
+
 // Retried reports whether the outbox tries an op that failed with err
-// (as Settle returned it) again: after a 429 or a temporary failure.
+// (as a call into a chat returned it) again: after a 429 or a temporary
+// failure.
 func Retried(err error) bool {
 	var ra *outbox.RetryAfterError
 	return errors.As(err, &ra) || outbox.IsTemporary(err)
@@ -102,11 +120,11 @@ func (s *Sender) Reply(chat int64, thread, replyTo int, slot string, m message.M
 		slot = Slot(thread, m)
 	}
 	s.Enqueue(outbox.Op{Chat: chat, Class: outbox.Say, Slot: slot, Do: func(ctx context.Context) error {
-		id, err := s.api.Send(ctx, chat, thread, m, replyTo)
+		id, err := s.Send(ctx, chat, thread, m, replyTo)
 		if err == nil && sent != nil {
 			sent(ctx, id)
 		}
-		return s.Settle(chat, err)
+		return err
 	}})
 }
 

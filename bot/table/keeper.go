@@ -91,21 +91,6 @@ func (k *Keeper) arm(v storage.View) {
 	k.armNudge(v)
 }
 
-// turnShown arms the timers of the table, whose turn's clock started
-// again when a render first showed it (Store.ShowTurn), or whose timers
-// were held while that render waited (messages.notShown), on its chat's
-// goroutine.
-func (k *Keeper) turnShown(key storage.TableKey) {
-	k.host.OnChat(key.Chat, "turn shown", func(ctx context.Context) {
-		v, err := k.store.View(ctx, key)
-		if err != nil {
-			k.log.WarnContext(ctx, "reading a table whose turn was shown", "table", key, "err", err)
-			return
-		}
-		k.arm(v)
-	})
-}
-
 // Refresh shows the table at key again, if it is open.
 func (k *Keeper) Refresh(ctx context.Context, key storage.TableKey) {
 	v, err := k.store.View(ctx, key)
@@ -243,20 +228,9 @@ func (k *Keeper) inlineGone(key storage.TableKey) {
 	})
 }
 
-// Footprint returns how much the keeper holds: armed timers, tables it
-// remembers a message or render of, chats with a nudge.
-func (k *Keeper) Footprint() (timers, tables, nudges int) {
-	return k.timers.len(), k.msgs.len(), k.nudges.len()
-}
-
 // retryAfterFailure is how long after a timeout or a move of the house
 // failed in storage it is tried again.
 const retryAfterFailure = time.Minute
-
-// notShownRecheck is how soon a timeout, or a move of the house, held by a
-// turn not shown yet looks again, unless the render that shows the turn
-// re-arms it before (messages.notShown).
-const notShownRecheck = time.Second
 
 // timeout applies a table's timeout for the version it was set for; but
 // while a render that is to show the table's turn for the first time waits
@@ -286,17 +260,4 @@ func (k *Keeper) timeout(ctx context.Context, key storage.TableKey, version uint
 		fault.Log(ctx, k.log, "timeout", key, err)
 		k.timers.set(key, version, k.clock.Now().Add(retryAfterFailure))
 	}
-}
-
-// turnNotShown reports whether the table, at version, has a turn not
-// shown yet while a render that will show it waits (messages.notShown).
-func (k *Keeper) turnNotShown(ctx context.Context, key storage.TableKey, version uint64) bool {
-	if !k.msgs.rendering(key) {
-		return false // nothing waits: no read
-	}
-	v, err := k.store.View(ctx, key)
-	if err != nil || v.Table.Version() != version {
-		return false
-	}
-	return k.msgs.notShown(key, v.Table.TurnStarted())
 }

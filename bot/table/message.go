@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"sync"
-	"time"
 
 	"github.com/twentyone-bot/twentyone/bot/botapi"
 	"github.com/twentyone-bot/twentyone/bot/i18n"
@@ -29,44 +28,23 @@ import (
 // whole turn time, before it is built (Store.ShowTurn, one transaction for
 // a render that waited, none for one that did not): the table stores the
 // new deadline, where a restart finds it, and the render shows it as its
-// tg-time. Whether a render showed a turn before is known from the turn
-// the table's last render that went out showed (renderState), and for a
-// table no render of this process showed, from the calls the process
-// before saved (pace.Earlier).
-// While a render that is to show a turn first is queued or deciding, the
-// turn's timeout waits too (Keeper.timeout), and so do its nudge and the
-// house's move (Keeper.houseMove).
+// tg-time. Whether a render showed a turn before, and whether a timer of
+// the turn waits for the render on its way, is the table's turnShown
+// (shown.go).
 type messages struct {
 	k *Keeper
 
 	mu      sync.Mutex
 	ids     map[storage.TableKey]int // the message of each open table shown
-	renders map[storage.TableKey]*renderState
+	renders map[storage.TableKey]*turnShown
 	earlier pace.Earlier
 	// drawn holds the version each table message was rendered to since
 	// takeDrawn last took them (0: the table closed).
 	drawn map[storage.TableKey]uint64
 }
 
-// shownLate is how long a turn's clock may run before the turn is shown:
-// a render that first shows a turn later than that starts its clock again.
-// Renders under Telegram's pacing wait up to a few seconds.
-const shownLate = 2 * time.Second
-
-// renderState is what the renders of a table did, while it is open.
-type renderState struct {
-	// out: a render went out since the start; turn is when the clock of
-	// the turn the last one showed started (zero: it showed none).
-	out  bool
-	turn time.Time
-	// queued: a render waits in the outbox; deciding: one is deciding
-	// whether to start the turn's clock again; held: a timer of the table
-	// found its turn not shown meanwhile (see notShown).
-	queued, deciding, held bool
-}
-
 func newMessages(k *Keeper) *messages {
-	return &messages{k: k, ids: make(map[storage.TableKey]int), renders: make(map[storage.TableKey]*renderState),
+	return &messages{k: k, ids: make(map[storage.TableKey]int), renders: make(map[storage.TableKey]*turnShown),
 		drawn: make(map[storage.TableKey]uint64)}
 }
 
@@ -93,16 +71,14 @@ func (m *messages) show(v storage.View) {
 	if _, ok := m.ids[key]; !ok && v.MessageID != 0 {
 		m.ids[key] = v.MessageID
 	}
-	rs := m.state(key)
-	was := rs.queued
-	rs.queued = true
+	was := m.state(key).queue()
 	m.mu.Unlock()
 	err := m.k.send.Enqueue(outbox.Op{Chat: key.Chat, Slot: tableOp(key), Do: func(ctx context.Context) error {
 		return m.renderNewest(ctx, key)
 	}})
 	if err != nil {
 		m.mu.Lock()
-		m.state(key).queued = was
+		m.state(key).unqueue(was)
 		m.mu.Unlock()
 	}
 }
@@ -129,23 +105,12 @@ func (m *messages) current(key storage.TableKey, version uint64) bool {
 	return m.earlier.Current(key, version)
 }
 
-// state returns the table's renderState, made if it has none; m.mu is held.
-func (m *messages) state(key storage.TableKey) *renderState {
-	rs := m.renders[key]
-	if rs == nil {
-		rs = &renderState{}
-		m.renders[key] = rs
-	}
-	return rs
-}
-
 // renderNewest renders the table as it is now into its message, first
 // starting its turn's clock again if this render is the first to show the
 // turn, late.
 func (m *messages) renderNewest(ctx context.Context, key storage.TableKey) error {
 	m.mu.Lock()
-	rs := m.state(key)
-	rs.queued, rs.deciding = false, true
+	m.state(key).begin()
 	now := m.k.clock.Now()
 	m.mu.Unlock()
 	v, err := m.k.store.View(ctx, key)
@@ -154,13 +119,10 @@ func (m *messages) renderNewest(ctx context.Context, key storage.TableKey) error
 		v = m.showTurn(ctx, v, now)
 	}
 	m.mu.Lock()
-	rs = m.state(key)
-	rs.deciding = false // decided: the turn's clock runs from here
-	held := rs.held
-	rs.held = false
+	held := m.state(key).decide() // decided: the turn's clock runs from here
 	m.mu.Unlock()
 	if held {
-		m.k.turnShown(key) // the timers held wait no more
+		m.k.armShown(key) // the timers held wait no more
 	}
 	if read {
 		err = m.render(ctx, v)
@@ -170,12 +132,12 @@ func (m *messages) renderNewest(ctx context.Context, key storage.TableKey) error
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	rs = m.state(key)
+	s := m.state(key)
 	switch {
 	case send.Retried(err):
-		rs.queued = true // the outbox calls it again
+		s.retry() // the outbox calls it again
 	case err == nil && read:
-		rs.out, rs.turn = true, v.Table.TurnStarted()
+		s.wentOut(v.Table.TurnStarted())
 		if m.earlier.Kept() {
 			m.drawn[key] = v.Table.Version()
 			if v.Table.Phase() == game.Closed {
@@ -183,81 +145,13 @@ func (m *messages) renderNewest(ctx context.Context, key storage.TableKey) error
 			}
 		}
 	}
-	if err == nil && read && v.Table.Phase() == game.Closed && !rs.queued {
+	if err == nil && read && v.Table.Phase() == game.Closed && s.finished() {
 		delete(m.renders, key)
 		if len(m.renders) == 0 {
-			m.renders = make(map[storage.TableKey]*renderState)
+			m.renders = make(map[storage.TableKey]*turnShown)
 		}
 	}
 	return err
-}
-
-// showTurn starts the clock of the view's turn again at now, if the turn
-// began more than shownLate before and no render showed it (see
-// messages), and returns the view to render.
-func (m *messages) showTurn(ctx context.Context, v storage.View, now time.Time) storage.View {
-	for range 3 { // a command may move the table meanwhile: look again
-		started := v.Table.TurnStarted()
-		if started.IsZero() || now.Sub(started) <= shownLate || m.shown(v.Key, started) {
-			return v
-		}
-		shown, err := m.k.store.ShowTurn(ctx, v.Key, v.Table.Version(), now, shownLate)
-		if err == nil {
-			m.k.turnShown(v.Key)
-			return shown
-		}
-		if !errors.Is(err, game.ErrOutdated) {
-			m.k.log.WarnContext(ctx, "starting a turn's clock as it is shown", "table", v.Key, "err", err)
-			return v
-		}
-		newer, err := m.k.store.View(ctx, v.Key)
-		if err != nil {
-			m.k.log.WarnContext(ctx, "reading a table to show", "table", v.Key, "err", err)
-			return v
-		}
-		v = newer
-	}
-	return v
-}
-
-// shown reports whether a render showed the table's turn that began at
-// started: the table's last render that went out showed it, or, when none
-// went since this start, the process before may have shown it.
-func (m *messages) shown(key storage.TableKey, started time.Time) bool {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.shownLocked(key, started)
-}
-
-func (m *messages) shownLocked(key storage.TableKey, started time.Time) bool {
-	if rs := m.renders[key]; rs != nil && rs.out {
-		return rs.turn.Equal(started)
-	}
-	return m.earlier.Showed(key.Chat, started)
-}
-
-// notShown reports whether the table's turn that began at started is not
-// shown yet while a render that will show it is queued or deciding: its
-// clock is not to run out meanwhile, nor the house to move. When it is,
-// the render re-arms the table's timers (Keeper.turnShown) once it decided
-// the turn's clock, so that what the caller holds comes due then.
-func (m *messages) notShown(key storage.TableKey, started time.Time) bool {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	rs := m.renders[key]
-	if started.IsZero() || rs == nil || !(rs.queued || rs.deciding) || m.shownLocked(key, started) {
-		return false
-	}
-	rs.held = true
-	return true
-}
-
-// rendering reports whether a render of the table is queued or deciding.
-func (m *messages) rendering(key storage.TableKey) bool {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	rs := m.renders[key]
-	return rs != nil && (rs.queued || rs.deciding)
 }
 
 // render edits the table's message to the view, or sends it as a new
@@ -290,9 +184,8 @@ func (m *messages) render(ctx context.Context, v storage.View) error {
 		id = v.MessageID
 	}
 	m.mu.Unlock()
-	api := m.k.send.API()
 	if id != 0 && !retiring(v, id) {
-		err := api.Edit(ctx, key.Chat, id, msg)
+		err := m.k.send.Edit(ctx, key.Chat, id, msg)
 		if err == nil {
 			m.retire(v)
 			if v.Table.Phase() == game.Closed {
@@ -300,16 +193,16 @@ func (m *messages) render(ctx context.Context, v storage.View) error {
 			}
 		}
 		if !errors.Is(err, botapi.ErrGone) {
-			return m.k.send.Settle(key.Chat, err)
+			return err
 		}
 		// The message was deleted: send a new one.
 	}
 	if v.Table.Phase() == game.Closed && id == 0 {
 		return nil // nothing to show for a table that closed unseen
 	}
-	newID, err := api.Send(ctx, key.Chat, int(key.Thread), msg, 0)
+	newID, err := m.k.send.Send(ctx, key.Chat, int(key.Thread), msg, 0)
 	if err != nil {
-		return m.k.send.Settle(key.Chat, err)
+		return err
 	}
 	m.mu.Lock()
 	m.ids[key] = newID
@@ -333,12 +226,12 @@ func (m *messages) render(ctx context.Context, v storage.View) error {
 // server answers MESSAGE_ID_INVALID): its table closes and every chip on
 // it goes back (Keeper.inlineGone).
 func (m *messages) renderInline(ctx context.Context, v storage.View, msg message.Message) error {
-	err := m.k.send.API().EditInline(ctx, v.Inline.MessageID, msg)
+	err := m.k.send.EditInline(ctx, v.Key.Chat, v.Inline.MessageID, msg)
 	if errors.Is(err, botapi.ErrGone) {
 		m.k.inlineGone(v.Key)
 		return nil
 	}
-	return m.k.send.Settle(v.Key.Chat, err)
+	return err
 }
 
 // forgetTable drops what the renders of the table at key did.
@@ -428,25 +321,24 @@ func (m *messages) retire(v storage.View) {
 			continue
 		}
 		m.k.send.Enqueue(outbox.Op{Chat: key.Chat, Class: outbox.Retire, Slot: retireOp(key, r.MessageID), Do: func(ctx context.Context) error {
-			api, l := m.k.send.API(), i18n.OfChat(v.Settings.Language)
+			s, l := m.k.send, i18n.OfChat(v.Settings.Language)
 			var err error
 			if r.Record {
-				err = api.Edit(ctx, key.Chat, r.MessageID, render.Summary(render.Input{
+				err = s.Edit(ctx, key.Chat, r.MessageID, render.Summary(render.Input{
 					Table: r.Table, Settings: v.Settings.Game, Names: r.Names,
 					Lang: l, Now: m.k.clock.Now(), Decks: r.Decks, Awards: r.Awards,
 				}))
 			} else {
-				err = api.Delete(ctx, key.Chat, r.MessageID)
+				err = s.Delete(ctx, key.Chat, r.MessageID)
 				if errors.Is(err, botapi.ErrCannotDelete) {
 					// Too old to delete: edited into a note without buttons
 					// instead, so that none looks live.
-					err = api.Edit(ctx, key.Chat, r.MessageID, message.Message{Text: i18n.T(l, i18n.TableMoved)})
+					err = s.Edit(ctx, key.Chat, r.MessageID, message.Message{Text: i18n.T(l, i18n.TableMoved)})
 				}
 			}
 			if errors.Is(err, botapi.ErrGone) {
 				err = nil // gone already: nothing to leave
 			}
-			err = m.k.send.Settle(key.Chat, err)
 			if send.Retried(err) {
 				return err
 			}

@@ -271,11 +271,10 @@ func (k *Keeper) sendNudge(ctx context.Context, key storage.TableKey, version ui
 		Stale: func() bool { return k.nudges.stale(c, k.clock.Now()) },
 		Do: func(ctx context.Context) error {
 			m := render.Nudge(int64(turn.user), name, ends, k.clock.Now(), l)
-			id, err := k.send.API().Send(ctx, key.Chat, int(key.Thread), m, table)
+			id, err := k.send.Send(ctx, key.Chat, int(key.Thread), m, table)
 			if err != nil {
 				// Tried again after a 429 only (the outbox waits it out
 				// and asks Stale first); given up after any other error.
-				err = k.send.Settle(key.Chat, err)
 				if ra := (*outbox.RetryAfterError)(nil); !errors.As(err, &ra) {
 					k.nudges.drop(c)
 				}
@@ -302,10 +301,10 @@ func (k *Keeper) keepNudge(ctx context.Context, c *nudge, id int) {
 	k.log.WarnContext(ctx, "recording a nudge", "table", key, "message", id, "err", err)
 	k.nudges.drop(c)
 	k.send.Enqueue(outbox.Op{Chat: key.Chat, Class: outbox.Retire, Slot: retireOp(key, id), Do: func(ctx context.Context) error {
-		err := k.send.API().Delete(ctx, key.Chat, id)
+		err := k.send.Delete(ctx, key.Chat, id)
 		if errors.Is(err, botapi.ErrGone) {
-			err = nil
+			return nil
 		}
-		return k.send.Settle(key.Chat, err)
+		return err
 	}})
 }
