@@ -962,7 +962,7 @@ func TestBrowserSettingsFitAPhone(t *testing.T) {
 	open("Tap a setting")
 	first := shown()
 	assert.Equal(t, []string{"💰 Stake: 10", "🚪 Min. balance: 100", "🎲 Bets: ×1 · ×2 · ×5 · ½ · bank", "⏱ Turn time: 60\u00a0s",
-		"⏳ Lobby time: 10\u00a0min", "🔔 Knocks: 3", "🤖 The house: on", "🌐 Language: English"}, first.Labels)
+		"⏳ Lobby time: 10\u00a0min", "🔔 Knocks: 3", "🚀 Start when full: off", "🤖 The house: on", "🌐 Language: English"}, first.Labels)
 	inView(panel, "the list")
 	stake := press("💰 Stake: 10", "", choices)
 	assert.Contains(t, stake.Text, "The chips the banker puts into the bank")
