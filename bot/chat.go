@@ -180,10 +180,10 @@ func (b *Bot) stopPrivate(ctx context.Context, user int64) {
 	b.removed(ctx, user)
 }
 
-// forget drops what the bot remembers of a chat's tables.
+// forget drops what the bot remembers of a chat's tables (the notices
+// of a table just opened wait with it in the table keeper).
 func (b *Bot) forget(chat int64) {
 	b.tables.Forget(chat)
-	b.notices.Forget(chat)
 }
 
 // migrate moves a group's tables, chips and settings to the supergroup it
@@ -199,22 +199,13 @@ func (b *Bot) migrate(ctx context.Context, from, to int64) {
 }
 
 // host is the Bot as its rooms see it: what they ask of it (to run work on
-// a chat's goroutine) and tell it (a table shown or sent anew, a chat
-// that moved or refused the bot).
+// a chat's goroutine) and tell it (a chat that moved or refused the bot).
 type host struct{ b *Bot }
 
 // OnChat runs fn on the chat's goroutine (table.Host, notice.Host).
 func (h host) OnChat(chat int64, kind string, fn func(ctx context.Context)) {
 	h.b.onChat(chat, kind, fn)
 }
-
-// Shown is told of every view the tables show (table.Host): a lobby over
-// is announced no more.
-func (h host) Shown(v storage.View) { h.b.notices.Shown(v) }
-
-// Sent is told of each table message sent anew (table.Host): a lobby just
-// opened is announced.
-func (h host) Sent(v storage.View, id int) { h.b.notices.Sent(v, id) }
 
 // Moved is told that a group became a supergroup (send.Chats).
 func (h host) Moved(chat, to int64) {

@@ -25,8 +25,9 @@ import (
 // hundred thousand such chats peaked at 103,000 goroutines and 3.5 GB):
 // no timer armed, no chat queued, no outgoing queue. What each room
 // remembers of a closed table is its own tests' (bot/table's
-// TestKeeperForgetsClosedTables, bot/notice's, bot/panel's, bot/input's
-// caches). cmd/loadtest -lobbies measures the same at scale.
+// TestKeeperForgetsClosedTables, which covers the notices of a table just
+// opened, bot/panel's, bot/input's caches; bot/notice remembers nothing).
+// cmd/loadtest -lobbies measures the same at scale.
 func TestManyChatsLeaveNothingBehind(t *testing.T) {
 	const chats = 2000
 	srv := telegramtest.StartTest(t)

@@ -54,12 +54,10 @@ type fixture struct {
 
 // host is the bot as the rooms see it (table.Host, notice.Host,
 // send.Chats): work on a chat runs one at a time with the updates the
-// test delivers, and a table shown or sent is told to the notices, as the
-// bot's root does.
+// test delivers, as the bot's root does.
 type host struct {
 	mu      sync.Mutex   // one piece of work at a time, as one chat's goroutine
 	pending atomic.Int64 // the work not done yet
-	notices *notice.Notices
 	moved   []int64
 }
 
@@ -72,10 +70,8 @@ func (h *host) OnChat(chat int64, kind string, fn func(ctx context.Context)) {
 		fn(context.Background())
 	}()
 }
-func (h *host) Shown(v storage.View)        { h.notices.Shown(v) }
-func (h *host) Sent(v storage.View, id int) { h.notices.Sent(v, id) }
-func (h *host) Moved(chat, to int64)        { h.mu.Lock(); h.moved = append(h.moved, chat); h.mu.Unlock() }
-func (h *host) Refused(int64)               {}
+func (h *host) Moved(chat, to int64) { h.mu.Lock(); h.moved = append(h.moved, chat); h.mu.Unlock() }
+func (h *host) Refused(int64)        {}
 
 // newFixture starts the server, with Alice (the group's creator), Bob and
 // Carol in the group "Game night" and Dave outside it, and a Handler whose
@@ -101,9 +97,9 @@ func newFixture(t *testing.T) *fixture {
 	f.api = api
 	s := send.New(api, f.out, f.host, log)
 	tables := table.New(st, s, f.clock, log, f.host)
-	f.host.notices = notice.New(st, s, f.clock, log, f.host)
+	notices := notice.New(st, s, f.clock, log, f.host)
 	panels := panel.New(st, s, f.clock, tables)
-	f.h = New(st, st, st, Rooms{Send: s, Tables: tables, Notices: f.host.notices, Panels: panels}, f.clock, log,
+	f.h = New(st, st, st, Rooms{Send: s, Tables: tables, Notices: notices, Panels: panels}, f.clock, log,
 		Options{Owners: []int64{f.users["Carol"].ID}, AdminTTL: time.Minute})
 	earlier, err := pace.New(st, tables, f.out, f.clock, outbox.Limits{}, log).Restore(ctx)
 	require.NoError(t, err)

@@ -88,9 +88,6 @@ func (h *Handler) PressTable(ctx context.Context, p TablePress) {
 		req = h.request(key, u.UpdateID, from, cmd)
 		res, err = h.tables.Apply(ctx, req)
 	}
-	if err == nil && row.Announces && inChat {
-		h.rooms.Notices.Opened(res.View, from, p.Chat)
-	}
 	lang := i18n.ForPresser(res.Settings.Language, from.Language)
 	if err != nil {
 		if errors.Is(err, storage.ErrDuplicate) {
@@ -120,6 +117,10 @@ func (h *Handler) PressTable(ctx context.Context, p TablePress) {
 	}
 	h.presses.remember(key, from.ID, data, text)
 	h.answer(ctx, q, text, alert)
+	if row.Announces && inChat {
+		h.showOpened(res.View, from, p.Chat)
+		return
+	}
 	h.rooms.Tables.Show(res.View)
 }
 

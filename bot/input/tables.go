@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/bot/render"
 	"github.com/twentyone-bot/twentyone/game"
@@ -29,8 +31,7 @@ func newGame(ctx context.Context, c *command) {
 	res, err := c.h.tables.Apply(ctx, req)
 	switch {
 	case err == nil:
-		c.h.rooms.Notices.Opened(res.View, u, c.m.Chat)
-		c.h.rooms.Tables.Show(res.View)
+		c.h.showOpened(res.View, u, c.m.Chat)
 		if why := c.h.houseAbsent(ctx, res, i18n.OfChat(res.Settings.Language)); why != "" {
 			c.say(why)
 		}
@@ -53,6 +54,14 @@ func newGame(ctx context.Context, c *command) {
 	default:
 		c.sayError(ctx, err, res.View, u)
 	}
+}
+
+// showOpened shows the table that by just opened in chat, its lobby v: the
+// one way a command or a press shows a table it opened. In a group, the
+// lobby is announced to the group's followers once its first message is
+// sent (package notice; the table keeper tells it of the message).
+func (h *Handler) showOpened(v storage.View, by storage.User, chat *tgbotapi.Chat) {
+	h.rooms.Tables.Open(v, h.rooms.Notices.Opened(by, chat))
 }
 
 // leave handles /leave: the sender stands up, as the Leave button does.

@@ -8,6 +8,30 @@
 // answers 403 "bot can't initiate conversation with a user"): storage
 // keeps who did, and a user who did not is given the bot's deep link,
 // t.me/<bot>?start=notify_<group>, whose /start follows the group.
+//
+// A notice's life has one entry, Notices.Opened, which package input
+// calls where a command or a press opens a table in a chat, and hands to
+// the table keeper with the lobby to show (table.Keeper.Open):
+//
+//  1. Opened. Only input knows who opened the table and the group's
+//     title, username and type: Opened keeps them in what it returns (in a
+//     private chat it returns nil: no followers), and remembers nothing.
+//  2. The table's first message. Only the table knows it: the keeper calls
+//     what Opened returned once the lobby's first message is sent and its
+//     id stored, and never when the lobby is over before (a game started,
+//     the table closed) or the chat was forgotten.
+//  3. Announce, on the group's goroutine (Host.OnChat): storage picks the
+//     followers to tell (not the opener, each at most once per Quiet) and
+//     notes that they were, and one private message each is queued in the
+//     outbox as a Notice, which yields to every table's render and reply.
+//  4. The notice. When its turn comes it reads the table: it tells of the
+//     lobby, as the lobby is then, only while the table is still that
+//     lobby in that message; once the lobby is over, or it moved into
+//     another message, the notice tells nothing. A follower who blocked
+//     the bot is forgotten (send.Chats.Refused).
+//
+// Nothing of a notice is kept in memory but in the table keeper, until its
+// message is sent, and in the outbox, until it goes.
 package notice
 
 import (
@@ -15,14 +39,12 @@ import (
 	"log/slog"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
 	"github.com/twentyone-bot/twentyone/bot/botapi"
 	"github.com/twentyone-bot/twentyone/bot/clock"
-	"github.com/twentyone-bot/twentyone/bot/expiring"
 	"github.com/twentyone-bot/twentyone/bot/fault"
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/bot/outbox"
@@ -54,21 +76,33 @@ type Host interface {
 }
 
 // Notices announces the tables that open in groups to their followers.
-// Its methods are safe for concurrent use.
+// It remembers nothing of them: what a notice needs travels with it. Its
+// methods are safe for concurrent use.
 type Notices struct {
 	store Store
 	send  *send.Sender
 	clock clock.Clock
 	log   *slog.Logger
 	host  Host
-	// opening: the tables just opened, announced once their message is
-	// sent (see Sent).
-	opening *expiring.Cache[storage.TableKey, opening]
+}
 
-	mu sync.Mutex
-	// open: the message of each lobby announced, while it is open, for
-	// the notices still waiting (see live).
-	open map[storage.TableKey]int
+// New returns the notices of the groups in store, sent through s.
+func New(store Store, s *send.Sender, c clock.Clock, log *slog.Logger, host Host) *Notices {
+	return &Notices{store: store, send: s, clock: c, log: log, host: host}
+}
+
+// Opened returns what announces the table that by just opened in chat to
+// the group's followers, for the table keeper to call once the table's
+// first message is sent (table.Keeper.Open's sent): it is a notice's one
+// entry. A private chat has no followers: Opened returns nil there.
+func (n *Notices) Opened(by storage.User, chat *tgbotapi.Chat) func(v storage.View, id int) {
+	if !botapi.IsGroup(chat) {
+		return nil
+	}
+	o := opening{by: by, group: groupOf(chat)}
+	return func(v storage.View, id int) {
+		n.host.OnChat(v.Key.Chat, "announce", func(ctx context.Context) { n.announce(ctx, v.Key, id, o) })
+	}
 }
 
 // opening is a table just opened: by whom, in which group.
@@ -77,84 +111,12 @@ type opening struct {
 	group group
 }
 
-// The bounds of the tables just opened that wait for their message: a
-// message is sent within seconds.
-const (
-	openingKept = time.Hour
-	openingMost = 10_000
-)
-
-// New returns the notices of the groups in store, sent through s.
-func New(store Store, s *send.Sender, c clock.Clock, log *slog.Logger, host Host) *Notices {
-	return &Notices{store: store, send: s, clock: c, log: log, host: host,
-		opening: expiring.New[storage.TableKey, opening](openingMost, openingKept, c),
-		open:    map[storage.TableKey]int{}}
-}
-
-// Opened records that by opened the table of v in chat, to announce it to
-// the group's followers once its message is sent. Call it before the table
-// is shown, so that the render cannot come first. A private chat has no
-// followers.
-func (n *Notices) Opened(v storage.View, by storage.User, chat *tgbotapi.Chat) {
-	if !botapi.IsGroup(chat) {
-		return
-	}
-	n.opening.Add(v.Key, opening{by: by, group: groupOf(chat)})
-}
-
-// Shown forgets a table's lobby once the view shows it is over (a game
-// started, or the table closed).
-func (n *Notices) Shown(v storage.View) {
-	if v.Table.Phase() == game.Lobby {
-		return
-	}
-	n.opening.Remove(v.Key)
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	delete(n.open, v.Key)
-}
-
-// Sent is told of each table message sent anew: a lobby just opened is
-// announced, on its chat's goroutine.
-func (n *Notices) Sent(v storage.View, id int) {
-	n.Shown(v)
-	if v.Table.Phase() != game.Lobby {
-		return
-	}
-	o, ok := n.opening.Get(v.Key)
-	if !ok {
-		return
-	}
-	n.opening.Remove(v.Key)
-	n.mu.Lock()
-	n.open[v.Key] = id
-	n.mu.Unlock()
-	n.host.OnChat(v.Key.Chat, "announce", func(ctx context.Context) { n.announce(ctx, v.Key, id, o) })
-}
-
-// live reports whether the lobby announced in message id is still open.
-func (n *Notices) live(key storage.TableKey, id int) bool {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	return n.open[key] == id
-}
-
-// Forget drops the chat's tables.
-func (n *Notices) Forget(chat int64) {
-	n.opening.RemoveIf(func(k storage.TableKey) bool { return k.Chat == chat })
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	for k := range n.open {
-		if k.Chat == chat {
-			delete(n.open, k)
-		}
-	}
-}
-
 // announce sends the followers of the group, but the opener, a private
-// message that the table opened (each at most once per Quiet), as
-// notices: they wait for every table's render and reply, and are dropped
-// uncalled once the lobby is over.
+// message that the table opened in message id (each at most once per
+// Quiet), as notices: they wait for every table's render and reply. A
+// notice goes only while the table is still the lobby announced, in the
+// message announced; one whose lobby is over (a game started, the table
+// closed, or it moved into another message) by its turn tells nothing.
 func (n *Notices) announce(ctx context.Context, key storage.TableKey, id int, o opening) {
 	followers, err := n.store.Announce(ctx, key.Chat, o.by.ID, o.group.title, n.clock.Now(), Quiet)
 	if err != nil {
@@ -165,11 +127,10 @@ func (n *Notices) announce(ctx context.Context, key storage.TableKey, id int, o 
 	for _, f := range followers {
 		chat := int64(f.User)
 		n.send.Enqueue(outbox.Op{Chat: chat, Class: outbox.Notice, Slot: "notice:" + key.String(),
-			Stale: func() bool { return !n.live(key, id) },
 			Do: func(ctx context.Context) error {
 				v, err := n.store.View(ctx, key)
-				if err != nil || v.Table.Phase() != game.Lobby {
-					return nil // the lobby is over: nothing to tell
+				if err != nil || v.Table.Phase() != game.Lobby || v.MessageID != id {
+					return nil // the lobby is over, or in another message: nothing to tell
 				}
 				s, _ := n.store.Settings(ctx, chat)
 				msg := render.Opened(render.Notice{Title: o.group.title, Opener: o.by.Name, Settings: v.Settings.Game,

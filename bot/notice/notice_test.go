@@ -5,6 +5,7 @@ import (
 	"io"
 	"log/slog"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -51,21 +52,30 @@ func (c *chats) idle() bool {
 func (c *chats) Moved(int64, int64) {}
 func (c *chats) Refused(int64)      {}
 
-// TestNoticeLife: a lobby opened (Opened) is announced to the group's
-// followers once its message is sent (Sent), but not to its opener; once
-// the lobby is over (Shown), or the chat forgotten (Forget), nothing of it
-// is kept. A private chat has no followers: nothing is kept of its table.
+// TestNoticeLife: what Opened returns, told of the lobby's first message
+// (as the table keeper tells it), announces the lobby to the group's
+// followers, but not to its opener, with a link to that message; a notice
+// whose lobby is over by its turn (a game started, the table closed, or
+// it moved into another message) tells nobody. A private chat has no
+// followers: Opened returns nil.
 func TestNoticeLife(t *testing.T) {
 	tests := []struct {
 		name string
-		// end ends the lobby's life after it was sent.
-		end func(n *Notices, v storage.View)
+		// then changes the lobby l before the notices' turn (before its
+		// message is told, as a notice reads the table only when its turn
+		// comes); nil: nothing changes.
+		then func(t *testing.T, l lobby)
+		told bool
 	}{
-		{"the game starts", func(n *Notices, v storage.View) {
-			v.Table = playing(t)
-			n.Shown(v)
-		}},
-		{"the chat is forgotten", func(n *Notices, v storage.View) { n.Forget(v.Key.Chat) }},
+		{"the lobby is told", nil, true},
+		{"a game started", func(t *testing.T, l lobby) {
+			l = l.apply(t, l.bob, game.Join)
+			l.apply(t, l.ann, game.Start)
+		}, false},
+		{"the table closed", func(t *testing.T, l lobby) { l.apply(t, l.ann, game.Leave) }, false},
+		{"the lobby moved into another message", func(t *testing.T, l lobby) {
+			require.NoError(t, l.st.SetMessage(context.Background(), l.v.Key, 8))
+		}, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -91,46 +101,58 @@ func TestNoticeLife(t *testing.T) {
 				require.NoError(t, err)
 			}
 			key := storage.TableKey{Chat: group.ID}
-			res, err := st.Apply(ctx, storage.ApplyRequest{Key: key, User: storage.User{ID: game.UserID(ann.ID), Name: "Ann"},
-				Command: game.Command{Kind: game.Open}, Now: clock.Now()})
-			require.NoError(t, err)
-			n.Opened(res.View, storage.User{ID: game.UserID(ann.ID), Name: "Ann"}, &tgbotapi.Chat{ID: group.ID, Type: "supergroup", Title: "Game night"})
-			assert.Equal(t, 1, n.Footprint(), "the lobby waits for its message")
-			n.Sent(res.View, 7)
+			l := lobby{st: st, ann: storage.User{ID: game.UserID(ann.ID), Name: "Ann"}, bob: storage.User{ID: game.UserID(bob.ID), Name: "Bob"},
+				v: storage.View{Key: key}, now: clock.Now()}
+			l = l.apply(t, l.ann, game.Open)
+			sent := n.Opened(l.ann, &tgbotapi.Chat{ID: group.ID, Type: "supergroup", Title: "Game night"})
+			require.NotNil(t, sent)
+			require.NoError(t, st.SetMessage(ctx, key, 7)) // the table keeper stores the id, then tells it
+			if tc.then != nil {
+				tc.then(t, l)
+			}
+			sent(l.v, 7)
 
-			told, err := srv.WaitForBotMessage(ctx, bob.ID, telegramtest.TextContains("opened a table"))
-			require.NoError(t, err, "Bob is told")
-			assert.Contains(t, told.Text, "Game night")
 			require.True(t, eventually(func() bool { return host.idle() && out.Pending() == 0 && out.Quiet() }))
 			for _, m := range srv.Messages(ann.ID) {
 				assert.False(t, m.FromBot && strings.Contains(m.Text, "opened a table"), "the opener is not told")
 			}
-			assert.Equal(t, 1, n.Footprint(), "the lobby announced, while it is open")
+			var told []telegramtest.ChatMessage
+			for _, m := range srv.Messages(bob.ID) {
+				if m.FromBot && strings.Contains(m.Text, "opened a table") {
+					told = append(told, m)
+				}
+			}
+			if !tc.told {
+				assert.Empty(t, told, "nobody is told")
+				return
+			}
+			require.Len(t, told, 1, "Bob is told")
+			assert.Contains(t, told[0].Text, "Game night: Ann opened a table.")
+			require.Len(t, told[0].Buttons(), 1)
+			assert.Equal(t, "https://t.me/c/"+strconv.FormatInt(-group.ID-1_000_000_000_000, 10)+"/7", told[0].Buttons()[0].URL)
 
-			tc.end(n, res.View)
-			assert.Zero(t, n.Footprint(), "nothing kept")
-
-			private := storage.View{Key: storage.TableKey{Chat: ann.ID}, Table: res.View.Table}
-			n.Opened(private, storage.User{ID: game.UserID(ann.ID)}, &tgbotapi.Chat{ID: ann.ID, Type: "private"})
-			n.Sent(private, 8)
-			assert.Zero(t, n.Footprint(), "a private chat has no followers")
+			assert.Nil(t, n.Opened(storage.User{ID: game.UserID(ann.ID)}, &tgbotapi.Chat{ID: ann.ID, Type: "private"}),
+				"a private chat has no followers")
 		})
 	}
 }
 
-// playing returns a table whose game started.
-func playing(t *testing.T) game.Table {
+// lobby is a table of the test's group, as stored after a command.
+type lobby struct {
+	st       *storage.Store
+	ann, bob storage.User
+	v        storage.View
+	now      time.Time
+}
+
+// apply applies a command of kind by u to the table and returns it after.
+func (l lobby) apply(t *testing.T, u storage.User, kind game.CommandKind) lobby {
 	t.Helper()
-	env := game.Env{Now: time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC), Settings: game.DefaultSettings(),
-		Balances: game.BalanceMap{1: 1000, 2: 1000}}
-	var tb game.Table
-	for _, cmd := range []game.Command{{Kind: game.Open, User: 1}, {Kind: game.Join, User: 2}, {Kind: game.Start, User: 1}} {
-		next, _, err := game.Apply(tb, cmd, env)
-		require.NoError(t, err, "%s", cmd.Kind)
-		tb = next
-	}
-	require.NotEqual(t, game.Lobby, tb.Phase())
-	return tb
+	res, err := l.st.Apply(context.Background(), storage.ApplyRequest{Key: l.v.Key, User: u,
+		Command: game.Command{Kind: kind, User: u.ID, Name: u.Name, Version: l.v.Table.Version()}, Now: l.now})
+	require.NoError(t, err, "%s", kind)
+	l.v = res.View
+	return l
 }
 
 // eventually reports whether cond holds within fifteen seconds, looking

@@ -5,8 +5,8 @@
 // the house's moves. The rules are package game's, the storage package's
 // the transactions, package render's the messages; this package decides
 // when each is called. Its one entry is the Keeper; the bot above runs
-// each of its calls on the table's chat's goroutine (Host.OnChat) and is
-// told of what it shows (Host.Shown, Host.Sent).
+// each of its calls on the table's chat's goroutine (Host.OnChat), the one
+// thing the package asks of it, and is told nothing.
 //
 // A table message's life:
 //
@@ -17,10 +17,11 @@
 //     and edits the table's one message in place; it sends a new message
 //     when there is none, it was deleted, or the table moved out of it
 //     (storage's View.Retiring). A new message's id is stored before
-//     anything else, and Host.Sent is told of it (a lobby just opened is
-//     announced to the group's followers then). An inline table's message
-//     is edited only; one a user deleted closes its table, every chip
-//     given back.
+//     anything else. The first message of a lobby just opened is then told
+//     to the Sent that Keeper.Open was given (opened.go), once: that is
+//     how package notice learns which message to link its followers to.
+//     An inline table's message is edited only; one a user deleted closes
+//     its table, every chip given back.
 //   - Retire (message.go). Once the table's message is not one of the old
 //     messages the table is to retire, each of those is edited into the
 //     record of its game, or deleted (edited into a note when too old to

@@ -29,24 +29,21 @@ type Store interface {
 	Retiring(ctx context.Context) ([]storage.TableKey, error)
 }
 
-// Host is what the tables ask of the bot above them, and tell it.
+// Host is what the tables ask of the bot above them: the one thing they
+// need of it. They tell it nothing: who wants to hear of a table's new
+// message asks for it when the table opens (Open).
 type Host interface {
 	// OnChat runs fn on the chat's goroutine, after what is queued there,
 	// as work of kind (a timer's: "timeout", "nudge", "house", ...).
 	OnChat(chat int64, kind string, fn func(ctx context.Context))
-	// Shown is told of every view the tables show, before its render is
-	// queued, on the chat's goroutine.
-	Shown(v storage.View)
-	// Sent is told of each table message sent anew, with the view it
-	// shows, from the outbox's call.
-	Sent(v storage.View, id int)
 }
 
 // Keeper keeps each table's message showing the table, and its timers
 // running: the deadline of its turn or lobby, its turn's nudge, the
-// house's move. Show, Refresh, RefreshChat, UnseatHouse and Restore must
-// run on the table's chat's goroutine (Host.OnChat), as the commands do: a
-// view shown elsewhere could re-arm a deadline a newer command replaced.
+// house's move. Show, Open, Refresh, RefreshChat, UnseatHouse and Restore
+// must run on the table's chat's goroutine (Host.OnChat), as the commands
+// do: a view shown elsewhere could re-arm a deadline a newer command
+// replaced.
 // Its methods are safe for concurrent use.
 type Keeper struct {
 	store  Store
@@ -79,7 +76,6 @@ func (k *Keeper) fire(kind string, act func(context.Context, storage.TableKey, u
 // message: the render reads the table when its turn to be sent comes.
 func (k *Keeper) Show(v storage.View) {
 	k.arm(v)
-	k.host.Shown(v)
 	k.msgs.show(v)
 }
 
@@ -193,7 +189,6 @@ func (k *Keeper) Restore(ctx context.Context, key storage.TableKey) {
 		return
 	}
 	k.arm(v)
-	k.host.Shown(v)
 	k.msgs.retire(v)
 }
 

@@ -37,7 +37,10 @@ type messages struct {
 	mu      sync.Mutex
 	ids     map[storage.TableKey]int // the message of each open table shown
 	renders map[storage.TableKey]*turnShown
-	earlier pace.Earlier
+	// openings holds the tables just opened whose lobby no new message
+	// showed yet (opened.go).
+	openings map[storage.TableKey]opening
+	earlier  pace.Earlier
 	// drawn holds the version each table message was rendered to since
 	// takeDrawn last took them (0: the table closed).
 	drawn map[storage.TableKey]uint64
@@ -45,7 +48,7 @@ type messages struct {
 
 func newMessages(k *Keeper) *messages {
 	return &messages{k: k, ids: make(map[storage.TableKey]int), renders: make(map[storage.TableKey]*turnShown),
-		drawn: make(map[storage.TableKey]uint64)}
+		openings: make(map[storage.TableKey]opening), drawn: make(map[storage.TableKey]uint64)}
 }
 
 // setEarlier records what the start knows of the calls before it.
@@ -187,6 +190,7 @@ func (m *messages) render(ctx context.Context, v storage.View) error {
 	if id != 0 && !retiring(v, id) {
 		err := m.k.send.Edit(ctx, key.Chat, id, msg)
 		if err == nil {
+			m.rendered(v, 0)
 			m.retire(v)
 			if v.Table.Phase() == game.Closed {
 				m.forgetClosed(key, id)
@@ -198,6 +202,7 @@ func (m *messages) render(ctx context.Context, v storage.View) error {
 		// The message was deleted: send a new one.
 	}
 	if v.Table.Phase() == game.Closed && id == 0 {
+		m.rendered(v, 0)
 		return nil // nothing to show for a table that closed unseen
 	}
 	newID, err := m.k.send.Send(ctx, key.Chat, int(key.Thread), msg, 0)
@@ -207,7 +212,6 @@ func (m *messages) render(ctx context.Context, v storage.View) error {
 	m.mu.Lock()
 	m.ids[key] = newID
 	m.mu.Unlock()
-	m.k.host.Sent(v, newID)
 	// Store the new message's id before anything else: a crash before it
 	// is stored leaves the new message behind, showing a state no restart
 	// updates. Until it is stored, the old messages stay to retire:
@@ -216,6 +220,7 @@ func (m *messages) render(ctx context.Context, v storage.View) error {
 		m.k.log.WarnContext(ctx, "recording the table message", "table", key, "err", err)
 		return nil
 	}
+	m.rendered(v, newID)
 	m.retire(v)
 	return nil
 }
@@ -227,6 +232,9 @@ func (m *messages) render(ctx context.Context, v storage.View) error {
 // it goes back (Keeper.inlineGone).
 func (m *messages) renderInline(ctx context.Context, v storage.View, msg message.Message) error {
 	err := m.k.send.EditInline(ctx, v.Key.Chat, v.Inline.MessageID, msg)
+	if err == nil {
+		m.rendered(v, 0)
+	}
 	if errors.Is(err, botapi.ErrGone) {
 		m.k.inlineGone(v.Key)
 		return nil
@@ -240,6 +248,7 @@ func (m *messages) forgetTable(key storage.TableKey) {
 	defer m.mu.Unlock()
 	delete(m.ids, key)
 	delete(m.renders, key)
+	delete(m.openings, key)
 	m.dropEmpty()
 }
 
@@ -275,24 +284,32 @@ func (m *messages) forget(chat int64) []storage.TableKey {
 			delete(m.renders, k)
 		}
 	}
+	for k := range m.openings {
+		if k.Chat == chat {
+			delete(m.openings, k)
+		}
+	}
 	m.dropEmpty()
 	return keys
 }
 
-// dropEmpty replaces the emptied map of message ids with a new one, as a
-// Go map keeps its size after deletions; m.mu is held.
+// dropEmpty replaces the emptied maps of message ids and openings with
+// new ones, as a Go map keeps its size after deletions; m.mu is held.
 func (m *messages) dropEmpty() {
 	if len(m.ids) == 0 {
 		m.ids = make(map[storage.TableKey]int)
 	}
+	if len(m.openings) == 0 {
+		m.openings = make(map[storage.TableKey]opening)
+	}
 }
 
 // len returns how many tables it remembers something of: their message,
-// or what their renders did.
+// what their renders did, or that they just opened.
 func (m *messages) len() int {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return max(len(m.ids), len(m.renders))
+	return max(len(m.ids), len(m.renders), len(m.openings))
 }
 
 // retiring reports whether message id is one of the old messages the

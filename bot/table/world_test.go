@@ -195,18 +195,16 @@ func (w *world) botMessages(chat int64) int {
 }
 
 // chats is the bot above the Keeper as the tests see it: one goroutine at
-// a time per chat (Host.OnChat), what the tables showed and sent, and
-// what the calls found out of the chats (send.Chats).
+// a time per chat (Host.OnChat), and what the calls found out of the
+// chats (send.Chats).
 type chats struct {
 	mu      sync.Mutex
 	queues  map[int64][]func(context.Context)
 	running int
-	shown   []storage.View
-	sent    map[storage.TableKey][]int
 }
 
 func newChats() *chats {
-	return &chats{queues: map[int64][]func(context.Context){}, sent: map[storage.TableKey][]int{}}
+	return &chats{queues: map[int64][]func(context.Context){}}
 }
 
 // OnChat runs fn after what is queued on the chat.
@@ -245,25 +243,6 @@ func (c *chats) idle() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.running == 0
-}
-
-func (c *chats) Shown(v storage.View) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.shown = append(c.shown, v)
-}
-
-func (c *chats) Sent(v storage.View, id int) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.sent[v.Key] = append(c.sent[v.Key], id)
-}
-
-// sentTo returns the messages sent anew for the table.
-func (c *chats) sentTo(key storage.TableKey) []int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return append([]int(nil), c.sent[key]...)
 }
 
 func (c *chats) Moved(int64, int64) {}
