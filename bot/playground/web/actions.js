@@ -9,16 +9,17 @@
 
 function switchUser(id) {
   if (!S.users.has(id)) return;
-  if (id !== S.me) {
-    // The chats as the other user sees them: without the ephemeral
-    // messages only the one before saw, with their own.
+  const other = id !== S.me;
+  S.me = id;
+  saved.set('playground.me', id);
+  closeInline(); // the query was the other user's
+  if (other) {
+    // The chats as this user sees them: without the ephemeral messages
+    // only the one before saw, with their own.
     dropEphemeral();
     S.reply = null;
     reloadAll();
   }
-  S.me = id;
-  saved.set('playground.me', id);
-  closeInline(); // the query was the other user's
   fixCurrent();
   render({ bottom: true });
 }
