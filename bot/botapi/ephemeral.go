@@ -43,31 +43,34 @@ type ephemeralParams struct {
 
 // SendEphemeral sends m into the group chat (and forum topic thread, 0
 // for none) as an ephemeral message to e.Receiver, and returns its
-// ephemeral_message_id. Telegram refuses it with a 400 where the bot may
-// not send one: a chat that has none (a private chat), a bot that is no
-// admin without a fresh query or ephemeral message to answer, a receiver
-// who is not in the chat.
-func (c *Client) SendEphemeral(ctx context.Context, chat int64, thread int, m message.Message, e EphemeralTo) (int, error) {
+// ephemeral_message_id, ephemeral true. Telegram refuses it with a 400
+// where the bot may not send one: a chat that has none (a private chat),
+// a bot that is no admin without a fresh query or ephemeral message to
+// answer, a receiver who is not in the chat. A Bot API server older than
+// ephemeral messages (before 10.2) ignores the parameters and sends a
+// message of the chat: its message_id is returned then, ephemeral false.
+func (c *Client) SendEphemeral(ctx context.Context, chat int64, thread int, m message.Message, e EphemeralTo) (id int, ephemeral bool, err error) {
 	p := tgbotapi.Params{}
 	p.AddNonZero64("chat_id", chat)
 	p.AddNonZero("message_thread_id", thread)
 	text(p, m)
 	if err := p.AddInterface("ephemeral_message_parameters", ephemeralParams{ReceiverUserID: e.Receiver, CallbackQueryID: e.QueryID}); err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	if e.ReplyTo != 0 {
 		p["reply_parameters"] = `{"ephemeral_message_id":` + strconv.Itoa(e.ReplyTo) + `}`
 	}
 	var msg struct {
+		MessageID   int `json:"message_id"`
 		EphemeralID int `json:"ephemeral_message_id"`
 	}
 	if err := c.call(ctx, "sendMessage", p, &msg, 0); err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	if msg.EphemeralID == 0 {
-		return 0, &TransportError{Method: "sendMessage", err: errors.New("no ephemeral_message_id in the answer")}
+		return msg.MessageID, false, nil
 	}
-	return msg.EphemeralID, nil
+	return msg.EphemeralID, true, nil
 }
 
 // ephemeral adds the names of an ephemeral message to p.
