@@ -70,6 +70,17 @@ type Post struct {
 	// NewChannel): "from" is Channel_Bot and "sender_chat" the channel.
 	// Only in supergroups.
 	SenderChat int64
+	// Ephemeral sends the message ephemerally, as a client sends a
+	// command the bot lists with is_ephemeral in the menu the user sees in
+	// the group (CommandsFor): only the user and the bot see it, and the
+	// bot gets it with message_id 0 and an ephemeral_message_id. Text that
+	// is no such command is refused (ErrInvalid), as a client would send
+	// it as an ordinary message.
+	Ephemeral bool
+	// ReplyToEphemeral replies, ephemerally, to the bot's ephemeral
+	// message to the user with this id, as a client sends any reply to
+	// one (Ephemeral is implied).
+	ReplyToEphemeral int
 }
 
 // Post sends a message as a user. The message is stored in the chat and,
@@ -97,6 +108,10 @@ func (s *Server) postLocked(p Post) (ChatMessage, *guestQueryState, error) {
 	text, entities, err := typedText(p.Text)
 	if err != nil {
 		return ChatMessage{}, nil, err
+	}
+	if p.Ephemeral || p.ReplyToEphemeral != 0 {
+		m, err := s.postEphemeralLocked(c, u, p, text, entities)
+		return m, nil, err
 	}
 	var reply *msgRecord
 	if p.ReplyTo != 0 {

@@ -18,11 +18,14 @@ const callbackGrace = 10 * time.Second
 
 // CallbackAnswer is the bot's answer to a button press.
 type CallbackAnswer struct {
-	// Text and ShowAlert are answerCallbackQuery's arguments. Of the
-	// others, cache_time only matters to clients and url (games, t.me
-	// links), which the bot does not send, is refused as not modelled.
+	// Text and ShowAlert are answerCallbackQuery's arguments; cache_time
+	// only matters to clients.
 	Text      string `json:"text,omitempty"`
 	ShowAlert bool   `json:"show_alert,omitempty"`
+	// URL is the link the presser's client opens: the bot's deep link
+	// (t.me/<bot>?start=…), the only kind modelled. Follow it with
+	// OpenLink, as the client does.
+	URL string `json:"url,omitempty"`
 	// AnsweredAt is the server clock's time of the answer.
 	AnsweredAt time.Time `json:"answered_at"`
 	// Latency is the time from the press to the answer.
@@ -36,13 +39,15 @@ type callbackState struct {
 	chatID    int64
 	messageID int
 	inlineID  string // the pressed inline message's inline_message_id, "" for a bot message
-	pressedAt time.Time
-	deadline  time.Time
-	gone      bool // the message was sent as an InaccessibleMessage
-	answered  bool
-	answer    CallbackAnswer
-	rejected  int // answer attempts refused (twice, too late)
-	done      chan struct{}
+	// ephemeralID is the pressed ephemeral message's id, 0 for another.
+	ephemeralID int
+	pressedAt   time.Time
+	deadline    time.Time
+	gone        bool // the message was sent as an InaccessibleMessage
+	answered    bool
+	answer      CallbackAnswer
+	rejected    int // answer attempts refused (twice, too late)
+	done        chan struct{}
 }
 
 // callbackTable tracks the presses whose answers are still accepted; it is
@@ -92,6 +97,10 @@ func (c *Callback) MessageID() int { return c.state.messageID }
 // "" when the press was on a message of the bot.
 func (c *Callback) InlineMessageID() string { return c.state.inlineID }
 
+// EphemeralMessageID returns the pressed ephemeral message's id, 0 when
+// the press was on another message.
+func (c *Callback) EphemeralMessageID() int { return c.state.ephemeralID }
+
 // Inaccessible reports whether the pressed message reached the bot as an
 // InaccessibleMessage (deleted, or too old: see WithInaccessibleAfter).
 func (c *Callback) Inaccessible() bool { return c.state.gone }
@@ -132,6 +141,11 @@ type Press struct {
 	Label string
 	// Data, when Label is empty, is sent as callback data as is.
 	Data string
+	// EphemeralMessageID, in place of MessageID, presses a button of the
+	// bot's ephemeral message, which only its receiver sees and presses
+	// (by Label on its keyboard or an earlier one, or Data). A deleted one
+	// cannot be pressed: a client drops it at once.
+	EphemeralMessageID int
 }
 
 // PressButton presses the button labelled label on the newest message of
@@ -148,6 +162,9 @@ func (s *Server) Press(p Press) (*Callback, error) {
 	c, u, err := s.actorLocked(p.ChatID, p.From)
 	if err != nil {
 		return nil, err
+	}
+	if p.EphemeralMessageID != 0 {
+		return s.pressEphemeralLocked(c, u, p)
 	}
 	var rec *msgRecord
 	id := p.MessageID
@@ -193,8 +210,7 @@ func (s *Server) Press(p Press) (*Callback, error) {
 		return nil, fmt.Errorf("bot in chat %d: %w", c.chat.ID, ErrNotMember)
 	}
 	now := s.now()
-	s.callbacks.count++
-	qid := strconv.FormatUint(uint64(s.w.bot.ID%1000000)<<32|s.callbacks.count, 10)
+	qid := s.callbacks.nextID(s.w.bot.ID)
 	query := &CallbackQuery{ID: qid, From: u, ChatInstance: c.instance, Data: data}
 	// A message telegram-bot-api cannot get (deleted, or too old for
 	// Telegram to give) is sent as JsonInaccessibleMessage: message_id,
@@ -213,17 +229,83 @@ func (s *Server) Press(p Press) (*Callback, error) {
 	}
 	cs := &callbackState{id: qid, data: data, from: u, chatID: c.chat.ID, messageID: id, inlineID: inlineID, gone: gone,
 		pressedAt: now, deadline: now.Add(callbackDeadline), done: make(chan struct{})}
-	s.callbacks.add(now, cs)
-	s.enqueueLocked(UpdateCallbackQuery, Update{CallbackQuery: query})
-	s.emitLocked(Event{Kind: EventButtonPressed, ChatID: c.chat.ID, MessageID: id, Time: now,
-		Callback: &CallbackInfo{ID: qid, From: u, Data: data, PressedAt: now}})
-	return &Callback{s: s, state: cs}, nil
+	return s.queuePressLocked(cs, query), nil
 }
 
-func (s *Server) answerCallbackQuery(_ context.Context, p params) (any, *apiError) {
-	if p.has("url") {
-		return nil, notModelled("answerCallbackQuery's url")
+// nextID numbers a press.
+func (t *callbackTable) nextID(botID int64) string {
+	t.count++
+	return strconv.FormatUint(uint64(botID%1000000)<<32|t.count, 10)
+}
+
+// queuePressLocked remembers a press and queues its callback_query.
+func (s *Server) queuePressLocked(cs *callbackState, query *CallbackQuery) *Callback {
+	s.callbacks.add(cs.pressedAt, cs)
+	s.enqueueLocked(UpdateCallbackQuery, Update{CallbackQuery: query})
+	e := Event{Kind: EventButtonPressed, ChatID: cs.chatID, MessageID: cs.messageID, EphemeralMessageID: cs.ephemeralID,
+		Time: cs.pressedAt, Callback: &CallbackInfo{ID: cs.id, From: cs.from, Data: cs.data, PressedAt: cs.pressedAt}}
+	if cs.ephemeralID != 0 {
+		e.VisibleTo = cs.from.ID
 	}
+	s.emitLocked(e)
+	return &Callback{s: s, state: cs}
+}
+
+// pressEphemeralLocked presses a button of the bot's ephemeral message:
+// its callback_query's message is the ephemeral message (message_id 0,
+// ephemeral_message_id, receiver_user), as TDLib builds it from
+// updateEphemeralBotCallbackQuery (CallbackQueriesManager::
+// on_new_ephemeral_callback_query); CallbackQuery has no field of its
+// own for it (Bot API 10.2).
+func (s *Server) pressEphemeralLocked(c *chatState, u User, p Press) (*Callback, error) {
+	rec := c.ephemeral(p.EphemeralMessageID)
+	if rec == nil || !rec.msg.FromBot {
+		return nil, fmt.Errorf("ephemeral message %d of the bot in chat %d: %w", p.EphemeralMessageID, c.chat.ID, ErrMessageNotFound)
+	}
+	if rec.msg.VisibleTo != u.ID {
+		return nil, fmt.Errorf("user %d does not see ephemeral message %d in chat %d: %w", u.ID, p.EphemeralMessageID, c.chat.ID, ErrNotMember)
+	}
+	data := p.Data
+	if p.Label != "" {
+		keyboards := append(slices.Clone(rec.history), rec.msg.ReplyMarkup)
+		var b InlineKeyboardButton
+		ok := false
+		for i := len(keyboards) - 1; !ok && i >= 0; i-- {
+			b, ok = findButton(keyboards[i], p.Label)
+		}
+		if !ok || b.CallbackData == "" {
+			return nil, fmt.Errorf("ephemeral message %d in chat %d never showed a callback button %q: %w", p.EphemeralMessageID, c.chat.ID, p.Label, ErrButtonNotFound)
+		}
+		data = b.CallbackData
+	}
+	if data == "" {
+		return nil, fmt.Errorf("press without Label or Data: %w", ErrInvalid)
+	}
+	now := s.now()
+	qid := s.callbacks.nextID(s.w.bot.ID)
+	msg := rec.msg.Message.clone()
+	query := &CallbackQuery{ID: qid, From: u, Message: &msg, ChatInstance: c.instance, Data: data}
+	cs := &callbackState{id: qid, data: data, from: u, chatID: c.chat.ID, ephemeralID: p.EphemeralMessageID,
+		pressedAt: now, deadline: now.Add(callbackDeadline), done: make(chan struct{})}
+	return s.queuePressLocked(cs, query), nil
+}
+
+// errURLInvalid answers a url answerCallbackQuery may not open: the
+// MTProto server's URL_INVALID, passed through by the official server
+// (bot developers report "Bad Request: URL_INVALID" for any other link,
+// another bot's deep link and a bot link without a start parameter:
+// telegraf#62, #388, Telegram.Bot#329, Telethon#1452, teloxide#880).
+var errURLInvalid = badRequest("URL_INVALID")
+
+// answerCallbackQuery records the answer to a press. Its url: "If you
+// have created a Game …, specify the URL that opens your game - note that
+// this will only work if the query comes from a callback_game button.
+// Otherwise, you may use links like t.me/your_bot?start=XXXX that open
+// your bot with a parameter" (Bot API docs): the bot's deep link is taken
+// for any press; games and callback_game buttons are not modelled, so any
+// other url is URL_INVALID. The checks, made by the MTProto server, come
+// after the query's own (the order is not known).
+func (s *Server) answerCallbackQuery(_ context.Context, p params) (any, *apiError) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	cs := s.callbacks.byID[p.str("callback_query_id")]
@@ -239,11 +321,21 @@ func (s *Server) answerCallbackQuery(_ context.Context, p params) (any, *apiErro
 	if utf8.RuneCountInString(text) > maxAnswerText {
 		return nil, errAnswerTooLong
 	}
+	link := p.str("url")
+	if link != "" {
+		if _, valid, err := s.deepLink(link); err != nil || !valid {
+			return nil, errURLInvalid
+		}
+	}
 	cs.answered = true
-	cs.answer = CallbackAnswer{Text: text, ShowAlert: p.boolean("show_alert"), AnsweredAt: now, Latency: now.Sub(cs.pressedAt)}
+	cs.answer = CallbackAnswer{Text: text, ShowAlert: p.boolean("show_alert"), URL: link, AnsweredAt: now, Latency: now.Sub(cs.pressedAt)}
 	close(cs.done)
 	answer := cs.answer
-	s.emitLocked(Event{Kind: EventCallbackAnswered, ChatID: cs.chatID, MessageID: cs.messageID, Time: now,
-		Callback: &CallbackInfo{ID: cs.id, From: cs.from, Data: cs.data, PressedAt: cs.pressedAt, Answer: &answer}})
+	e := Event{Kind: EventCallbackAnswered, ChatID: cs.chatID, MessageID: cs.messageID, EphemeralMessageID: cs.ephemeralID, Time: now,
+		Callback: &CallbackInfo{ID: cs.id, From: cs.from, Data: cs.data, PressedAt: cs.pressedAt, Answer: &answer}}
+	if cs.ephemeralID != 0 {
+		e.VisibleTo = cs.from.ID
+	}
+	s.emitLocked(e)
 	return true, nil
 }

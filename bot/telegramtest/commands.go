@@ -121,6 +121,13 @@ func parseCommands(raw string) ([]BotCommand, *apiError) {
 				return nil, badRequest(fmt.Sprintf("can't parse BotCommand: Field %q must be of type String", name))
 			}
 		}
+		// Bot API 10.2: is_ephemeral, an optional Boolean, read as td's
+		// JsonObject getters read one (td/utils/JsonBuilder.cpp).
+		if v, ok := fields["is_ephemeral"]; ok {
+			if err := json.Unmarshal(v, &cmd.IsEphemeral); err != nil {
+				return nil, badRequest(`can't parse BotCommand: Field "is_ephemeral" must be of type Boolean`)
+			}
+		}
 		if !validCommand(cmd.Command) {
 			return nil, badRequest("BOT_COMMAND_INVALID")
 		}
@@ -168,6 +175,72 @@ func (s *Server) setMyCommands(_ context.Context, p params) (any, *apiError) {
 	}
 	s.emitLocked(Event{Kind: EventCommandsChanged, ChatID: scope.ChatID})
 	return true, nil
+}
+
+// getMyCommands answers the list set for exactly the scope and language
+// asked, with no fallback, and an empty list when none is set (Bot API
+// docs: "If commands aren't set, an empty list is returned").
+func (s *Server) getMyCommands(_ context.Context, p params) (any, *apiError) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	scope, lang, apiErr := s.scopeArgLocked(p)
+	if apiErr != nil {
+		return nil, apiErr
+	}
+	return append([]BotCommand{}, s.commands[keyOf(scope, lang)].Commands...), nil
+}
+
+// CommandsFor returns the command menu a user sees in a chat, as Telegram
+// picks it (Bot API docs, "Determining list of commands"): the first list
+// set of, in the user's private chat with the bot, the scopes chat,
+// all_private_chats and default; in a group, chat_member,
+// chat_administrators (to an administrator), chat,
+// all_chat_administrators (to an administrator), all_group_chats and
+// default; each first in the user's language, then for all languages. A
+// client sends a command it lists with is_ephemeral ephemerally (see
+// Post.Ephemeral).
+func (s *Server) CommandsFor(chatID, userID int64) []BotCommand {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := s.w.chats[chatID]
+	if c == nil {
+		return nil
+	}
+	return append([]BotCommand(nil), s.commandsForLocked(c, userID)...)
+}
+
+func (s *Server) commandsForLocked(c *chatState, userID int64) []BotCommand {
+	lang := ""
+	if u := s.w.users[userID]; u != nil && len(u.LanguageCode) >= 2 {
+		// Telegram's apps ask in the two-letter code of their language.
+		lang = strings.ToLower(u.LanguageCode[:2])
+	}
+	var scopes []CommandScope
+	if c.chat.Type == ChatPrivate {
+		scopes = []CommandScope{{Type: "chat", ChatID: c.chat.ID}, {Type: "all_private_chats"}, {Type: "default"}}
+	} else {
+		admin := s.w.memberOf(c, userID).isAdmin()
+		scopes = append(scopes, CommandScope{Type: "chat_member", ChatID: c.chat.ID, UserID: userID})
+		if admin {
+			scopes = append(scopes, CommandScope{Type: "chat_administrators", ChatID: c.chat.ID})
+		}
+		scopes = append(scopes, CommandScope{Type: "chat", ChatID: c.chat.ID})
+		if admin {
+			scopes = append(scopes, CommandScope{Type: "all_chat_administrators"})
+		}
+		scopes = append(scopes, CommandScope{Type: "all_group_chats"}, CommandScope{Type: "default"})
+	}
+	for _, scope := range scopes {
+		for _, l := range []string{lang, ""} {
+			if set, ok := s.commands[keyOf(scope, l)]; ok {
+				return set.Commands
+			}
+			if lang == "" {
+				break
+			}
+		}
+	}
+	return nil
 }
 
 // Commands returns the commands registered for exactly this scope and

@@ -2,6 +2,7 @@ package telegramtest_test
 
 import (
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -87,4 +88,72 @@ func TestSetMyCommandsValidation(t *testing.T) {
 		})
 	}
 	assert.Empty(t, srv.AllCommands())
+}
+
+// TestEphemeralCommandsAndGetMyCommands: BotCommand.is_ephemeral (Bot API
+// 10.2) is kept and answered by getMyCommands, which answers exactly the
+// list of the scope and language asked (an empty one when none is set);
+// an is_ephemeral that is no Boolean is refused.
+func TestEphemeralCommandsAndGetMyCommands(t *testing.T) {
+	srv := telegramtest.StartTest(t)
+	declareCommands(t, srv, ephemeralCommands)
+	resp := call(t, srv, "getMyCommands", url.Values{})
+	require.True(t, resp.OK, resp.Description)
+	assert.JSONEq(t, `[{"command":"stats","description":"Your stats","is_ephemeral":true},{"command":"newgame","description":"Open a table"}]`, string(resp.Result))
+	resp = call(t, srv, "getMyCommands", url.Values{"language_code": {"ru"}})
+	require.True(t, resp.OK, resp.Description)
+	assert.JSONEq(t, `[]`, string(resp.Result))
+	assert.Equal(t, []telegramtest.BotCommand{{Command: "stats", Description: "Your stats", IsEphemeral: true},
+		{Command: "newgame", Description: "Open a table"}}, srv.Commands(telegramtest.CommandScope{}, ""))
+
+	resp = call(t, srv, "setMyCommands", url.Values{"commands": {`[{"command":"stats","description":"x","is_ephemeral":"yes"}]`}})
+	assert.Equal(t, `Bad Request: can't parse BotCommand: Field "is_ephemeral" must be of type Boolean`, resp.Description)
+}
+
+// TestCommandsFor: the menu a user sees is the first list set of the
+// scopes Telegram tries in order, each in the user's language first
+// (Bot API docs, "Determining list of commands").
+func TestCommandsFor(t *testing.T) {
+	srv := telegramtest.StartTest(t)
+	alice := srv.AddUser(telegramtest.User{FirstName: "Alice", LanguageCode: "en"})
+	bob := srv.AddUser(telegramtest.User{FirstName: "Bob", LanguageCode: "ru"})
+	carol := srv.AddUser(telegramtest.User{FirstName: "Carol", LanguageCode: "pt-br"})
+	group := srv.NewGroup("Table", alice, bob, carol) // Alice creates it: an administrator
+	other := srv.NewGroup("Other", bob, carol)
+	private := srv.PrivateChat(carol)
+	set := func(scope, lang, command string) {
+		form := url.Values{"commands": {`[{"command":"` + command + `","description":"x"}]`}}
+		if scope != "" {
+			form.Set("scope", scope)
+		}
+		if lang != "" {
+			form.Set("language_code", lang)
+		}
+		resp := call(t, srv, "setMyCommands", form)
+		require.True(t, resp.OK, resp.Description)
+	}
+	set("", "", "default")
+	set("", "pt", "default_pt")
+	set(`{"type":"all_group_chats"}`, "ru", "groups_ru")
+	set(`{"type":"all_chat_administrators"}`, "", "admins")
+	set(`{"type":"chat_member","chat_id":`+strconv.FormatInt(other.ID, 10)+`,"user_id":`+strconv.FormatInt(carol.ID, 10)+`}`, "", "carol_there")
+	tests := []struct {
+		name         string
+		chat, userID int64
+		want         string
+	}{
+		{"an administrator", group.ID, alice.ID, "admins"},
+		{"a member in their language", group.ID, bob.ID, "groups_ru"},
+		{"the default in the member's language", group.ID, carol.ID, "default_pt"},
+		{"one member of one chat", other.ID, carol.ID, "carol_there"},
+		{"a private chat", private.ID, carol.ID, "default_pt"},
+		{"a private chat, another language", srv.PrivateChat(bob).ID, bob.ID, "default"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := srv.CommandsFor(tt.chat, tt.userID)
+			require.Len(t, got, 1)
+			assert.Equal(t, tt.want, got[0].Command)
+		})
+	}
 }

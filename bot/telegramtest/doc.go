@@ -4,8 +4,10 @@
 // It models what the bot and its tests use, no more: the methods getMe,
 // getUpdates (long polling), setWebhook, deleteWebhook, sendMessage,
 // editMessageText, editMessageReplyMarkup, deleteMessage,
-// answerCallbackQuery, answerInlineQuery, answerGuestQuery, getChatMember,
-// getChat and setMyCommands, served at /bot<token>/<method> with Telegram's error codes
+// editEphemeralMessageText, editEphemeralMessageReplyMarkup,
+// deleteEphemeralMessage, answerCallbackQuery, answerInlineQuery,
+// answerGuestQuery, getChatMember, getChat, setMyCommands and
+// getMyCommands, served at /bot<token>/<method> with Telegram's error codes
 // and descriptions. Behind it is a simulated world — users, groups,
 // supergroups, forums, channels, memberships, messages — that a test
 // drives through the Go API: users send messages and commands, press
@@ -64,6 +66,14 @@
 // BotStatus left, NewUserChat); getUpdates' offset, long polling,
 // allowed_updates and the 409 that ends an older poll; Telegram's flood
 // limits (SetRateLimits); the 15 s in which a press may be answered;
+// ephemeral messages (Bot API 10.2–10.3: sendMessage's
+// ephemeral_message_parameters checked by the docs' rules, in groups
+// only, to a non-bot member, within 15 s of that member's callback query
+// or ephemeral message unless the bot is an administrator; their edits
+// and deletion; a member's ephemeral command, Post.Ephemeral, for a
+// command the bot declared is_ephemeral; presses on their buttons; and
+// who sees what, MessagesSeenBy); answerCallbackQuery's url, the bot's
+// deep link, recorded for OpenLink to follow;
 // presses on messages too old or deleted (an InaccessibleMessage, see
 // WithInaccessibleAfter); and the 48 hours within which the bot may delete
 // its own messages. In groups the bot runs in privacy mode (BotFather's
@@ -95,9 +105,13 @@
 // telegramtest", so that a bot that starts to send it fails at once
 // rather than being served a guess: the Markdown parse modes, the entities
 // parameter, buttons other than callback and URL buttons, reply keyboards,
-// keyboard removal and force-reply, answerCallbackQuery's url,
-// answerInlineQuery's button, and inline results other than an article
-// with a text. Telegram's cache of inline answers, a user's location and
+// keyboard removal and force-reply, answerInlineQuery's button, and
+// inline results other than an article with a text. Games are not
+// modelled: answerCallbackQuery's url other than the bot's deep link is
+// refused with Telegram's URL_INVALID. Of ephemeral messages, the other
+// send methods, editEphemeralMessageMedia and editEphemeralMessageCaption
+// are not served, and Telegram's expiry of them is left to the test
+// (DeleteEphemeral). Telegram's cache of inline answers, a user's location and
 // the pages of an inline answer (offset) are not modelled; a reply into
 // another chat finds no message; link previews, media and payments do
 // not exist here.

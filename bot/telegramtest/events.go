@@ -57,6 +57,13 @@ type Event struct {
 	ChatID int64 `json:"chat_id,omitempty"`
 	// MessageID is the message concerned, if any.
 	MessageID int `json:"message_id,omitempty"`
+	// EphemeralMessageID is the ephemeral message concerned, if one is
+	// (MessageID is then 0).
+	EphemeralMessageID int `json:"ephemeral_message_id,omitempty"`
+	// VisibleTo is, for an ephemeral message, the one member who sees it
+	// (besides the bot): a page showing the chat as another member leaves
+	// the event out.
+	VisibleTo int64 `json:"visible_to,omitempty"`
 	// Message is the message after the change (sent or edited).
 	Message *ChatMessage `json:"message,omitempty"`
 	// Callback is set for presses and answers.

@@ -497,3 +497,16 @@ func (s *Server) inlineTargetLocked(p params) (*chatState, *msgRecord, *apiError
 	}
 	return c, rec, nil
 }
+
+// ChatInstance returns the chat_instance the bot's presses on inline
+// messages in the chat carry: a stable string per chat (and per bot),
+// as Telegram's "global identifier, uniquely corresponding to the chat".
+func (s *Server) ChatInstance(chatID int64) (string, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, ok := s.w.chats[chatID]
+	if !ok {
+		return "", false
+	}
+	return c.instance, true
+}

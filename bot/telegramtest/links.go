@@ -44,9 +44,22 @@ func (s *Server) OpenLink(fromID int64, link string) (ChatMessage, error) {
 // startParameter reads the bot's deep link: its start parameter, "" when
 // it has none that is valid.
 func (s *Server) startParameter(link string) (string, error) {
+	param, _, err := s.deepLink(link)
+	return param, err
+}
+
+// deepLink reads the bot's deep link, https://t.me/<bot>?start=<param>
+// (http, and the hosts telegram.me and telegram.dog, too; without a
+// scheme as the Bot API docs write it, "t.me/your_bot?start=XXXX"): its
+// start parameter and whether it has one that is valid, "" and false
+// when it has none or one of other characters or too long.
+func (s *Server) deepLink(link string) (string, bool, error) {
+	if !strings.Contains(link, "://") {
+		link = "https://" + link
+	}
 	u, err := url.Parse(link)
 	if err != nil {
-		return "", fmt.Errorf("link %q: %w", link, ErrInvalid)
+		return "", false, fmt.Errorf("link %q: %w", link, ErrInvalid)
 	}
 	host := strings.ToLower(u.Host)
 	known := false
@@ -55,13 +68,13 @@ func (s *Server) startParameter(link string) (string, error) {
 	}
 	name := strings.Trim(u.Path, "/")
 	if !known || (u.Scheme != "https" && u.Scheme != "http") || !strings.EqualFold(name, s.cfg.bot.Username) {
-		return "", fmt.Errorf("link %q is not the bot's deep link (the only link modelled): %w", link, ErrInvalid)
+		return "", false, fmt.Errorf("link %q is not the bot's deep link (the only link modelled): %w", link, ErrInvalid)
 	}
 	param := u.Query().Get("start")
 	if len(param) > maxStartParameter || strings.Trim(param, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-") != "" {
-		param = ""
+		return "", false, nil
 	}
-	return param, nil
+	return param, param != "", nil
 }
 
 // unblock undoes the user's block of the bot, if any, as pressing Start

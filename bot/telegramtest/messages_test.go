@@ -159,8 +159,8 @@ func TestSendAndEditErrorsMatchTelegram(t *testing.T) {
 		{"delete a missing message", tgbotapi.NewDeleteMessage(chat.ID, 9999), 400, "Bad Request: message to delete not found"},
 		{"delete a user's message without admin rights", tgbotapi.NewDeleteMessage(chat.ID, userMsg.MessageID), 400, "Bad Request: message can't be deleted for everyone"},
 		{"answer to an unknown query", tgbotapi.NewCallback("123", "ok"), 400, "Bad Request: query is too old and response timeout expired or query ID is invalid"},
-		{"answer with a URL", tgbotapi.CallbackConfig{CallbackQueryID: "123", URL: "https://t.me/telegramtest_bot?start=21"},
-			400, "Bad Request: answerCallbackQuery's url is not modelled by telegramtest"},
+		{"a URL answer to an unknown query", tgbotapi.CallbackConfig{CallbackQueryID: "123", URL: "https://t.me/telegramtest_bot?start=21"},
+			400, "Bad Request: query is too old and response timeout expired or query ID is invalid"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

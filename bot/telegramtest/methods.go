@@ -3,6 +3,7 @@ package telegramtest
 import (
 	"context"
 	"strings"
+	"time"
 )
 
 type methodFunc func(s *Server, ctx context.Context, p params) (any, *apiError)
@@ -32,6 +33,10 @@ func init() {
 		{"getChatMember", (*Server).getChatMember},
 		{"getChat", (*Server).getChat},
 		{"setMyCommands", (*Server).setMyCommands},
+		{"getMyCommands", (*Server).getMyCommands},
+		{"editEphemeralMessageText", (*Server).editEphemeralMessageText},
+		{"editEphemeralMessageReplyMarkup", (*Server).editEphemeralMessageReplyMarkup},
+		{"deleteEphemeralMessage", (*Server).deleteEphemeralMessage},
 	}
 	methodTable = make(map[string]methodSpec, len(specs))
 	for _, spec := range specs {
@@ -54,7 +59,11 @@ func (s *Server) getMe(context.Context, params) (any, *apiError) {
 
 // sendMessage checks its arguments in the official server's order
 // (Client::process_send_message_query, then do_send_message): link preview
-// options, text, reply parameters, reply markup, chat, replied message.
+// options, text, reply parameters, reply markup, ephemeral message
+// parameters (where Bot API 10.3 reads them is not known: with the other
+// parameters, before the chat), chat, replied message. With
+// ephemeral_message_parameters it sends an ephemeral message
+// (sendEphemeralLocked).
 func (s *Server) sendMessage(_ context.Context, p params) (any, *apiError) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -76,9 +85,22 @@ func (s *Server) sendMessage(_ context.Context, p params) (any, *apiError) {
 			return nil, notModelled("reply_markup with " + other)
 		}
 	}
+	eph, apiErr := ephemeralArgs(p)
+	if apiErr != nil {
+		return nil, apiErr
+	}
 	c, apiErr := s.chatArgLocked(p)
 	if apiErr != nil {
 		return nil, apiErr
+	}
+	if eph != nil {
+		return s.sendEphemeralLocked(c, p, *eph, target, text, entities, markup)
+	}
+	if target.ephemeralID != 0 {
+		// "A reply to an ephemeral message must itself be an ephemeral
+		// message" (Bot API, ReplyParameters): a message every member
+		// sees finds none to reply to.
+		return nil, errReplyNotFound
 	}
 	var reply *msgRecord
 	if target.messageID != 0 {
@@ -181,6 +203,20 @@ func (s *Server) applyEditLocked(t editTarget, text string, entities []MessageEn
 	if retry := s.limits.check(now, c.chat.ID, private); retry > 0 {
 		return nil, tooManyRequests(retry)
 	}
+	rec.edit(now, text, entities, markup)
+	m := rec.msg
+	s.limits.record(now, c.chat.ID, private)
+	snapshot := m.clone()
+	s.emitLocked(Event{Kind: EventMessageEdited, ChatID: c.chat.ID, MessageID: m.MessageID, Message: &snapshot, Time: now})
+	if t.inline {
+		return true, nil
+	}
+	return m.Message, nil
+}
+
+// edit changes a message's text and keyboard, remembering the keyboard it
+// showed before (a stale client may still press it).
+func (rec *msgRecord) edit(now time.Time, text string, entities []MessageEntity, markup *InlineKeyboardMarkup) {
 	if rec.msg.ReplyMarkup != nil && !markupsEqual(rec.msg.ReplyMarkup, markup) {
 		rec.history = append(rec.history, rec.msg.ReplyMarkup)
 		if len(rec.history) > maxMarkupHistory {
@@ -193,13 +229,6 @@ func (s *Server) applyEditLocked(t editTarget, text string, entities []MessageEn
 	m.EditedAt = now
 	m.EditCount++
 	rec.msg = m
-	s.limits.record(now, c.chat.ID, private)
-	snapshot := m.clone()
-	s.emitLocked(Event{Kind: EventMessageEdited, ChatID: c.chat.ID, MessageID: m.MessageID, Message: &snapshot, Time: now})
-	if t.inline {
-		return true, nil
-	}
-	return m.Message, nil
 }
 
 func (s *Server) editMessageText(_ context.Context, p params) (any, *apiError) {

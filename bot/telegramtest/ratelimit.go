@@ -16,7 +16,10 @@ type RateLimit struct {
 
 // RateLimits are Telegram's flood limits on the methods that send or edit
 // messages (sendMessage, editMessageText, editMessageReplyMarkup,
-// answerGuestQuery). An inline message (a chosen inline result, a guest
+// answerGuestQuery, editEphemeralMessageText,
+// editEphemeralMessageReplyMarkup). An ephemeral message, and its edits,
+// count toward Global only: it is no message of the group's timeline (our
+// assumption: Telegram documents no limit of its own). An inline message (a chosen inline result, a guest
 // answer) counts as a group's message in its chat, whatever the chat:
 // Group and Chat apply to its edits, with the bot's own messages there when
 // the chat is a group, and Global to all. They do not apply to
@@ -171,6 +174,32 @@ func (r *rateLimiter) check(now time.Time, chatID int64, private bool) int {
 	}
 	r.refusedIn[chatID]++
 	return int((d + time.Second - 1) / time.Second)
+}
+
+// checkGlobal is check for a write that counts toward the bot's limit
+// over all chats only (an ephemeral message); refusals count in chatID.
+func (r *rateLimiter) checkGlobal(now time.Time, chatID int64) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.cfg.Enabled {
+		return 0
+	}
+	d := r.global.wait(now, r.cfg.Global)
+	if d <= 0 {
+		return 0
+	}
+	r.refused.Global++
+	r.refusedIn[chatID]++
+	return int((d + time.Second - 1) / time.Second)
+}
+
+// recordGlobal counts an accepted write toward the global limit only.
+func (r *rateLimiter) recordGlobal(now time.Time) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.cfg.Enabled {
+		r.global.add(now, r.cfg.Global)
+	}
 }
 
 // record counts an accepted message.

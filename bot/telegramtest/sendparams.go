@@ -36,6 +36,9 @@ type replyTarget struct {
 	// message is sent to).
 	inChat       string
 	allowWithout bool
+	// ephemeralID is reply_parameters.ephemeral_message_id (Bot API
+	// 10.2): the incoming ephemeral message replied to, 0 for none.
+	ephemeralID int64
 }
 
 // replyArgs reads the message a new message replies to as the official
@@ -69,7 +72,18 @@ func replyArgs(p params) (replyTarget, *apiError) {
 	if r.inChat, apiErr = optionalString(fields, "chat_id"); apiErr != nil {
 		return replyTarget{}, apiErr
 	}
-	if r.messageID, apiErr = requiredInt(fields, "message_id"); apiErr != nil {
+	// message_id is "Required if ephemeral_message_id isn't specified"
+	// (Bot API 10.2); given both, the reply is to the ephemeral message.
+	if r.ephemeralID, apiErr = optionalInt(fields, "ephemeral_message_id"); apiErr != nil {
+		return replyTarget{}, apiErr
+	}
+	r.ephemeralID = max(r.ephemeralID, 0)
+	if r.ephemeralID != 0 {
+		r.messageID, apiErr = optionalInt(fields, "message_id")
+	} else {
+		r.messageID, apiErr = requiredInt(fields, "message_id")
+	}
+	if apiErr != nil {
 		return replyTarget{}, apiErr
 	}
 	if r.allowWithout, apiErr = optionalBool(fields, "allow_sending_without_reply"); apiErr != nil {
@@ -159,8 +173,26 @@ func optionalBool(fields map[string]any, name string) (bool, *apiError) {
 	return false, badRequest(fmt.Sprintf("field %q must be of type Boolean", name))
 }
 
+// optionalInt reads a 32-bit integer field, 0 when absent.
+func optionalInt(fields map[string]any, name string) (int64, *apiError) {
+	if _, ok := fields[name]; !ok {
+		return 0, nil
+	}
+	return requiredInt(fields, name)
+}
+
 // requiredInt reads a 32-bit integer field, given as a number or a string.
 func requiredInt(fields map[string]any, name string) (int64, *apiError) {
+	return requiredInteger(fields, name, 32)
+}
+
+// requiredLong reads a 64-bit integer field (a user id), given as a number
+// or a string.
+func requiredLong(fields map[string]any, name string) (int64, *apiError) {
+	return requiredInteger(fields, name, 64)
+}
+
+func requiredInteger(fields map[string]any, name string, bits int) (int64, *apiError) {
 	var text string
 	switch v := fields[name].(type) {
 	case nil:
@@ -175,7 +207,7 @@ func requiredInt(fields map[string]any, name string) (int64, *apiError) {
 	default:
 		return 0, badRequest(fmt.Sprintf("field %q must be a Number", name))
 	}
-	n, err := strconv.ParseInt(text, 10, 32)
+	n, err := strconv.ParseInt(text, 10, bits)
 	if err != nil {
 		return 0, badRequest(fmt.Sprintf("field %q must be a valid Number", name))
 	}

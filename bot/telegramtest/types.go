@@ -139,6 +139,8 @@ type MessageOrigin struct {
 // tgbotapi v5.5.1 does not know (message_thread_id, is_topic_message) are
 // present so that a bot can read them from the raw update.
 type Message struct {
+	// MessageID is 0 for an ephemeral message (Bot API 10.2, Message:
+	// "0 for ephemeral messages"), which EphemeralMessageID names instead.
 	MessageID             int                   `json:"message_id"`
 	MessageThreadID       int                   `json:"message_thread_id,omitempty"`
 	From                  *User                 `json:"from,omitempty"`
@@ -177,7 +179,20 @@ type Message struct {
 	// that sent the summoning message (an anonymous admin's group, a
 	// channel posting in a group).
 	GuestBotCallerChat *Chat `json:"guest_bot_caller_chat,omitempty"`
+	// EphemeralMessageID is, for an ephemeral message (one member and the
+	// bot see it), its id within the chat (Bot API 10.2, Message:
+	// ephemeral_message_id); 0 for any other message.
+	EphemeralMessageID int `json:"ephemeral_message_id,omitempty"`
+	// ReceiverUser is, for an ephemeral message, the user who received
+	// it: the member a bot's message is for, or the bot for a member's
+	// ephemeral command (Bot API 10.2, Message: receiver_user; TDLib's
+	// ephemeralMessage always carries receiver_id).
+	ReceiverUser *User `json:"receiver_user,omitempty"`
 }
+
+// IsEphemeral reports whether the message is an ephemeral one, which
+// only one member of the chat and the bot see.
+func (m Message) IsEphemeral() bool { return m.EphemeralMessageID != 0 }
 
 // Buttons returns the message's inline buttons row by row, flattened.
 func (m Message) Buttons() []InlineKeyboardButton {
@@ -243,6 +258,21 @@ type ChatMessage struct {
 	// the bot (a chosen inline result, a guest answer), by which alone the
 	// bot addresses it; "" for any other message.
 	InlineMessageID string `json:"inline_message_id,omitempty"`
+	// VisibleTo is, for an ephemeral message, the one member who sees it
+	// (the bot sees it too): the receiver of the bot's message, the
+	// sender of an ephemeral command; 0 for a message every member sees.
+	VisibleTo int64 `json:"visible_to,omitempty"`
+	// ShownAfter is, for an ephemeral message, the id of the chat's
+	// newest message when it was sent: the one it shows below.
+	ShownAfter int `json:"shown_after,omitempty"`
+	// Replaces is, for an ephemeral message sent with
+	// replace_callback_query_message, the message it is shown in place
+	// of, to VisibleTo only, for as long as it exists.
+	Replaces int `json:"replaces_message_id,omitempty"`
+	// ReplyToEphemeralMessageID is the ephemeral message an ephemeral
+	// message replies to, which the Bot API leaves out of
+	// reply_to_message ("may be omitted").
+	ReplyToEphemeralMessageID int `json:"reply_to_ephemeral_message_id,omitempty"`
 }
 
 // CallbackQuery is the callback_query object of an update. A press on an
@@ -357,6 +387,10 @@ type Update struct {
 type BotCommand struct {
 	Command     string `json:"command"`
 	Description string `json:"description"`
+	// IsEphemeral: "True, if the command sends an ephemeral message,
+	// which can be seen only by the sender of the message and the bot"
+	// (Bot API 10.2): a client sends it so in a group.
+	IsEphemeral bool `json:"is_ephemeral,omitempty"`
 }
 
 // CommandScope is a BotCommandScope: Type is one of "default",
@@ -442,6 +476,10 @@ func (m Message) clone() Message {
 	if m.GuestBotCallerChat != nil {
 		c := *m.GuestBotCallerChat
 		m.GuestBotCallerChat = &c
+	}
+	if m.ReceiverUser != nil {
+		u := *m.ReceiverUser
+		m.ReceiverUser = &u
 	}
 	m.ReplyMarkup = m.ReplyMarkup.clone()
 	return m

@@ -36,6 +36,20 @@ func (v *View) LastBotMessage(chatID int64) (ChatMessage, bool) {
 	return v.s.LastBotMessage(chatID)
 }
 
+// EphemeralMessages returns a chat's ephemeral messages (see
+// Server.EphemeralMessages).
+func (v *View) EphemeralMessages(chatID int64) []ChatMessage {
+	v.look(chatID)
+	return v.s.EphemeralMessages(chatID)
+}
+
+// MessagesSeenBy returns a chat as a user sees it (see
+// Server.MessagesSeenBy).
+func (v *View) MessagesSeenBy(chatID, userID int64) []ChatMessage {
+	v.look(chatID)
+	return v.s.MessagesSeenBy(chatID, userID)
+}
+
 // PendingUpdates returns how many updates the bot has not confirmed.
 func (v *View) PendingUpdates() int { return v.s.PendingUpdates() }
 
@@ -81,6 +95,25 @@ func (s *Server) WaitForBotMessage(ctx context.Context, chatID int64, match func
 	return found, err
 }
 
+// WaitForEphemeralMessage waits until the newest ephemeral message of the
+// bot to the user in the chat that matches exists, and returns it. A nil
+// match accepts any.
+func (s *Server) WaitForEphemeralMessage(ctx context.Context, chatID, userID int64, match func(ChatMessage) bool) (ChatMessage, error) {
+	var found ChatMessage
+	err := s.WaitFor(ctx, func(v *View) bool {
+		msgs := v.EphemeralMessages(chatID)
+		for i := len(msgs) - 1; i >= 0; i-- {
+			m := msgs[i]
+			if m.FromBot && m.VisibleTo == userID && (match == nil || match(m)) {
+				found = m
+				return true
+			}
+		}
+		return false
+	})
+	return found, err
+}
+
 // HasButton matches messages showing an inline button labelled label.
 func HasButton(label string) func(ChatMessage) bool {
 	return func(m ChatMessage) bool {
@@ -104,7 +137,11 @@ func describeMessage(m ChatMessage) string {
 	case m.From != nil:
 		who = m.From.FirstName
 	}
-	fmt.Fprintf(&b, "#%d %s", m.MessageID, who)
+	if m.IsEphemeral() {
+		fmt.Fprintf(&b, "ephemeral #%d %s to %d", m.EphemeralMessageID, who, m.VisibleTo)
+	} else {
+		fmt.Fprintf(&b, "#%d %s", m.MessageID, who)
+	}
 	switch {
 	case m.Text != "":
 		text := m.Text
@@ -147,6 +184,17 @@ func (s *Server) describe(chats map[int64]struct{}) string {
 			b.WriteString(describeMessage(m))
 		}
 		b.WriteString(". ")
+		if eph := s.EphemeralMessages(id); len(eph) > 0 {
+			eph = eph[max(0, len(eph)-3):]
+			fmt.Fprintf(&b, "its last ephemeral messages: ")
+			for i, m := range eph {
+				if i > 0 {
+					b.WriteString("; ")
+				}
+				b.WriteString(describeMessage(m))
+			}
+			b.WriteString(". ")
+		}
 	}
 	calls := s.RecentCalls()
 	if len(calls) > 8 {

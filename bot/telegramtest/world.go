@@ -78,6 +78,13 @@ type chatState struct {
 	// seen the deletion yet can still press their buttons.
 	gone      map[int][]*InlineKeyboardMarkup
 	goneOrder []int
+
+	// eph holds the chat's ephemeral messages by ephemeral_message_id
+	// (ephOrder in sending order, deleted ids skipped lazily); lastEph is
+	// the last id given (see ephemeral.go).
+	eph      map[int]*msgRecord
+	ephOrder []int
+	lastEph  int
 }
 
 func newChatState(chat Chat, botID int64, firstMsgID int) *chatState {
@@ -535,7 +542,9 @@ func (s *Server) MigratedTo(chatID int64) int64 {
 }
 
 // Messages returns a chat's current messages in sending order: edits
-// applied, deleted ones gone, service messages included.
+// applied, deleted ones gone, service messages included. These are the
+// messages every member sees: ephemeral ones are not among them (see
+// EphemeralMessages and MessagesSeenBy).
 func (s *Server) Messages(chatID int64) []ChatMessage {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -576,17 +585,4 @@ func (s *Server) lastMatching(chatID int64, fn func(*msgRecord) bool) (ChatMessa
 		}
 	}
 	return ChatMessage{}, false
-}
-
-// ChatInstance returns the chat_instance the bot's presses on inline
-// messages in the chat carry: a stable string per chat (and per bot),
-// as Telegram's "global identifier, uniquely corresponding to the chat".
-func (s *Server) ChatInstance(chatID int64) (string, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	c, ok := s.w.chats[chatID]
-	if !ok {
-		return "", false
-	}
-	return c.instance, true
 }
