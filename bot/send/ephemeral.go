@@ -141,25 +141,66 @@ const (
 	windowMargin = 2 * time.Second
 )
 
-// The chats where Telegram refused an ephemeral message are remembered
-// for refusedFor, at most refusedChats of them: meanwhile their answers go
-// to the group at once, not after another refusal each.
+// What the Sender remembers of the groups, for refusedFor, of at most
+// refusedChats of them: where Telegram refused an ephemeral message, by
+// the way it was sent (within a window, or as an admin), so that their
+// next answers go to the group at once, not after another refusal each;
+// and whether the bot is an admin there, so that an answer it may send
+// only as one goes to the group at once where it is none.
 const (
 	refusedFor   = 10 * time.Minute
 	refusedChats = 10_000
 )
 
-// newRefusals returns the memory of the chats that refused.
-func newRefusals(out *outbox.Outbox) *expiring.Cache[int64, struct{}] {
-	return expiring.New[int64, struct{}](refusedChats, refusedFor, out.Clock())
+// refusal names the chats, and the way, that refused an ephemeral message.
+type refusal struct {
+	chat   int64
+	window bool
+}
+
+// ephemerals is what the Sender remembers of ephemeral messages.
+type ephemerals struct {
+	refused *expiring.Cache[refusal, struct{}]
+	admin   *expiring.Cache[int64, bool]
+}
+
+func newEphemerals(out *outbox.Outbox) ephemerals {
+	return ephemerals{refused: expiring.New[refusal, struct{}](refusedChats, refusedFor, out.Clock()),
+		admin: expiring.New[int64, bool](refusedChats, refusedFor, out.Clock())}
+}
+
+// BotStatus tells the Sender that the bot is, or is not, an admin of the
+// group chat now (a my_chat_member update): an answer it may send only as
+// an admin is tried again at once where it became one.
+func (s *Sender) BotStatus(chat int64, admin bool) {
+	s.eph.admin.Add(chat, admin)
+	if admin {
+		s.eph.refused.Remove(refusal{chat: chat})
+	}
+}
+
+// botAdmin reports whether the bot is an admin of the group chat: as
+// remembered, else as Telegram says (getChatMember of the bot itself).
+func (s *Sender) botAdmin(ctx context.Context, chat int64) (bool, error) {
+	if admin, ok := s.eph.admin.Get(chat); ok {
+		return admin, nil
+	}
+	m, err := s.Member(ctx, chat, s.api.Self().ID)
+	if err != nil {
+		return false, err
+	}
+	s.eph.admin.Add(chat, m.Admin())
+	return m.Admin(), nil
 }
 
 // Tell sends m to the member p names as an ephemeral message, through the
 // outbox (it spends no group's pacing: outbox.Ephemeral), and where that
 // cannot be, into the group as Reply does (in reply to p.ReplyTo): at
-// once in a chat that refused one lately; when Telegram refuses it
-// (Refused: the chat is remembered, so that its next answers do not try
-// in vain); and when its window passes while it waits. slot names the
+// once in a chat that refused one lately the same way; where the bot,
+// asked to send one as an admin, is none (as remembered, or as
+// getChatMember of the bot says, or does not say); when Telegram refuses
+// it (Refused: the chat is remembered, so that its next answers do not
+// try in vain); and when its window passes while it waits. slot names the
 // message as Reply's does ("" to compute it); an ephemeral one is sent
 // once however often it waits for the same member. sent, when not nil, is
 // called with the message once it is sent, whichever way.
@@ -172,17 +213,25 @@ func (s *Sender) Tell(p Personal, slot string, m message.Message, sent func(ctx 
 			sent(ctx, Sent{ID: id})
 		}
 	})
-	if _, refused := s.refusals.Get(p.Chat); refused {
+	way := refusal{chat: p.Chat, window: p.window()}
+	_, refused := s.eph.refused.Get(way)
+	if admin, known := s.eph.admin.Get(p.Chat); refused || !way.window && known && !admin {
 		s.Enqueue(public)
 		return
 	}
 	to := botapi.EphemeralTo{Receiver: p.To, QueryID: p.QueryID, ReplyTo: p.Ephemeral}
 	op := outbox.Op{Chat: p.Chat, Class: outbox.Ephemeral, Slot: strconv.FormatInt(p.To, 10) + ":" + slot, Late: &public,
 		Do: func(ctx context.Context) error {
+			if !way.window {
+				if admin, err := s.botAdmin(ctx, p.Chat); err != nil || !admin {
+					s.Enqueue(public) // Telegram would refuse it, or did not say
+					return nil
+				}
+			}
 			at, err := s.SendEphemeral(ctx, p.Chat, p.Thread, m, to)
 			switch {
 			case Refused(err):
-				s.refusals.Add(p.Chat, struct{}{})
+				s.eph.refused.Add(way, struct{}{})
 				s.log.InfoContext(ctx, "an ephemeral message refused: answered in the chat", "chat", p.Chat, "err", err)
 				s.Enqueue(public)
 				return nil

@@ -26,7 +26,6 @@ import (
 	"time"
 
 	"github.com/twentyone-bot/twentyone/bot/botapi"
-	"github.com/twentyone-bot/twentyone/bot/expiring"
 	"github.com/twentyone-bot/twentyone/bot/message"
 	"github.com/twentyone-bot/twentyone/bot/outbox"
 )
@@ -48,15 +47,15 @@ type Sender struct {
 	out   *outbox.Outbox
 	chats Chats
 	log   *slog.Logger
-	// refusals are the chats that refused an ephemeral message lately
-	// (see Tell).
-	refusals *expiring.Cache[int64, struct{}]
+	// eph is what is remembered of the groups' ephemeral messages (see
+	// Tell).
+	eph ephemerals
 }
 
 // New returns a Sender calling api through out, telling chats what the
 // calls find out.
 func New(api *botapi.Client, out *outbox.Outbox, chats Chats, log *slog.Logger) *Sender {
-	return &Sender{api: api, out: out, chats: chats, log: log, refusals: newRefusals(out)}
+	return &Sender{api: api, out: out, chats: chats, log: log, eph: newEphemerals(out)}
 }
 
 // Enqueue queues op on the outbox. An op the outbox refuses (the chat's
