@@ -193,7 +193,7 @@ func TestEphemeralRefusedFallsBack(t *testing.T) {
 	bot := h.srv.Bot()
 	raw, err := json.Marshal(map[string]any{"my_chat_member": map[string]any{
 		"chat": map[string]any{"id": h.group.ID, "type": "group", "title": "Game night"}, "from": map[string]any{"id": h.user("Alice").ID, "first_name": "Alice"},
-		"date": h.clock.Now().Unix(),
+		"date":            h.clock.Now().Unix(),
 		"old_chat_member": map[string]any{"status": "member", "user": map[string]any{"id": bot.ID, "is_bot": true, "first_name": bot.FirstName}},
 		"new_chat_member": map[string]any{"status": "administrator", "user": map[string]any{"id": bot.ID, "is_bot": true, "first_name": bot.FirstName}},
 	}})
@@ -252,8 +252,8 @@ func TestEphemeralSettingsPanel(t *testing.T) {
 	require.NoError(t, h.srv.MakeAdmin(h.group.ID, dave.ID))
 	forged := settingsButton(t, now, "stake", "100")
 	msg := map[string]any{"message_id": 0, "ephemeral_message_id": id, "date": h.clock.Now().Unix(),
-		"chat": map[string]any{"id": h.group.ID, "type": "group", "title": "Game night"},
-		"from": map[string]any{"id": h.srv.Bot().ID, "is_bot": true, "first_name": "Bot"},
+		"chat":          map[string]any{"id": h.group.ID, "type": "group", "title": "Game night"},
+		"from":          map[string]any{"id": h.srv.Bot().ID, "is_bot": true, "first_name": "Bot"},
 		"receiver_user": map[string]any{"id": alice.ID, "first_name": "Alice"}, "text": "Table settings",
 		"reply_markup": map[string]any{"inline_keyboard": [][]map[string]any{{{"text": "100", "callback_data": forged}}}}}
 	raw, err := json.Marshal(map[string]any{"callback_query": map[string]any{"id": "forged", "from": map[string]any{"id": dave.ID, "first_name": "Dave"},
