@@ -58,7 +58,9 @@ func TestInlineAnswersInThePressersLanguage(t *testing.T) {
 			h.pressOnInline(it, tt.opener, is(callback.Start))
 			h.pressOnInline(it, tt.presser, bets(10))
 			h.pressOnInline(it, tt.presser, is(callback.Hit)) // 21: the presser takes the bank
-			h.shows(it, func(m telegramtest.ChatMessage) bool { return slices.Contains(m.Labels(), i18n.T(tt.table, i18n.BtnVerify)) })
+			h.shows(it, func(m telegramtest.ChatMessage) bool {
+				return slices.Contains(m.Labels(), i18n.T(tt.table, i18n.BtnVerify))
+			})
 			assert.Equal(t, in(i18n.PopBadButton), press(callback.Data{Action: callback.Verify, Game: 99}).Text, "a deck check of no game")
 			check := h.pressOnInline(it, tt.presser, is(callback.Verify))
 			require.NotEmpty(t, check.URL, "the deck check opens the bot's private chat")
