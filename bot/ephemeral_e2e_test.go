@@ -315,3 +315,20 @@ func (h *harness) stake() int64 {
 	require.NoError(h.t, err)
 	return s.Game.Stake
 }
+
+// TestEphemeralPromptDeletedOnceUsed: /notify's "start me in private"
+// prompt, sent ephemerally, is deleted as one once its link is used.
+func TestEphemeralPromptDeletedOnceUsed(t *testing.T) {
+	h := newHarness(t)
+	cmd := h.ephemeral("Bob", "notify")
+	prompt := h.onlyTo("Bob", cmd.EphemeralMessageID, "Bob, I can only write to you once you've started me")
+	require.Len(t, prompt.Buttons(), 1)
+	start, err := h.srv.OpenLink(h.user("Bob").ID, prompt.Buttons()[0].URL)
+	require.NoError(t, err)
+	h.privately("Bob", start.MessageID, "Done: I'll write to you here when a table opens in", "Game night")
+	require.NoError(t, h.waitFor(func(*telegramtest.View) bool {
+		_, ok := h.srv.EphemeralMessage(h.group.ID, prompt.EphemeralMessageID)
+		return !ok
+	}), "the prompt is deleted")
+	assert.Equal(t, []int64{h.group.ID}, h.follows("Bob"))
+}
