@@ -84,5 +84,6 @@ func (h *Handler) pressVerify(ctx context.Context, q *tgbotapi.CallbackQuery, ke
 		h.rooms.Send.Reply(key.Chat, thread, 0, "", msg, nil)
 		return
 	}
-	h.rooms.Send.Tell(send.Personal{Chat: key.Chat, Thread: thread, To: q.From.ID, QueryID: q.ID}, "", msg, nil)
+	h.rooms.Send.Tell(send.Personal{Chat: key.Chat, Thread: thread, To: q.From.ID, QueryID: q.ID,
+		Name: Profile(q.From).Name, Asked: i18n.T(chatLang, i18n.BtnVerify)}, "", msg, nil)
 }
