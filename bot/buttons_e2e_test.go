@@ -96,8 +96,8 @@ var inlineRoutes = map[callback.Action]func(t *testing.T, h *harness, it inlineT
 	callback.Verify: func(t *testing.T, h *harness, it inlineTable) {
 		h.inlineGameOver(it)
 		a := h.pressOnInline(it, "Carol", is(callback.Verify))
-		assert.True(t, a.ShowAlert)
-		assert.Contains(t, a.Text, "?start=verify_")
+		assert.Empty(t, a.Text, "no alert")
+		assert.Contains(t, a.URL, "?start=verify_", "the bot's private chat opens")
 	},
 	callback.Top: func(t *testing.T, h *harness, it inlineTable) {
 		h.inlineGameOver(it)

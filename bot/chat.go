@@ -113,8 +113,9 @@ func (b *Bot) welcome(m *tgbotapi.Message) {
 }
 
 // memberChanged acts on the bot's own membership: removed from a chat, it
-// refunds the bets of the chat's tables; in a private chat, see
-// privateMember. (It says hello on the message that it was added: see
+// refunds the bets of the chat's tables; promoted or demoted in a group,
+// it may or may not send ephemeral messages as an admin; in a private
+// chat, see privateMember. (It says hello on the message that it was added: see
 // added.)
 func (b *Bot) memberChanged(ctx context.Context, m *tgbotapi.ChatMemberUpdated) {
 	if m.NewChatMember.User.ID != b.ID() {
@@ -123,6 +124,11 @@ func (b *Bot) memberChanged(ctx context.Context, m *tgbotapi.ChatMemberUpdated) 
 	if m.Chat.IsPrivate() {
 		b.privateMember(ctx, m)
 		return
+	}
+	if botapi.IsGroup(&m.Chat) {
+		// Promoted or demoted: whether it may send ephemeral messages as
+		// an admin (send.Sender.Tell).
+		b.send.BotStatus(m.Chat.ID, m.NewChatMember.IsAdministrator() || m.NewChatMember.IsCreator())
 	}
 	was, is := m.OldChatMember.Status, m.NewChatMember.Status
 	gone := func(s string) bool { return s == "left" || s == "kicked" || s == "" }

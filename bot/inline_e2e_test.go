@@ -2,6 +2,7 @@ package bot_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -219,10 +220,11 @@ func TestInlineGame(t *testing.T) {
 	assert.NotContains(t, m.Text, "/verify")
 	assert.Contains(t, m.Labels(), "🏆 Top")
 
-	// The deck check and the leaderboard are alerts.
+	// The deck check opens the bot's private chat; the leaderboard is an
+	// alert.
 	check := h.pressOnInline(it, "Carol", is(callback.Verify))
-	assert.True(t, check.ShowAlert)
-	assert.Contains(t, check.Text, "?start=verify_")
+	assert.Empty(t, check.Text)
+	assert.Contains(t, check.URL, "?start=verify_")
 	top := h.pressOnInline(it, "Carol", is(callback.Top))
 	assert.True(t, top.ShowAlert)
 	assert.Contains(t, top.Text, "1. Bob")
@@ -248,8 +250,10 @@ func TestInlineGame(t *testing.T) {
 	}
 }
 
-// TestInlineDeckInPrivate: the deck check's deep link, opened, shows the
-// whole deck of the inline table's game in the bot's private chat.
+// TestInlineDeckInPrivate: the deck check opens the bot's private chat
+// (answerCallbackQuery's url, not an alert whose link nobody can tap),
+// where /start shows the whole deck of the inline table's game and its
+// hash.
 func TestInlineDeckInPrivate(t *testing.T) {
 	h := newHarness(t, inlineMode)
 	h.decks("Kh Tc  Ts 8s", "As 6c  Ac")
@@ -261,15 +265,20 @@ func TestInlineDeckInPrivate(t *testing.T) {
 	h.pressOnInline(it, "Bob", is(callback.Hit)) // 22: bust, the bank is 20 < 30: Alice takes it
 	h.shows(it, contains("Game over"))
 	check := h.pressOnInline(it, "Bob", is(callback.Verify))
-	link := check.Text[len(check.Text)-len("https://t.me/telegramtest_bot?start=verify_")-32:]
-	start, err := h.srv.OpenLink(h.user("Bob").ID, link)
+	assert.Empty(t, check.Text, "no alert")
+	assert.False(t, check.ShowAlert)
+	require.True(t, strings.HasPrefix(check.URL, "https://t.me/telegramtest_bot?start=verify_"), check.URL)
+	start, err := h.srv.OpenLink(h.user("Bob").ID, check.URL)
 	require.NoError(t, err)
 	deck := h.privately("Bob", start.MessageID, "Text to hash")
 	assert.Contains(t, deck.Text, "KhTcTs8s", "the deck as dealt")
 	v := h.inlineView(it)
 	c, ok := v.Table.Revealed()
 	require.True(t, ok)
-	assert.Contains(t, check.Text, c.Short())
+	assert.Contains(t, deck.Text, c.String(), "the hash to check it by")
+	for _, m := range h.srv.Messages(club.ID) {
+		assert.False(t, m.FromBot && m.ViaBot == nil, "nothing of the bot's own in the chat: %q", m.Text)
+	}
 }
 
 // TestInlineWalletsPerChat: the chips of inline tables belong to their

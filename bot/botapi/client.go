@@ -340,7 +340,7 @@ func (c *Client) Chat(ctx context.Context, chat int64) (ChatInfo, error) {
 
 // SetCommands registers the command menu for a language ("" for the
 // default of every language without its own).
-func (c *Client) SetCommands(ctx context.Context, cmds []tgbotapi.BotCommand, lang string) error {
+func (c *Client) SetCommands(ctx context.Context, cmds []MenuCommand, lang string) error {
 	p := tgbotapi.Params{}
 	if err := p.AddInterface("commands", cmds); err != nil {
 		return err

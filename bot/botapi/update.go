@@ -9,7 +9,7 @@ import (
 )
 
 // Update is a Telegram update with the fields tgbotapi v5.5.1 does not
-// know: the forum topic a message belongs to. A message's
+// know: the forum topic a message belongs to, whether it is ephemeral. A message's
 // reply_to_message is only a reply its sender made: the one Telegram
 // implies in a topic is dropped (see implicitReply).
 type Update struct {
@@ -21,6 +21,9 @@ type Update struct {
 	// mentions the bot in a chat it is not in, to answer once with
 	// answerGuestQuery. tgbotapi v5.5.1 does not know it.
 	Guest *Guest
+	// Ephemeral is, for an ephemeral message (an ephemeral command) or a
+	// press on one, what makes it ephemeral; nil for any other.
+	Ephemeral *Ephemeral
 }
 
 // Guest is a guest message: the message that mentions the bot, and the id
@@ -31,8 +34,10 @@ type Guest struct {
 	QueryID string
 }
 
-// topicFields are the fields of a message read from the raw update.
+// topicFields are the fields of a message read from the raw update: its
+// forum topic, and whether it is ephemeral.
 type topicFields struct {
+	ephemeralFields
 	ThreadID int  `json:"message_thread_id"`
 	IsTopic  bool `json:"is_topic_message"`
 	Reply    *struct {
@@ -52,6 +57,15 @@ func (f *topicFields) implicitReply() bool {
 		return false
 	}
 	return f.Reply.TopicCreated != nil || f.IsTopic && f.Reply.MessageID == f.ThreadID
+}
+
+// ephemeral returns what makes the message ephemeral, nil when it is not
+// (or there is no message).
+func (f *topicFields) ephemeral() *Ephemeral {
+	if f == nil {
+		return nil
+	}
+	return f.ephemeralFields.ephemeral()
 }
 
 func (f *topicFields) thread() int {
@@ -85,12 +99,13 @@ func Decode(raw []byte) (Update, error) {
 	}
 	switch {
 	case extra.Message != nil:
-		u.Thread = extra.Message.thread()
+		u.Thread, u.Ephemeral = extra.Message.thread(), extra.Message.ephemeral()
 		if extra.Message.implicitReply() && u.Message != nil {
 			u.Message.ReplyToMessage = nil
 		}
 	case extra.CallbackQuery != nil:
-		u.Thread = extra.CallbackQuery.Message.thread()
+		m := extra.CallbackQuery.Message
+		u.Thread, u.Ephemeral = m.thread(), m.ephemeral()
 	}
 	return u, nil
 }

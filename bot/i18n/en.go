@@ -307,7 +307,6 @@ var en = map[Key]string{
 	InlineTitle:       "🃏 A table of Twenty One · stake %s",
 	InlineDescription: "Min. balance %s · 2–4 players · the chips are this chat's",
 	InlineOpenHint:    "Join opens the table and seats you; the chips are this chat's.",
-	PopInlineVerify:   "🔐 Game %s: deck sha256 %s. The whole deck, to check it: %s",
 	GuestHelp:         "I host Twenty One: mention me with «21», or alone, to open a table here (@%s 21).",
 	PopInlineOnly:     "This button works only on a table of this chat.",
 	StatsText:         "📊 <b>%s</b>\nGames: %s (as banker: %s)\nDuels: %s won, %s lost (%s)\nBiggest win: %s\nNet result: %s\nGolden 21: %s · Five pictures: %s\nBalance: %s",

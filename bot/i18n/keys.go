@@ -694,10 +694,6 @@ const (
 	// InlineOpenHint: the table an inline result posted, which no press
 	// opened yet.
 	InlineOpenHint Key = "inline.openhint"
-	// PopInlineVerify: the deck check of an inline table, as an alert:
-	// the game, the deck's short hash and the deep link to the whole deck
-	// in the bot's private chat.
-	PopInlineVerify Key = "inline.verify"
 	// GuestHelp: the answer to a guest message that asks for no table:
 	// how to ask for one (the bot's username).
 	GuestHelp Key = "inline.guesthelp"

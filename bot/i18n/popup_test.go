@@ -126,11 +126,6 @@ func TestPopupsFitTelegramsLimitWithTheLongestArguments(t *testing.T) {
 			PopInvalid:         {longestProblem(lang)},
 			PopSavedSetting:    {longestSetting(lang)},
 			PopHouseNeedChips:  {bigChips, bigChips},
-			// A bot's username is at most 32 characters; the deep link's
-			// parameter is "verify_" and 32 characters of base64
-			// (input.VerifyLink).
-			PopInlineVerify: {bigNumber, strings.Repeat("f", 16) + "…",
-				"https://t.me/" + strings.Repeat("b", 32) + "?start=verify_" + strings.Repeat("A", 32)},
 		}
 		for name, k := range declaredKeys(t) {
 			if !strings.HasPrefix(name, "Pop") {

@@ -8,8 +8,9 @@
 // storage.InlineThreadID gives the message. No table exists until the first
 // press, the only moment the chat is known: a lobby no one pressed holds
 // no chips. The bot can send nothing else into such a chat: every answer
-// is a toast or an alert, the deck check an alert with a deep link into
-// the bot's private chat, the leaderboard an alert.
+// is a toast or an alert, in the presser's language (i18n.ForPresser),
+// the deck check opens the bot's private chat where the deck is shown,
+// the leaderboard is an alert.
 //
 // A table there plays by one of a few presets of the bot's default
 // settings (chosen in the inline results: its stake and minimum balance),
@@ -271,20 +272,20 @@ func (h *Handler) refuse(ctx context.Context, queryID string, key storage.TableK
 	h.send.Answer(ctx, queryID, i18n.T(h.lang(ctx, key, code), why), false)
 }
 
-// verify answers the deck check of an inline table with an alert: the
-// game's deck hash and the deep link to the whole deck in the bot's
-// private chat. A game that revealed no deck at this table is forged or
+// verify answers the deck check of an inline table by opening the bot's
+// private chat at the deep link of the game's decks (answerCallbackQuery's
+// url, input.VerifyLink), where /start shows them: the bot can write
+// nothing into the inline message's chat, and a link in an alert cannot
+// be tapped. A game that revealed no deck at this table is forged or
 // stale.
 func (h *Handler) verify(ctx context.Context, queryID string, key storage.TableKey, gameNo uint64, code string) {
 	v, err := h.store.View(ctx, key)
-	lang := i18n.ForPresser(v.Settings.Language, code)
-	c, ok := v.Table.Revealed()
+	_, ok := v.Table.Revealed()
 	if err != nil || v.Inline == nil || !ok || gameNo != v.Table.Game() {
-		h.send.Answer(ctx, queryID, i18n.T(lang, i18n.PopBadButton), false)
+		h.send.Answer(ctx, queryID, i18n.T(i18n.ForPresser(v.Settings.Language, code), i18n.PopBadButton), false)
 		return
 	}
-	link := input.VerifyLink(h.send.Self().UserName, key, gameNo)
-	h.send.Answer(ctx, queryID, render.InlineVerify(gameNo, c, link, lang), true)
+	h.send.OpenURL(ctx, queryID, input.VerifyLink(h.send.Self().UserName, key, gameNo))
 }
 
 // topSize is how many players the leaderboard's alert names at most.

@@ -62,13 +62,13 @@ func grant(ctx context.Context, c *command) {
 	u, name, ok := c.grantee()
 	if !ok {
 		if !c.repliedToChat() {
-			c.say(i18n.T(c.lang, i18n.GrantUsage))
+			c.tell(i18n.T(c.lang, i18n.GrantUsage))
 		}
 		return
 	}
 	amount, err := strconv.ParseInt(c.args, 10, 64)
 	if err != nil || amount < 1 || amount > storage.MaxGrant {
-		c.say(i18n.T(c.lang, i18n.GrantBad, i18n.Number(storage.MaxGrant)))
+		c.tell(i18n.T(c.lang, i18n.GrantBad, i18n.Number(storage.MaxGrant)))
 		return
 	}
 	bal, err := c.h.chips.Grant(ctx, c.m.Chat.ID, u, amount, int64(c.u.UpdateID), c.h.clock.Now())

@@ -9,9 +9,7 @@ import (
 	"github.com/twentyone-bot/twentyone/bot/botapi"
 	"github.com/twentyone-bot/twentyone/bot/fault"
 	"github.com/twentyone-bot/twentyone/bot/i18n"
-	"github.com/twentyone-bot/twentyone/bot/message"
 	"github.com/twentyone-bot/twentyone/bot/render"
-	"github.com/twentyone-bot/twentyone/bot/send"
 	"github.com/twentyone-bot/twentyone/game"
 	"github.com/twentyone-bot/twentyone/storage"
 )
@@ -46,7 +44,7 @@ func (c *command) route(ctx context.Context) {
 	}
 	c.spec = spec
 	if spec.where == inGroups && !botapi.IsGroup(c.m.Chat) {
-		c.say(i18n.T(c.lang, i18n.GroupsOnly))
+		c.tell(i18n.T(c.lang, i18n.GroupsOnly))
 		return
 	}
 	if c.allowed(ctx) {
@@ -94,22 +92,22 @@ func (c *command) admin(ctx context.Context, refusal i18n.Key) bool {
 	case botapi.ByAnonymousAdmin:
 		return true
 	case botapi.ByNobody:
-		c.say(i18n.T(c.lang, i18n.UnknownSender))
+		c.tell(i18n.T(c.lang, i18n.UnknownSender))
 		return false
 	case botapi.ByChat:
-		c.say(i18n.T(c.lang, i18n.ChatSender))
+		c.tell(i18n.T(c.lang, i18n.ChatSender))
 		return false
 	case botapi.ByPerson:
 		var err error
 		ok, err = c.h.admins.is(ctx, c.m.Chat.ID, c.m.From.ID)
 		if err != nil {
 			c.h.log.WarnContext(ctx, "checking an admin", "chat", c.m.Chat.ID, "err", err)
-			c.say(i18n.T(c.lang, i18n.AdminCheckFailed))
+			c.tell(i18n.T(c.lang, i18n.AdminCheckFailed))
 			return false
 		}
 	}
 	if !ok {
-		c.say(i18n.T(c.lang, refusal))
+		c.tell(i18n.T(c.lang, refusal))
 	}
 	return ok
 }
@@ -120,56 +118,20 @@ func (c *command) admin(ctx context.Context, refusal i18n.Key) bool {
 func (c *command) owner(refusal i18n.Key) bool {
 	switch {
 	case botapi.SenderOf(c.m) == botapi.ByChat:
-		c.say(i18n.T(c.lang, i18n.ChatSender))
+		c.tell(i18n.T(c.lang, i18n.ChatSender))
 		return false
 	case botapi.SenderOf(c.m) != botapi.ByPerson || !c.h.owners[c.m.From.ID]:
-		c.say(i18n.T(c.lang, refusal))
+		c.tell(i18n.T(c.lang, refusal))
 		return false
 	}
 	return true
-}
-
-// say answers the command with an HTML message, in reply to it.
-func (c *command) say(text string) { c.sayMessage(message.Message{Text: text}) }
-
-// sayMessage answers the command with a message, in reply to it, within
-// the sender's reply quota: a command that changes something, or tries
-// to, is always told how it went; for one that only shows something, the
-// answer they were just given to the same command is not given again, and
-// past their budget they are told once that they are, and when they get
-// answers again, then nothing until then.
-func (c *command) sayMessage(m message.Message) { c.sayMessageThen(m, nil) }
-
-// sayMessageThen is sayMessage, calling sent, when not nil, with the id of
-// the message once it is sent.
-func (c *command) sayMessageThen(m message.Message, sent func(ctx context.Context, id int)) {
-	slot := send.Slot(c.u.Thread, m)
-	shows := c.showsOnly()
-	repeat := ""
-	if shows {
-		repeat = c.name + " " + c.args + " " + slot
-	}
-	if c.within(repeat, !shows) {
-		c.h.rooms.Send.Reply(c.m.Chat.ID, c.u.Thread, c.m.MessageID, slot, m, sent)
-	}
-}
-
-// within reports whether the sender's reply quota lets an answer named
-// answer go (quota.allow); past their budget, it tells them so, once.
-func (c *command) within(answer string, change bool) bool {
-	v, wait := c.h.quota.allow(c.m.Chat.ID, c.who, answer, change)
-	if v == overBudget {
-		over := message.Message{Text: i18n.T(c.lang, i18n.QuotaOver, i18n.Countdown(c.lang, wait))}
-		c.h.rooms.Send.Reply(c.m.Chat.ID, c.u.Thread, c.m.MessageID, "", over, nil)
-	}
-	return v == give
 }
 
 // fail reports an internal error of the command (fault.Log) and tells the
 // sender only that something went wrong.
 func (c *command) fail(ctx context.Context, err error) {
 	fault.Log(ctx, c.h.log, c.name, c.key, err)
-	c.say(i18n.T(c.lang, i18n.PopError))
+	c.tell(i18n.T(c.lang, i18n.PopError))
 }
 
 // showsOnly reports whether the command only shows something, changing
@@ -186,11 +148,11 @@ func (c *command) player() (storage.User, bool) {
 	case botapi.ByPerson:
 		return Profile(c.m.From), true
 	case botapi.ByAnonymousAdmin:
-		c.say(i18n.T(c.lang, i18n.AnonymousPlay))
+		c.tell(i18n.T(c.lang, i18n.AnonymousPlay))
 	case botapi.ByChat:
-		c.say(i18n.T(c.lang, i18n.ChatSender))
+		c.tell(i18n.T(c.lang, i18n.ChatSender))
 	default:
-		c.say(i18n.T(c.lang, i18n.UnknownSender))
+		c.tell(i18n.T(c.lang, i18n.UnknownSender))
 	}
 	return storage.User{}, false
 }
@@ -214,10 +176,11 @@ func (c *command) apply(ctx context.Context, u storage.User, cmd game.Command) (
 	return c.h.tables.Apply(ctx, c.request(u, cmd))
 }
 
-// sayError answers a rejected command with the reason, as a message.
+// sayError answers a rejected command with the reason, as a message for
+// its sender alone.
 func (c *command) sayError(ctx context.Context, err error, v storage.View, u storage.User) {
 	text, _ := c.h.rejection(ctx, c.lang, err, v, u.ID)
-	c.sayMessage(render.Plain(text))
+	c.tellMessage(render.Plain(text))
 }
 
 // replied returns the person whose message the command replies to, or
@@ -241,6 +204,6 @@ func (c *command) repliedToChat() bool {
 	if r == nil || r.SenderChat == nil || c.u.Thread != 0 && r.MessageID == c.u.Thread {
 		return false
 	}
-	c.say(i18n.T(c.lang, i18n.ReplyToChat))
+	c.tell(i18n.T(c.lang, i18n.ReplyToChat))
 	return true
 }

@@ -4,8 +4,6 @@ import (
 	"context"
 	"strings"
 
-	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
-
 	"github.com/twentyone-bot/twentyone/bot/botapi"
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/bot/notice"
@@ -13,31 +11,37 @@ import (
 )
 
 // commands are the bot's commands, each once: where it works, who may use
-// it, its lines in the menu and in /help, and its handler. The menu and
-// /help list them in this order, leaving out those with no text for them.
+// it, its lines in the menu and in /help, who sees its answers, and its
+// handler. The menu and /help list them in this order, leaving out those
+// with no text for them.
 var commands = []commandSpec{
-	{name: "start", where: anywhere, showsOnly: always, run: start},
+	{name: "start", where: anywhere, showsOnly: always, personal: always, run: start},
 	{name: "newgame", menu: i18n.DescNewGame, help: i18n.HelpNewGame, run: newGame},
 	{name: "house", menu: i18n.DescHouse, help: i18n.HelpHouse, run: seatHouseCommand},
 	{name: "leave", menu: i18n.DescLeave, help: i18n.HelpLeave, run: leave},
-	{name: "balance", menu: i18n.DescBalance, help: i18n.HelpBalance, showsOnly: always, run: balance},
-	{name: "bonus", menu: i18n.DescBonus, help: i18n.HelpBonus, run: bonus},
-	{name: "rules", where: anywhere, menu: i18n.DescRules, help: i18n.HelpRules, showsOnly: always, run: says(i18n.Rules)},
-	{name: "help", where: anywhere, menu: i18n.DescHelp, showsOnly: always, run: help},
+	{name: "balance", menu: i18n.DescBalance, help: i18n.HelpBalance, showsOnly: always, personal: always, run: balance},
+	{name: "bonus", menu: i18n.DescBonus, help: i18n.HelpBonus, personal: always, run: bonus},
+	{name: "rules", where: anywhere, menu: i18n.DescRules, help: i18n.HelpRules, showsOnly: always, personal: always, run: says(i18n.Rules)},
+	{name: "help", where: anywhere, menu: i18n.DescHelp, showsOnly: always, personal: always, run: help},
+	// The panel is the admin's (a member's, read-only, theirs); a change is
+	// announced to the group.
 	{name: "settings", menu: i18n.DescSettings, help: i18n.HelpSettings, who: byAdmins, refusal: i18n.SettingsAdminOnly, restricted: withArgs,
-		showsOnly: withoutArgs, run: settings},
+		showsOnly: withoutArgs, personal: withoutArgs, run: settings},
 	{name: "cancel", menu: i18n.DescCancel, help: i18n.HelpCancel, who: byAdmins, refusal: i18n.PopAdminOnly, run: cancel},
 	// An unknown language is named before a member is told that they may
 	// not change it.
 	{name: "lang", menu: i18n.DescLang, help: i18n.HelpLang, who: byAdmins, refusal: i18n.LangAdminOnly, restricted: aLanguage,
-		showsOnly: withoutArgs, run: setLang},
-	{name: "verify", menu: i18n.DescVerify, help: i18n.HelpVerify, numbered: true, showsOnly: always, run: verify},
+		showsOnly: withoutArgs, personal: withoutArgs, run: setLang},
+	{name: "verify", menu: i18n.DescVerify, help: i18n.HelpVerify, numbered: true, showsOnly: always, personal: always, run: verify},
+	// The leaderboard is the group's.
 	{name: "top", menu: i18n.DescTop, help: i18n.HelpTop, showsOnly: always, run: top},
-	{name: "stats", menu: i18n.DescStats, help: i18n.HelpStats, showsOnly: always, run: stats},
-	{name: "history", menu: i18n.DescHistory, help: i18n.HelpHistory, showsOnly: always, run: history},
+	{name: "stats", menu: i18n.DescStats, help: i18n.HelpStats, showsOnly: always, personal: always, run: stats},
+	{name: "history", menu: i18n.DescHistory, help: i18n.HelpHistory, showsOnly: always, personal: always, run: history},
 	// In a group it toggles: its answer always comes. In private it lists.
-	{name: "notify", where: anywhere, menu: i18n.DescNotify, help: i18n.HelpNotify, run: notify},
-	{name: "audit", menu: i18n.DescAudit, help: i18n.HelpAudit, who: byAdmins, refusal: i18n.PopAdminOnly, showsOnly: always, run: audit},
+	{name: "notify", where: anywhere, menu: i18n.DescNotify, help: i18n.HelpNotify, personal: always, run: notify},
+	// The admin's check: it changes nothing the group should hear of.
+	{name: "audit", menu: i18n.DescAudit, help: i18n.HelpAudit, who: byAdmins, refusal: i18n.PopAdminOnly, showsOnly: always, personal: always,
+		run: audit},
 	{name: "kick", where: inGroups, menu: i18n.DescKick, help: i18n.HelpKick, who: byAdmins, refusal: i18n.PopAdminOnly, run: kick},
 	{name: "grant", who: byOwners, refusal: i18n.GrantOwnerOnly, run: grant},
 }
@@ -66,7 +70,17 @@ type commandSpec struct {
 	// something, changing nothing: asked again at once, the same answer
 	// need not come twice (see command.sayMessage); nil: never.
 	showsOnly func(args string) bool
-	run       func(context.Context, *command)
+	// personal reports whether the answers to a use with these arguments
+	// are for its sender alone (their chips, their stats, the help): in a
+	// group they go as ephemeral messages, which only the sender sees,
+	// where Telegram lets the bot send one (see answer.go); and a command
+	// whose use from the menu (no arguments) is personal is in the menu
+	// as an ephemeral command (is_ephemeral), which a client sends unseen
+	// by the group. nil: never; its answers are for the group to see (the
+	// table, the leaderboard, an admin's change). A refusal, a usage or
+	// an error is the sender's alone whatever this says.
+	personal func(args string) bool
+	run      func(context.Context, *command)
 }
 
 // place says in which chats a command works.
@@ -171,15 +185,20 @@ func init() {
 	}
 }
 
+// ephemeral reports whether the command is in the menu as an ephemeral
+// command: its use from the menu, with no arguments, is personal.
+func (c *commandSpec) ephemeral() bool { return c.personal != nil && c.personal("") }
+
 // RegisterCommands sets the command menu, from the command table, in
 // every language the bot speaks (English as the default for every
-// language without its own list).
+// language without its own list), the personal commands as ephemeral
+// ones.
 func (h *Handler) RegisterCommands(ctx context.Context) error {
 	for _, l := range i18n.Langs() {
-		var cmds []tgbotapi.BotCommand
+		var cmds []botapi.MenuCommand
 		for _, c := range commands {
 			if c.menu != "" {
-				cmds = append(cmds, tgbotapi.BotCommand{Command: c.name, Description: i18n.T(l, c.menu)})
+				cmds = append(cmds, botapi.MenuCommand{Command: c.name, Description: i18n.T(l, c.menu), Ephemeral: c.ephemeral()})
 			}
 		}
 		code := string(l)

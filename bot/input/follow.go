@@ -38,7 +38,7 @@ func notify(ctx context.Context, c *command) {
 	}
 	if c.args != "" {
 		// "/notify off" must not turn them on: a toggle takes no word.
-		c.say(i18n.T(c.lang, i18n.NotifyUsage))
+		c.tell(i18n.T(c.lang, i18n.NotifyUsage))
 		return
 	}
 	u, ok := c.player()
@@ -56,7 +56,7 @@ func notify(ctx context.Context, c *command) {
 		chat, user := c.m.Chat.ID, int64(u.ID)
 		c.h.prompts.sending(chat, user)
 		c.sayMessageThen(render.NotifyStartFirst(u.Name, notice.FollowLink(c.h.self().UserName, chat), c.lang),
-			func(_ context.Context, id int) { c.h.prompts.sent(chat, user, id) })
+			func(_ context.Context, at send.Sent) { c.h.prompts.sent(chat, user, at) })
 	case errors.Is(err, storage.ErrTooManyFollows):
 		c.sayMessage(render.NotifyTooMany(storage.MaxFollows, c.lang))
 	default:
@@ -86,7 +86,7 @@ func follows(ctx context.Context, c *command) {
 func followFromLink(ctx context.Context, c *command) {
 	chat, ok := notice.FollowParam(c.args)
 	if !ok {
-		c.say(i18n.T(c.lang, i18n.NotifyBadLink))
+		c.tell(i18n.T(c.lang, i18n.NotifyBadLink))
 		return
 	}
 	u, ok := c.player()
@@ -95,7 +95,7 @@ func followFromLink(ctx context.Context, c *command) {
 	}
 	chat, title, why := c.h.checkMember(ctx, chat, int64(u.ID))
 	if why != "" {
-		c.say(i18n.T(c.lang, why))
+		c.tell(i18n.T(c.lang, why))
 		return
 	}
 	already, err := c.h.follows.Follow(ctx, chat, u, title, c.h.clock.Now())
@@ -236,10 +236,11 @@ func (h *Handler) startedPrivate(ctx context.Context, from *tgbotapi.User) {
 }
 
 // prompts remembers the "start me in private" prompts the bot sent into
-// groups (render.NotifyStartFirst, with the deep link's button), so that
-// once used (the user followed the group, from the link or with /notify
+// groups (render.NotifyStartFirst, with the deep link's button: an
+// ephemeral message where Telegram lets the bot send one), so that once
+// used (the user followed the group, from the link or with /notify
 // again) the prompt is deleted: its button has done its job, and the
-// group need not keep it. A prompt used while still on its way (the
+// group (or the user) need not keep it. A prompt used while still on its way (the
 // user's client shows it before the bot learns its id) is deleted once
 // its id comes. A prompt forgotten (the bot restarted, or it is older than
 // a bot may delete) stays.
@@ -250,10 +251,11 @@ type prompts struct {
 
 type promptKey struct{ chat, user int64 }
 
-// prompt is what prompts knows of a user's prompt in a group: its message
-// id, 0 while it is on its way; used, when it was used on its way.
+// prompt is what prompts knows of a user's prompt in a group: its
+// message, no id while it is on its way; used, when it was used on its
+// way.
 type prompt struct {
-	id   int
+	at   send.Sent
 	used bool
 }
 
@@ -272,40 +274,42 @@ func newPrompts(s *send.Sender, c clock.Clock) *prompts {
 // (a newer one replaces an older, which stays).
 func (p *prompts) sending(chat, user int64) { p.ids.Add(promptKey{chat, user}, prompt{}) }
 
-// sent records the id of the user's prompt in the group; one used on its
-// way is deleted now.
-func (p *prompts) sent(chat, user int64, id int) {
+// sent records the message of the user's prompt in the group; one used
+// on its way is deleted now.
+func (p *prompts) sent(chat, user int64, at send.Sent) {
 	used := false
 	p.ids.Update(promptKey{chat, user}, func(v prompt, ok bool) (prompt, bool) {
 		used = ok && v.used
-		return prompt{id: id}, !used
+		return prompt{at: at}, !used
 	})
 	if used {
-		p.delete(chat, id)
+		p.delete(chat, at)
 	}
 }
 
 // used deletes the user's prompt in the group, if one is remembered, or
 // marks it to be deleted once sent.
 func (p *prompts) used(chat, user int64) {
-	id := 0
+	var at send.Sent
 	p.ids.Update(promptKey{chat, user}, func(v prompt, ok bool) (prompt, bool) {
-		if ok && v.id == 0 {
+		if ok && v.at.ID == 0 {
 			v.used = true
 			return v, true
 		}
-		id = v.id
+		at = v.at
 		return v, false
 	})
-	if id != 0 {
-		p.delete(chat, id)
+	if at.ID != 0 {
+		p.delete(chat, at)
 	}
 }
 
-// delete deletes the prompt id in the group, through the outbox.
-func (p *prompts) delete(chat int64, id int) {
-	p.send.Enqueue(outbox.Op{Chat: chat, Class: outbox.Retire, Slot: "prompt:" + strconv.Itoa(id), Do: func(ctx context.Context) error {
-		err := p.send.Delete(ctx, chat, id)
+// delete deletes the prompt at in the group, through the outbox: a
+// message of the group's as a Retire, an ephemeral one apart from the
+// group's pacing.
+func (p *prompts) delete(chat int64, at send.Sent) {
+	p.send.Enqueue(outbox.Op{Chat: chat, Class: at.Class(outbox.Retire), Slot: "prompt:" + at.String(), Do: func(ctx context.Context) error {
+		err := p.send.DeleteSent(ctx, chat, at)
 		if errors.Is(err, botapi.ErrGone) || errors.Is(err, botapi.ErrCannotDelete) {
 			return nil // gone already, or too old: nothing to do
 		}

@@ -124,7 +124,7 @@ func (h *Handler) pressHouse(ctx context.Context, u botapi.Update, key storage.T
 func seatHouseCommand(ctx context.Context, c *command) {
 	if c.args != "" {
 		// "/house off" must not seat it.
-		c.say(i18n.T(c.lang, i18n.HouseUsage))
+		c.tell(i18n.T(c.lang, i18n.HouseUsage))
 		return
 	}
 	u, ok := c.player()
@@ -132,8 +132,12 @@ func seatHouseCommand(ctx context.Context, c *command) {
 		return
 	}
 	a := c.h.seatHouse(ctx, c.key, c.u.UpdateID, u.ID, 0, false, c.lang)
-	if a.text != "" {
-		c.say(a.text)
+	switch {
+	case a.text == "":
+	case a.applied:
+		c.say(a.text) // the house seated: the group sees it
+	default:
+		c.tell(a.text)
 	}
 }
 

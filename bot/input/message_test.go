@@ -137,7 +137,8 @@ func TestMessageKeepsTrackOfPrivateChatsAndLeavers(t *testing.T) {
 
 // TestRegisterCommandsSetsTheMenuOfEachLanguage: the menu lists the
 // commands of the table that have a menu line, in their order, in every
-// language, English for the languages without a list of their own.
+// language, English for the languages without a list of their own; the
+// personal ones (commandSpec.personal) as ephemeral commands.
 func TestRegisterCommandsSetsTheMenuOfEachLanguage(t *testing.T) {
 	f := newFixture(t)
 	require.NoError(t, f.h.RegisterCommands(context.Background()))
@@ -149,10 +150,19 @@ func TestRegisterCommandsSetsTheMenuOfEachLanguage(t *testing.T) {
 		var want []telegramtest.BotCommand
 		for _, c := range commands {
 			if c.menu != "" {
-				want = append(want, telegramtest.BotCommand{Command: c.name, Description: i18n.T(l, c.menu)})
+				want = append(want, telegramtest.BotCommand{Command: c.name, Description: i18n.T(l, c.menu), IsEphemeral: c.ephemeral()})
 			}
 		}
-		assert.Equal(t, want, f.srv.Commands(telegramtest.CommandScope{}, code), "the menu in %s", l)
+		got := f.srv.Commands(telegramtest.CommandScope{}, code)
+		assert.Equal(t, want, got, "the menu in %s", l)
+		var ephemeral []string
+		for _, c := range got {
+			if c.IsEphemeral {
+				ephemeral = append(ephemeral, c.Command)
+			}
+		}
+		assert.Equal(t, []string{"balance", "bonus", "rules", "help", "settings", "lang", "verify", "stats", "history", "notify", "audit"},
+			ephemeral, "the personal commands are ephemeral ones, in %s", l)
 	}
 }
 

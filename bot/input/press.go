@@ -10,6 +10,7 @@ import (
 	"github.com/twentyone-bot/twentyone/bot/callback"
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/bot/render"
+	"github.com/twentyone-bot/twentyone/bot/send"
 	"github.com/twentyone-bot/twentyone/game"
 	"github.com/twentyone-bot/twentyone/storage"
 )
@@ -38,15 +39,22 @@ func (h *Handler) Press(ctx context.Context, u botapi.Update) {
 		h.answer(ctx, q, i18n.T(h.presserLang(ctx, chat, q.From), i18n.GroupsOnly), true)
 		return
 	}
+	at, mine := pressedMessage(u)
+	if !mine {
+		// An ephemeral message is shown to its receiver alone: a press on
+		// it by anyone else is forged.
+		h.answer(ctx, q, i18n.T(h.presserLang(ctx, chat, q.From), i18n.PopBadButton), false)
+		return
+	}
 	data, err := callback.Parse(q.Data)
 	row, ok := button.For(data.Action, chatKind(q.Message.Chat))
 	do := chatEffects[row.Does]
 	ok = ok && err == nil && do != nil
-	p := chatPress{u: u, q: q, key: storage.TableKey{Chat: chat, Thread: int64(u.Thread)}, data: data, row: row}
+	p := chatPress{u: u, q: q, key: storage.TableKey{Chat: chat, Thread: int64(u.Thread)}, at: at, data: data, row: row}
 	switch {
 	case ok && row.AnyMessage:
 		do(h, ctx, p)
-	case q.Message.Date == 0:
+	case q.Message.Date == 0 && !at.Ephemeral():
 		h.pressInaccessible(ctx, q)
 	case !ok:
 		h.answer(ctx, q, i18n.T(h.presserLang(ctx, chat, q.From), i18n.PopBadButton), false)
@@ -69,8 +77,25 @@ type chatPress struct {
 	u    botapi.Update
 	q    *tgbotapi.CallbackQuery
 	key  storage.TableKey // the table of the chat and topic pressed in
+	at   send.Sent        // the message pressed
 	data callback.Data
 	row  button.Row
+}
+
+// pressedMessage returns the message a press is on: the chat's, or an
+// ephemeral one, whose receiver is the presser; false for a press on an
+// ephemeral message of another member's (no one else is shown it). A
+// press on one that names no receiver is taken as its receiver's.
+func pressedMessage(u botapi.Update) (send.Sent, bool) {
+	q := u.CallbackQuery
+	e := u.Ephemeral
+	if e == nil {
+		return send.Sent{ID: q.Message.MessageID}, true
+	}
+	if e.Receiver != nil && e.Receiver.ID != q.From.ID {
+		return send.Sent{}, false
+	}
+	return send.Sent{ID: e.ID, Receiver: q.From.ID}, true
 }
 
 // chatEffects do what a press on a chat's message does, by its row's
@@ -81,10 +106,10 @@ var chatEffects = map[button.Effect]func(h *Handler, ctx context.Context, p chat
 	button.House:     (*Handler).pressTable,
 	button.DeckCheck: (*Handler).pressDeckCheck,
 	button.ChangeSetting: func(h *Handler, ctx context.Context, p chatPress) {
-		h.pressSetting(ctx, p.q, p.key, p.data, h.presserLang(ctx, p.key.Chat, p.q.From))
+		h.pressSetting(ctx, p.q, p.key, p.at, p.data, h.presserLang(ctx, p.key.Chat, p.q.From))
 	},
 	button.MoveSettings: func(h *Handler, ctx context.Context, p chatPress) {
-		h.pressSettingsLevel(ctx, p.q, p.key, p.data, h.presserLang(ctx, p.key.Chat, p.q.From))
+		h.pressSettingsLevel(ctx, p.q, p.key, p.at, p.data, h.presserLang(ctx, p.key.Chat, p.q.From))
 	},
 	button.ExplainSetting: func(h *Handler, ctx context.Context, p chatPress) {
 		// The icon buttons of the settings panels drawn before the list.

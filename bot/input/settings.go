@@ -14,6 +14,7 @@ import (
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/bot/panel"
 	"github.com/twentyone-bot/twentyone/bot/render"
+	"github.com/twentyone-bot/twentyone/bot/send"
 	"github.com/twentyone-bot/twentyone/bot/setting"
 	"github.com/twentyone-bot/twentyone/game"
 	"github.com/twentyone-bot/twentyone/storage"
@@ -31,8 +32,8 @@ func settings(ctx context.Context, c *command) {
 			return
 		}
 		pn := panel.Panel{ReadOnly: !c.mayChange(ctx)}
-		c.sayMessageThen(pn.Draw(s), func(ctx context.Context, id int) {
-			pn.ID = id
+		c.sayMessageThen(pn.Draw(s), func(ctx context.Context, at send.Sent) {
+			pn.At = at
 			c.h.rooms.Panels.Sent(ctx, chat, pn, s)
 		})
 		return
@@ -40,7 +41,7 @@ func settings(ctx context.Context, c *command) {
 	field, value, _ := strings.Cut(c.args, " ")
 	field, value = strings.ToLower(strings.TrimSpace(field)), strings.TrimSpace(value)
 	if value == "" {
-		c.say(i18n.T(c.lang, i18n.SettingsUsage, setting.Keys()))
+		c.tell(i18n.T(c.lang, i18n.SettingsUsage, setting.Keys()))
 		return
 	}
 	s, err := c.h.rooms.Panels.Change(ctx, chat, func(cur game.ChatSettings) (game.ChatSettings, error) {
@@ -49,7 +50,7 @@ func settings(ctx context.Context, c *command) {
 	var problem *setting.Problem
 	switch {
 	case errors.As(err, &problem):
-		c.say(problem.Message(c.lang))
+		c.tell(problem.Message(c.lang))
 	case err != nil:
 		c.fail(ctx, err)
 	default:
@@ -67,7 +68,7 @@ func setLang(ctx context.Context, c *command) {
 	l, err := setting.ReadLang(c.args)
 	var problem *setting.Problem
 	if errors.As(err, &problem) {
-		c.say(problem.Message(c.lang))
+		c.tell(problem.Message(c.lang))
 		return
 	}
 	_, err = c.h.rooms.Panels.Change(ctx, c.m.Chat.ID, func(cur game.ChatSettings) (game.ChatSettings, error) {
@@ -106,16 +107,16 @@ func (h *Handler) savedText(ctx context.Context, key storage.TableKey, l i18n.La
 	return i18n.T(l, i18n.SettingsSaved)
 }
 
-// pressSetting handles a setting's choice on a settings panel
-// (callback.Setting): the setting changes the one way settings change
-// (panel.Panels.Change), the presser is told what it is now, and the
-// panel goes back to the list, which shows it; the choices of the bet
+// pressSetting handles a setting's choice on a settings panel, the
+// message at (callback.Setting): the setting changes the one way settings
+// change (panel.Panels.Change), the presser is told what it is now, and
+// the panel goes back to the list, which shows it; the choices of the bet
 // options stay, as an admin may toggle several.
-func (h *Handler) pressSetting(ctx context.Context, q *tgbotapi.CallbackQuery, key storage.TableKey, data callback.Data, l i18n.Lang) {
+func (h *Handler) pressSetting(ctx context.Context, q *tgbotapi.CallbackQuery, key storage.TableKey, at send.Sent, data callback.Data, l i18n.Lang) {
 	if !h.panelPress(ctx, q, key.Chat, l, h.admins.is) {
 		return
 	}
-	panels, id := h.rooms.Panels, q.Message.MessageID
+	panels, id := h.rooms.Panels, at
 	after := ""
 	if f, _ := game.FieldByKey(data.Field); f.Kind == game.FieldBets {
 		after = data.Field // its choices are toggles: an admin may toggle several
@@ -148,17 +149,17 @@ func (h *Handler) pressSetting(ctx context.Context, q *tgbotapi.CallbackQuery, k
 	}
 }
 
-// pressSettingsLevel moves the pressed settings panel to a setting's
-// choices (callback.SettingOpen) or back to the list
+// pressSettingsLevel moves the pressed settings panel, the message at, to
+// a setting's choices (callback.SettingOpen) or back to the list
 // (callback.SettingBack): one edit of that panel, and no setting changes,
 // so that a remembered answer to whether the presser is an admin serves
 // (admins.seems). A press drawn for older settings is told so, and shows
 // what it asked for as the settings are now.
-func (h *Handler) pressSettingsLevel(ctx context.Context, q *tgbotapi.CallbackQuery, key storage.TableKey, data callback.Data, l i18n.Lang) {
+func (h *Handler) pressSettingsLevel(ctx context.Context, q *tgbotapi.CallbackQuery, key storage.TableKey, at send.Sent, data callback.Data, l i18n.Lang) {
 	if !h.panelPress(ctx, q, key.Chat, l, h.admins.seems) {
 		return
 	}
-	s, err := h.rooms.Panels.Show(ctx, key.Chat, q.Message.MessageID, data.Field)
+	s, err := h.rooms.Panels.Show(ctx, key.Chat, at, data.Field)
 	switch {
 	case err != nil:
 		fault.Log(ctx, h.log, "settings", key, err)

@@ -33,7 +33,7 @@ func newGame(ctx context.Context, c *command) {
 	case err == nil:
 		c.h.showOpened(res.View, u, c.m.Chat)
 		if why := c.h.houseAbsent(ctx, res, i18n.OfChat(res.Settings.Language)); why != "" {
-			c.say(why)
+			c.tell(why)
 		}
 	case errors.Is(err, game.ErrTableOpen):
 		// Bring the open table to the bottom of the chat: a new message,
@@ -75,8 +75,9 @@ func leave(ctx context.Context, c *command) {
 	switch {
 	case err == nil:
 		c.h.rooms.Tables.Show(res.View)
-		// Told as the Leave button is: the table's edit names nobody.
-		c.say(render.Toast(c.lang, cmd, res.Outcome, &res.Table))
+		// Told as the Leave button is, them alone: the table's edit names
+		// nobody.
+		c.tell(render.Toast(c.lang, cmd, res.Outcome, &res.Table))
 	case errors.Is(err, storage.ErrDuplicate):
 	default:
 		c.sayError(ctx, err, res.View, u)
@@ -102,7 +103,7 @@ func cancel(ctx context.Context, c *command) {
 			c.say(i18n.T(c.lang, i18n.CancelLobby))
 		}
 	case errors.Is(err, game.ErrNoTable):
-		c.say(i18n.T(c.lang, i18n.CancelNothing))
+		c.tell(i18n.T(c.lang, i18n.CancelNothing))
 	case errors.Is(err, storage.ErrDuplicate):
 	default:
 		c.sayError(ctx, err, res.View, u)
@@ -115,7 +116,7 @@ func kick(ctx context.Context, c *command) {
 	who, replied := c.replied()
 	if !replied {
 		if !c.repliedToChat() {
-			c.say(i18n.T(c.lang, i18n.KickUsage))
+			c.tell(i18n.T(c.lang, i18n.KickUsage))
 		}
 		return
 	}
@@ -126,7 +127,7 @@ func kick(ctx context.Context, c *command) {
 		c.h.rooms.Tables.Show(res.View)
 		c.sayMessage(render.KickDone(who.FirstName, c.lang))
 	case errors.Is(err, game.ErrNotSeated), errors.Is(err, game.ErrNoTable):
-		c.sayMessage(render.KickNotSeated(who.FirstName, c.lang))
+		c.tellMessage(render.KickNotSeated(who.FirstName, c.lang))
 	case errors.Is(err, storage.ErrDuplicate):
 	default:
 		c.sayError(ctx, err, res.View, admin)

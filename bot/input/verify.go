@@ -11,9 +11,9 @@ import (
 	"github.com/twentyone-bot/twentyone/storage"
 )
 
-// The deck check of a table on an inline message: the bot can answer
-// nothing in that chat but an alert, too short for a deck, so the alert
-// holds a deep link into the bot's private chat, t.me/<bot>?start=
+// The deck check of a table on an inline message: the bot can write
+// nothing into that chat, so the press opens a deep link into the bot's
+// private chat (answerCallbackQuery's url), t.me/<bot>?start=
 // verify_<id>, whose /start shows the decks (render.Verify). The id names
 // the table and the game: 24 bytes (the table's chat and thread, the
 // game's number) in unpadded base64url, 32 characters, within the 64 a
@@ -55,7 +55,7 @@ func verifyParam(param string) (storage.TableKey, uint64, bool) {
 func verifyFromLink(ctx context.Context, c *command) {
 	key, gameNo, ok := verifyParam(c.args)
 	if !ok {
-		c.say(i18n.T(c.lang, i18n.VerifyUsage))
+		c.tell(i18n.T(c.lang, i18n.VerifyUsage))
 		return
 	}
 	msg, found, err := c.h.verifyMessage(ctx, key, gameNo, c.lang)

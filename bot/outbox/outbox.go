@@ -6,7 +6,8 @@
 // among the chats that have something to send, notices sent
 // only with what the chats leave of it (see Notice), per-group pacing that
 // spreads a group's calls evenly under Telegram's limit of 20 a minute (see
-// pacer), and waiting out 429's retry_after before trying again. A
+// pacer), ephemeral messages apart from their group's pacing (see
+// Ephemeral), and waiting out 429's retry_after before trying again. A
 // group's recent calls can be kept across a restart (TakeHistory,
 // Restore), so that a new process does not spend a budget the old one
 // spent. All of it runs on the clock the outbox is given (Options.Clock).
@@ -148,6 +149,11 @@ const (
 	// the group's last token; it goes after the chat's renders, so that
 	// the table's next move does not wait behind the last game's record.
 	Retire
+	// Ephemeral sends, edits or deletes an ephemeral message, which one
+	// member of a group sees (see ephemeral.go): it spends the budget over
+	// all chats only, not the group's, and waits behind no op of the
+	// group's, as the group's timeline does not hold it.
+	Ephemeral
 )
 
 // replyAfter is how many renders may go ahead of a waiting reply, and
@@ -180,6 +186,11 @@ type Op struct {
 	// only while it is still true. It is called with the outbox's lock
 	// held: it must be quick and must not call the outbox.
 	Stale func() bool
+	// Expires, when not zero, is when the op may no longer be called (an
+	// ephemeral message's window): one whose turn comes later is dropped
+	// uncalled, and Late, when not nil, enqueued in its place.
+	Expires time.Time
+	Late    *Op
 }
 
 // RetryAfterError is what Do returns when Telegram answered 429.
@@ -281,7 +292,11 @@ type Outbox struct {
 	ready    ring
 	lowReady ring
 	timed    timedHeap
-	inFlight int
+	// personal holds the queues of the Ephemeral ops, one per chat, and
+	// personalReady those ready, called before any other (ephemeral.go).
+	personal      map[int64]*chatQueue
+	personalReady ring
+	inFlight      int
 	// dispatching is whether the dispatcher runs; wake tells it that
 	// something changed; parked is whether it waits for wake with its
 	// timer set, having nothing to do before (see kick).
@@ -322,6 +337,9 @@ type item struct {
 	gen   int
 	since time.Time
 	seq   int
+	// expires and late are the op's Expires and Late.
+	expires time.Time
+	late    *Op
 }
 
 // Where a chat's queue is scheduled.
@@ -337,6 +355,8 @@ type chatQueue struct {
 	renders, says []*item
 	notices       []*item
 	retires       []*item
+	ephemerals    []*item // only in a personal queue
+	personal      bool    // a queue of Ephemeral ops: see ephemeral.go
 	where         int
 	due           time.Time // when timed: when its next op may go
 	index         int       // when timed: in the heap
@@ -376,7 +396,7 @@ type chatQueue struct {
 }
 
 func (q *chatQueue) len() int {
-	return len(q.renders) + len(q.retires) + len(q.says) + len(q.notices)
+	return len(q.renders) + len(q.retires) + len(q.says) + len(q.notices) + len(q.ephemerals)
 }
 
 // urgent reports whether the chat holds a render, a Retire or a reply:
@@ -405,6 +425,8 @@ func (q *chatQueue) list(c Class) *[]*item {
 		return &q.notices
 	case Retire:
 		return &q.retires
+	case Ephemeral:
+		return &q.ephemerals
 	}
 	return &q.renders
 }
@@ -440,7 +462,7 @@ func New(opts Options) *Outbox {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	o := &Outbox{opts: opts, clock: opts.Clock, chats: make(map[int64]*chatQueue), ctx: ctx, cancel: cancel,
-		wake: make(chan struct{}, 1)}
+		wake: make(chan struct{}, 1), personal: make(map[int64]*chatQueue)}
 	if opts.Limits.PerSecond > 0 {
 		o.global = newGlobalPacer(opts.Limits)
 	}
@@ -462,8 +484,12 @@ func (o *Outbox) Enqueue(op Op) error {
 	if o.closed {
 		return ErrClosed
 	}
-	now := o.clock.Now()
-	q := o.queue(op.Chat, now)
+	return o.enqueue(op, o.clock.Now())
+}
+
+// enqueue is Enqueue with o.mu held.
+func (o *Outbox) enqueue(op Op, now time.Time) error {
+	q := o.queueOf(op, now)
 	list := q.list(op.Class)
 	if op.Slot != "" {
 		for _, queued := range *list {
@@ -477,7 +503,8 @@ func (o *Outbox) Enqueue(op Op) error {
 		op.Class == Notice && o.notices >= o.opts.MaxNotices {
 		return fmt.Errorf("%w: chat %d", ErrFull, op.Chat)
 	}
-	*list = append(*list, &item{slot: op.Slot, class: op.Class, do: op.Do, stale: op.Stale, since: now, seq: o.enqueued})
+	*list = append(*list, &item{slot: op.Slot, class: op.Class, do: op.Do, stale: op.Stale, since: now, seq: o.enqueued,
+		expires: op.Expires, late: op.Late})
 	o.pending++
 	if op.Class == Notice {
 		o.notices++
@@ -527,7 +554,7 @@ func (o *Outbox) replace(q *chatQueue, queued *item, op Op, now time.Time) {
 	if queued.since.IsZero() {
 		queued.since = now
 	}
-	queued.do, queued.stale = op.Do, op.Stale
+	queued.do, queued.stale, queued.expires, queued.late = op.Do, op.Stale, op.Expires, op.Late
 	queued.gen++
 	o.reschedule(q, now) // a render may go sooner than the reply it was timed for
 }
@@ -540,6 +567,9 @@ func (o *Outbox) replace(q *chatQueue, queued *item, op Op, now time.Time) {
 // render while other chats wait (see chatQueue.extra). The chat has an
 // op.
 func (q *chatQueue) pick() (*item, int) {
+	if len(q.ephemerals) > 0 {
+		return q.ephemerals[0], 0 // a personal queue holds nothing else
+	}
 	held := q.overtakable()
 	after := replyAfter
 	if held != nil && held.class == Retire {
@@ -562,7 +592,7 @@ func (q *chatQueue) pick() (*item, int) {
 // the chat has an op, and none in flight. o.mu is held.
 func (o *Outbox) due(q *chatQueue, now time.Time) time.Time {
 	due := q.paused
-	if o.opts.Limits.ChatInterval > 0 && !q.last.IsZero() {
+	if o.opts.Limits.ChatInterval > 0 && !q.last.IsZero() && !q.personal {
 		due = later(due, q.last.Add(o.opts.Limits.ChatInterval))
 	}
 	if q.pace != nil {
@@ -592,7 +622,10 @@ func (o *Outbox) schedule(q *chatQueue, now time.Time) {
 func (o *Outbox) makeReady(q *chatQueue) {
 	r := &o.lowReady
 	q.where = inLowReady
-	if q.urgent() {
+	if q.personal {
+		r = &o.personalReady
+		q.where = inReady
+	} else if q.urgent() {
 		r = &o.ready
 		q.where = inReady
 	}
@@ -662,7 +695,7 @@ func (o *Outbox) idle(q *chatQueue, now time.Time) bool {
 	if q.last.IsZero() {
 		return true
 	}
-	if o.opts.Limits.ChatInterval > 0 && now.Sub(q.last) < o.opts.Limits.ChatInterval {
+	if o.opts.Limits.ChatInterval > 0 && now.Sub(q.last) < o.opts.Limits.ChatInterval && !q.personal {
 		return false
 	}
 	return q.pace == nil || q.pace.idle(now)
@@ -670,17 +703,25 @@ func (o *Outbox) idle(q *chatQueue, now time.Time) bool {
 
 // prune forgets chats that are idle; o.mu is held.
 func (o *Outbox) prune(now time.Time) {
-	for id, q := range o.chats {
-		if q.where == nowhere && o.idle(q, now) {
-			o.forget(id)
+	for _, chats := range []map[int64]*chatQueue{o.chats, o.personal} {
+		for _, q := range chats {
+			if q.where == nowhere && o.idle(q, now) {
+				o.forget(q)
+			}
 		}
 	}
 }
 
 // forget drops a chat's queue, and once none is left what a burst of
 // chats grew (a Go map keeps its size after deletions); o.mu is held.
-func (o *Outbox) forget(chat int64) {
-	if delete(o.chats, chat); len(o.chats) == 0 {
+func (o *Outbox) forget(q *chatQueue) {
+	if q.personal {
+		if delete(o.personal, q.id); len(o.personal) == 0 {
+			o.personal = make(map[int64]*chatQueue)
+		}
+		return
+	}
+	if delete(o.chats, q.id); len(o.chats) == 0 {
 		o.chats = make(map[int64]*chatQueue)
 	}
 }
@@ -693,12 +734,12 @@ func (o *Outbox) Pending() int {
 	return o.pending
 }
 
-// Chats returns how many chats the outbox keeps a queue for: those with
-// ops waiting and those whose pacing is still in force.
+// Chats returns how many queues the outbox keeps: of the chats with ops
+// waiting or whose pacing is still in force, and of their ephemeral ops.
 func (o *Outbox) Chats() int {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	return len(o.chats)
+	return len(o.chats) + len(o.personal)
 }
 
 // Quiet reports whether the outbox calls nothing until its clock moves or
@@ -821,7 +862,7 @@ func (o *Outbox) dispatch() {
 			o.mu.Unlock()
 			continue
 		}
-		if o.ready.len() == 0 && o.lowReady.len() == 0 && o.timed.Len() == 0 && o.inFlight == 0 {
+		if o.readyLen() == 0 && o.timed.Len() == 0 && o.inFlight == 0 {
 			o.dispatching, o.parked = false, false
 			o.mu.Unlock()
 			return
@@ -862,7 +903,7 @@ func (o *Outbox) next(now time.Time) (time.Duration, bool) {
 			wait = d
 		}
 	}
-	idle := o.ready.len() == 0 && o.lowReady.len() == 0
+	idle := o.readyLen() == 0
 	if o.timed.Len() > 0 && (idle || o.inFlight < o.opts.MaxInFlight) {
 		if d := o.timed[0].due.Sub(now); wait < 0 || d < wait {
 			wait = d
@@ -876,16 +917,18 @@ func (o *Outbox) next(now time.Time) (time.Duration, bool) {
 // limit, and for a chat of lowReady the notices' own. Else it returns how
 // long until they do (0: no chat is ready). o.mu is held.
 func (o *Outbox) nextReady(now time.Time) (*chatQueue, bool, time.Duration) {
-	if o.ready.len() == 0 && o.lowReady.len() == 0 {
+	if o.readyLen() == 0 {
 		return nil, false, 0
 	}
 	d := o.globalDelay(now)
-	if o.ready.len() == 0 && o.notice != nil {
+	if o.ready.len() == 0 && o.personalReady.len() == 0 && o.notice != nil {
 		d = max(d, o.notice.delay(now))
 	}
 	switch {
 	case d > 0:
 		return nil, false, d
+	case o.personalReady.len() > 0:
+		return o.personalReady.pop(), false, 0
 	case o.ready.len() > 0:
 		return o.ready.pop(), false, 0
 	}
@@ -916,13 +959,13 @@ func (o *Outbox) globalDelay(now time.Time) time.Duration {
 // replies all went stale waits in lowReady for the notices' turn.
 func (o *Outbox) start(q *chatQueue, low bool, now time.Time) {
 	q.where = nowhere
-	left := o.dropStale(q)
+	left := o.dropStale(q, now)
 	if q.overtakable() == nil {
 		q.extra = false // the op it was for went stale
 	}
 	if !left {
 		if o.idle(q, now) {
-			o.forget(q.id)
+			o.forget(q)
 		}
 		return
 	}
@@ -954,18 +997,22 @@ func (o *Outbox) start(q *chatQueue, low bool, now time.Time) {
 	}
 	op.since = time.Time{}
 	q.last = now
-	q.running, q.runningGen, q.runningSay = op, op.gen, op.class == Say || op.class == Notice
+	q.running, q.runningGen, q.runningSay = op, op.gen, op.class == Say || op.class == Notice || op.class == Ephemeral
 	o.inFlight++
 	o.wg.Add(1)
 	go o.call(q, op.do)
 }
 
 // dropStale drops the ops at the head of the chat's queue that report
-// themselves stale (Op.Stale), and reports whether an op is left to call;
-// o.mu is held. An op in flight is not at the head: the chat runs none.
-func (o *Outbox) dropStale(q *chatQueue) bool {
+// themselves stale (Op.Stale) or whose time passed (Op.Expires: their Late
+// op takes their place), and reports whether an op is left to call; o.mu
+// is held. An op in flight is not at the head: the chat runs none.
+func (o *Outbox) dropStale(q *chatQueue, now time.Time) bool {
 	for q.len() > 0 {
 		op, _ := q.pick()
+		if o.expired(q, op, now) {
+			continue
+		}
 		if op.stale == nil || !op.stale() {
 			return true
 		}
@@ -1024,7 +1071,7 @@ func (o *Outbox) call(q *chatQueue, do func(context.Context) error) {
 		o.opts.Logger.Warn("outbox: call given up", "chat", q.id, "slot", op.slot, "err", err)
 	}
 	if q.len() == 0 && o.idle(q, now) {
-		o.forget(q.id)
+		o.forget(q)
 	}
 	o.schedule(q, now)
 	o.kick()
@@ -1072,68 +1119,4 @@ func Sleep(ctx context.Context, d time.Duration) bool {
 	case <-ctx.Done():
 		return false
 	}
-}
-
-// ring is a FIFO of chat queues.
-type ring struct {
-	items []*chatQueue
-	head  int
-}
-
-func (r *ring) len() int { return len(r.items) - r.head }
-
-func (r *ring) push(q *chatQueue) {
-	if r.head > 1024 && r.head*2 > len(r.items) {
-		n := copy(r.items, r.items[r.head:])
-		clear(r.items[n:])
-		r.items, r.head = r.items[:n], 0
-	}
-	r.items = append(r.items, q)
-}
-
-// pushFront puts q ahead of every chat in the ring.
-func (r *ring) pushFront(q *chatQueue) {
-	if r.head > 0 {
-		r.head--
-		r.items[r.head] = q
-		return
-	}
-	r.items = slices.Insert(r.items, 0, q)
-}
-
-func (r *ring) peek() *chatQueue { return r.items[r.head] }
-
-func (r *ring) pop() *chatQueue {
-	q := r.items[r.head]
-	r.items[r.head] = nil
-	if r.head++; r.head == len(r.items) {
-		r.items, r.head = nil, 0 // emptied: drop what a burst grew
-	}
-	return q
-}
-
-// timedHeap orders chat queues by when their next op may go.
-type timedHeap []*chatQueue
-
-func (h timedHeap) Len() int           { return len(h) }
-func (h timedHeap) Less(i, j int) bool { return h[i].due.Before(h[j].due) }
-func (h timedHeap) Swap(i, j int) {
-	h[i], h[j] = h[j], h[i]
-	h[i].index, h[j].index = i, j
-}
-
-func (h *timedHeap) Push(x any) {
-	q := x.(*chatQueue)
-	q.index = len(*h)
-	*h = append(*h, q)
-}
-
-func (h *timedHeap) Pop() any {
-	old := *h
-	q := old[len(old)-1]
-	old[len(old)-1] = nil
-	if *h = old[:len(old)-1]; len(*h) == 0 {
-		*h = nil // emptied: drop what a burst grew
-	}
-	return q
 }

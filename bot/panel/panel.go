@@ -12,7 +12,6 @@ import (
 	"context"
 	"errors"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/twentyone-bot/twentyone/bot/botapi"
@@ -44,8 +43,9 @@ type Tables interface {
 
 // Panel is one settings message of a chat.
 type Panel struct {
-	// ID is the message.
-	ID int
+	// At is the message: one of the chat's, or an ephemeral one that only
+	// the member who asked for it sees (its presses edit it as such).
+	At send.Sent
 	// ReadOnly: drawn without buttons (render.SettingsReadOnly), for a
 	// member who is no admin.
 	ReadOnly bool
@@ -111,13 +111,13 @@ func (p *Panels) remember(chat int64, pn Panel, known knownPanel) bool {
 	pn.at = now
 	added := true
 	p.chats.Update(chat, func(list []Panel, ok bool) ([]Panel, bool) {
-		if known == keepKnown && slices.ContainsFunc(list, func(old Panel) bool { return old.ID == pn.ID && now.Sub(old.at) <= panelTTL }) {
+		if known == keepKnown && slices.ContainsFunc(list, func(old Panel) bool { return old.At == pn.At && now.Sub(old.at) <= panelTTL }) {
 			added = false
 			return list, ok
 		}
 		kept := make([]Panel, 0, len(list)+1)
 		for _, old := range list {
-			if old.ID != pn.ID && now.Sub(old.at) <= panelTTL {
+			if old.At != pn.At && now.Sub(old.at) <= panelTTL {
 				kept = append(kept, old)
 			}
 		}
@@ -149,11 +149,11 @@ func (p *Panels) open(chat int64) []Panel {
 }
 
 // drop forgets a panel of chat.
-func (p *Panels) drop(chat int64, id int) {
+func (p *Panels) drop(chat int64, at send.Sent) {
 	p.chats.Update(chat, func(list []Panel, ok bool) ([]Panel, bool) {
 		var kept []Panel
 		for _, pn := range list {
-			if pn.ID != id {
+			if pn.At != at {
 				kept = append(kept, pn)
 			}
 		}
@@ -176,23 +176,24 @@ func (p *Panels) Sent(ctx context.Context, chat int64, pn Panel, drawn storage.C
 	}
 }
 
-// Pressed remembers a panel of chat a button of which was pressed, as
-// showing the choices of field ("" the list), the level it shows once the
-// press is handled: the redraws of a change keep it there.
-func (p *Panels) Pressed(chat int64, id int, field string) {
-	p.remember(chat, Panel{ID: id, Field: field}, updateKnown)
+// Pressed remembers a panel of chat a button of which was pressed (the
+// message at), as showing the choices of field ("" the list), the level
+// it shows once the press is handled: the redraws of a change keep it
+// there.
+func (p *Panels) Pressed(chat int64, at send.Sent, field string) {
+	p.remember(chat, Panel{At: at, Field: field}, updateKnown)
 }
 
-// Show moves a panel of chat to the choices of field ("" the list),
-// drawn for the settings as stored: it is remembered at that level and
-// redrawn, one edit. It changes no setting. It returns the settings
-// drawn. Run it on the chat's goroutine.
-func (p *Panels) Show(ctx context.Context, chat int64, id int, field string) (storage.ChatSettings, error) {
+// Show moves a panel of chat (the message at) to the choices of field (""
+// the list), drawn for the settings as stored: it is remembered at that
+// level and redrawn, one edit. It changes no setting. It returns the
+// settings drawn. Run it on the chat's goroutine.
+func (p *Panels) Show(ctx context.Context, chat int64, at send.Sent, field string) (storage.ChatSettings, error) {
 	s, err := p.store.Settings(ctx, chat)
 	if err != nil {
 		return s, err
 	}
-	pn := Panel{ID: id, Field: field}
+	pn := Panel{At: at, Field: field}
 	p.remember(chat, pn, updateKnown)
 	p.Redraw(chat, pn, s)
 	return s, nil
@@ -227,17 +228,19 @@ func (p *Panels) Change(ctx context.Context, chat int64, edit func(game.ChatSett
 	return s, nil
 }
 
-// Redraw edits a settings panel of the chat for settings s. A panel the
-// edit fails for other than for a while (deleted, too old to edit) is
+// Redraw edits a settings panel of the chat for settings s: a render of
+// the chat's, or of an ephemeral panel an edit of its own, which the
+// group's pacing does not hold (outbox.Ephemeral). A panel the edit fails
+// for other than for a while (deleted, expired, too old to edit) is
 // forgotten.
 func (p *Panels) Redraw(chat int64, pn Panel, s storage.ChatSettings) {
 	msg := pn.Draw(s)
-	p.send.Enqueue(outbox.Op{Chat: chat, Slot: "settings:" + strconv.Itoa(pn.ID), Do: func(ctx context.Context) error {
-		err := p.send.Edit(ctx, chat, pn.ID, msg)
+	p.send.Enqueue(outbox.Op{Chat: chat, Class: pn.At.Class(outbox.Render), Slot: "settings:" + pn.At.String(), Do: func(ctx context.Context) error {
+		err := p.send.EditSent(ctx, chat, pn.At, msg)
 		if err == nil || send.Retried(err) {
 			return err
 		}
-		p.drop(chat, pn.ID)
+		p.drop(chat, pn.At)
 		if errors.Is(err, botapi.ErrGone) {
 			return nil // gone: nothing to redraw
 		}

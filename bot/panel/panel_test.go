@@ -10,15 +10,19 @@ import (
 	"github.com/twentyone-bot/twentyone/bot/clock/clocktest"
 	"github.com/twentyone-bot/twentyone/bot/message"
 	"github.com/twentyone-bot/twentyone/bot/render"
+	"github.com/twentyone-bot/twentyone/bot/send"
 	"github.com/twentyone-bot/twentyone/game"
 	"github.com/twentyone-bot/twentyone/storage"
 )
+
+// msg is the chat's message id (not an ephemeral one).
+func msg(id int) send.Sent { return send.Sent{ID: id} }
 
 // ids returns the ids of panels, in order.
 func ids(panels []Panel) []int {
 	out := []int{}
 	for _, pn := range panels {
-		out = append(out, pn.ID)
+		out = append(out, pn.At.ID)
 	}
 	return out
 }
@@ -33,26 +37,32 @@ func TestSettingsPanelsAreBounded(t *testing.T) {
 	}{
 		{"the newest few of a chat", func(p *Panels, _ *clocktest.Clock) {
 			for id := 1; id <= maxPanels+2; id++ {
-				p.Pressed(1, id, "")
+				p.Pressed(1, msg(id), "")
 			}
 		}, 0, []int{3, 4, 5, 6}},
 		{"a panel remembered again moves last", func(p *Panels, _ *clocktest.Clock) {
-			p.Pressed(1, 1, "")
-			p.Pressed(1, 2, "")
-			p.Pressed(1, 1, "")
+			p.Pressed(1, msg(1), "")
+			p.Pressed(1, msg(2), "")
+			p.Pressed(1, msg(1), "")
 		}, 0, []int{2, 1}},
 		{"not after panelTTL", func(p *Panels, clock *clocktest.Clock) {
-			p.Pressed(1, 1, "")
+			p.Pressed(1, msg(1), "")
 			clock.Advance(time.Hour)
-			p.Pressed(1, 2, "")
+			p.Pressed(1, msg(2), "")
 		}, panelTTL - 30*time.Minute, []int{2}},
 		{"dropped", func(p *Panels, _ *clocktest.Clock) {
-			p.Pressed(1, 1, "")
-			p.Pressed(1, 2, "")
-			p.drop(1, 1)
+			p.Pressed(1, msg(1), "")
+			p.Pressed(1, msg(2), "")
+			p.drop(1, msg(1))
 		}, 0, []int{2}},
+		{"an ephemeral panel is not the chat's message of its id", func(p *Panels, _ *clocktest.Clock) {
+			p.Pressed(1, msg(1), "")
+			p.Pressed(1, send.Sent{ID: 1, Receiver: 42}, "")
+			p.Pressed(1, send.Sent{ID: 1, Receiver: 43}, "")
+			p.drop(1, send.Sent{ID: 1, Receiver: 42})
+		}, 0, []int{1, 1}},
 		{"of its own chat", func(p *Panels, _ *clocktest.Clock) {
-			p.Pressed(2, 7, "")
+			p.Pressed(2, msg(7), "")
 		}, 0, []int{}},
 	}
 	for _, tt := range tests {
@@ -70,7 +80,7 @@ func TestSettingsPanelsKeepFewChats(t *testing.T) {
 	clock := clocktest.NewClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	p := New(nil, nil, clock, nil)
 	for chat := range int64(maxChats + 10) {
-		p.Pressed(chat, 1, "")
+		p.Pressed(chat, msg(1), "")
 	}
 	assert.Equal(t, maxChats, p.Footprint())
 	assert.Equal(t, []int{1}, ids(p.open(maxChats+9)), "the newest chat is kept")
@@ -83,13 +93,13 @@ func TestSettingsPanelsKeepFewChats(t *testing.T) {
 func TestSettingsPanelsKeepTheirLevel(t *testing.T) {
 	clock := clocktest.NewClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	p := New(nil, nil, clock, nil)
-	p.Pressed(1, 1, "stake")
-	p.Pressed(1, 2, "bets")
-	p.Pressed(1, 1, "")
-	p.Pressed(1, 3, "turn")
+	p.Pressed(1, msg(1), "stake")
+	p.Pressed(1, msg(2), "bets")
+	p.Pressed(1, msg(1), "")
+	p.Pressed(1, msg(3), "turn")
 	got := map[int]string{}
 	for _, pn := range p.open(1) {
-		got[pn.ID] = pn.Field
+		got[pn.At.ID] = pn.Field
 	}
 	assert.Equal(t, map[int]string{1: "", 2: "bets", 3: "turn"}, got)
 
@@ -100,10 +110,10 @@ func TestSettingsPanelsKeepTheirLevel(t *testing.T) {
 		pn   Panel
 		want message.Message
 	}{
-		{"the list", Panel{ID: 1}, render.Settings(c)},
-		{"a setting's choices", Panel{ID: 1, Field: "turn"}, render.SettingsField(c, "turn")},
-		{"read-only", Panel{ID: 1, ReadOnly: true}, render.SettingsReadOnly(c)},
-		{"read-only at any level", Panel{ID: 1, ReadOnly: true, Field: "turn"}, render.SettingsReadOnly(c)},
+		{"the list", Panel{At: msg(1)}, render.Settings(c)},
+		{"a setting's choices", Panel{At: msg(1), Field: "turn"}, render.SettingsField(c, "turn")},
+		{"read-only", Panel{At: msg(1), ReadOnly: true}, render.SettingsReadOnly(c)},
+		{"read-only at any level", Panel{At: msg(1), ReadOnly: true, Field: "turn"}, render.SettingsReadOnly(c)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -118,8 +128,8 @@ func TestSettingsPanelsKeepTheirLevel(t *testing.T) {
 func TestSentLeavesAPressedPanelWhereThePressMovedIt(t *testing.T) {
 	clock := clocktest.NewClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	p := New(nil, nil, clock, nil) // no store, no sender: nothing may be read or sent
-	p.Pressed(1, 5, "stake")
-	p.Sent(context.Background(), 1, Panel{ID: 5}, storage.ChatSettings{Game: game.DefaultSettings()})
+	p.Pressed(1, msg(5), "stake")
+	p.Sent(context.Background(), 1, Panel{At: msg(5)}, storage.ChatSettings{Game: game.DefaultSettings()})
 	open := p.open(1)
 	if assert.Len(t, open, 1) {
 		assert.Equal(t, "stake", open[0].Field)

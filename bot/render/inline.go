@@ -41,13 +41,6 @@ func InlineLobby(s game.Settings, lang i18n.Lang) message.Message {
 	return message.Message{Text: text, Keyboard: layOut(button.Keyboard(never))}
 }
 
-// InlineVerify is the alert of an inline table's deck check: the game,
-// its deck's short hash, and link, the deep link to the whole deck in the
-// bot's private chat.
-func InlineVerify(gameNo uint64, c game.Commitment, link string, lang i18n.Lang) string {
-	return i18n.T(lang, i18n.PopInlineVerify, strconv.FormatUint(gameNo, 10), c.Short(), link)
-}
-
 // TopAlert is the leaderboard of an inline table's chat as an alert: the
 // players by balance, as many as fit MaxAlert characters.
 func TopAlert(rows []Standing, lang i18n.Lang) string {

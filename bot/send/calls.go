@@ -10,7 +10,8 @@ import (
 )
 
 // The calls into a chat. Each makes one Bot API call and settles its
-// error: Send, Edit, EditInline and Delete are made in an outbox op's Do,
+// error: Send, Edit, EditInline and Delete (and the ephemeral messages'
+// calls: ephemeral.go) are made in an outbox op's Do,
 // and return what the outbox acts on (nil, an outbox.RetryAfterError after
 // a 429, a temporary error after a 5xx or a dropped connection, or the
 // error given up on, in which errors.Is finds the Bot API's kind: ErrGone,
@@ -66,7 +67,7 @@ func (s *Sender) Self() tgbotapi.User { return s.api.Self() }
 
 // SetCommands registers the bot's command menu for a language ("" for the
 // default of every language without its own).
-func (s *Sender) SetCommands(ctx context.Context, cmds []tgbotapi.BotCommand, lang string) error {
+func (s *Sender) SetCommands(ctx context.Context, cmds []botapi.MenuCommand, lang string) error {
 	return s.api.SetCommands(ctx, cmds, lang)
 }
 

@@ -5,8 +5,12 @@
 // (a group that became a supergroup, a user who blocked the bot), and a
 // call made in an outbox op returns what the outbox acts on (a 429 waited
 // out and tried again, a 5xx or a dropped connection tried again).
-// Messages go through the outbox (paced, coalesced, retried): Reply, or an
-// op of the caller's own (Enqueue) whose Do makes the calls. Callback
+// Messages go through the outbox (paced, coalesced, retried): Reply, Tell
+// (an answer only one member of a group sees, an ephemeral message where
+// Telegram lets the bot send one, else to the group: a Reply, or, with
+// other members' answers waiting for the group's turn, one message with
+// them, a digest), or an op of the caller's own (Enqueue) whose Do makes
+// the calls. Callback
 // answers go straight to the Bot API: they are not rate limited, and a
 // player must see a toast at once even while the table's edit waits. The
 // calls into no chat (the bot's own user, its command menu, the answers to
@@ -45,12 +49,17 @@ type Sender struct {
 	out   *outbox.Outbox
 	chats Chats
 	log   *slog.Logger
+	// eph is what is remembered of the groups' ephemeral messages (see
+	// Tell), and dig the personal answers waiting to go to groups in
+	// digests (digest.go).
+	eph ephemerals
+	dig digests
 }
 
 // New returns a Sender calling api through out, telling chats what the
 // calls find out.
 func New(api *botapi.Client, out *outbox.Outbox, chats Chats, log *slog.Logger) *Sender {
-	return &Sender{api: api, out: out, chats: chats, log: log}
+	return &Sender{api: api, out: out, chats: chats, log: log, eph: newEphemerals(out)}
 }
 
 // Enqueue queues op on the outbox. An op the outbox refuses (the chat's
@@ -119,13 +128,18 @@ func (s *Sender) Reply(chat int64, thread, replyTo int, slot string, m message.M
 	if slot == "" {
 		slot = Slot(thread, m)
 	}
-	s.Enqueue(outbox.Op{Chat: chat, Class: outbox.Say, Slot: slot, Do: func(ctx context.Context) error {
+	s.Enqueue(s.replyOp(chat, thread, replyTo, slot, m, sent))
+}
+
+// replyOp is the op of Reply.
+func (s *Sender) replyOp(chat int64, thread, replyTo int, slot string, m message.Message, sent func(ctx context.Context, id int)) outbox.Op {
+	return outbox.Op{Chat: chat, Class: outbox.Say, Slot: slot, Do: func(ctx context.Context) error {
 		id, err := s.Send(ctx, chat, thread, m, replyTo)
 		if err == nil && sent != nil {
 			sent(ctx, id)
 		}
 		return err
-	}})
+	}}
 }
 
 // Slot names a message by its topic, text and buttons, so that the outbox
@@ -149,10 +163,15 @@ func Slot(thread int, m message.Message) string {
 // but a slow failure (a timeout) is not worth the chat's queue waiting for
 // it again, and Telegram refuses late answers anyway.
 func (s *Sender) Answer(ctx context.Context, queryID, text string, alert bool) {
+	s.answer(ctx, func(ctx context.Context) error { return s.api.AnswerCallback(ctx, queryID, text, alert) })
+}
+
+// answer makes the call that answers a press, retried as Answer says.
+func (s *Sender) answer(ctx context.Context, call func(ctx context.Context) error) {
 	start := time.Now()
 	var err error
 	for range answerAttempts {
-		err = s.api.AnswerCallback(ctx, queryID, text, alert)
+		err = call(ctx)
 		if err == nil || !botapi.Temporary(err) || time.Since(start) > answerRetryWithin {
 			break
 		}

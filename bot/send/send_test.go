@@ -45,6 +45,7 @@ type world struct {
 	srv      *telegramtest.Server
 	s        *send.Sender
 	chats    *chats
+	clock    *clocktest.Clock
 	ann, bob telegramtest.User
 	group    int64
 }
@@ -60,7 +61,8 @@ func newWorld(t *testing.T) *world {
 	api, err := botapi.New(context.Background(), botapi.Options{Token: srv.Token(), Endpoint: srv.Endpoint(), Transport: srv.Client().Transport})
 	require.NoError(t, err)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	out := outbox.New(outbox.Options{Clock: clocktest.NewClock(time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)), Logger: log})
+	w.clock = clocktest.NewClock(time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC))
+	out := outbox.New(outbox.Options{Clock: w.clock, Logger: log})
 	w.s = send.New(api, out, w.chats, log)
 	return w
 }

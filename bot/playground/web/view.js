@@ -336,7 +336,10 @@ function replyNode(ch, r) {
     el('div', 'reply-name', senderName(r)),
     el('div', 'reply-text', previewText(r) || '…'));
   b.type = 'button';
-  b.dataset.messageId = r.message_id;
+  // The message quoted: an ephemeral one by its own id (its message_id
+  // is 0).
+  if (r.ephemeral_message_id) b.dataset.ephemeralMessageId = r.ephemeral_message_id;
+  else b.dataset.messageId = r.message_id;
   b.addEventListener('click', () => {
     const hit = ch.nodes.get(keyOf(r));
     if (hit) hit.node.scrollIntoView({ block: 'center', behavior: 'smooth' });
