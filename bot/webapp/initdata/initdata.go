@@ -73,8 +73,9 @@ var (
 	ErrExpired = errors.New("initData expired")
 )
 
-// Secret is the key initData is signed with, derived from the bot token.
-// It lets its holder sign initData for any user, so it prints as
+// Secret is the key initData is signed with, derived from the bot token
+// (NewSecret); its zero value is no key and validates nothing. It lets
+// its holder sign initData for any user, so it prints as
 // "initdata.Secret(redacted)" with any verb.
 type Secret struct{ key [sha256.Size]byte }
 
@@ -144,7 +145,8 @@ type Data struct {
 }
 
 // Validate checks raw as Telegram's documentation says, with s the bot's
-// secret, and returns what it says. It refuses (ErrExpired) an initData
+// secret, and returns what it says. The zero Secret, which anyone could
+// sign with, accepts nothing (ErrBadHash). It refuses (ErrExpired) an initData
 // signed more than maxAge before now or more than FutureSkew after it.
 // Errors wrap one of ErrMissing, ErrMalformed, ErrBadHash, ErrExpired;
 // they quote nothing of raw but the names of the fields Data names. Validate is pure: it may be called any number of
@@ -155,7 +157,7 @@ func (s Secret) Validate(raw string, now time.Time, maxAge time.Duration) (Data,
 		return Data{}, err
 	}
 	want := s.sum(fields)
-	if !hmac.Equal(hash, want[:]) {
+	if !hmac.Equal(hash, want[:]) || s == (Secret{}) {
 		return Data{}, ErrBadHash
 	}
 	d, err := decode(fields)

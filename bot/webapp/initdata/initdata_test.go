@@ -260,6 +260,19 @@ func TestSignFieldsMatchesPython(t *testing.T) {
 	assert.Equal(t, 1, strings.Count(raw, "hash="))
 }
 
+// TestZeroSecretValidatesNothing: a Secret left zero (a field never set)
+// would be a key anyone can sign with; it accepts nothing, not even what
+// it signed itself.
+func TestZeroSecretValidatesNothing(t *testing.T) {
+	var zero initdata.Secret
+	at := time.Unix(oursDate, 0)
+	raw := zero.Sign(initdata.Data{AuthDate: at, User: initdata.User{ID: 1, FirstName: "A"}})
+	_, err := zero.Validate(raw, at, time.Hour)
+	assert.ErrorIs(t, err, initdata.ErrBadHash)
+	_, err = zero.Validate(published, time.Unix(publishedDate, 0), time.Hour)
+	assert.ErrorIs(t, err, initdata.ErrBadHash)
+}
+
 func TestSecretNeverPrinted(t *testing.T) {
 	secret := initdata.NewSecret(publishedToken)
 	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%x", "%X", "%d", "%q"} {

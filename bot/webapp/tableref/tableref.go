@@ -46,8 +46,9 @@ const (
 // one Ref made with this key.
 var ErrInvalid = errors.New("invalid table reference")
 
-// Key is the secret references are made and checked with. The store keeps
-// one (a new one makes every link shown so far invalid). It prints as
+// Key is the secret references are made and checked with (NewKey,
+// KeyFrom); its zero value is no key, and Parse refuses every reference
+// with it. The store keeps one (a new one makes every link shown so far invalid). It prints as
 // "tableref.Key(redacted)" with any verb.
 type Key struct{ k [KeySize]byte }
 
@@ -96,6 +97,9 @@ func (k Key) Ref(t storage.TableKey) string {
 // does not match) is refused with an error wrapping ErrInvalid that
 // quotes nothing of ref. The tag is compared in constant time.
 func (k Key) Parse(ref string) (storage.TableKey, error) {
+	if k == (Key{}) {
+		return storage.TableKey{}, fmt.Errorf("%w: no key", ErrInvalid)
+	}
 	if len(ref) != Len {
 		return storage.TableKey{}, fmt.Errorf("%w: %d characters, want %d", ErrInvalid, len(ref), Len)
 	}

@@ -152,6 +152,17 @@ func TestKeyFrom(t *testing.T) {
 	}
 }
 
+// TestZeroKeyParsesNothing: a Key left zero would make references anyone
+// can forge; Parse refuses every one with it, even its own.
+func TestZeroKeyParsesNothing(t *testing.T) {
+	var zero tableref.Key
+	ref := zero.Ref(storage.TableKey{Chat: -100})
+	_, err := zero.Parse(ref)
+	assert.ErrorIs(t, err, tableref.ErrInvalid)
+	_, err = zero.Parse(fixedKey(t).Ref(storage.TableKey{Chat: -100}))
+	assert.ErrorIs(t, err, tableref.ErrInvalid)
+}
+
 func TestKeyNeverPrinted(t *testing.T) {
 	k := fixedKey(t)
 	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%x", "%d", "%q"} {
