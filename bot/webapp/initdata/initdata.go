@@ -145,11 +145,12 @@ type Data struct {
 }
 
 // Validate checks raw as Telegram's documentation says, with s the bot's
-// secret, and returns what it says. The zero Secret, which anyone could
-// sign with, accepts nothing (ErrBadHash). It refuses (ErrExpired) an initData
+// secret, and returns what it says. It refuses (ErrExpired) an initData
 // signed more than maxAge before now or more than FutureSkew after it.
-// Errors wrap one of ErrMissing, ErrMalformed, ErrBadHash, ErrExpired;
-// they quote nothing of raw but the names of the fields Data names. Validate is pure: it may be called any number of
+// The zero Secret, which anyone could sign with, accepts nothing
+// (ErrBadHash). Errors wrap exactly one of ErrMissing, ErrMalformed,
+// ErrBadHash, ErrExpired, and quote nothing of raw but the names of the
+// fields Data names. Validate is pure: it may be called any number of
 // times, from any goroutine.
 func (s Secret) Validate(raw string, now time.Time, maxAge time.Duration) (Data, error) {
 	fields, hash, err := parse(raw)
