@@ -102,6 +102,8 @@ type Result struct {
 	// are then the times from a press to the first table message showing
 	// its effect.
 	Paced *PacedResult
+	// Asks holds the figures of the players' asks (-asks); nil without.
+	Asks *AskResult
 	// Kinds are the groups' and the inline tables' figures, side by side.
 	Kinds [kinds]*KindResult
 }
@@ -322,8 +324,8 @@ func run(ctx context.Context, cfg Config) (res *Result, err error) {
 			if d.paced != nil {
 				writes := d.paced.writeCount()
 				tooMany, _ := tooManyRequests(srv.Calls())
-				paced = fmt.Sprintf("  toast p99 %s  writes %.1f/s  429s %d",
-					ms(d.paced.total.toast.quantile(.99)), float64(writes-lastWrites)/now.Sub(lastAt).Seconds(), tooMany)
+				paced = fmt.Sprintf("  toast p99 %s  writes %.1f/s  429s %d  asks waiting %d",
+					ms(d.paced.total.toast.quantile(.99)), float64(writes-lastWrites)/now.Sub(lastAt).Seconds(), tooMany, d.asks.waiting())
 				lastWrites = writes
 			}
 			logf("[%5.1fs] presses %d (%.0f/s)  p50 %s p95 %s p99 %s%s  bot RSS %.0f MB (peak %.0f)  goroutines %d  stalls %d%s",
@@ -384,7 +386,7 @@ func run(ctx context.Context, cfg Config) (res *Result, err error) {
 	}
 	d.drain()
 	drainEnd := time.Now().Add(cfg.DrainTimeout)
-	for len(d.notDrained()) > 0 && time.Now().Before(drainEnd) {
+	for (len(d.notDrained()) > 0 || d.asks.waiting() > 0) && time.Now().Before(drainEnd) {
 		if !outbox.Sleep(ctx, 50*time.Millisecond) {
 			return nil, ctx.Err()
 		}
@@ -440,6 +442,7 @@ func run(ctx context.Context, cfg Config) (res *Result, err error) {
 		res.Paced.TooMany, res.Paced.TooManyMethod = tooManyRequests(srv.Calls())
 		res.Paced.TooManyLimit = srv.RateLimited()
 	}
+	res.Asks = d.askFigures(srv, mstart, mend)
 	res.Kinds = d.kindResults(pacedKinds, srv.RateLimitedChats())
 	res.Games, res.HouseGames, res.Finished = d.games.Load(), d.houseGames.Load(), d.finished.Load()
 	res.Applied, res.Rejections, res.Stalls = d.applied.Load(), d.rejections.Load(), d.stalls.Load()
