@@ -35,6 +35,7 @@ func (r *Result) problems(faults bool) []string {
 	add(!faults && r.Unanswered > 0, "%d presses never answered", r.Unanswered)
 	add(r.DroppedEvents > 0, "%d server events dropped: the load tool fell behind", r.DroppedEvents)
 	add(r.Applied == 0, "no press was applied")
+	add(r.StopFailed != "", "the bot did not stop cleanly: %s", r.StopFailed)
 	add(r.PreloadedShown < r.Preload, "%d of %d preloaded tables never rendered again after the start", r.Preload-r.PreloadedShown, r.Preload)
 	r.kindProblems(add)
 	return out

@@ -104,6 +104,9 @@ type Result struct {
 	Paced *PacedResult
 	// Asks holds the figures of the players' asks (-asks); nil without.
 	Asks *AskResult
+	// StopFailed says how the bot failed to stop cleanly at the end (its
+	// outbox not emptied in time, say); "" when it stopped.
+	StopFailed string
 	// Kinds are the groups' and the inline tables' figures, side by side.
 	Kinds [kinds]*KindResult
 }
@@ -122,7 +125,8 @@ func run(ctx context.Context, cfg Config) (res *Result, err error) {
 	if err != nil {
 		return nil, err
 	}
-	defer func() { done(err) }()
+	var stopErr error // a bot that did not stop cleanly: its log is kept
+	defer func() { done(errors.Join(err, stopErr)) }()
 	db := cfg.DB
 	if db == "" {
 		db = filepath.Join(dir, "loadtest.db")
@@ -427,13 +431,13 @@ func run(ctx context.Context, cfg Config) (res *Result, err error) {
 
 	stopCtx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	running = false
-	err = tgt.stop(stopCtx)
+	stopErr = tgt.stop(stopCtx)
 	cancel()
 	if p, ok := tgt.(*process); ok {
 		res.PeakRSS = max(res.PeakRSS, p.peak)
 	}
-	if err != nil {
-		return nil, fmt.Errorf("stopping the bot: %w", err)
+	if stopErr != nil {
+		res.StopFailed = fmt.Sprintf("%v (the bot's log is in %s)", stopErr, dir)
 	}
 	res.DroppedEvents = d.sub.Dropped()
 	var pacedKinds [kinds]*PacedResult
