@@ -3,6 +3,7 @@ package bot_test
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"maps"
 	"os/exec"
 	"regexp"
 	"strconv"
@@ -254,28 +255,43 @@ func TestFairnessVerify(t *testing.T) {
 	require.True(t, ok)
 	a := h.pressRaw("Dave", tm.MessageID, b.CallbackData)
 	assert.Empty(t, a.Text)
-	checks := func(msgs []telegramtest.ChatMessage) int {
-		n := 0
-		for _, m := range msgs {
-			if m.FromBot && strings.Contains(m.Text, shown) && strings.Contains(m.Text, "Game 1") {
-				n++
+	// checks counts the deck checks of game 1 each member sees, the
+	// group's and their own.
+	checks := func() map[string]int {
+		n := map[string]int{}
+		for name, u := range h.users {
+			for _, m := range h.srv.MessagesSeenBy(h.group.ID, u.ID) {
+				if m.FromBot && strings.Contains(m.Text, shown) && strings.Contains(m.Text, "Game 1") {
+					n[name]++
+				}
 			}
 		}
 		return n
 	}
-	require.NoError(t, h.srv.WaitFor(h.ctx(), func(v *telegramtest.View) bool { return checks(v.Messages(h.group.ID)) == 2 }))
+	want := map[string]int{"Alice": 1, "Bob": 1, "Carol": 1, "Dave": 2, "Eve": 1}
+	require.NoError(t, h.srv.WaitFor(h.ctx(), func(*telegramtest.View) bool { return maps.Equal(checks(), want) }),
+		"/verify's to the group, the button's to Dave alone")
 
-	// Pressed again soon after, it points to the check instead of
-	// flooding the chat; after the cooldown it sends it again.
-	for _, who := range []string{"Dave", "Carol", "Dave"} {
-		a = h.pressRaw(who, tm.MessageID, b.CallbackData)
-		assert.Equal(t, "The deck check is in the chat, just above.", a.Text)
+	// Pressed again soon after by the same member, it points to the check
+	// instead of sending it again; another member gets theirs; after the
+	// cooldown it sends it again.
+	for _, p := range []struct{ who, says string }{
+		{"Dave", "The deck check is in the chat, just above."},
+		{"Carol", ""},
+		{"Carol", "The deck check is in the chat, just above."},
+		{"Dave", "The deck check is in the chat, just above."},
+	} {
+		a = h.pressRaw(p.who, tm.MessageID, b.CallbackData)
+		assert.Equal(t, p.says, a.Text, p.who)
 	}
 	h.clock.Advance(2 * time.Minute)
-	a = h.pressRaw("Carol", tm.MessageID, b.CallbackData)
+	a = h.pressRaw("Dave", tm.MessageID, b.CallbackData)
 	assert.Empty(t, a.Text)
-	require.NoError(t, h.srv.WaitFor(h.ctx(), func(v *telegramtest.View) bool { return checks(v.Messages(h.group.ID)) == 3 }))
-	assert.Equal(t, 3, checks(h.srv.Messages(h.group.ID)), "one check per press that was due")
+	want["Carol"], want["Dave"] = 2, 3
+	require.NoError(t, h.srv.WaitFor(h.ctx(), func(*telegramtest.View) bool { return maps.Equal(checks(), want) }),
+		"one check per press that was due, to its presser")
+	h.settle()
+	assert.Equal(t, want, checks())
 }
 
 // TestPlayAgainLeavesSummary: a finished game stays in the chat as one

@@ -169,8 +169,11 @@ func TestRefusalsOnlyTheAskerSees(t *testing.T) {
 // TestEphemeralRefusedFallsBack: when Telegram refuses an ephemeral
 // answer, it goes to the group at once, and the chat's next answers the
 // same way go there without trying again: an ephemeral command answered
-// past its window (Telegram took 20 s to deliver it), and a bot told it is
-// an admin that Telegram says is none (BOT_NOT_ADMIN).
+// past its window (Telegram took 20 s to deliver it). And a bot promoted
+// to admin (my_chat_member) answers a typed personal command to its asker
+// alone without asking Telegram whether it is one; demoted while such an
+// answer is on its way, the answer is refused (BOT_NOT_ADMIN) and goes to
+// the group, and the next goes there at once.
 func TestEphemeralRefusedFallsBack(t *testing.T) {
 	h := newHarness(t, func(o *harnessOptions) { o.stepped = true })
 	h.ephemeral("Bob", "balance") // the commands declared, Bob answered
@@ -188,27 +191,31 @@ func TestEphemeralRefusedFallsBack(t *testing.T) {
 	h.botSays("Dave, your balance:")
 	assert.Equal(t, 1, h.srv.Calls().Failed("sendMessage"), "not tried again")
 
-	// A my_chat_member that says the bot was promoted, which Telegram
-	// does not agree with.
-	bot := h.srv.Bot()
-	raw, err := json.Marshal(map[string]any{"my_chat_member": map[string]any{
-		"chat": map[string]any{"id": h.group.ID, "type": "group", "title": "Game night"}, "from": map[string]any{"id": h.user("Alice").ID, "first_name": "Alice"},
-		"date":            h.clock.Now().Unix(),
-		"old_chat_member": map[string]any{"status": "member", "user": map[string]any{"id": bot.ID, "is_bot": true, "first_name": bot.FirstName}},
-		"new_chat_member": map[string]any{"status": "administrator", "user": map[string]any{"id": bot.ID, "is_bot": true, "first_name": bot.FirstName}},
-	}})
-	require.NoError(t, err)
-	_, err = h.srv.PushRawUpdate(telegramtest.UpdateMyChatMember, raw)
-	require.NoError(t, err)
+	// Promoted: a typed command is answered to its asker alone.
+	require.NoError(t, h.srv.SetMemberStatus(h.group.ID, h.srv.Bot().ID, telegramtest.StatusAdministrator))
 	h.handled()
-	cmd := h.command("Alice", "stats")
-	m := h.botSays("Alice hasn't played here yet.")
+	after := typedCommand(h, "Alice", "stats")
+	h.onlyTo("Alice", after, "Alice hasn't played here yet.")
+	assert.Zero(t, h.srv.Calls().Count("getChatMember"), "my_chat_member told it; it asked nothing")
+
+	// Demoted while the answer to a typed command waits on its call.
+	release = make(chan struct{})
+	held = h.srv.InjectFault(telegramtest.Fault{Kind: telegramtest.FaultDelay, Methods: []string{"sendMessage"}, Count: 1, Hold: release})
+	cmd := h.command("Alice", "history")
+	h.pollUntil(func() bool { return held.Fired() == 1 }, "the answer's call is held")
+	require.NoError(t, h.srv.SetMemberStatus(h.group.ID, h.srv.Bot().ID, telegramtest.StatusMember))
+	close(release)
+	m := h.botSays("Alice, you have no chip movements here yet.")
+	require.NotNil(t, m.ReplyToMessage)
 	assert.Equal(t, cmd.MessageID, m.ReplyToMessage.MessageID)
 	assert.Equal(t, 2, h.srv.Calls().Failed("sendMessage"), "BOT_NOT_ADMIN")
-	cmd = h.command("Alice", "history")
-	m = h.botSays("Alice, you have no chip movements here yet.")
+	h.handled()
+	cmd = h.command("Bob", "stats")
+	m = h.botSays("📊 Bob")
+	require.NotNil(t, m.ReplyToMessage)
 	assert.Equal(t, cmd.MessageID, m.ReplyToMessage.MessageID)
 	assert.Equal(t, 2, h.srv.Calls().Failed("sendMessage"), "not tried again")
+	assert.Zero(t, h.srv.Calls().Count("getChatMember"))
 }
 
 // pollUntil waits, without moving the clock, until cond holds.
@@ -314,4 +321,21 @@ func (h *harness) stake() int64 {
 	s, err := h.store.Settings(context.Background(), h.group.ID)
 	require.NoError(h.t, err)
 	return s.Game.Stake
+}
+
+// TestEphemeralPromptDeletedOnceUsed: /notify's "start me in private"
+// prompt, sent ephemerally, is deleted as one once its link is used.
+func TestEphemeralPromptDeletedOnceUsed(t *testing.T) {
+	h := newHarness(t)
+	cmd := h.ephemeral("Bob", "notify")
+	prompt := h.onlyTo("Bob", cmd.EphemeralMessageID, "Bob, I can only write to you once you've started me")
+	require.Len(t, prompt.Buttons(), 1)
+	start, err := h.srv.OpenLink(h.user("Bob").ID, prompt.Buttons()[0].URL)
+	require.NoError(t, err)
+	h.privately("Bob", start.MessageID, "Done: I'll write to you here when a table opens in", "Game night")
+	require.NoError(t, h.waitFor(func(*telegramtest.View) bool {
+		_, ok := h.srv.EphemeralMessage(h.group.ID, prompt.EphemeralMessageID)
+		return !ok
+	}), "the prompt is deleted")
+	assert.Equal(t, []int64{h.group.ID}, h.follows("Bob"))
 }

@@ -83,12 +83,15 @@ func (c *command) deliver(m message.Message, slot string, personal bool, sent fu
 // personalTo returns to whom, and how, an answer for the sender alone may
 // go as an ephemeral message: in a group, to a person (no anonymous
 // admin, no channel: no one to show it to), in reply to their ephemeral
-// command if it is one; false elsewhere.
+// command if it is one; false elsewhere. Where it goes to the group
+// instead, with others' answers in one message, it is headed by the
+// sender's name and the command's name.
 func (c *command) personalTo() (send.Personal, bool) {
 	if !botapi.IsGroup(c.m.Chat) || botapi.SenderOf(c.m) != botapi.ByPerson {
 		return send.Personal{}, false
 	}
-	p := send.Personal{Chat: c.m.Chat.ID, Thread: c.u.Thread, To: c.m.From.ID, ReplyTo: c.m.MessageID}
+	p := send.Personal{Chat: c.m.Chat.ID, Thread: c.u.Thread, To: c.m.From.ID, ReplyTo: c.m.MessageID,
+		Name: Profile(c.m.From).Name, Asked: "/" + c.name}
 	if e := c.u.Ephemeral; e != nil {
 		p.Ephemeral = e.ID
 	}

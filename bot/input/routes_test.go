@@ -161,7 +161,9 @@ var chatRoutes = map[callback.Action]func(t *testing.T, f *fixture){
 		f.wins()
 		a := f.pressButton(f.group.ID, "Carol", callback.Verify)
 		assert.Empty(t, a.Text)
-		assert.Contains(t, f.botSaid(f.group.ID), "Game 1", "the decks are in the chat")
+		m, err := f.srv.WaitForEphemeralMessage(f.ctx(), f.group.ID, f.user("Carol").ID, telegramtest.TextContains("Game 1"))
+		require.NoError(t, err, "the decks, to Carol alone")
+		assert.Equal(t, f.user("Carol").ID, m.VisibleTo)
 		a = f.pressButton(f.group.ID, "Carol", callback.Verify)
 		assert.Equal(t, i18n.T(i18n.EN, i18n.PopVerifySent), a.Text, "once")
 	},

@@ -6,7 +6,8 @@
 // among the chats that have something to send, notices sent
 // only with what the chats leave of it (see Notice), per-group pacing that
 // spreads a group's calls evenly under Telegram's limit of 20 a minute (see
-// pacer), and waiting out 429's retry_after before trying again. A
+// pacer), ephemeral messages apart from their group's pacing (see
+// Ephemeral), and waiting out 429's retry_after before trying again. A
 // group's recent calls can be kept across a restart (TakeHistory,
 // Restore), so that a new process does not spend a budget the old one
 // spent. All of it runs on the clock the outbox is given (Options.Clock).

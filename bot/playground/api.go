@@ -14,8 +14,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/twentyone-bot/twentyone/bot/telegramtest"
 )
@@ -41,6 +39,7 @@ func (p *Playground) Handler() http.Handler {
 	mux.HandleFunc("GET /api/chats/{chat}/messages", p.getMessages)
 	mux.HandleFunc("POST /api/chats/{chat}/messages", p.postMessage)
 	mux.HandleFunc("POST /api/chats/{chat}/press", p.postPress)
+	mux.HandleFunc("POST /api/chats/{chat}/ephemeral/{id}/delete", p.postEphemeralDelete)
 	mux.HandleFunc("POST /api/users", p.postUser)
 	mux.HandleFunc("POST /api/links", p.postLink)
 	mux.HandleFunc("POST /api/chats/{chat}/inline", p.postInline)
@@ -132,6 +131,10 @@ type chatInfo struct {
 	Members []int64 `json:"members"`
 	// Admins are the creator's and the administrators' ids.
 	Admins []int64 `json:"admins"`
+	// Commands are the command menus the bot shows each member here, by
+	// user id, as Telegram picks them (telegramtest's CommandsFor); only
+	// where the bot is a member.
+	Commands map[int64][]telegramtest.BotCommand `json:"commands,omitempty"`
 }
 
 // state is the answer of GET /api/state.
@@ -193,6 +196,7 @@ func (p *Playground) chatInfo(c telegramtest.Chat, users []telegramtest.User, bo
 			// blocked: it is shown all the same.
 			info.Kind, info.Title = kindBot, bot.FirstName
 			info.Members = append(info.Members, c.ID)
+			p.menus(&info)
 			return info, true
 		}
 		info.Kind = kindUsers
@@ -224,6 +228,7 @@ func (p *Playground) chatInfo(c telegramtest.Chat, users []telegramtest.User, bo
 		// does so); the API names both.
 		info.Title = strings.Join(names, " & ")
 	}
+	p.menus(&info)
 	return info, true
 }
 
@@ -240,12 +245,26 @@ type messages struct {
 	Messages []telegramtest.ChatMessage `json:"messages"`
 }
 
+// getMessages answers the messages every member sees or, with ?user=ID,
+// the chat as that user sees it: with the ephemeral messages only they
+// see, one shown in place of a pressed message replacing it.
 func (p *Playground) getMessages(w http.ResponseWriter, r *http.Request) {
 	chat, ok := p.chatArg(w, r)
 	if !ok {
 		return
 	}
 	msgs := p.srv.Messages(chat.ID)
+	if raw := r.URL.Query().Get("user"); raw != "" {
+		id, err := strconv.ParseInt(raw, 10, 64)
+		if err != nil {
+			writeError(w, http.StatusBadRequest, fmt.Sprintf("the user id must be a number, not %q", raw))
+			return
+		}
+		if !p.userArg(w, id) {
+			return
+		}
+		msgs = p.srv.MessagesSeenBy(chat.ID, id)
+	}
 	if msgs == nil {
 		msgs = []telegramtest.ChatMessage{}
 	}
@@ -258,6 +277,12 @@ type sendRequest struct {
 	Text string `json:"text"`
 	// ReplyTo is the id of the message replied to; 0 is none.
 	ReplyTo int `json:"reply_to_message_id"`
+	// Ephemeral sends the text ephemerally, as a client sends a command
+	// the bot declared is_ephemeral: only the user and the bot see it.
+	Ephemeral bool `json:"ephemeral"`
+	// ReplyToEphemeral is the bot's ephemeral message to the user that
+	// the text replies to, ephemerally; 0 is none.
+	ReplyToEphemeral int `json:"reply_to_ephemeral_message_id"`
 }
 
 func (p *Playground) postMessage(w http.ResponseWriter, r *http.Request) {
@@ -276,7 +301,7 @@ func (p *Playground) postMessage(w http.ResponseWriter, r *http.Request) {
 	if req.ReplyTo != 0 && !p.messageArg(w, chat.ID, req.ReplyTo, " to reply to") {
 		return
 	}
-	if req.ReplyTo == 0 && p.summonsGuest(chat, req.Text) {
+	if req.ReplyTo == 0 && !req.Ephemeral && req.ReplyToEphemeral == 0 && p.summonsGuest(chat, req.Text) {
 		g, err := p.srv.SendGuestMessage(chat.ID, req.From, req.Text)
 		if err == nil {
 			writeJSON(w, http.StatusOK, sent{ChatMessage: g.Message(), GuestQueryID: g.ID()})
@@ -289,7 +314,8 @@ func (p *Playground) postMessage(w http.ResponseWriter, r *http.Request) {
 		// Not a mention after all (the server reads the text as a client
 		// does): an ordinary message.
 	}
-	m, err := p.srv.Post(telegramtest.Post{ChatID: chat.ID, From: req.From, Text: req.Text, ReplyTo: req.ReplyTo})
+	m, err := p.srv.Post(telegramtest.Post{ChatID: chat.ID, From: req.From, Text: req.Text, ReplyTo: req.ReplyTo,
+		Ephemeral: req.Ephemeral, ReplyToEphemeral: req.ReplyToEphemeral})
 	if err != nil {
 		p.worldError(w, err)
 		return
@@ -322,6 +348,9 @@ type pressRequest struct {
 	From      int64  `json:"from"`
 	MessageID int    `json:"message_id"`
 	Data      string `json:"data"`
+	// EphemeralMessageID, in place of MessageID, presses a button of the
+	// bot's ephemeral message to the user.
+	EphemeralMessageID int `json:"ephemeral_message_id"`
 }
 
 // pressResponse is the answer of POST /api/chats/{chat}/press.
@@ -344,7 +373,7 @@ func (p *Playground) postPress(w http.ResponseWriter, r *http.Request) {
 	if !p.readActor(w, r, &req, &req.From) {
 		return
 	}
-	if !p.messageArg(w, chat.ID, req.MessageID, "") {
+	if req.EphemeralMessageID == 0 && !p.messageArg(w, chat.ID, req.MessageID, "") {
 		return
 	}
 	if !checkData(w, req.Data) {
@@ -352,7 +381,8 @@ func (p *Playground) postPress(w http.ResponseWriter, r *http.Request) {
 	}
 	// The data is sent as given, as a client with a stale view of the
 	// message would send an older button's: the bot never trusts it.
-	cb, err := p.srv.Press(telegramtest.Press{ChatID: chat.ID, From: req.From, MessageID: req.MessageID, Data: req.Data})
+	cb, err := p.srv.Press(telegramtest.Press{ChatID: chat.ID, From: req.From, MessageID: req.MessageID,
+		EphemeralMessageID: req.EphemeralMessageID, Data: req.Data})
 	if err != nil {
 		p.worldError(w, err)
 		return
@@ -418,86 +448,6 @@ func (p *Playground) postLink(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, m)
-}
-
-// userRequest is the body of POST /api/users.
-type userRequest struct {
-	FirstName    string `json:"first_name"`
-	LastName     string `json:"last_name"`
-	LanguageCode string `json:"language_code"`
-	// Chats are the groups to add the user to; absent means every group.
-	Chats *[]int64 `json:"chats"`
-}
-
-// maxName bounds a user's first and last name, as Telegram does.
-const maxName = 64
-
-func (p *Playground) postUser(w http.ResponseWriter, r *http.Request) {
-	var req userRequest
-	if !readJSON(w, r, &req) {
-		return
-	}
-	req.FirstName, req.LastName = strings.TrimSpace(req.FirstName), strings.TrimSpace(req.LastName)
-	if msg := checkName("first_name", req.FirstName, true); msg != "" {
-		writeError(w, http.StatusBadRequest, msg)
-		return
-	}
-	if msg := checkName("last_name", req.LastName, false); msg != "" {
-		writeError(w, http.StatusBadRequest, msg)
-		return
-	}
-	switch req.LanguageCode {
-	case "":
-		req.LanguageCode = "en"
-	case "en", "ru", "uk":
-	default:
-		writeError(w, http.StatusBadRequest, fmt.Sprintf("language_code must be en, ru or uk, not %q", req.LanguageCode))
-		return
-	}
-	var chats []int64
-	if req.Chats == nil {
-		for _, c := range p.srv.Chats() {
-			if c.Type == telegramtest.ChatGroup || c.Type == telegramtest.ChatSupergroup {
-				chats = append(chats, c.ID)
-			}
-		}
-	} else {
-		for _, id := range *req.Chats {
-			c, ok := p.srv.Chat(id)
-			if !ok {
-				writeError(w, http.StatusBadRequest, fmt.Sprintf("there is no chat %d", id))
-				return
-			}
-			if c.Type == telegramtest.ChatPrivate {
-				writeError(w, http.StatusBadRequest, fmt.Sprintf("chat %d is not a group", id))
-				return
-			}
-			chats = append(chats, id)
-		}
-	}
-	u := p.srv.AddUser(telegramtest.User{FirstName: req.FirstName, LastName: req.LastName, LanguageCode: req.LanguageCode})
-	for _, id := range chats {
-		if _, err := p.srv.AddMember(id, u, 0); err != nil {
-			p.worldError(w, err)
-			return
-		}
-	}
-	writeJSON(w, http.StatusOK, u)
-}
-
-// checkName returns what is wrong with a name, or "".
-func checkName(field, name string, required bool) string {
-	switch {
-	case name == "" && required:
-		return field + " is required"
-	case !utf8.ValidString(name):
-		return field + " is not valid UTF-8"
-	case utf8.RuneCountInString(name) > maxName:
-		return fmt.Sprintf("%s is longer than %d characters", field, maxName)
-	case strings.IndexFunc(name, unicode.IsControl) >= 0:
-		return field + " has a control character"
-	}
-	return ""
 }
 
 // chatArg resolves the {chat} of the path; it answers 400 itself when there

@@ -43,17 +43,21 @@ func (b *browser) listFit(ctx context.Context) listFit {
 }
 
 // chatFits checks that the open chat lies within the screen, with nothing
-// to pan to sideways.
+// to pan to sideways, and every message's bubble within it.
 func (b *browser) chatFits(ctx context.Context, what string) {
 	b.t.Helper()
-	type fit struct{ Page, Window, Screen, Chat, Composer float64 }
-	f := eval[fit](ctx, b, `({Page: document.documentElement.scrollWidth, Window: window.innerWidth, Screen: screen.width,
+	type fit struct{ Page, Window, Screen, Chat, Composer, Left, Right float64 }
+	f := eval[fit](ctx, b, `(() => { const bubbles = [...document.querySelectorAll('#messages-inner .bubble')].map(e => e.getBoundingClientRect());
+		return {Page: document.documentElement.scrollWidth, Window: window.innerWidth, Screen: screen.width,
 		Chat: document.getElementById('chat').getBoundingClientRect().right,
-		Composer: document.getElementById('composer').getBoundingClientRect().right})`)
+		Composer: document.getElementById('composer').getBoundingClientRect().right,
+		Left: Math.min(...bubbles.map(r => r.left)), Right: Math.max(...bubbles.map(r => r.right))} })()`)
 	assert.LessOrEqual(b.t, f.Page, f.Window, "%s: the page pans sideways", what)
 	assert.Equal(b.t, f.Screen, f.Window, "%s: the page laid out at the screen's width", what)
 	assert.LessOrEqual(b.t, f.Chat, f.Screen, "%s: the chat within the screen", what)
 	assert.LessOrEqual(b.t, f.Composer, f.Screen, "%s: the composer within the screen", what)
+	assert.GreaterOrEqual(b.t, f.Left, 0.0, "%s: a message cut at the screen's left", what)
+	assert.LessOrEqual(b.t, f.Right, f.Screen, "%s: a message cut at the screen's right", what)
 }
 
 // replyTo chooses a message to reply to, as a person does: on a phone, a
@@ -74,25 +78,33 @@ func (b *browser) replyTo(ctx context.Context, id int, sender string) {
 		document.getElementById('reply-name').textContent.includes(`+js(sender)+`)`)
 }
 
-// repliedAnswer waits for the bot's answer to the newest message of the
-// current user and returns its text; it checks that the user's message
-// quotes the message of id, and that the answer is a reply to it.
-func (b *browser) repliedAnswer(ctx context.Context, id int) string {
+// ephemeralAnswer waits for the bot's answer to the newest message of the
+// current user, a command they sent ephemerally, and returns its text: it
+// checks that the command quotes the message of id and is marked as the
+// user's own ephemeral message ("Visible to @twentyone_bot"), and that
+// the answer is an ephemeral message to them ("Only visible to you") in
+// reply to the command.
+func (b *browser) ephemeralAnswer(ctx context.Context, id int) string {
 	b.t.Helper()
 	mine := `[...document.querySelectorAll('#messages-inner .row.out')].pop()`
+	require.True(b.t, eval[bool](ctx, b, `(`+mine+`).classList.contains('ephemeral')`), "my command is sent ephemerally")
+	assert.Equal(b.t, "Visible to @twentyone_bot", eval[string](ctx, b, `(`+mine+`).querySelector('.eph-plate').textContent`))
 	quoted := eval[string](ctx, b, `(`+mine+`).querySelector('.reply')?.dataset.messageId || ''`)
 	assert.Equal(b.t, fmt.Sprint(id), quoted, "my message quotes the message replied to")
-	return poll[string](ctx, b, "the bot's answer", `(() => { const id = (`+mine+`).dataset.messageId;
-		const a = [...document.querySelectorAll('#messages-inner .row[data-from-bot]')].find(r => r.querySelector('.reply')?.dataset.messageId === id);
-		return a && a.querySelector('.text').textContent })()`)
+	answer := `[...document.querySelectorAll('#messages-inner .row.ephemeral[data-from-bot]')].find(r => r.querySelector('.reply')?.dataset.ephemeralMessageId === (` + mine + `).dataset.ephemeralMessageId)`
+	text := poll[string](ctx, b, "the bot's answer", `(() => { const a = `+answer+`; return a && a.querySelector('.text').textContent })()`)
+	assert.Equal(b.t, "Only visible to you", eval[string](ctx, b, `(`+answer+`).querySelector('.eph-plate').textContent`), "the answer is marked as Alice's alone")
+	return text
 }
 
 // TestBrowserPhoneLayout: on a phone's screen, 390×844, the page never
 // pans sideways. The chat list is one screen that fits it, each chat's
 // preview cut with an ellipsis; the chat is another that fits too. And a
 // message can be answered in reply, as on Telegram: Alice taps Bob's
-// message, picks Reply (and cancels it once with ✕), and sends /stats: the
-// bot answers with Bob's stats, not hers.
+// message, picks Reply (and cancels it once with ✕), and sends /stats,
+// which the page sends ephemerally (the bot declares it is_ephemeral): the
+// bot answers with Bob's stats, not hers, in an ephemeral message only she
+// sees, marked so; Bob sees neither.
 func TestBrowserPhoneLayout(t *testing.T) {
 	pg := startBrowserPlayground(t)
 	ctx, b := newBrowser(t)
@@ -132,6 +144,15 @@ func TestBrowserPhoneLayout(t *testing.T) {
 	b.replyTo(ctx, said.MessageID, "Bob")
 	b.send(ctx, "/stats")
 	b.waitFor(ctx, "the quote gone once sent", `document.getElementById('reply-bar').hidden`)
-	assert.Equal(t, "Bob hasn't played here yet.", b.repliedAnswer(ctx, said.MessageID), "Bob's stats")
+	assert.Equal(t, "Bob hasn't played here yet.", b.ephemeralAnswer(ctx, said.MessageID), "Bob's stats")
 	b.chatFits(ctx, "the chat after the reply")
+	b.screenshot(ctx, "playground-phone-answer.png")
+
+	// Bob, whose stats they are, sees neither Alice's command nor the answer.
+	b.as(ctx, "Bob")
+	after, err := pg.Server().SendText(night.ID, pg.Server().Users()[2].ID, "Nice")
+	require.NoError(t, err)
+	b.waitFor(ctx, "a message sent after, shown to Bob", messageRowJS(after.MessageID))
+	assert.Zero(t, b.count(ctx, "#messages-inner .row.ephemeral"), "Bob sees no ephemeral message")
+	b.chatFits(ctx, "the chat, as Bob")
 }

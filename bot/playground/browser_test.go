@@ -268,11 +268,12 @@ func (b *browser) table(ctx context.Context) table {
 	return b.tableOf(ctx, tableRowJS)
 }
 
-// tableOf is the table message as the page shows it, found by rowJS.
+// tableOf is the table message as the page shows it, found by rowJS; an
+// ephemeral message's id is "e" and its ephemeral_message_id.
 func (b *browser) tableOf(ctx context.Context, rowJS string) table {
 	b.t.Helper()
 	return eval[table](ctx, b, `(() => { const r = `+rowJS+`; if (!r) return {id: '', edits: '', text: '', labels: []};
-		return {id: r.dataset.messageId, edits: r.dataset.edits, text: r.querySelector('.text').innerText,
+		return {id: r.dataset.messageId || 'e' + r.dataset.ephemeralMessageId, edits: r.dataset.edits, text: r.querySelector('.text').innerText,
 			labels: [...r.querySelectorAll('.kb-btn')].map(b => b.textContent)} })()`)
 }
 
@@ -512,12 +513,14 @@ func TestBrowserGame(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, audit.OK, "audit: %v", audit.Problems)
 
-	// And /balance says the same, in a reply to each player.
+	// And /balance says the same, to each player alone (an ephemeral
+	// answer: each sees their own only).
 	for _, name := range []string{"Alice", "Bob", "Carol"} {
 		b.as(ctx, name)
 		b.send(ctx, "/balance")
 		text := poll[string](ctx, b, name+"'s balance",
-			`[...document.querySelectorAll('#messages-inner .row[data-from-bot] .text')].map(t => t.textContent).filter(t => t.startsWith(`+js(name+", your balance")+`)).pop()`)
+			`[...document.querySelectorAll('#messages-inner .row.ephemeral[data-from-bot] .text')].map(t => t.textContent).filter(t => t.startsWith(`+js(name+", your balance")+`)).pop()`)
+		assert.Equal(t, 1, eval[int](ctx, b, `[...document.querySelectorAll('#messages-inner .row[data-from-bot] .text')].filter(t => t.textContent.includes(', your balance')).length`), "%s sees their balance alone", name)
 		m := balanceRe.FindStringSubmatch(text)
 		require.NotNil(t, m, "a balance answer: %q", text)
 		acc, err := pg.Store().Account(dbCtx, night.ID, storage.User{ID: game.UserID(ids[name]), Name: name}, time.Time{})
@@ -531,12 +534,13 @@ func TestBrowserGame(t *testing.T) {
 	deal := eval[int](ctx, b, `Number([...document.querySelectorAll('#messages-inner .row[data-from]')].find(r => r.querySelector('.text').textContent === 'Deal me in!').dataset.messageId)`)
 	b.replyTo(ctx, deal, "Bob")
 	b.send(ctx, "/stats")
-	stats := b.repliedAnswer(ctx, deal)
+	stats := b.ephemeralAnswer(ctx, deal)
 	assert.True(t, strings.HasPrefix(stats, "📊 Bob\nGames: 1 "), "Bob's stats: %q", stats)
 
 	// "Office" has a table and chips of its own; a join refused there comes
-	// as an alert.
+	// as an alert. Bob never saw Alice's question about him, nor its answer.
 	b.as(ctx, "Bob")
+	assert.NotContains(t, eval[string](ctx, b, `document.getElementById('messages-inner').textContent`), "📊 Bob", "Alice's answer is hers")
 	b.openChat(ctx, office.ID)
 	b.send(ctx, "/newgame")
 	b.waitTable(ctx, "Office's lobby", `r.innerText.includes('Bob — 1')`)
@@ -890,112 +894,4 @@ func (b *browser) changed(ctx context.Context, before string) table {
 	b.t.Helper()
 	b.waitFor(ctx, "the table to change", `(() => { const r = `+currentTableJS+`; return !!r && r.dataset.messageId + '/' + r.dataset.edits !== `+js(before)+` })()`)
 	return b.tableOf(ctx, currentTableJS)
-}
-
-// TestBrowserSettingsFitAPhone: on a phone's screen, 390×844, the settings
-// panel shows whole, its text in view above its buttons and no label cut,
-// at every level: an admin's list of the settings, each setting's choices
-// (in Russian, whose words are the longest), and a member's read-only
-// list. Moving between the levels edits the panel in place, once a move;
-// choosing a value saves it (the database says so), says so in a toast,
-// and brings the panel back to the list, which shows the new value.
-func TestBrowserSettingsFitAPhone(t *testing.T) {
-	pg := startBrowserPlayground(t)
-	ctx, b := newBrowser(t)
-	night, office := pg.Groups()[0], pg.Groups()[1]
-	b.run(ctx, "opening the page on a phone",
-		chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile), chromedp.Navigate(pg.URL()))
-	b.waitFor(ctx, "the page to load", `document.body.dataset.ready === '1' && !!document.querySelector('.chat-item')`)
-
-	// panel finds the settings panel by its message: it keeps its id
-	// through the edits that move it between its levels.
-	var panel string
-	open := func(hint string) {
-		t.Helper()
-		b.send(ctx, "/settings")
-		b.waitFor(ctx, "the settings panel", `(`+settingsRowJS+`)?.textContent.includes(`+js(hint)+`)`)
-		panel = `document.querySelector('#messages-inner .row[data-message-id="` + eval[string](ctx, b, `(`+settingsRowJS+`).dataset.messageId`) + `"]')`
-	}
-	shown := func() table { t.Helper(); return b.tableOf(ctx, panel) }
-	// inView checks that the message rowJS finds, brought to the bottom of
-	// the chat, shows whole on the screen: from the top of its bubble to
-	// the bottom of its buttons, every label and line whole.
-	inView := func(rowJS, what string) {
-		t.Helper()
-		b.fitsPhone(ctx, rowJS, what)
-		type extent struct{ Top, Bottom, Height, Box float64 }
-		e := eval[extent](ctx, b, `(() => { const r = `+rowJS+`; r.scrollIntoView({block: 'end'});
-			const box = document.getElementById('messages').getBoundingClientRect();
-			const top = r.querySelector('.bubble').getBoundingClientRect().top;
-			const bottom = (r.querySelector('.kb') || r.querySelector('.bubble')).getBoundingClientRect().bottom;
-			return {Top: top - box.top, Bottom: box.bottom - bottom, Height: bottom - top, Box: box.height} })()`)
-		t.Logf("%s: %.0f px of the chat's %.0f", what, e.Height, e.Box)
-		// Within a pixel: the page lays out in fractions of one.
-		assert.GreaterOrEqual(t, e.Top, -1.0, "%s: its text scrolled off the top of the chat (%.0f px high, the chat %.0f)", what, e.Height, e.Box)
-		assert.GreaterOrEqual(t, e.Bottom, -1.0, "%s: its buttons below the chat", what)
-	}
-	// press presses the panel's button with this label and waits until the
-	// panel was edited once and cond (JavaScript over r, the panel's row)
-	// holds; answer, unless empty, is the toast the press gets.
-	press := func(label, answer, cond string) table {
-		t.Helper()
-		before := shown()
-		b.clearToasts(ctx)
-		btn := `[...(` + panel + `).querySelectorAll('.kb-btn')].find(b => b.textContent === ` + js(label) + `)`
-		b.run(ctx, "pressing "+label, chromedp.Click(chromedp.JSPath(btn)))
-		if answer != "" {
-			b.waitFor(ctx, fmt.Sprintf("the answer %q to %s", answer, label), toastsJS+`.some(t => t === `+js(answer)+`)`)
-		}
-		b.waitFor(ctx, "the panel after "+label, `(() => { const r = `+panel+`; return !!r && r.dataset.edits !== `+js(before.Edits)+` && (`+cond+`) })()`)
-		after := shown()
-		assert.Equal(t, before.ID, after.ID, "%s: the panel is edited in place", label)
-		edits, err := strconv.Atoi(before.Edits)
-		require.NoError(t, err)
-		assert.Equal(t, strconv.Itoa(edits+1), after.Edits, "%s: one edit", label)
-		return after
-	}
-	const back, choices = "← Back", `[...r.querySelectorAll('.kb-btn')].some(b => b.textContent === '← Back')`
-	const list = `r.innerText.includes('Tap a setting')`
-
-	b.openChatOnPhone(ctx, night.ID)
-	b.as(ctx, "Alice")
-	open("Tap a setting")
-	first := shown()
-	assert.Equal(t, []string{"💰 Stake: 10", "🚪 Min. balance: 100", "🎲 Bets: ×1 · ×2 · ×5 · ½ · bank", "⏱ Turn time: 60\u00a0s",
-		"⏳ Lobby time: 10\u00a0min", "🔔 Knocks: 3", "🚀 Start when full: off", "🤖 The house: on", "🌐 Language: English"}, first.Labels)
-	inView(panel, "the list")
-	stake := press("💰 Stake: 10", "", choices)
-	assert.Contains(t, stake.Text, "The chips the banker puts into the bank")
-	assert.Contains(t, stake.Labels, "10 ✓")
-	inView(panel, "the stake's choices")
-	again := press(back, "", list)
-	assert.Equal(t, first.Labels, again.Labels, "back at the list, nothing changed")
-	press("💰 Stake: 10", "", choices)
-	saved := press("25", "Saved. Stake: 25", list)
-	assert.Equal(t, "💰 Stake: 25", saved.Labels[0])
-	inView(panel, "the list after a change")
-	s, err := pg.Store().Settings(context.Background(), night.ID)
-	require.NoError(t, err)
-	assert.EqualValues(t, 25, s.Game.Stake)
-
-	// A member sees the list in the text, read-only.
-	b.as(ctx, "Carol")
-	b.send(ctx, "/settings")
-	readOnly := `[...document.querySelectorAll('#messages-inner .row[data-from-bot]')].filter(r => !r.querySelector('.kb') && r.querySelector('.text').textContent.includes('⚙️')).pop()`
-	b.waitFor(ctx, "the read-only settings", `(`+readOnly+`)?.textContent.includes('Stake: 25')`)
-	inView(readOnly, "the read-only list")
-
-	// Every setting's choices, in Russian, in Office, where Bob is the admin.
-	b.run(ctx, "back to the chats", chromedp.Click(chromedp.ID("back")))
-	b.as(ctx, "Bob")
-	b.openChatOnPhone(ctx, office.ID)
-	b.send(ctx, "/lang ru")
-	b.waitFor(ctx, "the language set", `[...document.querySelectorAll('#messages-inner .row[data-from-bot] .text')].some(t => t.textContent === 'Язык: русский.')`)
-	open("Нажми на настройку")
-	inView(panel, "the list in Russian")
-	for _, label := range shown().Labels {
-		press(label, "", `[...r.querySelectorAll('.kb-btn')].some(b => b.textContent === '← Назад')`)
-		inView(panel, label+": its choices in Russian")
-		press("← Назад", "", `r.innerText.includes('Нажми на настройку')`)
-	}
 }

@@ -20,7 +20,16 @@
 // above the input, and the one picked is posted "via @twentyone_bot",
 // an inline message whose buttons are pressed by its inline_message_id
 // and which a user may delete from its menu. A message that mentions the
-// bot where it is not a member reaches it as a guest message.
+// bot where it is not a member reaches it as a guest message, and the
+// bot's answer names who called it ("for Carol Cooper").
+//
+// Ephemeral messages (Bot API 10.2) show to the one user who sees them
+// only, marked as Telegram Desktop marks them (an eye, "Only visible to
+// you" on the bot's, "Visible to @twentyone_bot" on one's own command);
+// a command the bot declared is_ephemeral (the menu marks it with the
+// eye) is sent ephemerally in a group, and so is a reply to the bot's
+// ephemeral message. A press whose answer carries a url, the bot's deep
+// link, opens the user's private chat with the bot as a client does.
 //
 // Options.Paced puts the server and the bot under Telegram's rate limits,
 // so that a person feels the speed of a real group; by default nothing is
@@ -37,17 +46,30 @@
 //	                                    between two users, private chats with the bot:
 //	                                    "kind" group, users or bot) with their members and
 //	                                    whether the bot is one ("bot_member"), the bot's
-//	                                    command menus
-//	GET  /api/chats/{chat}/messages     a chat and its messages (edits applied)
+//	                                    command menus (and, in each chat with the bot, the
+//	                                    menu each member sees: "commands" by user id)
+//	GET  /api/chats/{chat}/messages     a chat and the messages every member sees (edits
+//	                                    applied); with ?user=ID, as that user sees it: with
+//	                                    the ephemeral messages only they see
 //	POST /api/chats/{chat}/messages     {"from": user, "text": "/newgame"}: send as a user;
 //	                                    with "reply_to_message_id": 5, in reply to that
 //	                                    message (the bot gets reply_to_message, with its
 //	                                    sender, as from Telegram); where the bot is not a
 //	                                    member, a text that mentions it is a guest message,
-//	                                    and the answer has its "guest_query_id"
+//	                                    and the answer has its "guest_query_id"; with
+//	                                    "ephemeral": true, a command the bot declared
+//	                                    is_ephemeral sent ephemerally; with
+//	                                    "reply_to_ephemeral_message_id": 3, a reply to the
+//	                                    bot's ephemeral message to the user
 //	POST /api/chats/{chat}/press        {"from": user, "message_id": 5, "data": "j:2"}:
-//	                                    press a button; answers {"answer": {...}} once
-//	                                    the bot answered (or "answered": false)
+//	                                    press a button (of the bot's ephemeral message with
+//	                                    "ephemeral_message_id" in place of "message_id");
+//	                                    answers {"answer": {...}} once the bot answered
+//	                                    (or "answered": false); an answer's "url" is a
+//	                                    link for the client to open (POST /api/links)
+//	POST /api/chats/{chat}/ephemeral/{id}/delete
+//	                                    {"from": user}: the user who sees an ephemeral
+//	                                    message deletes it
 //	POST /api/users                     {"first_name": "Eve", "language_code": "en",
 //	                                    "chats": [-4000000001]}: add a user to groups
 //	                                    (all of them when chats is absent); the language
@@ -79,6 +101,7 @@
 //	GET  /api/events                    text/event-stream of telegramtest events: a
 //	                                    "ready" event first (load the state now), then
 //	                                    one unnamed event per change (the telegramtest
-//	                                    Event as JSON), and "gap" when events were
-//	                                    dropped (reload the state)
+//	                                    Event as JSON: an ephemeral message's has its
+//	                                    "visible_to", the one user to show it to), and
+//	                                    "gap" when events were dropped (reload the state)
 package playground

@@ -126,6 +126,11 @@ type Personal struct {
 	// ReplyTo is the message of the chat that the answer replies to when
 	// it goes to the group instead, 0 for none.
 	ReplyTo int
+	// Name, the member's name, and Asked, what they asked (the command,
+	// or the label of the button pressed, in the chat's language), head
+	// the answer in a digest when it goes to the group together with
+	// others (digest.go); an answer without Name goes alone.
+	Name, Asked string
 }
 
 // window reports whether Telegram takes the answer only within Window.
@@ -195,36 +200,36 @@ func (s *Sender) botAdmin(ctx context.Context, chat int64) (bool, error) {
 
 // Tell sends m to the member p names as an ephemeral message, through the
 // outbox (it spends no group's pacing: outbox.Ephemeral), and where that
-// cannot be, into the group as Reply does (in reply to p.ReplyTo): at
-// once in a chat that refused one lately the same way; where the bot,
-// asked to send one as an admin, is none (as remembered, or as
-// getChatMember of the bot says, or does not say); when Telegram refuses
-// it (Refused: the chat is remembered, so that its next answers do not
-// try in vain); and when its window passes while it waits. slot names the
-// message as Reply's does ("" to compute it); an ephemeral one is sent
-// once however often it waits for the same member. sent, when not nil, is
-// called with the message once it is sent, whichever way.
+// cannot be, to the group: at once in a chat that refused one lately the
+// same way; where the bot, asked to send one as an admin, is none (as
+// remembered, or as getChatMember of the bot says, or does not say); when
+// Telegram refuses it (Refused: the chat is remembered, so that its next
+// answers do not try in vain); and when its window passes while it waits.
+// To the group it goes in the group's turn: alone, as Reply sends it (in
+// reply to p.ReplyTo), or, when other members' answers wait with it, in
+// one message with them (a digest: digest.go; an answer with buttons, or
+// whose message sent follows, or without p.Name, always goes alone). slot
+// names the message as Reply's does ("" to compute it); an ephemeral one
+// is sent once however often it waits for the same member, and the same
+// answer to several members going to the group is sent once. sent, when
+// not nil, is called with the message once it is sent, whichever way.
 func (s *Sender) Tell(p Personal, slot string, m message.Message, sent func(ctx context.Context, at Sent)) {
 	if slot == "" {
 		slot = Slot(p.Thread, m)
 	}
-	public := s.replyOp(p.Chat, p.Thread, p.ReplyTo, slot, m, func(ctx context.Context, id int) {
-		if sent != nil {
-			sent(ctx, Sent{ID: id})
-		}
-	})
+	toGroup, late := s.groupWay(p, slot, m, sent)
 	way := refusal{chat: p.Chat, window: p.window()}
 	_, refused := s.eph.refused.Get(way)
 	if admin, known := s.eph.admin.Get(p.Chat); refused || !way.window && known && !admin {
-		s.Enqueue(public)
+		toGroup()
 		return
 	}
 	to := botapi.EphemeralTo{Receiver: p.To, QueryID: p.QueryID, ReplyTo: p.Ephemeral}
-	op := outbox.Op{Chat: p.Chat, Class: outbox.Ephemeral, Slot: strconv.FormatInt(p.To, 10) + ":" + slot, Late: &public,
+	op := outbox.Op{Chat: p.Chat, Class: outbox.Ephemeral, Slot: strconv.FormatInt(p.To, 10) + ":" + slot, Late: &late,
 		Do: func(ctx context.Context) error {
 			if !way.window {
 				if admin, err := s.botAdmin(ctx, p.Chat); err != nil || !admin {
-					s.Enqueue(public) // Telegram would refuse it, or did not say
+					toGroup() // Telegram would refuse it, or did not say
 					return nil
 				}
 			}
@@ -233,7 +238,7 @@ func (s *Sender) Tell(p Personal, slot string, m message.Message, sent func(ctx 
 			case Refused(err):
 				s.eph.refused.Add(way, struct{}{})
 				s.log.InfoContext(ctx, "an ephemeral message refused: answered in the chat", "chat", p.Chat, "err", err)
-				s.Enqueue(public)
+				toGroup()
 				return nil
 			case err == nil && sent != nil:
 				sent(ctx, at)
@@ -244,6 +249,23 @@ func (s *Sender) Tell(p Personal, slot string, m message.Message, sent func(ctx 
 		op.Expires = s.out.Clock().Now().Add(Window - windowMargin)
 	}
 	s.Enqueue(op)
+}
+
+// groupWay returns how Tell sends p's answer m to the group instead:
+// toGroup queues it, and late is the op that sends it when its window
+// passes while it waits. An answer that may go in a digest waits for the
+// group's turn with the others (toGroup in digest.go); any other goes
+// alone, as Reply sends it, calling sent.
+func (s *Sender) groupWay(p Personal, slot string, m message.Message, sent func(ctx context.Context, at Sent)) (toGroup func(), late outbox.Op) {
+	if digestible(p, m, sent) {
+		return func() { s.toGroup(p, slot, m) }, s.flushOp(digestKey{chat: p.Chat, thread: p.Thread}, newTold(p, slot, m))
+	}
+	public := s.replyOp(p.Chat, p.Thread, p.ReplyTo, slot, m, func(ctx context.Context, id int) {
+		if sent != nil {
+			sent(ctx, Sent{ID: id})
+		}
+	})
+	return func() { s.Enqueue(public) }, public
 }
 
 // OpenURL answers a button press by opening url in the presser's client

@@ -7,8 +7,10 @@
 // out and tried again, a 5xx or a dropped connection tried again).
 // Messages go through the outbox (paced, coalesced, retried): Reply, Tell
 // (an answer only one member of a group sees, an ephemeral message where
-// Telegram lets the bot send one, else a Reply), or an op of the
-// caller's own (Enqueue) whose Do makes the calls. Callback
+// Telegram lets the bot send one, else to the group: a Reply, or, with
+// other members' answers waiting for the group's turn, one message with
+// them, a digest), or an op of the caller's own (Enqueue) whose Do makes
+// the calls. Callback
 // answers go straight to the Bot API: they are not rate limited, and a
 // player must see a toast at once even while the table's edit waits. The
 // calls into no chat (the bot's own user, its command menu, the answers to
@@ -48,8 +50,10 @@ type Sender struct {
 	chats Chats
 	log   *slog.Logger
 	// eph is what is remembered of the groups' ephemeral messages (see
-	// Tell).
+	// Tell), and dig the personal answers waiting to go to groups in
+	// digests (digest.go).
 	eph ephemerals
+	dig digests
 }
 
 // New returns a Sender calling api through out, telling chats what the

@@ -230,8 +230,12 @@ func (s *Server) RemoveMember(chatID, userID, byID int64) error {
 // SetMemberStatus sets a user's status in a group directly (creator,
 // administrator, member, restricted, left or kicked), queueing a
 // chat_member update. Promoting a new creator demotes the old one to
-// administrator.
+// administrator. For the bot itself it is setBotStatus: the bot's own
+// status changes, and the bot gets my_chat_member, as Telegram sends it.
 func (s *Server) SetMemberStatus(chatID, userID int64, status string) error {
+	if userID == s.Bot().ID {
+		return s.setBotStatus(chatID, status)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if _, err := s.userLocked(userID); err != nil {
@@ -264,6 +268,44 @@ func (s *Server) SetMemberStatus(chatID, userID int64, status string) error {
 		return fmt.Errorf("status %q: %w", status, ErrInvalid)
 	}
 	s.setMemberLocked(c, userID, by, nm)
+	return nil
+}
+
+// setBotStatus promotes the bot in a group it is in to administrator (it
+// may then delete messages, as AddChat's StatusAdministrator), or demotes
+// it to member, as the group's creator does in a client: the bot's status
+// changes (getChatMember of the bot says so) and the bot gets a
+// my_chat_member update (Bot API: "The bot's chat member status was
+// updated in a chat"), with no service message; left and kicked are
+// RemoveBot's and KickBot's. A bot cannot own a group, and a restricted
+// bot is not modelled: both are refused, as is a bot not in the group.
+func (s *Server) setBotStatus(chatID int64, status string) error {
+	var nm member
+	switch status {
+	case StatusAdministrator:
+		nm = member{status: StatusAdministrator, canDelete: true}
+	case StatusMember:
+		nm = member{status: StatusMember}
+	case StatusLeft:
+		return s.RemoveBot(chatID, 0)
+	case StatusKicked:
+		return s.KickBot(chatID, 0)
+	default:
+		return fmt.Errorf("the bot's status %q: a bot owns no group, and a restricted bot is not modelled: %w", status, ErrInvalid)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, by, err := s.groupAndActorLocked(chatID, 0)
+	if err != nil {
+		return err
+	}
+	if !c.bot.canPost() {
+		return fmt.Errorf("bot is not in chat %d (AddBot): %w", chatID, ErrInvalid)
+	}
+	if c.bot.status == nm.status {
+		return nil // Telegram tells of a change only
+	}
+	s.setBotStatusLocked(c, by, nm)
 	return nil
 }
 

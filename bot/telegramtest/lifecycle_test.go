@@ -492,3 +492,92 @@ func TestRemoveMemberPostsLeftChatMember(t *testing.T) {
 		})
 	}
 }
+
+// TestPromotingTheBot: SetMemberStatus of the bot itself promotes or
+// demotes it as a group's creator does in a client: getChatMember of the
+// bot says its new status, the bot gets a my_chat_member update (and no
+// chat_member, no service message), and it may, or may no longer, send
+// an ephemeral message as an admin. A status that is already the bot's
+// tells nothing; a bot owns no group, a restricted bot is not modelled,
+// and a bot not in the group cannot be promoted; leaving is RemoveBot's.
+func TestPromotingTheBot(t *testing.T) {
+	for _, supergroup := range []bool{false, true} {
+		t.Run(map[bool]string{false: "group", true: "supergroup"}[supergroup], func(t *testing.T) {
+			srv, api := start(t)
+			alice := srv.AddUser(telegramtest.User{FirstName: "Alice"})
+			bob := srv.AddUser(telegramtest.User{FirstName: "Bob"})
+			chat := srv.NewGroup("Table", alice, bob)
+			if supergroup {
+				chat = srv.NewSupergroup("Table", alice, bob)
+			}
+			next := drain(t, api)
+			botID := srv.Bot().ID
+			steps := []struct {
+				status     string
+				from, want string
+				ephemeral  bool // an ephemeral message to Bob, with no action to answer
+			}{
+				{telegramtest.StatusAdministrator, "member", "administrator", true},
+				{telegramtest.StatusAdministrator, "", "administrator", true},
+				{telegramtest.StatusMember, "administrator", "member", false},
+				{telegramtest.StatusLeft, "member", "left", false},
+			}
+			for _, st := range steps {
+				require.NoError(t, srv.SetMemberStatus(chat.ID, botID, st.status))
+				m, err := api.GetChatMember(tgbotapi.GetChatMemberConfig{ChatConfigWithUser: tgbotapi.ChatConfigWithUser{ChatID: chat.ID, UserID: botID}})
+				if st.want == "left" {
+					assert.Equal(t, "Forbidden: bot is not a member of the "+map[bool]string{false: "group", true: "supergroup"}[supergroup]+" chat",
+						asAPIError(t, err).Message, "a bot that left reads the chat no more")
+				} else {
+					require.NoError(t, err)
+					assert.Equal(t, st.want, m.Status, "getChatMember of the bot")
+					assert.Equal(t, st.want == "administrator", m.CanDeleteMessages)
+				}
+				stored, err := srv.Member(chat.ID, botID)
+				require.NoError(t, err)
+				assert.Equal(t, st.want, stored.Status)
+
+				updates, err := api.GetUpdates(tgbotapi.UpdateConfig{Offset: next})
+				require.NoError(t, err)
+				var mine []*tgbotapi.ChatMemberUpdated
+				for _, u := range updates {
+					next = u.UpdateID + 1
+					assert.Nil(t, u.ChatMember, "no chat_member for the bot's own status")
+					if u.MyChatMember != nil {
+						mine = append(mine, u.MyChatMember)
+					} else if st.want != "left" {
+						assert.Nil(t, u.Message, "no service message for a promotion")
+					}
+				}
+				if st.from == "" {
+					assert.Empty(t, mine, "already %s: nothing changed", st.want)
+				} else if assert.Len(t, mine, 1, "%s: one my_chat_member", st.want) {
+					assert.Equal(t, chat.ID, mine[0].Chat.ID)
+					assert.Equal(t, alice.ID, mine[0].From.ID, "the creator acts")
+					assert.Equal(t, st.from, mine[0].OldChatMember.Status)
+					assert.Equal(t, st.want, mine[0].NewChatMember.Status)
+					assert.Equal(t, botID, mine[0].NewChatMember.User.ID)
+				}
+				if st.want != "left" {
+					resp := sendEphemeral(t, srv, chat.ID, receiver(bob.ID, ""))
+					if st.ephemeral {
+						assert.True(t, resp.OK, "an admin bot sends one at any time: %s", resp.Description)
+					} else {
+						assert.Equal(t, "Bad Request: BOT_NOT_ADMIN", resp.Description)
+					}
+				}
+			}
+		})
+	}
+	srv, _ := start(t)
+	alice := srv.AddUser(telegramtest.User{FirstName: "Alice"})
+	chat := srv.NewGroup("Table", alice)
+	for _, status := range []string{telegramtest.StatusCreator, telegramtest.StatusRestricted, "owner"} {
+		assert.ErrorIs(t, srv.SetMemberStatus(chat.ID, srv.Bot().ID, status), telegramtest.ErrInvalid, status)
+	}
+	require.NoError(t, srv.RemoveBot(chat.ID, alice.ID))
+	assert.ErrorIs(t, srv.SetMemberStatus(chat.ID, srv.Bot().ID, telegramtest.StatusAdministrator), telegramtest.ErrInvalid, "not in the group")
+	m, err := srv.Member(chat.ID, srv.Bot().ID)
+	require.NoError(t, err)
+	assert.Equal(t, telegramtest.StatusLeft, m.Status)
+}
