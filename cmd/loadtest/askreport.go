@@ -17,11 +17,12 @@ type AskResult struct {
 	// Asks counts the asks posted over the whole run, Ephemeral those sent
 	// as ephemeral commands, Failed those the server refused to post.
 	Asks, Ephemeral, Failed int
-	// AnsweredEphemeral, AnsweredReply and AnsweredFallback count the asks
-	// answered by an ephemeral message, by a message of the group's in
-	// reply to the ask, and by one replying to nothing for an ask sent
-	// ephemerally (its window passed).
-	AnsweredEphemeral, AnsweredReply, AnsweredFallback int
+	// AnsweredEphemeral, AnsweredReply, AnsweredFallback and
+	// AnsweredDigest count the asks answered by an ephemeral message, by a
+	// message of the group's in reply to the ask, and for an ask sent
+	// ephemerally (its window passed) by one replying to nothing, alone or
+	// in a digest with others' answers.
+	AnsweredEphemeral, AnsweredReply, AnsweredFallback, AnsweredDigest int
 	// Unanswered counts the asks with no answer by the end, Open
 	// describes a few; Twice the answers to an ask already answered;
 	// Unplaced the bot's answers placed with no ask.
@@ -37,9 +38,10 @@ type AskResult struct {
 	// nothing): Groups, Minutes, the asks posted in it, the writes the
 	// groups saw (every message the bot sent or edited in them: tables,
 	// records, nudges, public answers), of which PublicAnswers answered
-	// an ask, the answers only their asker saw, and the games seen to
-	// end.
+	// an ask (DigestAnswers of them in Digests messages), the answers only
+	// their asker saw, and the games seen to end.
 	Groups                                        int
+	Digests, DigestAnswers                        int
 	Minutes                                       float64
 	MeasuredAsks, GroupWrites, PublicAnswers      int
 	EphemeralAnswers, GamesFinished               int
@@ -87,6 +89,8 @@ func (d *driver) askFigures(srv *telegramtest.Server, start, end time.Time) *Ask
 			r.AnsweredReply++
 		case answeredFallback:
 			r.AnsweredFallback++
+		case answeredDigest:
+			r.AnsweredDigest++
 		}
 	}
 	for _, ans := range l.answers {
@@ -94,10 +98,14 @@ func (d *driver) askFigures(srv *telegramtest.Server, start, end time.Time) *Ask
 		case !in(ans.at):
 		case ans.way == answeredEphemeral:
 			r.EphemeralAnswers++
+		case ans.way == answeredDigest:
+			r.DigestAnswers++
+			r.PublicAnswers++
 		default:
 			r.PublicAnswers++
 		}
 	}
+	r.Digests = countUnsorted(l.digests, in)
 	for _, c := range d.list {
 		if c.kind != kindGroup {
 			continue
@@ -160,12 +168,13 @@ func (a *AskResult) problems(add func(bool, string, ...any)) {
 
 // print writes the asks' figures.
 func (a *AskResult) print(p func(string, ...any)) {
-	p("asks:       %d (%.2f a player a minute asked for), %d sent as ephemeral commands; answered: %d ephemeral, %d in reply in the group, %d in the group for an ephemeral ask; %d unanswered",
-		a.Asks, a.Rate, a.Ephemeral, a.AnsweredEphemeral, a.AnsweredReply, a.AnsweredFallback, a.Unanswered)
+	p("asks:       %d (%.2f a player a minute asked for), %d sent as ephemeral commands; answered: %d ephemeral, %d in reply in the group, %d in the group for an ephemeral ask (%d alone, %d in digests); %d unanswered",
+		a.Asks, a.Rate, a.Ephemeral, a.AnsweredEphemeral, a.AnsweredReply, a.AnsweredFallback+a.AnsweredDigest, a.AnsweredFallback, a.AnsweredDigest, a.Unanswered)
 	p("ask→answer: p50 %s  p95 %s  p99 %s  max %s  (from an ask of the measured part to its answer)",
 		ms(a.P50), ms(a.P95), ms(a.P99), ms(a.Max))
-	p("a group:    %.1f writes per game it sees (%d writes, %d games finished, %d groups), %.1f a minute, of which %.2f public answers;",
-		a.WritesPerGame, a.GroupWrites, a.GamesFinished, a.Groups, a.WritesPerGroupMinute, a.PublicAnswersPerMinute)
+	p("a group:    %.1f writes per game it sees (%d writes, %d games finished, %d groups), %.1f a minute, of which %.2f public answers in %.2f writes (%d answers in %d digests);",
+		a.WritesPerGame, a.GroupWrites, a.GamesFinished, a.Groups, a.WritesPerGroupMinute, a.PublicAnswersPerMinute,
+		a.PublicAnswersPerMinute*float64(a.PublicAnswers-a.DigestAnswers+a.Digests)/float64(max(a.PublicAnswers, 1)), a.DigestAnswers, a.Digests)
 	p("            beside them %.2f answers per game only their asker saw (%.2f a minute); answers %.0f %% ephemeral (%d of %d, %.2f a group a minute)",
 		a.EphemeralPerGame, a.EphemeralPerGroupMinute, 100*a.EphemeralShare(), a.EphemeralAnswers, a.EphemeralAnswers+a.PublicAnswers, a.AnswersPerGroupMinute)
 	if a.Twice > 0 || a.Unplaced > 0 || a.Uncounted > 0 {

@@ -25,7 +25,9 @@ import (
 // group's in reply to the command; or, for an ephemeral command the bot
 // answered in the group instead (its window passed while it waited), a
 // message of the group's replying to nothing that says what that player's
-// answer says (answerPrefixes). An ask never answered fails the run.
+// answer says (answerPrefixes), or a part of such a message holding several
+// players' answers (a digest: digest.go). An ask never answered fails the
+// run.
 
 // askCommands are the personal commands the players ask, each answered
 // whatever the player's chips.
@@ -48,6 +50,10 @@ const (
 	// answeredFallback: a message of the group's, replying to nothing, for
 	// an ask sent ephemerally.
 	answeredFallback
+	// answeredDigest: a part of a digest, a message of the group's that
+	// holds several members' answers (digest.go), for an ask sent
+	// ephemerally.
+	answeredDigest
 )
 
 // ask is one personal command a player sent.
@@ -94,6 +100,8 @@ type askLog struct {
 	// the tool could place with no ask; failed asks the server refused
 	// to post.
 	twice, unplaced, failed int
+	// digests are when the digests were seen.
+	digests []time.Time
 }
 
 func newAskLog() *askLog {
@@ -246,23 +254,30 @@ func (l *askLog) seen(e telegramtest.Event) {
 	case m.ReplyToMessage == nil:
 		name, ok := answerOf(m.Text)
 		if !ok {
-			return // a table, a record, a nudge: no answer
+			l.seenDigest(chat, m.Text, e.Time)
+			return // a digest, or a table, a record, a nudge: no answer
 		}
 		way = answeredFallback
 		a = l.oldestOpen(chat, func(o *ask) bool { return o.ephemeral && o.name == name })
 	default:
 		return
 	}
+	l.place(chat, a, way, e.Time)
+}
+
+// place records a as answered in chat at at, the way way: an answer placed
+// with no ask when a is nil, twice when a was answered; l.mu is held.
+func (l *askLog) place(chat int64, a *ask, way answerWay, at time.Time) {
 	switch {
 	case a == nil:
 		l.unplaced++
 	case a.way != unanswered:
 		l.twice++
 	default:
-		a.way, a.answeredAt = way, e.Time
-		l.answers = append(l.answers, answerRecord{chat: chat, at: e.Time, way: way})
+		a.way, a.answeredAt = way, at
+		l.answers = append(l.answers, answerRecord{chat: chat, at: at, way: way})
 		if a.measured {
-			l.lat.add(e.Time.Sub(a.at))
+			l.lat.add(at.Sub(a.at))
 		}
 		l.close(a)
 		close(a.done)

@@ -31,7 +31,7 @@ func TestPacedAsks(t *testing.T) {
 	assert.Zero(t, res.Paced.TooMany, "no 429: %v", res.Paced.TooManyMethod)
 	assert.Positive(t, a.Asks, "the players asked")
 	assert.Zero(t, a.Unanswered, "every ask is answered: %v", a.Open)
-	assert.Equal(t, a.Asks, a.AnsweredEphemeral+a.AnsweredReply+a.AnsweredFallback, "every ask answered once")
+	assert.Equal(t, a.Asks, a.AnsweredEphemeral+a.AnsweredReply+a.AnsweredFallback+a.AnsweredDigest, "every ask answered once")
 	assert.Zero(t, a.Twice, "no ask answered twice")
 	assert.Zero(t, a.Unplaced, "every answer placed with its ask")
 	assert.Zero(t, a.Uncounted, "every answer in the groups counted")
@@ -92,4 +92,31 @@ func TestAskGap(t *testing.T) {
 	// minute: the bot's reply quota of 8 answers a minute never holds one.
 	minGap := time.Minute / maxAsks / 2
 	assert.Greater(t, 7*minGap, time.Minute)
+}
+
+// TestDigestAskers: a digest, as the server shows it (the HTML parsed
+// away), names its askers and what they asked in each part's heading, in
+// order, whatever its answers say; the bot's other messages, and an
+// answer alone, name none.
+func TestDigestAskers(t *testing.T) {
+	tag := regexp.MustCompile(`<[^>]*>`)
+	shown := func(text string) string { return html.UnescapeString(tag.ReplaceAllString(text, "")) }
+	en := i18n.EN
+	asker := func(id int64, name, asked string) render.Asker { return render.Asker{ID: id, Name: name, Asked: asked} }
+	digest := render.Digest([]render.DigestPart{
+		render.NewDigestPart([]render.Asker{asker(1, "Ann", "/balance")}, render.Balance("Ann", 10, en).Text),
+		render.NewDigestPart([]render.Asker{asker(2, "Bob", "/history"), asker(3, "Cid", "/history")}, "the same answer\n\nover lines"),
+		render.NewDigestPart([]render.Asker{asker(4, "Dee", "/stats"), asker(1, "Ann", "/bonus")}, render.Stats("Dee", award.Stats{Games: 3}, 990, en).Text),
+	}).Text
+	names, asked := digestAskers(shown(digest))
+	assert.Equal(t, []string{"Ann", "Bob", "Cid", "Dee", "Ann"}, names, shown(digest))
+	assert.Equal(t, []string{"/balance", "/history", "/history", "/stats", "/bonus"}, asked)
+	for _, text := range []string{
+		render.Balance("Ann", 10, en).Text,
+		i18n.T(en, i18n.TurnNudge, "Ann", "10s"),
+		"Table\n1. Ann — 10 ←",
+	} {
+		names, _ := digestAskers(shown(text))
+		assert.Empty(t, names, text)
+	}
 }
