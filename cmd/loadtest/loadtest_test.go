@@ -171,6 +171,8 @@ func TestCLI(t *testing.T) {
 		{[]string{"-preload", "200000000"}, "-preload must be 0 to"},
 		{[]string{"-chaos-kills", "-2"}, "-chaos-kills must not be negative"},
 		{[]string{"-process", "-binary", "x"}, "give one"},
+		{[]string{"-binary", "./no-such-twentyone"}, "-binary"},
+		{[]string{"-binary", "no-such-twentyone-in-path"}, "-binary"},
 		{[]string{"-paced", "-rate", "5"}, "-rate does not apply"},
 		{[]string{"-paced", "-faults"}, "-faults injects them"},
 		{[]string{"-paced", "-lobbies", "10"}, "-paced does not apply"},
@@ -188,6 +190,30 @@ func TestCLI(t *testing.T) {
 		errs.Reset()
 		assert.Equal(t, 2, cli(context.Background(), tt.args, &out, &errs), tt.args)
 		assert.Contains(t, errs.String(), tt.want, tt.args)
+	}
+}
+
+// TestResolveBinary: -binary names the bot's binary as the shell would,
+// though the child runs in the run's scratch directory: a relative path is
+// made absolute, a bare name is looked up in PATH, and a directory or a
+// file that cannot run is refused.
+func TestResolveBinary(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "tw")
+	require.NoError(t, os.WriteFile(bin, []byte("#!/bin/sh\n"), 0o755))
+	plain := filepath.Join(dir, "plain")
+	require.NoError(t, os.WriteFile(plain, nil, 0o644))
+	t.Chdir(dir)
+	got, err := resolveBinary("./tw")
+	require.NoError(t, err)
+	assert.Equal(t, bin, got, "a relative path, made absolute")
+	t.Setenv("PATH", dir)
+	got, err = resolveBinary("tw")
+	require.NoError(t, err)
+	assert.Equal(t, bin, got, "a bare name, from PATH")
+	for _, bad := range []string{"./plain", "./", "./missing"} {
+		_, err := resolveBinary(bad)
+		assert.Error(t, err, bad)
 	}
 }
 

@@ -61,7 +61,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"os/signal"
+	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -120,6 +123,14 @@ func cli(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err := checkFlags(cfg, soak, lobbies); err != nil {
 		fmt.Fprintf(stderr, "loadtest: %v\n", err)
 		return 2
+	}
+	if cfg.Binary != "" {
+		bin, err := resolveBinary(cfg.Binary)
+		if err != nil {
+			fmt.Fprintf(stderr, "loadtest: -binary: %v\n", err)
+			return 2
+		}
+		cfg.Binary = bin
 	}
 	if soak > 0 {
 		cfg.Duration = soak
@@ -225,4 +236,26 @@ func checkFlags(cfg Config, soak time.Duration, lobbies int) error {
 		_ = f.Close()
 	}
 	return nil
+}
+
+// resolveBinary returns the bot's binary as the child process is started
+// with it, whatever directory it runs in (the run's scratch directory): a
+// path made absolute, or a bare name looked up in PATH. One that is not an
+// executable file is an error.
+func resolveBinary(name string) (string, error) {
+	if !strings.ContainsRune(name, filepath.Separator) {
+		return exec.LookPath(name)
+	}
+	abs, err := filepath.Abs(name)
+	if err != nil {
+		return "", err
+	}
+	info, err := os.Stat(abs)
+	switch {
+	case err != nil:
+		return "", err
+	case info.IsDir() || info.Mode()&0o111 == 0:
+		return "", fmt.Errorf("%s is not an executable file", abs)
+	}
+	return abs, nil
 }
