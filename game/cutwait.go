@@ -24,13 +24,18 @@ type Link struct {
 	Head Seed
 }
 
-// SeedSource gives a table the server seeds of its decks.
+// SeedSource gives a table the server seeds of its decks, the links of
+// its chain in turn: no link is used twice, none is skipped.
 type SeedSource interface {
 	// NextLink takes the next link of the table's chain, for a deck about
 	// to be asked for its cut. A command the rules reject, or that fails,
 	// takes none: storage writes what was taken with the table, in the
 	// command's transaction.
 	NextLink() (Link, error)
+	// PutBack gives back the link NextLink gave last, whose deck was
+	// never dealt: its game ended while the deck waited for its cut. Its
+	// seed was never revealed, so the table's next deck takes it again.
+	PutBack(l Link)
 }
 
 // Deriver puts the cards of a deck of SchemeCut in their order. The rules
@@ -58,6 +63,8 @@ func (o oneLink) NextLink() (Link, error) {
 	c := Chain{Secret: NewChain(o.r).Secret, Length: 1}
 	return Link{Seed: c.Secret, Index: 1, Head: c.Head()}, nil
 }
+
+func (oneLink) PutBack(Link) {}
 
 // resume is what the cut of an awaited deck goes on with.
 type resume uint8
@@ -156,11 +163,7 @@ func (a *applier) newDeck(cards []Card, then resume) bool {
 		t.shoe.fill(cards, a.env.Rand)
 		return false
 	}
-	src := a.env.Seeds
-	if src == nil {
-		src = oneLink{a.env.Rand}
-	}
-	l, err := src.NextLink()
+	l, err := a.seeds().NextLink()
 	if err == nil && l.Index == 0 {
 		err = fmt.Errorf("%w: link 0 of a chain, its head, seeds no deck", ErrInternal)
 	}
@@ -173,6 +176,22 @@ func (a *applier) newDeck(cards []Card, then resume) bool {
 	t.phase = Cutting
 	t.deadline = a.cutDeadline()
 	return true
+}
+
+// seeds returns the Env's SeedSource, or a chain of one link per deck.
+func (a *applier) seeds() SeedSource {
+	if a.env.Seeds == nil {
+		return oneLink{a.env.Rand}
+	}
+	return a.env.Seeds
+}
+
+// dropWait gives the link of the deck waiting for its cut back to the
+// chain, when the game ends before it is dealt.
+func (a *applier) dropWait() {
+	if s := &a.t.shoe; a.t.phase == Cutting && s.cutScheme && s.n == 0 {
+		a.seeds().PutBack(Link{Seed: s.seed, Index: s.link, Head: s.head})
+	}
 }
 
 // askCut announces the deck waiting for its cut.

@@ -398,7 +398,8 @@ func TestCutWaitAndLeaving(t *testing.T) {
 	assert.Len(t, game.DeckLeft(&f.tb), 34)
 
 	// The banker leaving ends the game; no deck was dealt, none is
-	// revealed.
+	// revealed, and its link goes back to the chain: the next deck takes
+	// it, so that none is skipped.
 	f = newCutFixture(t)
 	f.game()
 	f.leave(alice)
@@ -406,6 +407,9 @@ func TestCutWaitAndLeaving(t *testing.T) {
 	assert.Equal(t, game.Lobby, f.tb.Phase())
 	f.transfers(tr(alice, game.TransferBank, 10))
 	assert.Len(t, f.events(game.EventSatOut), 3)
+	assert.Equal(t, uint32(0), f.links.Taken)
+	f.start(bob)
+	assert.Equal(t, uint32(1), f.event(game.EventCutAsked).Link)
 
 	// Cancelled while the new deck waits: the bet goes back.
 	f = newCutFixture(t, "Th 6s 7s")
@@ -419,6 +423,7 @@ func TestCutWaitAndLeaving(t *testing.T) {
 	f.transfers(tr(bob, game.TransferRefund, 5), tr(alice, game.TransferBank, 10))
 	assert.Empty(t, f.events(game.EventRevealed), "the deck that waited was never dealt")
 	assert.Equal(t, game.Closed, f.tb.Phase())
+	assert.Equal(t, uint32(1), f.links.Taken, "link 2 goes back")
 }
 
 // TestCutChain: every deck takes the next link of the table's chain, and

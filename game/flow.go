@@ -214,6 +214,7 @@ func (a *applier) playersLeft() bool {
 // reopens the lobby with the others.
 func (a *applier) endGame(why Reason) {
 	t := &a.t
+	a.dropWait()
 	a.reveal()
 	bi := int(t.banker)
 	bu := t.seats[bi].User

@@ -137,6 +137,7 @@ func (a *applier) refundBets() {
 // close closes the table; what is on it must have been paid out.
 func (a *applier) close(why Reason) {
 	t := &a.t
+	a.dropWait()
 	t.phase = Closed
 	t.closedBy = why
 	t.seats = [MaxSeats]Seat{}

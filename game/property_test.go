@@ -13,6 +13,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/game/gametest"
 	"github.com/twentyone-bot/twentyone/game/house"
 )
 
@@ -157,6 +158,9 @@ func TestPropertyRandomPlay(t *testing.T) {
 			// before it.
 			CutWait: rapid.SampledFrom([]time.Duration{game.DefaultCutWait, game.DefaultCutWait, 0}).Draw(rt, "cut wait"),
 		}
+		links := gametest.NewLinks(byte(runs), 2000)
+		env.Seeds = links
+		revealed := uint32(0) // decks of SchemeCut revealed
 		// Users 1 to strategy move by the house's strategy, most of the time.
 		strategy := game.UserID(rapid.IntRange(0, 2).Draw(rt, "house seats"))
 		if strategy > 0 {
@@ -214,7 +218,13 @@ func TestPropertyRandomPlay(t *testing.T) {
 			for _, e := range out.Events {
 				seen[e.Kind]++
 				requireRecordVerifies(rt, e)
+				if r, ok := e.Record.(*game.CutRecord); ok {
+					revealed++
+					require.Equal(rt, revealed, r.Link, "the links are revealed in turn, none twice, none skipped")
+				}
 			}
+			_, inPlay := tb.Cut()
+			require.Equal(rt, revealed+boolCount(inPlay), links.Taken, "every link taken is revealed, or its deck in play")
 			if cmd.Kind == game.Cut {
 				require.NotEqual(rt, env.House, cmd.User, "the house never cuts")
 				cuts++
@@ -239,6 +249,13 @@ func TestPropertyRandomPlay(t *testing.T) {
 	require.Greater(t, seen[game.EventKnocked], 5)
 	require.Greater(t, houseMoves, 1000, "the house's strategy plays")
 	require.Greater(t, cuts, 200, "players cut")
+}
+
+func boolCount(b bool) uint32 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // requireRecordVerifies checks the record of every deck revealed: a deck
@@ -292,6 +309,10 @@ func requireEnds(t require.TestingT, tb game.Table, env game.Env, bal game.Balan
 		b[u] = v
 	}
 	env.Balances = b
+	if l, ok := env.Seeds.(*gametest.Links); ok {
+		c := *l // the game played to its end here takes links of a copy
+		env.Seeds = &c
+	}
 	// At most four circles of three duels, each two timeouts long, and a
 	// cut wait for each circle's deck.
 	for i := 0; i <= (2*3+1)*(game.MaxKnocksLimit+1); i++ {

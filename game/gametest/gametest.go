@@ -122,6 +122,14 @@ func (l *Links) NextLink() (game.Link, error) {
 	return game.Link{Seed: seed, Index: l.Taken, Head: l.Chain.Head()}, err
 }
 
+// PutBack implements game.SeedSource: the link taken last is taken again
+// next.
+func (l *Links) PutBack(link game.Link) {
+	if link.Index == l.Taken && l.Taken > 0 {
+		l.Taken--
+	}
+}
+
 // Link returns link k of the chain: the seed of its k-th deck.
 func (l *Links) Link(k uint32) game.Seed {
 	s, err := l.Chain.Link(k)
