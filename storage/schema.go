@@ -25,6 +25,7 @@ var (
 	bucketFollowing = []byte("following")
 	bucketPace      = []byte("pace")
 	bucketInline    = []byte("inline")
+	bucketChains    = []byte("chains")
 )
 
 // buckets are the buckets of schema SchemaVersion, all created with a new
@@ -32,7 +33,7 @@ var (
 // migrations.
 var buckets = [][]byte{bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank,
 	bucketLedger, bucketReveals, bucketRetire, bucketAwards, bucketPrivate, bucketFollows, bucketFollowing, bucketPace,
-	bucketInline}
+	bucketInline, bucketChains}
 
 var (
 	// keySchema in the meta bucket holds the schema version, 8 bytes
@@ -45,8 +46,9 @@ var (
 
 // SchemaVersion is the layout this code reads and writes. Schema 1 is the
 // first release's (1.0.0); schema 2 adds the inline bucket, the tables on
-// inline messages.
-const SchemaVersion = 2
+// inline messages; schema 3 the chains bucket, the tables' hash chains,
+// and the reveals of decks of game.SchemeCut (a format of their own).
+const SchemaVersion = 3
 
 // migration upgrades a file from schema version from to from+1.
 type migration struct {
@@ -60,6 +62,7 @@ type migration struct {
 // leads to. Schema 1 is the first release's, so they start from it.
 var migrations = []migration{
 	{from: 1, name: "keep the tables on inline messages", run: createBucket(bucketInline)},
+	{from: 2, name: "keep the tables' hash chains", run: createBucket(bucketChains)},
 }
 
 // createBucket returns a migration's work that adds an empty bucket. A
