@@ -80,7 +80,7 @@ func (t *Table) checkDeck() error {
 	switch {
 	case t.phase == Cutting:
 		w := &t.wait
-		if !s.cutScheme || s.n != 0 || s.cutBy != 0 || s.cutLen != 0 || t.deadline == 0 || t.deckNo == 0 {
+		if !s.cutScheme || s.n != 0 || s.cutBy != 0 || s.cut != "" || t.deadline == 0 || t.deckNo == 0 {
 			return fmt.Errorf("the deck waiting for its cut is malformed")
 		}
 		if w.then < resumeDeal || w.then > resumeDuel || w.why != ReasonNone && w.why != ReasonTimeout ||
@@ -93,7 +93,7 @@ func (t *Table) checkDeck() error {
 	case s.n == 0:
 		return fmt.Errorf("no deck in play")
 	case s.cutScheme:
-		if (s.cutBy == 0) != (s.cutLen == 0) || t.deckNo == 0 {
+		if (s.cutBy == 0) != (s.cut == "") || t.deckNo == 0 {
 			return fmt.Errorf("the deck's cut is malformed")
 		}
 	case commit(s.order[:s.n], &s.salt) != s.hash:

@@ -180,7 +180,8 @@ const (
 	EventReshuffled
 	// EventRevealed: a deck that is no longer drawn from: its Record,
 	// with everything a stranger needs to check it, and its Commitment;
-	// for a deck of SchemeSalt also its Deck (the order and salt).
+	// for a deck of SchemeSalt also its Deck (the order and salt). User
+	// is who cut it (SchemeCut), 0 when nobody did.
 	EventRevealed
 	// EventKnocked: the bank grew from From to Amount, KnockFactor times
 	// or more, in a circle; a new circle starts with the same bank.
@@ -192,9 +193,9 @@ const (
 	EventClosed
 	// EventCutAsked: a new deck waits for its cut (phase Cutting). User
 	// is asked to cut (0 when no seated player but the house could be);
-	// Commitment is what the deck is committed to, link Link−1 of the
-	// chain whose head is Head; Amount is the deck's number in the
-	// circle.
+	// Commitment is what the deck is committed to, the link before its
+	// seed in the table's chain; Amount is the deck's number in the
+	// circle. Table.Cut tells the rest (the link, the chain's head).
 	EventCutAsked
 	// EventCut: the deck waiting for its cut was cut by User, or by
 	// nobody (User 0: the cut wait timed out, the deck is "not cut");
@@ -230,10 +231,6 @@ type Event struct {
 	Duel       Duel
 	// Record is the revealed deck's verification record (EventRevealed).
 	Record Record
-	// Link and Head place the deck awaiting its cut in the table's chain
-	// (EventCutAsked): the index of its seed, and the chain's head.
-	Link uint32
-	Head Seed
 }
 
 // Outcome is what an applied command caused.

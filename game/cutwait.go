@@ -134,7 +134,10 @@ func (t *Table) Cut() (CutState, bool) {
 	}
 	c := CutState{Commitment: s.hash, Link: s.link, Head: s.head, Deck: int(t.deckNo)}
 	if t.phase != Cutting {
-		c.By, c.Cut = s.cutBy, append([]byte(nil), s.cutText()...)
+		c.By = s.cutBy
+		if s.cut != "" {
+			c.Cut = []byte(s.cut)
+		}
 		return c, true
 	}
 	c.Waiting, c.Deadline, c.Asked = true, t.Deadline(), t.wait.asked
@@ -197,8 +200,7 @@ func (a *applier) dropWait() {
 // askCut announces the deck waiting for its cut.
 func (a *applier) askCut() {
 	t := &a.t
-	a.emit(Event{Kind: EventCutAsked, User: t.wait.asked, Commitment: t.shoe.hash, Amount: int64(t.deckNo),
-		Link: t.shoe.link, Head: t.shoe.head})
+	a.emit(Event{Kind: EventCutAsked, User: t.wait.asked, Commitment: t.shoe.hash, Amount: int64(t.deckNo)})
 }
 
 // asker returns who is asked to cut: the first seated player after the
@@ -266,7 +268,7 @@ func (a *applier) cutDeck(by UserID, cut string) error {
 	t.wait = cutWait{}
 	s := &t.shoe
 	s.cutBy = by
-	s.cutLen = uint16(copy(s.cut[:], cut))
+	s.cut = cut
 	a.emit(Event{Kind: EventCut, User: by})
 	var cards []Card
 	if w.then == resumeDeal {
@@ -281,7 +283,13 @@ func (a *applier) cutDeck(by UserID, cut string) error {
 	if d == nil {
 		d = rules{}
 	}
-	order, err := d.DeriveOrder(s.seed, t.game, uint32(t.circle), uint32(t.deckNo), s.cutText(), cards)
+	// The cut handed to the Deriver is a copy: a slice of the table
+	// would move the applier to the heap for every command.
+	var text []byte
+	if len(cut) > 0 {
+		text = []byte(cut)
+	}
+	order, err := d.DeriveOrder(s.seed, t.game, uint32(t.circle), uint32(t.deckNo), text, cards)
 	if err == nil && len(order) != len(cards) {
 		err = fmt.Errorf("%w: %d cards derived from %d", ErrInternal, len(order), len(cards))
 	}

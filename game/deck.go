@@ -137,11 +137,10 @@ type shoe struct {
 	seed Seed
 	link uint32
 	head Seed
-	// cutBy is who cut the deck, 0 when nobody did; cut is the cut,
-	// cutLen bytes of it.
-	cutBy  UserID
-	cutLen uint16
-	cut    [MaxCutLen]byte
+	// cutBy is who cut the deck, 0 when nobody did; cut is the cut (a
+	// string: a Table copies its header alone, and nobody changes it).
+	cutBy UserID
+	cut   string
 }
 
 // fill makes the shoe a freshly shuffled deck of the given cards, with a new
@@ -169,9 +168,6 @@ func (s *shoe) await(l Link) {
 	*s = shoe{cutScheme: true, seed: l.Seed, link: l.Index, head: l.Head, hash: Commitment(l.Seed.Hash())}
 }
 
-// cutText returns the deck's cut.
-func (s *shoe) cutText() []byte { return s.cut[:s.cutLen] }
-
 // deck returns the shoe's full order and salt, for the reveal.
 func (s *shoe) deck() Deck {
 	return Deck{Cards: append([]Card(nil), s.order[:s.n]...), Salt: s.salt}
@@ -187,8 +183,8 @@ func (s *shoe) record(game uint64, circle, deck uint8) Record {
 	SortCanonical(cards)
 	r := &CutRecord{Head: s.head, Link: s.link, Seed: s.seed, Game: game, Circle: uint32(circle), Deck: uint32(deck),
 		Cards: cards, Dealt: append([]Card(nil), s.order[:s.drawn]...)}
-	if s.cutLen > 0 {
-		r.Cut = append([]byte(nil), s.cutText()...)
+	if s.cut != "" {
+		r.Cut = []byte(s.cut)
 	}
 	return r
 }

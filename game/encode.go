@@ -111,8 +111,8 @@ func (t *Table) appendShoe(b []byte) []byte {
 		b = append(b, s.seed[:]...)
 		b = append(b, s.head[:]...)
 		b = binary.AppendVarint(b, int64(s.cutBy))
-		b = binary.AppendUvarint(b, uint64(s.cutLen))
-		b = append(b, s.cutText()...)
+		b = binary.AppendUvarint(b, uint64(len(s.cut)))
+		b = append(b, s.cut...)
 		b = append(b, s.n, s.drawn)
 		b = appendCards(b, s.order[:s.n])
 	case s.n > 0:
@@ -167,12 +167,11 @@ func (r *reader) shoe(t *Table, version byte) {
 		s.hash = Commitment(s.seed.Hash())
 		s.cutBy = UserID(r.varint())
 		n := r.uvarint()
-		if n > MaxCutLen {
+		if n > MaxCutLen || n > uint64(len(r.b)) {
 			r.fail("cut of %d bytes", n)
-			n = 0
+		} else {
+			s.cut, r.b = string(r.b[:n]), r.b[n:]
 		}
-		s.cutLen = uint16(n)
-		r.bytes(s.cut[:n])
 		s.n, s.drawn = r.count(DeckSize), r.byte()
 		r.cards(s.order[:s.n])
 	default:

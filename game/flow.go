@@ -251,7 +251,7 @@ func (a *applier) reveal() {
 	if t.shoe.n == 0 {
 		return
 	}
-	ev := Event{Kind: EventRevealed, Commitment: t.shoe.hash, Record: t.shoe.record(t.game, t.circle, t.deckNo)}
+	ev := Event{Kind: EventRevealed, User: t.shoe.cutBy, Commitment: t.shoe.hash, Record: t.shoe.record(t.game, t.circle, t.deckNo)}
 	if !t.shoe.cutScheme {
 		ev.Deck = t.shoe.deck()
 	}

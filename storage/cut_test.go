@@ -185,7 +185,8 @@ func TestChainPerTable(t *testing.T) {
 	for i := range 2 {
 		endByTimeouts(t, s, one)
 		a = apply(t, s, one, upd.next(), bob, game.Command{Kind: game.Start}, t0.Add(time.Duration(i+1)*time.Minute))
-		ask := eventOf(t, a.Outcome, game.EventCutAsked)
+		ask, ok := a.Table.Cut()
+		require.True(t, ok)
 		heads[ask.Head] = true
 		assert.Equal(t, uint32(2-i), ask.Link)
 	}

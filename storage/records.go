@@ -123,7 +123,7 @@ func answerOf(user game.UserID, out *game.Outcome) []game.Event {
 		if user == 0 || e.User != user && e.Duel.User != user || e.Kind == game.EventRevealed {
 			continue
 		}
-		e.Commitment, e.Deck, e.Record, e.Head = game.Commitment{}, game.Deck{}, nil, game.Seed{}
+		e.Commitment, e.Deck, e.Record = game.Commitment{}, game.Deck{}, nil
 		evs = append(evs, e)
 	}
 	return evs
