@@ -188,6 +188,27 @@ func (c *chainSource) write() error {
 	return c.t.chainRecords().Put(tableKeyBytes(c.key), c.rec.encode())
 }
 
+// retireChains retires every table's chain, when the store opens: the
+// next deck of each table takes a new chain, with a new head. A file
+// opened may be a backup restored, whose chains stand where they stood
+// when it was copied; the links they would give next may have been
+// revealed since, by the file the backup replaced, and a revealed seed
+// lets a cutter choose the deck (they could try cuts until one favours
+// them) or, not cut, tells everyone its order. Storage cannot tell a
+// restart from a restore, so it retires the chains on every open. A table
+// waiting for its cut keeps the link it holds: see doc.go, "The cut".
+func retireChains(tx *bolt.Tx) error {
+	b := tx.Bucket(bucketChains)
+	if k, _ := b.Cursor().First(); k == nil {
+		return nil
+	}
+	if err := tx.DeleteBucket(bucketChains); err != nil {
+		return err
+	}
+	_, err := tx.CreateBucket(bucketChains)
+	return err
+}
+
 // chainRecords returns the chains bucket, opened on first use.
 func (t *txn) chainRecords() *bolt.Bucket {
 	if t.chains == nil {

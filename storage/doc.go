@@ -150,6 +150,22 @@
 // whose deck was never dealt (its game ended while it waited) goes back
 // to the chain.
 //
+// Every Open retires every chain (in the transaction that checks the
+// schema): the next deck of each table starts a new chain, with a new
+// head, and the links the old chain had left are never used. Storage
+// cannot tell a restart from a backup restored, and a backup's chains
+// stand where they stood when it was copied: the links they would give
+// next may have been revealed since, by the file the backup replaced,
+// and a revealed seed must never be dealt again (a cutter knowing it
+// could try cuts until one favours them; a deck not cut would have an
+// order everyone could compute). A table waiting for its cut keeps the
+// link it holds: its deck was never dealt, so after a restart its seed
+// is still secret, and the commitment the players saw stays the one their
+// cut answers. The one case this leaves is a backup copied while a table
+// waited for its cut, whose deck the replaced file then dealt and
+// revealed: restored, that table waits on a revealed seed. A new chain
+// after a restart is why a chain may end before its ChainLength links.
+//
 // # Damaged files
 //
 // bbolt trusts its file: a damaged page can make it panic or read past the

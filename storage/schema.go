@@ -76,60 +76,69 @@ func createBucket(name []byte) func(tx *bolt.Tx) error {
 }
 
 // upgrade creates the buckets of a new file, or migrates an older one with
-// migs. It refuses a file of a newer schema (ErrNewerSchema), of a
+// migs, then retires every table's hash chain (retireChains), all in one
+// transaction. It refuses a file of a newer schema (ErrNewerSchema), of a
 // pre-release (ErrPreRelease), and one whose version is missing, or that
 // no migration leads from, or that misses a bucket (ErrCorrupt).
 func upgrade(db *bolt.DB, migs []migration) error {
 	return db.Update(func(tx *bolt.Tx) error {
-		meta := tx.Bucket(bucketMeta)
-		if meta == nil {
-			empty := true
-			_ = tx.ForEach(func([]byte, *bolt.Bucket) error { empty = false; return nil })
-			if !empty {
-				return fmt.Errorf("%w: %s: not a twentyone database (no %q bucket)", ErrCorrupt, db.Path(), bucketMeta)
-			}
-			for _, name := range buckets {
-				if _, err := tx.CreateBucket(name); err != nil {
-					return err
-				}
-			}
-			return setSchema(tx, SchemaVersion)
+		if err := upgradeSchema(db, tx, migs); err != nil {
+			return err
 		}
-		raw := meta.Get(keySchema)
-		if old := meta.Get(keyPreRelease); raw == nil && len(old) == 8 {
-			return fmt.Errorf("%w: %s has pre-release schema %d", ErrPreRelease, db.Path(), binary.BigEndian.Uint64(old))
-		}
-		if len(raw) != 8 {
-			return fmt.Errorf("%w: %s: schema version missing", ErrCorrupt, db.Path())
-		}
-		from := binary.BigEndian.Uint64(raw)
-		if from > SchemaVersion {
-			return fmt.Errorf("%w: %s has schema %d, this program reads %d", ErrNewerSchema, db.Path(), from, SchemaVersion)
-		}
-		v := from
-		for _, m := range migs {
-			if m.from != v {
-				continue
-			}
-			if err := m.run(tx); err != nil {
-				return fmt.Errorf("migrate %s from schema %d (%s): %w", db.Path(), v, m.name, err)
-			}
-			v++
-		}
-		if v != SchemaVersion {
-			return fmt.Errorf("%w: %s has schema %d, from which no migration leads to %d", ErrCorrupt, db.Path(), v, SchemaVersion)
-		}
-		if err := checkBuckets(tx); err != nil {
-			if from != v {
-				return fmt.Errorf("%w: after migrating %s from schema %d: %w", ErrInternal, db.Path(), from, err)
-			}
-			return fmt.Errorf("%w: %s: %w", ErrCorrupt, db.Path(), err)
-		}
-		if from == v {
-			return nil
-		}
-		return setSchema(tx, v)
+		return retireChains(tx)
 	})
+}
+
+// upgradeSchema is upgrade's work on the schema, in its transaction.
+func upgradeSchema(db *bolt.DB, tx *bolt.Tx, migs []migration) error {
+	meta := tx.Bucket(bucketMeta)
+	if meta == nil {
+		empty := true
+		_ = tx.ForEach(func([]byte, *bolt.Bucket) error { empty = false; return nil })
+		if !empty {
+			return fmt.Errorf("%w: %s: not a twentyone database (no %q bucket)", ErrCorrupt, db.Path(), bucketMeta)
+		}
+		for _, name := range buckets {
+			if _, err := tx.CreateBucket(name); err != nil {
+				return err
+			}
+		}
+		return setSchema(tx, SchemaVersion)
+	}
+	raw := meta.Get(keySchema)
+	if old := meta.Get(keyPreRelease); raw == nil && len(old) == 8 {
+		return fmt.Errorf("%w: %s has pre-release schema %d", ErrPreRelease, db.Path(), binary.BigEndian.Uint64(old))
+	}
+	if len(raw) != 8 {
+		return fmt.Errorf("%w: %s: schema version missing", ErrCorrupt, db.Path())
+	}
+	from := binary.BigEndian.Uint64(raw)
+	if from > SchemaVersion {
+		return fmt.Errorf("%w: %s has schema %d, this program reads %d", ErrNewerSchema, db.Path(), from, SchemaVersion)
+	}
+	v := from
+	for _, m := range migs {
+		if m.from != v {
+			continue
+		}
+		if err := m.run(tx); err != nil {
+			return fmt.Errorf("migrate %s from schema %d (%s): %w", db.Path(), v, m.name, err)
+		}
+		v++
+	}
+	if v != SchemaVersion {
+		return fmt.Errorf("%w: %s has schema %d, from which no migration leads to %d", ErrCorrupt, db.Path(), v, SchemaVersion)
+	}
+	if err := checkBuckets(tx); err != nil {
+		if from != v {
+			return fmt.Errorf("%w: after migrating %s from schema %d: %w", ErrInternal, db.Path(), from, err)
+		}
+		return fmt.Errorf("%w: %s: %w", ErrCorrupt, db.Path(), err)
+	}
+	if from == v {
+		return nil
+	}
+	return setSchema(tx, v)
 }
 
 // checkBuckets checks that the file has every bucket of the schema.
