@@ -126,6 +126,7 @@ func TestPopupsFitTelegramsLimitWithTheLongestArguments(t *testing.T) {
 			PopInvalid:         {longestProblem(lang)},
 			PopSavedSetting:    {longestSetting(lang)},
 			PopHouseNeedChips:  {bigChips, bigChips},
+			PopCutTooLong:      {Number(game.MaxCutLen)},
 		}
 		for name, k := range declaredKeys(t) {
 			if !strings.HasPrefix(name, "Pop") {

@@ -68,6 +68,9 @@ func (h *Handler) PressTable(ctx context.Context, p TablePress) {
 	if row.BetAmount {
 		cmd.Amount = data.Amount
 	}
+	if row.CutsTap {
+		cmd.Text = callback.TapText(data.Tap)
+	}
 	req := h.request(key, u.UpdateID, from, cmd)
 	if row.ButtonLang {
 		req.Language = data.Lang

@@ -40,6 +40,8 @@ func Toast(lang i18n.Lang, cmd game.Command, out game.Outcome, tb *game.Table) s
 				return StandToast(lang, e.Duel)
 			}
 		}
+	case game.Cut:
+		return i18n.T(lang, i18n.PopCut)
 	}
 	return ""
 }
