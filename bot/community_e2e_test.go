@@ -220,6 +220,14 @@ func TestFairnessVerify(t *testing.T) {
 	sum := sha256.Sum256([]byte(m))
 	assert.Equal(t, shown, hex.EncodeToString(sum[:]))
 	require.NoError(t, game.VerifyDeck(m, shown))
+	// Its record, the line `twentyone verify` and docs/FAIRNESS.md's
+	// script take, on a line of its own.
+	line := regexp.MustCompile(`(?m)^sha256-salt-v0 .*$`).FindString(msg.Text)
+	assert.Equal(t, "sha256-salt-v0 commitment="+shown+" preimage="+m, line)
+	rec, err := game.ParseRecord(line)
+	require.NoError(t, err)
+	_, err = rec.Verify()
+	require.NoError(t, err)
 
 	if _, err := exec.LookPath("sha256sum"); err == nil {
 		out, err := exec.Command("sh", "-c", `printf '%s' "$1" | sha256sum`, "sh", m).Output()

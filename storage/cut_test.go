@@ -122,6 +122,7 @@ func TestApplyCut(t *testing.T) {
 	r := revs[0]
 	assert.Equal(t, game.SchemeCut, r.Scheme)
 	assert.Equal(t, carol.ID, r.CutBy)
+	assert.Equal(t, carol.Name, r.CutByName, "the cutter's name, for /verify")
 	assert.Equal(t, c.Head.String(), r.Commitment)
 	assert.Empty(t, r.Preimage)
 	rec, err := game.ParseRecord(r.Record)

@@ -274,6 +274,9 @@ type Reveal struct {
 	Record string
 	// CutBy is who cut the deck (SchemeCut); 0 when nobody did.
 	CutBy game.UserID
+	// CutByName is the cutter's name as the chat last saw it (User.Name);
+	// "" when nobody cut, or the chat keeps no record of them.
+	CutByName string
 }
 
 // Audit is the result of checking a chat's chips.

@@ -196,6 +196,11 @@ var en = map[Key]string{
 	VerifyNoSuchGame: "This table has had no game %s: its latest is game %s.",
 	VerifyNoGameYet:  "This table has had no game yet.",
 	VerifyUsage:      "/verify N shows the decks of game N.",
+	VerifyCutDeck:    "<b>Deck %s</b>, %s\nChain head:\n<code>%s</code>\nLink: %s\nCommitment:\n<code>%s</code>\nServer seed:\n<code>%s</code>\nCut: %s\nRecord:\n<code>%s</code>",
+	VerifyCutBy:      "%s, by %s",
+	VerifyNotCut:     "not cut",
+	VerifyRecord:     "Record:\n<code>%s</code>",
+	VerifyHowToCut:   "To check a deck, copy its record and run the script of docs/FAIRNESS.md on it (<code>python3 check_deck.py 'RECORD'</code>), or <code>twentyone verify 'RECORD'</code>: it must print OK. It checks that the server seed leads back to the chain's head and that the cards dealt are the top of the deck the seed and the cut give. Then check what only the table saw: the head starts with the digits shown when the chain started, the commitment with those shown before the cut, and the cut is the text given (a button cuts with tap:1, tap:2 or tap:3).",
 
 	SettingsTitle:        "⚙️ Table settings",
 	SettingsFooter:       "The chat's admins change them; a game in progress keeps its settings.",

@@ -183,7 +183,11 @@ func (h *Handler) verifyMessage(ctx context.Context, key storage.TableKey, gameN
 	if err != nil {
 		return message.Message{}, false, err
 	}
-	return render.Verify(gameNo, revealsView(reveals), l), true, nil
+	view, err := revealsView(reveals)
+	if err != nil {
+		return message.Message{}, false, err
+	}
+	return render.Verify(gameNo, view, l), true, nil
 }
 
 // Message handles a message that is not about the bot's own membership:
