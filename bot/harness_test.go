@@ -65,6 +65,10 @@ type harnessOptions struct {
 	limits  outbox.Limits
 	// sync makes the store fsync every commit, as in production.
 	sync bool
+	// derived asks for the cut (game.DefaultCutWait) and orders its decks
+	// by the rules (game.DeriveOrder), not by the harness's deck: records
+	// that verify (fairnessScript).
+	derived bool
 	// owners are the names of the bot's owners.
 	owners []string
 	chat   func(*telegramtest.Server, ...telegramtest.User) telegramtest.Chat
@@ -136,8 +140,11 @@ func (h *harness) start() {
 	h.t.Helper()
 	// Conditions read the store too: a commit wakes them (in polling mode
 	// the next poll would too, but a webhook makes no call of its own).
-	st, err := storage.Open(h.dbPath, storage.Options{Rand: h.deck, NoSync: !h.opts.sync,
-		OnCommit: func(time.Duration, int) { h.srv.Nudge() }})
+	so := storage.Options{Rand: h.deck, NoSync: !h.opts.sync, OnCommit: func(time.Duration, int) { h.srv.Nudge() }}
+	if h.opts.derived {
+		so.CutWait = game.DefaultCutWait
+	}
+	st, err := storage.Open(h.dbPath, so)
 	require.NoError(h.t, err)
 	h.store = st
 	var owners []int64

@@ -286,6 +286,7 @@ func TestCheckDeckScript(t *testing.T) {
 		"field missing": strings.Replace(v["record"], " game=1", "", 1),
 		"seed not hex":  strings.Replace(v["record"], "seed=", "seed=zz", 1),
 		"card unknown":  strings.Replace(v["record"], "dealt=7c", "dealt=1c", 1),
+		"dealt empty":   v["record"][:strings.Index(v["record"], "dealt=")+len("dealt=")],
 		"not canonical": strings.Replace(v["record"], "cards=6s6h", "cards=6h6s", 1),
 	} {
 		out, errOut, code := runScript(t, python, script, bad, false)
