@@ -315,3 +315,20 @@ func (a *applier) cutDeck(by UserID, cut string) error {
 	}
 	return nil
 }
+
+// Relink gives the deck the table waits for its cut link l in place of
+// the link it holds, and reports whether the table waited for a cut (else
+// it changes nothing). It is for a store restored from a copy: the copy
+// was taken while the deck waited, and the file it replaced may have
+// dealt that deck and revealed its seed since; a seed once revealed must
+// never be dealt again. The wait, whom it asks and its deadline stay; the
+// commitment becomes l's, and the version moves on, so that a button
+// pressed under the commitment of before is stale.
+func (t *Table) Relink(l Link) bool {
+	if t.phase != Cutting || !t.shoe.cutScheme || t.shoe.n != 0 || l.Index == 0 {
+		return false
+	}
+	t.shoe.await(l)
+	t.version++
+	return true
+}

@@ -471,3 +471,43 @@ func TestCutChain(t *testing.T) {
 	f.lobby(alice, bob)
 	f.reject(game.Command{Kind: game.Start, User: alice}, game.ErrInternal)
 }
+
+// TestRelink: a deck waiting for its cut takes another link in place of
+// its own (a store restored from a copy): its commitment is the new
+// link's, the wait and its deadline stay, the version moves on, the cut
+// then derives from the new seed and the record names the new link; a
+// table not waiting is left as it is.
+func TestRelink(t *testing.T) {
+	f := newCutFixture(t)
+	f.derived = true
+	f.game()
+	before, _ := f.tb.Cut()
+	version := f.tb.Version()
+	other := gametest.NewLinks(9, 10)
+	l, err := other.NextLink()
+	require.NoError(t, err)
+	require.True(t, f.tb.Relink(l))
+	f.requireInvariants()
+	after, ok := f.tb.Cut()
+	require.True(t, ok)
+	assert.True(t, after.Waiting)
+	assert.Equal(t, before.Deadline, after.Deadline, "the wait stays")
+	assert.Equal(t, before.Asked, after.Asked)
+	assert.Equal(t, game.Commitment(l.Seed.Hash()), after.Commitment)
+	assert.Equal(t, l.Head, after.Head)
+	assert.Equal(t, uint32(1), after.Link)
+	assert.Equal(t, version+1, f.tb.Version(), "the buttons of before are stale")
+
+	f.cut(bob, "tap:1")
+	want, err := game.DeriveOrder(l.Seed, 1, 1, 1, []byte("tap:1"), canonical())
+	require.NoError(t, err)
+	assert.Equal(t, codes(want[:1]), f.hand(bob), "dealt from the new seed")
+	assert.False(t, f.tb.Relink(l), "a deck dealt from keeps its link")
+	endByTimeouts(f)
+	r := cutRecord(t, f.event(game.EventRevealed))
+	assert.Equal(t, l.Seed, r.Seed)
+	assert.Equal(t, l.Head, r.Head)
+	_, err = r.Verify()
+	require.NoError(t, err)
+	assert.False(t, f.tb.Relink(l), "no game, no deck")
+}

@@ -57,7 +57,9 @@
 // Values are small versioned binary records (a format byte first) unless
 // said otherwise.
 //
-//	meta         "version" → schema version (8 bytes)
+//	meta         "version" → schema version (8 bytes); "copies" → how
+//	             many backups are being taken of the file (8 bytes; absent
+//	             when none): in a backup, the mark of a copy (copies.go)
 //	chats        chat → last update id, running total of grants, last
 //	             ledger seq, the chat it migrated to, creation time, time
 //	             of the last update, what the last update's command did to
@@ -161,10 +163,17 @@
 // order everyone could compute). A table waiting for its cut keeps the
 // link it holds: its deck was never dealt, so after a restart its seed
 // is still secret, and the commitment the players saw stays the one their
-// cut answers. The one case this leaves is a backup copied while a table
+// cut answers. Except in a backup restored: a backup copied while a table
 // waited for its cut, whose deck the replaced file then dealt and
-// revealed: restored, that table waits on a revealed seed. A new chain
-// after a restart is why a chain may end before its ChainLength links.
+// revealed, would wait on a revealed seed. So every backup (Backup,
+// BackupClosed, BackupClosedTo) is marked as a copy (copies.go: the meta
+// key "copies" counts the backups being taken of a file, and a backup is
+// taken while it counts one), and the Open of a marked file gives each of
+// its tables waiting for its cut link 1 of a new chain instead
+// (game.Table.Relink: the wait and its deadline stay, the version moves
+// on), then clears the mark. A file copied by other means (cp, a snapshot
+// of the disk) is not marked. A new chain after a restart is why a chain
+// may end before its ChainLength links.
 //
 // # Damaged files
 //

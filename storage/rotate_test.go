@@ -1,6 +1,8 @@
 package storage
 
 import (
+	"bytes"
+	"encoding/binary"
 	"os"
 	"path/filepath"
 	"testing"
@@ -8,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	bolt "go.etcd.io/bbolt"
 
 	"github.com/twentyone-bot/twentyone/game"
 )
@@ -149,4 +152,103 @@ func TestWaitingTableKeepsItsLink(t *testing.T) {
 	assert.NotEqual(t, asked.Head, next.Head)
 	assert.Equal(t, game.Commitment(next.Head), next.Commitment)
 	requireAudited(t, s)
+}
+
+// copies returns the mark of the file at path: how many backups it counts
+// being taken of it (0: none, not a copy).
+func copies(t *testing.T, path string) uint64 {
+	t.Helper()
+	db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true, Timeout: time.Second})
+	require.NoError(t, err)
+	defer db.Close()
+	var n uint64
+	require.NoError(t, db.View(func(tx *bolt.Tx) error {
+		if v := tx.Bucket(bucketMeta).Get(keyCopies); len(v) == 8 {
+			n = binary.BigEndian.Uint64(v)
+		}
+		return nil
+	}))
+	return n
+}
+
+// TestRestoredCopyRelinksAWaitingTable: a backup taken while a table
+// waits for its cut, restored after the file it replaced dealt that deck
+// and revealed its seed, opens with the table waiting on a new link (link
+// 1 of a new chain) and deals from it: the seed revealed is never dealt
+// again. The file backed up holds no mark once the backup is taken, so
+// its own restarts keep the links its tables wait on; the backups of a
+// file no Store has open are marked as well.
+func TestRestoredCopyRelinksAWaitingTable(t *testing.T) {
+	dir := t.TempDir()
+	path, backup := filepath.Join(dir, "db"), filepath.Join(dir, "backup.db")
+	s, err := Open(path, rotateOptions())
+	require.NoError(t, err)
+	key := TableKey{Chat: group}
+	var upd updates
+	a := toCut(t, s, key, &upd, t0)
+	asked, _ := a.Table.Cut()
+	require.NoError(t, s.BackupFile(ctx, backup))
+	assert.Equal(t, uint64(1), copies(t, backup), "the backup is marked as a copy")
+
+	// The file goes on: the deck is cut, dealt and revealed.
+	apply(t, s, key, upd.next(), carol, game.Command{Kind: game.Cut, Text: "tap:1"}, t0.Add(time.Second))
+	endByTimeouts(t, s, key)
+	revs, err := s.TableReveals(ctx, key, a.Table.Game())
+	require.NoError(t, err)
+	rec, err := game.ParseRecord(revs[0].Record)
+	require.NoError(t, err)
+	revealed := rec.(*game.CutRecord).Seed
+	require.NoError(t, s.Close())
+	assert.Zero(t, copies(t, path), "the file backed up is no copy")
+
+	// The backup takes its place.
+	b, err := os.ReadFile(backup)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(path, b, 0o600))
+	s = openAt(t, path, rotateOptions())
+	v, err := s.View(ctx, key)
+	require.NoError(t, err)
+	relinked, ok := v.Table.Cut()
+	require.True(t, ok)
+	assert.True(t, relinked.Waiting)
+	assert.Equal(t, uint32(1), relinked.Link)
+	assert.NotEqual(t, asked.Head, relinked.Head, "a new chain")
+	assert.NotEqual(t, game.Commitment(revealed.Hash()), relinked.Commitment)
+	assert.Equal(t, asked.Deadline, relinked.Deadline, "the wait stays")
+	assert.Equal(t, a.Table.Version()+1, v.Table.Version(), "the buttons of before are stale")
+	c := tableChain(t, s, key)
+	assert.Equal(t, relinked.Head, c.Head)
+	assert.Equal(t, uint32(2), c.Next)
+
+	a = apply(t, s, key, upd.next(), bob, game.Command{Kind: game.Cut, Text: "tap:1"}, t0.Add(time.Second))
+	require.Equal(t, game.Betting, a.Table.Phase())
+	endByTimeouts(t, s, key)
+	revs, err = s.TableReveals(ctx, key, a.Table.Game())
+	require.NoError(t, err)
+	rec, err = game.ParseRecord(revs[0].Record)
+	require.NoError(t, err)
+	_, err = rec.Verify()
+	require.NoError(t, err)
+	assert.NotEqual(t, revealed, rec.(*game.CutRecord).Seed, "the seed revealed is not dealt again")
+	assert.Equal(t, relinked.Head, rec.(*game.CutRecord).Head)
+	require.NoError(t, s.Close())
+	assert.Zero(t, copies(t, path), "opened, the copy is marked no more")
+
+	// A backup of a file no Store has open is marked too, and the file
+	// is left as it was.
+	before, err := os.ReadFile(path)
+	require.NoError(t, err)
+	closed := filepath.Join(dir, "closed.db")
+	require.NoError(t, BackupClosed(ctx, path, closed, time.Second))
+	assert.Equal(t, uint64(1), copies(t, closed))
+	var buf bytes.Buffer
+	n, err := BackupClosedTo(ctx, path, &buf, time.Second)
+	require.NoError(t, err)
+	assert.Equal(t, int64(buf.Len()), n)
+	streamed := filepath.Join(dir, "streamed.db")
+	require.NoError(t, os.WriteFile(streamed, buf.Bytes(), 0o600))
+	assert.Equal(t, uint64(1), copies(t, streamed))
+	after, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.True(t, bytes.Equal(before, after), "the file backed up is unchanged")
 }

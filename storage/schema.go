@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/twentyone-bot/twentyone/game"
 )
 
 // Bucket names. See the package documentation for what each holds.
@@ -76,16 +78,21 @@ func createBucket(name []byte) func(tx *bolt.Tx) error {
 }
 
 // upgrade creates the buckets of a new file, or migrates an older one with
-// migs, then retires every table's hash chain (retireChains), all in one
-// transaction. It refuses a file of a newer schema (ErrNewerSchema), of a
-// pre-release (ErrPreRelease), and one whose version is missing, or that
-// no migration leads from, or that misses a bucket (ErrCorrupt).
-func upgrade(db *bolt.DB, migs []migration) error {
+// migs, then retires every table's hash chain (retireChains) and, in a
+// file marked as a copy, gives the tables waiting for their cut new links
+// drawn from r (relinkCopy), all in one transaction. It refuses a file of
+// a newer schema (ErrNewerSchema), of a pre-release (ErrPreRelease), and
+// one whose version is missing, or that no migration leads from, or that
+// misses a bucket (ErrCorrupt).
+func upgrade(db *bolt.DB, migs []migration, r game.Rand) error {
 	return db.Update(func(tx *bolt.Tx) error {
 		if err := upgradeSchema(db, tx, migs); err != nil {
 			return err
 		}
-		return retireChains(tx)
+		if err := retireChains(tx); err != nil {
+			return err
+		}
+		return relinkCopy(tx, r)
 	})
 }
 

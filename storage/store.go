@@ -188,7 +188,7 @@ func open(path string, opts Options, migs []migration) (*Store, error) {
 		_ = db.Close()
 		return nil, err
 	}
-	if err := upgrade(db, migs); err != nil {
+	if err := upgrade(db, migs, opts.Rand); err != nil {
 		_ = db.Close()
 		return nil, err
 	}
