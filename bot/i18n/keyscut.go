@@ -29,6 +29,15 @@ const (
 
 	// PopCut: the toast of a cut that counted.
 	PopCut Key = "pop.cut"
+	// PopCutYouBet: the toast of a cut that dealt the cutter the first
+	// bet: their card and its points.
+	PopCutYouBet Key = "pop.cut.bet"
+	// PopStartCutYou: a start (or the Join that started the game) whose
+	// deck waits for the presser's cut.
+	PopStartCutYou Key = "pop.start.cut.you"
+	// PopStartCutOther: a start whose deck waits for another player's cut
+	// (a name).
+	PopStartCutOther Key = "pop.start.cut.other"
 	// PopCutTooLong: a cut past the limit (a number of bytes).
 	PopCutTooLong Key = "pop.cut.long"
 	// PopNoCutAsked: no deck waits for a cut.

@@ -127,6 +127,8 @@ func TestPopupsFitTelegramsLimitWithTheLongestArguments(t *testing.T) {
 			PopSavedSetting:    {longestSetting(lang)},
 			PopHouseNeedChips:  {bigChips, bigChips},
 			PopCutTooLong:      {Number(game.MaxCutLen)},
+			PopCutYouBet:       {card, "11"},
+			PopStartCutOther:   {name},
 		}
 		for name, k := range declaredKeys(t) {
 			if !strings.HasPrefix(name, "Pop") {

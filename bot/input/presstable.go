@@ -107,6 +107,10 @@ func (h *Handler) PressTable(ctx context.Context, p TablePress) {
 				h.answer(ctx, q, text, false)
 				return
 			}
+			if text, ok := staleCut(lang, row, &res.Table); ok {
+				h.answer(ctx, q, text, false)
+				return
+			}
 		}
 		text, alert := h.rejection(ctx, lang, err, res.View, from.ID)
 		h.answer(ctx, q, text, alert)

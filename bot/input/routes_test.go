@@ -175,7 +175,7 @@ var chatRoutes = map[callback.Action]func(t *testing.T, f *fixture){
 		id, _ := f.button(f.group.ID, callback.Cut)
 		data := callback.Data{Action: callback.Cut, Version: f.table(f.group.ID).Version(), Tap: 2}
 		a := f.press(f.group.ID, "Bob", id, data.String())
-		assert.Equal(t, i18n.T(i18n.EN, i18n.PopCut), a.Text)
+		assert.Equal(t, "✂️ Deck cut · your bet first · your card 10♥ (10)", a.Text, "Bob, who cut, bets first")
 		tb := f.table(f.group.ID)
 		assert.Equal(t, game.Betting, tb.Phase(), "dealt")
 		c, ok := tb.Cut()

@@ -116,3 +116,9 @@ type Follow struct {
 	Chat  int64
 	Title string
 }
+
+// DeckCut is who cut one deck of the cut: the cutter, a player of the
+// game, or 0 when nobody did (the deck is "not cut").
+type DeckCut struct {
+	By game.UserID
+}
