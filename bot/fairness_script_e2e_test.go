@@ -28,7 +28,8 @@ import (
 
 // The check a player makes (issue 35, point 4): games played through the
 // bot at a group's table, a solo table, an inline table and a table with
-// the house seated, their decks cut by a tap, by words, or not cut; each
+// the house seated, their decks cut by a tap, by /cut and words, by a
+// reply to the table (an inline table's by a tap only), or not cut; each
 // deck's record taken from /verify, checked by the script of
 // docs/FAIRNESS.md and by `twentyone verify`, both of which must say OK,
 // and then with one input changed, which both must refuse.
@@ -67,10 +68,12 @@ func (h *harness) tableView(key storage.TableKey) storage.View {
 
 // playCut plays the game the table is in to its end. Each deck that waits
 // for its cut takes the next of cuts: "tap:N", the player asked taps
-// button N; "", nobody cuts and the wait passes; else the player asked
-// cuts with those words. With no cut left, the wait passes. The rest of
+// button N; "", nobody cuts and the wait passes. With no cut left, the
+// wait passes. The rest of
 // the game is played by the clock: the turns time out, the house moves.
-// It returns the cut of each deck that waited, in turn ("" not cut).
+// "reply:WORDS", the player asked replies WORDS to the table's message;
+// else the player asked sends /cut and those words. It returns the cut of
+// each deck that waited, in turn ("" not cut).
 func (h *harness) playCut(tb fairTable, cuts ...string) (applied []string) {
 	h.t.Helper()
 	for step := 0; ; step++ {
@@ -97,8 +100,14 @@ func (h *harness) playCut(tb fairTable, cuts ...string) (applied []string) {
 				n := int(tap[0] - '0')
 				a := tb.press(name, func(d callback.Data) bool { return d.Action == callback.Cut && d.Tap == n })
 				assert.False(h.t, a.ShowAlert, "the tap is taken: %q", a.Text)
+			} else if words, isReply := strings.CutPrefix(plan, "reply:"); isReply {
+				applied[len(applied)-1] = words
+				// The table's message as it shows the wait: a game may
+				// have moved the table to a new message.
+				m := h.tableAt(tb.key, nil)
+				h.reply(name, m.MessageID, words)
 			} else {
-				h.cutWith(tb.key, c.Asked, plan)
+				h.command(name, "cut", plan)
 			}
 		case v.Table.Phase() == game.Betting && h.playerToMove(&v.Table):
 			// A bet, so that the circle is played and draws cards.
@@ -135,19 +144,6 @@ func (h *harness) passTo(t time.Time) {
 		h.clock.Advance(d)
 	}
 	h.settle()
-}
-
-// cutWith cuts the deck the table at key waits for with words, as user:
-// through the store, the bot restarted after it so that it re-arms the
-// table's timer from the file, until the bot takes /cut.
-func (h *harness) cutWith(key storage.TableKey, user game.UserID, words string) {
-	h.t.Helper()
-	name := h.called(user)
-	_, err := h.store.Apply(context.Background(), storage.ApplyRequest{Key: key,
-		User:    storage.User{ID: user, Name: name},
-		Command: game.Command{Kind: game.Cut, Text: words}, Now: h.clock.Now()})
-	require.NoError(h.t, err)
-	h.restart()
 }
 
 // called returns the harness's name of the user id.
@@ -189,10 +185,11 @@ func TestFairnessScript(t *testing.T) {
 	// games plays a game for each cut, each started by starter, and
 	// checks its decks with the deck check verify(n) shows for game n.
 	games := func(h *harness, tb fairTable, start func(), verify func(n uint64) string, plans ...string) {
-		for i, plan := range plans {
-			start()
-			n := uint64(i + 1)
+		for _, plan := range plans {
 			v := h.tableView(tb.key)
+			n := v.Table.Game() + 1
+			start()
+			v = h.tableView(tb.key)
 			require.Equal(t, n, v.Table.Game())
 			cuts := h.playCut(tb, plan)
 			check.game(h, tb.key, n, cuts, func() string { return verify(n) })
@@ -201,16 +198,25 @@ func TestFairnessScript(t *testing.T) {
 	words := "Carol's own words, ✂️ & <b>not markup</b>"
 
 	t.Run("group", func(t *testing.T) {
+		check.last = map[storage.TableKey]game.Link{} // each harness has chats of its own
 		h := newHarness(t, derived)
 		h.lobby("Bob", "Carol")
 		games(h, h.groupTable(), func() { h.pressData("Alice", action(callback.Start)) }, func(n uint64) string {
 			h.command("Dave", "verify", strconv.FormatUint(n, 10))
 			return h.botSays(fmt.Sprintf("Game %d", n)).Text
-		}, "tap:2", words, "", "tap:1")
+		}, "tap:2", words, "", "reply:"+words+" (a reply)", "tap:1")
+		// A restart retires the chain: the next deck takes link 1 of a
+		// new one (deckChecker.game checks it).
+		h.restart()
+		games(h, h.groupTable(), func() { h.pressData("Alice", action(callback.Start)) }, func(n uint64) string {
+			h.command("Dave", "verify", strconv.FormatUint(n, 10))
+			return h.botSays(fmt.Sprintf("Game %d", n)).Text
+		}, "tap:3")
 		h.audit()
 	})
 
 	t.Run("solo", func(t *testing.T) {
+		check.last = map[storage.TableKey]game.Link{} // each harness has chats of its own
 		h := newHarness(t, inPrivate, derived)
 		h.command("Alice", "newgame")
 		h.tableMessage(contains("2. 🤖 House"))
@@ -222,6 +228,7 @@ func TestFairnessScript(t *testing.T) {
 	})
 
 	t.Run("inline", func(t *testing.T) {
+		check.last = map[storage.TableKey]game.Link{} // each harness has chats of its own
 		h := newHarness(t, inlineMode, derived)
 		club := h.withoutBot("Book club", "Alice", "Bob", "Carol")
 		it := h.postInline(club, "Alice")
@@ -236,10 +243,11 @@ func TestFairnessScript(t *testing.T) {
 			start, err := h.srv.OpenLink(h.user("Carol").ID, link.URL)
 			require.NoError(t, err)
 			return h.privately("Carol", start.MessageID, fmt.Sprintf("Game %d", n)).Text
-		}, "tap:1", "", words)
+		}, "tap:1", "", "tap:3") // an inline table's deck is cut by a tap only
 	})
 
 	t.Run("house seated", func(t *testing.T) {
+		check.last = map[storage.TableKey]game.Link{} // each harness has chats of its own
 		h := newHarness(t, derived)
 		h.lobby("Bob")
 		h.seatHouse("Alice")
@@ -247,7 +255,7 @@ func TestFairnessScript(t *testing.T) {
 		games(h, h.groupTable(), func() { h.pressData("Alice", action(callback.Start)) }, func(n uint64) string {
 			h.command("Bob", "verify_"+strconv.FormatUint(n, 10))
 			return h.botSays(fmt.Sprintf("Game %d", n)).Text
-		}, "", words, "tap:2")
+		}, "", words, "tap:2", "reply:"+words)
 		h.audit()
 	})
 }
