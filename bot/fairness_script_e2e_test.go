@@ -34,8 +34,8 @@ import (
 // docs/FAIRNESS.md and by `twentyone verify`, both of which must say OK,
 // and then with one input changed, which both must refuse.
 
-// derived asks the harness's store for the cut, its decks ordered by the
-// rules (harnessOptions.derived).
+// derived orders the decks of the harness's cut by the rules
+// (game.DeriveOrder), not by the harness's deck: records that verify.
 func derived(o *harnessOptions) { o.derived = true }
 
 // fairTable is a table the check plays at: its key, and how a user
