@@ -33,10 +33,13 @@ func TestAutoStartStartsWhenTheLastSeatIsTaken(t *testing.T) {
 	before := lobby.Table.Version()
 
 	a := h.join("Dave")
-	assert.Equal(t, "Game on · Bob bets first", a.Text, "the toast says the game started, as Start's")
+	assert.Equal(t, "Game on · Bob cuts the deck", a.Text, "the toast says the game started, as Start's")
 	v := h.view()
-	require.Equal(t, game.Betting, v.Table.Phase(), "the fourth Join started the game")
+	require.Equal(t, game.Cutting, v.Table.Phase(), "the fourth Join started the game: its deck waits for the cut")
 	assert.Equal(t, before+1, v.Table.Version(), "one command: the seat and the start")
+	require.True(t, h.cut())
+	v = h.view()
+	require.Equal(t, game.Betting, v.Table.Phase())
 	assert.Equal(t, int64(10), v.Table.Bank(), "the banker's stake is in the bank")
 	assert.Len(t, v.Table.Seats(), game.MaxSeats)
 	m := h.tableMessage(func(m telegramtest.ChatMessage) bool {
@@ -90,10 +93,11 @@ func TestAutoStartWhenTheHouseTakesTheLastSeat(t *testing.T) {
 	before := h.version()
 	h.seatHouse("Alice")
 	v := h.view()
-	require.Equal(t, game.Betting, v.Table.Phase(), "the house's seat started the game")
+	require.Equal(t, game.Cutting, v.Table.Phase(), "the house's seat started the game: its deck waits for the cut")
 	assert.Equal(t, before+1, v.Table.Version())
 	_, seated := v.Table.SeatOf(house.ID)
 	assert.True(t, seated)
+	require.True(t, h.cut())
 	h.houseMoves()
 	h.audit()
 }

@@ -99,6 +99,23 @@ var inlineRoutes = map[callback.Action]func(t *testing.T, h *harness, it inlineT
 		assert.Empty(t, a.Text, "no alert")
 		assert.Contains(t, a.URL, "?start=verify_", "the bot's private chat opens")
 	},
+	callback.Cut: func(t *testing.T, h *harness, it inlineTable) {
+		h.decks("Kh Tc")
+		h.pressOnInline(it, "Alice", is(callback.InlineOpen))
+		h.pressOnInline(it, "Bob", is(callback.Join))
+		h.pressOnInline(it, "Alice", is(callback.Start))
+		m := h.shows(it, contains("Bob, cut the deck: tap a button (15\u00a0s)"))
+		assert.NotContains(t, m.Text, "/cut", "the bot reads no message there: a tap only")
+		assert.Equal(t, []string{"✂️ ¼", "✂️ ½", "✂️ ¾"}, m.Labels())
+		a := h.pressOnInline(it, "Bob", func(d callback.Data) bool { return d.Action == callback.Cut && d.Tap == 3 })
+		assert.Equal(t, "✂️ Deck cut · your bet first · your card K♥ (4)", a.Text)
+		v := h.inlineView(it)
+		c, ok := v.Table.Cut()
+		require.True(t, ok)
+		assert.Equal(t, "tap:3", string(c.Cut))
+		assert.Equal(t, game.UserID(h.user("Bob").ID), c.By)
+		h.shows(it, contains("your bet, Bob"))
+	},
 	callback.Top: func(t *testing.T, h *harness, it inlineTable) {
 		h.inlineGameOver(it)
 		a := h.pressOnInline(it, "Carol", is(callback.Top))

@@ -152,7 +152,7 @@ func TestMenuOrder(t *testing.T) {
 		}
 		return true
 	}))
-	want := "newgame house leave balance bonus rules help settings cancel lang verify top stats history notify audit kick"
+	want := "newgame house leave balance bonus rules help settings cancel lang cut verify top stats history notify audit kick"
 	for _, lang := range codes {
 		var names []string
 		for _, c := range h.srv.Commands(telegramtest.CommandScope{}, lang) {

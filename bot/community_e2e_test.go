@@ -204,8 +204,10 @@ func TestGrantIsForOwnersOnly(t *testing.T) {
 // TestFairnessVerify checks a game's deck the way docs/FAIRNESS.md tells
 // players to: the revealed preimage hashes (with sha256sum) to the hash the
 // table showed before the first card, and changing one card breaks it.
+// The decks of the games before the cut (sha256-salt-v0): /verify still
+// shows theirs so.
 func TestFairnessVerify(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, saltDecks)
 	short := h.bobWins()
 
 	h.command("Carol", "verify", "99")
@@ -220,6 +222,14 @@ func TestFairnessVerify(t *testing.T) {
 	sum := sha256.Sum256([]byte(m))
 	assert.Equal(t, shown, hex.EncodeToString(sum[:]))
 	require.NoError(t, game.VerifyDeck(m, shown))
+	// Its record, the line `twentyone verify` and docs/FAIRNESS.md's
+	// script take, on a line of its own.
+	line := regexp.MustCompile(`(?m)^sha256-salt-v0 .*$`).FindString(msg.Text)
+	assert.Equal(t, "sha256-salt-v0 commitment="+shown+" preimage="+m, line)
+	rec, err := game.ParseRecord(line)
+	require.NoError(t, err)
+	_, err = rec.Verify()
+	require.NoError(t, err)
 
 	if _, err := exec.LookPath("sha256sum"); err == nil {
 		out, err := exec.Command("sh", "-c", `printf '%s' "$1" | sha256sum`, "sh", m).Output()
@@ -399,6 +409,9 @@ func TestForumTopics(t *testing.T) {
 			return false
 		})
 		h.pressRaw(name, m.MessageID, data)
+		if act == callback.Start {
+			h.cutAt(storage.TableKey{Chat: h.group.ID, Thread: int64(topic)}, nil)
+		}
 	}
 
 	post("Alice", topicA, "/newgame")

@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/twentyone-bot/twentyone/bot/callback"
 	"github.com/twentyone-bot/twentyone/game"
 )
 
@@ -28,7 +29,7 @@ func TestFullGameWithKnockAndBrokenBank(t *testing.T) {
 		assert.Equal(t, "You're in.", a.Text)
 	}
 	h.tableMessage(contains("Dave"))
-	assert.Equal(t, "Game on · Bob bets first", h.startGame("Carol").Text)
+	assert.Equal(t, "Game on · Bob cuts the deck", h.startGame("Carol").Text)
 
 	// The banker is Alice (seat 0); her stake is in the bank.
 	v := h.view()
@@ -104,11 +105,14 @@ func TestFullGameWithKnockAndBrokenBank(t *testing.T) {
 	h.messageSays(end.MessageID, "Twenty One — game 1", "🔐 Deck check: 2\u00a0decks · /verify_1")
 }
 
-// TestStartToastWhenYouBetFirst: the player who starts the game and bets
-// first is told so in the toast, with their card.
+// TestStartToastWhenYouBetFirst: the player who starts the game and is
+// asked to cut is told so in the toast; once they cut, that they bet
+// first, with their card.
 func TestStartToastWhenYouBetFirst(t *testing.T) {
 	h := newHarness(t)
 	h.decks("Kh Tc 9d Ts")
 	h.lobby("Bob", "Carol")
-	assert.Equal(t, "Game on · your bet first · your card K♥ (4)", h.startGame("Bob").Text)
+	assert.Equal(t, "Game on · cut the deck: tap ✂️", h.pressData("Bob", action(callback.Start)).Text)
+	cut := h.pressData("Bob", func(d callback.Data) bool { return d.Action == callback.Cut && d.Tap == 1 })
+	assert.Equal(t, "✂️ Deck cut · your bet first · your card K♥ (4)", cut.Text)
 }

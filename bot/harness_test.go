@@ -65,6 +65,10 @@ type harnessOptions struct {
 	limits  outbox.Limits
 	// sync makes the store fsync every commit, as in production.
 	sync bool
+	// saltDecks: the decks of before the cut (see saltDecks).
+	saltDecks bool
+	// derived: the decks of the cut ordered by the rules (see derived).
+	derived bool
 	// owners are the names of the bot's owners.
 	owners []string
 	chat   func(*telegramtest.Server, ...telegramtest.User) telegramtest.Chat
@@ -136,8 +140,7 @@ func (h *harness) start() {
 	h.t.Helper()
 	// Conditions read the store too: a commit wakes them (in polling mode
 	// the next poll would too, but a webhook makes no call of its own).
-	st, err := storage.Open(h.dbPath, storage.Options{Rand: h.deck, NoSync: !h.opts.sync,
-		OnCommit: func(time.Duration, int) { h.srv.Nudge() }})
+	st, err := storage.Open(h.dbPath, h.storeOptions())
 	require.NoError(h.t, err)
 	h.store = st
 	var owners []int64
@@ -342,10 +345,12 @@ func showsVersion(m telegramtest.ChatMessage, v uint64) bool {
 	return !table
 }
 
-// press presses the button whose callback data starts with prefix (the
-// action's code) on the current table message and returns the answer.
+// pressData presses the button match picks on the current table message
+// and returns the answer; a deck waiting for its cut is cut first, unless
+// match picks a cut button (cutFirst).
 func (h *harness) pressData(name string, match func(callback.Data) bool) telegramtest.CallbackAnswer {
 	h.t.Helper()
+	h.cutFirst(h.key(), nil, match)
 	id, data := h.buttonOf(match)
 	return h.pressRaw(name, id, data)
 }
@@ -393,8 +398,13 @@ func action(a callback.Action) func(callback.Data) bool {
 func (h *harness) join(name string) telegramtest.CallbackAnswer {
 	return h.pressData(name, action(callback.Join))
 }
+
+// startGame presses Start as name and cuts the first deck (see cut).
 func (h *harness) startGame(name string) telegramtest.CallbackAnswer {
-	return h.pressData(name, action(callback.Start))
+	h.t.Helper()
+	a := h.pressData(name, action(callback.Start))
+	h.cut()
+	return a
 }
 func (h *harness) hit(name string) telegramtest.CallbackAnswer {
 	return h.pressData(name, action(callback.Hit))

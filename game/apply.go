@@ -39,8 +39,13 @@ func Apply(t Table, cmd Command, env Env) (Table, Outcome, error) {
 		err = a.cancel()
 	case Kick:
 		err = a.kick(cmd)
+	case Cut:
+		err = a.cut(cmd)
 	default:
 		err = fmt.Errorf("%w: unknown command %d", ErrInvalidInput, cmd.Kind)
+	}
+	if err == nil {
+		err = a.err
 	}
 	if err != nil {
 		return t, Outcome{}, err
@@ -70,6 +75,16 @@ type applier struct {
 	ntransfers int
 	eventBuf   [eventBuf]Event
 	transBuf   [transferBuf]Transfer
+	// err is the first failure deep in the rules that cannot return one
+	// (the seed source failed): the command is then rejected with it.
+	err error
+}
+
+// fail keeps the first failure of the command.
+func (a *applier) fail(err error) {
+	if a.err == nil {
+		a.err = err
+	}
 }
 
 func (a *applier) emit(e Event) {
@@ -258,96 +273,6 @@ func (a *applier) autoStart(u UserID) {
 	}
 }
 
-// removeSeat frees seat i and keeps the banker and turn indexes pointing at
-// the same players.
-func (a *applier) removeSeat(i int) {
-	t := &a.t
-	copy(t.seats[i:], t.seats[i+1:t.nseats])
-	t.nseats--
-	t.seats[t.nseats] = Seat{}
-	fix := func(p *int8) {
-		switch {
-		case int(*p) == i:
-			*p = -1
-		case int(*p) > i:
-			*p--
-		}
-	}
-	fix(&t.banker)
-	fix(&t.turn)
-	// lastBankerSeat keeps pointing at the previous banker or, once they
-	// left, at the seat that came after them.
-	if int(t.lastBankerSeat) > i {
-		t.lastBankerSeat--
-	}
-}
-
-func (a *applier) leave(cmd Command) error {
-	if a.t.phase == Closed {
-		return fmt.Errorf("%w: leave", ErrNoTable)
-	}
-	s, i := a.seat(cmd.User)
-	if s == nil || s.Leaving {
-		return ErrNotSeated
-	}
-	if a.t.phase == Lobby {
-		a.removeSeat(i)
-		a.emit(Event{Kind: EventLeft, User: cmd.User})
-		if a.t.nseats == 0 {
-			a.close(ReasonEmpty)
-		}
-		return nil
-	}
-	a.emit(Event{Kind: EventLeft, User: cmd.User})
-	switch {
-	case i == int(a.t.banker):
-		// The banker leaving ends the game: bets back, bank to the banker.
-		s.Leaving = true
-		a.refundBets()
-		a.sitOutRest(ReasonBankerLeft)
-		a.endGame(ReasonLeft)
-	case i == int(a.t.turn):
-		s.Leaving = true
-		if a.t.phase == Betting {
-			a.sitOut(i, ReasonLeft)
-		} else {
-			a.endDuel(Forfeit, Hand{}, ReasonLeft)
-		}
-		a.nextDuel()
-	default:
-		s.Leaving = true
-		if s.State == Waiting {
-			a.sitOut(i, ReasonLeft)
-		}
-	}
-	return nil
-}
-
-func (a *applier) kick(cmd Command) error {
-	if a.t.phase == Closed {
-		return fmt.Errorf("%w: kick", ErrNoTable)
-	}
-	s, i := a.seat(cmd.Target)
-	if s == nil || s.Leaving {
-		return ErrNotSeated
-	}
-	a.emit(Event{Kind: EventKicked, User: cmd.Target})
-	if a.t.phase == Lobby {
-		a.removeSeat(i)
-		if a.t.nseats == 0 {
-			a.close(ReasonEmpty)
-		}
-		return nil
-	}
-	// During a game nothing at stake is taken: a waiting player sits out, a
-	// player in a duel finishes it, the banker finishes the game.
-	s.Leaving = true
-	if s.State == Waiting {
-		a.sitOut(i, ReasonKicked)
-	}
-	return nil
-}
-
 func (a *applier) start(cmd Command) error {
 	if err := a.requirePhase(Start, Lobby); err != nil {
 		return err
@@ -462,19 +387,25 @@ func (a *applier) hit(cmd Command) error {
 	if err := a.requirePhase(Hit, Drawing); err != nil {
 		return err
 	}
-	s, err := a.current(cmd.User)
-	if err != nil {
+	if _, err := a.current(cmd.User); err != nil {
 		return err
 	}
-	c, err := a.draw()
-	if err != nil {
-		return err
+	if c, ok := a.draw(resumeHit); ok {
+		a.hitWith(c)
 	}
+	return nil
+}
+
+// hitWith gives the player whose turn it is the card c they drew, and
+// ends their duel at 21 or over.
+func (a *applier) hitWith(c Card) {
+	s := &a.t.seats[a.t.turn]
 	if !s.Hand.add(c) {
-		return fmt.Errorf("%w: hand overflow", ErrInternal)
+		a.fail(fmt.Errorf("%w: hand overflow", ErrInternal))
+		return
 	}
 	score := s.Hand.Score()
-	a.emit(Event{Kind: EventDrew, User: cmd.User, Card: c, Score: score})
+	a.emit(Event{Kind: EventDrew, User: s.User, Card: c, Score: score})
 	switch {
 	case score == 21:
 		a.endDuel(TwentyOne, Hand{}, ReasonNone)
@@ -485,7 +416,6 @@ func (a *applier) hit(cmd Command) error {
 	default:
 		a.t.deadline = a.turnDeadline()
 	}
-	return nil
 }
 
 func (a *applier) stand(cmd Command) error {
@@ -500,12 +430,17 @@ func (a *applier) stand(cmd Command) error {
 
 // bankerPlays draws the banker's hand for the current duel and settles it;
 // why is ReasonTimeout when the player stood by running out of time.
-func (a *applier) bankerPlays(why Reason) error {
-	var bh Hand
+func (a *applier) bankerPlays(why Reason) error { return a.bankerDraws(Hand{}, why) }
+
+// bankerDraws draws the banker's hand for the current duel on from bh and
+// settles the duel; when the deck runs out and the new one waits for its
+// cut, the table keeps bh and why for the cut to resume.
+func (a *applier) bankerDraws(bh Hand, why Reason) error {
 	for bh.Score() < BankerStopsAt {
-		c, err := a.draw()
-		if err != nil {
-			return err
+		c, ok := a.draw(resumeBanker)
+		if !ok {
+			a.t.wait.banker, a.t.wait.why = bh, why
+			return nil
 		}
 		if !bh.add(c) {
 			return fmt.Errorf("%w: banker hand overflow", ErrInternal)
@@ -544,50 +479,8 @@ func (a *applier) timeout() error {
 		a.nextDuel()
 	case Drawing:
 		return a.bankerPlays(ReasonTimeout)
+	case Cutting:
+		return a.cutDeck(0, "")
 	}
 	return nil
-}
-
-func (a *applier) cancel() error {
-	if a.t.phase == Closed {
-		return fmt.Errorf("%w: cancel", ErrNoTable)
-	}
-	if a.t.phase.InGame() {
-		a.refundBets()
-		a.sitOutRest(ReasonCancelled)
-		a.reveal()
-		if a.t.bank > 0 {
-			a.transfer(a.t.seats[a.t.banker].User, TransferBank, a.t.bank)
-		}
-		a.emit(Event{Kind: EventGameEnded, User: a.t.seats[a.t.banker].User, Amount: a.t.bank, Reason: ReasonCancelled})
-		a.t.bank = 0
-	}
-	a.close(ReasonCancelled)
-	return nil
-}
-
-// refundBets returns every bet on the table to its player.
-func (a *applier) refundBets() {
-	for i := range a.t.seats[:a.t.nseats] {
-		s := &a.t.seats[i]
-		if s.Bet > 0 {
-			a.transfer(s.User, TransferRefund, s.Bet)
-			s.Bet = 0
-		}
-	}
-}
-
-// close closes the table; what is on it must have been paid out.
-func (a *applier) close(why Reason) {
-	t := &a.t
-	t.phase = Closed
-	t.closedBy = why
-	t.seats = [MaxSeats]Seat{}
-	t.nseats = 0
-	t.banker, t.turn = -1, -1
-	t.deadline = 0
-	t.bank, t.circleBank, t.circle, t.knocks = 0, 0, 0, 0
-	t.shoe = shoe{}
-	t.ndiscard = 0
-	a.emit(Event{Kind: EventClosed, Reason: why})
 }

@@ -136,7 +136,7 @@ func lobbyOf(t *Table) Table {
 	l.phase = Lobby
 	l.banker, l.turn = -1, -1
 	l.bank, l.circleBank = 0, 0
-	l.shoe = shoe{}
+	l.shoe, l.deckNo = shoe{}, 0
 	l.ndiscard = 0
 	for i := range l.seats[:l.nseats] {
 		l.seats[i].Hand, l.seats[i].Bet, l.seats[i].State = Hand{}, 0, Idle

@@ -28,9 +28,13 @@ const (
 	Cancel
 	// Kick (admin) stands Target up at the next safe moment.
 	Kick
+	// Cut cuts the deck the table waits for (phase Cutting) with Text:
+	// any seated player but the house may, the first cut counts, and the
+	// deck is dealt at once.
+	Cut
 )
 
-var commandNames = [...]string{"", "open", "join", "leave", "start", "bet", "hit", "stand", "timeout", "cancel", "kick"}
+var commandNames = [...]string{"", "open", "join", "leave", "start", "bet", "hit", "stand", "timeout", "cancel", "kick", "cut"}
 
 // String returns the command's name.
 func (k CommandKind) String() string {
@@ -51,6 +55,9 @@ type Command struct {
 	Amount int64
 	// Target is the user to stand up (Kick).
 	Target UserID
+	// Text is the cut (Cut): its bytes exactly as the player gave them,
+	// at most MaxCutLen; a cut button gives "tap:1" and the like.
+	Text string
 	// Version, when not zero, is the table version the command was made
 	// for; a table at another version rejects it with ErrOutdated.
 	Version uint64
@@ -71,9 +78,29 @@ func (m BalanceMap) Balance(user UserID) int64 { return m[user] }
 type Env struct {
 	// Now is the time of the command.
 	Now time.Time
-	// Rand shuffles decks and picks the first banker; nil means
-	// [CryptoRand].
+	// Rand picks the first banker and shuffles the decks of SchemeSalt
+	// (when CutWait is 0); nil means [CryptoRand].
 	Rand Rand
+	// CutWait is how long a new deck waits for its cut: every deck is
+	// then of SchemeCut, its seed the next link of Seeds and its order
+	// derived with the cut (Deriver), and the table waits in phase
+	// Cutting at most CutWait, and never longer than the game's turn
+	// timeout. 0 means the decks of before the cut: shuffled with Rand
+	// and committed to with a salt (SchemeSalt), dealt at once. The bot
+	// passes [DefaultCutWait] once it shows the cut.
+	CutWait time.Duration
+	// Seeds gives the server seed of each deck of SchemeCut, the next
+	// link of the table's chain; storage takes it in the command's
+	// transaction. nil means a chain of one link for each deck, its seed
+	// drawn from Rand: for tests and tools that keep no chain.
+	Seeds SeedSource
+	// Deriver orders each deck of SchemeCut; nil means [DeriveOrder], the
+	// rules. Tests stack decks with gametest.Stacked, which ignores the
+	// seed and the cut.
+	Deriver Deriver
+	// House is the house's user id (package house), whom the rules never
+	// ask to cut and never let cut; 0 when there is none.
+	House UserID
 	// Settings are the chat's current settings. A game keeps the settings it
 	// started with; the lobby and the next game use these.
 	Settings Settings
@@ -132,7 +159,7 @@ const (
 	// EventStarted: a game started; User is the banker, Amount the stake.
 	EventStarted
 	// EventCircleStarted: Amount is the circle number; Commitment commits
-	// to the new deck.
+	// to the new deck (which may wait for its cut: EventCutAsked follows).
 	EventCircleStarted
 	// EventDealt: User was dealt Card at the start of the circle.
 	EventDealt
@@ -148,11 +175,13 @@ const (
 	EventDuelEnded
 	// EventSatOut: User sits this circle out for Reason.
 	EventSatOut
-	// EventReshuffled: the deck ran out; the discards were shuffled into a
-	// new deck with Commitment.
+	// EventReshuffled: the deck ran out; the discards go into a new deck
+	// with Commitment (which may wait for its cut: EventCutAsked follows).
 	EventReshuffled
-	// EventRevealed: a deck that is no longer drawn from: Deck and its
-	// Commitment.
+	// EventRevealed: a deck that is no longer drawn from: its Record,
+	// with everything a stranger needs to check it, and its Commitment;
+	// for a deck of SchemeSalt also its Deck (the order and salt). User
+	// is who cut it (SchemeCut), 0 when nobody did.
 	EventRevealed
 	// EventKnocked: the bank grew from From to Amount, KnockFactor times
 	// or more, in a circle; a new circle starts with the same bank.
@@ -162,11 +191,21 @@ const (
 	EventGameEnded
 	// EventClosed: the table closed for Reason.
 	EventClosed
+	// EventCutAsked: a new deck waits for its cut (phase Cutting). User
+	// is asked to cut (0 when no seated player but the house could be);
+	// Commitment is what the deck is committed to, the link before its
+	// seed in the table's chain; Amount is the deck's number in the
+	// circle. Table.Cut tells the rest (the link, the chain's head).
+	EventCutAsked
+	// EventCut: the deck waiting for its cut was cut by User, or by
+	// nobody (User 0: the cut wait timed out, the deck is "not cut");
+	// its cards are dealt next.
+	EventCut
 )
 
 var eventNames = [...]string{"", "opened", "joined", "left", "kicked", "stood_up", "started", "circle_started",
 	"dealt", "turn", "bet", "drew", "banker_drew", "duel_ended", "sat_out", "reshuffled", "revealed",
-	"knocked", "game_ended", "closed"}
+	"knocked", "game_ended", "closed", "cut_asked", "cut"}
 
 // String returns the event kind's name.
 func (k EventKind) String() string {
@@ -190,6 +229,8 @@ type Event struct {
 	Commitment Commitment
 	Deck       Deck
 	Duel       Duel
+	// Record is the revealed deck's verification record (EventRevealed).
+	Record Record
 }
 
 // Outcome is what an applied command caused.

@@ -118,18 +118,33 @@ func VerifyDeck(preimage, commitment string) error {
 	return nil
 }
 
-// shoe is the deck being drawn from in a circle, held in fixed arrays so that
-// a Table copies without allocating.
+// shoe is the deck being drawn from in a circle, or the deck waiting for
+// its cut, held in fixed arrays so that a Table copies without allocating.
 type shoe struct {
 	order [DeckSize]Card
-	n     uint8 // cards in this deck
+	n     uint8 // cards in this deck; 0 while it waits for its cut
 	drawn uint8 // cards drawn from the top
-	salt  [SaltSize]byte
-	hash  Commitment
+	// hash is what the deck is committed to: the SHA-256 of its
+	// preimage (SchemeSalt), or link k−1 of the chain, the seed's hash
+	// (SchemeCut).
+	hash Commitment
+	// cutScheme: the deck is of SchemeCut, derived from a link of the
+	// table's chain and a cut; else of SchemeSalt, shuffled with salt.
+	cutScheme bool
+	salt      [SaltSize]byte
+	// The deck's link of the chain (SchemeCut): its seed, its index and
+	// the chain's head.
+	seed Seed
+	link uint32
+	head Seed
+	// cutBy is who cut the deck, 0 when nobody did; cut is the cut (a
+	// string: a Table copies its header alone, and nobody changes it).
+	cutBy UserID
+	cut   string
 }
 
 // fill makes the shoe a freshly shuffled deck of the given cards, with a new
-// salt and commitment.
+// salt and commitment (SchemeSalt).
 func (s *shoe) fill(cards []Card, r Rand) {
 	*s = shoe{}
 	// Shuffle a copy: a slice handed to an interface method escapes, and
@@ -147,9 +162,31 @@ func (s *shoe) fill(cards []Card, r Rand) {
 	s.hash = commit(s.order[:s.n], &s.salt)
 }
 
+// await makes the shoe a deck of SchemeCut waiting for its cut: its link,
+// and the commitment that link's seed gives, but no cards yet.
+func (s *shoe) await(l Link) {
+	*s = shoe{cutScheme: true, seed: l.Seed, link: l.Index, head: l.Head, hash: Commitment(l.Seed.Hash())}
+}
+
 // deck returns the shoe's full order and salt, for the reveal.
 func (s *shoe) deck() Deck {
 	return Deck{Cards: append([]Card(nil), s.order[:s.n]...), Salt: s.salt}
+}
+
+// record returns the deck's verification record, for the reveal: the
+// game, circle and deck number place it.
+func (s *shoe) record(game uint64, circle, deck uint8) Record {
+	if !s.cutScheme {
+		return &SaltRecord{Commitment: s.hash, Deck: s.deck()}
+	}
+	cards := append([]Card(nil), s.order[:s.n]...)
+	SortCanonical(cards)
+	r := &CutRecord{Head: s.head, Link: s.link, Seed: s.seed, Game: game, Circle: uint32(circle), Deck: uint32(deck),
+		Cards: cards, Dealt: append([]Card(nil), s.order[:s.drawn]...)}
+	if s.cut != "" {
+		r.Cut = []byte(s.cut)
+	}
+	return r
 }
 
 func (s *shoe) empty() bool { return s.drawn >= s.n }

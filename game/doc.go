@@ -14,7 +14,18 @@
 //
 // The table round-trips through a stable, versioned binary encoding
 // ([Table.MarshalBinary], [Decode]) that storage writes; Decode reads the
-// encoding of [EncodingVersion] and of version 2, the one before.
+// encoding of [EncodingVersion] and of versions 2 and 3, the ones before.
+//
+// # The cut
+//
+// When the Env asks for it ([Env.CutWait]), every deck is of [SchemeCut]:
+// before its first card the table waits (phase [Cutting]) for a seated
+// player's [Cut], showing the deck's commitment, the previous link of the
+// table's hash chain; the first cut counts, the house never cuts, and the
+// wait's timeout deals it not cut. The deck's order is derived from its
+// seed (the next link, from [Env.Seeds]), its place and the cut
+// ([DeriveOrder]), and its [Record] is revealed when it is no longer drawn
+// from. Without it, decks are of [SchemeSalt], as before the cut.
 //
 // Every setting an admin changes with /settings is declared here, once, as
 // a row of [Fields]: its key, kind, range, default, config key and the

@@ -11,13 +11,15 @@ import (
 
 // EncodingVersion is the version of the table encoding this code writes.
 // It keeps the game's whole record (LogSize lines, sit-outs included),
-// each line naming its player by the index among the game's players, and
-// the table's settings as rows (see appendSettings), so that a new setting
-// needs no new version. A new layout gets a new version, and Decode then
-// reads the old one too, for as long as a stored table may hold it: it
-// reads version 2 too, which wrote the six settings of its day in a fixed
-// layout. (Version 1 was a pre-release's, which no release reads.)
-const EncodingVersion = 3
+// each line naming its player by the index among the game's players, the
+// table's settings as rows (see appendSettings), so that a new setting
+// needs no new version, and the deck of either scheme with the cut it
+// waits for (see appendShoe). A new layout gets a new version, and Decode
+// then reads the old ones too, for as long as a stored table may hold
+// them: version 3 wrote the decks of SchemeSalt alone, version 2 also the
+// six settings of its day in a fixed layout. (Version 1 was a
+// pre-release's, which no release reads.)
+const EncodingVersion = 4
 
 // v2Fields is how many settings version 2 wrote: the first rows of
 // tableFields, each as a row writes it, without a count.
@@ -60,12 +62,7 @@ func (t *Table) AppendBinary(b []byte) ([]byte, error) {
 	b = append(b, t.circle, t.knocks)
 	b = binary.AppendVarint(b, int64(t.lastBanker))
 	b = append(b, byte(t.lastBankerSeat))
-	b = append(b, t.shoe.n, t.shoe.drawn)
-	if t.shoe.n > 0 {
-		b = appendCards(b, t.shoe.order[:t.shoe.n])
-		b = append(b, t.shoe.salt[:]...)
-		b = append(b, t.shoe.hash[:]...)
-	}
+	b = t.appendShoe(b)
 	b = append(b, t.ndiscard)
 	b = appendCards(b, t.discard[:t.ndiscard])
 	b = append(b, t.nplayers)
@@ -90,6 +87,104 @@ func (t *Table) AppendBinary(b []byte) ([]byte, error) {
 	}
 	b = append(b, byte(t.closedBy))
 	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b[start:], crcTable)), nil
+}
+
+// The schemes of a deck as appendShoe writes them.
+const (
+	shoeNone byte = iota // no deck in play nor awaited
+	shoeSalt             // SchemeSalt: order, salt and hash
+	shoeCut              // SchemeCut: link, seed, head, cut and order
+)
+
+// appendShoe writes the deck in play or awaited: its scheme, then for
+// SchemeSalt its count, drawn, order, salt and hash; for SchemeCut its
+// link, seed, head, cutter, cut, count, drawn and order (the hash is the
+// seed's). Then the deck's number in the circle and, while the table
+// waits for the cut, the wait: who is asked, what the cut resumes, why
+// the banker plays and the banker's hand.
+func (t *Table) appendShoe(b []byte) []byte {
+	s := &t.shoe
+	switch {
+	case s.cutScheme:
+		b = append(b, shoeCut)
+		b = binary.AppendUvarint(b, uint64(s.link))
+		b = append(b, s.seed[:]...)
+		b = append(b, s.head[:]...)
+		b = binary.AppendVarint(b, int64(s.cutBy))
+		b = binary.AppendUvarint(b, uint64(len(s.cut)))
+		b = append(b, s.cut...)
+		b = append(b, s.n, s.drawn)
+		b = appendCards(b, s.order[:s.n])
+	case s.n > 0:
+		b = append(b, shoeSalt, s.n, s.drawn)
+		b = appendCards(b, s.order[:s.n])
+		b = append(b, s.salt[:]...)
+		b = append(b, s.hash[:]...)
+	default:
+		b = append(b, shoeNone)
+	}
+	b = append(b, t.deckNo)
+	if t.phase != Cutting {
+		return b
+	}
+	w := &t.wait
+	b = binary.AppendVarint(b, int64(w.asked))
+	b = append(b, byte(w.then), byte(w.why))
+	return appendHand(b, &w.banker)
+}
+
+// shoe reads the deck as appendShoe writes it (version 4 on), or as
+// versions 2 and 3 did: count, drawn, and for a deck its order, salt and
+// hash; such a deck counts as the circle's first (the record of a deck of
+// SchemeSalt does not name its number).
+func (r *reader) shoe(t *Table, version byte) {
+	s := &t.shoe
+	if version < 4 {
+		s.n, s.drawn = r.count(DeckSize), r.byte()
+		if s.n > 0 {
+			r.cards(s.order[:s.n])
+			r.bytes(s.salt[:])
+			r.bytes(s.hash[:])
+			t.deckNo = 1
+		}
+		return
+	}
+	switch r.byte() {
+	case shoeNone:
+	case shoeSalt:
+		s.n, s.drawn = r.count(DeckSize), r.byte()
+		r.cards(s.order[:s.n])
+		r.bytes(s.salt[:])
+		r.bytes(s.hash[:])
+	case shoeCut:
+		link := r.uvarint()
+		if link == 0 || link > math.MaxUint32 {
+			r.fail("link %d", link)
+		}
+		s.cutScheme, s.link = true, uint32(link)
+		r.bytes(s.seed[:])
+		r.bytes(s.head[:])
+		s.hash = Commitment(s.seed.Hash())
+		s.cutBy = UserID(r.varint())
+		n := r.uvarint()
+		if n > MaxCutLen || n > uint64(len(r.b)) {
+			r.fail("cut of %d bytes", n)
+		} else {
+			s.cut, r.b = string(r.b[:n]), r.b[n:]
+		}
+		s.n, s.drawn = r.count(DeckSize), r.byte()
+		r.cards(s.order[:s.n])
+	default:
+		r.fail("deck scheme")
+	}
+	t.deckNo = r.byte()
+	if t.phase != Cutting {
+		return
+	}
+	w := &t.wait
+	w.asked = UserID(r.varint())
+	w.then, w.why = resume(r.byte()), Reason(r.byte())
+	r.hand(&w.banker)
 }
 
 func boolByte(v bool) byte {
@@ -178,8 +273,8 @@ func Decode(data []byte) (Table, error) {
 	if crc32.Checksum(body, crcTable) != sum {
 		return Table{}, fmt.Errorf("%w: checksum mismatch", ErrCorrupt)
 	}
-	if body[0] != EncodingVersion && body[0] != 2 {
-		return Table{}, fmt.Errorf("%w: %d (this build reads 2 and %d)", ErrUnknownVersion, body[0], EncodingVersion)
+	if body[0] < 2 || body[0] > EncodingVersion {
+		return Table{}, fmt.Errorf("%w: %d (this build reads 2 to %d)", ErrUnknownVersion, body[0], EncodingVersion)
 	}
 	r := reader{b: body[1:]}
 	var t Table
@@ -208,12 +303,7 @@ func Decode(data []byte) (Table, error) {
 	t.circle, t.knocks = r.byte(), r.byte()
 	t.lastBanker = UserID(r.varint())
 	t.lastBankerSeat = int8(r.byte())
-	t.shoe.n, t.shoe.drawn = r.count(DeckSize), r.byte()
-	if t.shoe.n > 0 {
-		r.cards(t.shoe.order[:t.shoe.n])
-		r.bytes(t.shoe.salt[:])
-		r.bytes(t.shoe.hash[:])
-	}
+	r.shoe(&t, body[0])
 	t.ndiscard = r.count(DeckSize)
 	r.cards(t.discard[:t.ndiscard])
 	r.players(&t)
@@ -431,121 +521,4 @@ func (r *reader) millis() time.Duration {
 		return 0
 	}
 	return time.Duration(v) * time.Millisecond
-}
-
-// check verifies the invariants a decoded table must hold, so that no
-// damaged table reaches Apply.
-func (t *Table) check() error {
-	if t.phase > Drawing {
-		return fmt.Errorf("phase %d", t.phase)
-	}
-	if t.phase != Closed {
-		if err := t.settings.Validate(); err != nil {
-			return err
-		}
-	}
-	n := int8(t.nseats)
-	if t.banker < -1 || t.banker >= n || t.turn < -1 || t.turn >= n || t.lastBankerSeat < 0 || t.lastBankerSeat > MaxSeats {
-		return fmt.Errorf("seat index out of range")
-	}
-	if t.phase.InGame() != (t.banker >= 0) || t.phase.InGame() != (t.turn >= 0) || t.turn == t.banker && t.turn >= 0 {
-		return fmt.Errorf("banker %d and turn %d do not fit phase %s", t.banker, t.turn, t.phase)
-	}
-	if t.bank < 0 || t.circleBank < 0 || t.shoe.drawn > t.shoe.n {
-		return fmt.Errorf("negative bank or deck overdrawn")
-	}
-	if t.phase == Closed && t.nseats != 0 || t.phase.InGame() && t.nseats < 2 {
-		return fmt.Errorf("%d seats in phase %s", t.nseats, t.phase)
-	}
-	for i := range t.seats[:t.nseats] {
-		s := &t.seats[i]
-		if s.User == 0 || s.Bet < 0 || s.State > SatOut {
-			return fmt.Errorf("seat %d is malformed", i)
-		}
-		if s.Bet > 0 && !(t.phase == Drawing && int(t.turn) == i) {
-			return fmt.Errorf("seat %d has a bet out of turn", i)
-		}
-		for j := range t.seats[:i] {
-			if t.seats[j].User == s.User {
-				return fmt.Errorf("user %d seated twice", s.User)
-			}
-		}
-	}
-	if !t.phase.InGame() {
-		// Between games nothing is on the table and no deck is in play.
-		if t.bank != 0 || t.circleBank != 0 || t.shoe.n != 0 || t.ndiscard != 0 {
-			return fmt.Errorf("chips or cards on the table in phase %s", t.phase)
-		}
-		for i := range t.seats[:t.nseats] {
-			if s := &t.seats[i]; s.State != Idle || s.Hand.n != 0 || s.Leaving {
-				return fmt.Errorf("seat %d is in play in phase %s", i, t.phase)
-			}
-		}
-		return nil
-	}
-	return t.checkGame()
-}
-
-// checkGame verifies the invariants of a table during a game.
-func (t *Table) checkGame() error {
-	if t.circle < 1 || t.knocks >= t.circle || int(t.knocks) > t.settings.MaxKnocks {
-		return fmt.Errorf("circle %d with %d knocks", t.circle, t.knocks)
-	}
-	// The bank starts every circle with at least the stake or it would
-	// have broken; a bank that small keeps every sum below in range.
-	if t.circleBank < 1 || t.bank > math.MaxInt64/2 {
-		return fmt.Errorf("bank %d from %d", t.bank, t.circleBank)
-	}
-	for i := range t.seats[:t.nseats] {
-		s := &t.seats[i]
-		var ok bool
-		switch {
-		case i == int(t.banker):
-			ok = s.State == Idle && s.Hand.n == 0
-		case i == int(t.turn) && t.phase == Betting:
-			ok = s.State == Playing && s.Hand.n == 1
-		case i == int(t.turn):
-			ok = s.State == Playing && s.Hand.n >= 1 && s.Hand.Score() < 21 && s.Bet >= 1 && s.Bet <= t.bank
-		case s.State == Waiting:
-			ok = s.Hand.n == 1 && !s.Leaving
-		default:
-			ok = (s.State == Played || s.State == SatOut) && s.Hand.n == 0
-		}
-		if !ok {
-			return fmt.Errorf("seat %d (%d cards, state %d) does not fit the game", i, s.Hand.n, s.State)
-		}
-	}
-	// The deck in play is a set of distinct cards that hashes to its
-	// commitment.
-	if t.shoe.n == 0 || commit(t.shoe.order[:t.shoe.n], &t.shoe.salt) != t.shoe.hash {
-		return fmt.Errorf("the deck does not match its commitment")
-	}
-	var inDeck [DeckSize + 1]bool
-	for _, c := range t.shoe.order[:t.shoe.n] {
-		if inDeck[c] {
-			return fmt.Errorf("card %s twice in the deck", c.Code())
-		}
-		inDeck[c] = true
-	}
-	// Every card is in exactly one place: the deck, the discards or a hand.
-	var seen [DeckSize + 1]bool
-	total := 0
-	mark := func(cs []Card) bool {
-		for _, c := range cs {
-			if seen[c] {
-				return false
-			}
-			seen[c] = true
-			total++
-		}
-		return true
-	}
-	ok := mark(t.shoe.order[t.shoe.drawn:t.shoe.n]) && mark(t.discard[:t.ndiscard])
-	for i := range t.seats[:t.nseats] {
-		ok = ok && mark(t.seats[i].Hand.cards[:t.seats[i].Hand.n])
-	}
-	if !ok || total != DeckSize {
-		return fmt.Errorf("cards do not add up to one deck")
-	}
-	return nil
 }

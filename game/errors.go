@@ -38,6 +38,17 @@ var (
 	ErrInsufficientBalance = errors.New("insufficient balance")
 	// ErrTooEarly: a timeout before its deadline.
 	ErrTooEarly = errors.New("the deadline has not passed")
+	// ErrCutTooLong: a cut of more than MaxCutLen bytes.
+	ErrCutTooLong = errors.New("the cut is too long")
+	// ErrNoCutAsked: a cut where no game is played, so no deck waits.
+	ErrNoCutAsked = errors.New("no deck waits for a cut")
+	// ErrAlreadyCut: a cut of a deck somebody cut already.
+	ErrAlreadyCut = errors.New("the deck was cut already")
+	// ErrCutTooLate: a cut of a deck that was dealt from without one:
+	// nobody cut it in time (or it was of the days before the cut).
+	ErrCutTooLate = errors.New("the deck was dealt without a cut")
+	// ErrHouseCannotCut: the house never cuts.
+	ErrHouseCannotCut = errors.New("the house never cuts")
 	// ErrCommitmentMismatch: a revealed deck does not hash to its commitment.
 	ErrCommitmentMismatch = errors.New("deck does not match its commitment")
 	// ErrCorrupt: encoded bytes that do not decode to a valid table.
@@ -68,12 +79,14 @@ func Kind(err error) ErrorKind {
 		return KindOutdated
 	case errors.Is(err, ErrNotYourTurn):
 		return KindNotYourTurn
-	case errors.Is(err, ErrInvalidInput), errors.Is(err, ErrInvalidSettings), errors.Is(err, ErrBetNotOffered):
+	case errors.Is(err, ErrInvalidInput), errors.Is(err, ErrInvalidSettings), errors.Is(err, ErrBetNotOffered),
+		errors.Is(err, ErrCutTooLong):
 		return KindInvalid
 	case errors.Is(err, ErrWrongPhase), errors.Is(err, ErrNoTable), errors.Is(err, ErrTableOpen),
 		errors.Is(err, ErrGameInProgress), errors.Is(err, ErrNotSeated), errors.Is(err, ErrAlreadySeated),
 		errors.Is(err, ErrTableFull), errors.Is(err, ErrBelowEntryLimit), errors.Is(err, ErrNotEnoughPlayers),
-		errors.Is(err, ErrInsufficientBalance), errors.Is(err, ErrTooEarly):
+		errors.Is(err, ErrInsufficientBalance), errors.Is(err, ErrTooEarly), errors.Is(err, ErrNoCutAsked),
+		errors.Is(err, ErrAlreadyCut), errors.Is(err, ErrCutTooLate), errors.Is(err, ErrHouseCannotCut):
 		return KindNotAllowed
 	}
 	return KindInternal

@@ -41,6 +41,13 @@ type fixture struct {
 	total int64
 	// out is the outcome of the last applied command.
 	out game.Outcome
+	// The cut: how long a deck waits for it (0: none is asked), the
+	// table's chain, the house, and whether decks are derived by the
+	// rules rather than stacked.
+	cutWait time.Duration
+	links   *gametest.Links
+	house   game.UserID
+	derived bool
 }
 
 // newFixture returns a closed table, Alice to Frank with 1000 chips each and
@@ -63,7 +70,15 @@ func (f *fixture) setBalance(u game.UserID, n int64) {
 }
 
 func (f *fixture) env() game.Env {
-	return game.Env{Now: f.now, Rand: f.rnd, Settings: f.settings.Clone(), Balances: f.bal}
+	env := game.Env{Now: f.now, Rand: f.rnd, Settings: f.settings.Clone(), Balances: f.bal,
+		CutWait: f.cutWait, House: f.house}
+	if f.links != nil {
+		env.Seeds = f.links
+	}
+	if !f.derived {
+		env.Deriver = f.rnd
+	}
+	return env
 }
 
 func (f *fixture) encode(tb game.Table) []byte {

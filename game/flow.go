@@ -2,26 +2,46 @@ package game
 
 import "fmt"
 
-// startCircle shuffles a fresh deck, deals one card to every player but the
-// banker, and plays the first duel.
+// startCircle starts a circle with a fresh deck: shuffled and dealt at
+// once, or, when a cut is asked (Env.CutWait), waiting for its cut, which
+// deals it.
 func (a *applier) startCircle() {
 	t := &a.t
 	t.circle++
 	t.circleBank = t.bank
-	deck := fullDeck()
-	t.shoe.fill(deck[:], a.env.Rand)
 	t.ndiscard = 0
-	a.emit(Event{Kind: EventCircleStarted, Amount: int64(t.circle), Commitment: t.shoe.hash})
+	t.deckNo = 0
 	n := int(t.nseats)
 	for k := 1; k < n; k++ {
-		i := (int(t.banker) + k) % n
-		s := &t.seats[i]
-		s.Hand, s.Bet = Hand{}, 0
+		s := &t.seats[(int(t.banker)+k)%n]
+		s.Hand, s.Bet, s.State = Hand{}, 0, Waiting
 		if s.Leaving {
 			s.State = SatOut
+		}
+	}
+	deck := fullDeck()
+	waits := a.newDeck(deck[:], resumeDeal)
+	if a.err != nil {
+		return
+	}
+	a.emit(Event{Kind: EventCircleStarted, Amount: int64(t.circle), Commitment: t.shoe.hash})
+	if waits {
+		a.askCut()
+		return
+	}
+	a.deal()
+}
+
+// deal deals one card from the new deck to every player waiting for a
+// duel, in seat order after the banker, and plays the first duel.
+func (a *applier) deal() {
+	t := &a.t
+	n := int(t.nseats)
+	for k := 1; k < n; k++ {
+		s := &t.seats[(int(t.banker)+k)%n]
+		if s.State != Waiting {
 			continue
 		}
-		s.State = Waiting
 		c := t.shoe.draw() // 3 cards at most from a fresh deck of 36
 		s.Hand.add(c)
 		a.emit(Event{Kind: EventDealt, User: s.User, Card: c})
@@ -194,6 +214,7 @@ func (a *applier) playersLeft() bool {
 // reopens the lobby with the others.
 func (a *applier) endGame(why Reason) {
 	t := &a.t
+	a.dropWait()
 	a.reveal()
 	bi := int(t.banker)
 	bu := t.seats[bi].User
@@ -214,7 +235,7 @@ func (a *applier) endGame(why Reason) {
 	for i := range t.seats[:t.nseats] {
 		t.seats[i].Hand, t.seats[i].Bet, t.seats[i].State = Hand{}, 0, Idle
 	}
-	t.shoe = shoe{}
+	t.shoe, t.wait, t.deckNo = shoe{}, cutWait{}, 0
 	t.ndiscard = 0
 	t.phase = Lobby
 	t.deadline = a.lobbyDeadline()
@@ -230,25 +251,39 @@ func (a *applier) reveal() {
 	if t.shoe.n == 0 {
 		return
 	}
-	a.emit(Event{Kind: EventRevealed, Commitment: t.shoe.hash, Deck: t.shoe.deck()})
+	ev := Event{Kind: EventRevealed, User: t.shoe.cutBy, Commitment: t.shoe.hash, Record: t.shoe.record(t.game, t.circle, t.deckNo)}
+	if !t.shoe.cutScheme {
+		ev.Deck = t.shoe.deck()
+	}
+	a.emit(ev)
 	t.revealed, t.hasRevealed = t.shoe.hash, true
 	t.shoe = shoe{}
 }
 
-// draw takes the top card of the deck; when the deck has run out, every card
-// not in a live hand is shuffled into a new one first.
-func (a *applier) draw() (Card, error) {
+// draw takes the top card of the deck. When the deck has run out, every
+// card not in a live hand goes into a new deck first: shuffled at once, or
+// waiting for its cut (Env.CutWait); then draw reports false, and the
+// cut resumes the command with then.
+func (a *applier) draw(then resume) (Card, bool) {
 	t := &a.t
 	if t.shoe.empty() {
 		if t.ndiscard == 0 {
-			return 0, fmt.Errorf("%w: no card left to reshuffle", ErrInternal)
+			a.fail(fmt.Errorf("%w: no card left to reshuffle", ErrInternal))
+			return 0, false
 		}
 		a.reveal()
-		t.shoe.fill(t.discard[:t.ndiscard], a.env.Rand)
-		t.ndiscard = 0
+		waits := a.newDeck(t.discard[:t.ndiscard], then)
+		if a.err != nil {
+			return 0, false
+		}
 		a.emit(Event{Kind: EventReshuffled, Commitment: t.shoe.hash})
+		if waits {
+			a.askCut()
+			return 0, false
+		}
+		t.ndiscard = 0
 	}
-	return t.shoe.draw(), nil
+	return t.shoe.draw(), true
 }
 
 // discardHand moves the hand's cards to the discard pile.

@@ -54,6 +54,26 @@ func sampleTables(t testing.TB) []game.Table {
 	game.ExhaustDeck(&f.tb, 0)
 	f.hit(bob)
 	keep(f) // a reshuffled deck of 33 cards
+
+	f = newCutFixture(t, "Th 6s 7s", "9h")
+	f.game()
+	keep(f) // a deck waiting for its cut, before the first card
+	f.leave(carol)
+	keep(f) // ... and a player sat out before it
+	f.cut(bob, "tap:1 \x00\xff")
+	f.bet(bob, 5)
+	keep(f) // a deck of SchemeCut in play
+	game.ExhaustDeck(&f.tb, 0)
+	f.hit(bob)
+	keep(f) // the player's card waits for the new deck's cut
+	f = newCutFixture(t, "Th 6s 7s", "9h")
+	f.game()
+	f.timeout()
+	f.bet(bob, 5)
+	keep(f) // a deck not cut
+	game.ExhaustDeck(&f.tb, 1)
+	f.stand(bob)
+	keep(f) // the banker's hand waits for the new deck's cut
 	return out
 }
 
@@ -140,10 +160,11 @@ func exerciseApply(t *testing.T, tb game.Table) {
 		users = append(users, s.User)
 		bal[s.User] = 1000
 	}
-	env := game.Env{Now: tb.Deadline(), Rand: game.NewRand(pcg(1)), Settings: game.DefaultSettings(), Balances: bal}
-	for k := game.CommandKind(0); k <= game.Kick+1; k++ {
+	env := game.Env{Now: tb.Deadline(), Rand: game.NewRand(pcg(1)), Settings: game.DefaultSettings(), Balances: bal,
+		CutWait: game.DefaultCutWait}
+	for k := game.CommandKind(0); k <= game.Cut+1; k++ {
 		for _, u := range users {
-			cmd := game.Command{Kind: k, User: u, Target: u, Name: "x"}
+			cmd := game.Command{Kind: k, User: u, Target: u, Name: "x", Text: "tap:1"}
 			if k == game.Bet {
 				if offers := tb.Offers(1000); len(offers) > 0 {
 					cmd.Amount = offers[len(offers)-1].Amount

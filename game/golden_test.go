@@ -21,7 +21,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 func TestGoldenEncoding(t *testing.T) {
 	f := goldenFixture(t)
 	got := f.encode(f.tb)
-	path := filepath.Join("testdata", "midgame-v3.bin")
+	path := filepath.Join("testdata", "midgame-v4.bin")
 	if *update {
 		require.NoError(t, os.MkdirAll("testdata", 0o755))
 		require.NoError(t, os.WriteFile(path, got, 0o644))
@@ -50,11 +50,31 @@ func TestGoldenEncoding(t *testing.T) {
 	assert.Equal(t, game.PlayerBust, tb.Log()[0].Result)
 }
 
+// TestDecodeVersion3 reads the bytes the encoder of version 3 wrote
+// (testdata/midgame-v3.bin, the table of TestGoldenEncoding before the
+// cut, its deck of SchemeSalt): the same table, written again as version
+// 4, its deck still of SchemeSalt and checked against its commitment.
+func TestDecodeVersion3(t *testing.T) {
+	old, err := os.ReadFile(filepath.Join("testdata", "midgame-v3.bin"))
+	require.NoError(t, err)
+	require.Equal(t, byte(3), old[0])
+	tb, err := game.Decode(old)
+	require.NoError(t, err)
+	f := goldenFixture(t)
+	assert.Equal(t, f.encode(f.tb), f.encode(tb))
+	_, isCut := tb.Cut()
+	assert.False(t, isCut, "a deck of before the cut has no cut")
+	c, ok := tb.Commitment()
+	require.True(t, ok)
+	want, _ := f.tb.Commitment()
+	assert.Equal(t, want, c)
+}
+
 // TestDecodeVersion2 reads the bytes the encoder of version 2 wrote
 // (testdata/midgame-v2.bin, the table of TestGoldenEncoding, its six
 // settings in the fixed layout of their day): the same table, every
 // setting as it was and the rest at their defaults, written again as
-// version 3.
+// the current version.
 func TestDecodeVersion2(t *testing.T) {
 	old, err := os.ReadFile(filepath.Join("testdata", "midgame-v2.bin"))
 	require.NoError(t, err)
@@ -93,7 +113,7 @@ func TestDecodeVersion2(t *testing.T) {
 	assert.Equal(t, game.Closed, closed.Phase())
 	again, err := game.Decode(f.encode(closed))
 	require.NoError(t, err)
-	assert.True(t, custom.Equal(again.Settings()), "written again as version 3")
+	assert.True(t, custom.Equal(again.Settings()), "written again as the current version")
 }
 
 // TestEncodedSettings: a table writes its settings as rows, the ones at

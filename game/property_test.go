@@ -5,6 +5,7 @@ import (
 	"flag"
 	"math"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/game/gametest"
 	"github.com/twentyone-bot/twentyone/game/house"
 )
 
@@ -64,9 +66,14 @@ func drawCommand(t *rapid.T, tb game.Table, bal game.BalanceMap, users int) game
 			cmd.Kind = rapid.SampledFrom([]game.CommandKind{game.Hit, game.Stand, game.Hit, game.Timeout,
 				game.Stand, game.Hit, game.Stand, game.Leave}).Draw(t, "draw")
 			cmd.User = turn
+		case game.Cutting:
+			cmd.Kind = rapid.SampledFrom([]game.CommandKind{game.Cut, game.Cut, game.Timeout, game.Leave}).Draw(t, "cut")
+			if tb.NumSeats() > 0 {
+				cmd.User = tb.Seat(rapid.IntRange(0, tb.NumSeats()-1).Draw(t, "cutter")).User
+			}
 		}
 	} else {
-		cmd.Kind = game.CommandKind((rapid.IntRange(0, 11).Draw(t, "kind") + 1) % 12)
+		cmd.Kind = game.CommandKind((rapid.IntRange(0, 12).Draw(t, "kind") + 1) % 13)
 		if cmd.Kind == game.Cancel && rapid.IntRange(0, 4).Draw(t, "really cancel") > 0 {
 			cmd.Kind = game.Hit
 		}
@@ -81,6 +88,9 @@ func drawCommand(t *rapid.T, tb game.Table, bal game.BalanceMap, users int) game
 		}
 	case game.Kick:
 		cmd.Target = game.UserID(rapid.IntRange(0, users+1).Draw(t, "target"))
+	case game.Cut:
+		cmd.Text = rapid.SampledFrom([]string{"tap:1", "tap:2", "tap:3", "", "lucky \x00\xff words",
+			strings.Repeat("x", game.MaxCutLen), strings.Repeat("x", game.MaxCutLen+1)}).Draw(t, "cut text")
 	}
 	switch rapid.IntRange(0, 9).Draw(t, "version") {
 	case 9:
@@ -128,7 +138,7 @@ func moreChecks(t *testing.T, n int) {
 func TestPropertyRandomPlay(t *testing.T) {
 	moreChecks(t, 1000)
 	seen := map[game.EventKind]int{}
-	runs, houseMoves := 0, 0
+	runs, houseMoves, cuts := 0, 0, 0
 	rapid.Check(t, func(rt *rapid.T) {
 		runs++
 		users := rapid.SampledFrom([]int{4, 3, 6, 5, 2}).Draw(rt, "users")
@@ -144,9 +154,18 @@ func TestPropertyRandomPlay(t *testing.T) {
 			Rand:     game.NewRand(pcg(rapid.Uint64().Draw(rt, "seed"))),
 			Settings: drawSettings(rt, "chat"),
 			Balances: bal,
+			// Most tables ask for the cut; the rest deal the decks of
+			// before it.
+			CutWait: rapid.SampledFrom([]time.Duration{game.DefaultCutWait, game.DefaultCutWait, 0}).Draw(rt, "cut wait"),
 		}
+		links := gametest.NewLinks(byte(runs), 2000)
+		env.Seeds = links
+		revealed := uint32(0) // decks of SchemeCut revealed
 		// Users 1 to strategy move by the house's strategy, most of the time.
 		strategy := game.UserID(rapid.IntRange(0, 2).Draw(rt, "house seats"))
+		if strategy > 0 {
+			env.House = 1 // who never cuts
+		}
 		var tb game.Table
 		steps := rapid.IntRange(100, 400).Draw(rt, "steps")
 		for step := 0; step < steps; step++ {
@@ -198,6 +217,17 @@ func TestPropertyRandomPlay(t *testing.T) {
 			tb = next
 			for _, e := range out.Events {
 				seen[e.Kind]++
+				requireRecordVerifies(rt, e)
+				if r, ok := e.Record.(*game.CutRecord); ok {
+					revealed++
+					require.Equal(rt, revealed, r.Link, "the links are revealed in turn, none twice, none skipped")
+				}
+			}
+			_, inPlay := tb.Cut()
+			require.Equal(rt, revealed+boolCount(inPlay), links.Taken, "every link taken is revealed, or its deck in play")
+			if cmd.Kind == game.Cut {
+				require.NotEqual(rt, env.House, cmd.User, "the house never cuts")
+				cuts++
 			}
 			if byHouse {
 				houseMoves++
@@ -210,7 +240,7 @@ func TestPropertyRandomPlay(t *testing.T) {
 	if runs < 500 {
 		return // -short or -rapid.checks
 	}
-	for k := game.EventOpened; k <= game.EventClosed; k++ {
+	for k := game.EventOpened; k <= game.EventCut; k++ {
 		if k != game.EventReshuffled { // a deck cannot run out in play: see TestRuleDeckRunsOut
 			require.Positive(t, seen[k], "no %s event in the random play", k)
 		}
@@ -218,6 +248,29 @@ func TestPropertyRandomPlay(t *testing.T) {
 	require.Greater(t, seen[game.EventStarted], 100)
 	require.Greater(t, seen[game.EventKnocked], 5)
 	require.Greater(t, houseMoves, 1000, "the house's strategy plays")
+	require.Greater(t, cuts, 200, "players cut")
+}
+
+func boolCount(b bool) uint32 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// requireRecordVerifies checks the record of every deck revealed: a deck
+// of SchemeCut is the one its seed, place and cut give, the cards dealt
+// its top; one of SchemeSalt hashes to its commitment.
+func requireRecordVerifies(t require.TestingT, e game.Event) {
+	if e.Kind != game.EventRevealed {
+		return
+	}
+	require.NotNil(t, e.Record)
+	_, err := e.Record.Verify()
+	require.NoError(t, err, "%s", e.Record)
+	if r, ok := e.Record.(*game.CutRecord); ok {
+		require.Equal(t, e.Commitment, game.Commitment(r.Seed.Hash()))
+	}
 }
 
 // requireTableInvariants checks what holds after every applied command.
@@ -256,8 +309,13 @@ func requireEnds(t require.TestingT, tb game.Table, env game.Env, bal game.Balan
 		b[u] = v
 	}
 	env.Balances = b
-	// At most four circles of three duels, each two timeouts long.
-	for i := 0; i <= 2*3*(game.MaxKnocksLimit+1); i++ {
+	if l, ok := env.Seeds.(*gametest.Links); ok {
+		c := *l // the game played to its end here takes links of a copy
+		env.Seeds = &c
+	}
+	// At most four circles of three duels, each two timeouts long, and a
+	// cut wait for each circle's deck.
+	for i := 0; i <= (2*3+1)*(game.MaxKnocksLimit+1); i++ {
 		if !tb.Phase().InGame() {
 			return
 		}

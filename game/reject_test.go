@@ -222,7 +222,8 @@ func TestNames(t *testing.T) {
 	assert.Equal(t, "open", game.Open.String())
 	assert.Equal(t, "kick", game.Kick.String())
 	assert.Equal(t, "unknown", game.CommandKind(0).String())
-	assert.Equal(t, "unknown", game.CommandKind(11).String())
+	assert.Equal(t, "cut", game.Cut.String())
+	assert.Equal(t, "unknown", game.CommandKind(12).String())
 	assert.Equal(t, "stake", game.TransferStake.String())
 	assert.Equal(t, "bank", game.TransferBank.String())
 	assert.Equal(t, "unknown", game.TransferKind(0).String())
@@ -230,11 +231,13 @@ func TestNames(t *testing.T) {
 	assert.Equal(t, "opened", game.EventOpened.String())
 	assert.Equal(t, "closed", game.EventClosed.String())
 	assert.Equal(t, "unknown", game.EventKind(0).String())
-	assert.Equal(t, "unknown", game.EventKind(20).String())
+	assert.Equal(t, "cut", game.EventCut.String())
+	assert.Equal(t, "unknown", game.EventKind(22).String())
 	assert.Equal(t, "closed", game.Closed.String())
 	assert.Equal(t, "drawing", game.Drawing.String())
-	assert.Equal(t, "unknown", game.Phase(4).String())
-	for k := game.EventOpened; k <= game.EventClosed; k++ {
+	assert.Equal(t, "cutting", game.Cutting.String())
+	assert.Equal(t, "unknown", game.Phase(5).String())
+	for k := game.EventOpened; k <= game.EventCut; k++ {
 		assert.NotEqual(t, "unknown", k.String())
 	}
 	assert.Equal(t, int64(-5), game.Outcome{Transfers: []game.Transfer{{Amount: -10}, {Amount: 5}}}.Delta())

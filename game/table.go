@@ -37,9 +37,15 @@ const (
 	Betting
 	// Drawing: the player whose turn it is draws or stands.
 	Drawing
+	// Cutting: a new deck waits for its cut before its first card is
+	// drawn: at the start of a circle, or when the deck ran out in the
+	// middle of one. Any seated player but the house may cut ([Cut]);
+	// when nobody does before the deadline, Timeout deals it not cut.
+	// [Table.Cut] says who is asked and what the deck is committed to.
+	Cutting
 )
 
-var phaseNames = [...]string{"closed", "lobby", "betting", "drawing"}
+var phaseNames = [...]string{"closed", "lobby", "betting", "drawing", "cutting"}
 
 // String returns the phase's name.
 func (p Phase) String() string {
@@ -50,7 +56,7 @@ func (p Phase) String() string {
 }
 
 // InGame reports whether a game is being played.
-func (p Phase) InGame() bool { return p == Betting || p == Drawing }
+func (p Phase) InGame() bool { return p == Betting || p == Drawing || p == Cutting }
 
 // SeatState is where a seated player stands in the current circle.
 type SeatState uint8
@@ -221,10 +227,15 @@ type Table struct {
 	lastBanker     UserID
 	lastBankerSeat int8
 	shoe           shoe
-	discard        [DeckSize]Card
-	ndiscard       uint8
-	log            [LogSize]entry
-	nlog           uint8
+	// deckNo is the number of the deck in play, or awaited, within the
+	// circle: 1 for the circle's first, 2 after the first reshuffle.
+	deckNo uint8
+	// wait is the cut the table waits for in phase Cutting.
+	wait     cutWait
+	discard  [DeckSize]Card
+	ndiscard uint8
+	log      [LogSize]entry
+	nlog     uint8
 	// logCut: the log lost its oldest lines, as it outgrew LogSize (see
 	// applier.record).
 	logCut   bool
@@ -274,12 +285,16 @@ func (t *Table) SeatOf(user UserID) (int, bool) {
 // Banker returns the banker's seat index, and whether a game is played.
 func (t *Table) Banker() (int, bool) { return int(t.banker), t.banker >= 0 && t.phase.InGame() }
 
-// Turn returns the seat index of the player whose duel is being played, and
-// whether there is one.
-func (t *Table) Turn() (int, bool) { return int(t.turn), t.turn >= 0 && t.phase.InGame() }
+// Turn returns the seat index of the player whose turn it is to bet, draw
+// or stand, and whether there is one. While the table waits for a cut
+// (phase Cutting) nobody is to move, also when the player whose card ran
+// out waits for it: [Table.Cut] names whose draw the cut resumes.
+func (t *Table) Turn() (int, bool) {
+	return int(t.turn), t.turn >= 0 && (t.phase == Betting || t.phase == Drawing)
+}
 
-// Deadline returns when the current turn or lobby times out; the zero time
-// when nothing does.
+// Deadline returns when the current turn, cut wait or lobby times out;
+// the zero time when nothing does.
 func (t *Table) Deadline() time.Time {
 	if t.deadline == 0 {
 		return time.Time{}
@@ -351,9 +366,12 @@ func (t *Table) Players() []Participant {
 	return append([]Participant(nil), t.players[:t.nplayers]...)
 }
 
-// Commitment returns the commitment of the deck in play, and whether one is.
+// Commitment returns the commitment of the deck in play, or of the deck
+// waiting for its cut, and whether there is one. For a deck of SchemeCut
+// it is link k−1 of the table's chain, the hash of the deck's seed
+// ([Seed.Hash]); for one of SchemeSalt, the SHA-256 of its preimage.
 func (t *Table) Commitment() (Commitment, bool) {
-	return t.shoe.hash, t.phase.InGame() && t.shoe.n > 0
+	return t.shoe.hash, t.phase.InGame() && (t.shoe.n > 0 || t.phase == Cutting)
 }
 
 // Revealed returns the commitment of the last deck revealed, and whether a

@@ -14,13 +14,16 @@ import (
 
 // Backup writes a consistent copy of the database to w while writes go on
 // (one read transaction), and returns the bytes written. The copy is a
-// BoltDB file that Open reads.
+// BoltDB file that Open reads, marked as a copy (copies.go): it commits
+// once before the copy and once after.
 func (s *Store) Backup(ctx context.Context, w io.Writer) (int64, error) {
 	var n int64
-	err := s.read(ctx, func(t *txn) error {
-		var err error
-		n, err = t.tx.WriteTo(ctxWriter{ctx, w})
-		return err
+	err := s.marked(ctx, func() error {
+		return s.read(ctx, func(t *txn) error {
+			var err error
+			n, err = t.tx.WriteTo(ctxWriter{ctx, w})
+			return err
+		})
 	})
 	return n, err
 }
@@ -39,25 +42,28 @@ func (c ctxWriter) Write(p []byte) (int, error) {
 }
 
 // BackupClosed copies the database file at src, which no process may have
-// open for writing (ErrInUse), to dst as BackupFile does. It opens src
-// read-only and never as a Store: nothing, not even a schema migration,
-// changes the file it copies. A damaged file fails with ErrCorrupt.
+// open for writing (ErrInUse), to dst as BackupFile does, the copy marked
+// as one (copies.go). It opens src read-only and never as a Store:
+// nothing, not even a schema migration, changes the file it copies. A
+// damaged file fails with ErrCorrupt.
 func BackupClosed(ctx context.Context, src, dst string, lockTimeout time.Duration) error {
 	return withClosed(ctx, src, lockTimeout, func(tx *bolt.Tx) error {
 		return writeAtomic(dst, func(f *os.File) error {
-			_, err := tx.WriteTo(ctxWriter{ctx, f})
-			return err
+			if _, err := tx.WriteTo(ctxWriter{ctx, f}); err != nil {
+				return err
+			}
+			return markCopy(f.Name())
 		})
 	})
 }
 
-// BackupClosedTo is BackupClosed writing to w, and returns the bytes
-// written.
+// BackupClosedTo is BackupClosed writing to w, through a temporary file,
+// and returns the bytes written.
 func BackupClosedTo(ctx context.Context, src string, w io.Writer, lockTimeout time.Duration) (int64, error) {
 	var n int64
 	err := withClosed(ctx, src, lockTimeout, func(tx *bolt.Tx) error {
 		var err error
-		n, err = tx.WriteTo(ctxWriter{ctx, w})
+		n, err = copyMarked(ctx, tx, w)
 		return err
 	})
 	return n, err

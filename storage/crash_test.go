@@ -3,6 +3,7 @@ package storage
 import (
 	"bufio"
 	"cmp"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"maps"
@@ -69,7 +70,11 @@ type journalLine struct {
 }
 
 func (j journalLine) String() string {
-	return fmt.Sprintf("%d %d %d %d %d %d %d %d\n", j.key.Chat, j.key.Thread, j.upd, j.user, j.cmd.Kind, j.cmd.Amount, j.cmd.Version, j.cmd.Target)
+	text := "-" // a cut's text, in hex
+	if j.cmd.Text != "" {
+		text = hex.EncodeToString([]byte(j.cmd.Text))
+	}
+	return fmt.Sprintf("%d %d %d %d %d %d %d %d %s\n", j.key.Chat, j.key.Thread, j.upd, j.user, j.cmd.Kind, j.cmd.Amount, j.cmd.Version, j.cmd.Target, text)
 }
 
 func readJournal(path string) ([]journalLine, error) {
@@ -86,11 +91,12 @@ func readJournal(path string) ([]journalLine, error) {
 	for sc.Scan() {
 		var n [8]int64
 		fields := strings.Fields(sc.Text())
-		if len(fields) != len(n) {
+		if len(fields) != len(n)+1 {
 			continue // the torn last line of a killed child: never sent
 		}
-		ok := true
-		for i, fl := range fields {
+		text, err := hex.DecodeString(fields[len(n)])
+		ok := err == nil || fields[len(n)] == "-"
+		for i, fl := range fields[:len(n)] {
 			v, err := strconv.ParseInt(fl, 10, 64)
 			ok = ok && err == nil
 			n[i] = v
@@ -99,7 +105,8 @@ func readJournal(path string) ([]journalLine, error) {
 			continue
 		}
 		out = append(out, journalLine{key: TableKey{Chat: n[0], Thread: n[1]}, upd: n[2], user: game.UserID(n[3]),
-			cmd: game.Command{Kind: game.CommandKind(n[4]), User: game.UserID(n[3]), Amount: n[5], Version: uint64(n[6]), Target: game.UserID(n[7])}})
+			cmd: game.Command{Kind: game.CommandKind(n[4]), User: game.UserID(n[3]), Amount: n[5], Version: uint64(n[6]), Target: game.UserID(n[7]),
+				Text: string(text)}})
 	}
 	return out, sc.Err()
 }
@@ -240,6 +247,7 @@ func runChild(t *testing.T, db, journal string, i int, seed uint64, d time.Durat
 // checkCrashedFile reopens the file after a kill and checks it.
 func checkCrashedFile(t *testing.T, db, journal string, versions map[TableKey]uint64, redelivered map[int64]bool, kill int) {
 	t.Helper()
+	chains := chainsAsLeft(t, db, kill)
 	s, err := Open(db, Options{LockTimeout: 10 * time.Second})
 	require.NoError(t, err, "kill %d: the file opens", kill)
 	defer s.Close()
@@ -249,12 +257,15 @@ func checkCrashedFile(t *testing.T, db, journal string, versions map[TableKey]ui
 	for _, a := range audits {
 		assert.True(t, a.OK, "kill %d: chat %d: %v", kill, a.Chat, a.Problems)
 	}
+	decks := 0 // of the cut, revealed
 	for _, key := range crashKeys() {
 		v, err := s.View(ctx, key)
 		require.NoError(t, err, "kill %d: table %v decodes", kill, key)
 		assert.GreaterOrEqual(t, v.Table.Version(), versions[key], "kill %d: table %v went back", kill, key)
 		versions[key] = v.Table.Version()
+		decks += checkChain(t, s, key, &v.Table, chains[key], kill)
 	}
+	assert.True(t, kill < 3 || decks > 0, "kill %d: the child plays decks of the cut", kill)
 
 	lines, err := readJournal(journal)
 	require.NoError(t, err)
@@ -317,6 +328,87 @@ func checkCrashedFile(t *testing.T, db, journal string, versions map[TableKey]ui
 	}
 }
 
+// chainsAsLeft reads the tables' chains as the kill left them, before an
+// Open retires them.
+func chainsAsLeft(t *testing.T, path string, kill int) map[TableKey]*Chain {
+	t.Helper()
+	db, err := openBolt(path, 10*time.Second, true, false)
+	require.NoError(t, err, "kill %d: the file opens read-only", kill)
+	defer db.Close()
+	out := map[TableKey]*Chain{}
+	require.NoError(t, db.View(func(tx *bolt.Tx) error {
+		for _, key := range crashKeys() {
+			if v := tx.Bucket(bucketChains).Get(tableKeyBytes(key)); v != nil {
+				c, err := decodeChain(v)
+				if err != nil {
+					return err
+				}
+				out[key] = &Chain{Head: c.head, Length: c.length, Next: c.next}
+			}
+		}
+		return nil
+	}))
+	return out
+}
+
+// checkChain checks the decks of a table's hash chain after a kill: every
+// deck revealed verifies, the links come in turn (1, 2, … of each chain,
+// none twice, none skipped; every open starts a new chain), the deck in
+// play or waiting for its cut holds the link the chain, as the kill left
+// it, gave last (a kill lost neither a cut nor a commitment), and the
+// open retired the chain.
+func checkChain(t *testing.T, s *Store, key TableKey, tb *game.Table, left *Chain, kill int) (cuts int) {
+	t.Helper()
+	var head game.Seed
+	var link uint32
+	for g := uint64(1); g <= tb.Game(); g++ {
+		revs, err := s.TableReveals(ctx, key, g)
+		if errors.Is(err, ErrNotFound) {
+			continue
+		}
+		require.NoError(t, err)
+		for _, r := range revs {
+			if r.Scheme != game.SchemeCut {
+				continue
+			}
+			rec, err := game.ParseRecord(r.Record)
+			require.NoError(t, err, "kill %d: %v game %d", kill, key, g)
+			_, err = rec.Verify()
+			assert.NoError(t, err, "kill %d: %v game %d: the deck verifies", kill, key, g)
+			cr := rec.(*game.CutRecord)
+			if cr.Head != head {
+				head, link = cr.Head, 0
+			}
+			assert.Equal(t, link+1, cr.Link, "kill %d: %v game %d: the links come in turn", kill, key, g)
+			assert.Equal(t, r.Commitment, cr.Seed.Hash().String(), "kill %d: %v: the commitment is the link before", kill, key)
+			link = cr.Link
+			cuts++
+		}
+	}
+	_, ok, err := s.TableChain(ctx, key)
+	require.NoError(t, err)
+	assert.False(t, ok, "kill %d: %v: the open retired the chain", kill, key)
+	c, inPlay := tb.Cut()
+	if !inPlay {
+		if left != nil && left.Head == head {
+			assert.Equal(t, link+1, left.Next, "kill %d: %v: the chain's next link follows the last revealed", kill, key)
+		}
+		return cuts
+	}
+	// A deck whose chain an earlier open retired holds its link alone;
+	// else it holds the link its chain gave last.
+	if left != nil {
+		assert.Equal(t, left.Head, c.Head, "kill %d: %v", kill, key)
+		assert.Equal(t, left.Next, c.Link+1, "kill %d: %v: the deck holds the link taken last", kill, key)
+	}
+	if c.Head == head {
+		assert.Equal(t, link+1, c.Link, "kill %d: %v: the deck in play follows the last revealed", kill, key)
+	} else {
+		assert.Equal(t, uint32(1), c.Link, "kill %d: %v: a new chain starts at its first link", kill, key)
+	}
+	return cuts
+}
+
 // TestCrashChild is the child's body; it runs only when the parent sets
 // the environment.
 func TestCrashChild(t *testing.T) {
@@ -327,7 +419,9 @@ func TestCrashChild(t *testing.T) {
 		fmt.Fprintf(os.Stderr, "FAIL: "+format+"\n", args...)
 		os.Exit(3)
 	}
-	s, err := Open(os.Getenv(envCrashDB), Options{LockTimeout: 10 * time.Second})
+	// Every deck waits for its cut: a kill may come between a start and
+	// its cut, or in the cut's transaction.
+	s, err := Open(os.Getenv(envCrashDB), Options{LockTimeout: 10 * time.Second, CutWait: game.DefaultCutWait})
 	if err != nil {
 		fail("open: %v", err)
 	}

@@ -57,7 +57,9 @@
 // Values are small versioned binary records (a format byte first) unless
 // said otherwise.
 //
-//	meta         "version" → schema version (8 bytes)
+//	meta         "version" → schema version (8 bytes); "copies" → how
+//	             many backups are being taken of the file (8 bytes; absent
+//	             when none): in a backup, the mark of a copy (copies.go)
 //	chats        chat → last update id, running total of grants, last
 //	             ledger seq, the chat it migrated to, creation time, time
 //	             of the last update, what the last update's command did to
@@ -84,7 +86,10 @@
 //	             is appended at the end; seq numbers the chat's entries
 //	             (append-only per chat). History and the audit follow a
 //	             user's entries from their record back to the first
-//	reveals      chat|game|thread|version|n → commitment and preimage
+//	reveals      chat|game|thread|version|n → a deck revealed: its
+//	             commitment and preimage (game.SchemeSalt, format 1), or
+//	             its commitment, record and cutter (game.SchemeCut, format
+//	             2; schema 3)
 //	retire       chat|thread|message → an old table message to retire
 //	             the chat: the finished table it is to become the record
 //	             of, or nothing when it is to be deleted
@@ -103,6 +108,11 @@
 //	             settings bucket stores a chat's (format byte, JSON). Written
 //	             with the Open that carried it, moved and deleted with its
 //	             table; schema 2
+//	chains       chat|thread → the table's hash chain (see chain.go): its
+//	             length, the next link to take, its head, its secret and a
+//	             cursor link to hash the next ones down from. Written with
+//	             the command that takes a link (or gives one back), moved
+//	             and deleted with its table; schema 3
 //
 // The layout keeps what one commit touches on few pages: a chat's users
 // and leaderboard entries sit together, the ledger entries of every chat
@@ -112,18 +122,58 @@
 //
 // # Schema
 //
-// The meta bucket holds the schema version, [SchemaVersion]: 2, the
+// The meta bucket holds the schema version, [SchemaVersion]: 3, the
 // layout above. Schema 1 is the first release's (1.0.0): the layout
-// without the inline bucket. Open creates a new file at the schema,
+// without the inline and chains buckets; schema 2 has the inline bucket,
+// and its reveals are all of format 1. Open creates a new file at the schema,
 // migrates a file of an older one in one transaction, and refuses a newer
 // one with ErrNewerSchema. Each migration is registered by the version it
 // upgrades from, and the transaction that runs them sets the version the
 // last leads to: the migration from 1 to 2 creates the inline bucket,
-// empty. Once migrated, a file is refused by a binary of an older schema
+// empty, and the one from 2 to 3 the chains bucket, empty (the decks
+// revealed before keep their format, and their records of
+// game.SchemeSalt). Once migrated, a file is refused by a binary of an older schema
 // (1.0.0's among them): to go back, restore a backup taken before. The
 // pre-releases (before 1.0) kept their own schema numbers under the meta
 // key "schema"; Open refuses their files with ErrPreRelease and leaves
 // them as they are.
+//
+// # The cut
+//
+// With Options.CutWait, every deck is of game.SchemeCut: the command that
+// asks for a deck's cut (a start, a knock, a reshuffle) takes the next
+// link of its table's hash chain, making the chain on its first use or
+// when the last is used up, in its own transaction, so that the table
+// waiting for the cut is stored with its commitment and link and the
+// chain with it; the cut, or the wait's timeout, derives and deals the
+// deck in one transaction. A crash loses neither: at worst the command is
+// not applied, and the table waits as it did. The wait is the table's
+// deadline, re-armed after a restart like any other (Timers). A link
+// whose deck was never dealt (its game ended while it waited) goes back
+// to the chain.
+//
+// Every Open retires every chain (in the transaction that checks the
+// schema): the next deck of each table starts a new chain, with a new
+// head, and the links the old chain had left are never used. Storage
+// cannot tell a restart from a backup restored, and a backup's chains
+// stand where they stood when it was copied: the links they would give
+// next may have been revealed since, by the file the backup replaced,
+// and a revealed seed must never be dealt again (a cutter knowing it
+// could try cuts until one favours them; a deck not cut would have an
+// order everyone could compute). A table waiting for its cut keeps the
+// link it holds: its deck was never dealt, so after a restart its seed
+// is still secret, and the commitment the players saw stays the one their
+// cut answers. Except in a backup restored: a backup copied while a table
+// waited for its cut, whose deck the replaced file then dealt and
+// revealed, would wait on a revealed seed. So every backup (Backup,
+// BackupClosed, BackupClosedTo) is marked as a copy (copies.go: the meta
+// key "copies" counts the backups being taken of a file, and a backup is
+// taken while it counts one), and the Open of a marked file gives each of
+// its tables waiting for its cut link 1 of a new chain instead
+// (game.Table.Relink: the wait and its deadline stay, the version moves
+// on), then clears the mark. A file copied by other means (cp, a snapshot
+// of the disk) is not marked. A new chain after a restart is why a chain
+// may end before its ChainLength links.
 //
 // # Damaged files
 //

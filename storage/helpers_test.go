@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -176,6 +177,14 @@ func pickCommand(v *View, users []User, r *rand.Rand) (User, game.Command) {
 		}
 		cmd.Kind = game.Start
 		return byID(tb.Seat(r.IntN(tb.NumSeats())).User), cmd
+	case game.Cutting:
+		cmd.Kind, cmd.Text = game.Cut, fmt.Sprintf("tap:%d", 1+r.IntN(3))
+		for _, i := range r.Perm(tb.NumSeats()) {
+			if u := tb.Seat(i).User; u != house.ID {
+				return byID(u), cmd
+			}
+		}
+		return byID(tb.Seat(0).User), cmd
 	case game.Betting:
 		i, _ := tb.Turn()
 		u := tb.Seat(i).User
@@ -199,7 +208,8 @@ func pickCommand(v *View, users []User, r *rand.Rand) (User, game.Command) {
 // randomCommand is any command at all, most of them rejected.
 func randomCommand(v *View, users []User, r *rand.Rand) (User, game.Command) {
 	u := users[r.IntN(len(users))]
-	cmd := game.Command{Kind: game.CommandKind(1 + r.IntN(10)), Amount: int64(r.IntN(50)), Target: users[r.IntN(len(users))].ID}
+	cmd := game.Command{Kind: game.CommandKind(1 + r.IntN(11)), Amount: int64(r.IntN(50)), Target: users[r.IntN(len(users))].ID,
+		Text: []string{"", "tap:1", "x"}[r.IntN(3)]}
 	if cmd.Kind == game.Cancel || cmd.Kind == game.Timeout {
 		cmd.Kind = game.Leave
 	}

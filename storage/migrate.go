@@ -126,8 +126,8 @@ func (t *txn) migrationTarget(from, to int64) (int64, bool, error) {
 	return to, false, nil
 }
 
-// moveTables moves from's tables to to, each with its timer and its
-// Inline record. A thread both chats have keeps to's table; from's is
+// moveTables moves from's tables to to, each with its timer, its Inline
+// record and its hash chain. A thread both chats have keeps to's table; from's is
 // cancelled first, so that its chips return to balances that move, and
 // deleted with its own. (A chat of inline messages never migrates: the
 // records move only so that none is ever left without its table.)
@@ -174,9 +174,9 @@ func (t *txn) moveTables(from, to int64, now time.Time) error {
 }
 
 // tableBuckets are the buckets that keep a table under its key: the
-// table, its timer and its Inline record.
-func (t *txn) tableBuckets() [3]*bolt.Bucket {
-	return [...]*bolt.Bucket{t.tables, t.timers, t.inlineRecords()}
+// table, its timer, its Inline record and its hash chain.
+func (t *txn) tableBuckets() [4]*bolt.Bucket {
+	return [...]*bolt.Bucket{t.tables, t.timers, t.inlineRecords(), t.chainRecords()}
 }
 
 // moveUsers moves from's users to to, or merges them into to's record of

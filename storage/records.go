@@ -10,7 +10,6 @@ import (
 
 	"github.com/twentyone-bot/twentyone/game"
 	"github.com/twentyone-bot/twentyone/game/award"
-	"github.com/twentyone-bot/twentyone/game/house"
 )
 
 // Values are small versioned binary records: a format byte, then varints and
@@ -116,14 +115,15 @@ func decodeChat(v []byte) (chatRec, error) {
 
 // answerOf returns what a command's outcome did to the command's user, to
 // be kept as the chat's answer: the events about them (their draws, the
-// end of their duel, ...), without the decks and commitments a few carry.
+// end of their duel, their cut, ...), without the decks, records and
+// commitments a few carry; a deck revealed is no event about its cutter.
 func answerOf(user game.UserID, out *game.Outcome) []game.Event {
 	var evs []game.Event
 	for _, e := range out.Events {
-		if user == 0 || e.User != user && e.Duel.User != user {
+		if user == 0 || e.User != user && e.Duel.User != user || e.Kind == game.EventRevealed {
 			continue
 		}
-		e.Commitment, e.Deck = game.Commitment{}, game.Deck{}
+		e.Commitment, e.Deck, e.Record = game.Commitment{}, game.Deck{}, nil
 		evs = append(evs, e)
 	}
 	return evs
@@ -417,124 +417,6 @@ func decodeLedger(v []byte) (e LedgerEntry, prev uint64, err error) {
 		r.err = fmt.Errorf("%w: ledger kind %d", errRecord, e.Kind)
 	}
 	return e, prev, r.done()
-}
-
-// tableHeader is what storage keeps beside a table's encoding: the message
-// it is rendered into, and its deadline and version, so that Timers reads
-// them without decoding the table.
-type tableHeader struct {
-	messageID int
-	deadline  int64 // Unix ms, 0 when none
-	version   uint64
-}
-
-// encodeTable returns a stored table: format, header, then
-// game.Table.MarshalBinary.
-func encodeTable(t *game.Table, messageID int) ([]byte, error) {
-	h := tableHeader{messageID: messageID, deadline: timeMs(t.Deadline()), version: t.Version()}
-	return t.AppendBinary(h.append(make([]byte, 0, 640)))
-}
-
-func (h *tableHeader) append(b []byte) []byte {
-	b = append(b, recordFormat)
-	b = binary.AppendUvarint(b, uint64(h.messageID))
-	b = binary.AppendVarint(b, h.deadline)
-	return binary.AppendUvarint(b, h.version)
-}
-
-// splitTable returns the header and the game encoding of a stored table.
-func splitTable(v []byte) (tableHeader, []byte, error) {
-	r := newRecReader(v)
-	id := r.uvarint()
-	h := tableHeader{messageID: int(id), deadline: r.varint(), version: r.uvarint()}
-	if r.err != nil || id > 1<<53 {
-		return tableHeader{}, nil, fmt.Errorf("%w: table header", errRecord)
-	}
-	return h, r.b, nil
-}
-
-func decodeTable(v []byte) (game.Table, int, error) {
-	h, enc, err := splitTable(v)
-	if err != nil {
-		return game.Table{}, 0, err
-	}
-	t, err := game.Decode(enc)
-	if err != nil {
-		return game.Table{}, 0, err
-	}
-	if t.Version() != h.version || timeMs(t.Deadline()) != h.deadline {
-		return game.Table{}, 0, fmt.Errorf("%w: table header does not match the table", errRecord)
-	}
-	return t, h.messageID, nil
-}
-
-// timerValue is a table's value in the timer index: empty, or, while the
-// house is to move there, the time it moves (house.MoveAt), Unix
-// milliseconds in 8 bytes.
-func timerValue(tb *game.Table) []byte {
-	at := house.MoveAt(tb)
-	if at.IsZero() {
-		return present
-	}
-	b := make([]byte, 8)
-	putInt(b, at.UnixMilli())
-	return b
-}
-
-// parseTimerValue reads a value of the timer index: the time the house
-// moves, zero when it does not.
-func parseTimerValue(v []byte) (time.Time, error) {
-	switch len(v) {
-	case 0:
-		return time.Time{}, nil
-	case 8:
-		return msTime(getInt(v)), nil
-	}
-	return time.Time{}, fmt.Errorf("%w: a timer of %d bytes", errRecord, len(v))
-}
-
-// encodeRetirement returns the value of an owed message: the format, then
-// the finished table it is to become the record of
-// (game.Table.MarshalBinary), or nothing when it is to be deleted.
-func encodeRetirement(record *game.Table) ([]byte, error) {
-	b := []byte{recordFormat}
-	if record == nil {
-		return b, nil
-	}
-	return record.AppendBinary(b)
-}
-
-// decodeRetirement decodes an owed message's value; record is false when
-// the message is to be deleted.
-func decodeRetirement(v []byte) (tb game.Table, record bool, err error) {
-	if len(v) == 0 || v[0] != recordFormat {
-		return game.Table{}, false, fmt.Errorf("%w: retirement format", errRecord)
-	}
-	if len(v) == 1 {
-		return game.Table{}, false, nil
-	}
-	tb, err = game.Decode(v[1:])
-	return tb, err == nil, err
-}
-
-func (r *Reveal) encode() []byte {
-	b := make([]byte, 0, 128)
-	b = append(b, recordFormat)
-	b = binary.AppendVarint(b, timeMs(r.Time))
-	b = appendStr(b, r.Commitment)
-	return appendStr(b, r.Preimage)
-}
-
-func decodeReveal(k, v []byte) (Reveal, error) {
-	if len(k) != 34 {
-		return Reveal{}, fmt.Errorf("%w: reveal key", errRecord)
-	}
-	rv := Reveal{Key: TableKey{Chat: getInt(k), Thread: getInt(k[16:])}, Game: getUint(k[8:]), Version: getUint(k[24:])}
-	r := newRecReader(v)
-	rv.Time = msTime(r.varint())
-	rv.Commitment = r.str()
-	rv.Preimage = r.str()
-	return rv, r.done()
 }
 
 func timeMs(t time.Time) int64 {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/twentyone-bot/twentyone/game"
 )
 
 // Bucket names. See the package documentation for what each holds.
@@ -25,6 +27,7 @@ var (
 	bucketFollowing = []byte("following")
 	bucketPace      = []byte("pace")
 	bucketInline    = []byte("inline")
+	bucketChains    = []byte("chains")
 )
 
 // buckets are the buckets of schema SchemaVersion, all created with a new
@@ -32,7 +35,7 @@ var (
 // migrations.
 var buckets = [][]byte{bucketMeta, bucketChats, bucketSettings, bucketTables, bucketTimers, bucketUsers, bucketRank,
 	bucketLedger, bucketReveals, bucketRetire, bucketAwards, bucketPrivate, bucketFollows, bucketFollowing, bucketPace,
-	bucketInline}
+	bucketInline, bucketChains}
 
 var (
 	// keySchema in the meta bucket holds the schema version, 8 bytes
@@ -45,8 +48,9 @@ var (
 
 // SchemaVersion is the layout this code reads and writes. Schema 1 is the
 // first release's (1.0.0); schema 2 adds the inline bucket, the tables on
-// inline messages.
-const SchemaVersion = 2
+// inline messages; schema 3 the chains bucket, the tables' hash chains,
+// and the reveals of decks of game.SchemeCut (a format of their own).
+const SchemaVersion = 3
 
 // migration upgrades a file from schema version from to from+1.
 type migration struct {
@@ -60,6 +64,7 @@ type migration struct {
 // leads to. Schema 1 is the first release's, so they start from it.
 var migrations = []migration{
 	{from: 1, name: "keep the tables on inline messages", run: createBucket(bucketInline)},
+	{from: 2, name: "keep the tables' hash chains", run: createBucket(bucketChains)},
 }
 
 // createBucket returns a migration's work that adds an empty bucket. A
@@ -73,60 +78,74 @@ func createBucket(name []byte) func(tx *bolt.Tx) error {
 }
 
 // upgrade creates the buckets of a new file, or migrates an older one with
-// migs. It refuses a file of a newer schema (ErrNewerSchema), of a
-// pre-release (ErrPreRelease), and one whose version is missing, or that
-// no migration leads from, or that misses a bucket (ErrCorrupt).
-func upgrade(db *bolt.DB, migs []migration) error {
+// migs, then retires every table's hash chain (retireChains) and, in a
+// file marked as a copy, gives the tables waiting for their cut new links
+// drawn from r (relinkCopy), all in one transaction. It refuses a file of
+// a newer schema (ErrNewerSchema), of a pre-release (ErrPreRelease), and
+// one whose version is missing, or that no migration leads from, or that
+// misses a bucket (ErrCorrupt).
+func upgrade(db *bolt.DB, migs []migration, r game.Rand) error {
 	return db.Update(func(tx *bolt.Tx) error {
-		meta := tx.Bucket(bucketMeta)
-		if meta == nil {
-			empty := true
-			_ = tx.ForEach(func([]byte, *bolt.Bucket) error { empty = false; return nil })
-			if !empty {
-				return fmt.Errorf("%w: %s: not a twentyone database (no %q bucket)", ErrCorrupt, db.Path(), bucketMeta)
-			}
-			for _, name := range buckets {
-				if _, err := tx.CreateBucket(name); err != nil {
-					return err
-				}
-			}
-			return setSchema(tx, SchemaVersion)
+		if err := upgradeSchema(db, tx, migs); err != nil {
+			return err
 		}
-		raw := meta.Get(keySchema)
-		if old := meta.Get(keyPreRelease); raw == nil && len(old) == 8 {
-			return fmt.Errorf("%w: %s has pre-release schema %d", ErrPreRelease, db.Path(), binary.BigEndian.Uint64(old))
+		if err := retireChains(tx); err != nil {
+			return err
 		}
-		if len(raw) != 8 {
-			return fmt.Errorf("%w: %s: schema version missing", ErrCorrupt, db.Path())
-		}
-		from := binary.BigEndian.Uint64(raw)
-		if from > SchemaVersion {
-			return fmt.Errorf("%w: %s has schema %d, this program reads %d", ErrNewerSchema, db.Path(), from, SchemaVersion)
-		}
-		v := from
-		for _, m := range migs {
-			if m.from != v {
-				continue
-			}
-			if err := m.run(tx); err != nil {
-				return fmt.Errorf("migrate %s from schema %d (%s): %w", db.Path(), v, m.name, err)
-			}
-			v++
-		}
-		if v != SchemaVersion {
-			return fmt.Errorf("%w: %s has schema %d, from which no migration leads to %d", ErrCorrupt, db.Path(), v, SchemaVersion)
-		}
-		if err := checkBuckets(tx); err != nil {
-			if from != v {
-				return fmt.Errorf("%w: after migrating %s from schema %d: %w", ErrInternal, db.Path(), from, err)
-			}
-			return fmt.Errorf("%w: %s: %w", ErrCorrupt, db.Path(), err)
-		}
-		if from == v {
-			return nil
-		}
-		return setSchema(tx, v)
+		return relinkCopy(tx, r)
 	})
+}
+
+// upgradeSchema is upgrade's work on the schema, in its transaction.
+func upgradeSchema(db *bolt.DB, tx *bolt.Tx, migs []migration) error {
+	meta := tx.Bucket(bucketMeta)
+	if meta == nil {
+		empty := true
+		_ = tx.ForEach(func([]byte, *bolt.Bucket) error { empty = false; return nil })
+		if !empty {
+			return fmt.Errorf("%w: %s: not a twentyone database (no %q bucket)", ErrCorrupt, db.Path(), bucketMeta)
+		}
+		for _, name := range buckets {
+			if _, err := tx.CreateBucket(name); err != nil {
+				return err
+			}
+		}
+		return setSchema(tx, SchemaVersion)
+	}
+	raw := meta.Get(keySchema)
+	if old := meta.Get(keyPreRelease); raw == nil && len(old) == 8 {
+		return fmt.Errorf("%w: %s has pre-release schema %d", ErrPreRelease, db.Path(), binary.BigEndian.Uint64(old))
+	}
+	if len(raw) != 8 {
+		return fmt.Errorf("%w: %s: schema version missing", ErrCorrupt, db.Path())
+	}
+	from := binary.BigEndian.Uint64(raw)
+	if from > SchemaVersion {
+		return fmt.Errorf("%w: %s has schema %d, this program reads %d", ErrNewerSchema, db.Path(), from, SchemaVersion)
+	}
+	v := from
+	for _, m := range migs {
+		if m.from != v {
+			continue
+		}
+		if err := m.run(tx); err != nil {
+			return fmt.Errorf("migrate %s from schema %d (%s): %w", db.Path(), v, m.name, err)
+		}
+		v++
+	}
+	if v != SchemaVersion {
+		return fmt.Errorf("%w: %s has schema %d, from which no migration leads to %d", ErrCorrupt, db.Path(), v, SchemaVersion)
+	}
+	if err := checkBuckets(tx); err != nil {
+		if from != v {
+			return fmt.Errorf("%w: after migrating %s from schema %d: %w", ErrInternal, db.Path(), from, err)
+		}
+		return fmt.Errorf("%w: %s: %w", ErrCorrupt, db.Path(), err)
+	}
+	if from == v {
+		return nil
+	}
+	return setSchema(tx, v)
 }
 
 // checkBuckets checks that the file has every bucket of the schema.

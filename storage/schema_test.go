@@ -82,10 +82,36 @@ func setSchemaRaw(v uint64) func(tx *bolt.Tx) error {
 var schema1Buckets = []string{"meta", "chats", "settings", "tables", "timers", "users", "rank", "log", "reveals",
 	"retire", "awards", "private", "follows", "following", "pace"}
 
+// toSchema2 rewrites a file of the schema in the layout a binary of
+// schema 2 left: without the chains bucket, the version key at 2. It
+// refuses a file with a hash chain or a deck of game.SchemeCut revealed,
+// which schema 2 cannot hold.
+func toSchema2(tx *bolt.Tx) error {
+	if k, _ := tx.Bucket(bucketChains).Cursor().First(); k != nil {
+		return errors.New("a hash chain: no file of schema 2")
+	}
+	err := tx.Bucket(bucketReveals).ForEach(func(_, v []byte) error {
+		if v[0] != recordFormat {
+			return errors.New("a deck of the cut: no file of schema 2")
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if err := tx.DeleteBucket(bucketChains); err != nil {
+		return err
+	}
+	return setSchemaRaw(2)(tx)
+}
+
 // toSchema1 rewrites a file of the schema in the layout a 1.0.0 binary
 // left: the buckets of schema 1 and the version key at 1. It refuses a
 // file with a table on an inline message, which schema 1 cannot hold.
 func toSchema1(tx *bolt.Tx) error {
+	if err := toSchema2(tx); err != nil {
+		return err
+	}
 	if k, _ := tx.Bucket(bucketInline).Cursor().First(); k != nil {
 		return errors.New("a table on an inline message: no file of schema 1")
 	}
@@ -186,8 +212,8 @@ func TestMigrateFromSchema1(t *testing.T) {
 	assert.Equal(t, &Inline{MessageID: "AgAAAD1", Settings: preset()}, in.Inline)
 	requireAudited(t, s)
 	require.NoError(t, s.Close())
-	assert.ElementsMatch(t, append(slices.Clone(schema1Buckets), "inline"), bucketNames(t, path))
-	assert.Equal(t, uint64(2), schemaOf(t, path))
+	assert.ElementsMatch(t, append(slices.Clone(schema1Buckets), "inline", "chains"), bucketNames(t, path))
+	assert.Equal(t, uint64(SchemaVersion), schemaOf(t, path))
 
 	// Migrated, the file opens without a migration.
 	s = openHookedAt(t, path, Options{NoSync: true}, nil, []migration{})
@@ -283,6 +309,7 @@ func TestRefusedSchemas(t *testing.T) {
 		}, ErrPreRelease, "has pre-release schema 11"},
 		{"older, with no migration", toSchema0, ErrCorrupt, fmt.Sprintf("has schema 0, from which no migration leads to %d", SchemaVersion)},
 		{"1, with the bucket schema 2 adds", setSchemaRaw(1), berrors.ErrBucketExists, "from schema 1 (keep the tables on inline messages)"},
+		{"2, with the bucket schema 3 adds", setSchemaRaw(2), berrors.ErrBucketExists, "from schema 2 (keep the tables' hash chains)"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

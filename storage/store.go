@@ -39,10 +39,22 @@ type Options struct {
 	// means game.DefaultSettings(); Language "" means: decided at the
 	// chat's first Open (ApplyRequest.Language).
 	Defaults ChatSettings
-	// Rand shuffles the decks; default game.CryptoRand(). Store calls it
-	// from one goroutine at a time, so a Rand that is not safe for
-	// concurrent use (gametest.Stacked) will do.
+	// Rand picks the first bankers, shuffles the decks of
+	// game.SchemeSalt and draws the secrets of the tables' hash chains;
+	// default game.CryptoRand(). Store calls it from one goroutine at a
+	// time, so a Rand that is not safe for concurrent use
+	// (gametest.Stacked) will do.
 	Rand game.Rand
+	// CutWait is how long a new deck waits for a player's cut
+	// (game.Env.CutWait): every deck is then of game.SchemeCut, its seed
+	// the next link of its table's hash chain. 0, the default, asks for
+	// no cut: decks are of game.SchemeSalt, as before the cut. The bot
+	// passes game.DefaultCutWait once it shows the cut.
+	CutWait time.Duration
+	// Deriver orders the decks of game.SchemeCut; default the rules'
+	// derivation (game.DeriveOrder). Tests stack decks with
+	// gametest.Stacked.
+	Deriver game.Deriver
 	// NoSync skips fsync: for tests and for tools that prepare a file,
 	// never for the bot players use; a crash may then lose or damage
 	// the file.
@@ -91,6 +103,9 @@ func (o Options) withDefaults() (Options, error) {
 	if o.Rand == nil {
 		o.Rand = game.CryptoRand()
 	}
+	if o.CutWait < 0 {
+		return o, fmt.Errorf("%w: a cut wait of %s", game.ErrInvalidInput, o.CutWait)
+	}
 	return o, nil
 }
 
@@ -138,6 +153,9 @@ type Store struct {
 	// steps are Apply's writes in order: applySteps. The package's tests
 	// may follow each with a check of their own before the loop starts.
 	steps []applyStep
+	// chainLength is the length of a new hash chain: game.ChainLength;
+	// the package's tests shorten it.
+	chainLength uint32
 }
 
 // Open opens or creates the database at path. It returns an error wrapping
@@ -170,7 +188,7 @@ func open(path string, opts Options, migs []migration) (*Store, error) {
 		_ = db.Close()
 		return nil, err
 	}
-	if err := upgrade(db, migs); err != nil {
+	if err := upgrade(db, migs, opts.Rand); err != nil {
 		_ = db.Close()
 		return nil, err
 	}
@@ -183,6 +201,8 @@ func open(path string, opts Options, migs []migration) (*Store, error) {
 		done:  make(chan struct{}),
 		rules: game.Apply,
 		steps: applySteps[:],
+
+		chainLength: game.ChainLength,
 	}
 	s.settings.defaults = opts.Defaults.Game.Clone()
 	return s, nil

@@ -30,6 +30,9 @@ type txn struct {
 	// inline is opened on first use (see inlineRecords): most
 	// transactions concern no table on an inline message.
 	inline *bolt.Bucket
+	// chains is opened on first use (see chainRecords): most
+	// transactions take no link.
+	chains *bolt.Bucket
 }
 
 func (s *Store) newTxn(tx *bolt.Tx) *txn {

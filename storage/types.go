@@ -260,9 +260,23 @@ type Reveal struct {
 	// Version is the table version after the command that revealed it.
 	Version uint64
 	Time    time.Time
-	// Commitment is the SHA-256 in lowercase hex.
+	// Scheme is the deck's: game.SchemeCut, or game.SchemeSalt for the
+	// decks of before the cut (and of a store with no CutWait).
+	Scheme string
+	// Commitment is what the table showed before the deck's first card,
+	// in lowercase hex: link k−1 of the table's chain (SchemeCut), or the
+	// SHA-256 of the preimage (SchemeSalt).
 	Commitment string
-	Preimage   string
+	// Preimage is the deck's preimage (SchemeSalt); "" for SchemeCut.
+	Preimage string
+	// Record is the deck's verification record, one line, as
+	// game.ParseRecord reads it.
+	Record string
+	// CutBy is who cut the deck (SchemeCut); 0 when nobody did.
+	CutBy game.UserID
+	// CutByName is the cutter's name as the chat last saw it (User.Name);
+	// "" when nobody cut, or the chat keeps no record of them.
+	CutByName string
 }
 
 // Audit is the result of checking a chat's chips.

@@ -153,9 +153,17 @@ func (s *Store) reveals(ctx context.Context, chat int64, gameNo uint64, thread *
 			if err != nil {
 				return t.corruptAt(fmt.Sprintf("reveal of chat %d game %d", c, gameNo), err)
 			}
-			if thread == nil || r.Key.Thread == *thread {
-				out = append(out, r)
+			if thread != nil && r.Key.Thread != *thread {
+				continue
 			}
+			if r.CutBy != 0 {
+				u, _, err := t.user(c, r.CutBy)
+				if err != nil {
+					return err
+				}
+				r.CutByName = u.name
+			}
+			out = append(out, r)
 		}
 		if len(out) == 0 {
 			return fmt.Errorf("%w: no deck revealed in game %d of chat %d", ErrNotFound, gameNo, chat)

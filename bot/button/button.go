@@ -157,6 +157,9 @@ type Row struct {
 	// PerOffer: one button per bet offered to the player whose turn it
 	// is, smallest first, labelled by i18n.Bet, carrying its amount.
 	PerOffer bool
+	// TapLabels, when set: one button per label, carrying tap 1, 2, … in
+	// its order (the cut buttons).
+	TapLabels []i18n.Key
 	// DrawnBy names the renderer that draws the button when the table's
 	// keyboard does not ("" when it does); "none" for a button no longer
 	// drawn that older messages still show.
@@ -187,6 +190,9 @@ type Row struct {
 	Versioned bool
 	// BetAmount: the command bets the data's Amount.
 	BetAmount bool
+	// CutsTap: the command cuts with the text of the data's Tap
+	// (callback.TapText: "tap:1" and the like).
+	CutsTap bool
 	// ButtonLang: a table it opens speaks the language of the data (the
 	// inline result's), not the presser's.
 	ButtonLang bool
@@ -290,6 +296,13 @@ func (s State) Full() bool { return s.Table.NumSeats() >= game.MaxSeats }
 func (s State) HouseTurn() bool {
 	i, ok := s.Table.Turn()
 	return ok && s.Table.Seat(i).User == house.ID
+}
+
+// CutAsked reports whether the table waits for its deck's cut and a
+// seated player (not the house) is asked to give it.
+func (s State) CutAsked() bool {
+	c, ok := s.Table.Cut()
+	return ok && c.Waiting && c.Asked != 0
 }
 
 // Checkable reports whether the table shows a finished game whose deck is

@@ -50,9 +50,9 @@ func TestEveryActionHasOneRow(t *testing.T) {
 			assert.Equal(t, a.TableAction(), r.Versioned, "versioned as the grammar says")
 			if r.DrawnBy == "" {
 				assert.NotZero(t, r.Phases, "the phases it shows in")
-				assert.True(t, r.Label != "" || r.PerOffer, "a label, or one per offer")
+				assert.True(t, r.Label != "" || r.PerOffer || len(r.TapLabels) > 0, "a label, or one per offer or tap")
 				for _, l := range i18n.Langs() {
-					for _, k := range []i18n.Key{r.Label, r.SoloLabel, r.AgainLabel} {
+					for _, k := range append([]i18n.Key{r.Label, r.SoloLabel, r.AgainLabel}, r.TapLabels...) {
 						assert.True(t, k == "" || i18n.T(l, k) != string(k), "%s in %s", k, l)
 					}
 				}
@@ -113,8 +113,9 @@ func walk(seed uint64, players []game.UserID, steps int) []game.Table {
 	for _, u := range players {
 		bal[u] = 1000
 	}
+	// The decks wait for their cut, as at the bot's tables.
 	env := game.Env{Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), Rand: game.NewRand(rand.NewPCG(seed, 1)),
-		Settings: game.DefaultSettings(), Balances: bal}
+		CutWait: game.DefaultCutWait, House: house.ID, Settings: game.DefaultSettings(), Balances: bal}
 	who := append([]game.UserID{house.ID}, players...)
 	var t game.Table
 	states := []game.Table{t}
@@ -133,6 +134,8 @@ func walk(seed uint64, players []game.UserID, steps int) []game.Table {
 			cmd.Target = who[rnd.IntN(len(who))]
 		case game.Timeout:
 			cmd.User = 0
+		case game.Cut:
+			cmd.Text = callback.TapText(1 + rnd.IntN(callback.MaxTap))
 		}
 		next, out, err := game.Apply(t, cmd, env)
 		if err != nil {
@@ -155,6 +158,7 @@ var moves = map[game.Phase][]game.CommandKind{
 	game.Lobby:   {game.Join, game.Join, game.Leave, game.Start, game.Start, game.Kick, game.Cancel, game.Timeout},
 	game.Betting: {game.Bet, game.Bet, game.Bet, game.Leave, game.Kick, game.Timeout},
 	game.Drawing: {game.Hit, game.Hit, game.Stand, game.Stand, game.Leave, game.Kick, game.Timeout},
+	game.Cutting: {game.Cut, game.Cut, game.Leave, game.Kick, game.Timeout},
 }
 
 // move picks a command to try in phase p.
@@ -259,9 +263,12 @@ func TestWhoIsTheGamesRule(t *testing.T) {
 				bal[u] = 1000
 			}
 			env := game.Env{Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), Rand: game.NewRand(rand.NewPCG(1, 2)),
-				Settings: game.DefaultSettings(), Balances: bal}
+				CutWait: game.DefaultCutWait, House: house.ID, Settings: game.DefaultSettings(), Balances: bal}
 			press := func(u game.UserID) error {
 				cmd := game.Command{Kind: r.Command, User: u, Name: "x", Version: tb.Version()}
+				if r.CutsTap {
+					cmd.Text = callback.TapText(1)
+				}
 				if r.BetAmount {
 					if i, ok := tb.Turn(); ok {
 						if offers := tb.Offers(bal[tb.Seat(i).User]); len(offers) > 0 {
@@ -301,6 +308,45 @@ func TestWhoIsTheGamesRule(t *testing.T) {
 	for _, r := range button.Rows() {
 		if r.Does == button.Apply {
 			assert.True(t, checked[r.Action], "%s checked in some state", r.Action)
+		}
+	}
+}
+
+// TestTheCutButtons: a deck waiting for its cut shows the three cut
+// buttons, ¼ ½ ¾, carrying the table's version and taps 1 to 3 (the texts
+// tap:1 to tap:3), and nothing else; once cut, none.
+func TestTheCutButtons(t *testing.T) {
+	env := game.Env{Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), Rand: game.NewRand(rand.NewPCG(1, 2)),
+		CutWait: game.DefaultCutWait, House: house.ID, Settings: game.DefaultSettings(),
+		Balances: game.BalanceMap{alice: 1000, bob: 1000}}
+	var tb game.Table
+	for _, cmd := range []game.Command{{Kind: game.Open, User: alice, Name: "Alice"}, {Kind: game.Join, User: bob, Name: "Bob"},
+		{Kind: game.Start, User: alice}} {
+		next, _, err := game.Apply(tb, cmd, env)
+		require.NoError(t, err)
+		tb = next
+	}
+	require.Equal(t, game.Cutting, tb.Phase())
+	for _, kind := range []button.Kinds{button.Group, button.Solo, button.Inline} {
+		lines := button.Keyboard(button.State{Table: &tb, Kind: kind, Settings: game.DefaultSettings(), Lang: i18n.EN})
+		require.Len(t, lines, 1, kind.String())
+		require.Equal(t, 3, lines[0].PerRow)
+		var labels []string
+		for i, b := range lines[0].Buttons {
+			labels = append(labels, b.Text)
+			d, err := callback.Parse(b.Data)
+			require.NoError(t, err)
+			assert.Equal(t, callback.Data{Action: callback.Cut, Version: tb.Version(), Tap: i + 1}, d)
+			assert.Equal(t, fmt.Sprintf("tap:%d", i+1), callback.TapText(d.Tap))
+		}
+		assert.Equal(t, []string{"✂️ ¼", "✂️ ½", "✂️ ¾"}, labels)
+	}
+	cut, _, err := game.Apply(tb, game.Command{Kind: game.Cut, User: bob, Text: "tap:2", Version: tb.Version()}, env)
+	require.NoError(t, err)
+	for _, l := range button.Keyboard(button.State{Table: &cut, Kind: button.Group, Settings: game.DefaultSettings(), Lang: i18n.EN}) {
+		for _, b := range l.Buttons {
+			d, _ := callback.Parse(b.Data)
+			assert.NotEqual(t, callback.Cut, d.Action, "no cut button once cut")
 		}
 	}
 }

@@ -49,12 +49,21 @@ func (r Row) Shows(s State) bool {
 
 // Draw returns the row's buttons in state s: one, labelled in s.Lang and
 // carrying the table's version (or, Unopened, the settings a table opens
-// with), or, PerOffer, one per bet offered.
+// with), or, PerOffer, one per bet offered, or, with TapLabels, one per
+// label.
 func (r Row) Draw(s State) []message.Button {
 	t := s.Table
 	d := callback.Data{Action: r.Action, Version: t.Version(), Game: t.Game()}
 	if r.Unopened {
 		d.Amount, d.Entry, d.Lang = s.Settings.Stake, s.Settings.EntryLimit, string(s.Lang)
+	}
+	if len(r.TapLabels) > 0 {
+		buttons := make([]message.Button, len(r.TapLabels))
+		for i, l := range r.TapLabels {
+			d.Tap = i + 1
+			buttons[i] = message.Button{Text: i18n.T(s.Lang, l), Data: d.String(), Style: r.Style}
+		}
+		return buttons
 	}
 	if !r.PerOffer {
 		return []message.Button{{Text: i18n.T(s.Lang, r.label(s)), Data: d.String(), Style: r.Style}}

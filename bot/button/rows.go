@@ -47,6 +47,13 @@ var rows = []Row{
 		Who: OnTurn, Kinds: Tables, Phases: In(game.Drawing), If: playersTurn,
 		Does: Apply, Command: game.Stand, Versioned: true},
 
+	// The cut (docs/FAIRNESS.md): a new deck waits for a seated player's
+	// cut; each button cuts with "tap:N". The house never cuts (game.Apply
+	// refuses it), so no button shows when only the house could.
+	{Action: callback.Cut, TapLabels: []i18n.Key{i18n.BtnCutQuarter, i18n.BtnCutHalf, i18n.BtnCutThreeQuarters},
+		Who: Seated, Kinds: Tables, Phases: In(game.Cutting), If: State.CutAsked,
+		Does: Apply, Command: game.Cut, Versioned: true, CutsTap: true},
+
 	// A closed table opens anew, at the bottom of a chat.
 	{Action: callback.NewTable, Label: i18n.BtnNewTable, Style: message.Primary,
 		Who: Anyone, Kinds: Tables, Phases: In(game.Closed),
@@ -127,6 +134,7 @@ var tableLines = []line{
 	{1, []callback.Action{callback.UnseatHouse, callback.SeatHouse}},
 	{3, []callback.Action{callback.Bet}},
 	{2, []callback.Action{callback.Hit, callback.Stand}},
+	{3, []callback.Action{callback.Cut}},
 	{1, []callback.Action{callback.NewTable}},
 	{2, []callback.Action{callback.Verify, callback.Top}},
 	{1, []callback.Action{callback.InlineOpen}},
@@ -139,6 +147,7 @@ var soloLines = []line{
 	{2, []callback.Action{callback.Start, callback.SeatHouse, callback.Leave}},
 	{3, []callback.Action{callback.Bet}},
 	{2, []callback.Action{callback.Hit, callback.Stand}},
+	{3, []callback.Action{callback.Cut}},
 	{1, []callback.Action{callback.NewTable}},
 	{2, []callback.Action{callback.Verify}},
 }

@@ -21,6 +21,8 @@
 //	p:<stake>:<entry>:<lang>    open a table on an inline message, with
 //	                            this stake and minimum balance, in lang
 //	t:<version>                 the chat's leaderboard, on an inline table
+//	x:<version>:<tap>           cut the deck with the cut button tap (1 to
+//	                            MaxTap), which cuts with "tap:<tap>"
 //
 // A table version is at least 1: a table shows buttons only once it was
 // opened, and game.Apply reads version 0 as "no version to check", so a
@@ -47,6 +49,8 @@ const (
 	MaxAmount = 1_000_000_000_000_000
 	// MaxLen is Telegram's limit on callback data, in bytes.
 	MaxLen = 64
+	// MaxTap is the number of cut buttons: a Cut carries 1 to MaxTap.
+	MaxTap = 3
 )
 
 // ErrInvalid is wrapped by every error Parse returns.
@@ -101,17 +105,20 @@ const (
 	// Top shows the chat's leaderboard on an inline table (Version), where
 	// the bot can send no message.
 	Top
+	// Cut cuts the deck the table waits for with cut button Tap (Version):
+	// the cut's text is [TapText] of Tap.
+	Cut
 )
 
 // codes are the actions' one-letter codes, indexed by Action.
 var codes = [...]byte{Join: 'j', Leave: 'l', Start: 's', Bet: 'b', Hit: 'h', Stand: 'd',
 	NewTable: 'n', Setting: 'c', SettingInfo: 'i', Verify: 'v', Unfollow: 'u', SeatHouse: 'a', UnseatHouse: 'r',
-	SettingOpen: 'o', SettingBack: 'k', InlineOpen: 'p', Top: 't'}
+	SettingOpen: 'o', SettingBack: 'k', InlineOpen: 'p', Top: 't', Cut: 'x'}
 
 var actionNames = [...]string{Join: "join", Leave: "leave", Start: "start", Bet: "bet", Hit: "hit",
 	Stand: "stand", NewTable: "new_table", Setting: "setting", SettingInfo: "setting_info", Verify: "verify",
 	Unfollow: "unfollow", SeatHouse: "seat_house", UnseatHouse: "unseat_house", SettingOpen: "setting_open",
-	SettingBack: "setting_back", InlineOpen: "inline_open", Top: "top"}
+	SettingBack: "setting_back", InlineOpen: "inline_open", Top: "top", Cut: "cut"}
 
 // String returns the action's name.
 func (a Action) String() string {
@@ -121,12 +128,21 @@ func (a Action) String() string {
 	return "action(" + strconv.Itoa(int(a)) + ")"
 }
 
-func (a Action) valid() bool { return a >= Join && a <= Top }
+func (a Action) valid() bool { return a >= Join && a <= Cut }
 
 // TableAction reports whether the action acts on the table and carries its
 // version.
 func (a Action) TableAction() bool {
-	return a >= Join && a <= NewTable || a == SeatHouse || a == UnseatHouse
+	return a >= Join && a <= NewTable || a == SeatHouse || a == UnseatHouse || a == Cut
+}
+
+// TapText is the cut a cut button gives: "tap:1" for tap 1, as
+// docs/FAIRNESS.md promises the players; "" for a tap out of 1 to MaxTap.
+func TapText(tap int) string {
+	if tap < 1 || tap > MaxTap {
+		return ""
+	}
+	return "tap:" + strconv.Itoa(tap)
 }
 
 // Data is what a button carries. Which fields are set depends on Action; the
@@ -156,6 +172,8 @@ type Data struct {
 	// Chat is the group to stop following (Unfollow): negative, as every
 	// group's id, from -1 to -MaxVersion.
 	Chat int64
+	// Tap is the cut button pressed (Cut): 1 to MaxTap.
+	Tap int
 }
 
 // String returns the encoding of d: 1 to 64 bytes of ASCII. Data that
@@ -171,6 +189,10 @@ func (d Data) String() string {
 		b = strconv.AppendUint(b, d.Version, 10)
 		b = append(b, ':')
 		b = strconv.AppendInt(b, d.Amount, 10)
+	case Cut:
+		b = strconv.AppendUint(b, d.Version, 10)
+		b = append(b, ':')
+		b = strconv.AppendInt(b, int64(d.Tap), 10)
 	case Setting:
 		b = strconv.AppendUint(b, d.Version, 10)
 		b = append(b, ':')
@@ -239,6 +261,15 @@ func Parse(s string) (Data, error) {
 				var n uint64
 				n, err = number(amt, 1, MaxAmount)
 				d.Amount = int64(n)
+			}
+		}
+	case Cut:
+		var ver, tap string
+		if ver, tap, err = cut2(rest); err == nil {
+			if d.Version, err = number(ver, 1, MaxVersion); err == nil {
+				var n uint64
+				n, err = number(tap, 1, MaxTap)
+				d.Tap = int(n)
 			}
 		}
 	case Setting:

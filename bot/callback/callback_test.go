@@ -49,6 +49,9 @@ func TestRoundTrip(t *testing.T) {
 		{Data{Action: InlineOpen, Amount: 10, Entry: 100, Lang: "en"}, "p:10:100:en"},
 		{Data{Action: InlineOpen, Amount: 100, Entry: 1000, Lang: "uk"}, "p:100:1000:uk"},
 		{Data{Action: Top, Version: 7}, "t:7"},
+		{Data{Action: Cut, Version: 8, Tap: 1}, "x:8:1"},
+		{Data{Action: Cut, Version: 8, Tap: 2}, "x:8:2"},
+		{Data{Action: Cut, Version: MaxVersion, Tap: MaxTap}, "x:9007199254740991:3"},
 		{Data{Action: InlineOpen, Amount: MaxAmount, Entry: MaxAmount, Lang: "ru"}, "p:1000000000000000:1000000000000000:ru"},
 		// The largest values.
 		{Data{Action: Bet, Version: MaxVersion, Amount: MaxAmount}, "b:9007199254740991:1000000000000000"},
@@ -73,8 +76,8 @@ func TestRoundTrip(t *testing.T) {
 
 func TestStringIsShortASCIIWhateverTheData(t *testing.T) {
 	huge := strings.Repeat("é", 100)
-	for a := Action(0); a <= SettingBack+1; a++ {
-		d := Data{Action: a, Version: ^uint64(0), Amount: -1 << 63, Field: huge, Value: huge, Game: ^uint64(0), Chat: -1 << 63}
+	for a := Action(0); a <= Cut+1; a++ {
+		d := Data{Action: a, Version: ^uint64(0), Amount: -1 << 63, Field: huge, Value: huge, Game: ^uint64(0), Chat: -1 << 63, Tap: -1 << 63}
 		s := d.String()
 		assert.True(t, len(s) >= 1 && len(s) <= MaxLen, "%s: %d bytes", a, len(s))
 		if strings.Contains(s, "é") || len(s) > 0 && s[0] == '?' {
@@ -189,6 +192,17 @@ func TestParseRejects(t *testing.T) {
 		{"back stamp too large", "k:9007199254740992"},
 		{"back hex", "k:0x1"},
 		{"back upper case", "K:1"},
+		{"cut tap 0", "x:1:0"},
+		{"cut tap 4", "x:1:4"},
+		{"cut tap negative", "x:1:-1"},
+		{"cut tap leading zero", "x:1:01"},
+		{"cut without tap", "x:1"},
+		{"cut empty tap", "x:1:"},
+		{"cut version 0", "x:0:1"},
+		{"cut no version", "x::1"},
+		{"cut with words", "x:1:tap:1"},
+		{"cut extra part", "x:1:1:1"},
+		{"cut upper case", "X:1:1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -234,4 +248,14 @@ func TestActionString(t *testing.T) {
 	assert.Equal(t, "setting_back", SettingBack.String())
 	assert.False(t, SettingOpen.TableAction())
 	assert.False(t, SettingBack.TableAction())
+}
+
+func TestTapText(t *testing.T) {
+	// docs/FAIRNESS.md promises the players these texts.
+	assert.Equal(t, "tap:1", TapText(1))
+	assert.Equal(t, "tap:2", TapText(2))
+	assert.Equal(t, "tap:3", TapText(3))
+	for _, bad := range []int{0, -1, MaxTap + 1} {
+		assert.Empty(t, TapText(bad), "tap %d", bad)
+	}
 }

@@ -17,14 +17,29 @@ import (
 	"github.com/twentyone-bot/twentyone/game"
 )
 
-// declaredKeys parses keys.go and returns every Key constant: name to
+// declaredKeys parses keys.go, keyscut.go and keysverify.go and returns every Key constant: name to
 // value; and the keys of every setting's texts (SettingKeys), named
 // "Field" and their key: plain text.
 func declaredKeys(t *testing.T) map[string]Key {
 	t.Helper()
-	f, err := parser.ParseFile(token.NewFileSet(), "keys.go", nil, 0)
-	require.NoError(t, err)
 	keys := map[string]Key{}
+	for _, file := range []string{"keys.go", "keyscut.go", "keysverify.go"} {
+		f, err := parser.ParseFile(token.NewFileSet(), file, nil, 0)
+		require.NoError(t, err)
+		declaredIn(t, f, keys)
+	}
+	require.NotEmpty(t, keys)
+	for _, f := range game.Fields() {
+		for _, k := range SettingKeys(f) {
+			keys["Field "+string(k)] = k
+		}
+	}
+	return keys
+}
+
+// declaredIn adds the Key constants the file declares to keys.
+func declaredIn(t *testing.T, f *ast.File, keys map[string]Key) {
+	t.Helper()
 	for _, decl := range f.Decls {
 		gd, ok := decl.(*ast.GenDecl)
 		if !ok || gd.Tok != token.CONST {
@@ -42,13 +57,6 @@ func declaredKeys(t *testing.T) map[string]Key {
 			}
 		}
 	}
-	require.NotEmpty(t, keys)
-	for _, f := range game.Fields() {
-		for _, k := range SettingKeys(f) {
-			keys["Field "+string(k)] = k
-		}
-	}
-	return keys
 }
 
 func TestCataloguesHoldEveryDeclaredKeyAndNoOther(t *testing.T) {

@@ -126,6 +126,9 @@ func TestPopupsFitTelegramsLimitWithTheLongestArguments(t *testing.T) {
 			PopInvalid:         {longestProblem(lang)},
 			PopSavedSetting:    {longestSetting(lang)},
 			PopHouseNeedChips:  {bigChips, bigChips},
+			PopCutTooLong:      {Number(game.MaxCutLen)},
+			PopCutYouBet:       {card, "11"},
+			PopStartCutOther:   {name},
 		}
 		for name, k := range declaredKeys(t) {
 			if !strings.HasPrefix(name, "Pop") {

@@ -32,6 +32,9 @@ var commands = []commandSpec{
 	// not change it.
 	{name: "lang", menu: i18n.DescLang, help: i18n.HelpLang, who: byAdmins, refusal: i18n.LangAdminOnly, restricted: aLanguage,
 		showsOnly: withoutArgs, personal: withoutArgs, run: setLang},
+	// The cut in words; a reply to the table's message cuts as it does
+	// (cut.go). Its refusals are its sender's.
+	{name: "cut", menu: i18n.DescCut, help: i18n.HelpCut, personal: always, run: cutCommand},
 	{name: "verify", menu: i18n.DescVerify, help: i18n.HelpVerify, numbered: true, showsOnly: always, personal: always, run: verify},
 	// The leaderboard is the group's.
 	{name: "top", menu: i18n.DescTop, help: i18n.HelpTop, showsOnly: always, run: top},

@@ -75,8 +75,8 @@ func (h *host) Refused(int64)        {}
 
 // newFixture starts the server, with Alice (the group's creator), Bob and
 // Carol in the group "Game night" and Dave outside it, and a Handler whose
-// owner is Carol.
-func newFixture(t *testing.T) *fixture {
+// owner is Carol; opts change the store's options (cutting).
+func newFixture(t *testing.T, opts ...func(*fixture, *storage.Options)) *fixture {
 	t.Helper()
 	f := &fixture{t: t, srv: telegramtest.StartTest(t), deck: &gametest.Stacked{},
 		clock: clocktest.NewClock(time.Date(2026, 12, 2, 18, 30, 0, 0, time.UTC)), users: map[string]telegramtest.User{}}
@@ -84,8 +84,11 @@ func newFixture(t *testing.T) *fixture {
 		f.users[name] = f.srv.AddUser(telegramtest.User{FirstName: name, LanguageCode: "en"})
 	}
 	f.group = f.srv.NewGroup("Game night", f.users["Alice"], f.users["Bob"], f.users["Carol"])
-	st, err := storage.Open(filepath.Join(t.TempDir(), "twentyone.db"), storage.Options{Rand: f.deck, NoSync: true,
-		OnCommit: func(time.Duration, int) { f.srv.Nudge() }})
+	o := storage.Options{Rand: f.deck, NoSync: true, OnCommit: func(time.Duration, int) { f.srv.Nudge() }}
+	for _, opt := range opts {
+		opt(f, &o)
+	}
+	st, err := storage.Open(filepath.Join(t.TempDir(), "twentyone.db"), o)
 	require.NoError(t, err)
 	f.store = st
 	ctx := context.Background()
@@ -264,6 +267,10 @@ func (f *fixture) lobby(names ...string) {
 		require.False(f.t, a.ShowAlert, "%s joins: %s", n, a.Text)
 	}
 }
+
+// cutting makes every new deck wait for its cut, as at the bot's tables
+// (the decks stacked still: the fixture's deck orders them).
+func cutting(f *fixture, o *storage.Options) { o.CutWait, o.Deriver = game.DefaultCutWait, f.deck }
 
 // decks sets the decks the next circles are dealt from.
 func (f *fixture) decks(codes ...string) {

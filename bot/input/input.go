@@ -183,11 +183,16 @@ func (h *Handler) verifyMessage(ctx context.Context, key storage.TableKey, gameN
 	if err != nil {
 		return message.Message{}, false, err
 	}
-	return render.Verify(gameNo, revealsView(reveals), l), true, nil
+	view, err := revealsView(reveals)
+	if err != nil {
+		return message.Message{}, false, err
+	}
+	return render.Verify(gameNo, view, l), true, nil
 }
 
 // Message handles a message that is not about the bot's own membership:
-// a member who left (they follow the group no more), and commands. A
+// a member who left (they follow the group no more), commands, and a
+// reply to the table's message while its deck waits for the cut. A
 // message in the user's private chat records that the bot may write to
 // them.
 func (h *Handler) Message(ctx context.Context, u botapi.Update) {
@@ -208,6 +213,7 @@ func (h *Handler) Message(ctx context.Context, u botapi.Update) {
 		h.log.WarnContext(ctx, "update skipped", "update_id", u.UpdateID, "kind", u.Kind(), "why", why)
 	}
 	if !ok {
+		h.replyCut(ctx, u)
 		return
 	}
 	if tc.Bot != "" && !strings.EqualFold(tc.Bot, h.self().UserName) {

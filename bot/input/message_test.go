@@ -161,7 +161,7 @@ func TestRegisterCommandsSetsTheMenuOfEachLanguage(t *testing.T) {
 				ephemeral = append(ephemeral, c.Command)
 			}
 		}
-		assert.Equal(t, []string{"balance", "bonus", "rules", "help", "settings", "lang", "verify", "stats", "history", "notify", "audit"},
+		assert.Equal(t, []string{"balance", "bonus", "rules", "help", "settings", "lang", "cut", "verify", "stats", "history", "notify", "audit"},
 			ephemeral, "the personal commands are ephemeral ones, in %s", l)
 	}
 }

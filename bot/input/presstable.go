@@ -68,6 +68,9 @@ func (h *Handler) PressTable(ctx context.Context, p TablePress) {
 	if row.BetAmount {
 		cmd.Amount = data.Amount
 	}
+	if row.CutsTap {
+		cmd.Text = callback.TapText(data.Tap)
+	}
 	req := h.request(key, u.UpdateID, from, cmd)
 	if row.ButtonLang {
 		req.Language = data.Lang
@@ -101,6 +104,10 @@ func (h *Handler) PressTable(ctx context.Context, p TablePress) {
 				// A double tap: the second press of a button the first
 				// one took away. It is told nothing new: the first one's
 				// toast, or nothing where that was silent.
+				h.answer(ctx, q, text, false)
+				return
+			}
+			if text, ok := staleCut(lang, row, &res.Table); ok {
 				h.answer(ctx, q, text, false)
 				return
 			}

@@ -167,6 +167,22 @@ var chatRoutes = map[callback.Action]func(t *testing.T, f *fixture){
 		a = f.pressButton(f.group.ID, "Carol", callback.Verify)
 		assert.Equal(t, i18n.T(i18n.EN, i18n.PopVerifySent), a.Text, "once")
 	},
+	callback.Cut: func(t *testing.T, f *fixture) {
+		f.lobby("Bob")
+		f.decks("Th 9h 7c")
+		f.pressButton(f.group.ID, "Alice", callback.Start)
+		require.Equal(t, game.Cutting, f.table(f.group.ID).Phase(), "the deck waits for its cut")
+		id, _ := f.button(f.group.ID, callback.Cut)
+		data := callback.Data{Action: callback.Cut, Version: f.table(f.group.ID).Version(), Tap: 2}
+		a := f.press(f.group.ID, "Bob", id, data.String())
+		assert.Equal(t, "✂️ Deck cut · your bet first · your card 10♥ (10)", a.Text, "Bob, who cut, bets first")
+		tb := f.table(f.group.ID)
+		assert.Equal(t, game.Betting, tb.Phase(), "dealt")
+		c, ok := tb.Cut()
+		require.True(t, ok)
+		assert.Equal(t, game.UserID(f.user("Bob").ID), c.By)
+		assert.Equal(t, "tap:2", string(c.Cut), "the tap's text (docs/FAIRNESS.md)")
+	},
 	callback.SettingOpen: func(t *testing.T, f *fixture) {
 		m := f.panel()
 		open := actionsOf(m)[callback.SettingOpen]
@@ -240,7 +256,12 @@ func lastBotMessage(f *fixture, chat int64) int {
 func TestEveryChatButtonRoutes(t *testing.T) {
 	for _, r := range button.Rows() {
 		t.Run(r.Action.String(), func(t *testing.T) {
-			f := newFixture(t)
+			var f *fixture
+			if r.Action == callback.Cut {
+				f = newFixture(t, cutting)
+			} else {
+				f = newFixture(t)
+			}
 			if r.Kinds&button.Chats == 0 {
 				f.lobby()
 				before := f.table(f.group.ID).Version()

@@ -1,6 +1,8 @@
 package input
 
 import (
+	"fmt"
+
 	"github.com/twentyone-bot/twentyone/bot/render"
 	"github.com/twentyone-bot/twentyone/game"
 	"github.com/twentyone-bot/twentyone/game/house"
@@ -70,13 +72,18 @@ func auditView(a storage.Audit) render.Tally {
 }
 
 // revealsView is the decks revealed in a game as /verify lists them, in
-// the order given.
-func revealsView(rs []storage.Reveal) []render.Reveal {
+// the order given: each record read back (game.ParseRecord), with the
+// cutter's name. A record that does not read is an internal error.
+func revealsView(rs []storage.Reveal) ([]render.Reveal, error) {
 	out := make([]render.Reveal, len(rs))
 	for i, r := range rs {
-		out[i] = render.Reveal{Commitment: r.Commitment, Preimage: r.Preimage}
+		rec, err := game.ParseRecord(r.Record)
+		if err != nil {
+			return nil, fmt.Errorf("the record of a deck of game %d of table %v: %w", r.Game, r.Key, err)
+		}
+		out[i] = render.Reveal{Record: rec, CutBy: r.CutByName}
 	}
-	return out
+	return out, nil
 }
 
 // followsView is the groups a user follows as the list of /notify shows

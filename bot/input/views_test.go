@@ -1,6 +1,7 @@
 package input
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -63,8 +64,21 @@ func TestViewsCarryWhatRenderShows(t *testing.T) {
 	assert.Equal(t, render.Tally{Balances: 2900, OnTables: 150, Granted: 3000, Ledgered: 3000, Problems: 2},
 		auditView(storage.Audit{Chat: -100, Balances: 2900, OnTables: 150, Granted: 3000, Ledgered: 3000, Problems: []string{"a", "b"}}))
 
-	assert.Equal(t, []render.Reveal{{Commitment: "ab", Preimage: "6S 7H"}, {Commitment: "cd", Preimage: "KC"}},
-		revealsView([]storage.Reveal{{Game: 7, Commitment: "ab", Preimage: "6S 7H"}, {Game: 7, Commitment: "cd", Preimage: "KC"}}))
+	salt := "sha256-salt-v0 commitment=" + strings.Repeat("ab", 32) + " preimage=6s7h:" + strings.Repeat("0", 32)
+	cut := "ochko-cut-v1 head=" + strings.Repeat("cd", 32) + " link=2 seed=" + strings.Repeat("ef", 32) +
+		" game=7 circle=1 deck=1 cut=7461703a31 cards=6s7hKc dealt=Kc"
+	reveals, err := revealsView([]storage.Reveal{
+		{Game: 7, Scheme: game.SchemeSalt, Record: salt},
+		{Game: 7, Scheme: game.SchemeCut, Record: cut, CutBy: 3, CutByName: "Carol"},
+	})
+	require.NoError(t, err)
+	require.Len(t, reveals, 2)
+	assert.Equal(t, salt, reveals[0].Record.String())
+	assert.Empty(t, reveals[0].CutBy)
+	assert.Equal(t, cut, reveals[1].Record.String())
+	assert.Equal(t, "Carol", reveals[1].CutBy, "the cutter's name")
+	_, err = revealsView([]storage.Reveal{{Game: 7, Record: cut + " extra=1"}})
+	assert.ErrorIs(t, err, game.ErrInvalidInput, "a record that does not read is an error, not a check")
 
 	assert.Equal(t, []render.Follow{{Chat: -1001, Title: "Casino"}, {Chat: -1002, Title: "Night"}},
 		followsView([]storage.Follow{{Chat: -1001, Title: "Casino", Since: at}, {Chat: -1002, Title: "Night"}}))

@@ -426,7 +426,7 @@ func TestCloseRemovesTheTemporaryDatabase(t *testing.T) {
 func TestKeptDatabaseAndSeed(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "kept.db")
 	seed := uint64(7)
-	deal := func() string {
+	deal := func(db string) string {
 		pg, err := playground.Start(context.Background(), playground.Options{Addr: "127.0.0.1:0", DBPath: db, Seed: &seed, NoSync: true})
 		require.NoError(t, err)
 		defer func() {
@@ -459,7 +459,14 @@ func TestKeptDatabaseAndSeed(t *testing.T) {
 		require.NoError(t, err)
 		_, err = p.Wait(ctx)
 		require.NoError(t, err)
-		m, err := pg.Server().WaitForBotMessage(ctx, office.ID, telegramtest.TextContains("circle 1"))
+		// The deck waits for its cut: Bob, seated, taps ½.
+		_, err = pg.Server().WaitForBotMessage(ctx, office.ID, telegramtest.HasButton("✂️ ½"))
+		require.NoError(t, err)
+		p, err = pg.Server().PressButton(office.ID, bob.ID, "✂️ ½")
+		require.NoError(t, err)
+		_, err = p.Wait(ctx)
+		require.NoError(t, err)
+		m, err := pg.Server().WaitForBotMessage(ctx, office.ID, telegramtest.TextContains("✂️ cut by Bob"))
 		require.NoError(t, err)
 		_, err = pg.Server().SendCommand(office.ID, bob.ID, "cancel")
 		require.NoError(t, err)
@@ -469,12 +476,13 @@ func TestKeptDatabaseAndSeed(t *testing.T) {
 		require.NoError(t, err, "the database is where it was asked to be")
 		return m.Text
 	}
-	first := deal()
+	first := deal(db)
 	_, err := os.Stat(db)
 	require.NoError(t, err, "a database named with -db is kept")
-	// Same seed, same moves, a reopened database: the same cards. (The
-	// deck's hash differs: it is salted by the game's number.)
-	second := deal()
+	deal(db) // reopened: the table's chain goes on, to its next link
+	// Same seed, same moves, a new database: the same chain, the same cut,
+	// the same cards.
+	second := deal(filepath.Join(t.TempDir(), "again.db"))
 	// The turn's end is shown as a time of the clock, which moved between
 	// the deals: it is left out of the comparison.
 	clock := regexp.MustCompile(`\d{1,2}:\d{2}(:\d{2})?`)

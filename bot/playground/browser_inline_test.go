@@ -120,8 +120,14 @@ func TestBrowserInlineTable(t *testing.T) {
 
 			b.as(ctx, "Alice")
 			b.pressOn(ctx, inlineRowJS, "Start ▶", "")
-			game := b.inlineChanged(ctx, seated, "the game started")
-			assert.NotEqual(t, seated.Text, game.Text)
+			asked := b.inlineChanged(ctx, seated, "the game started")
+			assert.NotEqual(t, seated.Text, asked.Text)
+			g := cutRe.FindStringSubmatch(asked.Text)
+			require.NotNil(t, g, "the deck waits for its cut: %s", asked.Text)
+			assert.NotContains(t, asked.Text, "/cut", "an inline table asks for a tap only")
+			b.as(ctx, g[1])
+			b.pressOn(ctx, inlineRowJS, "✂️ ¼", "Deck cut")
+			game := b.inlineChanged(ctx, asked, "the deck cut and dealt")
 			assert.Regexp(t, bettingRe, game.Text, "someone is to bet")
 			if tt.phone {
 				b.fitsPhone(ctx, inlineRowJS, "the inline table")

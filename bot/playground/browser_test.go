@@ -358,54 +358,6 @@ func (b *browser) keep(ctx context.Context, name string, png []byte) {
 	}
 }
 
-// move is the move a game waits for.
-type move struct {
-	player  string // whose turn it is
-	betting bool   // a bet; else a hit or a stand
-	score   int    // the player's score, when drawing
-}
-
-// play plays the table's game to its end in the page: whoever's turn it is
-// bets the smallest bet and draws to 16. look, unless nil, sees the table
-// before each move. It returns the table of the game over.
-func (b *browser) play(ctx context.Context, tb table, look func(tb table, m move)) table {
-	b.t.Helper()
-	for step := 0; !strings.Contains(tb.Text, "Game over"); step++ {
-		require.Less(b.t, step, 80, "the game should be over by now; the table: %s", tb.Text)
-		var m move
-		if g := bettingRe.FindStringSubmatch(tb.Text); g != nil {
-			m = move{player: g[1], betting: true}
-		} else if g := drawingRe.FindStringSubmatch(tb.Text); g != nil {
-			m.player = g[1]
-			m.score, _ = strconv.Atoi(g[2])
-		} else {
-			b.t.Fatalf("whose turn is it? The table:\n%s", tb.Text)
-		}
-		if look != nil {
-			look(tb, m)
-		}
-		b.as(ctx, m.player)
-		switch {
-		case m.betting:
-			tb = b.pressAndWait(ctx, tb.Labels[0], "Bet ")
-		case m.score < 16:
-			tb = b.pressAndWait(ctx, "Hit 🂠", " · ")
-		default:
-			tb = b.pressAndWait(ctx, "Stand ✋", "Stand at")
-		}
-	}
-	return tb
-}
-
-var (
-	bettingRe  = regexp.MustCompile(`← your bet, (\S+) \(`)
-	drawingRe  = regexp.MustCompile(`(?m)^(\S+) — .*?(?:= (\d+) )?← \S+: hit or stand\?`)
-	resultRe   = regexp.MustCompile(`(?m)→`)
-	seatedRe   = regexp.MustCompile(`(?m)^\d+\. (\S+) — ([\d\x{202F}]+)$`)
-	balanceRe  = regexp.MustCompile(`^(\S+), your balance: ([\d\x{202F}]+)[ \x{00A0}]chips?\.$`)
-	notDigitRe = regexp.MustCompile(`\D`)
-)
-
 func chips(t *testing.T, s string) int64 {
 	t.Helper()
 	n, err := strconv.ParseInt(notDigitRe.ReplaceAllString(s, ""), 10, 64)
@@ -759,7 +711,7 @@ func TestBrowserTurnNudge(t *testing.T) {
 	b.as(ctx, "Bob")
 	b.pressAndWait(ctx, "Join", "You're in.")
 	b.as(ctx, "Alice")
-	tb := b.pressAndWait(ctx, "Start ▶", "")
+	tb := b.cutIfAsked(ctx, b.pressAndWait(ctx, "Start ▶", ""))
 	m := bettingRe.FindStringSubmatch(tb.Text)
 	require.NotNil(t, m, "someone is to bet: %s", tb.Text)
 	player := m[1]
@@ -860,6 +812,8 @@ func TestBrowserHouseGame(t *testing.T) {
 			case strings.Contains(tb.Text, "🤖 House is thinking…"):
 				thought = true
 				assert.Empty(t, tb.Labels, "nothing to press while the house thinks")
+			case cutRe.MatchString(tb.Text):
+				b.press(ctx, "✂️ ½", "Deck cut")
 			case bettingRe.MatchString(tb.Text):
 				b.press(ctx, tb.Labels[0], "Bet ")
 			default:

@@ -40,6 +40,8 @@ func Toast(lang i18n.Lang, cmd game.Command, out game.Outcome, tb *game.Table) s
 				return StandToast(lang, e.Duel)
 			}
 		}
+	case game.Cut:
+		return cutToast(lang, cmd, out)
 	}
 	return ""
 }
@@ -111,9 +113,37 @@ func StandToast(lang i18n.Lang, d game.Duel) string {
 	return i18n.T(lang, i18n.PopStand, mine)
 }
 
+// cutToast tells the cutter the deck is cut, and when they bet first,
+// their card.
+func cutToast(lang i18n.Lang, cmd game.Command, out game.Outcome) string {
+	for _, e := range out.Events {
+		if e.Kind != game.EventTurn || e.User != cmd.User {
+			continue
+		}
+		for _, d := range out.Events {
+			if d.Kind == game.EventDealt && d.User == cmd.User {
+				return i18n.T(lang, i18n.PopCutYouBet, i18n.Card(lang, d.Card), strconv.Itoa(d.Card.Points()))
+			}
+		}
+	}
+	return i18n.T(lang, i18n.PopCut)
+}
+
 // startToast tells who bets first: the presser, with their card, or
-// another player; nothing when nobody is to bet (the game ended at once).
+// another player; or, when the deck waits for its cut, who cuts it;
+// nothing when nobody is to bet (the game ended at once).
 func startToast(lang i18n.Lang, cmd game.Command, out game.Outcome, tb *game.Table) string {
+	for _, e := range out.Events {
+		if e.Kind != game.EventCutAsked || e.User == 0 {
+			continue
+		}
+		if e.User == cmd.User {
+			return i18n.T(lang, i18n.PopStartCutYou)
+		}
+		if i, ok := tb.SeatOf(e.User); ok {
+			return i18n.T(lang, i18n.PopStartCutOther, PlayerName(e.User, tb.Seat(i).Name, lang))
+		}
+	}
 	for _, e := range out.Events {
 		if e.Kind != game.EventTurn {
 			continue
@@ -164,6 +194,8 @@ func Rejection(lang i18n.Lang, err error, r Rejected, dailyBonus int64) (text st
 			return i18n.T(lang, i18n.PopNotOffered), false, false
 		case errors.Is(err, game.ErrInvalidSettings):
 			return i18n.T(lang, i18n.PopInvalid, i18n.SettingsProblem(lang, err)), true, false
+		case errors.Is(err, game.ErrCutTooLong):
+			return i18n.T(lang, i18n.PopCutTooLong, i18n.Number(game.MaxCutLen)), false, false
 		}
 		return i18n.T(lang, i18n.PopBadButton), false, false
 	case game.KindNotAllowed:
@@ -194,6 +226,14 @@ func notAllowed(lang i18n.Lang, err error, r Rejected, dailyBonus int64) (string
 		return i18n.T(lang, i18n.PopNoTable), false
 	case errors.Is(err, game.ErrTableOpen):
 		return i18n.T(lang, i18n.NewGameOpen), false
+	case errors.Is(err, game.ErrNoCutAsked):
+		return i18n.T(lang, i18n.PopNoCutAsked), false
+	case errors.Is(err, game.ErrAlreadyCut):
+		return i18n.T(lang, i18n.PopCutAlready), false
+	case errors.Is(err, game.ErrCutTooLate):
+		return i18n.T(lang, i18n.PopCutTooLate), false
+	case errors.Is(err, game.ErrHouseCannotCut):
+		return i18n.T(lang, i18n.PopHouseNoCut), false
 	}
 	// The wrong phase, a timeout too early.
 	return i18n.T(lang, i18n.PopNotNow), false

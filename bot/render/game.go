@@ -14,8 +14,7 @@ const bankerSign = "🎩"
 
 // game draws a game in play: the circle and the bank, the banker, every
 // player's seat in the order they play, the log of this game and the deck
-// in play (its commitment's short form: the whole hash takes two lines on a
-// phone, and /verify shows it).
+// in play, or waiting for its cut (deck).
 func (v *view) game() []line {
 	t := v.t
 	lines := []line{text(bold(v.tr(i18n.TableTitleGame, i18n.Number(int64(t.Circle())), i18n.Number(t.Bank()))))}
@@ -45,7 +44,8 @@ func (v *view) game() []line {
 		lines = append(lines, log...)
 	}
 	if c, ok := t.Commitment(); ok {
-		lines = append(lines, blank, text(v.tr(i18n.TableDeck, code(c.Short()))))
+		lines = append(lines, blank)
+		lines = append(lines, v.deck(c)...)
 	}
 	return lines
 }
@@ -71,8 +71,11 @@ func (v *view) seat(s game.Seat, i int) string {
 	case isTurn:
 		l += " · " + v.tr(i18n.TableSeatBet, i18n.Number(s.Bet)) + " · " + v.hand(s.Hand, true) +
 			" " + v.tr(i18n.TableSeatDrawing, name, v.countdown())
-	case s.State == game.Waiting:
+	case s.State == game.Waiting && s.Hand.Len() > 0:
 		l += " · " + v.hand(s.Hand, false)
+	case s.State == game.Playing && s.Bet > 0:
+		// Their draw waits for a reshuffled deck's cut.
+		l += " · " + v.tr(i18n.TableSeatBet, i18n.Number(s.Bet)) + " · " + v.hand(s.Hand, true)
 	case s.State == game.Played:
 		l += " · " + v.tr(i18n.TableSeatPlayed)
 	case s.State == game.SatOut:

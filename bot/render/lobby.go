@@ -131,8 +131,16 @@ func (v *view) nets(players []game.Participant) string {
 // commitment of the deck when the game had one (as the table showed it
 // while it was played), how many decks when it had several; their whole
 // commitments are behind /verify_N, so that the record carries no line of
-// hex.
+// hex; and who cut each deck of the cut (Input.Cuts).
 func (v *view) deckCheck() []line {
+	lines := v.deckChecks()
+	if len(lines) > 0 && len(v.in.Cuts) > 0 {
+		lines = append(lines, text(v.cuts()))
+	}
+	return lines
+}
+
+func (v *view) deckChecks() []line {
 	// Digits only: the number is part of the command /verify_N.
 	gameNo := strconv.FormatUint(v.t.Game(), 10)
 	if c, ok := v.t.Revealed(); ok && v.in.Inline {
@@ -147,6 +155,22 @@ func (v *view) deckCheck() []line {
 		return nil
 	}
 	return []line{text(v.tr(i18n.TableDeckCheck, c.Short(), gameNo))}
+}
+
+// cuts draws who cut the game's decks: "✂️ cut by Bob" for one deck,
+// "✂️ 1: cut by Bob · 2: not cut" for several, in the order dealt.
+func (v *view) cuts() string {
+	if len(v.in.Cuts) == 1 {
+		return cutSign + v.cutBy(v.in.Cuts[0].By)
+	}
+	s := cutSign
+	for i, c := range v.in.Cuts {
+		if i > 0 {
+			s += " · "
+		}
+		s += strconv.Itoa(i+1) + ": " + v.cutBy(c.By)
+	}
+	return s
 }
 
 // closed draws a closed table: why it closed and how the last game ended,

@@ -37,6 +37,11 @@ type Input struct {
 	// one per finished circle, oldest first. Without them the message
 	// shows the last revealed deck's only.
 	Decks []game.Commitment
+	// Cuts say who cut each deck of the cut (docs/FAIRNESS.md) revealed in
+	// the table's finished game, oldest first, for its record; none for a
+	// game of decks before the cut, or one in play (its table names the
+	// cutter of the deck in play).
+	Cuts []DeckCut
 	// Awards are the achievements earned in the table's game, in the
 	// order earned, shown once the game is over.
 	Awards []award.Award

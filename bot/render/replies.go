@@ -176,21 +176,3 @@ func KickNotSeated(name string, lang i18n.Lang) message.Message {
 func GrantDone(name string, amount, balance int64, lang i18n.Lang) message.Message {
 	return message.Message{Text: i18n.T(lang, i18n.GrantDone, NameHTML(name), i18n.Chips(lang, amount), i18n.Chips(lang, balance))}
 }
-
-// verifyRoom is what a deck check leaves free of MaxText.
-const verifyRoom = 100
-
-// Verify lists the decks revealed in a game, oldest first, with how to
-// check them: the newest that fit when not all do.
-func Verify(gameNo uint64, reveals []Reveal, lang i18n.Lang) message.Message {
-	parts := []string{i18n.T(lang, i18n.VerifyTitle, strconv.FormatUint(gameNo, 10))}
-	for i, r := range reveals {
-		parts = append(parts, i18n.T(lang, i18n.VerifyDeck, strconv.Itoa(i+1), escape(r.Commitment), escape(r.Preimage)))
-	}
-	parts = append(parts, i18n.T(lang, i18n.VerifyHowTo))
-	// A game with many knocks: the newest decks that fit.
-	for len(parts) > 3 && len([]rune(strings.Join(parts, "\n\n"))) > MaxText-verifyRoom {
-		parts = append(parts[:1], parts[2:]...)
-	}
-	return message.Message{Text: strings.Join(parts, "\n\n")}
-}

@@ -1,13 +1,11 @@
 package render
 
 import (
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/bot/message"
@@ -81,12 +79,8 @@ func replies() []struct {
 		{"kick done", func(l i18n.Lang) message.Message { return KickDone(hostile, l) }},
 		{"kick not seated", func(l i18n.Lang) message.Message { return KickNotSeated(hostile, l) }},
 		{"grant done", func(l i18n.Lang) message.Message { return GrantDone(hostile, 500, 1500, l) }},
-		{"verify", func(l i18n.Lang) message.Message {
-			return Verify(7, []Reveal{
-				{Commitment: strings.Repeat("ab", 32), Preimage: "6S 7H AD <salt> & \"more\""},
-				{Commitment: strings.Repeat("cd", 32), Preimage: "KC QD JH"},
-			}, l)
-		}},
+		{"verify", func(l i18n.Lang) message.Message { return Verify(7, saltReveals(), l) }},
+		{"verify cut", func(l i18n.Lang) message.Message { return Verify(9, cutReveals(), l) }},
 	}
 }
 
@@ -103,33 +97,6 @@ func TestGoldenReplies(t *testing.T) {
 			}
 			golden(t, "replies."+string(lang), b.String())
 		})
-	}
-}
-
-// TestVerifyKeepsTheNewestDecksThatFit: a game with many knocks revealed
-// more decks than a message holds; the check keeps its title, the newest
-// decks that fit and how to check them.
-func TestVerifyKeepsTheNewestDecksThatFit(t *testing.T) {
-	var reveals []Reveal
-	for i := range 40 {
-		reveals = append(reveals, Reveal{Commitment: strings.Repeat("0", 64), Preimage: strings.Repeat(strconv.Itoa(i%10), 80)})
-	}
-	for _, lang := range i18n.Langs() {
-		text := Verify(9, reveals, lang).Text
-		assert.LessOrEqual(t, len([]rune(text)), MaxText-verifyRoom)
-		parts := strings.Split(text, "\n\n")
-		require.Greater(t, len(parts), 3)
-		assert.Equal(t, i18n.T(lang, i18n.VerifyTitle, "9"), parts[0])
-		assert.Equal(t, i18n.T(lang, i18n.VerifyHowTo), parts[len(parts)-1])
-		assert.Contains(t, parts[len(parts)-2], strings.Repeat("9", 80), "the newest deck is kept")
-		// The decks kept are the newest, with their numbers; the one before
-		// them would not have fitted.
-		kept := len(parts) - 2
-		deck := func(i int) string {
-			return i18n.T(lang, i18n.VerifyDeck, strconv.Itoa(i+1), reveals[i].Commitment, reveals[i].Preimage)
-		}
-		assert.Equal(t, deck(len(reveals)-kept), parts[1])
-		assert.Greater(t, len([]rune(text))+len([]rune(deck(len(reveals)-kept-1)))+2, MaxText-verifyRoom)
 	}
 }
 

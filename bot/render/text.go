@@ -42,7 +42,7 @@ func build(in Input, name namer) []line {
 	switch in.Table.Phase() {
 	case game.Lobby:
 		return v.lobby()
-	case game.Betting, game.Drawing:
+	case game.Betting, game.Drawing, game.Cutting:
 		return v.game()
 	}
 	return v.closed()

@@ -102,14 +102,23 @@ type Tally struct {
 	Problems int
 }
 
-// Reveal is a deck revealed at a table: its commitment, the SHA-256 in
-// lowercase hex, and the preimage that hashes to it (game.VerifyDeck).
+// Reveal is a deck revealed at a table: its verification record (a
+// *game.CutRecord, or a *game.SaltRecord for a deck of before the cut),
+// and for a deck of game.SchemeCut the cutter's name ("" when nobody cut
+// or their name is not known).
 type Reveal struct {
-	Commitment, Preimage string
+	Record game.Record
+	CutBy  string
 }
 
 // Follow is a group a user follows: its chat and its title as last seen.
 type Follow struct {
 	Chat  int64
 	Title string
+}
+
+// DeckCut is who cut one deck of the cut: the cutter, a player of the
+// game, or 0 when nobody did (the deck is "not cut").
+type DeckCut struct {
+	By game.UserID
 }

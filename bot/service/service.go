@@ -87,10 +87,13 @@ func collect(opts []Option) options {
 }
 
 // StoreOptions returns the storage options the config and opts ask for:
-// the grants, the table defaults and their language.
+// the grants, the table defaults and their language; and, for every
+// runner alike, the cut: each new deck waits game.DefaultCutWait for a
+// seated player's cut (docs/FAIRNESS.md), which the bot's tables ask for.
 func StoreOptions(cfg *config.Config, opts ...Option) storage.Options {
 	o := collect(opts)
 	return storage.Options{
+		CutWait:       game.DefaultCutWait,
 		LockTimeout:   time.Second,
 		StartingChips: cfg.Table.StartingChips,
 		DailyBonus:    cfg.Table.DailyBonus,

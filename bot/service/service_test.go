@@ -16,6 +16,7 @@ import (
 	"github.com/twentyone-bot/twentyone/bot/config"
 	"github.com/twentyone-bot/twentyone/bot/outbox"
 	"github.com/twentyone-bot/twentyone/bot/service"
+	"github.com/twentyone-bot/twentyone/game"
 	"github.com/twentyone-bot/twentyone/storage"
 )
 
@@ -73,6 +74,7 @@ func TestStoreOptions(t *testing.T) {
 	assert.Equal(t, int64(100), opts.DailyBonus)
 	assert.Equal(t, "en", opts.Defaults.Language)
 	assert.True(t, cfg.Table.Game().Equal(opts.Defaults.Game))
+	assert.Equal(t, game.DefaultCutWait, opts.CutWait, "the decks wait for their cut, as the tables ask for it")
 }
 
 // TestNotWritable: a database the process may not create says which user

@@ -27,6 +27,7 @@ type Store interface {
 	Retire(ctx context.Context, key storage.TableKey, messageID int) error
 	Retired(ctx context.Context, key storage.TableKey, messageID int) error
 	Retiring(ctx context.Context) ([]storage.TableKey, error)
+	TableReveals(ctx context.Context, key storage.TableKey, game uint64) ([]storage.Reveal, error)
 }
 
 // Host is what the tables ask of the bot above them: the one thing they

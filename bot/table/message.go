@@ -172,6 +172,7 @@ func (m *messages) render(ctx context.Context, v storage.View) error {
 		Lang:     i18n.OfChat(v.Settings.Language),
 		Now:      m.k.clock.Now(),
 		Decks:    v.Decks,
+		Cuts:     m.cuts(ctx, key, &v.Table, len(v.Decks)),
 		Awards:   v.Awards,
 
 		HouseForbidden: v.Settings.HouseForbidden,
@@ -343,7 +344,7 @@ func (m *messages) retire(v storage.View) {
 			if r.Record {
 				err = s.Edit(ctx, key.Chat, r.MessageID, render.Summary(render.Input{
 					Table: r.Table, Settings: v.Settings.Game, Names: r.Names,
-					Lang: l, Now: m.k.clock.Now(), Decks: r.Decks, Awards: r.Awards,
+					Lang: l, Now: m.k.clock.Now(), Decks: r.Decks, Cuts: m.cuts(ctx, key, &r.Table, len(r.Decks)), Awards: r.Awards,
 				}))
 			} else {
 				err = s.Delete(ctx, key.Chat, r.MessageID)

@@ -523,6 +523,8 @@ var bankerRE = regexp.MustCompile(`Banker: (\S+)`)
 func (tb *table) start() telegramtest.User {
 	tb.t.Helper()
 	tb.pressAndWait(tb.alice, tb.message(callback.Start, "Bob"), callback.Start)
+	// The deck waits for its cut: Alice, seated, taps ¼.
+	tb.pressAndWait(tb.alice, tb.message(callback.Cut), callback.Cut)
 	m := tb.message(callback.Bet)
 	banker := bankerRE.FindStringSubmatch(m.Text)
 	require.NotNil(tb.t, banker, "no banker in %q", m.Text)

@@ -242,7 +242,7 @@ func TestBinaryKilledBeforeTheRecord(t *testing.T) {
 
 	failing := k.srv.InjectFault(telegramtest.Fault{Kind: telegramtest.FaultInternalError, Methods: []string{"editMessageText"}})
 	tb.pressAndWait(tb.alice, over, callback.Start) // Play again
-	next := tb.message(callback.Bet)
+	next := tb.message(callback.Cut)                // its deck waits for the cut
 	require.NotEqual(t, over.MessageID, next.MessageID, "the next game has a message of its own")
 	poll(t, "the old message's edit is tried", func() bool { return failing.Fired() > 0 })
 	k.restart(failing.Remove)
@@ -562,9 +562,9 @@ func TestBinaryMetrics(t *testing.T) {
 
 	tb := newTable(t, srv)
 	tb.open()            // a command and a press (Join)
-	player := tb.start() // a press
+	player := tb.start() // two presses: Start and the cut
 	tb.bet(player)       // a press
-	const presses = 3
+	const presses = 4
 	pressKind := map[string]string{"kind": "callback_query"}
 	// A press is counted once handled, just after its answer: wait for it.
 	var after metrics

@@ -6,6 +6,7 @@
 //	twentyone backup -o OUT [-config FILE] copy the database, also while the bot runs
 //	twentyone compact -o OUT [-config FILE] write a compacted copy (bot stopped)
 //	twentyone healthcheck [-config FILE]   exit 0 when the running bot is healthy
+//	twentyone verify RECORD|-              check a deck's record, as /verify shows it
 //	twentyone version                      print the version
 //
 // The configuration is a YAML file (see config.example.yaml) whose every
@@ -49,7 +50,7 @@ const shutdownTimeout = 9 * time.Second
 func main() {
 	ctx, stop := signalContext(context.Background())
 	defer stop()
-	cli := &CLI{Stdout: os.Stdout, Stderr: os.Stderr, Environ: os.Environ(), StopSignals: stop}
+	cli := &CLI{Stdout: os.Stdout, Stderr: os.Stderr, Stdin: os.Stdin, Environ: os.Environ(), StopSignals: stop}
 	code := cli.Run(ctx, os.Args[1:])
 	stop()
 	os.Exit(code)
@@ -64,6 +65,8 @@ func signalContext(parent context.Context) (ctx context.Context, stop context.Ca
 // CLI runs the subcommands.
 type CLI struct {
 	Stdout, Stderr io.Writer
+	// Stdin is what "verify -" reads; nil reads os.Stdin.
+	Stdin io.Reader
 	// Environ is the environment, as os.Environ returns it.
 	Environ []string
 	// StopSignals, if set, restores the default signal handling once the
@@ -82,6 +85,8 @@ Usage:
   twentyone backup -o OUT [-config FILE]   copy the database, also while the bot runs
   twentyone compact -o OUT [-config FILE]  write a compacted copy of the database (bot stopped)
   twentyone healthcheck [-config FILE]     exit 0 when the running bot answers /healthz
+  twentyone verify RECORD | verify -       check a deck's record, the line /verify shows
+                                           (docs/FAIRNESS.md): exit 0 OK, 1 it differs, 2 not a record
   twentyone version                        print the version
 
 Run "twentyone SUBCOMMAND -h" for a subcommand's flags. Every config key can be set
@@ -107,6 +112,8 @@ func (c *CLI) Run(ctx context.Context, args []string) int {
 		cmd = c.healthcheck
 	case "version":
 		cmd = c.version
+	case "verify":
+		cmd = c.verify
 	case "playground":
 		cmd = c.playground
 	case "help", "-h", "-help", "--help":
@@ -377,15 +384,6 @@ func (c *CLI) healthcheck(ctx context.Context, args []string) error {
 		return err
 	}
 	return healthcheck(ctx, cfg)
-}
-
-func (c *CLI) version(_ context.Context, args []string) error {
-	f := c.newFlags("version", "version", "Prints the version, the commit and the Go version the binary was built with.", false)
-	if err := f.parse(args); err != nil {
-		return err
-	}
-	fmt.Fprintln(c.Stdout, buildVersion())
-	return nil
 }
 
 // Store is what Main needs of the database (storage.Store, wired in

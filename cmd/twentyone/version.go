@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"runtime"
 	"runtime/debug"
@@ -65,4 +66,13 @@ func buildVersion() Version {
 		v.Commit = "unknown"
 	}
 	return v
+}
+
+func (c *CLI) version(_ context.Context, args []string) error {
+	f := c.newFlags("version", "version", "Prints the version, the commit and the Go version the binary was built with.", false)
+	if err := f.parse(args); err != nil {
+		return err
+	}
+	fmt.Fprintln(c.Stdout, buildVersion())
+	return nil
 }

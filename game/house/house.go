@@ -13,6 +13,9 @@
 //     the bet, against 16 % for standing from 17 (a simulation of two
 //     million duels for each threshold).
 //   - As banker it decides nothing: the rules draw the banker's hand.
+//   - It never cuts a deck: Move has nothing for it while a deck waits
+//     for its cut (game.Cutting), and the rules refuse its cut when told
+//     who it is (game.Env.House).
 //
 // It uses no randomness: a game with the house plays the same from the
 // same decks. It thinks for Delay before each move, 1 to 2 seconds drawn

@@ -196,6 +196,34 @@ func TestMoveAt(t *testing.T) {
 	assert.True(t, house.MoveAt(&other.tb).IsZero(), "the banker never moves")
 }
 
+// TestHouseNeverCuts: while a deck waits for its cut the house has no
+// move and no time to move; the rules refuse its cut; in solo play the
+// player cuts, banker or not.
+func TestHouseNeverCuts(t *testing.T) {
+	for _, banker := range []int{0, 1} { // Alice banks, then the house
+		deck := &gametest.Stacked{Decks: [][]game.Card{gametest.Cards("7s 6h"), gametest.Cards("Jc")}, Banker: banker}
+		tb := &table{t: t, bal: game.BalanceMap{alice: 1000, house.ID: 10000}}
+		tb.env = game.Env{Now: t0, Rand: deck, Deriver: deck, Settings: game.DefaultSettings(), Balances: tb.bal,
+			CutWait: game.DefaultCutWait, House: house.ID}
+		tb.apply(game.Command{Kind: game.Open, User: alice, Name: "Alice"})
+		tb.apply(game.Command{Kind: game.Join, User: house.ID, Name: "House"})
+		tb.apply(game.Command{Kind: game.Start, User: alice})
+		require.Equal(t, game.Cutting, tb.tb.Phase())
+		c, _ := tb.tb.Cut()
+		assert.Equal(t, alice, c.Asked, "the player is asked to cut")
+		_, ok := house.Move(&tb.tb, house.ID, tb.bal[house.ID])
+		assert.False(t, ok, "the house does not cut")
+		assert.True(t, house.MoveAt(&tb.tb).IsZero(), "nor waits to")
+		_, _, err := game.Apply(tb.tb, game.Command{Kind: game.Cut, User: house.ID, Text: "tap:1"}, tb.env)
+		assert.ErrorIs(t, err, game.ErrHouseCannotCut)
+		tb.apply(game.Command{Kind: game.Cut, User: alice, Text: "tap:1"})
+		require.Equal(t, game.Betting, tb.tb.Phase())
+	}
+
+	// (When its own card runs out, the table waits with no turn either:
+	// game's TestCutReshuffle.)
+}
+
 // TestReproducible plays whole games in which the strategy moves for every
 // seat: the same decks give the same games, move for move.
 func TestReproducible(t *testing.T) {
