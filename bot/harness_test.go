@@ -165,14 +165,14 @@ func (h *harness) start() {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- b.Run(ctx) }()
-	if h.opts.paced {
-		// The renders of the start are queued in the background: wait for
-		// them, as settle knows nothing of them before.
-		deadline := time.Now().Add(wait)
-		for !b.Restored() {
-			require.False(h.t, time.Now().After(deadline), "the bot did not start")
-			time.Sleep(100 * time.Microsecond) // polls a condition
-		}
+	// The start restores the tables and arms their timers in the
+	// background: wait for it, as settle knows nothing of it, and a test
+	// that moves the clock at once (a restart, then a deadline passed)
+	// would move it before the timers are armed.
+	deadline := time.Now().Add(wait)
+	for !b.Restored() {
+		require.False(h.t, time.Now().After(deadline), "the bot did not start")
+		time.Sleep(100 * time.Microsecond) // polls a condition
 	}
 	h.stop = func() {
 		h.drain()

@@ -159,7 +159,10 @@ func TestNewGameMovesTheOpenTableDown(t *testing.T) {
 // TestTurnTimerAfterRestart: the turn timer of a game in progress is armed
 // again by a new bot on the same file.
 func TestTurnTimerAfterRestart(t *testing.T) {
-	h := newHarness(t)
+	// Stepped: a deadline that comes due while the restart's render of
+	// its table is in hand is put off a second of the clock (seen armed
+	// again at now+1s): the clock must move on for it to fire.
+	h := newHarness(t, func(o *harnessOptions) { o.stepped = true })
 	h.betting("Kh Tc 9d Ts")
 	h.restart()
 	h.clock.Advance(61 * time.Second)

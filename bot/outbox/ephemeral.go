@@ -16,13 +16,77 @@ import (
 // chat's renders, replies and notices (its personal queue): they take
 // none of the group's pacing, wait behind none of its ops, and are called
 // one at a time, in the order enqueued, before any other chat's op when
-// the budget over all chats lets a call go (each is an answer that a
-// person who just asked waits for, and a member's answers are few: the
-// bot's reply quota holds them). An ephemeral message may be sent only
-// within a window of the action it answers (Op.Expires): one whose turn
-// comes too late is not called, and its Late op (the answer sent to the
-// group instead) is enqueued in its place, so that no answer is dropped
-// unsaid.
+// the budget over all chats lets a call go, within their share of it
+// (each is an answer that a person who just asked waits for). An
+// ephemeral message may be sent only within a window of the action it
+// answers (Op.Expires): one whose turn comes too late is not called, and
+// its Late op (the answer sent to the group instead) is enqueued in its
+// place, so that no answer is dropped unsaid.
+//
+// The share (Limits.EphemeralShare) is a third of the budget over all
+// chats: past it, Ephemeral ops wait while any other chat has an op ready
+// to go, so that the tables keep two thirds of the budget however many
+// answers wait. Without it, at 1,000 groups whose players each asked once
+// a minute (67 answers a second for 25 calls), the answers took every call
+// and every table froze. It is a cap, not a reservation: a second in which
+// fewer answers wait leaves the rest to the tables, and a call that no
+// other chat is ready for goes to an answer past the share (a quiet budget
+// is not kept from the answers that wait). Answers kept past their window
+// so go to the group, where they wait together for its turn (a digest, in
+// bot/send). Why a third: as the notices' share, it lets an answer a
+// quarter of the budget asks for go at once (1,000 groups whose players
+// ask once every ten minutes: 6.7 a second), while a turn of the chats
+// over the budget, which bounds how soon a busy table shows a press,
+// grows by half at most (two thirds of the calls left to them). Why at
+// least one call: with none, while the tables are busy, no answer would
+// go as asked, each waiting out its window to go to the group.
+// EphemeralShare returns the Ephemeral ops' share of the budget over all
+// chats: at most calls of them in any span of per go ahead of other
+// chats' ops (see ephemeral.go). It is a third of PerSecond a second, at
+// least one call: under 3 a second, one call in any 3/PerSecond seconds,
+// still a third. Without PerSecond there is no budget to share: 0 calls.
+func (l Limits) EphemeralShare() (calls int, per time.Duration) {
+	switch {
+	case l.PerSecond <= 0:
+		return 0, 0
+	case l.PerSecond < 3:
+		return 1, 3 * time.Second / time.Duration(l.PerSecond)
+	}
+	return l.PerSecond / 3, time.Second
+}
+
+// newAnswerShare returns the window that holds the Ephemeral ops to their
+// share under l; nil without one.
+func newAnswerShare(l Limits) *window {
+	if calls, per := l.EphemeralShare(); calls > 0 {
+		return newWindow(calls, per)
+	}
+	return nil
+}
+
+// answerFirst reports whether a chat of personalReady goes next at now,
+// the budget over all chats allowing a call: one is ready, and either the
+// share has room or no other chat's op but a notice is ready (a quiet
+// budget goes to the answers that wait, before any notice); o.mu is held.
+func (o *Outbox) answerFirst(now time.Time) bool {
+	if o.personalReady.len() == 0 {
+		return false
+	}
+	return o.ready.len() == 0 || o.answers == nil || o.answers.delay(now) == 0
+}
+
+// spend counts a call of class c made at now within its class's share of
+// the budget over all chats: a Notice's, an Ephemeral op's; o.mu is held.
+// An Ephemeral op that went past its share (answerFirst) counts too: the
+// share holds every answer of the span, as the window of Telegram's does.
+func (o *Outbox) spend(c Class, now time.Time) {
+	switch {
+	case c == Notice && o.notice != nil:
+		o.notice.record(now)
+	case c == Ephemeral && o.answers != nil:
+		o.answers.record(now)
+	}
+}
 
 // queueOf returns the queue op waits in, made if there is none: the
 // chat's, or for an Ephemeral op the chat's personal queue; o.mu is held.

@@ -3,14 +3,14 @@
 // older one still waiting and renders go before replies (a reply waits
 // behind at most replyAfter renders), a global limit on calls per second,
 // its calls spread evenly over each second (see pacer) and shared in turn
-// among the chats that have something to send, notices sent
-// only with what the chats leave of it (see Notice), per-group pacing that
-// spreads a group's calls evenly under Telegram's limit of 20 a minute (see
-// pacer), ephemeral messages apart from their group's pacing (see
-// Ephemeral), and waiting out 429's retry_after before trying again. A
-// group's recent calls can be kept across a restart (TakeHistory,
-// Restore), so that a new process does not spend a budget the old one
-// spent. All of it runs on the clock the outbox is given (Options.Clock).
+// among the chats that have something to send, notices sent only with
+// what the chats leave of it (see Notice), per-group pacing that spreads a
+// group's calls evenly under Telegram's limit of 20 a minute (see pacer),
+// ephemeral messages apart from their group's pacing, first within a share
+// of the global limit (see Ephemeral), and waiting out 429's retry_after
+// before trying again. A group's recent calls can be kept across a restart
+// (TakeHistory, Restore), so that a new process does not spend a budget
+// the old one spent; all on the clock it is given (Options.Clock).
 //
 // An Op is a function that makes one call. The outbox does not look inside:
 // it orders, paces, coalesces and retries, and the caller's function does the
@@ -65,12 +65,12 @@ type Limits struct {
 
 // TelegramLimits are Telegram's published limits with a margin: 25 calls a
 // second over all chats (Telegram: about 30), of which notices take at most
-// a third, 8, so that 17 stay for the tables, which never wait behind a
-// notice (see Notice); and into a group at most 19 in any minute (Telegram:
-// 20), a burst of 2 and then one every 60/18 s, at least a second apart (a
-// burst of 3 spaced the rest 60/17 s apart: players who keep a table busy
-// see it sooner with the shorter spacing).
-// Raising PerSecond raises the notices' share with it.
+// a third, 8, after the tables (see Notice), and answers at most a third
+// ahead of them (EphemeralShare): 17 stay for the tables; and into a group
+// at most 19 in any minute (Telegram: 20), a burst of 2 and then one every
+// 60/18 s, at least a second apart (a burst of 3 spaced the rest 60/17 s
+// apart: players who keep a table busy see it sooner with the shorter
+// spacing). Raising PerSecond raises the notices' and answers' shares.
 func TelegramLimits() Limits {
 	return Limits{PerSecond: 25, GroupPerMinute: 19, GroupWindow: time.Minute, GroupBurst: 2,
 		ChatInterval: time.Second}
@@ -151,8 +151,8 @@ const (
 	Retire
 	// Ephemeral sends, edits or deletes an ephemeral message, which one
 	// member of a group sees (see ephemeral.go): it spends the budget over
-	// all chats only, not the group's, and waits behind no op of the
-	// group's, as the group's timeline does not hold it.
+	// all chats only, not the group's, waits behind no op of the group's,
+	// and goes before other chats' ops within its share of that budget.
 	Ephemeral
 )
 
@@ -278,8 +278,9 @@ type Options struct {
 type Outbox struct {
 	opts   Options
 	clock  clock.Clock
-	global *pacer  // nil: no limit over all chats
-	notice *window // nil: no limit of the notices' own
+	global *pacer // nil: no limit over all chats
+	// notice caps the notices, answers the Ephemeral ops' share (nil: none).
+	notice, answers *window
 
 	mu    sync.Mutex
 	chats map[int64]*chatQueue
@@ -293,7 +294,7 @@ type Outbox struct {
 	lowReady ring
 	timed    timedHeap
 	// personal holds the queues of the Ephemeral ops, one per chat, and
-	// personalReady those ready, called before any other (ephemeral.go).
+	// personalReady those ready, first within their share (ephemeral.go).
 	personal      map[int64]*chatQueue
 	personalReady ring
 	inFlight      int
@@ -469,6 +470,7 @@ func New(opts Options) *Outbox {
 	if n := opts.Limits.NoticeRate(); n > 0 {
 		o.notice = newWindow(n, time.Second)
 	}
+	o.answers = newAnswerShare(opts.Limits)
 	if opts.KeepHistory {
 		o.called = make(map[int64]struct{})
 	}
@@ -912,10 +914,10 @@ func (o *Outbox) next(now time.Time) (time.Duration, bool) {
 	return wait, false
 }
 
-// nextReady takes the chat to call next, one of ready before any of
-// lowReady (low: it is), when the limits allow a call now: the global
-// limit, and for a chat of lowReady the notices' own. Else it returns how
-// long until they do (0: no chat is ready). o.mu is held.
+// nextReady takes the chat to call next, ephemeral ops first within their
+// share (answerFirst), one of ready before any of lowReady (low: it is),
+// when the limits allow a call now: the global limit, and for lowReady the
+// notices' own. Else it returns how long until they do (0: none ready).
 func (o *Outbox) nextReady(now time.Time) (*chatQueue, bool, time.Duration) {
 	if o.readyLen() == 0 {
 		return nil, false, 0
@@ -927,7 +929,7 @@ func (o *Outbox) nextReady(now time.Time) (*chatQueue, bool, time.Duration) {
 	switch {
 	case d > 0:
 		return nil, false, d
-	case o.personalReady.len() > 0:
+	case o.answerFirst(now):
 		return o.personalReady.pop(), false, 0
 	case o.ready.len() > 0:
 		return o.ready.pop(), false, 0
@@ -977,9 +979,7 @@ func (o *Outbox) start(q *chatQueue, low bool, now time.Time) {
 	if o.global != nil {
 		o.global.record(now)
 	}
-	if o.notice != nil && op.class == Notice {
-		o.notice.record(now)
-	}
+	o.spend(op.class, now)
 	if q.pace != nil {
 		q.pace.record(now)
 		if o.called != nil {

@@ -30,6 +30,10 @@ type Config struct {
 	// Telegram's, 25), and the server's global limit is as far above it
 	// as Telegram's 30 is above 25 (see serverLimits).
 	GlobalRate int
+	// Asks, with Paced, is how often each player of a group sends one of
+	// the personal commands (askCommands), on average, a minute: 0 for
+	// never (see asks.go).
+	Asks float64
 	// DB is the database file; empty for one in Dir.
 	DB string
 	// Dir holds the database, the floor's scratch files and the bot's log;

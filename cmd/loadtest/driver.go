@@ -38,6 +38,9 @@ type driver struct {
 	// paced records a paced run's writes, presses and toasts; nil when
 	// the run is not paced.
 	paced *pacedLog
+	// asks records the players' personal commands and their answers
+	// (Config.Asks); nil when they ask none.
+	asks *askLog
 	// stalePresses makes chats press an outdated button now and then (chaos).
 	stalePresses bool
 
@@ -116,6 +119,9 @@ func newDriver(srv *telegramtest.Server, cfg *Config) *driver {
 	if cfg.Paced {
 		d.paced = newPacedLog()
 	}
+	if cfg.Asks > 0 {
+		d.asks = newAskLog()
+	}
 	d.window.Store(newHistogram())
 	d.sub = srv.Subscribe(1 << 18)
 	go d.route()
@@ -127,7 +133,22 @@ func (d *driver) route() {
 	for e := range d.sub.C {
 		switch e.Kind {
 		case telegramtest.EventMessageSent, telegramtest.EventMessageEdited:
-			if e.Message == nil || !drawsTables(e.Message) {
+			if e.Message == nil {
+				continue
+			}
+			if d.asks != nil {
+				if c := d.lookup(e.ChatID); c != nil && c.kind == kindGroup {
+					d.asks.seen(e)
+				}
+			}
+			if e.Message.VisibleTo != 0 {
+				// An ephemeral message: its one member sees it, not the group.
+				if d.paced != nil && e.Message.FromBot {
+					d.paced.ephemeral(e.Time)
+				}
+				continue
+			}
+			if !drawsTables(e.Message) {
 				continue
 			}
 			if d.paced != nil && botWrote(e) {
@@ -164,6 +185,9 @@ func (d *driver) route() {
 				if c.shown && !c.view.settled() && v.settled() {
 					d.finished.Add(1)
 					d.byKind[c.kind].finished.Add(1)
+					if d.paced != nil {
+						d.paced.finish(c.id, e.Time)
+					}
 				}
 				c.view, c.shown = v, true
 				c.reads++
@@ -218,7 +242,8 @@ func (c *chat) signal() {
 }
 
 // play runs every chat until ctx is done or, once draining, until every
-// table is out of its game.
+// table is out of its game, and its players' asks (askLoop) until they
+// stop.
 func (d *driver) play(ctx context.Context) {
 	var wg sync.WaitGroup
 	for _, c := range d.list {
@@ -227,6 +252,16 @@ func (d *driver) play(ctx context.Context) {
 			defer wg.Done()
 			d.playChat(ctx, c)
 		}()
+		for who := range c.users {
+			if d.asks == nil || c.kind != kindGroup {
+				break
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				d.askLoop(ctx, c, who)
+			}()
+		}
 	}
 	wg.Wait()
 }

@@ -16,7 +16,11 @@
 // reports the time from a press to the table showing it, the time to the
 // toast, the writes per group and over all, how evenly the global budget
 // is shared, and how far the tables shown lag behind; any 429 or a starved
-// group fails the run.
+// group fails the run. With -asks R the players of each group also send
+// personal commands (/balance, /stats, /history, /bonus), R a minute each,
+// ephemerally where the bot's menu declares them so, and it reports the
+// writes per game the group sees, the answers only their asker saw, and
+// the time from an ask to its answer; an ask never answered fails the run.
 //
 // With -inline F a share F of the chats are inline tables instead of
 // groups: in a group the bot is not in, the first player types @bot (an
@@ -35,6 +39,7 @@
 //	loadtest -rate 500                        at a steady 500 presses/s, for latency
 //	loadtest -paced -chats 1000 -duration 5m  human players under Telegram's limits: what they see
 //	loadtest -paced -chats 100 -inline 0.5    half of the chats inline tables, beside the groups
+//	loadtest -paced -chats 10 -asks 1         players who ask for their chips: the writes per game into a group
 //	loadtest -process -preload 10000          memory and start-up with 10,000 stored tables
 //	loadtest -chaos-kills 20 -duration 60s    kill -9 the bot at random moments
 //	loadtest -faults                          5xx, dropped connections, slow answers, 429 bursts
@@ -88,6 +93,7 @@ func cli(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.Float64Var(&cfg.Rate, "rate", 0, "presses per second over all chats; 0: as fast as the bot answers")
 	fs.BoolVar(&cfg.Paced, "paced", false, "under Telegram's limits, enforced by the server and kept by the bot, with players who take 1 to 4 s a choice (5 %: 10 to 40 s); reports what they see")
 	fs.IntVar(&cfg.GlobalRate, "global-rate", 0, "with -paced, the bot's telegram.global_rate in calls a second (0: Telegram's, 25); the server's global limit moves with it")
+	fs.Float64Var(&cfg.Asks, "asks", 0, "with -paced, each player of a group sends a personal command (/balance, /stats, /history, /bonus) this many `times` a minute on average, ephemerally where the bot's menu declares it so, and waits for its answer; reports the writes per game into a group, the answers only their asker saw, ask→answer; an ask never answered fails the run")
 	fs.StringVar(&cfg.DB, "db", "", "the database `file` (default: a temporary one)")
 	fs.StringVar(&cfg.Dir, "dir", "", "keep the database, scratch files and the bot's log in this `directory` (default: a temporary one, removed)")
 	fs.Uint64Var(&cfg.Seed, "seed", 1, "seed of the players' choices and the injected faults")
@@ -213,6 +219,10 @@ func checkFlags(cfg Config, soak time.Duration, lobbies int) error {
 		return errors.New("-global-rate must be 0 to 1000 calls a second (0: Telegram's)")
 	case cfg.GlobalRate > 0 && !cfg.Paced:
 		return errors.New("-global-rate paces the bot: it needs -paced")
+	case !(cfg.Asks >= 0 && cfg.Asks <= maxAsks):
+		return fmt.Errorf("-asks must be 0 to %d a minute: past 8 answers a minute the bot holds a member's answers back by design", maxAsks)
+	case cfg.Asks > 0 && !cfg.Paced:
+		return errors.New("-asks counts the writes into a group under Telegram's limits: it needs -paced")
 	case !(cfg.Inline >= 0 && cfg.Inline <= 1):
 		return errors.New("-inline must be a share of the chats, 0 to 1")
 	case cfg.Inline > 0 && lobbies > 0:

@@ -57,10 +57,11 @@ type pacedLog struct {
 	total pacedShare
 	kinds [kinds]pacedShare
 
-	mu      sync.Mutex
-	writes  map[int64][]time.Time // by chat, in order
-	all     []time.Time           // every write, in order
-	presses []pressRecord
+	mu       sync.Mutex
+	writes   map[int64][]time.Time // by chat, in order: those its members all see
+	all      []time.Time           // every write, in order, ephemeral ones too
+	presses  []pressRecord
+	finishes map[int64][]time.Time // by chat: when a game was seen to end
 }
 
 // pacedShare is what a pacedLog keeps of a set of chats beside the writes
@@ -79,7 +80,7 @@ func newPacedShare() pacedShare {
 }
 
 func newPacedLog() *pacedLog {
-	l := &pacedLog{total: newPacedShare(), writes: map[int64][]time.Time{}}
+	l := &pacedLog{total: newPacedShare(), writes: map[int64][]time.Time{}, finishes: map[int64][]time.Time{}}
 	for k := range l.kinds {
 		l.kinds[k] = newPacedShare()
 	}
@@ -98,6 +99,22 @@ func (l *pacedLog) write(chat int64, at time.Time) {
 	defer l.mu.Unlock()
 	l.writes[chat] = append(l.writes[chat], at)
 	l.all = append(l.all, at)
+}
+
+// ephemeral records an ephemeral message the bot sent or edited: one
+// member sees it, not the group, and it spends the budget over all chats
+// only.
+func (l *pacedLog) ephemeral(at time.Time) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.all = append(l.all, at)
+}
+
+// finish records a game seen to end in a chat.
+func (l *pacedLog) finish(chat int64, at time.Time) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.finishes[chat] = append(l.finishes[chat], at)
 }
 
 // pressed records an applied press; shownAt is zero when it never showed.

@@ -21,6 +21,9 @@ func (r *Result) problems(faults bool) []string {
 	if r.Paced != nil {
 		add(r.NotDrained > 0, "%d chats whose last press never showed by the end: %s", r.NotDrained, strings.Join(r.Stuck, "; "))
 		add(r.Paced.TooMany > 0, "%d × 429 received by the bot %s", r.Paced.TooMany, callList(r.Paced.TooManyMethod))
+		if r.Asks != nil {
+			r.Asks.problems(add)
+		}
 		add(r.Paced.FairMinute > starvedRatio, "a group starved: the most- to least-served ratio was %.2f over the minute from +%s (chat %d least served), over %.0f",
 			r.Paced.FairMinute, r.Paced.FairMinuteAt, r.Paced.FairMinuteChat, starvedRatio)
 	} else {
@@ -32,6 +35,7 @@ func (r *Result) problems(faults bool) []string {
 	add(!faults && r.Unanswered > 0, "%d presses never answered", r.Unanswered)
 	add(r.DroppedEvents > 0, "%d server events dropped: the load tool fell behind", r.DroppedEvents)
 	add(r.Applied == 0, "no press was applied")
+	add(r.StopFailed != "", "the bot did not stop cleanly: %s", r.StopFailed)
 	add(r.PreloadedShown < r.Preload, "%d of %d preloaded tables never rendered again after the start", r.Preload-r.PreloadedShown, r.Preload)
 	r.kindProblems(add)
 	return out
@@ -65,6 +69,9 @@ func (r *Result) print(w io.Writer, cfg Config) {
 	if r.Paced != nil {
 		p("presses/s:  %.1f  (the players' pace, not the bot's)", r.PressesPerSec)
 		r.Paced.print(p, r)
+		if r.Asks != nil {
+			r.Asks.print(p)
+		}
 	} else {
 		p("presses/s:  %.0f  (%.2f× the bare-commit rate, %.3f× the HTTP round-trip rate)",
 			r.PressesPerSec, r.PressesPerSec/f.CommitsPerSec, r.PressesPerSec/f.RoundTripsPerSec)
@@ -104,8 +111,8 @@ func (r *Result) print(w io.Writer, cfg Config) {
 	if cfg.ChaosKills > 0 {
 		p("chaos:      %d × kill -9; %d outdated presses made, %d not refused as outdated", r.Kills, r.Stale, r.StaleNotRefused)
 	}
-	p("checks:     audit of %d chats: %d problems; %d chats not drained; %d not showing their latest version; %d version jumps; %d presses unanswered",
-		r.AuditedChats, len(r.AuditProblems), r.NotDrained, r.NotShowingLatest, r.Jumps, r.Unanswered)
+	p("checks:     audit of %d chats: %d problems; %d chats not drained; %d not showing their latest version; %d version jumps; %d presses unanswered%s",
+		r.AuditedChats, len(r.AuditProblems), r.NotDrained, r.NotShowingLatest, r.Jumps, r.Unanswered, r.askLine())
 	if r.Orphans > 0 {
 		p("orphans:    %d chats also show an older table message below the live one (a kill between sendMessage and storing its id)", r.Orphans)
 	}

@@ -102,6 +102,11 @@ type Result struct {
 	// are then the times from a press to the first table message showing
 	// its effect.
 	Paced *PacedResult
+	// Asks holds the figures of the players' asks (-asks); nil without.
+	Asks *AskResult
+	// StopFailed says how the bot failed to stop cleanly at the end (its
+	// outbox not emptied in time, say); "" when it stopped.
+	StopFailed string
 	// Kinds are the groups' and the inline tables' figures, side by side.
 	Kinds [kinds]*KindResult
 }
@@ -120,7 +125,8 @@ func run(ctx context.Context, cfg Config) (res *Result, err error) {
 	if err != nil {
 		return nil, err
 	}
-	defer func() { done(err) }()
+	var stopErr error // a bot that did not stop cleanly: its log is kept
+	defer func() { done(errors.Join(err, stopErr)) }()
 	db := cfg.DB
 	if db == "" {
 		db = filepath.Join(dir, "loadtest.db")
@@ -322,8 +328,8 @@ func run(ctx context.Context, cfg Config) (res *Result, err error) {
 			if d.paced != nil {
 				writes := d.paced.writeCount()
 				tooMany, _ := tooManyRequests(srv.Calls())
-				paced = fmt.Sprintf("  toast p99 %s  writes %.1f/s  429s %d",
-					ms(d.paced.total.toast.quantile(.99)), float64(writes-lastWrites)/now.Sub(lastAt).Seconds(), tooMany)
+				paced = fmt.Sprintf("  toast p99 %s  writes %.1f/s  429s %d  asks waiting %d",
+					ms(d.paced.total.toast.quantile(.99)), float64(writes-lastWrites)/now.Sub(lastAt).Seconds(), tooMany, d.asks.waiting())
 				lastWrites = writes
 			}
 			logf("[%5.1fs] presses %d (%.0f/s)  p50 %s p95 %s p99 %s%s  bot RSS %.0f MB (peak %.0f)  goroutines %d  stalls %d%s",
@@ -384,7 +390,7 @@ func run(ctx context.Context, cfg Config) (res *Result, err error) {
 	}
 	d.drain()
 	drainEnd := time.Now().Add(cfg.DrainTimeout)
-	for len(d.notDrained()) > 0 && time.Now().Before(drainEnd) {
+	for (len(d.notDrained()) > 0 || d.asks.waiting() > 0) && time.Now().Before(drainEnd) {
 		if !outbox.Sleep(ctx, 50*time.Millisecond) {
 			return nil, ctx.Err()
 		}
@@ -425,13 +431,13 @@ func run(ctx context.Context, cfg Config) (res *Result, err error) {
 
 	stopCtx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	running = false
-	err = tgt.stop(stopCtx)
+	stopErr = tgt.stop(stopCtx)
 	cancel()
 	if p, ok := tgt.(*process); ok {
 		res.PeakRSS = max(res.PeakRSS, p.peak)
 	}
-	if err != nil {
-		return nil, fmt.Errorf("stopping the bot: %w", err)
+	if stopErr != nil {
+		res.StopFailed = fmt.Sprintf("%v (the bot's log is in %s)", stopErr, dir)
 	}
 	res.DroppedEvents = d.sub.Dropped()
 	var pacedKinds [kinds]*PacedResult
@@ -440,6 +446,7 @@ func run(ctx context.Context, cfg Config) (res *Result, err error) {
 		res.Paced.TooMany, res.Paced.TooManyMethod = tooManyRequests(srv.Calls())
 		res.Paced.TooManyLimit = srv.RateLimited()
 	}
+	res.Asks = d.askFigures(srv, mstart, mend)
 	res.Kinds = d.kindResults(pacedKinds, srv.RateLimitedChats())
 	res.Games, res.HouseGames, res.Finished = d.games.Load(), d.houseGames.Load(), d.finished.Load()
 	res.Applied, res.Rejections, res.Stalls = d.applied.Load(), d.rejections.Load(), d.stalls.Load()
