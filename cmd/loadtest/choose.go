@@ -44,7 +44,7 @@ func (c *chat) choose(v *tableView, draining bool) (int, button, bool) {
 		if b, ok := v.find(callback.Start); ok && len(in) > 0 && len(v.seated) >= 2 {
 			return in[r.IntN(len(in))], b, true
 		}
-	case phaseBetting, phaseDrawing:
+	case phaseBetting, phaseDrawing, phaseCutting:
 		i, ok := c.index[v.turn]
 		if !ok {
 			return 0, button{}, false

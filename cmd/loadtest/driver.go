@@ -41,6 +41,9 @@ type driver struct {
 	// asks records the players' personal commands and their answers
 	// (Config.Asks); nil when they ask none.
 	asks *askLog
+	// circles records the circles and the cuts the groups see in a paced
+	// run; nil when the run is not paced.
+	circles *circleLog
 	// stalePresses makes chats press an outdated button now and then (chaos).
 	stalePresses bool
 
@@ -118,6 +121,7 @@ func newDriver(srv *telegramtest.Server, cfg *Config) *driver {
 	}
 	if cfg.Paced {
 		d.paced = newPacedLog()
+		d.circles = newCircleLog()
 	}
 	if cfg.Asks > 0 {
 		d.asks = newAskLog()
@@ -157,6 +161,11 @@ func (d *driver) route() {
 			v, ok := readTable(e.Message)
 			if !ok {
 				continue
+			}
+			if d.circles != nil {
+				if c := d.lookup(e.ChatID); c != nil && c.kind == kindGroup {
+					d.circles.saw(e.ChatID, e.Time, v.phase, e.Message.Text, botWrote(e))
+				}
 			}
 			c := d.lookup(e.ChatID)
 			if c == nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/twentyone-bot/twentyone/bot/callback"
+	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/bot/telegramtest"
 )
 
@@ -244,6 +245,14 @@ func TestReadTable(t *testing.T) {
 	assert.Equal(t, "Cid", betting.turn)
 	assert.False(t, betting.settled())
 
+	cutting, ok := readTable(msg("🃏 Twenty One — circle 1 · bank 🏦 10\n🎩 Banker: Ann — 990\n\nBob — 1 000\nCid — 1 000\n\n"+
+		i18n.T(i18n.EN, i18n.TableCutAsk, "Cid", "15 s"), "✂️ ¼", "x:11:1", "✂️ ½", "x:11:2", "✂️ ¾", "x:11:3"))
+	require.True(t, ok)
+	assert.Equal(t, phaseCutting, cutting.phase)
+	assert.Equal(t, "Cid", cutting.turn, "the player asked to cut")
+	assert.Equal(t, uint64(11), cutting.version)
+	assert.False(t, cutting.settled())
+
 	_, ok = readTable(msg("🏁 game 1", "🔐 Check the deck", "v:1"))
 	assert.False(t, ok, "a summary shows no table")
 
@@ -253,6 +262,12 @@ func TestReadTable(t *testing.T) {
 		require.True(t, ok)
 		assert.Equal(t, 2, who, "only the player whose turn it is bets")
 		assert.Equal(t, "b", strings.Split(b.data, ":")[0])
+	}
+	for range 20 {
+		who, b, ok := c.choose(&cutting, true)
+		require.True(t, ok, "a deck is cut while draining too")
+		assert.Equal(t, 2, who, "the player asked cuts")
+		assert.Equal(t, callback.Cut, b.cb.Action)
 	}
 	_, _, ok = c.choose(&lobby, true)
 	assert.False(t, ok, "a drained lobby starts no game")
@@ -287,7 +302,8 @@ func TestReadTable(t *testing.T) {
 func TestRejected(t *testing.T) {
 	for _, s := range []string{"", "You're in.", "You left the table.", "Bet 20", "K♠ · 14", "Stand at 17.",
 		"The house sits down.", "The house stands up.", "Bet 10 · your card K♥ (4) · Hit or Stand?",
-		"Stand at 17 · banker 18: you lose 20", "Game on · your bet first · your card K♥ (4)", "Game on · Bob bets first"} {
+		"Stand at 17 · banker 18: you lose 20", "Game on · your bet first · your card K♥ (4)", "Game on · Bob bets first",
+		answerCut, answerStartCutYou, i18n.T(i18n.EN, i18n.PopStartCutOther, "Bob")} {
 		assert.False(t, rejected(s), s)
 	}
 	for _, s := range []string{answerOutdated, "It's Bob's turn.", "Not now.", "Something went wrong. Try again."} {

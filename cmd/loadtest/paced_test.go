@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"strconv"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/bot/outbox"
 	"github.com/twentyone-bot/twentyone/bot/telegramtest"
 )
@@ -37,6 +39,10 @@ func TestPacedUnderTelegramLimits(t *testing.T) {
 	assert.Positive(t, res.Paced.ToastMax, "the toasts were timed")
 	assert.Positive(t, res.Paced.GroupMinuteMax, "the writes were counted")
 	assert.LessOrEqual(t, res.Paced.BehindMax, uint64(1), "a table is at most one press behind")
+	require.NotNil(t, res.Circles)
+	assert.Positive(t, res.Circles.Circles, "circles were seen")
+	assert.Positive(t, res.Circles.Prompts, "decks waited for their cut")
+	assert.Equal(t, res.Circles.Prompts, res.Circles.CutWrites, "a deck waiting for its cut is shown in one write")
 }
 
 func TestThinkTime(t *testing.T) {
@@ -320,4 +326,46 @@ func TestFiguresByKind(t *testing.T) {
 	assert.Zero(t, by[kindGroup].ToastMax, "the toasts are the kind's")
 	assert.Equal(t, [3]float64{2.5, 2.5, 2.5}, by[kindGroup].ShownPerMinute, "5 presses of each group shown in 2 minutes, over its own chats")
 	assert.InDelta(t, 0.5, by[kindInline].ShownPerMinute[0], 1e-9, "the starved inline table showed one press in 2 minutes")
+}
+
+// TestCircleLog: a group's circles are counted when its table shows a new
+// one, its decks waiting for their cut when first shown so, and the
+// writes that showed one waiting.
+func TestCircleLog(t *testing.T) {
+	title := func(circle int) string {
+		return i18n.T(i18n.EN, i18n.TableTitleGame, strconv.Itoa(circle), "10") + "\nBob — 1 000"
+	}
+	t0 := time.Unix(1000, 0)
+	at := func(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
+	steps := []struct {
+		phase phase
+		text  string
+		wrote bool
+	}{
+		{phaseLobby, "lobby", true},
+		{phaseCutting, title(1), true}, // a circle, a deck waiting
+		{phaseBetting, title(1), true},
+		{phaseDrawing, title(1), true},
+		{phaseCutting, title(1), true}, // a reshuffle: another deck waiting
+		{phaseCutting, title(1), false},
+		{phaseDrawing, title(1), true},
+		{phaseHouse, "the house thinks", true},
+		{phaseCutting, title(2), true}, // the next circle
+		{phaseBetting, title(2), true},
+		{phaseClosed, "closed", true},
+		{phaseCutting, title(1), true}, // a new game: its first circle
+	}
+	l := newCircleLog()
+	for i, s := range steps {
+		l.saw(7, at(i), s.phase, s.text, s.wrote)
+	}
+	p := newPacedLog()
+	for i := range steps {
+		p.write(7, at(i))
+	}
+	p.finish(7, at(10))
+	r := l.figures(p, []int64{7}, t0, at(len(steps)))
+	assert.Equal(t, CircleResult{Writes: len(steps), Games: 1, Circles: 3, Prompts: 4, CutWrites: 4}, *r)
+	assert.Equal(t, 2, circleOf(title(2)))
+	assert.Zero(t, circleOf("lobby"))
 }

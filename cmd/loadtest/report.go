@@ -69,6 +69,9 @@ func (r *Result) print(w io.Writer, cfg Config) {
 	if r.Paced != nil {
 		p("presses/s:  %.1f  (the players' pace, not the bot's)", r.PressesPerSec)
 		r.Paced.print(p, r)
+		if r.Circles != nil {
+			r.Circles.print(p)
+		}
 		if r.Asks != nil {
 			r.Asks.print(p)
 		}

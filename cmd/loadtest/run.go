@@ -104,6 +104,8 @@ type Result struct {
 	Paced *PacedResult
 	// Asks holds the figures of the players' asks (-asks); nil without.
 	Asks *AskResult
+	// Circles is what the groups saw of circles and cuts (paced runs).
+	Circles *CircleResult
 	// StopFailed says how the bot failed to stop cleanly at the end (its
 	// outbox not emptied in time, say); "" when it stopped.
 	StopFailed string
@@ -447,6 +449,15 @@ func run(ctx context.Context, cfg Config) (res *Result, err error) {
 		res.Paced.TooManyLimit = srv.RateLimited()
 	}
 	res.Asks = d.askFigures(srv, mstart, mend)
+	if d.circles != nil {
+		var groups []int64
+		for _, c := range d.list {
+			if c.kind == kindGroup {
+				groups = append(groups, c.id)
+			}
+		}
+		res.Circles = d.circles.figures(d.paced, groups, mstart, mend)
+	}
 	res.Kinds = d.kindResults(pacedKinds, srv.RateLimitedChats())
 	res.Games, res.HouseGames, res.Finished = d.games.Load(), d.houseGames.Load(), d.finished.Load()
 	res.Applied, res.Rejections, res.Stalls = d.applied.Load(), d.rejections.Load(), d.stalls.Load()

@@ -25,10 +25,13 @@ const (
 	// button (callback.InlineOpen) opens the table and seats the presser;
 	// no table yet, version 0.
 	phaseOpen
+	// phaseCutting: a new deck waits for its cut; the player asked is
+	// the turn (any seated player may cut, the load tool's asked one does).
+	phaseCutting
 )
 
 func (p phase) String() string {
-	return [...]string{"unknown", "lobby", "betting", "drawing", "closed", "house", "open"}[p]
+	return [...]string{"unknown", "lobby", "betting", "drawing", "closed", "house", "open", "cutting"}[p]
 }
 
 // button is a table button and what its callback data says.
@@ -52,6 +55,10 @@ type tableView struct {
 }
 
 var seatLine = regexp.MustCompile(`^\d+\. (.+?) — `)
+
+// cutMark begins the line of a table waiting for its cut that names the
+// player asked (i18n.TableCutAsk).
+const cutMark = "✂️ "
 
 // readTable reads a bot message or an inline message; ok is false when it
 // shows no table buttons (a summary, a reply) and is no table waiting for
@@ -79,6 +86,8 @@ func readTable(m *telegramtest.ChatMessage) (tableView, bool) {
 			v.phase = phaseDrawing
 		case callback.NewTable:
 			v.phase = phaseClosed
+		case callback.Cut:
+			v.phase = phaseCutting
 		}
 	}
 	if len(v.buttons) == 0 {
@@ -88,6 +97,15 @@ func readTable(m *telegramtest.ChatMessage) (tableView, bool) {
 	for _, line := range strings.Split(m.Text, "\n") {
 		if s := seatLine.FindStringSubmatch(line); s != nil && v.phase == phaseLobby {
 			v.seated = append(v.seated, s[1])
+		}
+		if v.phase == phaseCutting {
+			// "✂️ Bob, cut the deck: …" names the player asked.
+			if rest, ok := strings.CutPrefix(line, cutMark); ok {
+				if name, _, ok := strings.Cut(rest, ", "); ok {
+					v.turn = strings.TrimSpace(name)
+				}
+			}
+			continue
 		}
 		if strings.Contains(line, "←") {
 			if name, _, ok := strings.Cut(line, " — "); ok {
@@ -122,6 +140,11 @@ var (
 	answerOutdated = i18n.T(i18n.EN, i18n.PopOutdated)
 	answerSeated   = i18n.T(i18n.EN, i18n.PopHouseSeated)
 	answerUnseated = i18n.T(i18n.EN, i18n.PopHouseUnseated)
+	// A cut that counted, and a start whose deck waits for a cut (the
+	// presser's, or another's: up to the name).
+	answerCut         = i18n.T(i18n.EN, i18n.PopCut)
+	answerStartCutYou = i18n.T(i18n.EN, i18n.PopStartCutYou)
+	answerStartCut    = strings.Split(i18n.T(i18n.EN, i18n.PopStartCutOther, "\x00"), "\x00")[0]
 	// houseName is the house's name, and houseThinks what a table shows
 	// while the house is to move.
 	houseName   = i18n.T(i18n.EN, i18n.HouseName)
@@ -133,6 +156,8 @@ var (
 func rejected(text string) bool {
 	switch {
 	case text == "", text == answerJoined, text == answerLeft, text == answerSeated, text == answerUnseated:
+		return false
+	case text == answerCut, text == answerStartCutYou, strings.HasPrefix(text, answerStartCut):
 		return false
 	case strings.HasPrefix(text, answerBet), strings.HasPrefix(text, answerStand):
 		return false
