@@ -442,7 +442,7 @@ func (d *driver) pressAndWait(ctx context.Context, c *chat, v tableView, who int
 			}
 			return true
 		case answered && stale:
-			if text != answerOutdated && !doubleTap {
+			if !outdated(b, text) && !doubleTap {
 				d.staleApplied.Add(1) // refused for another reason, or taken
 			}
 			return false

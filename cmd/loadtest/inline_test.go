@@ -19,7 +19,9 @@ import (
 // audits clean, each inline message ends showing its table's latest
 // version, and neither kind gets a 429 or starves.
 func TestPacedInlineTables(t *testing.T) {
-	cfg := short(t, 10, 15*time.Second)
+	// 25 s: a game at an inline table takes a dozen presses (a cut each
+	// circle among them), each an edit of its message within the budget.
+	cfg := short(t, 10, 25*time.Second)
 	cfg.Paced = true
 	cfg.GlobalRate = 3
 	cfg.Inline = 0.6

@@ -322,3 +322,25 @@ func TestHistogram(t *testing.T) {
 	assert.Equal(t, uint64(1000), h.count())
 	assert.Zero(t, newHistogram().quantile(.5))
 }
+
+// TestOutdated: a stale press is refused as outdated by the table's
+// moving on, or, for a cut button, by the cut it offered being gone.
+func TestOutdated(t *testing.T) {
+	cut := button{cb: callback.Data{Action: callback.Cut}}
+	hit := button{cb: callback.Data{Action: callback.Hit}}
+	for _, c := range []struct {
+		b    button
+		text string
+		want bool
+	}{
+		{hit, answerOutdated, true},
+		{cut, answerOutdated, true},
+		{cut, answerCutAlready, true},
+		{cut, answerCutTooLate, true},
+		{hit, answerCutAlready, false},
+		{cut, answerCut, false},
+		{hit, "", false},
+	} {
+		assert.Equal(t, c.want, outdated(c.b, c.text), "%v %q", c.b.cb.Action, c.text)
+	}
+}

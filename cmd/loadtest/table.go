@@ -145,11 +145,24 @@ var (
 	answerCut         = i18n.T(i18n.EN, i18n.PopCut)
 	answerStartCutYou = i18n.T(i18n.EN, i18n.PopStartCutYou)
 	answerStartCut    = strings.Split(i18n.T(i18n.EN, i18n.PopStartCutOther, "\x00"), "\x00")[0]
+	// A stale cut button's refusals.
+	answerCutAlready = i18n.T(i18n.EN, i18n.PopCutAlready)
+	answerCutTooLate = i18n.T(i18n.EN, i18n.PopCutTooLate)
 	// houseName is the house's name, and houseThinks what a table shows
 	// while the house is to move.
 	houseName   = i18n.T(i18n.EN, i18n.HouseName)
 	houseThinks = i18n.T(i18n.EN, i18n.TableSeatHouse, houseName)
 )
+
+// outdated reports whether an answer refuses a press of b as outdated:
+// a cut button's says why the cut it offered is gone (the deck cut
+// already, or dealt not cut), any other's that the table moved on.
+func outdated(b button, text string) bool {
+	if b.cb.Action == callback.Cut && (text == answerCutAlready || text == answerCutTooLate) {
+		return true
+	}
+	return text == answerOutdated
+}
 
 // rejected reports whether an answer says the press was refused. An empty
 // answer is an accepted Start or New table, or a redelivered update.
