@@ -36,11 +36,13 @@ type tables struct {
 	bodies   map[storage.TableKey]string // a table's view, instead of the made one
 	pad      string
 	fail     error // what View returns, when set
+	made     int   // views made so far
 }
 
 func (tb *tables) View(_ context.Context, key storage.TableKey, v live.Viewer) (uint64, []byte, error) {
 	tb.mu.Lock()
 	ver, body, pad, fail := tb.versions[key], tb.bodies[key], tb.pad, tb.fail
+	tb.made++
 	tb.mu.Unlock()
 	if fail != nil {
 		return 0, nil, fail
@@ -75,6 +77,13 @@ func (tb *tables) setFail(err error) {
 	tb.mu.Lock()
 	defer tb.mu.Unlock()
 	tb.fail = err
+}
+
+// views returns how many views have been made.
+func (tb *tables) views() int {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	return tb.made
 }
 
 // set puts the table at version.
@@ -118,19 +127,50 @@ func newHarness(t *testing.T, lim live.Limits) *harness {
 		}
 		hub.Serve(w, r, key(chat), live.Viewer{User: user, Lang: "en"})
 	}))
+	h := &harness{t: t, hub: hub, tables: tb, clock: c, srv: srv}
 	t.Cleanup(srv.Close) // after the Hub's Close: cleanups run last first
-	t.Cleanup(hub.Close)
-	return &harness{t: t, hub: hub, tables: tb, clock: c, srv: srv}
+	t.Cleanup(func() { h.within("Close", hub.Close) })
+	return h
 }
 
 func key(chat int64) storage.TableKey { return storage.TableKey{Chat: chat} }
 
 // change moves the table to its next version, tells the Hub, and returns
-// the version.
+// the version; the test fails if Changed waits (on a viewer).
 func (h *harness) change(chat int64) uint64 {
+	h.t.Helper()
 	v := h.tables.bump(key(chat))
-	h.hub.Changed(key(chat), v)
+	h.within("Changed", func() { h.hub.Changed(key(chat), v) })
 	return v
+}
+
+// within runs f, and fails the test if it has not returned in time.
+func (h *harness) within(what string, f func()) {
+	h.t.Helper()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f()
+	}()
+	select {
+	case <-done:
+	case <-time.After(wait):
+		h.t.Fatalf("%s did not return in %v", what, wait)
+	}
+}
+
+// refused requests a stream that must be refused, and returns the
+// answer's status, Retry-After and body; the test fails if a stream
+// opens instead.
+func (h *harness) refused(chat, user int64, lastID string) (status int, retryAfter, body string) {
+	h.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	defer cancel()
+	resp := h.get(ctx, chat, user, lastID)
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	require.NoError(h.t, err, "refused: the answer ends (%s)", resp.Status)
+	return resp.StatusCode, resp.Header.Get("Retry-After"), string(b)
 }
 
 // url is the stream's address for a viewer of a table.

@@ -1,7 +1,6 @@
 package live_test
 
 import (
-	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -163,13 +162,10 @@ func TestBoundsRefuse(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			before := h.hub.Viewers()
-			resp := h.get(t.Context(), tc.chat, tc.user, "")
-			body, err := io.ReadAll(resp.Body)
-			require.NoError(t, err)
-			resp.Body.Close()
-			assert.Equal(t, http.StatusServiceUnavailable, resp.StatusCode)
-			assert.Equal(t, "2", resp.Header.Get("Retry-After"), "whole seconds, rounded up")
-			assert.JSONEq(t, `{"error":"`+tc.error+`"}`, string(body))
+			status, retryAfter, body := h.refused(tc.chat, tc.user, "")
+			assert.Equal(t, http.StatusServiceUnavailable, status)
+			assert.Equal(t, "2", retryAfter, "whole seconds, rounded up")
+			assert.JSONEq(t, `{"error":"`+tc.error+`"}`, body)
 			assert.Equal(t, before, h.hub.Viewers(), "nothing opened")
 			if tc.after != nil {
 				tc.after()
@@ -226,15 +222,32 @@ func TestReconnectFromLastEventID(t *testing.T) {
 	open := h.hub.Viewers()
 	for _, bad := range []string{"abc", "-1", "+5", "5 5", "1.5", "0x10", "18446744073709551616"} {
 		t.Run("refused "+bad, func(t *testing.T) {
-			resp := h.get(t.Context(), -1, 8, bad)
-			body, err := io.ReadAll(resp.Body)
-			require.NoError(t, err)
-			resp.Body.Close()
-			assert.Equal(t, http.StatusBadRequest, resp.StatusCode)
-			assert.JSONEq(t, `{"error":"Last-Event-ID is not a version"}`, string(body))
+			status, _, body := h.refused(-1, 8, bad)
+			assert.Equal(t, http.StatusBadRequest, status)
+			assert.JSONEq(t, `{"error":"Last-Event-ID is not a version"}`, body)
 			assert.Equal(t, open, h.hub.Viewers(), "nothing opened, nothing replaced")
 		})
 	}
+}
+
+// TestChangedAgain: telling the Hub of a version a viewer has, twice, or
+// of an older one sends nothing again.
+func TestChangedAgain(t *testing.T) {
+	h := newHarness(t, live.Limits{})
+	h.tables.set(key(-1), 1)
+	c := h.open(-1, 7, "")
+	c.view()
+	made := h.tables.views()
+	h.hub.Changed(key(-1), 1) // the version it opened with, told late
+	require.Eventually(t, func() bool { return h.tables.views() == made+1 }, wait, time.Millisecond, "the stream looked")
+	v := h.change(-1)
+	h.hub.Changed(key(-1), v)
+	h.hub.Changed(key(-1), v-1)
+	got, _ := c.view()
+	assert.Equal(t, v, got)
+	v = h.change(-1)
+	got, _ = c.view()
+	assert.Equal(t, v, got, "each version once")
 }
 
 // TestNewerStreamReplacesOlder: a second stream of the same user on the
@@ -289,20 +302,17 @@ func TestCloseEndsEveryStream(t *testing.T) {
 			streams = append(streams, c)
 		}
 	}
-	h.hub.Close()
+	h.within("Close", h.hub.Close)
 	assert.Equal(t, 0, h.hub.Viewers())
 	for _, c := range streams {
 		assert.Empty(t, c.ended(), "ended, without an event")
 	}
 	h.change(-1) // harmless
-	h.hub.Close()
-	resp := h.get(t.Context(), -1, 9, "")
-	body, err := io.ReadAll(resp.Body)
-	require.NoError(t, err)
-	resp.Body.Close()
-	assert.Equal(t, http.StatusServiceUnavailable, resp.StatusCode)
-	assert.Equal(t, "5", resp.Header.Get("Retry-After"))
-	assert.JSONEq(t, `{"error":"the live push is closed"}`, string(body))
+	h.within("a second Close", h.hub.Close)
+	status, retryAfter, body := h.refused(-1, 9, "")
+	assert.Equal(t, http.StatusServiceUnavailable, status)
+	assert.Equal(t, "5", retryAfter)
+	assert.JSONEq(t, `{"error":"the live push is closed"}`, body)
 }
 
 // TestHeartbeat: a stream quiet for a whole heartbeat (on the Hub's
@@ -364,12 +374,9 @@ func TestViewFails(t *testing.T) {
 	assert.Empty(t, c.ended())
 	require.Eventually(t, func() bool { return h.hub.Viewers() == 0 }, wait, time.Millisecond)
 
-	resp := h.get(t.Context(), -1, 8, "")
-	var refusal map[string]string
-	require.NoError(t, json.NewDecoder(resp.Body).Decode(&refusal))
-	resp.Body.Close()
-	assert.Equal(t, http.StatusInternalServerError, resp.StatusCode)
-	assert.Equal(t, map[string]string{"error": "the table cannot be shown"}, refusal, "the store's error stays inside")
+	status, _, body := h.refused(-1, 8, "")
+	assert.Equal(t, http.StatusInternalServerError, status)
+	assert.JSONEq(t, `{"error":"the table cannot be shown"}`, body, "the store's error stays inside")
 	assert.Equal(t, 0, h.hub.Viewers())
 }
 

@@ -211,12 +211,7 @@ func lastEventID(s string) (uint64, error) {
 	if s == "" {
 		return 0, nil
 	}
-	for _, c := range []byte(s) {
-		if c < '0' || c > '9' {
-			return 0, errors.New("Last-Event-ID is not a version")
-		}
-	}
-	v, err := strconv.ParseUint(s, 10, 64)
+	v, err := strconv.ParseUint(s, 10, 64) // digits alone: no sign, no prefix, no space
 	if err != nil {
 		return 0, errors.New("Last-Event-ID is not a version")
 	}
