@@ -24,6 +24,9 @@
 // browser's EventSource does), and gets the current view at once only when
 // it is newer than that.
 //
+// The Hub keeps nothing: after a restart (or kill -9) clients reconnect
+// with their Last-Event-ID and get the view the store has.
+//
 // The package checks nobody: its caller has already validated the user
 // (bot/webapp/initdata) and the table (bot/webapp/tableref) and hands them
 // to Serve.
@@ -202,8 +205,10 @@ func (h *Hub) Watching(key storage.TableKey) int {
 
 // Close ends every stream (their clients see the stream end and may
 // reconnect, to be refused), refuses every new one, and returns once every
-// stream's Serve has returned, which takes at most a write's WriteTimeout.
-// Calling it again does nothing more.
+// stream's Serve has returned: at most a write's WriteTimeout, or a view
+// being made, whose context Close ends. Call it before the HTTP server's
+// Shutdown, which waits for the streams. Calling it again does nothing
+// more.
 func (h *Hub) Close() {
 	h.mu.Lock()
 	h.closed = true

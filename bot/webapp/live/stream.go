@@ -55,7 +55,9 @@ func (h *Hub) Serve(w http.ResponseWriter, r *http.Request, key storage.TableKey
 	defer beat.stop()
 	version, body, err := h.views.View(ctx, key, v)
 	if err != nil {
-		h.log.Warn("live: the first view failed", "table", key, "user", v.User, "err", err)
+		if ctx.Err() == nil { // not the client gone, nor replaced, nor Close
+			h.log.Warn("live: the first view failed", "table", key, "user", v.User, "err", err)
+		}
 		writeError(w, http.StatusInternalServerError, "the table cannot be shown")
 		return
 	}
