@@ -74,7 +74,7 @@ func (t *Table) turnExpected() bool {
 // checkDeck verifies the deck in play or awaited: a deck of SchemeSalt
 // that hashes to its commitment; one of SchemeCut with a cut by somebody
 // or none; one waiting for its cut with no cards yet, nor cut, and a wait
-// that says what the cut resumes.
+// that says what the cut resumes and runs for at most the turn time.
 func (t *Table) checkDeck() error {
 	s := &t.shoe
 	switch {
@@ -84,7 +84,8 @@ func (t *Table) checkDeck() error {
 			return fmt.Errorf("the deck waiting for its cut is malformed")
 		}
 		if w.then < resumeDeal || w.then > resumeDuel || w.why != ReasonNone && w.why != ReasonTimeout ||
-			w.then != resumeBanker && (w.banker.n != 0 || w.why != ReasonNone) || w.banker.Score() >= BankerStopsAt {
+			w.then != resumeBanker && (w.banker.n != 0 || w.why != ReasonNone) || w.banker.Score() >= BankerStopsAt ||
+			w.length <= 0 || w.length > t.settings.TurnTimeout {
 			return fmt.Errorf("the cut wait is malformed")
 		}
 		return nil

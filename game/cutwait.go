@@ -95,6 +95,10 @@ type cutWait struct {
 	// for resumeBanker.
 	banker Hand
 	why    Reason
+	// length is how long the wait runs, min(Env.CutWait, TurnTimeout)
+	// when the deck was asked for its cut: the deadline is length after
+	// the wait started, and ShowTurn starts it again for length.
+	length time.Duration
 }
 
 // CutState is the cut of the deck a table plays, or waits for.
@@ -147,10 +151,10 @@ func (t *Table) Cut() (CutState, bool) {
 	return c, true
 }
 
-// cutDeadline returns when the cut wait ends: CutWait from now, at most
-// the game's turn timeout.
-func (a *applier) cutDeadline() int64 {
-	return a.now + min(a.env.CutWait, a.t.settings.TurnTimeout).Milliseconds()
+// cutWaitLength returns how long a cut wait runs: CutWait, at most the
+// game's turn timeout, in whole milliseconds (as the deadline is).
+func (a *applier) cutWaitLength() time.Duration {
+	return min(a.env.CutWait, a.t.settings.TurnTimeout).Truncate(time.Millisecond)
 }
 
 // newDeck makes the shoe a new deck of cards, the circle's next: shuffled
@@ -175,9 +179,9 @@ func (a *applier) newDeck(cards []Card, then resume) bool {
 		return false
 	}
 	t.shoe.await(l)
-	t.wait = cutWait{asked: a.asker(), then: then}
+	t.wait = cutWait{asked: a.asker(), then: then, length: a.cutWaitLength()}
 	t.phase = Cutting
-	t.deadline = a.cutDeadline()
+	t.deadline = a.now + t.wait.length.Milliseconds()
 	return true
 }
 

@@ -73,7 +73,7 @@ func TestCutAskedBeforeTheFirstCard(t *testing.T) {
 	assert.True(t, f.tb.Deadline().Equal(t0.Add(game.DefaultCutWait)))
 	_, turn := f.tb.Turn()
 	assert.False(t, turn, "nobody moves while the deck waits")
-	assert.True(t, f.tb.TurnStarted().IsZero())
+	assert.True(t, f.tb.TurnStarted().Equal(t0), "the cut wait's clock started with the start: %v", f.tb.TurnStarted())
 	for _, s := range f.tb.Seats() {
 		assert.Zero(t, s.Hand.Len(), "no card before the cut")
 	}
@@ -291,7 +291,7 @@ func TestCutReshuffle(t *testing.T) {
 	assert.Equal(t, int64(5), f.seat(bob).Bet, "the bet stays on the table")
 	_, turn := f.tb.Turn()
 	assert.False(t, turn, "nobody moves while the deck waits, the player whose card ran out neither")
-	assert.True(t, f.tb.TurnStarted().IsZero())
+	assert.True(t, f.tb.TurnStarted().Equal(f.now), "the cut wait's clock started with the Hit")
 	assert.Equal(t, game.Cutting, f.tb.Phase())
 
 	// The cut completes the Hit.

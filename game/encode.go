@@ -101,7 +101,8 @@ const (
 // link, seed, head, cutter, cut, count, drawn and order (the hash is the
 // seed's). Then the deck's number in the circle and, while the table
 // waits for the cut, the wait: who is asked, what the cut resumes, why
-// the banker plays and the banker's hand.
+// the banker plays, the banker's hand and the wait's length in
+// milliseconds.
 func (t *Table) appendShoe(b []byte) []byte {
 	s := &t.shoe
 	switch {
@@ -130,7 +131,8 @@ func (t *Table) appendShoe(b []byte) []byte {
 	w := &t.wait
 	b = binary.AppendVarint(b, int64(w.asked))
 	b = append(b, byte(w.then), byte(w.why))
-	return appendHand(b, &w.banker)
+	b = appendHand(b, &w.banker)
+	return binary.AppendUvarint(b, uint64(w.length.Milliseconds()))
 }
 
 // shoe reads the deck as appendShoe writes it (version 4 on), or as
@@ -185,6 +187,11 @@ func (r *reader) shoe(t *Table, version byte) {
 	w.asked = UserID(r.varint())
 	w.then, w.why = resume(r.byte()), Reason(r.byte())
 	r.hand(&w.banker)
+	if ms := r.uvarint(); ms > uint64(MaxTurnTimeout.Milliseconds()) {
+		r.fail("cut wait of %d ms", ms)
+	} else {
+		w.length = time.Duration(ms) * time.Millisecond
+	}
 }
 
 func boolByte(v bool) byte {

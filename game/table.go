@@ -406,21 +406,40 @@ func (t *Table) Users() []UserID {
 }
 
 // TurnStarted returns when the clock of the table's turn started: its
-// deadline less the game's turn time. It is the zero time when no player
-// is to move against a deadline.
+// deadline less the game's turn time. While the table waits for a cut
+// (phase Cutting), the cut wait is the turn: it started at its deadline
+// less the wait's length (at most the turn time), whoever is asked. It is
+// the zero time when no player is to move against a deadline (the lobby's
+// deadline is no turn).
 func (t *Table) TurnStarted() time.Time {
-	if _, ok := t.Turn(); !ok || t.deadline == 0 {
+	length, ok := t.turnLength()
+	if !ok {
 		return time.Time{}
 	}
-	return time.UnixMilli(t.deadline - t.settings.TurnTimeout.Milliseconds())
+	return time.UnixMilli(t.deadline - length.Milliseconds())
 }
 
-// ShowTurn returns the table as its players first see its turn, at now. A
-// turn's clock is to run only while the turn is shown: when it started more
-// than late before now (the message that shows the turn waited to be sent),
-// it starts again at now, the whole turn time ahead, and ShowTurn reports
-// true. Otherwise, and at a table with no turn, it returns t as it is, and
-// false.
+// turnLength returns how long the clock of the table's turn, or cut wait,
+// runs from its start, and whether one runs.
+func (t *Table) turnLength() (time.Duration, bool) {
+	switch _, turn := t.Turn(); {
+	case t.deadline == 0:
+		return 0, false
+	case turn:
+		return t.settings.TurnTimeout, true
+	case t.phase == Cutting:
+		return t.wait.length, true
+	}
+	return 0, false
+}
+
+// ShowTurn returns the table as its players first see its turn, or its
+// cut wait, at now. A turn's clock is to run only while the turn is
+// shown: when it started more than late before now (the message that
+// shows the turn waited to be sent), it starts again at now, the whole
+// turn time ahead (a cut wait: its whole length), and ShowTurn reports
+// true. Otherwise, and at a table with no turn, it returns t as it is,
+// and false.
 //
 // The version stays: nobody acted, and no button drawn for the table goes
 // out of date. A timeout made for the version before its deadline moved is
@@ -430,6 +449,7 @@ func ShowTurn(t Table, now time.Time, late time.Duration) (Table, bool) {
 	if started.IsZero() || now.Sub(started) <= late {
 		return t, false
 	}
-	t.deadline = now.UnixMilli() + t.settings.TurnTimeout.Milliseconds()
+	length, _ := t.turnLength()
+	t.deadline = now.UnixMilli() + length.Milliseconds()
 	return t, true
 }

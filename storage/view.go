@@ -67,13 +67,13 @@ func (s *Store) SetMessage(ctx context.Context, key TableKey, messageID int) err
 	}))
 }
 
-// ShowTurn starts the clock of the table's turn again at now when the turn
-// started more than late before now (game.ShowTurn), in one transaction,
-// and returns the table's View. It is for the render that first shows a
-// turn, when it waited: the new deadline is stored in the table, where a
-// restart finds it, and the version stays. A table at another version than
-// version is game.ErrOutdated, and one never opened ErrNotFound: nothing
-// changes.
+// ShowTurn starts the clock of the table's turn (or of its deck's cut
+// wait) again at now when the turn started more than late before now
+// (game.ShowTurn), in one transaction, and returns the table's View. It
+// is for the render that first shows a turn, when it waited: the new
+// deadline is stored in the table, where a restart finds it, and the
+// version stays. A table at another version than version is
+// game.ErrOutdated, and one never opened ErrNotFound: nothing changes.
 func (s *Store) ShowTurn(ctx context.Context, key TableKey, version uint64, now time.Time, late time.Duration) (View, error) {
 	var v View
 	rejected, err := s.write(ctx, func(t *txn) error {

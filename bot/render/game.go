@@ -90,11 +90,12 @@ func (v *view) seat(s game.Seat, i int) string {
 	return l
 }
 
-// countdown is the time left of the current turn when the message is
-// drawn ("45 s"), rounded up. A turn's clock starts when the message that
-// shows it goes (game.ShowTurn), so the first render of a turn shows the
-// whole turn time, and a later one what is left of it then; the nudge
-// tells the player again, as time runs out.
+// countdown is the time left of the current turn (or cut wait) when the
+// message is drawn ("45 s"), rounded up. A turn's clock starts when the
+// message that shows it goes (game.ShowTurn), so the first render of a
+// turn shows the whole turn time (of a cut wait, the whole wait), and a
+// later one what is left of it then; the nudge tells the player again, as
+// time runs out.
 func (v *view) countdown() string {
 	d := v.t.Deadline()
 	if d.IsZero() {

@@ -28,8 +28,8 @@
 //     delete), as an outbox op of its own, and reported to storage once
 //     done; a restart finishes what is left.
 //   - The turn shown (shown.go). A turn's clock runs only while the turn
-//     is shown: the first render to show a turn late starts its clock
-//     again, and while a render that will first show a turn waits, the
+//     is shown, and so does a deck's cut wait: the first render to show
+//     a turn (or a cut wait) late starts its clock again, and while a render that will first show a turn waits, the
 //     turn's timers wait for it. The state machine turnShown says how.
 //   - Deadlines (schedule.go). Each table has at most three timers, each
 //     for the version of the table it was armed for: its deadline (the

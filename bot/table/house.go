@@ -75,13 +75,19 @@ func (k *Keeper) houseMove(ctx context.Context, key storage.TableKey, version ui
 	if v.Table.Version() != version {
 		return // the table moved on; its show armed what is due now
 	}
-	if at := house.MoveAt(&v.Table); at.After(k.clock.Now()) {
+	switch at := house.MoveAt(&v.Table); {
+	case at.IsZero():
+		// Not the house's turn. A deck waiting for its cut is none
+		// either, though its wait has a clock (TurnStarted): the house
+		// never cuts.
+		return
+	case at.After(k.clock.Now()):
 		// The turn's clock started again since the move was armed (a
 		// render showed the turn late): the move follows it.
 		k.timers.setHouse(key, version, at)
 		return
 	}
-	if k.msgs.notShown(key, v.Table.TurnStarted()) {
+	if k.msgs.notShown(key, clockOf(&v.Table)) {
 		// Its turn is not shown yet: the house moves as a player would,
 		// after seeing it. The render that shows it late starts the
 		// turn's clock again, and with it the house's move (arm).

@@ -140,7 +140,7 @@ func (m *messages) renderNewest(ctx context.Context, key storage.TableKey) error
 	case send.Retried(err):
 		s.retry() // the outbox calls it again
 	case err == nil && read:
-		s.wentOut(v.Table.TurnStarted())
+		s.wentOut(clockOf(&v.Table))
 		if m.earlier.Kept() {
 			m.drawn[key] = v.Table.Version()
 			if v.Table.Phase() == game.Closed {

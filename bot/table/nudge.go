@@ -233,7 +233,7 @@ func (k *Keeper) sendNudge(ctx context.Context, key storage.TableKey, version ui
 	if v.Table.Version() != version || !ok || !now.Before(time.UnixMilli(turn.ends).Add(-nudgeUseful)) {
 		return
 	}
-	if k.msgs.notShown(key, v.Table.TurnStarted()) {
+	if k.msgs.notShown(key, clockOf(&v.Table)) {
 		// The turn is not shown yet: the render that shows it starts its
 		// clock again, and arms its nudge anew.
 		return

@@ -10,7 +10,12 @@ import (
 )
 
 // The turn shown: a turn's clock runs only while the turn is shown, as a
-// player cannot act on a turn they do not see. A render is queued
+// player cannot act on a turn they do not see; so does a deck's cut wait,
+// a turn here too (game.Table.TurnStarted gives its start in phase
+// Cutting, game.ShowTurn starts it again for its whole length), so that no
+// deck is dealt "not cut" while the prompt asking for its cut waits to be
+// sent. Of a turn's timers only the timeout is a cut wait's: there is no
+// nudge for a cut, and the house never cuts. A render is queued
 // (Keeper.Show), waits for Telegram's pacing, and reads the table when
 // the outbox calls it (messages.renderNewest):
 //
@@ -27,6 +32,25 @@ import (
 // Whether a render showed a turn, and whether a timer waits for one, is
 // the table's turnShown.
 
+// turnClock names the clock of a table's turn, or of its deck's cut wait,
+// as the renders that show it and the timers that wait for it know it:
+// when it started (zero: no clock runs), and whether it is a cut wait. A
+// turn may start the instant the cut wait before it did (a cut pressed as
+// its prompt went out, which started the wait again): it is another
+// clock, not shown yet.
+type turnClock struct {
+	started time.Time
+	cut     bool
+}
+
+// clockOf returns the clock of the table's turn or cut wait.
+func clockOf(t *game.Table) turnClock {
+	return turnClock{started: t.TurnStarted(), cut: t.Phase() == game.Cutting}
+}
+
+// is reports whether c and d are the same clock.
+func (c turnClock) is(d turnClock) bool { return c.started.Equal(d.started) && c.cut == d.cut }
+
 // turnShown is what the renders of one open table did that decides
 // whether its turn is shown: a small state machine, one per table, kept
 // by messages under its lock.
@@ -40,8 +64,8 @@ import (
 //     decides.
 //   - Which turn the table's message shows: none known (no render of this
 //     process went out: the process before answers, pace.Earlier.Showed),
-//     or the turn the last render that went out showed (its clock's
-//     start).
+//     or the turn the last render that went out showed (its clock,
+//     turnClock).
 //
 // And one mark: held, a timer of the table (its timeout, its nudge, the
 // house's move) came due while its turn was not shown and a render that
@@ -57,8 +81,8 @@ import (
 //     re-arms the table's timers then (Keeper.armShown), once.
 //   - retry: the render's call failed and the outbox calls it again
 //     (→ queued).
-//   - wentOut: the render's call succeeded, showing the turn whose clock
-//     started at started (zero: no turn).
+//   - wentOut: the render's call succeeded, showing the turn of clock c
+//     (zero: no turn).
 //   - hold: a timer came due; it is held (and the mark set) when a render
 //     is queued or deciding and the turn is not shown.
 //
@@ -73,10 +97,10 @@ type turnShown struct {
 	// whether to start the turn's clock again; held: a timer found the
 	// turn not shown meanwhile.
 	queued, deciding, held bool
-	// out: a render went out since the start; turn is when the clock of
-	// the turn the last one showed started (zero: it showed none).
+	// out: a render went out since the start; turn is the clock of the
+	// turn the last one showed (zero: it showed none).
 	out  bool
-	turn time.Time
+	turn turnClock
 }
 
 // queue records a render queued, and returns what unqueue needs to take
@@ -106,30 +130,30 @@ func (s *turnShown) decide() (held bool) {
 // retry records that the outbox calls the render again.
 func (s *turnShown) retry() { s.queued = true }
 
-// wentOut records that a render went out showing the turn whose clock
-// started at started (zero: it showed no turn).
-func (s *turnShown) wentOut(started time.Time) { s.out, s.turn = true, started }
+// wentOut records that a render went out showing the turn of clock c
+// (zero: it showed no turn).
+func (s *turnShown) wentOut(c turnClock) { s.out, s.turn = true, c }
 
 // rendering reports whether a render is queued or deciding.
 func (s *turnShown) rendering() bool { return s.queued || s.deciding }
 
-// shows reports whether the table's message shows the turn whose clock
-// started at started, as far as this process knows: known is false when
-// no render of it went out (the process before may have shown it).
-func (s *turnShown) shows(started time.Time) (shown, known bool) {
+// shows reports whether the table's message shows the turn of clock c,
+// as far as this process knows: known is false when no render of it went
+// out (the process before may have shown it).
+func (s *turnShown) shows(c turnClock) (shown, known bool) {
 	if !s.out {
 		return false, false
 	}
-	return s.turn.Equal(started), true
+	return s.turn.is(c), true
 }
 
-// hold is told that a timer of the turn whose clock started at started
-// came due, and reports whether it waits for the render on its way: a
-// render is queued or deciding, and the turn is not shown (shown tells
-// whether it is: shows, or the process before when shows does not know).
-// A held timer is re-armed once the render decided (decide).
-func (s *turnShown) hold(started time.Time, shown bool) bool {
-	if started.IsZero() || !s.rendering() || shown {
+// hold is told that a timer of the turn of clock c came due, and reports
+// whether it waits for the render on its way: a render is queued or
+// deciding, and the turn is not shown (shown tells whether it is: shows,
+// or the process before when shows does not know). A held timer is
+// re-armed once the render decided (decide).
+func (s *turnShown) hold(c turnClock, shown bool) bool {
+	if c.started.IsZero() || !s.rendering() || shown {
 		return false
 	}
 	s.held = true
@@ -140,36 +164,35 @@ func (s *turnShown) hold(started time.Time, shown bool) bool {
 // closed table, whose render went out, nothing is to be kept then.
 func (s *turnShown) finished() bool { return !s.queued }
 
-// shown reports whether a render showed the table's turn that began at
-// started: the table's last render that went out showed it, or, when none
-// went since this start, the process before may have shown it.
-func (m *messages) shown(key storage.TableKey, started time.Time) bool {
+// shown reports whether a render showed the table's turn of clock c: the
+// table's last render that went out showed it, or, when none went since
+// this start, the process before may have shown it.
+func (m *messages) shown(key storage.TableKey, c turnClock) bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.shownLocked(key, started)
+	return m.shownLocked(key, c)
 }
 
 // shownLocked is shown with m.mu held.
-func (m *messages) shownLocked(key storage.TableKey, started time.Time) bool {
+func (m *messages) shownLocked(key storage.TableKey, c turnClock) bool {
 	if s := m.renders[key]; s != nil {
-		if shown, known := s.shows(started); known {
+		if shown, known := s.shows(c); known {
 			return shown
 		}
 	}
-	return m.earlier.Showed(key.Chat, started)
+	return m.earlier.Showed(key.Chat, c.started)
 }
 
-// notShown reports whether the table's turn that began at started is not
-// shown yet while a render that will show it is queued or deciding: its
-// clock is not to run out meanwhile, nor the house to move (turnShown.hold).
-// When it is, the render re-arms the table's timers (Keeper.armShown)
-// once it decided the turn's clock, so that what the caller holds comes
-// due then.
-func (m *messages) notShown(key storage.TableKey, started time.Time) bool {
+// notShown reports whether the table's turn of clock c is not shown yet
+// while a render that will show it is queued or deciding: its clock is
+// not to run out meanwhile, nor the house to move (turnShown.hold). When
+// it is, the render re-arms the table's timers (Keeper.armShown) once it
+// decided the turn's clock, so that what the caller holds comes due then.
+func (m *messages) notShown(key storage.TableKey, c turnClock) bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	s := m.renders[key]
-	return s != nil && s.rendering() && s.hold(started, m.shownLocked(key, started))
+	return s != nil && s.rendering() && s.hold(c, m.shownLocked(key, c))
 }
 
 // rendering reports whether a render of the table is queued or deciding.
@@ -205,8 +228,8 @@ const notShownRecheck = time.Second
 // messages), and returns the view to render.
 func (m *messages) showTurn(ctx context.Context, v storage.View, now time.Time) storage.View {
 	for range 3 { // a command may move the table meanwhile: look again
-		started := v.Table.TurnStarted()
-		if started.IsZero() || now.Sub(started) <= shownLate || m.shown(v.Key, started) {
+		c := clockOf(&v.Table)
+		if c.started.IsZero() || now.Sub(c.started) <= shownLate || m.shown(v.Key, c) {
 			return v
 		}
 		shown, err := m.k.store.ShowTurn(ctx, v.Key, v.Table.Version(), now, shownLate)
@@ -253,5 +276,5 @@ func (k *Keeper) turnNotShown(ctx context.Context, key storage.TableKey, version
 	if err != nil || v.Table.Version() != version {
 		return false
 	}
-	return k.msgs.notShown(key, v.Table.TurnStarted())
+	return k.msgs.notShown(key, clockOf(&v.Table))
 }

@@ -10,8 +10,10 @@ import (
 // TestTurnShownTransitions: each event of the turn-shown state machine
 // moves it as its doc says, from every state it can meet it in.
 func TestTurnShownTransitions(t *testing.T) {
-	turn := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
-	other := turn.Add(-time.Minute)
+	at := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
+	turn := turnClock{started: at}
+	other := turnClock{started: at.Add(-time.Minute)}
+	cut := turnClock{started: at, cut: true} // the cut wait that started with the turn
 	tests := []struct {
 		name  string
 		from  turnShown
@@ -41,7 +43,9 @@ func TestTurnShownTransitions(t *testing.T) {
 			turnShown{queued: true}, nil},
 		{"went out with a turn", turnShown{}, func(s *turnShown) any { s.wentOut(turn); return nil },
 			turnShown{out: true, turn: turn}, nil},
-		{"went out with no turn", turnShown{out: true, turn: turn}, func(s *turnShown) any { s.wentOut(time.Time{}); return nil },
+		{"went out with a cut wait", turnShown{}, func(s *turnShown) any { s.wentOut(cut); return nil },
+			turnShown{out: true, turn: cut}, nil},
+		{"went out with no turn", turnShown{out: true, turn: turn}, func(s *turnShown) any { s.wentOut(turnClock{}); return nil },
 			turnShown{out: true}, nil},
 		{"hold: queued, not shown", turnShown{queued: true}, func(s *turnShown) any { return s.hold(turn, false) },
 			turnShown{queued: true, held: true}, true},
@@ -51,7 +55,7 @@ func TestTurnShownTransitions(t *testing.T) {
 			turnShown{queued: true}, false},
 		{"no hold: no render on its way", turnShown{out: true, turn: other}, func(s *turnShown) any { return s.hold(turn, false) },
 			turnShown{out: true, turn: other}, false},
-		{"no hold: no turn", turnShown{queued: true}, func(s *turnShown) any { return s.hold(time.Time{}, false) },
+		{"no hold: no turn", turnShown{queued: true}, func(s *turnShown) any { return s.hold(turnClock{}, false) },
 			turnShown{queued: true}, false},
 	}
 	for _, tc := range tests {
@@ -66,7 +70,8 @@ func TestTurnShownTransitions(t *testing.T) {
 
 // TestTurnShownQueries: what the state machine answers in each state.
 func TestTurnShownQueries(t *testing.T) {
-	turn := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
+	at := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
+	turn := turnClock{started: at}
 	tests := []struct {
 		name                string
 		s                   turnShown
@@ -77,7 +82,11 @@ func TestTurnShownQueries(t *testing.T) {
 		{"queued", turnShown{queued: true}, true, false, false, false},
 		{"deciding", turnShown{deciding: true}, true, true, false, false},
 		{"out, showing the turn", turnShown{out: true, turn: turn}, false, true, true, true},
-		{"out, showing another turn", turnShown{out: true, turn: turn.Add(time.Second)}, false, true, false, true},
+		{"out, showing another turn", turnShown{out: true, turn: turnClock{started: at.Add(time.Second)}}, false, true, false, true},
+		{"out, showing the cut wait that started with the turn", turnShown{out: true, turn: turnClock{started: at, cut: true}},
+			false, true, false, true},
+		{"out, showing the turn, its start in another zone", turnShown{out: true, turn: turnClock{started: at.Local()}},
+			false, true, true, true},
 		{"out, showing no turn", turnShown{out: true}, false, true, false, true},
 	}
 	for _, tc := range tests {
