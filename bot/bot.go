@@ -115,6 +115,10 @@ type Config struct {
 	Owners []int64
 	// Metrics, if set, is told what the bot does.
 	Metrics Metrics
+	// Viewers, if set, are told of every version of every table as it is
+	// shown, and of a turn's clock started again (table.Viewers): the Mini
+	// App's live push. Nil: nobody is told.
+	Viewers table.Viewers
 }
 
 // Bot is a running bot. Create it with New, then call Run (polling) or
@@ -192,7 +196,7 @@ func New(ctx context.Context, cfg Config) (*Bot, error) {
 	})
 	h := host{b}
 	b.send = send.New(api, b.out, h, b.log)
-	b.tables = table.New(b.store, b.send, b.clock, b.log, h)
+	b.tables = table.New(b.store, b.send, b.clock, b.log, h, cfg.Viewers)
 	b.pace = pace.New(b.store, b.tables, b.out, b.clock, cfg.Limits, b.log)
 	b.notices = notice.New(b.store, b.send, b.clock, b.log, h)
 	b.panels = panel.New(b.store, b.send, b.clock, b.tables)

@@ -164,6 +164,9 @@ func (b *Bot) removed(ctx context.Context, chat int64) {
 		fault.Log(ctx, b.log, "removed from chat", storage.TableKey{Chat: chat}, err)
 		return
 	}
+	for _, r := range res {
+		b.tables.Gone(r.View)
+	}
 	b.forget(chat)
 	if len(res) > 0 {
 		b.log.InfoContext(ctx, "removed from a chat: bets refunded", "chat", chat, "tables", len(res))

@@ -18,6 +18,7 @@ import (
 	"github.com/twentyone-bot/twentyone/bot/callback"
 	"github.com/twentyone-bot/twentyone/bot/clock/clocktest"
 	"github.com/twentyone-bot/twentyone/bot/outbox"
+	"github.com/twentyone-bot/twentyone/bot/table"
 	"github.com/twentyone-bot/twentyone/bot/telegramtest"
 	"github.com/twentyone-bot/twentyone/game"
 	"github.com/twentyone-bot/twentyone/game/gametest"
@@ -86,6 +87,8 @@ type harnessOptions struct {
 	// both on the harness's clock, as the bot's timeouts are: the test
 	// moves time (see settle and advance), and a minute passes in no time.
 	paced bool
+	// viewers, if set, are the bot's (bot.Config.Viewers).
+	viewers table.Viewers
 	// stepped runs the server too on the harness's clock, and makes the
 	// harness's waits (waitFor, and the waits for a message of the bot)
 	// move the clock a step at a time while the bot is quiet, until what
@@ -156,7 +159,7 @@ func (h *harness) start() {
 		Token: h.srv.Token(), Endpoint: h.srv.Endpoint(), Transport: conns.transport,
 		Store: st, Clock: h.clock, Limits: h.opts.limits,
 		Logger:      slog.New(slog.NewTextHandler(logs, nil)),
-		PollTimeout: time.Second, Owners: owners,
+		PollTimeout: time.Second, Owners: owners, Viewers: h.opts.viewers,
 	})
 	require.NoError(h.t, err)
 	h.bot = b

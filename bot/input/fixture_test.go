@@ -99,7 +99,7 @@ func newFixture(t *testing.T, opts ...func(*fixture, *storage.Options)) *fixture
 	f.host = &host{}
 	f.api = api
 	s := send.New(api, f.out, f.host, log)
-	tables := table.New(st, s, f.clock, log, f.host)
+	tables := table.New(st, s, f.clock, log, f.host, nil)
 	notices := notice.New(st, s, f.clock, log, f.host)
 	panels := panel.New(st, s, f.clock, tables)
 	f.h = New(st, st, st, Rooms{Send: s, Tables: tables, Notices: notices, Panels: panels}, f.clock, log,

@@ -6,8 +6,6 @@ import (
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
-	"github.com/twentyone-bot/twentyone/bot/botapi"
-	"github.com/twentyone-bot/twentyone/bot/callback"
 	"github.com/twentyone-bot/twentyone/bot/fault"
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/bot/table"
@@ -23,12 +21,16 @@ import (
 // houseAnswer is what a player who asked to seat or unseat the house is
 // told, and whether as an alert; applied when the house sat down or stood
 // up; outdated when the button was drawn for another version than the
-// table's, version.
+// table's, version; err, when not applied, the error that refused it, if
+// any (nil for a refusal of seatHouse's own); view, the table as it left
+// or found it (the zero View when it could not be read).
 type houseAnswer struct {
 	text              string
 	alert             bool
 	applied, outdated bool
 	version           uint64
+	err               error
+	view              storage.View
 }
 
 // seatHouse seats the house at the table at key (or, with unseat, stands
@@ -39,33 +41,13 @@ func (h *Handler) seatHouse(ctx context.Context, key storage.TableKey, updateID 
 	v, err := h.tables.View(ctx, key)
 	if err != nil {
 		fault.Log(ctx, h.log, "house", key, err)
-		return houseAnswer{text: i18n.T(l, i18n.PopError)}
+		return houseAnswer{text: i18n.T(l, i18n.PopError), err: err}
+	}
+	if a, refused := houseRefuses(v, player, version, unseat, l); refused {
+		a.view = v
+		return a
 	}
 	t := &v.Table
-	_, houseSeated := t.SeatOf(house.ID)
-	i, playerSeated := t.SeatOf(player)
-	switch {
-	case version != 0 && version != t.Version():
-		return houseAnswer{text: i18n.T(l, i18n.PopOutdated), outdated: true, version: t.Version()}
-	case t.Phase() == game.Closed:
-		return houseAnswer{text: i18n.T(l, i18n.PopNoTable)}
-	case t.Phase().InGame() && playerSeated && !t.Seat(i).Leaving && unseat:
-		return houseAnswer{text: i18n.T(l, i18n.PopHouseStays)}
-	case t.Phase().InGame() && playerSeated && !t.Seat(i).Leaving:
-		// The house joins only a lobby: told to a player, who can ask
-		// again then.
-		return houseAnswer{text: i18n.T(l, i18n.PopHouseInGame)}
-	case t.Phase().InGame():
-		return houseAnswer{text: i18n.T(l, i18n.PopInProgress)}
-	case !playerSeated || t.Seat(i).Leaving:
-		return houseAnswer{text: i18n.T(l, i18n.PopHousePlayersOnly)}
-	case unseat && !houseSeated:
-		return houseAnswer{text: i18n.T(l, i18n.PopHouseAbsent)}
-	case !unseat && houseSeated:
-		return houseAnswer{text: i18n.T(l, i18n.PopHouseAlready)}
-	case !unseat && v.Settings.HouseForbidden:
-		return houseAnswer{text: houseForbidden(key.Chat, l), alert: true}
-	}
 	cmd, done := game.Command{Kind: game.Join, Version: t.Version()}, i18n.PopHouseSeated
 	if unseat {
 		cmd.Kind, done = game.Leave, i18n.PopHouseUnseated
@@ -74,14 +56,46 @@ func (h *Handler) seatHouse(ctx context.Context, key storage.TableKey, updateID 
 	switch {
 	case err == nil:
 		h.rooms.Tables.Show(res.View)
-		return houseAnswer{text: i18n.T(l, done), applied: true}
+		return houseAnswer{text: i18n.T(l, done), applied: true, view: res.View}
 	case errors.Is(err, storage.ErrDuplicate):
-		return houseAnswer{} // delivered again: answered the first time
+		return houseAnswer{err: err, view: res.View} // delivered again: answered the first time
 	case errors.Is(err, game.ErrBelowEntryLimit):
-		return houseAnswer{text: houseNeedsChips(res.View, l), alert: true}
+		return houseAnswer{text: houseNeedsChips(res.View, l), alert: true, err: err, view: res.View}
 	}
 	text, alert := h.rejection(ctx, l, err, res.View, player)
-	return houseAnswer{text: text, alert: alert}
+	return houseAnswer{text: text, alert: alert, err: err, view: res.View}
+}
+
+// houseRefuses returns the answer to a player who asks, at the table v,
+// to seat the house (or, with unseat, to stand it up) with a button drawn
+// for version (0: none), and true, when the table's state refuses it.
+func houseRefuses(v storage.View, player game.UserID, version uint64, unseat bool, l i18n.Lang) (houseAnswer, bool) {
+	t := &v.Table
+	_, houseSeated := t.SeatOf(house.ID)
+	i, playerSeated := t.SeatOf(player)
+	switch {
+	case version != 0 && version != t.Version():
+		return houseAnswer{text: i18n.T(l, i18n.PopOutdated), outdated: true, version: t.Version(), err: game.ErrOutdated}, true
+	case t.Phase() == game.Closed:
+		return houseAnswer{text: i18n.T(l, i18n.PopNoTable)}, true
+	case t.Phase().InGame() && playerSeated && !t.Seat(i).Leaving && unseat:
+		return houseAnswer{text: i18n.T(l, i18n.PopHouseStays)}, true
+	case t.Phase().InGame() && playerSeated && !t.Seat(i).Leaving:
+		// The house joins only a lobby: told to a player, who can ask
+		// again then.
+		return houseAnswer{text: i18n.T(l, i18n.PopHouseInGame)}, true
+	case t.Phase().InGame():
+		return houseAnswer{text: i18n.T(l, i18n.PopInProgress)}, true
+	case !playerSeated || t.Seat(i).Leaving:
+		return houseAnswer{text: i18n.T(l, i18n.PopHousePlayersOnly)}, true
+	case unseat && !houseSeated:
+		return houseAnswer{text: i18n.T(l, i18n.PopHouseAbsent)}, true
+	case !unseat && houseSeated:
+		return houseAnswer{text: i18n.T(l, i18n.PopHouseAlready)}, true
+	case !unseat && v.Settings.HouseForbidden:
+		return houseAnswer{text: houseForbidden(v.Key.Chat, l), alert: true}, true
+	}
+	return houseAnswer{}, false
 }
 
 // houseForbidden says that the chat's admins turned the house off: in a
@@ -97,25 +111,6 @@ func houseForbidden(chat int64, l i18n.Lang) string {
 // view's chat: its balance and the limit.
 func houseNeedsChips(v storage.View, l i18n.Lang) string {
 	return i18n.T(l, i18n.PopHouseNeedChips, i18n.Chips(l, v.Balances[house.ID]), i18n.Chips(l, v.Settings.Game.EntryLimit))
-}
-
-// pressHouse handles the lobby's buttons that seat and, with unseat,
-// stand up the house (button.House). A double tap is answered as the first tap was (see presses).
-func (h *Handler) pressHouse(ctx context.Context, u botapi.Update, key storage.TableKey, data callback.Data, unseat bool) {
-	q := u.CallbackQuery
-	l := h.presserLang(ctx, key.Chat, q.From)
-	player := game.UserID(q.From.ID)
-	a := h.seatHouse(ctx, key, u.UpdateID, player, data.Version, unseat, l)
-	switch {
-	case a.applied:
-		h.presses.remember(key, player, data, a.text)
-	case a.outdated:
-		if text, ok := h.presses.again(key, player, data, a.version); ok {
-			h.answer(ctx, q, text, false)
-			return
-		}
-	}
-	h.answer(ctx, q, a.text, a.alert)
 }
 
 // seatHouseCommand handles /house: the house sits down at the open table,

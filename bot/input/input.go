@@ -132,7 +132,7 @@ func (h *Handler) chatLang(ctx context.Context, chat int64, from *tgbotapi.User)
 // an alert to their press: their own when the bot speaks it
 // (i18n.ForPresser).
 func (h *Handler) presserLang(ctx context.Context, chat int64, from *tgbotapi.User) i18n.Lang {
-	return i18n.ForPresser(h.chatSetting(ctx, chat), Profile(from).Language)
+	return h.actorLang(ctx, chat, Profile(from))
 }
 
 // chatSetting returns the language the chat's settings name, "" when none

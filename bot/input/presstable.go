@@ -2,7 +2,6 @@ package input
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
@@ -12,7 +11,6 @@ import (
 	"github.com/twentyone-bot/twentyone/bot/callback"
 	"github.com/twentyone-bot/twentyone/bot/clock"
 	"github.com/twentyone-bot/twentyone/bot/expiring"
-	"github.com/twentyone-bot/twentyone/bot/fault"
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/bot/render"
 	"github.com/twentyone-bot/twentyone/game"
@@ -38,100 +36,19 @@ type TablePress struct {
 	Inline *storage.Inline
 }
 
-// PressTable applies a table button as its row says (button.Row: its
-// command, and the fields that say how), answers the presser and shows
-// the table. A press by a stand-in (an anonymous admin, a channel) is
-// refused; so is one of a row that carries the table's version
-// (Versioned) given as 0, as game.Apply checks no version given as 0 and
-// a press must never skip that check. Who may press is checked against the
-// stored table by game.Apply (the house's buttons: by seatHouse). A press
+// PressTable applies a table button (Handler.Act, which says how) and
+// answers the presser: the callback query's front end of Act. A press
 // delivered again gets the answer the first one got, a double tap the
 // first tap's toast. Run it on the table's chat's goroutine.
 func (h *Handler) PressTable(ctx context.Context, p TablePress) {
-	u, key, data := p.Update, p.Key, p.Data
-	q := u.CallbackQuery
-	from := Profile(q.From)
-	row, ok := button.Of(data.Action)
-	switch {
-	case botapi.StandIn(int64(from.ID)):
-		h.answer(ctx, q, i18n.T(h.presserLang(ctx, key.Chat, q.From), i18n.PopAnonymous), true)
-		return
-	case !ok || !tableEffects[row.Does] || row.Versioned && data.Version == 0:
-		h.answer(ctx, q, i18n.T(h.presserLang(ctx, key.Chat, q.From), i18n.PopBadButton), false)
-		return
-	case row.Does == button.House:
-		h.pressHouse(ctx, u, key, data, row.Command == game.Leave)
-		return
-	}
-	inChat := p.Chat != nil
-	cmd := game.Command{Kind: row.Command, User: from.ID, Name: from.Name, Version: data.Version}
-	if row.BetAmount {
-		cmd.Amount = data.Amount
-	}
-	if row.CutsTap {
-		cmd.Text = callback.TapText(data.Tap)
-	}
-	req := h.request(key, u.UpdateID, from, cmd)
-	if row.ButtonLang {
-		req.Language = data.Lang
-	}
-	req.Inline = p.Inline
-	// An inline message stays where it is: it cannot be posted anew.
-	req.Repost = row.Repost && inChat
-	if row.OpensSolo && inChat {
-		if err := h.solo(ctx, p.Chat, &req); err != nil {
-			fault.Log(ctx, h.log, "new table", key, err)
-			h.answer(ctx, q, i18n.T(h.presserLang(ctx, key.Chat, q.From), i18n.PopError), false)
-			return
-		}
-	}
-	res, err := h.tables.Apply(ctx, req)
-	if row.FallsBackToJoin && errors.Is(err, game.ErrTableOpen) {
-		cmd = game.Command{Kind: game.Join, User: from.ID, Name: from.Name, Version: res.Table.Version()}
-		req = h.request(key, u.UpdateID, from, cmd)
-		res, err = h.tables.Apply(ctx, req)
-	}
-	lang := i18n.ForPresser(res.Settings.Language, from.Language)
-	if err != nil {
-		if errors.Is(err, storage.ErrDuplicate) {
-			// Delivered again (after a crash, before its answer): the same
-			// answer as the first time, from what storage kept of it.
-			h.answer(ctx, q, pressToast(lang, row, cmd, res), false)
-			return
-		}
-		if errors.Is(err, game.ErrOutdated) {
-			if text, ok := h.presses.again(key, from.ID, data, res.Table.Version()); ok {
-				// A double tap: the second press of a button the first
-				// one took away. It is told nothing new: the first one's
-				// toast, or nothing where that was silent.
-				h.answer(ctx, q, text, false)
-				return
-			}
-			if text, ok := staleCut(lang, row, &res.Table); ok {
-				h.answer(ctx, q, text, false)
-				return
-			}
-		}
-		text, alert := h.rejection(ctx, lang, err, res.View, from.ID)
-		h.answer(ctx, q, text, alert)
-		return
-	}
-	text, alert := pressToast(lang, row, cmd, res), false
-	if row.OpensSolo && inChat {
-		if why := h.houseAbsent(ctx, res, lang); why != "" {
-			text, alert = why, true
-		}
-	}
-	h.presses.remember(key, from.ID, data, text)
-	h.answer(ctx, q, text, alert)
-	if row.Announces && inChat {
-		h.showOpened(res.View, from, p.Chat)
-		return
-	}
-	h.rooms.Tables.Show(res.View)
+	q := p.Update.CallbackQuery
+	_, _ = h.Act(ctx, Act{Key: p.Key, From: Profile(q.From), Data: p.Data, UpdateID: p.Update.UpdateID,
+		Chat: p.Chat, Inline: p.Inline, Answer: func(ctx context.Context, text string, alert bool) {
+			h.answer(ctx, q, text, alert)
+		}})
 }
 
-// tableEffects are the effects PressTable applies.
+// tableEffects are the effects Act applies.
 var tableEffects = map[button.Effect]bool{button.Apply: true, button.OpenInline: true, button.House: true}
 
 // pressToast is the toast of a press that applied: the row's own

@@ -44,6 +44,17 @@
 //   - The house (house.go). The bot seated as a player: it moves by its
 //     strategy (game/house) once its turn is shown and a short delay
 //     passed, and stands up where the chat forbids it.
+//   - Viewers (viewers.go). Whoever watches the tables beside their chats
+//     (the Mini App's live push) is told of each version as Keeper.Show
+//     shows it (Viewers.Changed: every command's, timeout's and house
+//     move's, in the order stored), and of the closes no message shows (an
+//     inline message deleted, a chat the bot left: Keeper.Gone). A turn's
+//     clock started again as its render went out late (shown.go) moves
+//     the deadline but not the version: it is told apart, as
+//     Viewers.Rearmed of that version, rather than as a revision counter
+//     that would have to be stored to survive a restart. A viewer that
+//     keeps the newest version it sent makes its view again on Rearmed
+//     all the same.
 //
 // After a restart, Keeper.Start and Keeper.Restore show every open table
 // again, unless its message shows the stored table already (what the

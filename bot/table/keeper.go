@@ -52,14 +52,19 @@ type Keeper struct {
 	clock  clock.Clock
 	log    *slog.Logger
 	host   Host
+	views  Viewers
 	timers *scheduler
 	msgs   *messages
 	nudges *nudges
 }
 
-// New returns a Keeper of the tables in store, shown through s.
-func New(store Store, s *send.Sender, c clock.Clock, log *slog.Logger, host Host) *Keeper {
-	k := &Keeper{store: store, send: s, clock: c, log: log, host: host, nudges: newNudges()}
+// New returns a Keeper of the tables in store, shown through s, telling
+// viewers of each version shown (nil: nobody).
+func New(store Store, s *send.Sender, c clock.Clock, log *slog.Logger, host Host, viewers Viewers) *Keeper {
+	if viewers == nil {
+		viewers = noViewers{}
+	}
+	k := &Keeper{store: store, send: s, clock: c, log: log, host: host, views: viewers, nudges: newNudges()}
 	k.msgs = newMessages(k)
 	k.timers = newScheduler(c, k.fire("timeout", k.timeout), k.fire("nudge", k.sendNudge), k.fire("house", k.houseMove))
 	return k
@@ -73,10 +78,12 @@ func (k *Keeper) fire(kind string, act func(context.Context, storage.TableKey, u
 	}
 }
 
-// Show arms the table's timers for the view and shows the table in its
-// message: the render reads the table when its turn to be sent comes.
+// Show arms the table's timers for the view, tells the viewers of its
+// version (Viewers.Changed) and shows the table in its message: the
+// render reads the table when its turn to be sent comes.
 func (k *Keeper) Show(v storage.View) {
 	k.arm(v)
+	k.views.Changed(v.Key, v.Table.Version())
 	k.msgs.show(v)
 }
 
@@ -129,6 +136,11 @@ func (k *Keeper) EachTable(ctx context.Context, chat int64, fn func(storage.View
 		fn(v)
 	}
 }
+
+// Gone tells the viewers of a table closed where no message can show it
+// (the bot was removed from its chat, or blocked), v as the close left
+// it; Forget the chat then. Run it on the chat's goroutine.
+func (k *Keeper) Gone(v storage.View) { k.views.Changed(v.Key, v.Table.Version()) }
 
 // Forget drops what the keeper remembers of a chat's tables and disarms
 // their timers: the bot can no longer write there, or the chat moved.
@@ -214,6 +226,7 @@ func (k *Keeper) inlineGone(key storage.TableKey) {
 		case err == nil:
 			k.log.InfoContext(ctx, "an inline message was deleted: its table closed, its chips given back", "table", key)
 			k.arm(res.View) // a closed table: its timers go
+			k.views.Changed(key, res.Table.Version())
 		case errors.Is(err, game.ErrNoTable):
 			// Closed already: nothing on it.
 		default:

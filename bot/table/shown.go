@@ -234,6 +234,7 @@ func (m *messages) showTurn(ctx context.Context, v storage.View, now time.Time) 
 		}
 		shown, err := m.k.store.ShowTurn(ctx, v.Key, v.Table.Version(), now, shownLate)
 		if err == nil {
+			m.k.views.Rearmed(v.Key, shown.Table.Version())
 			m.k.armShown(v.Key)
 			return shown
 		}

@@ -33,7 +33,10 @@ type world struct {
 	host     *chats
 	k        *Keeper
 	ann, bob telegramtest.User
-	group    telegramtest.Chat
+	// viewers are what the Keeper tells of each version (nil: nobody);
+	// set before a restart, the new Keeper tells them.
+	viewers Viewers
+	group   telegramtest.Chat
 	// restart gives the world a new Keeper on the same store, as a
 	// restart does (restartWith).
 	restart func()
@@ -65,7 +68,7 @@ func newWorld(t *testing.T, newChat ...func(*telegramtest.Server, ...telegramtes
 	})
 	w.host = newChats()
 	w.send = send.New(api, w.out, w.host, log)
-	w.k = New(st, w.send, w.clock, log, w.host)
+	w.k = New(st, w.send, w.clock, log, w.host, w.viewers)
 	t.Cleanup(func() { w.k.Stop() })
 	w.restart = w.restartWith(nil)
 	return w
@@ -81,7 +84,7 @@ func (w *world) restartWith(p interface{ Close(context.Context) }) func() {
 		if p != nil {
 			p.Close(context.Background())
 		}
-		w.k = New(w.store, w.send, w.clock, slog.New(slog.NewTextHandler(io.Discard, nil)), w.host)
+		w.k = New(w.store, w.send, w.clock, slog.New(slog.NewTextHandler(io.Discard, nil)), w.host, w.viewers)
 	}
 }
 
