@@ -1,0 +1,142 @@
+package view
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/twentyone-bot/twentyone/bot/i18n"
+	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/game/house"
+)
+
+// seats returns the table's seats, banker and turn being the seat indexes
+// of the banker and the seat to move (-1 when none).
+func (m *maker) seats(banker, turn int) []Seat {
+	seats := m.t.Seats()
+	out := make([]Seat, len(seats))
+	for i, s := range seats {
+		out[i] = Seat{
+			Name: m.who(s.User, s.Name), House: s.User == house.ID, You: s.User == m.in.Viewer.User,
+			Balance: m.balance(s.User), Bet: s.Bet, Cards: codes(s.Hand), Points: points(s.Hand),
+			State: m.state(s, i == banker, i == turn), Leaving: s.Leaving, Note: m.note(s, i == turn),
+		}
+	}
+	return out
+}
+
+// codes returns the hand's cards as codes ("Th"); empty, not nil, for none.
+func codes(h game.Hand) []string {
+	out := make([]string, h.Len())
+	for i := range h.Len() {
+		out[i] = h.Card(i).Code()
+	}
+	return out
+}
+
+// points returns the hand's score, 0 with no card.
+func points(h game.Hand) int {
+	if h.Len() == 0 {
+		return 0
+	}
+	return h.Score()
+}
+
+// state says where a seat stands (Seat.State).
+func (m *maker) state(s game.Seat, banker, turn bool) string {
+	switch {
+	case !m.t.Phase().InGame():
+		return "seated"
+	case banker:
+		return "banker"
+	case turn:
+		return "to_move"
+	}
+	switch s.State {
+	case game.Waiting:
+		return "waiting"
+	case game.Playing:
+		return "playing"
+	case game.Played:
+		if s.Hand.Bust() {
+			return "bust"
+		}
+		return "played"
+	case game.SatOut:
+		return "out"
+	}
+	return "seated"
+}
+
+// note words a seat's state after its cards as the chat's message does
+// (bot/render's seat), but for the countdown, which the page draws from
+// View.Deadline: its bet in its duel, "✓ played", "sits this circle out",
+// "leaving"; the house thinking, on its turn.
+func (m *maker) note(s game.Seat, turn bool) string {
+	var parts []string
+	phase := m.t.Phase()
+	switch {
+	case !phase.InGame():
+	case turn && s.User == house.ID:
+		if phase == game.Drawing {
+			parts = append(parts, m.tr(i18n.TableSeatBet, i18n.Number(s.Bet)))
+		}
+		parts = append(parts, m.tr(i18n.TableSeatHouse, m.who(s.User, s.Name)))
+	case turn && phase == game.Drawing, s.State == game.Playing && s.Bet > 0:
+		parts = append(parts, m.tr(i18n.TableSeatBet, i18n.Number(s.Bet)))
+	case s.State == game.Played:
+		parts = append(parts, m.tr(i18n.TableSeatPlayed))
+	case s.State == game.SatOut:
+		parts = append(parts, m.tr(i18n.TableSeatSatOut))
+	}
+	if s.Leaving {
+		parts = append(parts, m.tr(i18n.TableSeatLeaving))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// deck returns the deck the game plays or waits for the cut of; nil when
+// there is none.
+func (m *maker) deck() *Deck {
+	c, ok := m.t.Commitment()
+	if !ok {
+		return nil
+	}
+	d := &Deck{Commitment: c.String(), Short: c.Short(), Text: m.tr(i18n.TableDeck, c.Short())}
+	cut, ok := m.t.Cut()
+	if !ok {
+		return d
+	}
+	d.Cut = &Cut{Link: cut.Link, Head: cut.Head.String(), Waiting: cut.Waiting, AskedSeat: -1}
+	if cut.Waiting {
+		d.Commitment, d.Short = cut.Commitment.String(), cut.Commitment.Short()
+		d.Text = m.tr(i18n.TableCutDeck, d.Short, strconv.FormatUint(uint64(cut.Link), 10), cut.Head.Short())
+		if cut.Asked != 0 {
+			d.Cut.Asked = m.whoPlayed(cut.Asked)
+			if i, ok := m.t.SeatOf(cut.Asked); ok {
+				d.Cut.AskedSeat = i
+			}
+		}
+		return d
+	}
+	d.Cut.Text = m.tr(i18n.TableNotCut)
+	if cut.By != 0 {
+		d.Cut.By = m.whoPlayed(cut.By)
+		d.Cut.Text = m.tr(i18n.TableCutBy, d.Cut.By)
+	}
+	return d
+}
+
+// whoPlayed returns the name of a user seated at the table, or who played
+// its game (a cutter may have left since); "?" for one the table does not
+// know.
+func (m *maker) whoPlayed(user game.UserID) string {
+	if i, ok := m.t.SeatOf(user); ok {
+		return m.who(user, m.t.Seat(i).Name)
+	}
+	for _, p := range m.t.Players() {
+		if p.User == user {
+			return m.who(user, p.Name)
+		}
+	}
+	return m.who(user, "?")
+}

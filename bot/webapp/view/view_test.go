@@ -1,0 +1,227 @@
+package view_test
+
+import (
+	"encoding/json"
+	"flag"
+	"html"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/twentyone-bot/twentyone/bot/button"
+	"github.com/twentyone-bot/twentyone/bot/callback"
+	"github.com/twentyone-bot/twentyone/bot/i18n"
+	"github.com/twentyone-bot/twentyone/bot/render"
+	"github.com/twentyone-bot/twentyone/bot/webapp/view"
+	"github.com/twentyone-bot/twentyone/game"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// golden compares the view's JSON with testdata/name.json, or rewrites it
+// with -update.
+func golden(t *testing.T, name string, v view.View) {
+	t.Helper()
+	got, err := json.MarshalIndent(v, "", "  ")
+	require.NoError(t, err)
+	got = append(got, '\n')
+	path := filepath.Join("testdata", name+".json")
+	if *update {
+		require.NoError(t, os.WriteFile(path, got, 0o644))
+		return
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err, "run go test ./bot/webapp/view -update to create it")
+	assert.Equal(t, string(want), string(got), "%s differs; run go test ./bot/webapp/view -update and review the diff", path)
+}
+
+// TestGolden: every scenario as each of its viewers sees it, in English;
+// one, the drawing seen by the player to move, in every language.
+func TestGolden(t *testing.T) {
+	for _, sc := range scenarios {
+		for _, u := range sc.viewers {
+			t.Run(sc.name+"/"+viewerNames[u], func(t *testing.T) {
+				p := sc.play(t, names[i18n.EN])
+				require.Equal(t, sc.phase, p.table.Phase())
+				golden(t, sc.name+"."+viewerNames[u]+".en", view.Make(p.input(u, i18n.EN)))
+			})
+		}
+	}
+	for _, lang := range i18n.Langs() {
+		p := drawing(t, names[lang])
+		golden(t, "drawing.carol."+string(lang), view.Make(p.input(carol, lang)))
+	}
+}
+
+// TestActionsAreThePressesTheGameTakes: for every scenario and every
+// viewer, the view's actions are the chat's buttons (same data, label and
+// style) that the viewer's press would apply: game.Apply accepts the
+// command of each one listed, and refuses that of each chat button left
+// out; a button of the house is the seated players'; a button that
+// applies no game command is never listed.
+func TestActionsAreThePressesTheGameTakes(t *testing.T) {
+	for _, sc := range scenarios {
+		for _, u := range []game.UserID{alice, bob, carol, dave, eve} {
+			p := sc.play(t, names[i18n.EN])
+			v := view.Make(p.input(u, i18n.EN))
+			kind := button.Group
+			switch {
+			case p.solo:
+				kind = button.Solo
+			case p.inline:
+				kind = button.Inline
+			}
+			listed := map[string]view.Action{}
+			for _, l := range v.Actions {
+				require.NotEmpty(t, l.Actions, "%s/%d: an empty line", sc.name, u)
+				for _, a := range l.Actions {
+					listed[a.Data] = a
+				}
+			}
+			chat := map[string]bool{}
+			for _, row := range render.Table(p.chat(u, i18n.EN)).Keyboard {
+				for _, b := range row {
+					chat[b.Data] = true
+					d, err := callback.Parse(b.Data)
+					require.NoError(t, err)
+					r, ok := button.For(d.Action, kind)
+					require.True(t, ok)
+					a, shown := listed[b.Data]
+					if shown {
+						assert.Equal(t, view.Action{Verb: d.Action.String(), Label: b.Text, Style: string(b.Style), Data: b.Data}, a)
+					}
+					_, seat := p.table.SeatOf(u)
+					var takes bool
+					switch r.Does {
+					case button.Apply:
+						cmd := game.Command{Kind: r.Command, User: u, Name: p.names[u], Version: d.Version}
+						if r.BetAmount {
+							cmd.Amount = d.Amount
+						}
+						if r.CutsTap {
+							cmd.Text = callback.TapText(d.Tap)
+						}
+						_, _, err := game.Apply(p.table, cmd, p.env)
+						takes = err == nil
+					case button.House:
+						takes = seat
+					}
+					assert.Equal(t, takes, shown, "%s: %s for user %d", sc.name, b.Data, u)
+				}
+			}
+			for data := range listed {
+				assert.True(t, chat[data], "%s: %s is no button of the chat's", sc.name, data)
+			}
+		}
+	}
+}
+
+// tag matches an HTML tag of the table message.
+var tag = regexp.MustCompile(`<[^>]*>`)
+
+// TestLogIsTheChats: each line of the view's log is a line of the chat's
+// table message, as plain text.
+func TestLogIsTheChats(t *testing.T) {
+	logged := 0
+	for _, sc := range scenarios {
+		for _, lang := range i18n.Langs() {
+			p := sc.play(t, names[lang])
+			text := html.UnescapeString(tag.ReplaceAllString(render.Table(p.chat(alice, lang)).Text, ""))
+			lines := map[string]bool{}
+			for _, l := range strings.Split(text, "\n") {
+				lines[l] = true
+			}
+			v := view.Make(p.input(alice, lang))
+			for _, l := range v.Log {
+				assert.True(t, lines[l], "%s/%s: %q is not in the chat's message:\n%s", sc.name, lang, l, text)
+			}
+			logged += len(v.Log)
+			if v.Deck != nil {
+				assert.True(t, lines[v.Deck.Text], "%s/%s: %q", sc.name, lang, v.Deck.Text)
+				if c := v.Deck.Cut; c != nil && c.Text != "" {
+					assert.True(t, lines["✂️ "+c.Text], "%s/%s: %q", sc.name, lang, c.Text)
+				}
+			}
+		}
+	}
+	assert.Greater(t, logged, 10, "the scenarios log something")
+}
+
+// TestLanguageIsForsDecision: the chat's language once it has one, else
+// the viewer's own.
+func TestLanguageIsForsDecision(t *testing.T) {
+	for _, tt := range []struct {
+		chat, code string
+		want       i18n.Lang
+	}{
+		{"", "ru-RU", i18n.RU},
+		{"", "uk", i18n.UK},
+		{"", "de", i18n.EN},
+		{"uk", "ru", i18n.UK},
+		{"en", "ru", i18n.EN},
+	} {
+		in := drawing(t, names[i18n.EN]).input(carol, i18n.EN)
+		in.ChatLanguage, in.Viewer.LanguageCode = tt.chat, tt.code
+		v := view.Make(in)
+		assert.Equal(t, string(tt.want), v.Lang, "%q %q", tt.chat, tt.code)
+		assert.Equal(t, i18n.T(tt.want, i18n.BtnHit), v.Actions[0].Actions[0].Label)
+		assert.Equal(t, i18n.For(tt.chat, tt.code), i18n.Lang(v.Lang))
+	}
+}
+
+// TestViewer: the viewer's seat, balance and the deadline as stored.
+func TestViewer(t *testing.T) {
+	p := drawing(t, names[i18n.EN])
+	v := view.Make(p.input(carol, i18n.EN))
+	require.Equal(t, 2, v.You.Seat)
+	assert.True(t, v.Seats[2].You)
+	assert.Equal(t, "to_move", v.Seats[2].State)
+	assert.Equal(t, v.Turn, v.You.Seat)
+	require.NotNil(t, v.You.Balance)
+	assert.Equal(t, p.bal[carol], *v.You.Balance)
+	assert.Equal(t, p.table.Deadline().UnixMilli(), v.Deadline)
+	assert.Positive(t, v.Deadline)
+	assert.Equal(t, view.Format, v.V)
+	assert.Equal(t, p.table.Version(), v.Version)
+
+	w := view.Make(p.input(eve, i18n.EN))
+	assert.Equal(t, -1, w.You.Seat)
+	require.NotNil(t, w.You.Balance)
+	assert.Equal(t, int64(1000), *w.You.Balance)
+	assert.Empty(t, w.Actions, "a watcher does nothing during a game")
+	for _, s := range w.Seats {
+		assert.False(t, s.You)
+	}
+
+	in := p.input(eve, i18n.EN)
+	delete(in.Balances, eve)
+	assert.Nil(t, view.Make(in).You.Balance, "a balance not known is left out")
+}
+
+// TestNamesAsTheChatShowsThem: current names replace the kept ones, and
+// characters that reorder text are left out, as in the chat.
+func TestNamesAsTheChatShowsThem(t *testing.T) {
+	in := drawing(t, names[i18n.EN]).input(eve, i18n.EN)
+	in.Names = map[game.UserID]string{bob: "Ro\u202eb"}
+	v := view.Make(in)
+	assert.Equal(t, "Rob", v.Seats[1].Name)
+	assert.Contains(t, strings.Join(v.Log, "\n"), "Rob:")
+	assert.Equal(t, "Carol", v.Seats[2].Name)
+}
+
+// TestJSONIsOneLine: the view goes out as one line of JSON (an SSE event's
+// data), whatever the names hold.
+func TestJSONIsOneLine(t *testing.T) {
+	in := drawing(t, names[i18n.EN]).input(eve, i18n.EN)
+	in.Names = map[game.UserID]string{bob: "Bob\nJr\r", carol: "</script>"}
+	b, err := json.Marshal(view.Make(in))
+	require.NoError(t, err)
+	assert.NotContains(t, string(b), "\n")
+	assert.NotContains(t, string(b), "\r")
+	assert.NotContains(t, string(b), "</script>")
+}
