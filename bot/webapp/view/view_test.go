@@ -19,6 +19,7 @@ import (
 	"github.com/twentyone-bot/twentyone/bot/render"
 	"github.com/twentyone-bot/twentyone/bot/webapp/view"
 	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/game/gametest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -224,4 +225,58 @@ func TestJSONIsOneLine(t *testing.T) {
 	assert.NotContains(t, string(b), "\n")
 	assert.NotContains(t, string(b), "\r")
 	assert.NotContains(t, string(b), "</script>")
+}
+
+// longGame plays circles until the game ends or has knocked knocks
+// times: each player bets the whole bank and stands on the fewest cards
+// the rules allow, so that the banker wins, the bank doubles and knocks.
+func longGame(t testing.TB, n map[game.UserID]string, knocks int) *play {
+	const losing = "6s 6h 7h Js Jh Qs Qh 9s Jd Jc Qd 6d 6c 7s Ts 8s 9d"
+	decks := make([]string, 3*(knocks+1))
+	for i := range decks {
+		decks[i] = losing
+	}
+	p := newPlay(t, gametest.Deck(decks...), n)
+	p.env.Settings.MaxKnocks = knocks
+	for _, u := range []game.UserID{alice, bob, carol, dave} {
+		p.bal[u] = 1e12
+	}
+	p.do(game.Open, alice, 0).do(game.Join, bob, 0).do(game.Join, carol, 0).do(game.Join, dave, 0).do(game.Start, alice, 0)
+	for steps := 0; p.table.Phase().InGame() && steps < 1000; steps++ {
+		i, ok := p.table.Turn()
+		require.True(t, ok, "a turn in phase %s", p.table.Phase())
+		s := p.table.Seat(i)
+		switch {
+		case p.table.Phase() == game.Betting:
+			offers := p.table.Offers(p.bal[s.User])
+			p.do(game.Bet, s.User, offers[len(offers)-1].Amount)
+		default:
+			stand := game.Command{Kind: game.Stand, User: s.User, Version: p.table.Version()}
+			if _, _, err := game.Apply(p.table, stand, p.env); err != nil {
+				p.do(game.Hit, s.User, 0)
+				continue
+			}
+			p.do(game.Stand, s.User, 0)
+		}
+	}
+	return p
+}
+
+// TestLogKeepsTheLastLines: a game longer than MaxLog lines shows its
+// last MaxLog, the chat's last lines.
+func TestLogKeepsTheLastLines(t *testing.T) {
+	p := longGame(t, names[i18n.EN], 6)
+	v := view.Make(p.input(alice, i18n.EN))
+	require.Len(t, v.Log, view.MaxLog)
+	text := html.UnescapeString(tag.ReplaceAllString(render.Table(p.chat(alice, i18n.EN)).Text, ""))
+	lines := strings.Split(text, "\n")
+	last, logged := -1, 0 // the chat's last log line: a duel's, as the game ended in one
+	for i, l := range lines {
+		if strings.Contains(l, " → ") || strings.HasPrefix(l, "🔔") {
+			last, logged = i, logged+1
+		}
+	}
+	require.Greater(t, logged, view.MaxLog, "the chat's log is longer than MaxLog lines:\n%s", text)
+	assert.Equal(t, lines[last-view.MaxLog+1:last+1], v.Log, "the chat's last %d log lines", view.MaxLog)
+	assert.Contains(t, strings.Join(v.Log, "\n"), "Knock")
 }
