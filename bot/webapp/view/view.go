@@ -58,7 +58,8 @@ type Input struct {
 
 // Viewer is who views a table, as the server checked them (initData).
 type Viewer struct {
-	// User is the viewer's Telegram user id.
+	// User is the viewer's Telegram user id (never 0: 0 is no user, and
+	// would be taken for one who sits nowhere).
 	User game.UserID
 	// LanguageCode is their language_code as Telegram gave it ("" when
 	// none).
