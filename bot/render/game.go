@@ -17,7 +17,7 @@ const bankerSign = "🎩"
 // in play, or waiting for its cut (deck).
 func (v *view) game() []line {
 	t := v.t
-	lines := []line{text(bold(v.tr(i18n.TableTitleGame, i18n.Number(int64(t.Circle())), i18n.Number(t.Bank()))))}
+	lines := []line{text(bold(v.title()))}
 	banker, _ := t.Banker()
 	n := t.NumSeats()
 	if banker >= 0 && banker < n {
@@ -48,6 +48,18 @@ func (v *view) game() []line {
 		lines = append(lines, v.deck(c)...)
 	}
 	return lines
+}
+
+// title is the table message's title: the lobby's, a game's (its circle
+// and bank) or a closed table's.
+func (v *view) title() string {
+	switch t := v.t; {
+	case t.Phase() == game.Lobby:
+		return v.tr(i18n.TableTitleLobby)
+	case t.Phase().InGame():
+		return v.tr(i18n.TableTitleGame, i18n.Number(int64(t.Circle())), i18n.Number(t.Bank()))
+	}
+	return v.tr(i18n.TableTitleClosed)
 }
 
 // seat draws a player's seat during a game.
