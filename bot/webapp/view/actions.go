@@ -3,6 +3,7 @@ package view
 import (
 	"github.com/twentyone-bot/twentyone/bot/button"
 	"github.com/twentyone-bot/twentyone/bot/callback"
+	"github.com/twentyone-bot/twentyone/bot/render"
 	"github.com/twentyone-bot/twentyone/game"
 )
 
@@ -12,9 +13,8 @@ import (
 // the viewer may press (mayPress), each with the chat's button's data,
 // its label in the view's language.
 func (m *maker) actions() []Line {
-	kind := m.kind()
-	s := button.State{Table: m.t, Kind: kind, Settings: m.in.Settings, Balances: m.in.Balances,
-		HouseForbidden: m.in.HouseForbidden, Lang: m.lang}
+	s := render.ButtonState(m.in.Input)
+	kind := s.Kind
 	out := []Line{}
 	for _, l := range button.Keyboard(s) {
 		var acts []Action
@@ -35,17 +35,6 @@ func (m *maker) actions() []Line {
 		}
 	}
 	return out
-}
-
-// kind is the kind of the table's message, as render tells it.
-func (m *maker) kind() button.Kinds {
-	switch {
-	case m.in.Solo:
-		return button.Solo
-	case m.in.Inline:
-		return button.Inline
-	}
-	return button.Group
 }
 
 // mayPress reports whether the viewer may press the row's button, by the

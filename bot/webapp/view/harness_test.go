@@ -93,8 +93,8 @@ func (p *play) balances(viewer game.UserID) map[game.UserID]int64 {
 
 // input is the view's input for viewer in a chat speaking lang.
 func (p *play) input(viewer game.UserID, lang i18n.Lang) view.Input {
-	return view.Input{Table: p.table, Settings: p.env.Settings, Balances: p.balances(viewer),
-		ChatLanguage: string(lang), Solo: p.solo, Inline: p.inline, Viewer: view.Viewer{User: viewer, LanguageCode: "en"}}
+	return view.Input{Input: render.Input{Table: p.table, Settings: p.env.Settings, Balances: p.balances(viewer),
+		Solo: p.solo, Inline: p.inline}, ChatLanguage: string(lang), Viewer: view.Viewer{User: viewer, LanguageCode: "en"}}
 }
 
 // chat is the chat's table message's input for the same state.

@@ -1,10 +1,10 @@
 package view
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/twentyone-bot/twentyone/bot/i18n"
+	"github.com/twentyone-bot/twentyone/bot/render"
 	"github.com/twentyone-bot/twentyone/game"
 	"github.com/twentyone-bot/twentyone/game/house"
 )
@@ -94,49 +94,27 @@ func (m *maker) note(s game.Seat, turn bool) string {
 	return strings.Join(parts, " · ")
 }
 
-// deck returns the deck the game plays or waits for the cut of; nil when
-// there is none.
-func (m *maker) deck() *Deck {
+// deck returns the deck the game plays or waits for the cut of, worded
+// as the chat's message words it (w); nil when there is none.
+func (m *maker) deck(w render.Words) *Deck {
 	c, ok := m.t.Commitment()
 	if !ok {
 		return nil
 	}
-	d := &Deck{Commitment: c.String(), Short: c.Short(), Text: m.tr(i18n.TableDeck, c.Short())}
+	d := &Deck{Commitment: c.String(), Short: c.Short(), Text: w.Deck}
 	cut, ok := m.t.Cut()
 	if !ok {
 		return d
 	}
-	d.Cut = &Cut{Link: cut.Link, Head: cut.Head.String(), Waiting: cut.Waiting, AskedSeat: -1}
-	if cut.Waiting {
-		d.Commitment, d.Short = cut.Commitment.String(), cut.Commitment.Short()
-		d.Text = m.tr(i18n.TableCutDeck, d.Short, strconv.FormatUint(uint64(cut.Link), 10), cut.Head.Short())
-		if cut.Asked != 0 {
-			d.Cut.Asked = m.whoPlayed(cut.Asked)
-			if i, ok := m.t.SeatOf(cut.Asked); ok {
-				d.Cut.AskedSeat = i
-			}
-		}
+	d.Cut = &Cut{Link: cut.Link, Head: cut.Head.String(), Waiting: cut.Waiting, AskedSeat: -1, Text: w.Cut}
+	if !cut.Waiting {
+		d.Cut.By = w.Cutter
 		return d
 	}
-	d.Cut.Text = m.tr(i18n.TableNotCut)
-	if cut.By != 0 {
-		d.Cut.By = m.whoPlayed(cut.By)
-		d.Cut.Text = m.tr(i18n.TableCutBy, d.Cut.By)
+	d.Commitment, d.Short = cut.Commitment.String(), cut.Commitment.Short()
+	d.Cut.Asked = w.Cutter
+	if i, ok := m.t.SeatOf(cut.Asked); ok && cut.Asked != 0 {
+		d.Cut.AskedSeat = i
 	}
 	return d
-}
-
-// whoPlayed returns the name of a user seated at the table, or who played
-// its game (a cutter may have left since); "?" for one the table does not
-// know.
-func (m *maker) whoPlayed(user game.UserID) string {
-	if i, ok := m.t.SeatOf(user); ok {
-		return m.who(user, m.t.Seat(i).Name)
-	}
-	for _, p := range m.t.Players() {
-		if p.User == user {
-			return m.who(user, p.Name)
-		}
-	}
-	return m.who(user, "?")
 }

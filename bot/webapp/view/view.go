@@ -30,28 +30,20 @@ import (
 // would misread gets a new one.
 const Format = 1
 
-// Input is everything a viewer's view shows: render.Input's fields the app
-// draws, and who views.
+// Input is everything a viewer's view shows: the chat's table message's
+// input, and who views.
 type Input struct {
-	// Table is the table viewed.
-	Table game.Table
-	// Settings are the chat's current game settings (an inline table's
-	// own): a lobby shows them; a game shows those it is played by.
-	Settings game.Settings
-	// Balances hold the balance of everyone seated and, when known, the
-	// viewer's.
-	Balances map[game.UserID]int64
-	// Names optionally hold users' current first names, shown instead of
-	// the names the table kept from when they sat down.
-	Names map[game.UserID]string
+	// Input is the table as the chat's message draws it: the table, the
+	// chat's current game settings (an inline table's own), the balances
+	// of everyone seated and, when known, the viewer's, the names, whether
+	// the house is forbidden and where the table is (Solo, Inline). Its
+	// Lang is not read (the view speaks i18n.For's language, which Make
+	// sets), nor are Now, Decks, Cuts and Awards, which the view does not
+	// show.
+	render.Input
 	// ChatLanguage is the language the chat's settings name ("" while it
 	// has none).
 	ChatLanguage string
-	// HouseForbidden: the chat's admins forbade the house.
-	HouseForbidden bool
-	// Solo: the table is a private chat's (solo play); Inline: it is on an
-	// inline message. Neither: a group's.
-	Solo, Inline bool
 	// Viewer is who views.
 	Viewer Viewer
 }
@@ -229,7 +221,9 @@ type Action struct {
 // Make returns the view of in.Table for in.Viewer.
 func Make(in Input) View {
 	lang := i18n.For(in.ChatLanguage, in.Viewer.LanguageCode)
+	in.Lang = lang
 	m := &maker{in: in, t: &in.Table, lang: lang}
+	words := render.TableWords(in.Input)
 	t := m.t
 	s := in.Settings
 	if t.Phase().InGame() {
@@ -237,10 +231,10 @@ func Make(in Input) View {
 	}
 	v := View{
 		V: Format, Version: t.Version(), Game: t.Game(), Phase: t.Phase().String(), Lang: string(lang),
-		Title: m.title(), Stake: s.Stake, EntryLimit: s.EntryLimit,
+		Title: words.Title, Stake: s.Stake, EntryLimit: s.EntryLimit,
 		Banker: -1, Turn: -1, Deadline: millis(t.Deadline()),
 		You: You{Seat: -1, Balance: m.balance(in.Viewer.User)},
-		Log: m.log(), Actions: m.actions(),
+		Log: words.Log[max(len(words.Log)-MaxLog, 0):], Closed: words.Closed, Actions: m.actions(),
 	}
 	if t.Phase().InGame() {
 		v.Bank, v.Circle, v.Knocks, v.MaxKnocks = t.Bank(), t.Circle(), t.Knocks(), s.MaxKnocks
@@ -250,7 +244,7 @@ func Make(in Input) View {
 		if i, ok := t.Turn(); ok {
 			v.Turn = i
 		}
-		v.Deck = m.deck()
+		v.Deck = m.deck(words)
 	}
 	if i, ok := t.SeatOf(in.Viewer.User); ok {
 		v.You.Seat = i
@@ -261,9 +255,6 @@ func Make(in Input) View {
 			v.Revealed = c.String()
 		}
 		v.Result = m.nets()
-	}
-	if t.Phase() == game.Closed {
-		v.Closed = m.closed()
 	}
 	return v
 }
@@ -295,37 +286,6 @@ func (m *maker) balance(user game.UserID) *int64 {
 		return nil
 	}
 	return &b
-}
-
-// title is the table message's title.
-func (m *maker) title() string {
-	switch t := m.t; {
-	case t.Phase() == game.Lobby:
-		return m.tr(i18n.TableTitleLobby)
-	case t.Phase().InGame():
-		return m.tr(i18n.TableTitleGame, i18n.Number(int64(t.Circle())), i18n.Number(t.Bank()))
-	}
-	return m.tr(i18n.TableTitleClosed)
-}
-
-// closed says why the table closed, as the chat's message does.
-func (m *maker) closed() string {
-	why, ok := closedWords[m.t.ClosedBy()]
-	switch {
-	case !ok:
-		why = i18n.ClosedOther
-	case why == i18n.ClosedEmpty && m.in.Solo:
-		why = i18n.ClosedSolo
-	}
-	return m.tr(why)
-}
-
-// closedWords say why a table closed, by its reason.
-var closedWords = map[game.Reason]i18n.Key{
-	game.ReasonTimeout:    i18n.ClosedTimeout,
-	game.ReasonCancelled:  i18n.ClosedCancelled,
-	game.ReasonEmpty:      i18n.ClosedEmpty,
-	game.ReasonEntryLimit: i18n.ClosedEntryLimit,
 }
 
 // nets are what the finished game gave each player.
