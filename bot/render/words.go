@@ -1,6 +1,8 @@
 package render
 
 import (
+	"strings"
+
 	"github.com/twentyone-bot/twentyone/bot/button"
 	"github.com/twentyone-bot/twentyone/game"
 )
@@ -32,6 +34,12 @@ type Words struct {
 	// cut the deck that waits for it; "" for nobody, for a deck of before
 	// the cut and outside a game.
 	Cutter string
+	// Notes word each seat's state in a game, by seat (Table.Seat), as
+	// its line in the message does after the cards, but for a player's
+	// time left, which a page counts down itself: its bet in its duel,
+	// the house thinking, "✓ played", sitting the circle out, leaving;
+	// joined by " · ", "" where the line says nothing. Nil outside a game.
+	Notes []string
 }
 
 // TableWords returns the words of in's table message (Words), in
@@ -47,8 +55,15 @@ func TableWords(in Input) Words {
 	for _, l := range v.log(t.Phase().InGame()) {
 		w.Log = append(w.Log, plainText(l.html))
 	}
+	if !t.Phase().InGame() {
+		return w
+	}
+	w.Notes = make([]string, t.NumSeats())
+	for i := range w.Notes {
+		w.Notes[i] = v.note(t.Seat(i), i)
+	}
 	c, ok := t.Commitment()
-	if !ok || !t.Phase().InGame() {
+	if !ok {
 		return w
 	}
 	w.Deck = plainText(v.deckLine(c))
@@ -66,6 +81,21 @@ func TableWords(in Input) Words {
 		}
 	}
 	return w
+}
+
+// note is Words.Notes' note of seat i, s.
+func (v *view) note(s game.Seat, i int) string {
+	w := v.seatWords(s, i)
+	if w.timed {
+		w.turn = ""
+	}
+	var parts []string
+	for _, p := range []string{w.bet, w.turn, w.state, w.leaving} {
+		if p != "" {
+			parts = append(parts, plainText(p))
+		}
+	}
+	return strings.Join(parts, " · ")
 }
 
 // ButtonState is the button table's view of what in's table message

@@ -10,6 +10,7 @@ import (
 
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/game/gametest"
 )
 
 // TestWordsAreTheMessagesLines: every text TableWords gives is a line of
@@ -60,6 +61,12 @@ func TestWordsAreTheMessagesLines(t *testing.T) {
 					cuts++
 					assert.Contains(t, lines, cutSign+w.Cut, "%s/%s", sc.name, lang)
 				}
+				for i, note := range w.Notes {
+					for _, part := range strings.Split(note, " · ") {
+						assert.Contains(t, msg, part, "%s/%s: seat %d's note", sc.name, lang, i)
+					}
+				}
+				assert.Equal(t, in.Table.Phase().InGame(), w.Notes != nil, "%s/%s", sc.name, lang)
 				assert.Equal(t, in.Table.Phase() == game.Closed, w.Closed != "", "%s/%s", sc.name, lang)
 				assert.Equal(t, in.Table.Phase().InGame(), w.Deck != "", "%s/%s", sc.name, lang)
 			}
@@ -74,7 +81,7 @@ func TestWordsAreTheMessagesLines(t *testing.T) {
 func TestWordsOfTheCut(t *testing.T) {
 	names := map[game.UserID]string{alice: "Alice", bob: "<Bob>", carol: "Carol & co", dave: "Dave"}
 	w := TableWords(cutAsked(t, names).input(i18n.EN))
-	assert.Equal(t, Words{Title: w.Title, Log: []string{}, Deck: w.Deck, Cutter: "<Bob>"}, w, "waiting: who is asked")
+	assert.Equal(t, Words{Title: w.Title, Log: []string{}, Deck: w.Deck, Cutter: "<Bob>", Notes: make([]string, 4)}, w, "waiting: who is asked")
 	assert.Regexp(t, `^🔐 Deck [0-9a-f]{16}… · link 2 of chain [0-9a-f]{16}…$`, w.Deck)
 
 	w = TableWords(cutAsked(t, names).after(5*time.Second).cutDo(carol, "tap:2").input(i18n.EN))
@@ -99,4 +106,25 @@ func TestWordsKeepTheWholeLog(t *testing.T) {
 	msg := plainText(Table(in).Text)
 	require.Contains(t, msg, "…", "the message left lines out")
 	assert.Len(t, w.Log, len(in.Table.Log())+2, "every duel and the two knocks")
+}
+
+// TestWordsOfTheSeats: each seat's note, as its line words it after the
+// cards but for a player's time left (Carol's bet to make); the banker's
+// says nothing.
+func TestWordsOfTheSeats(t *testing.T) {
+	names := plainNames[i18n.EN]
+	p := drawing(t, names)
+	p.do(game.Leave, dave, 0)
+	for _, tt := range []struct {
+		name string
+		in   Input
+		want []string
+	}{
+		{"drawing", p.input(i18n.EN), []string{"", "✓ played", "bet 5", "sits this circle out · leaving"}},
+		{"house thinking", houseThinking(t, names).input(i18n.EN), []string{"", "✓ played", "bet 10 · ← 🤖 House is thinking…"}},
+		{"betting", betting(t, names).input(i18n.EN), []string{"", "✓ played", "", ""}},
+		{"lobby", lobby(t, names, gametest.Deck()).input(i18n.EN), nil},
+	} {
+		assert.Equal(t, tt.want, TableWords(tt.in).Notes, tt.name)
+	}
 }
