@@ -1,24 +1,26 @@
 package view
 
 import (
-	"strings"
-
-	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/bot/render"
 	"github.com/twentyone-bot/twentyone/game"
 	"github.com/twentyone-bot/twentyone/game/house"
 )
 
 // seats returns the table's seats, banker and turn being the seat indexes
-// of the banker and the seat to move (-1 when none).
-func (m *maker) seats(banker, turn int) []Seat {
+// of the banker and the seat to move (-1 when none), notes their notes as
+// the chat's message words them (render.Words.Notes; nil outside a game).
+func (m *maker) seats(banker, turn int, notes []string) []Seat {
 	seats := m.t.Seats()
 	out := make([]Seat, len(seats))
 	for i, s := range seats {
+		note := ""
+		if i < len(notes) {
+			note = notes[i]
+		}
 		out[i] = Seat{
 			Name: m.who(s.User, s.Name), House: s.User == house.ID, You: s.User == m.in.Viewer.User,
 			Balance: m.balance(s.User), Bet: s.Bet, Cards: codes(s.Hand), Points: points(s.Hand),
-			State: m.state(s, i == banker, i == turn), Leaving: s.Leaving, Note: m.note(s, i == turn),
+			State: m.state(s, i == banker, i == turn), Leaving: s.Leaving, Note: note,
 		}
 	}
 	return out
@@ -65,33 +67,6 @@ func (m *maker) state(s game.Seat, banker, turn bool) string {
 		return "out"
 	}
 	return "seated"
-}
-
-// note words a seat's state after its cards as the chat's message does
-// (bot/render's seat), but for the countdown, which the page draws from
-// View.Deadline: its bet in its duel, "✓ played", "sits this circle out",
-// "leaving"; the house thinking, on its turn.
-func (m *maker) note(s game.Seat, turn bool) string {
-	var parts []string
-	phase := m.t.Phase()
-	switch {
-	case !phase.InGame():
-	case turn && s.User == house.ID:
-		if phase == game.Drawing {
-			parts = append(parts, m.tr(i18n.TableSeatBet, i18n.Number(s.Bet)))
-		}
-		parts = append(parts, m.tr(i18n.TableSeatHouse, m.who(s.User, s.Name)))
-	case turn && phase == game.Drawing, s.State == game.Playing && s.Bet > 0:
-		parts = append(parts, m.tr(i18n.TableSeatBet, i18n.Number(s.Bet)))
-	case s.State == game.Played:
-		parts = append(parts, m.tr(i18n.TableSeatPlayed))
-	case s.State == game.SatOut:
-		parts = append(parts, m.tr(i18n.TableSeatSatOut))
-	}
-	if s.Leaving {
-		parts = append(parts, m.tr(i18n.TableSeatLeaving))
-	}
-	return strings.Join(parts, " · ")
 }
 
 // deck returns the deck the game plays or waits for the cut of, worded

@@ -2,14 +2,16 @@
 // JSON the page draws, as bot/render makes the chat's table message. It is
 // pure: the same Input always gives the same View, and it does no I/O.
 //
-// The view is made from the game's types, as render's Input holds them
-// (the room that reads the store makes an Input from storage.View as it
-// makes render's); its texts come from bot/i18n in the viewer's language
-// (i18n.For: the chat's, else the viewer's own), players' names as the
-// chat shows them (render.PlayerName), and its actions from bot/button's
-// rows: exactly the buttons the chat's table message shows in that state
-// that this viewer may press, each with the same callback data and label,
-// so that one place decides a button. The page sends an action's Data to
+// The view is made from render's Input (the room that reads the store
+// makes it from storage.View as it does for the chat's message), in the
+// viewer's language (i18n.For: the chat's, else the viewer's own). Its
+// texts are the chat's message's own, as render words them
+// (render.TableWords: title, log, deck, cut, seats' notes, why a table
+// closed), players' names as the chat shows them (render.PlayerName), and
+// its actions come from bot/button's rows (render.ButtonState): exactly
+// the buttons the chat's table message shows in that state that this
+// viewer may press, each with the same callback data and label, so that
+// one place decides a button and one words a line. The page sends an action's Data to
 // the server, which takes it on the path of a press (callback.Parse, the
 // row, game.Apply), version and all.
 //
@@ -148,7 +150,8 @@ type Seat struct {
 	// safe moment.
 	Leaving bool `json:"leaving,omitempty"`
 	// Note is how the chat's message words the seat's state after its
-	// cards ("bet 5 · ✓ played"), in Lang; "" when it says nothing.
+	// cards, but for a player's time left ("bet 5 · leaving",
+	// render.Words.Notes), in Lang; "" when it says nothing.
 	Note string `json:"note,omitempty"`
 }
 
@@ -249,7 +252,7 @@ func Make(in Input) View {
 	if i, ok := t.SeatOf(in.Viewer.User); ok {
 		v.You.Seat = i
 	}
-	v.Seats = m.seats(v.Banker, v.Turn)
+	v.Seats = m.seats(v.Banker, v.Turn, words.Notes)
 	if t.Finished() {
 		if c, ok := t.Revealed(); ok {
 			v.Revealed = c.String()

@@ -68,13 +68,7 @@ func TestActionsAreThePressesTheGameTakes(t *testing.T) {
 		for _, u := range []game.UserID{alice, bob, carol, dave, eve} {
 			p := sc.play(t, names[i18n.EN])
 			v := view.Make(p.input(u, i18n.EN))
-			kind := button.Group
-			switch {
-			case p.solo:
-				kind = button.Solo
-			case p.inline:
-				kind = button.Inline
-			}
+			kind := render.ButtonState(p.chat(u, i18n.EN)).Kind
 			listed := map[string]view.Action{}
 			for _, l := range v.Actions {
 				require.NotEmpty(t, l.Actions, "%s/%d: an empty line", sc.name, u)
