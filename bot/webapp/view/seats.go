@@ -18,7 +18,7 @@ func (m *maker) seats(banker, turn int, notes []string) []Seat {
 			note = notes[i]
 		}
 		out[i] = Seat{
-			Name: m.who(s.User, s.Name), House: s.User == house.ID, You: s.User == m.in.Viewer.User,
+			Name: m.in.ShownName(s.User, s.Name), House: s.User == house.ID, You: s.User == m.in.Viewer.User,
 			Balance: m.balance(s.User), Bet: s.Bet, Cards: codes(s.Hand), Points: points(s.Hand),
 			State: m.state(s, i == banker, i == turn), Leaving: s.Leaving, Note: note,
 		}

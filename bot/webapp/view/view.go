@@ -7,13 +7,13 @@
 // viewer's language (i18n.For: the chat's, else the viewer's own). Its
 // texts are the chat's message's own, as render words them
 // (render.TableWords: title, log, deck, cut, seats' notes, why a table
-// closed), players' names as the chat shows them (render.PlayerName), and
-// its actions come from bot/button's rows (render.ButtonState): exactly
-// the buttons the chat's table message shows in that state that this
-// viewer may press, each with the same callback data and label, so that
-// one place decides a button and one words a line. The page sends an action's Data to
-// the server, which takes it on the path of a press (callback.Parse, the
-// row, game.Apply), version and all.
+// closed), players' names as the chat shows them (render.Input.ShownName),
+// and its actions come from bot/button's rows (render.ButtonState):
+// exactly the buttons the chat's table message shows in that state that
+// this viewer may press, each with the same callback data and label, so
+// that one place decides a button and one words a line. The page sends an
+// action's Data to the server, which takes it on the path of a press
+// (callback.Parse, the row, game.Apply), version and all.
 //
 // The format is versioned: View.V says which format the page reads
 // (Format); View.Version is the table's version, which grows with every
@@ -225,7 +225,7 @@ type Action struct {
 func Make(in Input) View {
 	lang := i18n.For(in.ChatLanguage, in.Viewer.LanguageCode)
 	in.Lang = lang
-	m := &maker{in: in, t: &in.Table, lang: lang}
+	m := &maker{in: in, t: &in.Table}
 	words := render.TableWords(in.Input)
 	t := m.t
 	s := in.Settings
@@ -264,22 +264,9 @@ func Make(in Input) View {
 
 // maker is what making one view needs at hand.
 type maker struct {
-	in   Input
-	t    *game.Table
-	lang i18n.Lang
-}
-
-// tr translates key into the view's language.
-func (m *maker) tr(key i18n.Key, args ...any) string { return i18n.T(m.lang, key, args...) }
-
-// who returns a user's name as the chat shows it: the house's in the
-// view's language, else the current one from Input.Names, else the one the
-// table kept.
-func (m *maker) who(user game.UserID, kept string) string {
-	if n, ok := m.in.Names[user]; ok {
-		kept = n
-	}
-	return render.PlayerName(user, kept, m.lang)
+	// in.Lang is the view's language.
+	in Input
+	t  *game.Table
 }
 
 // balance returns user's balance, nil when not known.
@@ -295,7 +282,7 @@ func (m *maker) balance(user game.UserID) *int64 {
 func (m *maker) nets() []Net {
 	var out []Net
 	for _, p := range m.t.Players() {
-		out = append(out, Net{Name: m.who(p.User, p.Name), Banker: p.Banker, Net: p.Net})
+		out = append(out, Net{Name: m.in.ShownName(p.User, p.Name), Banker: p.Banker, Net: p.Net})
 	}
 	return out
 }
