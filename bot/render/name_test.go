@@ -68,7 +68,7 @@ func TestTablesShowNamesAsNameDoes(t *testing.T) {
 	names := map[game.UserID]string{alice: "\u202EecilA", bob: "B\u200Bob\u2066", carol: "\u3164", dave: "Da\uFEFFve", eve: "E\u200Fve"}
 	for _, sc := range append([]scenario{{"full_log", fullLog}}, scenarios...) {
 		p := sc.play(t, names)
-		for _, st := range p.states {
+		for _, st := range p.States {
 			for _, lang := range i18n.Langs() {
 				in := p.inputFor(st, lang)
 				table := Table(in).Text

@@ -4,8 +4,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/require"
-
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/bot/render"
 	"github.com/twentyone-bot/twentyone/bot/webapp/view"
@@ -15,16 +13,7 @@ import (
 )
 
 // The players of the scenarios; eve never sits down: she watches.
-const (
-	alice game.UserID = iota + 1
-	bob
-	carol
-	dave
-	eve
-)
-
-// t0 is when every scenario begins.
-var t0 = time.Date(2025, 3, 14, 18, 30, 0, 0, time.UTC)
+const alice, bob, carol, dave, eve = gametest.Alice, gametest.Bob, gametest.Carol, gametest.Dave, gametest.Eve
 
 // names are the players' names in each language, as render's scenarios
 // have them.
@@ -34,73 +23,51 @@ var names = map[i18n.Lang]map[game.UserID]string{
 	i18n.UK: {alice: "Олеся", bob: "Богдан", carol: "Віра", dave: "Євген", eve: "Ірина"},
 }
 
-// play drives a table through real game commands, as the bot would.
+// play drives a table through real game commands (gametest.Play), on a
+// table of a kind.
 type play struct {
-	t     testing.TB
-	table game.Table
-	env   game.Env
-	bal   game.BalanceMap
-	names map[game.UserID]string
+	*gametest.Play
 	// solo: the table is a private chat's; inline: an inline message's.
 	solo, inline bool
 }
 
-// newPlay starts a play with everyone holding 1 000 chips, the decks of
-// rnd and the default settings.
+// newPlay starts a play (gametest.NewPlay).
 func newPlay(t testing.TB, rnd game.Rand, names map[game.UserID]string) *play {
-	bal := game.BalanceMap{alice: 1000, bob: 1000, carol: 1000, dave: 1000, eve: 1000, house.ID: 10000}
-	return &play{t: t, env: game.Env{Now: t0, Rand: rnd, Settings: game.DefaultSettings(), Balances: bal}, bal: bal, names: names}
+	return &play{Play: gametest.NewPlay(t, rnd, names)}
 }
 
-// do applies a command, which must be accepted, and moves the balances.
+// do applies a command, which must be accepted (gametest.Play.Do).
 func (p *play) do(kind game.CommandKind, user game.UserID, amount int64) *play {
-	p.t.Helper()
-	return p.apply(game.Command{Kind: kind, User: user, Name: p.names[user], Amount: amount})
-}
-
-// cut cuts the deck the table waits for, as user, with text.
-func (p *play) cut(user game.UserID, text string) *play {
-	p.t.Helper()
-	return p.apply(game.Command{Kind: game.Cut, User: user, Text: text})
-}
-
-func (p *play) apply(cmd game.Command) *play {
-	p.t.Helper()
-	cmd.Version = p.table.Version()
-	next, out, err := game.Apply(p.table, cmd, p.env)
-	require.NoError(p.t, err, "%s by %d", cmd.Kind, cmd.User)
-	for _, tr := range out.Transfers {
-		p.bal[tr.User] += tr.Amount
-	}
-	p.table = next
+	p.T.Helper()
+	p.Do(kind, user, amount)
 	return p
 }
 
 // after moves the clock on.
 func (p *play) after(d time.Duration) *play {
-	p.env.Now = p.env.Now.Add(d)
+	p.After(d)
 	return p
 }
 
 // balances are what storage's view holds: everyone seated, and the viewer.
 func (p *play) balances(viewer game.UserID) map[game.UserID]int64 {
-	bal := map[game.UserID]int64{viewer: p.bal[viewer]}
-	for _, u := range p.table.Users() {
-		bal[u] = p.bal[u]
+	bal := map[game.UserID]int64{viewer: p.Bal[viewer]}
+	for _, u := range p.Table.Users() {
+		bal[u] = p.Bal[u]
 	}
 	return bal
 }
 
 // input is the view's input for viewer in a chat speaking lang.
 func (p *play) input(viewer game.UserID, lang i18n.Lang) view.Input {
-	return view.Input{Input: render.Input{Table: p.table, Settings: p.env.Settings, Balances: p.balances(viewer),
+	return view.Input{Input: render.Input{Table: p.Table, Settings: p.Env.Settings, Balances: p.balances(viewer),
 		Solo: p.solo, Inline: p.inline}, ChatLanguage: string(lang), Viewer: view.Viewer{User: viewer, LanguageCode: "en"}}
 }
 
 // chat is the chat's table message's input for the same state.
 func (p *play) chat(viewer game.UserID, lang i18n.Lang) render.Input {
-	return render.Input{Table: p.table, Settings: p.env.Settings, Balances: p.balances(viewer),
-		Lang: lang, Now: p.env.Now, Solo: p.solo, Inline: p.inline}
+	return render.Input{Table: p.Table, Settings: p.Env.Settings, Balances: p.balances(viewer),
+		Lang: lang, Now: p.Env.Now, Solo: p.solo, Inline: p.inline}
 }
 
 // lobby: Alice opened a table and Bob joined.
@@ -133,17 +100,15 @@ func drawing(t testing.TB, n map[game.UserID]string) *play {
 func cutting(t testing.TB, n map[game.UserID]string) *play {
 	deck := gametest.Deck("Js 9d As Qh Kd Jh Qs 6c")
 	p := full(t, n, deck)
-	p.env.CutWait, p.env.Deriver, p.env.House = game.DefaultCutWait, deck, house.ID
-	links := gametest.NewLinks(7, 1000)
-	_, err := links.NextLink() // link 1 served an earlier deck
-	require.NoError(t, err)
-	p.env.Seeds = links
+	p.CutDecks(deck)
 	return p.do(game.Start, bob, 0)
 }
 
 // cutByCarol: Carol cut the deck of cutting; Bob is to bet.
 func cutByCarol(t testing.TB, n map[game.UserID]string) *play {
-	return cutting(t, n).after(5*time.Second).cut(carol, "tap:2")
+	p := cutting(t, n).after(5 * time.Second)
+	p.Cut(carol, "tap:2")
+	return p
 }
 
 // cutLeaving: Carol left the game of cutting while its deck waits for

@@ -46,7 +46,7 @@ func TestGolden(t *testing.T) {
 		for _, u := range sc.viewers {
 			t.Run(sc.name+"/"+viewerNames[u], func(t *testing.T) {
 				p := sc.play(t, names[i18n.EN])
-				require.Equal(t, sc.phase, p.table.Phase())
+				require.Equal(t, sc.phase, p.Table.Phase())
 				golden(t, sc.name+"."+viewerNames[u]+".en", view.Make(p.input(u, i18n.EN)))
 			})
 		}
@@ -88,18 +88,18 @@ func TestActionsAreThePressesTheGameTakes(t *testing.T) {
 					if shown {
 						assert.Equal(t, view.Action{Verb: d.Action.String(), Label: b.Text, Style: string(b.Style), Data: b.Data}, a)
 					}
-					_, seat := p.table.SeatOf(u)
+					_, seat := p.Table.SeatOf(u)
 					var takes bool
 					switch r.Does {
 					case button.Apply:
-						cmd := game.Command{Kind: r.Command, User: u, Name: p.names[u], Version: d.Version}
+						cmd := game.Command{Kind: r.Command, User: u, Name: p.Names[u], Version: d.Version}
 						if r.BetAmount {
 							cmd.Amount = d.Amount
 						}
 						if r.CutsTap {
 							cmd.Text = callback.TapText(d.Tap)
 						}
-						_, _, err := game.Apply(p.table, cmd, p.env)
+						_, _, err := game.Apply(p.Table, cmd, p.Env)
 						takes = err == nil
 					case button.House:
 						takes = seat
@@ -145,11 +145,11 @@ func TestViewer(t *testing.T) {
 	assert.Equal(t, "to_move", v.Seats[2].State)
 	assert.Equal(t, v.Turn, v.You.Seat)
 	require.NotNil(t, v.You.Balance)
-	assert.Equal(t, p.bal[carol], *v.You.Balance)
-	assert.Equal(t, p.table.Deadline().UnixMilli(), v.Deadline)
+	assert.Equal(t, p.Bal[carol], *v.You.Balance)
+	assert.Equal(t, p.Table.Deadline().UnixMilli(), v.Deadline)
 	assert.Positive(t, v.Deadline)
 	assert.Equal(t, view.Format, v.V)
-	assert.Equal(t, p.table.Version(), v.Version)
+	assert.Equal(t, p.Table.Version(), v.Version)
 
 	w := view.Make(p.input(eve, i18n.EN))
 	assert.Equal(t, -1, w.You.Seat)
@@ -198,22 +198,22 @@ func longGame(t testing.TB, n map[game.UserID]string, knocks int) *play {
 		decks[i] = losing
 	}
 	p := newPlay(t, gametest.Deck(decks...), n)
-	p.env.Settings.MaxKnocks = knocks
+	p.Env.Settings.MaxKnocks = knocks
 	for _, u := range []game.UserID{alice, bob, carol, dave} {
-		p.bal[u] = 1e12
+		p.Bal[u] = 1e12
 	}
 	p.do(game.Open, alice, 0).do(game.Join, bob, 0).do(game.Join, carol, 0).do(game.Join, dave, 0).do(game.Start, alice, 0)
-	for steps := 0; p.table.Phase().InGame() && steps < 1000; steps++ {
-		i, ok := p.table.Turn()
-		require.True(t, ok, "a turn in phase %s", p.table.Phase())
-		s := p.table.Seat(i)
+	for steps := 0; p.Table.Phase().InGame() && steps < 1000; steps++ {
+		i, ok := p.Table.Turn()
+		require.True(t, ok, "a turn in phase %s", p.Table.Phase())
+		s := p.Table.Seat(i)
 		switch {
-		case p.table.Phase() == game.Betting:
-			offers := p.table.Offers(p.bal[s.User])
+		case p.Table.Phase() == game.Betting:
+			offers := p.Table.Offers(p.Bal[s.User])
 			p.do(game.Bet, s.User, offers[len(offers)-1].Amount)
 		default:
-			stand := game.Command{Kind: game.Stand, User: s.User, Version: p.table.Version()}
-			if _, _, err := game.Apply(p.table, stand, p.env); err != nil {
+			stand := game.Command{Kind: game.Stand, User: s.User, Version: p.Table.Version()}
+			if _, _, err := game.Apply(p.Table, stand, p.Env); err != nil {
 				p.do(game.Hit, s.User, 0)
 				continue
 			}
