@@ -40,6 +40,12 @@ var allowedImports = map[string][]string{
 	"bot/webapp/tableref": {"storage", "game"},
 	// The live push knows a table by storage's key, and waits on the clock.
 	"bot/webapp/live": {"bot/clock", "storage"},
+	// The app's view of a table draws from render's Input: its texts and
+	// names are the chat's message's, as render words them
+	// (render.TableWords, render.Input.ShownName), its actions bot/button's
+	// rows (the chat's buttons, their data bot/callback's), its language
+	// bot/i18n's decision; never storage's.
+	"bot/webapp/view": {"bot/button", "bot/callback", "bot/i18n", "bot/render", "game"},
 }
 
 // TestImportsPointOneWay fails when a package imports one of ours that

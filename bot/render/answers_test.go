@@ -17,7 +17,7 @@ import (
 // rules give is internal, answered only that something went wrong.
 func TestRejectionReadsItsView(t *testing.T) {
 	names := plainNames[i18n.EN]
-	tb := betting(t, names).table // Alice banks, Carol is to bet
+	tb := betting(t, names).Table // Alice banks, Carol is to bet
 	settings := game.DefaultSettings()
 	settings.EntryLimit = 300
 	at := func(user game.UserID, balance int64) Rejected {

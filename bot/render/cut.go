@@ -18,15 +18,14 @@ const cutSign = "✂️ "
 // the bot reads no message, by a tap) and the time left; once the deck is
 // dealt: who cut it, or that nobody did.
 func (v *view) deck(c game.Commitment) []line {
+	lines := []line{text(v.deckLine(c))}
 	cut, ok := v.t.Cut()
-	if !ok {
-		return []line{text(v.tr(i18n.TableDeck, code(c.Short())))}
+	switch {
+	case !ok:
+		return lines
+	case !cut.Waiting:
+		return append(lines, text(cutSign+v.cutBy(cut.By)))
 	}
-	if !cut.Waiting {
-		return []line{text(v.tr(i18n.TableDeck, code(c.Short()))), text(cutSign + v.cutBy(cut.By))}
-	}
-	lines := []line{text(v.tr(i18n.TableCutDeck, code(cut.Commitment.Short()),
-		strconv.FormatUint(uint64(cut.Link), 10), code(cut.Head.Short())))}
 	left := v.countdown()
 	switch {
 	case cut.Asked == 0:
@@ -35,6 +34,17 @@ func (v *view) deck(c game.Commitment) []line {
 		return append(lines, text(v.tr(i18n.TableCutAskTap, v.whoPlayed(cut.Asked), left)))
 	}
 	return append(lines, text(v.tr(i18n.TableCutAsk, v.whoPlayed(cut.Asked), left)))
+}
+
+// deckLine words the deck in play (c): its short commitment; for a deck
+// that waits for its cut, that deck's, with the link of the table's chain
+// its seed is and the chain's head.
+func (v *view) deckLine(c game.Commitment) string {
+	if cut, ok := v.t.Cut(); ok && cut.Waiting {
+		return v.tr(i18n.TableCutDeck, code(cut.Commitment.Short()),
+			strconv.FormatUint(uint64(cut.Link), 10), code(cut.Head.Short()))
+	}
+	return v.tr(i18n.TableDeck, code(c.Short()))
 }
 
 // cutBy says who cut a deck: "cut by Bob", or "not cut" (user 0).

@@ -11,7 +11,6 @@ import (
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/game"
 	"github.com/twentyone-bot/twentyone/game/gametest"
-	"github.com/twentyone-bot/twentyone/game/house"
 )
 
 // cutAsked: four seated, Alice banks, Bob started the game; its deck, the
@@ -19,20 +18,14 @@ import (
 func cutAsked(t testing.TB, names map[game.UserID]string) *play {
 	deck := gametest.Deck("Js 9d As Qh Kd Jh Qs 6c")
 	p := full(t, names, deck)
-	p.env.CutWait, p.env.Deriver, p.env.House = game.DefaultCutWait, deck, house.ID
-	links := gametest.NewLinks(7, 1000)
-	_, err := links.NextLink() // link 1 served an earlier deck
-	require.NoError(t, err)
-	p.env.Seeds = links
+	p.CutDecks(deck)
 	return p.do(game.Start, bob, 0)
 }
 
 // cutDo applies a cut by user with text, which must be accepted.
 func (p *play) cutDo(user game.UserID, text string) *play {
-	p.t.Helper()
-	next, _, err := game.Apply(p.table, game.Command{Kind: game.Cut, User: user, Text: text, Version: p.table.Version()}, p.env)
-	require.NoError(p.t, err)
-	p.table = next
+	p.T.Helper()
+	p.Cut(user, text)
 	return p
 }
 
@@ -40,7 +33,7 @@ func (p *play) cutDo(user game.UserID, text string) *play {
 // goes (the whole cut wait ahead).
 func (p *play) cutInput(lang i18n.Lang, inline bool) Input {
 	in := p.input(lang)
-	in.Now, in.Inline = p.env.Now, inline
+	in.Now, in.Inline = p.Env.Now, inline
 	return in
 }
 
@@ -53,17 +46,17 @@ func TestGoldenCut(t *testing.T) {
 		t.Run(string(lang), func(t *testing.T) {
 			names := plainNames[lang]
 			p := cutAsked(t, names)
-			require.Equal(t, game.Cutting, p.table.Phase())
+			require.Equal(t, game.Cutting, p.Table.Phase())
 			golden(t, "cut_asked."+string(lang), dump(Table(p.cutInput(lang, false))))
 			golden(t, "cut_asked_inline."+string(lang), dump(Table(p.cutInput(lang, true))))
 
 			p = cutAsked(t, names).after(5*time.Second).cutDo(carol, "tap:2")
-			require.Equal(t, game.Betting, p.table.Phase())
+			require.Equal(t, game.Betting, p.Table.Phase())
 			golden(t, "cut_by."+string(lang), dump(Table(p.cutInput(lang, false))))
 
 			p = cutAsked(t, names).after(game.DefaultCutWait)
 			p.do(game.Timeout, 0, 0)
-			require.Equal(t, game.Betting, p.table.Phase())
+			require.Equal(t, game.Betting, p.Table.Phase())
 			golden(t, "cut_none."+string(lang), dump(Table(p.cutInput(lang, false))))
 
 			in := gameOver(t, names).input(lang)
@@ -104,7 +97,7 @@ func TestCutTexts(t *testing.T) {
 
 // TestCutRefusals: each refusal of a cut says why, in the asker's language.
 func TestCutRefusals(t *testing.T) {
-	tb := cutAsked(t, plainNames[i18n.EN]).table
+	tb := cutAsked(t, plainNames[i18n.EN]).Table
 	r := Rejected{Table: &tb, Settings: game.DefaultSettings(), User: eve}
 	for _, tt := range []struct {
 		err  error

@@ -17,7 +17,7 @@ const bankerSign = "🎩"
 // in play, or waiting for its cut (deck).
 func (v *view) game() []line {
 	t := v.t
-	lines := []line{text(bold(v.tr(i18n.TableTitleGame, i18n.Number(int64(t.Circle())), i18n.Number(t.Bank()))))}
+	lines := []line{text(bold(v.title()))}
 	banker, _ := t.Banker()
 	n := t.NumSeats()
 	if banker >= 0 && banker < n {
@@ -50,44 +50,94 @@ func (v *view) game() []line {
 	return lines
 }
 
+// title is the table message's title: the lobby's, a game's (its circle
+// and bank) or a closed table's.
+func (v *view) title() string {
+	switch t := v.t; {
+	case t.Phase() == game.Lobby:
+		return v.tr(i18n.TableTitleLobby)
+	case t.Phase().InGame():
+		return v.tr(i18n.TableTitleGame, i18n.Number(int64(t.Circle())), i18n.Number(t.Bank()))
+	}
+	return v.tr(i18n.TableTitleClosed)
+}
+
 // seat draws a player's seat during a game.
 func (v *view) seat(s game.Seat, i int) string {
-	name := v.who(s.User, s.Name)
-	l := name
+	l := v.who(s.User, s.Name)
 	if b, ok := v.balance(s.User); ok {
 		l += " — " + b
 	}
+	w := v.seatWords(s, i)
+	if w.bet != "" {
+		l += " · " + w.bet
+	}
+	if w.cards {
+		l += " · " + v.hand(s.Hand, w.score)
+	}
+	if w.turn != "" {
+		l += " " + w.turn
+	}
+	for _, p := range []string{w.state, w.leaving} {
+		if p != "" {
+			l += " · " + p
+		}
+	}
+	if w.turn != "" {
+		return bold(l)
+	}
+	return l
+}
+
+// seatWords are the words of a seat's line in a game after the player's
+// name and balance, in their order: each "" when the line says nothing of
+// it.
+type seatWords struct {
+	// bet is the bet in the seat's duel ("bet 5").
+	bet string
+	// cards: the line shows the seat's cards, with their score when score.
+	cards, score bool
+	// turn says it is the seat's turn: the house thinking, or a player's
+	// bet or draw with the time left (timed).
+	turn  string
+	timed bool
+	// state is where the seat stands once its duel is played or sat out;
+	// leaving says the player leaves.
+	state, leaving string
+}
+
+// seatWords words seat i's state in a game (seat's line, Words.Notes).
+func (v *view) seatWords(s game.Seat, i int) seatWords {
+	var w seatWords
 	turn, isTurn := v.t.Turn()
 	isTurn = isTurn && turn == i
+	name := v.who(s.User, s.Name)
 	switch {
 	case isTurn && s.User == house.ID:
 		// The house moves by itself within seconds: no time to show.
 		if v.t.Phase() == game.Drawing {
-			l += " · " + v.tr(i18n.TableSeatBet, i18n.Number(s.Bet))
+			w.bet = v.tr(i18n.TableSeatBet, i18n.Number(s.Bet))
 		}
-		l += " · " + v.hand(s.Hand, true) + " " + v.tr(i18n.TableSeatHouse, name)
+		w.cards, w.score, w.turn = true, true, v.tr(i18n.TableSeatHouse, name)
 	case isTurn && v.t.Phase() == game.Betting:
-		l += " · " + v.hand(s.Hand, false) + " " + v.tr(i18n.TableSeatBetting, name, v.countdown())
+		w.cards, w.turn, w.timed = true, v.tr(i18n.TableSeatBetting, name, v.countdown()), true
 	case isTurn:
-		l += " · " + v.tr(i18n.TableSeatBet, i18n.Number(s.Bet)) + " · " + v.hand(s.Hand, true) +
-			" " + v.tr(i18n.TableSeatDrawing, name, v.countdown())
+		w.bet = v.tr(i18n.TableSeatBet, i18n.Number(s.Bet))
+		w.cards, w.score, w.turn, w.timed = true, true, v.tr(i18n.TableSeatDrawing, name, v.countdown()), true
 	case s.State == game.Waiting && s.Hand.Len() > 0:
-		l += " · " + v.hand(s.Hand, false)
+		w.cards = true
 	case s.State == game.Playing && s.Bet > 0:
 		// Their draw waits for a reshuffled deck's cut.
-		l += " · " + v.tr(i18n.TableSeatBet, i18n.Number(s.Bet)) + " · " + v.hand(s.Hand, true)
+		w.bet, w.cards, w.score = v.tr(i18n.TableSeatBet, i18n.Number(s.Bet)), true, true
 	case s.State == game.Played:
-		l += " · " + v.tr(i18n.TableSeatPlayed)
+		w.state = v.tr(i18n.TableSeatPlayed)
 	case s.State == game.SatOut:
-		l += " · " + v.tr(i18n.TableSeatSatOut)
+		w.state = v.tr(i18n.TableSeatSatOut)
 	}
 	if s.Leaving {
-		l += " · " + v.tr(i18n.TableSeatLeaving)
+		w.leaving = v.tr(i18n.TableSeatLeaving)
 	}
-	if isTurn {
-		return bold(l)
-	}
-	return l
+	return w
 }
 
 // countdown is the time left of the current turn (or cut wait) when the

@@ -12,20 +12,7 @@ import (
 // that opens it: a button carries the version it was drawn for, and
 // callback data never carries 0 (see package callback).
 func keyboard(in Input) [][]message.Button {
-	return layOut(button.Keyboard(state(in)))
-}
-
-// state is the button table's view of what the table message shows.
-func state(in Input) button.State {
-	kind := button.Group
-	switch {
-	case in.Solo:
-		kind = button.Solo
-	case in.Inline:
-		kind = button.Inline
-	}
-	return button.State{Table: &in.Table, Kind: kind, Settings: in.Settings, Balances: in.Balances,
-		HouseForbidden: in.HouseForbidden, Lang: in.Lang}
+	return layOut(button.Keyboard(ButtonState(in)))
 }
 
 // layOut lays each line of a keyboard out in rows that fit a phone.

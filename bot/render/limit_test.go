@@ -22,7 +22,7 @@ func TestGoldenLongNames(t *testing.T) {
 		style, ok := map[i18n.Lang]string{i18n.EN: "ascii", i18n.RU: "cyrillic", i18n.UK: "cyrillic"}[lang]
 		require.True(t, ok, "%s: which names does it write?", lang)
 		p := fullLog(t, longNames(style))
-		require.Len(t, p.table.Log(), 9, "the whole game's nine duels")
+		require.Len(t, p.Table.Log(), 9, "the whole game's nine duels")
 		in := p.input(lang)
 		m := Table(in)
 		assert.LessOrEqual(t, visibleLen(m.Text), MaxText)
@@ -98,7 +98,7 @@ func TestEveryScenarioStateFitsWithLongNames(t *testing.T) {
 	for _, style := range nameStyles {
 		for _, sc := range all {
 			p := sc.play(t, longNames(style))
-			for i, st := range p.states {
+			for i, st := range p.States {
 				for _, lang := range i18n.Langs() {
 					in := p.inputFor(st, lang)
 					checkMessage(t, in, Table(in), style+"/"+sc.name+"/"+string(lang)+"/"+st.Phase().String()+"#"+string(rune('0'+i%10)))
@@ -116,7 +116,7 @@ func TestEveryAwardFits(t *testing.T) {
 	for _, style := range nameStyles {
 		for _, sc := range []scenario{{"full_log", fullLog}, {"record", record}, {"closed_cancelled", closedCancelled}} {
 			p := sc.play(t, longNames(style))
-			require.True(t, p.table.Finished(), sc.name)
+			require.True(t, p.Table.Finished(), sc.name)
 			p.awards = nil
 			for _, u := range []game.UserID{alice, bob, carol, dave} {
 				p.award(u, award.All()...)
@@ -138,7 +138,7 @@ func TestNamesAreEscaped(t *testing.T) {
 	names := map[game.UserID]string{alice: `<b>&"A`, bob: `</b><i>B&amp;`, carol: "C<", dave: "D>", eve: "E&"}
 	for _, sc := range append([]scenario{{"full_log", fullLog}}, scenarios...) {
 		p := sc.play(t, names)
-		for _, st := range p.states {
+		for _, st := range p.States {
 			in := p.inputFor(st, i18n.EN)
 			m := Table(in)
 			checkHTML(t, m.Text, sc.name)
@@ -245,7 +245,7 @@ func TestRandomPlayAlwaysFits(t *testing.T) {
 			cmd := game.Command{Kind: game.CommandKind(1 + r.IntN(10)), User: game.UserID(1 + r.IntN(5))}
 			cmd.Name = names[cmd.User]
 			if cmd.Kind == game.Bet {
-				if offers := p.table.Offers(p.bal[cmd.User]); len(offers) > 0 {
+				if offers := p.Table.Offers(p.Bal[cmd.User]); len(offers) > 0 {
 					cmd.Amount = offers[r.IntN(len(offers))].Amount
 				}
 			}
@@ -256,14 +256,14 @@ func TestRandomPlayAlwaysFits(t *testing.T) {
 			if r.IntN(6) == 0 {
 				p.after(2 * time.Minute)
 			}
-			next, out, err := game.Apply(p.table, cmd, p.env)
+			next, out, err := game.Apply(p.Table, cmd, p.Env)
 			if err != nil {
 				continue
 			}
 			for _, tr := range out.Transfers {
-				p.bal[tr.User] += tr.Amount
+				p.Bal[tr.User] += tr.Amount
 			}
-			p.table = next
+			p.Table = next
 			for _, lang := range i18n.Langs() {
 				in := p.input(lang)
 				checkMessage(t, in, Table(in), "random")
@@ -362,7 +362,7 @@ func TestBetButtonsMatchTheOffers(t *testing.T) {
 	assert.Equal(t, [][]string{{"10", "20"}, {"40 · ½ bank", "50"}, {"80 · bank"}}, labels(Table(in)))
 	assert.Equal(t, [][]string{{"10", "20"}, {"40 · ½ банка", "50"}, {"80 · ва-банк"}}, labels(Table(p.input(i18n.RU))))
 	// A player whose balance caps the bets: the cap reads "all in".
-	p.bal[bob] = 35
+	p.Bal[bob] = 35
 	assert.Equal(t, [][]string{{"10", "20", "35 · all in"}}, labels(Table(p.input(i18n.EN))))
 }
 

@@ -17,7 +17,7 @@ func (v *view) lobby() []line {
 	if v.in.Solo {
 		head = v.tr(i18n.SoloLimits, i18n.Number(s.Stake), i18n.Number(s.EntryLimit))
 	}
-	lines := []line{text(bold(v.tr(i18n.TableTitleLobby))), text(head)}
+	lines := []line{text(bold(v.title())), text(head)}
 	if v.t.Finished() {
 		lines = append(lines, blank)
 		lines = append(lines, v.log(false)...)
@@ -176,29 +176,34 @@ func (v *view) cuts() string {
 // closed draws a closed table: why it closed and how the last game ended,
 // with the achievements earned in it.
 func (v *view) closed() []line {
-	var why i18n.Key
-	switch v.t.ClosedBy() {
-	case game.ReasonTimeout:
-		why = i18n.ClosedTimeout
-	case game.ReasonCancelled:
-		why = i18n.ClosedCancelled
-	case game.ReasonEmpty:
-		why = i18n.ClosedEmpty
-		if v.in.Solo {
-			why = i18n.ClosedSolo
-		}
-	case game.ReasonEntryLimit:
-		why = i18n.ClosedEntryLimit
-	default:
-		why = i18n.ClosedOther
-	}
-	lines := []line{text(bold(v.tr(i18n.TableTitleClosed))), text(v.tr(why))}
+	lines := []line{text(bold(v.title())), text(v.closedWhy())}
 	if players := v.t.Players(); len(players) > 0 {
 		lines = append(lines, blank, text(v.tr(i18n.GameOverLast)), text(v.nets(players)))
 		lines = append(lines, v.awards()...)
 		lines = append(lines, v.deckCheck()...)
 	}
 	return append(lines, blank, text(v.tr(i18n.ClosedHint)))
+}
+
+// closedWhy says why a closed table closed.
+func (v *view) closedWhy() string {
+	why, ok := closedWords[v.t.ClosedBy()]
+	switch {
+	case !ok:
+		why = i18n.ClosedOther
+	case why == i18n.ClosedEmpty && v.in.Solo:
+		why = i18n.ClosedSolo
+	}
+	return v.tr(why)
+}
+
+// closedWords say why a table closed, by the reason it gives (any other
+// is ClosedOther).
+var closedWords = map[game.Reason]i18n.Key{
+	game.ReasonTimeout:    i18n.ClosedTimeout,
+	game.ReasonCancelled:  i18n.ClosedCancelled,
+	game.ReasonEmpty:      i18n.ClosedEmpty,
+	game.ReasonEntryLimit: i18n.ClosedEntryLimit,
 }
 
 // closingFormat is how the time a lobby closes is shown, by the time left:

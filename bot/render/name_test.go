@@ -9,6 +9,7 @@ import (
 
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/game/house"
 )
 
 func TestNameLeavesOutWhatReordersOrHides(t *testing.T) {
@@ -67,7 +68,7 @@ func TestTablesShowNamesAsNameDoes(t *testing.T) {
 	names := map[game.UserID]string{alice: "\u202EecilA", bob: "B\u200Bob\u2066", carol: "\u3164", dave: "Da\uFEFFve", eve: "E\u200Fve"}
 	for _, sc := range append([]scenario{{"full_log", fullLog}}, scenarios...) {
 		p := sc.play(t, names)
-		for _, st := range p.states {
+		for _, st := range p.States {
 			for _, lang := range i18n.Langs() {
 				in := p.inputFor(st, lang)
 				table := Table(in).Text
@@ -81,4 +82,14 @@ func TestTablesShowNamesAsNameDoes(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestShownName: the house's name in the table's language, else the
+// current name from Names, else the kept one, as Name makes them safe.
+func TestShownName(t *testing.T) {
+	in := Input{Lang: i18n.RU, Names: map[game.UserID]string{2: "Bobby\u202E"}}
+	assert.Equal(t, i18n.T(i18n.RU, i18n.HouseName), in.ShownName(house.ID, "House"))
+	assert.Equal(t, "Bobby", in.ShownName(2, "Bob"))
+	assert.Equal(t, "Carol", in.ShownName(3, "Carol"))
+	assert.Equal(t, "?", in.ShownName(4, "\u200B"))
 }

@@ -57,6 +57,21 @@ type Input struct {
 	Inline bool
 }
 
+// ShownName returns user's name as in's table message shows it, in plain
+// text: the house's in in.Lang, else the current one from Names, else
+// kept, the one the table kept (PlayerName).
+func (in Input) ShownName(user game.UserID, kept string) string {
+	return PlayerName(user, in.current(user, kept), in.Lang)
+}
+
+// current returns user's current name from Names, else kept.
+func (in Input) current(user game.UserID, kept string) string {
+	if n, ok := in.Names[user]; ok {
+		return n
+	}
+	return kept
+}
+
 // Table draws the table message: its text, never longer than MaxText as
 // Telegram counts, and the buttons of the current phase, each carrying the
 // table's version.

@@ -6,8 +6,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/stretchr/testify/require"
-
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/game"
 	"github.com/twentyone-bot/twentyone/game/award"
@@ -16,26 +14,12 @@ import (
 )
 
 // The players of the scenarios.
-const (
-	alice game.UserID = iota + 1
-	bob
-	carol
-	dave
-	eve
-)
+const alice, bob, carol, dave, eve = gametest.Alice, gametest.Bob, gametest.Carol, gametest.Dave, gametest.Eve
 
-// t0 is when every scenario begins.
-var t0 = time.Date(2025, 3, 14, 18, 30, 0, 0, time.UTC)
-
-// play drives a table through real game commands.
+// play drives a table through real game commands (gametest.Play) and
+// keeps what the bot would render with it.
 type play struct {
-	t     testing.TB
-	table game.Table
-	env   game.Env
-	bal   game.BalanceMap
-	names map[game.UserID]string
-	// states records every table the play went through.
-	states []game.Table
+	*gametest.Play
 	// awards are the achievements storage would have awarded in the game.
 	awards []award.Award
 	// solo: the table is a private chat's; houseOff: the house is
@@ -43,29 +27,15 @@ type play struct {
 	solo, houseOff bool
 }
 
-// newPlay starts a play with everyone holding 1 000 chips, the decks of
-// rnd and the default settings.
+// newPlay starts a play (gametest.NewPlay).
 func newPlay(t testing.TB, rnd game.Rand, names map[game.UserID]string) *play {
-	bal := game.BalanceMap{alice: 1000, bob: 1000, carol: 1000, dave: 1000, eve: 1000, house.ID: 10000}
-	return &play{
-		t:     t,
-		env:   game.Env{Now: t0, Rand: rnd, Settings: game.DefaultSettings(), Balances: bal},
-		bal:   bal,
-		names: names,
-	}
+	return &play{Play: gametest.NewPlay(t, rnd, names)}
 }
 
-// do applies a command, which must be accepted, and moves the balances.
+// do applies a command, which must be accepted (gametest.Play.Do).
 func (p *play) do(kind game.CommandKind, user game.UserID, amount int64) *play {
-	p.t.Helper()
-	cmd := game.Command{Kind: kind, User: user, Name: p.names[user], Amount: amount, Version: p.table.Version()}
-	next, out, err := game.Apply(p.table, cmd, p.env)
-	require.NoError(p.t, err, "%s by %d", kind, user)
-	for _, tr := range out.Transfers {
-		p.bal[tr.User] += tr.Amount
-	}
-	p.table = next
-	p.states = append(p.states, next)
+	p.T.Helper()
+	p.Do(kind, user, amount)
 	return p
 }
 
@@ -79,21 +49,21 @@ func (p *play) award(user game.UserID, as ...award.Achievement) *play {
 
 // after moves the clock on.
 func (p *play) after(d time.Duration) *play {
-	p.env.Now = p.env.Now.Add(d)
+	p.After(d)
 	return p
 }
 
 // input is what the bot would render now, 15 s after the last command.
 func (p *play) input(lang i18n.Lang) Input {
-	return p.inputFor(p.table, lang)
+	return p.inputFor(p.Table, lang)
 }
 
 func (p *play) inputFor(t game.Table, lang i18n.Lang) Input {
 	bal := map[game.UserID]int64{}
 	for _, u := range t.Users() {
-		bal[u] = p.bal[u]
+		bal[u] = p.Bal[u]
 	}
-	return Input{Table: t, Settings: p.env.Settings, Balances: bal, Lang: lang, Now: p.env.Now.Add(15 * time.Second), Awards: p.awards,
+	return Input{Table: t, Settings: p.Env.Settings, Balances: bal, Lang: lang, Now: p.Env.Now.Add(15 * time.Second), Awards: p.awards,
 		Solo: p.solo, HouseForbidden: p.houseOff}
 }
 
@@ -113,7 +83,7 @@ func lobby(t testing.TB, names map[game.UserID]string, rnd game.Rand) *play {
 // the last seat is taken (game.Settings.AutoStart).
 func lobbyAutoStart(t testing.TB, names map[game.UserID]string) *play {
 	p := newPlay(t, gametest.Deck(), names)
-	p.env.Settings.AutoStart = true
+	p.Env.Settings.AutoStart = true
 	return p.do(game.Open, alice, 0).after(time.Minute).do(game.Join, bob, 0)
 }
 
@@ -206,7 +176,7 @@ func bankBroken(t testing.TB, names map[game.UserID]string) *play {
 // the game ended without a duel.
 func noDuel(t testing.TB, names map[game.UserID]string) *play {
 	p := lobby(t, names, gametest.Deck("9s 8h Tc Th")).do(game.Join, carol, 0).do(game.Start, alice, 0)
-	for !p.table.Finished() {
+	for !p.Table.Finished() {
 		p.after(61*time.Second).do(game.Timeout, 0, 0)
 	}
 	return p

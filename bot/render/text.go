@@ -24,10 +24,7 @@ func (v *view) who(user game.UserID, kept string) string {
 	if user == house.ID {
 		return escape(v.tr(i18n.HouseName))
 	}
-	if n, ok := v.in.Names[user]; ok {
-		kept = n
-	}
-	return v.name.html(kept)
+	return v.name.html(v.in.current(user, kept))
 }
 
 // balance returns the balance of user as text, and whether it is known.
