@@ -5,5 +5,5 @@ package input
 // the prompts to start the bot in private. A test's view of what the
 // handler holds, not product API.
 func (h *Handler) Footprint() int {
-	return h.quota.users.Len() + h.admins.known.Len() + h.presses.last.Len() + h.checks.sent.Len() + h.prompts.ids.Len()
+	return h.quota.users.Len() + h.admins.known.Len() + h.presses.last.Len() + h.checks.sent.Len() + h.follows.prompts.ids.Len()
 }

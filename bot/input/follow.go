@@ -3,6 +3,7 @@ package input
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"strconv"
 	"time"
 
@@ -28,6 +29,24 @@ import (
 // from the private chat. A member who leaves a group, or is removed, stops
 // following it.
 
+// followers is the follows' job of the Handler: what the /notify commands,
+// the deep link, the list's Unfollow buttons and a member's leaving do to
+// the groups users follow (FollowStore), and the "start me in private"
+// prompts they leave in groups. It is safe for concurrent use; it answers
+// presses and reaches chats through send alone, and asks nothing of the
+// tables.
+type followers struct {
+	store   FollowStore
+	send    *send.Sender
+	prompts *prompts
+	clock   clock.Clock
+	log     *slog.Logger
+}
+
+func newFollowers(store FollowStore, s *send.Sender, c clock.Clock, log *slog.Logger) *followers {
+	return &followers{store: store, send: s, prompts: newPrompts(s, c), clock: c, log: log}
+}
+
 // notify handles /notify: in a group, follows it or stops (with anything
 // after it, it only says how it is used); in private, lists the groups the
 // user follows.
@@ -45,18 +64,18 @@ func notify(ctx context.Context, c *command) {
 	if !ok {
 		return
 	}
-	on, err := c.h.follows.ToggleFollow(ctx, c.m.Chat.ID, u, c.m.Chat.Title, int64(c.u.UpdateID), c.h.clock.Now())
+	on, err := c.h.follows.store.ToggleFollow(ctx, c.m.Chat.ID, u, c.m.Chat.Title, int64(c.u.UpdateID), c.h.clock.Now())
 	switch {
 	case err == nil:
 		c.sayMessage(render.NotifyToggled(u.Name, on, c.lang))
-		c.h.prompts.used(c.m.Chat.ID, int64(u.ID))
+		c.h.follows.prompts.used(c.m.Chat.ID, int64(u.ID))
 	case errors.Is(err, storage.ErrDuplicate):
 		// Delivered again: toggled and answered the first time.
 	case errors.Is(err, storage.ErrNoPrivateChat):
 		chat, user := c.m.Chat.ID, int64(u.ID)
-		c.h.prompts.sending(chat, user)
+		c.h.follows.prompts.sending(chat, user)
 		c.sayMessageThen(render.NotifyStartFirst(u.Name, notice.FollowLink(c.h.self().UserName, chat), c.lang),
-			func(_ context.Context, at send.Sent) { c.h.prompts.sent(chat, user, at) })
+			func(_ context.Context, at send.Sent) { c.h.follows.prompts.sent(chat, user, at) })
 	case errors.Is(err, storage.ErrTooManyFollows):
 		c.sayMessage(render.NotifyTooMany(storage.MaxFollows, c.lang))
 	default:
@@ -70,7 +89,7 @@ func follows(ctx context.Context, c *command) {
 	if !ok {
 		return
 	}
-	fs, err := c.h.follows.Follows(ctx, u.ID)
+	fs, err := c.h.follows.store.Follows(ctx, u.ID)
 	if err != nil {
 		c.fail(ctx, err)
 		return
@@ -93,16 +112,16 @@ func followFromLink(ctx context.Context, c *command) {
 	if !ok {
 		return
 	}
-	chat, title, why := c.h.checkMember(ctx, chat, int64(u.ID))
+	chat, title, why := c.h.follows.checkMember(ctx, chat, int64(u.ID))
 	if why != "" {
 		c.tell(i18n.T(c.lang, why))
 		return
 	}
-	already, err := c.h.follows.Follow(ctx, chat, u, title, c.h.clock.Now())
+	already, err := c.h.follows.store.Follow(ctx, chat, u, title, c.h.clock.Now())
 	switch {
 	case err == nil:
 		c.sayMessage(render.Followed(title, already, c.lang))
-		c.h.prompts.used(chat, int64(u.ID))
+		c.h.follows.prompts.used(chat, int64(u.ID))
 	case errors.Is(err, storage.ErrTooManyFollows):
 		c.sayMessage(render.NotifyTooMany(storage.MaxFollows, c.lang))
 	default:
@@ -115,8 +134,8 @@ func followFromLink(ctx context.Context, c *command) {
 // else why not, as the key of the answer. A group upgraded to a
 // supergroup is followed to it (and moved in storage): the group returned
 // is then the supergroup, where its tables open.
-func (h *Handler) checkMember(ctx context.Context, chat, user int64) (group int64, title string, why i18n.Key) {
-	api := h.rooms.Send // reports a group that moved
+func (f *followers) checkMember(ctx context.Context, chat, user int64) (group int64, title string, why i18n.Key) {
+	api := f.send // reports a group that moved
 	for range 2 {
 		info, err := api.Chat(ctx, chat)
 		var m botapi.Member
@@ -134,7 +153,7 @@ func (h *Handler) checkMember(ctx context.Context, chat, user int64) (group int6
 		case errors.Is(err, botapi.ErrChatNotFound), errors.Is(err, botapi.ErrForbidden):
 			return 0, "", i18n.NotifyNoGroup
 		case err != nil:
-			h.log.WarnContext(ctx, "checking a member for a deep link", "chat", chat, "err", err)
+			f.log.WarnContext(ctx, "checking a member for a deep link", "chat", chat, "err", err)
 			return 0, "", i18n.NotifyCheckFailed
 		case m.In():
 			return chat, info.Title, ""
@@ -146,42 +165,43 @@ func (h *Handler) checkMember(ctx context.Context, chat, user int64) (group int6
 
 // pressUnfollow handles the button of the private list that stops
 // following a group: only the presser's own following, whatever group the
-// data names. The list is edited to what is left. A press on a message
-// that shows other buttons (a solo table) is forged: it changes nothing.
-func (h *Handler) pressUnfollow(ctx context.Context, q *tgbotapi.CallbackQuery, chat int64) {
+// data names. The list is edited to what is left, in the chat's language
+// chatLang (the presser is answered in lang). A press on a message that
+// shows other buttons (a solo table) is forged: it changes nothing.
+func (f *followers) pressUnfollow(ctx context.Context, q *tgbotapi.CallbackQuery, chat int64, lang i18n.Lang, chatLang func() i18n.Lang) {
 	private := q.Message.Chat.ID
-	lang := h.presserLang(ctx, private, q.From)
+	answer := func(text string) { f.send.Answer(ctx, q.ID, text, false) }
 	list, others := unfollowButtons(q.Message)
 	if others {
-		h.answer(ctx, q, i18n.T(lang, i18n.PopBadButton), false)
+		answer(i18n.T(lang, i18n.PopBadButton))
 		return
 	}
 	user := game.UserID(q.From.ID)
 	key := storage.TableKey{Chat: q.Message.Chat.ID}
-	was, err := h.follows.Unfollow(ctx, chat, user)
+	was, err := f.store.Unfollow(ctx, chat, user)
 	if err != nil {
-		fault.Log(ctx, h.log, "unfollow", key, err)
-		h.answer(ctx, q, i18n.T(lang, i18n.PopError), false)
+		fault.Log(ctx, f.log, "unfollow", key, err)
+		answer(i18n.T(lang, i18n.PopError))
 		return
 	}
 	if !was {
-		h.answer(ctx, q, i18n.T(lang, i18n.PopNotFollowing), false)
+		answer(i18n.T(lang, i18n.PopNotFollowing))
 	} else {
-		h.answer(ctx, q, i18n.T(lang, i18n.PopUnfollowed), false)
+		answer(i18n.T(lang, i18n.PopUnfollowed))
 	}
 	if !list {
 		// No list to edit: the list Telegram no longer gives (deleted, or
 		// an inaccessible message), or one its last press emptied.
 		return
 	}
-	fs, err := h.follows.Follows(ctx, user)
+	fs, err := f.store.Follows(ctx, user)
 	if err != nil {
-		fault.Log(ctx, h.log, "unfollow", key, err)
+		fault.Log(ctx, f.log, "unfollow", key, err)
 		return
 	}
 	id := q.Message.MessageID
-	msg := render.Follows(followsView(fs), h.chatLang(ctx, private, q.From))
-	s := h.rooms.Send
+	msg := render.Follows(followsView(fs), chatLang())
+	s := f.send
 	s.Enqueue(outbox.Op{Chat: private, Slot: "follows:" + strconv.Itoa(id), Do: func(ctx context.Context) error {
 		return s.Edit(ctx, private, id, msg)
 	}})
@@ -212,26 +232,26 @@ func unfollowButtons(m *tgbotapi.Message) (list, others bool) {
 // its tables (Telegram sends the message to a bot in privacy mode too; in
 // a supergroup of more than about 50 members it sends none, and a leaver
 // keeps following). The bot's own removal is the bot's (package bot).
-func (h *Handler) memberLeft(ctx context.Context, u botapi.Update) {
+func (f *followers) memberLeft(ctx context.Context, u botapi.Update) {
 	m := u.Message
 	left := m.LeftChatMember
-	if !botapi.IsGroup(m.Chat) || left.ID <= 0 || left.ID == h.self().ID {
+	if !botapi.IsGroup(m.Chat) || left.ID <= 0 || left.ID == f.send.Self().ID {
 		return
 	}
-	stopped, err := h.follows.MemberLeft(ctx, m.Chat.ID, game.UserID(left.ID), int64(u.UpdateID), h.clock.Now())
+	stopped, err := f.store.MemberLeft(ctx, m.Chat.ID, game.UserID(left.ID), int64(u.UpdateID), f.clock.Now())
 	switch {
 	case err != nil && !errors.Is(err, storage.ErrDuplicate):
-		fault.Log(ctx, h.log, "member left", storage.TableKey{Chat: m.Chat.ID}, err)
+		fault.Log(ctx, f.log, "member left", storage.TableKey{Chat: m.Chat.ID}, err)
 	case stopped:
-		h.log.InfoContext(ctx, "a follower left the group: no more notices", "chat", m.Chat.ID, "user", left.ID)
+		f.log.InfoContext(ctx, "a follower left the group: no more notices", "chat", m.Chat.ID, "user", left.ID)
 	}
 }
 
 // startedPrivate records that the user wrote to the bot in their private
 // chat: the bot may write to them.
-func (h *Handler) startedPrivate(ctx context.Context, from *tgbotapi.User) {
-	if err := h.follows.StartedPrivate(ctx, Profile(from), h.clock.Now()); err != nil {
-		fault.Log(ctx, h.log, "private chat", storage.TableKey{Chat: from.ID}, err)
+func (f *followers) startedPrivate(ctx context.Context, from *tgbotapi.User) {
+	if err := f.store.StartedPrivate(ctx, Profile(from), f.clock.Now()); err != nil {
+		fault.Log(ctx, f.log, "private chat", storage.TableKey{Chat: from.ID}, err)
 	}
 }
 

@@ -90,9 +90,10 @@ type Options struct {
 // and Press must run on the update's chat's goroutine; its methods are
 // safe for concurrent use.
 type Handler struct {
-	tables  TableStore
-	chips   ChipStore
-	follows FollowStore
+	tables TableStore
+	chips  ChipStore
+	// follows does the groups users follow (follow.go).
+	follows *followers
 	rooms   Rooms
 	clock   clock.Clock
 	log     *slog.Logger
@@ -103,15 +104,16 @@ type Handler struct {
 	admins  *admins
 	presses *presses
 	checks  *checks
-	prompts *prompts
+	// settings does the settings' commands and panel presses (settings.go).
+	settings *settingsInput
 }
 
 // New returns a Handler on the stores, acting through rooms.
 func New(tables TableStore, chips ChipStore, follows FollowStore, rooms Rooms, c clock.Clock, log *slog.Logger, opts Options) *Handler {
-	h := &Handler{tables: tables, chips: chips, follows: follows, rooms: rooms, clock: c, log: log, opts: opts,
+	h := &Handler{tables: tables, chips: chips, follows: newFollowers(follows, rooms.Send, c, log), rooms: rooms, clock: c, log: log, opts: opts,
 		owners: make(map[int64]bool), quota: newQuota(c), presses: newPresses(c), checks: newChecks(c)}
 	h.admins = newAdmins(rooms.Send, c, opts.AdminTTL)
-	h.prompts = newPrompts(rooms.Send, c)
+	h.settings = &settingsInput{tables: tables, panels: rooms.Panels, admins: h.admins, send: rooms.Send, log: log}
 	for _, id := range opts.Owners {
 		h.owners[id] = true
 	}
@@ -198,7 +200,7 @@ func (h *Handler) verifyMessage(ctx context.Context, key storage.TableKey, gameN
 func (h *Handler) Message(ctx context.Context, u botapi.Update) {
 	m := u.Message
 	if m.LeftChatMember != nil {
-		h.memberLeft(ctx, u)
+		h.follows.memberLeft(ctx, u)
 		return
 	}
 	if why := botapi.Unheard(m); why != "" {
@@ -206,7 +208,7 @@ func (h *Handler) Message(ctx context.Context, u botapi.Update) {
 		return
 	}
 	if m.Chat.IsPrivate() && botapi.SenderOf(m) == botapi.ByPerson && m.From.ID == m.Chat.ID {
-		h.startedPrivate(ctx, m.From)
+		h.follows.startedPrivate(ctx, m.From)
 	}
 	tc, ok, why := botapi.CommandOf(m)
 	if why != "" {

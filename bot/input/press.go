@@ -106,17 +106,19 @@ var chatEffects = map[button.Effect]func(h *Handler, ctx context.Context, p chat
 	button.House:     (*Handler).pressTable,
 	button.DeckCheck: (*Handler).pressDeckCheck,
 	button.ChangeSetting: func(h *Handler, ctx context.Context, p chatPress) {
-		h.pressSetting(ctx, p.q, p.key, p.at, p.data, h.presserLang(ctx, p.key.Chat, p.q.From))
+		h.settings.pressSetting(ctx, p.q, p.key, p.at, p.data, h.presserLang(ctx, p.key.Chat, p.q.From))
 	},
 	button.MoveSettings: func(h *Handler, ctx context.Context, p chatPress) {
-		h.pressSettingsLevel(ctx, p.q, p.key, p.at, p.data, h.presserLang(ctx, p.key.Chat, p.q.From))
+		h.settings.pressSettingsLevel(ctx, p.q, p.key, p.at, p.data, h.presserLang(ctx, p.key.Chat, p.q.From))
 	},
 	button.ExplainSetting: func(h *Handler, ctx context.Context, p chatPress) {
 		// The icon buttons of the settings panels drawn before the list.
 		h.answer(ctx, p.q, render.SettingInfo(h.presserLang(ctx, p.key.Chat, p.q.From), p.data.Field), true)
 	},
 	button.StopFollowing: func(h *Handler, ctx context.Context, p chatPress) {
-		h.pressUnfollow(ctx, p.q, p.data.Chat)
+		chat, from := p.q.Message.Chat.ID, p.q.From
+		h.follows.pressUnfollow(ctx, p.q, p.data.Chat, h.presserLang(ctx, chat, from),
+			func() i18n.Lang { return h.chatLang(ctx, chat, from) })
 	},
 }
 

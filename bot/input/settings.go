@@ -3,6 +3,7 @@ package input
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"slices"
 	"strings"
 
@@ -54,7 +55,7 @@ func settings(ctx context.Context, c *command) {
 	case err != nil:
 		c.fail(ctx, err)
 	default:
-		c.say(c.h.savedText(ctx, c.key, i18n.OfChat(s.Language)))
+		c.say(c.h.settings.savedText(ctx, c.key, i18n.OfChat(s.Language)))
 	}
 }
 
@@ -98,10 +99,30 @@ func (c *command) mayChange(ctx context.Context) bool {
 	return false
 }
 
+// settingsInput is the settings' job of the Handler: what /settings says
+// once it saved a setting, and the presses on the settings panels (a
+// setting chosen, the panel moved between the list and a setting's
+// choices), each checked against Telegram for an admin and changing the
+// settings only the one way they change (panel.Panels). It is safe for
+// concurrent use; it reads the tables only to say whether a game in
+// progress keeps its settings.
+type settingsInput struct {
+	tables TableStore
+	panels *panel.Panels
+	admins *admins
+	send   *send.Sender
+	log    *slog.Logger
+}
+
+// answer answers a press on a settings panel (send.Sender.Answer).
+func (si *settingsInput) answer(ctx context.Context, q *tgbotapi.CallbackQuery, text string, alert bool) {
+	si.send.Answer(ctx, q.ID, text, alert)
+}
+
 // savedText says a setting was saved, and whether a game in progress keeps
 // its own.
-func (h *Handler) savedText(ctx context.Context, key storage.TableKey, l i18n.Lang) string {
-	if v, err := h.tables.View(ctx, key); err == nil && v.Table.Phase().InGame() {
+func (si *settingsInput) savedText(ctx context.Context, key storage.TableKey, l i18n.Lang) string {
+	if v, err := si.tables.View(ctx, key); err == nil && v.Table.Phase().InGame() {
 		return i18n.T(l, i18n.SettingsSavedInGame)
 	}
 	return i18n.T(l, i18n.SettingsSaved)
@@ -112,11 +133,11 @@ func (h *Handler) savedText(ctx context.Context, key storage.TableKey, l i18n.La
 // change (panel.Panels.Change), the presser is told what it is now, and
 // the panel goes back to the list, which shows it; the choices of the bet
 // options stay, as an admin may toggle several.
-func (h *Handler) pressSetting(ctx context.Context, q *tgbotapi.CallbackQuery, key storage.TableKey, at send.Sent, data callback.Data, l i18n.Lang) {
-	if !h.panelPress(ctx, q, key.Chat, l, h.admins.is) {
+func (si *settingsInput) pressSetting(ctx context.Context, q *tgbotapi.CallbackQuery, key storage.TableKey, at send.Sent, data callback.Data, l i18n.Lang) {
+	if !si.panelPress(ctx, q, key.Chat, l, si.admins.is) {
 		return
 	}
-	panels, id := h.rooms.Panels, at
+	panels, id := si.panels, at
 	after := ""
 	if f, _ := game.FieldByKey(data.Field); f.Kind == game.FieldBets {
 		after = data.Field // its choices are toggles: an admin may toggle several
@@ -132,20 +153,20 @@ func (h *Handler) pressSetting(ctx context.Context, q *tgbotapi.CallbackQuery, k
 	case errors.Is(err, setting.ErrStale):
 		// Drawn for older settings: say so, and show the pressed panel
 		// the setting's choices as they are now.
-		h.answer(ctx, q, i18n.T(l, i18n.PopSettingsOutdated), false)
+		si.answer(ctx, q, i18n.T(l, i18n.PopSettingsOutdated), false)
 		if _, err := panels.Show(ctx, key.Chat, id, data.Field); err != nil {
-			fault.Log(ctx, h.log, "settings", key, err)
+			fault.Log(ctx, si.log, "settings", key, err)
 		}
 	case errors.As(err, &problem):
 		panels.Pressed(key.Chat, id, data.Field) // unchanged: still the choices
 		text, alert := problem.Popup(l)
-		h.answer(ctx, q, text, alert)
+		si.answer(ctx, q, text, alert)
 	case err != nil:
 		panels.Pressed(key.Chat, id, data.Field)
-		fault.Log(ctx, h.log, "settings", key, err)
-		h.answer(ctx, q, i18n.T(l, i18n.PopError), false)
+		fault.Log(ctx, si.log, "settings", key, err)
+		si.answer(ctx, q, i18n.T(l, i18n.PopError), false)
 	default:
-		h.answer(ctx, q, render.SettingSaved(l, panel.Edited(s), data.Field), false)
+		si.answer(ctx, q, render.SettingSaved(l, panel.Edited(s), data.Field), false)
 	}
 }
 
@@ -155,19 +176,19 @@ func (h *Handler) pressSetting(ctx context.Context, q *tgbotapi.CallbackQuery, k
 // so that a remembered answer to whether the presser is an admin serves
 // (admins.seems). A press drawn for older settings is told so, and shows
 // what it asked for as the settings are now.
-func (h *Handler) pressSettingsLevel(ctx context.Context, q *tgbotapi.CallbackQuery, key storage.TableKey, at send.Sent, data callback.Data, l i18n.Lang) {
-	if !h.panelPress(ctx, q, key.Chat, l, h.admins.seems) {
+func (si *settingsInput) pressSettingsLevel(ctx context.Context, q *tgbotapi.CallbackQuery, key storage.TableKey, at send.Sent, data callback.Data, l i18n.Lang) {
+	if !si.panelPress(ctx, q, key.Chat, l, si.admins.seems) {
 		return
 	}
-	s, err := h.rooms.Panels.Show(ctx, key.Chat, at, data.Field)
+	s, err := si.panels.Show(ctx, key.Chat, at, data.Field)
 	switch {
 	case err != nil:
-		fault.Log(ctx, h.log, "settings", key, err)
-		h.answer(ctx, q, i18n.T(l, i18n.PopError), false)
+		fault.Log(ctx, si.log, "settings", key, err)
+		si.answer(ctx, q, i18n.T(l, i18n.PopError), false)
 	case callback.Stamp(panel.Edited(s)) != data.Version:
-		h.answer(ctx, q, i18n.T(l, i18n.PopSettingsOutdated), false)
+		si.answer(ctx, q, i18n.T(l, i18n.PopSettingsOutdated), false)
 	default:
-		h.answer(ctx, q, "", false)
+		si.answer(ctx, q, "", false)
 	}
 }
 
@@ -176,19 +197,19 @@ func (h *Handler) pressSettingsLevel(ctx context.Context, q *tgbotapi.CallbackQu
 // to move the panel); when not, it answers why. The message pressed must
 // be a settings panel: an admin's data forged onto another message (the
 // table's) must not turn it into one.
-func (h *Handler) panelPress(ctx context.Context, q *tgbotapi.CallbackQuery, chat int64, l i18n.Lang,
+func (si *settingsInput) panelPress(ctx context.Context, q *tgbotapi.CallbackQuery, chat int64, l i18n.Lang,
 	isAdmin func(ctx context.Context, chat, user int64) (bool, error)) bool {
 	ok, err := isAdmin(ctx, chat, q.From.ID)
 	switch {
 	case err != nil:
-		h.log.WarnContext(ctx, "checking an admin", "chat", chat, "err", err)
-		h.answer(ctx, q, i18n.T(l, i18n.PopAdminCheckFailed), true)
+		si.log.WarnContext(ctx, "checking an admin", "chat", chat, "err", err)
+		si.answer(ctx, q, i18n.T(l, i18n.PopAdminCheckFailed), true)
 		return false
 	case !ok:
-		h.answer(ctx, q, i18n.T(l, i18n.SettingsAdminOnly), true)
+		si.answer(ctx, q, i18n.T(l, i18n.SettingsAdminOnly), true)
 		return false
 	case !settingsPanel(q.Message):
-		h.answer(ctx, q, i18n.T(l, i18n.PopBadButton), false)
+		si.answer(ctx, q, i18n.T(l, i18n.PopBadButton), false)
 		return false
 	}
 	return true

@@ -67,44 +67,43 @@ func newAnswerShare(l Limits) *window {
 // answerFirst reports whether a chat of personalReady goes next at now,
 // the budget over all chats allowing a call: one is ready, and either the
 // share has room or no other chat's op but a notice is ready (a quiet
-// budget goes to the answers that wait, before any notice); o.mu is held.
-func (o *Outbox) answerFirst(now time.Time) bool {
-	if o.personalReady.len() == 0 {
+// budget goes to the answers that wait, before any notice).
+func (t *turns) answerFirst(now time.Time) bool {
+	if t.personalReady.len() == 0 {
 		return false
 	}
-	return o.ready.len() == 0 || o.answers == nil || o.answers.delay(now) == 0
+	return t.ready.len() == 0 || t.answers == nil || t.answers.delay(now) == 0
 }
 
-// spend counts a call of class c made at now within its class's share of
-// the budget over all chats: a Notice's, an Ephemeral op's; o.mu is held.
-// An Ephemeral op that went past its share (answerFirst) counts too: the
-// share holds every answer of the span, as the window of Telegram's does.
-func (o *Outbox) spend(c Class, now time.Time) {
+// spend counts a call of class c made at now into the budget over all
+// chats, and within its class's share of it: a Notice's, an Ephemeral
+// op's. An Ephemeral op that went past its share (answerFirst) counts
+// too: the share holds every answer of the span, as the window of
+// Telegram's does.
+func (t *turns) spend(c Class, now time.Time) {
+	if t.global != nil {
+		t.global.record(now)
+	}
 	switch {
-	case c == Notice && o.notice != nil:
-		o.notice.record(now)
-	case c == Ephemeral && o.answers != nil:
-		o.answers.record(now)
+	case c == Notice && t.notice != nil:
+		t.notice.record(now)
+	case c == Ephemeral && t.answers != nil:
+		t.answers.record(now)
 	}
 }
 
-// queueOf returns the queue op waits in, made if there is none: the
-// chat's, or for an Ephemeral op the chat's personal queue; o.mu is held.
-func (o *Outbox) queueOf(op Op, now time.Time) *chatQueue {
+// of returns the queue op waits in, made if there is none: the chat's, or
+// for an Ephemeral op the chat's personal queue.
+func (qs *queues) of(op Op, now time.Time) *chatQueue {
 	if op.Class != Ephemeral {
-		return o.queue(op.Chat, now)
+		return qs.chat(op.Chat, now)
 	}
-	q := o.personal[op.Chat]
+	q := qs.personal[op.Chat]
 	if q == nil {
 		q = &chatQueue{id: op.Chat, personal: true}
-		o.personal[op.Chat] = q
+		qs.personal[op.Chat] = q
 	}
 	return q
-}
-
-// readyLen returns how many chats wait in the ready rings; o.mu is held.
-func (o *Outbox) readyLen() int {
-	return o.personalReady.len() + o.ready.len() + o.lowReady.len()
 }
 
 // expired reports whether the time of op, at the head of q, passed
@@ -115,7 +114,7 @@ func (o *Outbox) expired(q *chatQueue, op *item, now time.Time) bool {
 	if op.expires.IsZero() || now.Before(op.expires) {
 		return false
 	}
-	o.remove(q, op)
+	o.queues.remove(q, op)
 	if op.late != nil {
 		if err := o.enqueue(*op.late, now); err != nil {
 			o.opts.Logger.Warn("outbox: the op in place of one too late dropped", "chat", q.id, "slot", op.slot, "err", err)

@@ -24,93 +24,16 @@
 package outbox
 
 import (
-	"container/heap"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"runtime/debug"
-	"slices"
 	"sync"
 	"time"
 
 	"github.com/twentyone-bot/twentyone/bot/clock"
 )
-
-// Limits says how fast the outbox may call. A zero field is no limit.
-type Limits struct {
-	// PerSecond caps the calls over all chats in any second (Telegram:
-	// about 30); they go one every second/PerSecond, not a second's
-	// worth at once.
-	PerSecond int
-	// GroupPerMinute caps the calls per GroupWindow into one group
-	// (Telegram: 20 a minute).
-	GroupPerMinute int
-	// GroupWindow is the span GroupPerMinute counts over; default a minute.
-	GroupWindow time.Duration
-	// GroupBurst is how many calls may go into a group back to back (at
-	// ChatInterval) before the rest are spread at one every
-	// GroupWindow/(GroupPerMinute-GroupBurst+1); 0 is 3, and it is at
-	// most GroupPerMinute (TelegramLimits sets 2).
-	GroupBurst int
-	// ChatInterval is the least time between two calls into the same chat
-	// (Telegram: about one second).
-	ChatInterval time.Duration
-	// NoticePerSecond caps the Notice calls per second, within PerSecond,
-	// so that a burst of notices leaves the rest of each second to the
-	// renders and replies that come meanwhile; 0 is a third of PerSecond
-	// (at least 1), or no cap without PerSecond (see NoticeRate).
-	NoticePerSecond int
-}
-
-// TelegramLimits are Telegram's published limits with a margin: 25 calls a
-// second over all chats (Telegram: about 30), of which notices take at most
-// a third, 8, after the tables (see Notice), and answers at most a third
-// ahead of them (EphemeralShare): 17 stay for the tables; and into a group
-// at most 19 in any minute (Telegram: 20), a burst of 2 and then one every
-// 60/18 s, at least a second apart (a burst of 3 spaced the rest 60/17 s
-// apart: players who keep a table busy see it sooner with the shorter
-// spacing). Raising PerSecond raises the notices' and answers' shares.
-func TelegramLimits() Limits {
-	return Limits{PerSecond: 25, GroupPerMinute: 19, GroupWindow: time.Minute, GroupBurst: 2,
-		ChatInterval: time.Second}
-}
-
-// NoticeRate returns the notices' cap a second: NoticePerSecond, or when
-// it is 0 a third of PerSecond (at least 1); 0 (no cap) with neither.
-func (l Limits) NoticeRate() int {
-	if l.NoticePerSecond > 0 || l.PerSecond <= 0 {
-		return max(l.NoticePerSecond, 0)
-	}
-	return max(l.PerSecond/3, 1)
-}
-
-// GroupInterval returns the spacing of a group's calls once its burst is
-// spent: GroupWindow/(GroupPerMinute-GroupBurst+1), rounded up, so that
-// any span of GroupWindow holds at most GroupPerMinute calls; 0 without a
-// group limit.
-func (l Limits) GroupInterval() time.Duration {
-	if l.GroupPerMinute <= 0 {
-		return 0
-	}
-	w := l.GroupWindow
-	if w <= 0 {
-		w = time.Minute
-	}
-	k := time.Duration(l.GroupPerMinute - l.GroupBurstSize() + 1)
-	return (w + k - 1) / k
-}
-
-// GroupBurstSize returns how many calls may go into a group back to back
-// before the rest are spaced GroupInterval apart: GroupBurst, by default
-// 3, at most GroupPerMinute.
-func (l Limits) GroupBurstSize() int {
-	b := l.GroupBurst
-	if b <= 0 {
-		b = 3
-	}
-	return min(b, l.GroupPerMinute)
-}
 
 // Class orders the waiting ops of a chat: a waiting Render goes before any
 // waiting Retire or Say, so that a chat's live messages are never held up
@@ -193,45 +116,8 @@ type Op struct {
 	Late    *Op
 }
 
-// RetryAfterError is what Do returns when Telegram answered 429.
-type RetryAfterError struct {
-	After time.Duration
-}
-
-func (e *RetryAfterError) Error() string {
-	return fmt.Sprintf("too many requests: retry after %s", e.After)
-}
-
-// temporaryError marks an error worth retrying.
-type temporaryError struct{ err error }
-
-func (e temporaryError) Error() string { return e.err.Error() }
-func (e temporaryError) Unwrap() error { return e.err }
-
-// Temporary marks err as worth retrying (a 5xx answer, a dropped connection).
-func Temporary(err error) error {
-	if err == nil {
-		return nil
-	}
-	return temporaryError{err}
-}
-
-// IsTemporary reports whether err was marked by Temporary.
-func IsTemporary(err error) bool {
-	var t temporaryError
-	return errors.As(err, &t)
-}
-
 // maxBackoff caps the wait before an op that failed is tried again.
 const maxBackoff = 30 * time.Second
-
-// ErrClosed is returned by Enqueue after Close.
-var ErrClosed = errors.New("outbox closed")
-
-// ErrFull is returned by Enqueue when the op's chat holds as many ops (or,
-// for a Say, as many replies) as it may, or when a Notice finds
-// Options.MaxNotices waiting: the op is dropped.
-var ErrFull = errors.New("outbox: the chat's queue is full")
 
 // Options configure an Outbox.
 type Options struct {
@@ -276,28 +162,16 @@ type Options struct {
 
 // Outbox queues and paces ops. Its methods are safe for concurrent use.
 type Outbox struct {
-	opts   Options
-	clock  clock.Clock
-	global *pacer // nil: no limit over all chats
-	// notice caps the notices, answers the Ephemeral ops' share (nil: none).
-	notice, answers *window
+	opts  Options
+	clock clock.Clock
 
-	mu    sync.Mutex
-	chats map[int64]*chatQueue
-	// ready holds the chats whose next op may be called now, in turn, and
-	// lowReady those whose next op may too but who hold only notices,
-	// called only while ready is empty; timed holds those whose next op
-	// waits for their pacing or a pause. A chat of lowReady that gets a
-	// render or a reply moves to ready, and its entry left behind is
-	// skipped (chatQueue.where says where a chat is).
-	ready    ring
-	lowReady ring
-	timed    timedHeap
-	// personal holds the queues of the Ephemeral ops, one per chat, and
-	// personalReady those ready, first within their share (ephemeral.go).
-	personal      map[int64]*chatQueue
-	personalReady ring
-	inFlight      int
+	mu sync.Mutex
+	// queues are the chats' queues (queues.go), and turns whose turn it
+	// is among those with an op waiting, under the budget over all chats
+	// (turns.go).
+	queues   queues
+	turns    turns
+	inFlight int
 	// dispatching is whether the dispatcher runs; wake tells it that
 	// something changed; parked is whether it waits for wake with its
 	// timer set, having nothing to do before (see kick).
@@ -312,124 +186,6 @@ type Outbox struct {
 	wg     sync.WaitGroup
 	// enqueued counts Enqueue calls, to prune idle chats now and then.
 	enqueued int
-	// pending counts the ops queued over all chats, for Pending, and
-	// notices those of them that are notices, for MaxNotices.
-	pending int
-	notices int
-	// called holds the groups called since the last TakeHistory, when
-	// Options.KeepHistory is set.
-	called map[int64]struct{}
-	// assumed calls are counted into the pace of every group whose queue
-	// is made before assumedAt+GroupWindow, all at assumedAt (Restore).
-	assumed   int
-	assumedAt time.Time
-}
-
-// item is a queued op of class class; gen grows each time a newer op
-// replaces do, so that a render replaced while its call was in flight is
-// sent again. since is when the oldest op it holds that was not called yet
-// was enqueued; zero once called, until a newer op replaces it. seq orders
-// the items by their enqueue (a newer op replacing one keeps its seq).
-type item struct {
-	slot  string
-	class Class
-	do    func(ctx context.Context) error
-	stale func() bool
-	gen   int
-	since time.Time
-	seq   int
-	// expires and late are the op's Expires and Late.
-	expires time.Time
-	late    *Op
-}
-
-// Where a chat's queue is scheduled.
-const (
-	nowhere = iota
-	inReady
-	inLowReady
-	inTimed
-)
-
-type chatQueue struct {
-	id            int64
-	renders, says []*item
-	notices       []*item
-	retires       []*item
-	ephemerals    []*item // only in a personal queue
-	personal      bool    // a queue of Ephemeral ops: see ephemeral.go
-	where         int
-	due           time.Time // when timed: when its next op may go
-	index         int       // when timed: in the heap
-	paused        time.Time
-	// resumed: the chat keeps its turn: when it is next ready it goes
-	// first among the ready chats, not behind those that came meanwhile.
-	// So after a pause for a failed call (a 429, a temporary error), whose
-	// call was its turn, and for extra.
-	resumed bool
-	// extra: a render just went through while other chats waited for
-	// the global budget, and a Retire or a reply waits that it overtook
-	// or that was enqueued while it was in flight (a game's record, once
-	// the new table message went), but no newer render: that op goes
-	// next, as soon as the chat's own limits let it, ahead of the ready
-	// chats, taking the group's last token as a render would. At their
-	// back it would either take the chat's next turn, holding the
-	// table's next render back a whole turn, or keep the chat queued so
-	// that its next press showed sooner than the other chats' presses.
-	// A newer render waiting when the render went through goes first, at
-	// the chat's next turn, and the op after it; one enqueued after goes
-	// at the chat's next turn, after the op. Without contention the
-	// chat's own pacing orders them (see replyAfter).
-	extra    bool
-	pace     *pacer // nil: not a group, or no group limit
-	last     time.Time
-	attempts int
-	// overtaken counts the renders started while a reply or a Retire
-	// waited, since one of them last started (see replyAfter).
-	overtaken int
-	// running is the op in flight and the generation it was called at;
-	// runningSay whether it is a Say or a Notice, runningExtra whether it
-	// went as the chat's extra.
-	running      *item
-	runningGen   int
-	runningSay   bool
-	runningExtra bool
-}
-
-func (q *chatQueue) len() int {
-	return len(q.renders) + len(q.retires) + len(q.says) + len(q.notices) + len(q.ephemerals)
-}
-
-// urgent reports whether the chat holds a render, a Retire or a reply:
-// they go before every chat's notices.
-func (q *chatQueue) urgent() bool { return q.len() > len(q.notices) }
-
-// overtakable returns the op that renders may overtake, a few at most
-// (see replyAfter): the first enqueued of the chat's first Retire and
-// first reply; nil without either.
-func (q *chatQueue) overtakable() *item {
-	switch {
-	case len(q.retires) > 0 && (len(q.says) == 0 || q.retires[0].seq < q.says[0].seq):
-		return q.retires[0]
-	case len(q.says) > 0:
-		return q.says[0]
-	}
-	return nil
-}
-
-// list returns the chat's list of ops of class c.
-func (q *chatQueue) list(c Class) *[]*item {
-	switch c {
-	case Say:
-		return &q.says
-	case Notice:
-		return &q.notices
-	case Retire:
-		return &q.retires
-	case Ephemeral:
-		return &q.ephemerals
-	}
-	return &q.renders
 }
 
 // New returns an Outbox.
@@ -462,19 +218,8 @@ func New(opts Options) *Outbox {
 		opts.Clock = clock.System{}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	o := &Outbox{opts: opts, clock: opts.Clock, chats: make(map[int64]*chatQueue), ctx: ctx, cancel: cancel,
-		wake: make(chan struct{}, 1), personal: make(map[int64]*chatQueue)}
-	if opts.Limits.PerSecond > 0 {
-		o.global = newGlobalPacer(opts.Limits)
-	}
-	if n := opts.Limits.NoticeRate(); n > 0 {
-		o.notice = newWindow(n, time.Second)
-	}
-	o.answers = newAnswerShare(opts.Limits)
-	if opts.KeepHistory {
-		o.called = make(map[int64]struct{})
-	}
-	return o
+	return &Outbox{opts: opts, clock: opts.Clock, ctx: ctx, cancel: cancel, wake: make(chan struct{}, 1),
+		queues: newQueues(opts.Limits, opts.KeepHistory), turns: newTurns(opts.Limits)}
 }
 
 // Enqueue adds op to its chat's queue. It returns ErrFull, dropping op,
@@ -491,7 +236,7 @@ func (o *Outbox) Enqueue(op Op) error {
 
 // enqueue is Enqueue with o.mu held.
 func (o *Outbox) enqueue(op Op, now time.Time) error {
-	q := o.queueOf(op, now)
+	q := o.queues.of(op, now)
 	list := q.list(op.Class)
 	if op.Slot != "" {
 		for _, queued := range *list {
@@ -501,48 +246,21 @@ func (o *Outbox) enqueue(op Op, now time.Time) error {
 			}
 		}
 	}
-	if q.len() >= o.opts.MaxOps || op.Class == Say && len(q.says) >= o.opts.MaxSays ||
-		op.Class == Notice && o.notices >= o.opts.MaxNotices {
+	if o.queues.full(q, op, o.opts) {
 		return fmt.Errorf("%w: chat %d", ErrFull, op.Chat)
 	}
-	*list = append(*list, &item{slot: op.Slot, class: op.Class, do: op.Do, stale: op.Stale, since: now, seq: o.enqueued,
+	o.queues.add(list, &item{slot: op.Slot, class: op.Class, do: op.Do, stale: op.Stale, since: now, seq: o.enqueued,
 		expires: op.Expires, late: op.Late})
-	o.pending++
-	if op.Class == Notice {
-		o.notices++
-	}
 	if o.enqueued++; o.enqueued%1024 == 0 {
-		o.prune(now)
+		o.queues.prune(now)
 	}
-	if q.where == inLowReady && q.urgent() {
+	if o.turns.hurry(q) {
 		// No longer notices only: it takes its turn with the other chats.
-		q.where = inReady
-		o.ready.push(q)
 		o.kick()
 	}
 	o.reschedule(q, now) // a render may go sooner than the reply it was timed for
 	o.schedule(q, now)
 	return nil
-}
-
-// queue returns the chat's queue, made if it has none; o.mu is held.
-func (o *Outbox) queue(chat int64, now time.Time) *chatQueue {
-	q := o.chats[chat]
-	if q != nil {
-		return q
-	}
-	q = &chatQueue{id: chat}
-	if o.opts.Limits.GroupPerMinute > 0 && chat < 0 {
-		q.pace = newGroupPacer(o.opts.Limits)
-		if o.assumed > 0 && now.Sub(o.assumedAt) < o.opts.Limits.GroupWindow {
-			for range o.assumed {
-				q.pace.record(o.assumedAt)
-			}
-			q.last = later(q.last, o.assumedAt)
-		}
-	}
-	o.chats[chat] = q
-	return q
 }
 
 // replace puts op in the place of the queued item with its slot; o.mu is
@@ -559,35 +277,6 @@ func (o *Outbox) replace(q *chatQueue, queued *item, op Op, now time.Time) {
 	queued.do, queued.stale, queued.expires, queued.late = op.Do, op.Stale, op.Expires, op.Late
 	queued.gen++
 	o.reschedule(q, now) // a render may go sooner than the reply it was timed for
-}
-
-// pick returns the chat's next op and how many tokens of the group's
-// pacing it leaves the renders: its first render, else its first Retire
-// or reply (see overtakable), else its first notice, a reply or a notice
-// leaving renderReserve; but its first Retire or reply, as a render, once
-// retireAfter or replyAfter renders went ahead of it, or right after a
-// render while other chats wait (see chatQueue.extra). The chat has an
-// op.
-func (q *chatQueue) pick() (*item, int) {
-	if len(q.ephemerals) > 0 {
-		return q.ephemerals[0], 0 // a personal queue holds nothing else
-	}
-	held := q.overtakable()
-	after := replyAfter
-	if held != nil && held.class == Retire {
-		after = retireAfter
-	}
-	switch {
-	case held != nil && (q.extra || q.overtaken >= after):
-		return held, 0
-	case len(q.renders) > 0:
-		return q.renders[0], 0
-	case held != nil && held.class == Retire:
-		return held, 0
-	case held != nil:
-		return held, renderReserve
-	}
-	return q.notices[0], renderReserve
 }
 
 // due returns when the chat's next op may go, by its pacing and pauses;
@@ -611,32 +300,11 @@ func (o *Outbox) schedule(q *chatQueue, now time.Time) {
 		return
 	}
 	if due := o.due(q, now); due.After(now) {
-		q.where, q.due = inTimed, due
-		heap.Push(&o.timed, q)
+		o.turns.wait(q, due)
 	} else {
-		o.makeReady(q)
+		o.turns.makeReady(q)
 	}
 	o.kick()
-}
-
-// makeReady puts a chat whose next op may be called now in the ready ring,
-// or in lowReady when it holds only notices; o.mu is held.
-func (o *Outbox) makeReady(q *chatQueue) {
-	r := &o.lowReady
-	q.where = inLowReady
-	if q.personal {
-		r = &o.personalReady
-		q.where = inReady
-	} else if q.urgent() {
-		r = &o.ready
-		q.where = inReady
-	}
-	if q.resumed {
-		q.resumed = false
-		r.pushFront(q)
-		return
-	}
-	r.push(q)
 }
 
 // reschedule schedules a timed chat again, its next op having changed;
@@ -646,8 +314,7 @@ func (o *Outbox) reschedule(q *chatQueue, now time.Time) {
 		return
 	}
 	if due := o.due(q, now); !due.Equal(q.due) {
-		heap.Remove(&o.timed, q.index)
-		q.where = nowhere
+		o.turns.unwait(q)
 		o.schedule(q, now)
 	}
 }
@@ -688,52 +355,12 @@ func (o *Outbox) poke() {
 	}
 }
 
-// idle reports whether the chat's queue holds nothing the outbox must
-// remember: no op, and no pacing or pause still in force; o.mu is held.
-func (o *Outbox) idle(q *chatQueue, now time.Time) bool {
-	if q.running != nil || q.len() > 0 || now.Before(q.paused) {
-		return false
-	}
-	if q.last.IsZero() {
-		return true
-	}
-	if o.opts.Limits.ChatInterval > 0 && now.Sub(q.last) < o.opts.Limits.ChatInterval && !q.personal {
-		return false
-	}
-	return q.pace == nil || q.pace.idle(now)
-}
-
-// prune forgets chats that are idle; o.mu is held.
-func (o *Outbox) prune(now time.Time) {
-	for _, chats := range []map[int64]*chatQueue{o.chats, o.personal} {
-		for _, q := range chats {
-			if q.where == nowhere && o.idle(q, now) {
-				o.forget(q)
-			}
-		}
-	}
-}
-
-// forget drops a chat's queue, and once none is left what a burst of
-// chats grew (a Go map keeps its size after deletions); o.mu is held.
-func (o *Outbox) forget(q *chatQueue) {
-	if q.personal {
-		if delete(o.personal, q.id); len(o.personal) == 0 {
-			o.personal = make(map[int64]*chatQueue)
-		}
-		return
-	}
-	if delete(o.chats, q.id); len(o.chats) == 0 {
-		o.chats = make(map[int64]*chatQueue)
-	}
-}
-
 // Pending returns how many ops wait, over all chats (the one running in
 // each chat included). It is cheap: callers may poll it.
 func (o *Outbox) Pending() int {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	return o.pending
+	return o.queues.pending
 }
 
 // Chats returns how many queues the outbox keeps: of the chats with ops
@@ -741,7 +368,7 @@ func (o *Outbox) Pending() int {
 func (o *Outbox) Chats() int {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	return len(o.chats) + len(o.personal)
+	return o.queues.count()
 }
 
 // Quiet reports whether the outbox calls nothing until its clock moves or
@@ -753,69 +380,6 @@ func (o *Outbox) Quiet() bool {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	return (!o.dispatching || o.parked) && o.inFlight == 0
-}
-
-// History is when the outbox called into one group lately: the calls
-// within Limits.GroupWindow, oldest first.
-type History struct {
-	Chat  int64
-	Calls []time.Time
-}
-
-// TakeHistory returns the history of each group called since the last
-// TakeHistory (with Options.KeepHistory; else none). A group whose pacing
-// the outbox forgot is left out: its calls are all older than the window.
-func (o *Outbox) TakeHistory() []History {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if len(o.called) == 0 {
-		return nil
-	}
-	now := o.clock.Now()
-	out := make([]History, 0, len(o.called))
-	for chat := range o.called {
-		if q := o.chats[chat]; q != nil && q.pace != nil {
-			out = append(out, History{Chat: chat, Calls: q.pace.calls(now)})
-		}
-	}
-	o.called = make(map[int64]struct{})
-	return out
-}
-
-// Restore counts calls made before the outbox started into its groups'
-// pacing: each group's history, and assumed calls at at into every group
-// (those in the histories and any other) whose queue it makes within
-// Limits.GroupWindow of at, for calls a crash kept from the histories.
-// Call it before the first Enqueue.
-func (o *Outbox) Restore(hist []History, assumed int, at time.Time) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if o.opts.Limits.GroupPerMinute <= 0 {
-		return
-	}
-	now := o.clock.Now()
-	o.assumed, o.assumedAt = assumed, at
-	for _, h := range hist {
-		if h.Chat >= 0 || o.chats[h.Chat] != nil {
-			continue
-		}
-		calls := slices.SortedFunc(slices.Values(h.Calls), time.Time.Compare)
-		if len(calls) == 0 || now.Sub(calls[len(calls)-1]) >= o.opts.Limits.GroupWindow {
-			continue
-		}
-		q := &chatQueue{id: h.Chat, pace: newGroupPacer(o.opts.Limits)}
-		for _, t := range calls {
-			q.pace.record(t)
-		}
-		q.last = calls[len(calls)-1]
-		if assumed > 0 && now.Sub(at) < o.opts.Limits.GroupWindow {
-			for range assumed {
-				q.pace.record(later(at, q.last))
-			}
-			q.last = later(at, q.last)
-		}
-		o.chats[h.Chat] = q
-	}
 }
 
 // Close stops taking ops and sends those queued until ctx is done; then it
@@ -864,7 +428,7 @@ func (o *Outbox) dispatch() {
 			o.mu.Unlock()
 			continue
 		}
-		if o.readyLen() == 0 && o.timed.Len() == 0 && o.inFlight == 0 {
+		if _, timed := o.turns.nextDue(); o.turns.len() == 0 && !timed && o.inFlight == 0 {
 			o.dispatching, o.parked = false, false
 			o.mu.Unlock()
 			return
@@ -886,17 +450,14 @@ func (o *Outbox) dispatch() {
 }
 
 // next moves the timed chats that came due to the ready rings and starts
-// the call of the first ready chat (see nextReady), if the limits allow:
+// the call of the first ready chat (see turns.take), if the limits allow:
 // then it reports work done. Else it returns how long until there may be
 // (-1: until woken). o.mu is held.
 func (o *Outbox) next(now time.Time) (time.Duration, bool) {
-	for o.timed.Len() > 0 && !o.timed[0].due.After(now) {
-		o.makeReady(heap.Pop(&o.timed).(*chatQueue))
-	}
-	o.skipMoved()
+	o.turns.promote(now)
 	wait := time.Duration(-1) // until woken
 	if o.inFlight < o.opts.MaxInFlight {
-		q, low, d := o.nextReady(now)
+		q, low, d := o.turns.take(now)
 		if q != nil {
 			o.start(q, low, now)
 			return 0, true
@@ -905,53 +466,13 @@ func (o *Outbox) next(now time.Time) (time.Duration, bool) {
 			wait = d
 		}
 	}
-	idle := o.readyLen() == 0
-	if o.timed.Len() > 0 && (idle || o.inFlight < o.opts.MaxInFlight) {
-		if d := o.timed[0].due.Sub(now); wait < 0 || d < wait {
+	idle := o.turns.len() == 0
+	if due, ok := o.turns.nextDue(); ok && (idle || o.inFlight < o.opts.MaxInFlight) {
+		if d := due.Sub(now); wait < 0 || d < wait {
 			wait = d
 		}
 	}
 	return wait, false
-}
-
-// nextReady takes the chat to call next, ephemeral ops first within their
-// share (answerFirst), one of ready before any of lowReady (low: it is),
-// when the limits allow a call now: the global limit, and for lowReady the
-// notices' own. Else it returns how long until they do (0: none ready).
-func (o *Outbox) nextReady(now time.Time) (*chatQueue, bool, time.Duration) {
-	if o.readyLen() == 0 {
-		return nil, false, 0
-	}
-	d := o.globalDelay(now)
-	if o.ready.len() == 0 && o.personalReady.len() == 0 && o.notice != nil {
-		d = max(d, o.notice.delay(now))
-	}
-	switch {
-	case d > 0:
-		return nil, false, d
-	case o.answerFirst(now):
-		return o.personalReady.pop(), false, 0
-	case o.ready.len() > 0:
-		return o.ready.pop(), false, 0
-	}
-	return o.lowReady.pop(), true, 0
-}
-
-// skipMoved drops the entries at the head of lowReady whose chats are no
-// longer there: moved to ready, or called since; o.mu is held.
-func (o *Outbox) skipMoved() {
-	for o.lowReady.len() > 0 && o.lowReady.peek().where != inLowReady {
-		o.lowReady.pop()
-	}
-}
-
-// globalDelay returns how long until another call fits the global limit;
-// o.mu is held.
-func (o *Outbox) globalDelay(now time.Time) time.Duration {
-	if o.global == nil {
-		return 0
-	}
-	return o.global.delay(now, 0)
 }
 
 // start calls the next op of a ready chat in a goroutine of its own (see
@@ -966,8 +487,8 @@ func (o *Outbox) start(q *chatQueue, low bool, now time.Time) {
 		q.extra = false // the op it was for went stale
 	}
 	if !left {
-		if o.idle(q, now) {
-			o.forget(q)
+		if o.queues.idle(q, now) {
+			o.queues.forget(q)
 		}
 		return
 	}
@@ -976,16 +497,8 @@ func (o *Outbox) start(q *chatQueue, low bool, now time.Time) {
 		return
 	}
 	op, _ := q.pick()
-	if o.global != nil {
-		o.global.record(now)
-	}
-	o.spend(op.class, now)
-	if q.pace != nil {
-		q.pace.record(now)
-		if o.called != nil {
-			o.called[q.id] = struct{}{}
-		}
-	}
+	o.turns.spend(op.class, now)
+	o.queues.paced(q, now)
 	q.runningExtra, q.extra = q.extra && op.class != Render, false
 	if op.class == Render && q.overtakable() != nil {
 		q.overtaken++
@@ -1016,24 +529,9 @@ func (o *Outbox) dropStale(q *chatQueue, now time.Time) bool {
 		if op.stale == nil || !op.stale() {
 			return true
 		}
-		o.remove(q, op)
+		o.queues.remove(q, op)
 	}
 	return false
-}
-
-// remove takes op, at the head of its list, out of the chat's queue; o.mu
-// is held.
-func (o *Outbox) remove(q *chatQueue, op *item) {
-	list := q.list(op.class)
-	if len(*list) == 0 || (*list)[0] != op {
-		return
-	}
-	(*list)[0] = nil
-	*list = (*list)[1:]
-	o.pending--
-	if op.class == Notice {
-		o.notices--
-	}
 }
 
 // call makes one call and acts on its result.
@@ -1050,8 +548,8 @@ func (o *Outbox) call(q *chatQueue, do func(context.Context) error) {
 	switch {
 	case err == nil:
 		q.attempts = 0
-		o.done(q, op, gen)
-		if op.class == Render && len(q.renders) == 0 && q.overtakable() != nil && o.ready.len() > 0 {
+		o.queues.done(q, op, gen)
+		if op.class == Render && len(q.renders) == 0 && q.overtakable() != nil && o.turns.othersReady() {
 			q.extra, q.resumed = true, true // see extra
 		}
 	case errors.As(err, &ra):
@@ -1067,25 +565,14 @@ func (o *Outbox) call(q *chatQueue, do func(context.Context) error) {
 		q.retry(op)
 	default:
 		q.attempts = 0
-		o.done(q, op, gen)
+		o.queues.done(q, op, gen)
 		o.opts.Logger.Warn("outbox: call given up", "chat", q.id, "slot", op.slot, "err", err)
 	}
-	if q.len() == 0 && o.idle(q, now) {
-		o.forget(q)
+	if q.len() == 0 && o.queues.idle(q, now) {
+		o.queues.forget(q)
 	}
 	o.schedule(q, now)
 	o.kick()
-}
-
-// retry undoes what starting op counted as done, op being tried again: a
-// render that did not go overtook nothing, and an op that went as the
-// chat's extra is it still, for the turn the chat keeps (see
-// chatQueue.resumed).
-func (q *chatQueue) retry(op *item) {
-	if op.class == Render && q.overtaken > 0 {
-		q.overtaken--
-	}
-	q.extra = q.runningExtra
 }
 
 // safely runs do, turning a panic into an error that gives the op up.
@@ -1097,15 +584,6 @@ func (o *Outbox) safely(chat int64, do func(context.Context) error) (err error) 
 		}
 	}()
 	return do(o.ctx)
-}
-
-// done takes the op that ran at generation gen out of its queue, unless a
-// newer op replaced it in the meantime: then it stays, to be sent next.
-// o.mu is held.
-func (o *Outbox) done(q *chatQueue, op *item, gen int) {
-	if op.gen == gen {
-		o.remove(q, op)
-	}
 }
 
 // Sleep waits d, or until ctx is done; it reports whether d passed. The

@@ -51,13 +51,24 @@ type digestQueue struct {
 	ops     int
 }
 
-// digests are the answers waiting to go to groups. Lock order: the
-// outbox's lock (an op's Stale) before mu; nothing calls the outbox with
-// mu held.
+// digests are the answers waiting to go to groups, and the way they go:
+// tell queues one, and the flush ops it queues on calls (the Sender's
+// Enqueue) send them, each settling its call's error as calls.Send does.
+// Lock order: the outbox's lock (an op's Stale) before mu; nothing calls
+// the outbox with mu held.
 type digests struct {
+	calls  digestCalls
 	mu     sync.Mutex
 	topics map[digestKey]*digestQueue
 	seq    atomic.Uint64
+}
+
+// digestCalls are the Sender's calls the digests make: queue an op on the
+// outbox (logged and dropped when refused), and send a message into a
+// chat, its error settled.
+type digestCalls interface {
+	Enqueue(op outbox.Op) error
+	Send(ctx context.Context, chat int64, thread int, m message.Message, replyTo int) (int, error)
 }
 
 // digestible reports whether the answer may go in a digest: it names its
@@ -182,28 +193,28 @@ func (d *digests) forget(key digestKey, q *digestQueue) {
 	}
 }
 
-// toGroup queues p's answer m (named slot) to go to the group: in the
+// tell queues p's answer m (named slot) to go to the group: in the
 // topic's digest, with the flush ops it needs queued.
-func (s *Sender) toGroup(p Personal, slot string, m message.Message) {
+func (d *digests) tell(p Personal, slot string, m message.Message) {
 	key := digestKey{chat: p.Chat, thread: p.Thread}
-	s.dig.mu.Lock()
-	flushes := s.dig.add(key, newTold(p, slot, m))
-	s.dig.mu.Unlock()
-	s.queueFlushes(key, flushes)
+	d.mu.Lock()
+	flushes := d.add(key, newTold(p, slot, m))
+	d.mu.Unlock()
+	d.queueFlushes(key, flushes)
 }
 
 // queueFlushes queues n flush ops of the topic. One the outbox refuses
 // (the chat holds as many replies waiting as it may: the safety net) is
 // logged, and no longer counted: the topic's next answer queues one
 // again, and its answers wait for it.
-func (s *Sender) queueFlushes(key digestKey, n int) {
+func (d *digests) queueFlushes(key digestKey, n int) {
 	for range n {
-		if err := s.Enqueue(s.flushOp(key, nil)); err != nil {
-			s.dig.mu.Lock()
-			if q := s.dig.topics[key]; q != nil {
+		if err := d.calls.Enqueue(d.flushOp(key, nil)); err != nil {
+			d.mu.Lock()
+			if q := d.topics[key]; q != nil {
 				q.ops = max(q.ops-1, 0)
 			}
-			s.dig.mu.Unlock()
+			d.mu.Unlock()
 		}
 	}
 }
@@ -213,26 +224,26 @@ func (s *Sender) queueFlushes(key digestKey, n int) {
 // a Late op brings the answer it stands for). Called again after a 429 or
 // a 5xx, it sends the same. With nothing waiting when its turn comes, it
 // is dropped uncalled, spending none of the group's writes.
-func (s *Sender) flushOp(key digestKey, own *told) outbox.Op {
+func (d *digests) flushOp(key digestKey, own *told) outbox.Op {
 	var batch []*told
 	taken := false
-	return outbox.Op{Chat: key.chat, Class: outbox.Say, Slot: "digest:" + strconv.FormatUint(s.dig.seq.Add(1), 36),
-		Stale: func() bool { return !taken && own == nil && s.dig.idle(key) },
+	return outbox.Op{Chat: key.chat, Class: outbox.Say, Slot: "digest:" + strconv.FormatUint(d.seq.Add(1), 36),
+		Stale: func() bool { return !taken && own == nil && d.idle(key) },
 		Do: func(ctx context.Context) error {
 			if !taken {
 				var flushes int
-				batch, flushes = s.dig.take(key, own)
+				batch, flushes = d.take(key, own)
 				taken = true
-				s.queueFlushes(key, flushes)
+				d.queueFlushes(key, flushes)
 			}
 			switch len(batch) {
 			case 0:
 				return nil
 			case 1:
-				_, err := s.Send(ctx, key.chat, key.thread, batch[0].m, batch[0].replyTo)
+				_, err := d.calls.Send(ctx, key.chat, key.thread, batch[0].m, batch[0].replyTo)
 				return err
 			}
-			_, err := s.Send(ctx, key.chat, key.thread, render.Digest(parts(batch)), 0)
+			_, err := d.calls.Send(ctx, key.chat, key.thread, render.Digest(parts(batch)), 0)
 			return err
 		}}
 }

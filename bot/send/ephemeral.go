@@ -3,11 +3,15 @@ package send
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"net/http"
 	"strconv"
 	"time"
 
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+
 	"github.com/twentyone-bot/twentyone/bot/botapi"
+	"github.com/twentyone-bot/twentyone/bot/clock"
 	"github.com/twentyone-bot/twentyone/bot/expiring"
 	"github.com/twentyone-bot/twentyone/bot/message"
 	"github.com/twentyone-bot/twentyone/bot/outbox"
@@ -163,15 +167,36 @@ type refusal struct {
 	window bool
 }
 
-// ephemerals is what the Sender remembers of ephemeral messages.
+// ephemerals is the Sender's ephemeral way (Tell): what it remembers of
+// the groups' ephemeral messages (the refusals, whether the bot is an
+// admin) and how an answer goes, as an ephemeral message through calls or
+// to the group (a reply, or in a digest: dig). Its methods are safe for
+// concurrent use.
 type ephemerals struct {
+	calls   ephemeralCalls
+	dig     *digests
+	clock   clock.Clock
+	log     *slog.Logger
 	refused *expiring.Cache[refusal, struct{}]
 	admin   *expiring.Cache[int64, bool]
 }
 
-func newEphemerals(out *outbox.Outbox) ephemerals {
-	return ephemerals{refused: expiring.New[refusal, struct{}](refusedChats, refusedFor, out.Clock()),
-		admin: expiring.New[int64, bool](refusedChats, refusedFor, out.Clock())}
+// ephemeralCalls are the Sender's calls the ephemeral way makes, each
+// settling its error as the Sender's calls do: queue an op on the outbox,
+// the op of a reply, send an ephemeral message, ask whether a member is
+// an admin, and the bot's own user.
+type ephemeralCalls interface {
+	digestCalls
+	replyOp(chat int64, thread, replyTo int, slot string, m message.Message, sent func(ctx context.Context, id int)) outbox.Op
+	SendEphemeral(ctx context.Context, chat int64, thread int, m message.Message, to botapi.EphemeralTo) (Sent, error)
+	Member(ctx context.Context, chat, user int64) (botapi.Member, error)
+	Self() tgbotapi.User
+}
+
+func newEphemerals(calls ephemeralCalls, c clock.Clock, log *slog.Logger) *ephemerals {
+	return &ephemerals{calls: calls, dig: &digests{calls: calls}, clock: c, log: log,
+		refused: expiring.New[refusal, struct{}](refusedChats, refusedFor, c),
+		admin:   expiring.New[int64, bool](refusedChats, refusedFor, c)}
 }
 
 // BotStatus tells the Sender that the bot is, or is not, an admin of the
@@ -186,15 +211,15 @@ func (s *Sender) BotStatus(chat int64, admin bool) {
 
 // botAdmin reports whether the bot is an admin of the group chat: as
 // remembered, else as Telegram says (getChatMember of the bot itself).
-func (s *Sender) botAdmin(ctx context.Context, chat int64) (bool, error) {
-	if admin, ok := s.eph.admin.Get(chat); ok {
+func (e *ephemerals) botAdmin(ctx context.Context, chat int64) (bool, error) {
+	if admin, ok := e.admin.Get(chat); ok {
 		return admin, nil
 	}
-	m, err := s.Member(ctx, chat, s.api.Self().ID)
+	m, err := e.calls.Member(ctx, chat, e.calls.Self().ID)
 	if err != nil {
 		return false, err
 	}
-	s.eph.admin.Add(chat, m.Admin())
+	e.admin.Add(chat, m.Admin())
 	return m.Admin(), nil
 }
 
@@ -214,13 +239,18 @@ func (s *Sender) botAdmin(ctx context.Context, chat int64) (bool, error) {
 // answer to several members going to the group is sent once. sent, when
 // not nil, is called with the message once it is sent, whichever way.
 func (s *Sender) Tell(p Personal, slot string, m message.Message, sent func(ctx context.Context, at Sent)) {
+	s.eph.tell(p, slot, m, sent)
+}
+
+// tell is Tell.
+func (e *ephemerals) tell(p Personal, slot string, m message.Message, sent func(ctx context.Context, at Sent)) {
 	if slot == "" {
 		slot = Slot(p.Thread, m)
 	}
-	toGroup, late := s.groupWay(p, slot, m, sent)
+	toGroup, late := e.groupWay(p, slot, m, sent)
 	way := refusal{chat: p.Chat, window: p.window()}
-	_, refused := s.eph.refused.Get(way)
-	if admin, known := s.eph.admin.Get(p.Chat); refused || !way.window && known && !admin {
+	_, refused := e.refused.Get(way)
+	if admin, known := e.admin.Get(p.Chat); refused || !way.window && known && !admin {
 		toGroup()
 		return
 	}
@@ -228,16 +258,16 @@ func (s *Sender) Tell(p Personal, slot string, m message.Message, sent func(ctx 
 	op := outbox.Op{Chat: p.Chat, Class: outbox.Ephemeral, Slot: strconv.FormatInt(p.To, 10) + ":" + slot, Late: &late,
 		Do: func(ctx context.Context) error {
 			if !way.window {
-				if admin, err := s.botAdmin(ctx, p.Chat); err != nil || !admin {
+				if admin, err := e.botAdmin(ctx, p.Chat); err != nil || !admin {
 					toGroup() // Telegram would refuse it, or did not say
 					return nil
 				}
 			}
-			at, err := s.SendEphemeral(ctx, p.Chat, p.Thread, m, to)
+			at, err := e.calls.SendEphemeral(ctx, p.Chat, p.Thread, m, to)
 			switch {
 			case Refused(err):
-				s.eph.refused.Add(way, struct{}{})
-				s.log.InfoContext(ctx, "an ephemeral message refused: answered in the chat", "chat", p.Chat, "err", err)
+				e.refused.Add(way, struct{}{})
+				e.log.InfoContext(ctx, "an ephemeral message refused: answered in the chat", "chat", p.Chat, "err", err)
 				toGroup()
 				return nil
 			case err == nil && sent != nil:
@@ -246,26 +276,26 @@ func (s *Sender) Tell(p Personal, slot string, m message.Message, sent func(ctx 
 			return err
 		}}
 	if p.window() {
-		op.Expires = s.out.Clock().Now().Add(Window - windowMargin)
+		op.Expires = e.clock.Now().Add(Window - windowMargin)
 	}
-	s.Enqueue(op)
+	e.calls.Enqueue(op)
 }
 
-// groupWay returns how Tell sends p's answer m to the group instead:
+// groupWay returns how tell sends p's answer m to the group instead:
 // toGroup queues it, and late is the op that sends it when its window
 // passes while it waits. An answer that may go in a digest waits for the
-// group's turn with the others (toGroup in digest.go); any other goes
-// alone, as Reply sends it, calling sent.
-func (s *Sender) groupWay(p Personal, slot string, m message.Message, sent func(ctx context.Context, at Sent)) (toGroup func(), late outbox.Op) {
+// group's turn with the others (digests.tell); any other goes alone, as
+// Reply sends it, calling sent.
+func (e *ephemerals) groupWay(p Personal, slot string, m message.Message, sent func(ctx context.Context, at Sent)) (toGroup func(), late outbox.Op) {
 	if digestible(p, m, sent) {
-		return func() { s.toGroup(p, slot, m) }, s.flushOp(digestKey{chat: p.Chat, thread: p.Thread}, newTold(p, slot, m))
+		return func() { e.dig.tell(p, slot, m) }, e.dig.flushOp(digestKey{chat: p.Chat, thread: p.Thread}, newTold(p, slot, m))
 	}
-	public := s.replyOp(p.Chat, p.Thread, p.ReplyTo, slot, m, func(ctx context.Context, id int) {
+	public := e.calls.replyOp(p.Chat, p.Thread, p.ReplyTo, slot, m, func(ctx context.Context, id int) {
 		if sent != nil {
 			sent(ctx, Sent{ID: id})
 		}
 	})
-	return func() { s.Enqueue(public) }, public
+	return func() { e.calls.Enqueue(public) }, public
 }
 
 // OpenURL answers a button press by opening url in the presser's client

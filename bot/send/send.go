@@ -49,17 +49,18 @@ type Sender struct {
 	out   *outbox.Outbox
 	chats Chats
 	log   *slog.Logger
-	// eph is what is remembered of the groups' ephemeral messages (see
-	// Tell), and dig the personal answers waiting to go to groups in
-	// digests (digest.go).
-	eph ephemerals
-	dig digests
+	// eph is the ephemeral way (Tell): what is remembered of the groups'
+	// ephemeral messages, and the personal answers waiting to go to
+	// groups in digests (digest.go).
+	eph *ephemerals
 }
 
 // New returns a Sender calling api through out, telling chats what the
 // calls find out.
 func New(api *botapi.Client, out *outbox.Outbox, chats Chats, log *slog.Logger) *Sender {
-	return &Sender{api: api, out: out, chats: chats, log: log, eph: newEphemerals(out)}
+	s := &Sender{api: api, out: out, chats: chats, log: log}
+	s.eph = newEphemerals(s, out.Clock(), log)
+	return s
 }
 
 // Enqueue queues op on the outbox. An op the outbox refuses (the chat's
