@@ -11,7 +11,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -291,29 +290,14 @@ func newDeckChecker(t *testing.T) *deckChecker {
 	return &deckChecker{t: t, python: python, script: script, binary: twentyoneBinary(t), last: map[storage.TableKey]game.Link{}}
 }
 
-var twentyone struct {
-	once sync.Once
-	path string
-	err  error
-	out  []byte
-}
-
-// twentyoneBinary builds cmd/twentyone once for the package's tests.
+// twentyoneBinary builds cmd/twentyone into the test's temporary
+// directory (the build cache keeps a second build short).
 func twentyoneBinary(t *testing.T) string {
 	t.Helper()
-	twentyone.once.Do(func() {
-		dir, err := os.MkdirTemp("", "twentyone-verify-")
-		if err != nil {
-			twentyone.err = err
-			return
-		}
-		twentyone.path = filepath.Join(dir, "twentyone")
-		cmd := exec.Command("go", "build", "-o", twentyone.path, "../cmd/twentyone")
-		twentyone.out, twentyone.err = cmd.CombinedOutput()
-	})
-	require.NoError(t, twentyone.err, "go build ../cmd/twentyone: %s", twentyone.out)
-	t.Cleanup(func() { _ = os.RemoveAll(filepath.Dir(twentyone.path)) })
-	return twentyone.path
+	path := filepath.Join(t.TempDir(), "twentyone")
+	out, err := exec.Command("go", "build", "-o", path, "../cmd/twentyone").CombinedOutput()
+	require.NoError(t, err, "go build ../cmd/twentyone: %s", out)
+	return path
 }
 
 // run runs a checker on record and returns its output and exit code.

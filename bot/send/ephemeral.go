@@ -72,12 +72,6 @@ func (s *Sender) EditEphemeral(ctx context.Context, chat, receiver int64, id int
 	return s.settle(chat, s.api.EditEphemeral(ctx, chat, receiver, id, m))
 }
 
-// EditEphemeralKeyboard replaces only the keyboard of the ephemeral
-// message id of receiver in chat (none removes it). As EditEphemeral.
-func (s *Sender) EditEphemeralKeyboard(ctx context.Context, chat, receiver int64, id int, kb [][]message.Button) error {
-	return s.settle(chat, s.api.EditEphemeralKeyboard(ctx, chat, receiver, id, kb))
-}
-
 // DeleteEphemeral deletes the ephemeral message id of receiver in chat.
 // One that is gone fails with botapi.ErrGone.
 func (s *Sender) DeleteEphemeral(ctx context.Context, chat, receiver int64, id int) error {
