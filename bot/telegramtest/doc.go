@@ -13,7 +13,8 @@
 // drives through the Go API: users send messages and commands, press
 // buttons, add and kick the bot, upgrade groups; the test then reads the
 // chats or waits for a condition. The package uses only the standard
-// library and every method is goroutine-safe.
+// library and, to sign what a Mini App is opened with, our
+// bot/webapp/initdata; every method is goroutine-safe.
 //
 // A test with the real client, github.com/go-telegram-bot-api/telegram-bot-api/v5:
 //
@@ -73,7 +74,12 @@
 // and deletion; a member's ephemeral command, Post.Ephemeral, for a
 // command the bot declared is_ephemeral; presses on their buttons; and
 // who sees what, MessagesSeenBy); answerCallbackQuery's url, the bot's
-// deep link, recorded for OpenLink to follow;
+// deep link, recorded for OpenLink to follow; Mini Apps (RegisterApp, as
+// BotFather's /newapp): a direct link t.me/<bot>/<app>?startapp=… tapped
+// in a chat (OpenAppLink, or OpenApp on a URL button) or a web_app button
+// in the bot's private chat (OpenApp, the button refused elsewhere with
+// BUTTON_TYPE_INVALID) yields the page URL a client loads, initData signed
+// with the bot's token in its fragment (docs/TELEGRAM.md, "Mini Apps");
 // presses on messages too old or deleted (an InaccessibleMessage, see
 // WithInaccessibleAfter); and the 48 hours within which the bot may delete
 // its own messages. In groups the bot runs in privacy mode (BotFather's
@@ -104,8 +110,8 @@
 // refused with a 400 whose description ends "is not modelled by
 // telegramtest", so that a bot that starts to send it fails at once
 // rather than being served a guess: the Markdown parse modes, the entities
-// parameter, buttons other than callback and URL buttons, reply keyboards,
-// keyboard removal and force-reply, answerInlineQuery's button, and
+// parameter, buttons other than callback, URL and web_app buttons, reply
+// keyboards, keyboard removal and force-reply, answerInlineQuery's button, and
 // inline results other than an article with a text. Games are not
 // modelled: answerCallbackQuery's url other than the bot's deep link is
 // refused with Telegram's URL_INVALID. Of ephemeral messages, the other

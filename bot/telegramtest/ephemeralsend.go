@@ -244,6 +244,9 @@ func (s *Server) editEphemeralMessageText(_ context.Context, p params) (any, *ap
 	if apiErr != nil {
 		return nil, apiErr
 	}
+	if apiErr := checkWebAppLocked(c, false, markup); apiErr != nil {
+		return nil, apiErr
+	}
 	return s.editEphemeralLocked(c, rec, text, entities, markup)
 }
 
@@ -258,6 +261,9 @@ func (s *Server) editEphemeralMessageReplyMarkup(_ context.Context, p params) (a
 	}
 	c, rec, apiErr := s.ephemeralTargetLocked(p, errEditNotFound)
 	if apiErr != nil {
+		return nil, apiErr
+	}
+	if apiErr := checkWebAppLocked(c, false, markup); apiErr != nil {
 		return nil, apiErr
 	}
 	return s.editEphemeralLocked(c, rec, rec.msg.Text, rec.msg.Entities, markup)

@@ -220,6 +220,10 @@ func TestAnswerInlineQueryValidation(t *testing.T) {
 			r["reply_markup"] = map[string]any{"inline_keyboard": []any{[]any{
 				map[string]any{"text": "Join", "callback_data": strings.Repeat("d", 65)}}}}
 		}), "Bad Request: BUTTON_DATA_INVALID"},
+		{"a web_app button (an inline message is in no private chat of the bot's)", with(func(r map[string]any) {
+			r["reply_markup"] = map[string]any{"inline_keyboard": []any{[]any{
+				map[string]any{"text": "Play", "web_app": map[string]any{"url": "https://app.example/"}}}}}
+		}), "Bad Request: BUTTON_TYPE_INVALID"},
 		{"text button", with(func(r map[string]any) {
 			r["reply_markup"] = map[string]any{"inline_keyboard": []any{[]any{map[string]any{"text": "Join"}}}}
 		}), parse + "Can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard"},

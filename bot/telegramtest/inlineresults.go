@@ -191,6 +191,8 @@ func (s *Server) inlineResultLocked(v any) (parsedResult, string) {
 			return parsedResult{}, tdForm(apiErr)
 		case other != "":
 			return parsedResult{}, "reply_markup with " + other + " is not modelled by telegramtest"
+		case hasWebApp(markup):
+			r.serverErr = errButtonTypeInvalid // an inline message is in no private chat of the bot's
 		}
 		r.result.ReplyMarkup = markup
 	}

@@ -13,8 +13,9 @@ import (
 const maxCallbackData = 64
 
 // inlineActions are the fields of an InlineKeyboardButton that give it an
-// action; a button needs exactly one. Only callback_data and url, the
-// bot's, are modelled.
+// action; a button needs exactly one. Only callback_data, url and web_app
+// (a Mini App, in the bot's private chats: see apps.go), the bot's, are
+// modelled.
 var inlineActions = []string{"url", "callback_data", "callback_game", "pay", "switch_inline_query",
 	"switch_inline_query_current_chat", "switch_inline_query_chosen_chat", "login_url", "web_app", "copy_text"}
 
@@ -136,12 +137,18 @@ func parseInlineButton(raw json.RawMessage) (InlineKeyboardButton, *apiError) {
 				}
 				b.URL = s
 			}
+		case "web_app":
+			u, apiErr := webAppButtonURL(v)
+			if apiErr != nil {
+				return InlineKeyboardButton{}, apiErr
+			}
+			b.WebApp = &WebAppInfo{URL: u}
 		case "pay":
 			if pay := false; json.Unmarshal(v, &pay) != nil || !pay {
 				continue
 			}
 		}
-		if name != "callback_data" && name != "url" {
+		if name != "callback_data" && name != "url" && name != "web_app" {
 			other = name
 		}
 		actions++
@@ -191,6 +198,34 @@ func checkButtonURL(raw string) *apiError {
 		return badRequest(fmt.Sprintf("inline keyboard button URL '%s' is invalid: Wrong URL", raw))
 	}
 	return nil
+}
+
+// webAppButtonURL reads a web_app button's WebAppInfo: an object whose
+// url must be HTTPS (td's ReplyMarkup.cpp, get_inline_keyboard_button:
+// LinkManager::check_link with https_only off the test DC; bots report
+// "inline keyboard button Web App URL '…' is invalid: Only HTTPS links are
+// allowed" for an http one).
+func webAppButtonURL(raw json.RawMessage) (string, *apiError) {
+	var info map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &info); err != nil || info == nil {
+		return "", buttonError(`Field "web_app" must be of type Object`)
+	}
+	rawURL, ok := info["url"]
+	if !ok {
+		return "", buttonError(`Can't find field "url"`)
+	}
+	var s string
+	if err := json.Unmarshal(rawURL, &s); err != nil || bytes.Equal(bytes.TrimSpace(rawURL), []byte("null")) {
+		return "", buttonError(`Field "url" must be of type String`)
+	}
+	u, err := url.Parse(s)
+	switch {
+	case err != nil || u.Host == "":
+		return "", badRequest(fmt.Sprintf("inline keyboard button Web App URL '%s' is invalid: Wrong HTTP URL", s))
+	case !strings.EqualFold(u.Scheme, "https"):
+		return "", badRequest(fmt.Sprintf("inline keyboard button Web App URL '%s' is invalid: Only HTTPS links are allowed", s))
+	}
+	return s, nil
 }
 
 // markupsEqual compares inline keyboards by content.

@@ -94,6 +94,9 @@ func (s *Server) sendMessage(_ context.Context, p params) (any, *apiError) {
 		return nil, apiErr
 	}
 	if eph != nil {
+		if apiErr := checkWebAppLocked(c, false, markup); apiErr != nil {
+			return nil, apiErr
+		}
 		return s.sendEphemeralLocked(c, p, *eph, target, text, entities, markup)
 	}
 	if target.ephemeralID != 0 {
@@ -115,6 +118,10 @@ func (s *Server) sendMessage(_ context.Context, p params) (any, *apiError) {
 	}
 	thread, isTopic, apiErr := s.threadLocked(c, p.integer("message_thread_id", 0), reply)
 	if apiErr != nil {
+		return nil, apiErr
+	}
+	// The MTProto server's refusal, after what the official server checks.
+	if apiErr := checkWebAppLocked(c, false, markup); apiErr != nil {
 		return nil, apiErr
 	}
 	now := s.now()
@@ -246,6 +253,9 @@ func (s *Server) editMessageText(_ context.Context, p params) (any, *apiError) {
 	if apiErr != nil {
 		return nil, apiErr
 	}
+	if apiErr := checkWebAppLocked(t.c, t.inline, markup); apiErr != nil {
+		return nil, apiErr
+	}
 	return s.applyEditLocked(t, text, entities, markup)
 }
 
@@ -261,6 +271,9 @@ func (s *Server) editMessageReplyMarkup(_ context.Context, p params) (any, *apiE
 	}
 	t, apiErr := s.editTargetLocked(p)
 	if apiErr != nil {
+		return nil, apiErr
+	}
+	if apiErr := checkWebAppLocked(t.c, t.inline, markup); apiErr != nil {
 		return nil, apiErr
 	}
 	return s.applyEditLocked(t, t.rec.msg.Text, t.rec.msg.Entities, markup)

@@ -164,6 +164,10 @@ type Server struct {
 	callbacks callbackTable
 	inline    inlineTable
 	commands  map[commandKey]CommandSet
+	// apps are the bot's Mini Apps by lower-case short name (apps.go);
+	// appQueries numbers the query_id of web_app buttons' launches.
+	apps       map[string]App
+	appQueries uint64
 
 	closeOnce sync.Once
 	closed    chan struct{}

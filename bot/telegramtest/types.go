@@ -113,9 +113,16 @@ type InlineKeyboardButton struct {
 	Text         string `json:"text"`
 	CallbackData string `json:"callback_data,omitempty"`
 	URL          string `json:"url,omitempty"`
+	// WebApp opens a Mini App in the bot's private chat (see OpenWebAppButton).
+	WebApp *WebAppInfo `json:"web_app,omitempty"`
 	// Style is the button's colour (Bot API 9.4): "primary" (blue),
 	// "success" (green) or "danger" (red); "" for the app's own.
 	Style string `json:"style,omitempty"`
+}
+
+// WebAppInfo is a web_app button's Mini App: the page it opens.
+type WebAppInfo struct {
+	URL string `json:"url"`
 }
 
 // ForumTopicCreated is the service content of the message that opens a forum topic.
