@@ -48,6 +48,13 @@ var allowedImports = map[string][]string{
 	// rows (the chat's buttons, their data bot/callback's), its language
 	// bot/i18n's decision; never storage's.
 	"bot/webapp/view": {"bot/button", "bot/callback", "bot/i18n", "bot/render", "game"},
+	// The app's HTTP server: who asks (initdata), which table (tableref,
+	// storage's key), the live push's viewer, a button's data parsed as a
+	// press's (callback), the clock and bounded memory of the rate limit
+	// (expiring); the views and actions through interfaces it declares,
+	// never the rooms that implement them.
+	"bot/webapp": {"bot/callback", "bot/clock", "bot/expiring", "bot/webapp/initdata", "bot/webapp/live",
+		"bot/webapp/tableref", "storage"},
 }
 
 // TestImportsPointOneWay fails when a package imports one of ours that

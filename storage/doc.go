@@ -59,7 +59,9 @@
 //
 //	meta         "version" → schema version (8 bytes); "copies" → how
 //	             many backups are being taken of the file (8 bytes; absent
-//	             when none): in a backup, the mark of a copy (copies.go)
+//	             when none): in a backup, the mark of a copy (copies.go);
+//	             "app" → the Mini App's key, 32 bytes drawn at its first
+//	             use (AppKey; absent until then), kept in backups
 //	chats        chat → last update id, running total of grants, last
 //	             ledger seq, the chat it migrated to, creation time, time
 //	             of the last update, what the last update's command did to
