@@ -87,6 +87,10 @@ type harnessOptions struct {
 	// both on the harness's clock, as the bot's timeouts are: the test
 	// moves time (see settle and advance), and a minute passes in no time.
 	paced bool
+	// perSecond, when set, is the bot's global limit (Limits.PerSecond) of
+	// a paced harness, below Telegram's: a few groups contend for it as a
+	// thousand do for Telegram's.
+	perSecond int
 	// viewers, if set, are the bot's (bot.Config.Viewers).
 	viewers table.Viewers
 	// stepped runs the server too on the harness's clock, and makes the
@@ -112,6 +116,9 @@ func newHarness(t testing.TB, opts ...func(*harnessOptions)) *harness {
 	}
 	if o.paced {
 		h.opts.limits = outbox.TelegramLimits()
+		if o.perSecond > 0 {
+			h.opts.limits.PerSecond = o.perSecond
+		}
 	}
 	h.srv = telegramtest.StartTest(t, o.srvOpts...)
 	if o.paced {

@@ -1,6 +1,9 @@
 package bot_test
 
 import (
+	"cmp"
+	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -9,6 +12,7 @@ import (
 
 	"github.com/twentyone-bot/twentyone/bot/callback"
 	"github.com/twentyone-bot/twentyone/game"
+	"github.com/twentyone-bot/twentyone/storage"
 )
 
 // TestPacedCutWaitRunsWhileShown: a deck's cut wait runs only while the
@@ -20,7 +24,10 @@ import (
 // the prompt starts the wait again, its whole length from then (the time
 // left shown, the deadline stored, which a restart re-arms, agree), and a
 // tap 10 s after the prompt reached the chat cuts the deck; untouched, the
-// wait passes at its new end.
+// wait passes at its new end. So under a global budget that many groups
+// contend for (as a thousand do for Telegram's 25 calls a second): the
+// prompt's render waits its turn behind the other groups' for longer than
+// the wait, and a tap 2 s after the prompt reached the chat cuts the deck.
 func TestPacedCutWaitRunsWhileShown(t *testing.T) {
 	cutWait := game.DefaultCutWait
 	tests := []struct {
@@ -29,16 +36,28 @@ func TestPacedCutWaitRunsWhileShown(t *testing.T) {
 		// the old wait passes before it shows. Else the clock moves a step
 		// at a time until the prompt shows.
 		jump time.Duration
-		// tap: Bob taps 10 s after the prompt shows; else nobody cuts.
-		tap bool
+		// tap: Bob taps tapAfter (else 10 s) after the prompt shows; else
+		// nobody cuts.
+		tap      bool
+		tapAfter time.Duration
+		// others: that many other groups open a table as the game starts,
+		// under a global limit of a call a second, so that the prompt's
+		// render waits behind theirs.
+		others int
 	}{
 		{name: "the wait passes while the prompt waits, Bob taps", jump: 20 * time.Second, tap: true},
 		{name: "the wait passes while the prompt waits, nobody cuts", jump: 20 * time.Second},
 		{name: "the prompt waits for the group's spacing, Bob taps", tap: true},
+		{name: "the prompt waits for other groups under the global budget, Bob taps 2 s after it shows",
+			tap: true, tapAfter: 2 * time.Second, others: 20},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h := newHarness(t, paced)
+			h := newHarness(t, paced, func(o *harnessOptions) {
+				if tt.others > 0 {
+					o.perSecond = 1
+				}
+			})
 			h.decks("Kh Tc 9d 8s")
 			h.command("Alice", "newgame")
 			h.handled()
@@ -47,6 +66,12 @@ func TestPacedCutWaitRunsWhileShown(t *testing.T) {
 				h.pressOn(m, name, action(callback.Join))
 			}
 			m, _, _ := h.see() // four writes
+			for i := range tt.others {
+				g := h.srv.NewGroup(fmt.Sprintf("Next table %d", i), h.user("Eve"), h.user("Alice"))
+				_, err := h.srv.SendCommand(g.ID, h.user("Eve").ID, "newgame")
+				require.NoError(t, err)
+			}
+			h.handled() // their tables' messages wait for the global budget
 			h.pressOn(m, "Alice", action(callback.Start))
 			started := h.clock.Now()
 			v := h.view()
@@ -71,6 +96,9 @@ func TestPacedCutWaitRunsWhileShown(t *testing.T) {
 			wentAt := h.clock.Now()
 			t.Logf("the prompt showed %s after the start", wentAt.Sub(started))
 			require.Greater(t, wentAt.Sub(started), 2*time.Second+step, "the prompt showed later than a wait may run unseen")
+			if tt.others > 0 {
+				require.Greater(t, wentAt.Sub(started), cutWait, "the prompt waited behind the other groups for longer than the whole wait")
+			}
 			assert.Equal(t, version, v.Table.Version(), "not dealt while nobody saw the prompt")
 			require.Equal(t, game.Cutting, v.Table.Phase())
 			// The render went within the last step (at once, after a jump).
@@ -83,6 +111,7 @@ func TestPacedCutWaitRunsWhileShown(t *testing.T) {
 			assert.Contains(t, m.Text, cutPrompt("Bob")+" (15\u00a0s)", "the prompt shows the whole wait left")
 			timers, err := h.store.Timers(h.ctx())
 			require.NoError(t, err)
+			timers = slices.DeleteFunc(timers, func(tm storage.Timer) bool { return tm.Key != h.key() }) // the other groups' lobbies
 			require.Len(t, timers, 1)
 			assert.True(t, deadline.Equal(timers[0].Deadline), "a restart re-arms the deadline the prompt showed")
 			assert.Empty(t, h.nudgesNow(), "no nudge for a cut")
@@ -96,8 +125,9 @@ func TestPacedCutWaitRunsWhileShown(t *testing.T) {
 				assert.Zero(t, c.By, "not cut")
 				return
 			}
-			h.advance(10*time.Second, step) // Bob reads the prompt and taps
-			require.Equal(t, version, h.version(), "10 s after the prompt showed, the deck still waits")
+			tapAfter := cmp.Or(tt.tapAfter, 10*time.Second)
+			h.advance(tapAfter, step) // Bob reads the prompt and taps
+			require.Equal(t, version, h.version(), "%s after the prompt showed, the deck still waits", tapAfter)
 			a := h.pressOn(m, "Bob", tap(1))
 			assert.Equal(t, "✂️ Deck cut · your bet first · your card K♥ (4)", a.Text, "Bob cut, and bets first")
 			c := h.cutOf()

@@ -89,7 +89,7 @@ type chat struct {
 	mu      sync.Mutex
 	view    tableView // the newest table message
 	shown   bool
-	reads   uint64 // table messages read into view, for waitHouse
+	reads   uint64 // table messages read into view, for waitPast
 	pending *pendingPress
 	wake    chan struct{}
 	done    bool // drained
@@ -279,8 +279,10 @@ func (d *driver) playChat(ctx context.Context, c *chat) {
 	for ctx.Err() == nil {
 		if d.paced != nil && !d.think(ctx, c) {
 			// The players stop, but a house to move plays its turn out
-			// first, so that the table ends showing its latest state.
-			for c.houseToMove() && c.waitHouse(ctx, d.cfg.PressTimeout) {
+			// first, and a deck waiting for its cut is dealt at its
+			// wait's end (nobody cuts now), after which the house may
+			// move: the table ends showing its latest state.
+			for c.waitsForBot() && c.waitPast(ctx, d.cfg.PressTimeout, c.phase()) {
 			}
 			c.finish()
 			return
@@ -333,10 +335,21 @@ func (d *driver) playChat(ctx context.Context, c *chat) {
 
 // houseToMove reports whether the chat's table message shows the house to
 // move.
-func (c *chat) houseToMove() bool {
+func (c *chat) houseToMove() bool { return c.phase() == phaseHouse }
+
+// waitsForBot reports whether the chat's table message shows a table that
+// moves on without its players: the house to move, or a deck waiting for
+// its cut (its wait's end deals it).
+func (c *chat) waitsForBot() bool {
+	p := c.phase()
+	return p == phaseHouse || p == phaseCutting
+}
+
+// phase returns what the chat's table message shows.
+func (c *chat) phase() phase {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.view.phase == phaseHouse
+	return c.view.phase
 }
 
 // finish marks the chat drained.
@@ -454,6 +467,13 @@ func (d *driver) pressAndWait(ctx context.Context, c *chat, v tableView, who int
 			}
 			d.refusals[text]++
 			d.mu.Unlock()
+			if outdated(b, text) && v.phase == phaseCutting {
+				// Told the deck was cut already, or dealt not cut: a
+				// player taps that prompt no more, but waits for the
+				// table to show what became of the deck (its render
+				// waits its turn under the global budget meanwhile).
+				c.waitPast(ctx, d.cfg.PressTimeout, phaseCutting)
+			}
 			return false
 		}
 		select {
@@ -495,6 +515,13 @@ func (c *chat) showsHouse() bool {
 // waits for its render's turn, so that its whole turn may take longer
 // than d.
 func (c *chat) waitHouse(ctx context.Context, d time.Duration) bool {
+	return c.waitPast(ctx, d, phaseHouse)
+}
+
+// waitPast waits until the chat's table shows another table message than
+// the one it shows now, or no longer shows phase p, at most d; false when
+// neither happened.
+func (c *chat) waitPast(ctx context.Context, d time.Duration, p phase) bool {
 	timer := time.NewTimer(d)
 	defer timer.Stop()
 	c.mu.Lock()
@@ -502,7 +529,7 @@ func (c *chat) waitHouse(ctx context.Context, d time.Duration) bool {
 	c.mu.Unlock()
 	for {
 		c.mu.Lock()
-		moved := c.view.phase != phaseHouse || c.reads != reads
+		moved := c.view.phase != p || c.reads != reads
 		c.mu.Unlock()
 		if moved {
 			return true

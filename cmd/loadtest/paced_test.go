@@ -252,20 +252,24 @@ func TestServerLimits(t *testing.T) {
 // TestWaitHouse: a house that draws is to move again, and its table still
 // waits for it: each of its moves shown ends the wait, so that a house
 // whose moves each wait a turn of the global budget is no stall; a table
-// that shows nothing new is one, once d passed.
+// that shows nothing new is one, once d passed. So for a deck waiting for
+// its cut (waitPast), which a player told that the deck was dealt not cut
+// waits past, as the drain does: the deal shown ends the wait.
 func TestWaitHouse(t *testing.T) {
 	tests := []struct {
 		name  string
+		from  phase // what the table shows as the wait starts
 		phase phase // the table's phase after the move
 	}{
-		{"the house moves again", phaseHouse},
-		{"a player's turn", phaseDrawing},
+		{"the house moves again", phaseHouse, phaseHouse},
+		{"a player's turn", phaseHouse, phaseDrawing},
+		{"the deck waiting for its cut is dealt", phaseCutting, phaseBetting},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := &chat{wake: make(chan struct{}, 1), view: tableView{phase: phaseHouse}}
+			c := &chat{wake: make(chan struct{}, 1), view: tableView{phase: tt.from}}
 			done := make(chan bool, 1)
-			go func() { done <- c.waitHouse(context.Background(), time.Minute) }()
+			go func() { done <- c.waitPast(context.Background(), time.Minute, tt.from) }()
 			deadline := time.After(30 * time.Second)
 			for {
 				// Shown over and over until the wait, which notes the
@@ -288,6 +292,8 @@ func TestWaitHouse(t *testing.T) {
 	}
 	c := &chat{wake: make(chan struct{}, 1), view: tableView{phase: phaseHouse}}
 	assert.False(t, c.waitHouse(context.Background(), 20*time.Millisecond), "nothing shown: a stall")
+	c = &chat{wake: make(chan struct{}, 1), view: tableView{phase: phaseCutting}}
+	assert.False(t, c.waitPast(context.Background(), 20*time.Millisecond, phaseCutting), "nothing shown: still waiting for the cut")
 }
 
 // TestFiguresByKind: each kind's figures are over its own chats, while
