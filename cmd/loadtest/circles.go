@@ -43,6 +43,10 @@ type circleSeen struct {
 	circle                      int  // the circle its newest table message shows, 0 outside a game
 	cutting                     bool // its newest table message shows a deck waiting for its cut
 	circles, prompts, cutWrites []time.Time
+	// gameWrites are the writes that showed a game in play (a circle's:
+	// its cut, bets, draws, the house's moves), not a lobby or a closed
+	// table.
+	gameWrites []time.Time
 }
 
 func newCircleLog() *circleLog { return &circleLog{byChat: map[int64]*circleSeen{}} }
@@ -71,6 +75,9 @@ func (l *circleLog) saw(chat int64, at time.Time, p phase, text string, wrote bo
 	if cutting && wrote {
 		s.cutWrites = append(s.cutWrites, at)
 	}
+	if wrote && (p == phaseCutting || p == phaseBetting || p == phaseDrawing || p == phaseHouse) {
+		s.gameWrites = append(s.gameWrites, at)
+	}
 	s.cutting = cutting
 }
 
@@ -78,6 +85,9 @@ func (l *circleLog) saw(chat int64, at time.Time, p phase, text string, wrote bo
 // measured part, beside their writes and games.
 type CircleResult struct {
 	Writes, Games, Circles int
+	// GameWrites counts the writes that showed a game in play: a
+	// circle's, without the lobbies', the records' and the new tables'.
+	GameWrites int
 	// Prompts counts the decks shown waiting for their cut, CutWrites the
 	// writes that showed one waiting.
 	Prompts, CutWrites int
@@ -94,6 +104,7 @@ func (l *circleLog) figures(paced *pacedLog, chats []int64, start, end time.Time
 			r.Circles += countUnsorted(s.circles, in)
 			r.Prompts += countUnsorted(s.prompts, in)
 			r.CutWrites += countUnsorted(s.cutWrites, in)
+			r.GameWrites += countUnsorted(s.gameWrites, in)
 		}
 	}
 	l.mu.Unlock()
@@ -116,6 +127,8 @@ func (r *CircleResult) print(p func(string, ...any)) {
 	}
 	p("circles:    %d writes into the groups, %d games ended, %d circles begun: %.2f writes a game, %.2f a circle, %.2f circles a game",
 		r.Writes, r.Games, r.Circles, per(r.Writes, r.Games), per(r.Writes, r.Circles), per(r.Circles, r.Games))
+	p("            %d of the writes showed a game in play: %.2f a circle (the lobbies', records' and new tables' left out)",
+		r.GameWrites, per(r.GameWrites, r.Circles))
 	p("cuts:       %d decks shown waiting for their cut (%.2f a circle), in %d writes (%.2f a deck)",
 		r.Prompts, per(r.Prompts, r.Circles), r.CutWrites, per(r.CutWrites, r.Prompts))
 }

@@ -371,7 +371,7 @@ func TestCircleLog(t *testing.T) {
 	}
 	p.finish(7, at(10))
 	r := l.figures(p, []int64{7}, t0, at(len(steps)))
-	assert.Equal(t, CircleResult{Writes: len(steps), Games: 1, Circles: 3, Prompts: 4, CutWrites: 4}, *r)
+	assert.Equal(t, CircleResult{Writes: len(steps), Games: 1, Circles: 3, Prompts: 4, CutWrites: 4, GameWrites: 9}, *r)
 	assert.Equal(t, 2, circleOf(title(2)))
 	assert.Zero(t, circleOf("lobby"))
 }
