@@ -164,7 +164,7 @@ func (d *driver) route() {
 			}
 			if d.circles != nil {
 				if c := d.lookup(e.ChatID); c != nil && c.kind == kindGroup {
-					d.circles.saw(e.ChatID, e.Time, v.phase, e.Message.Text, botWrote(e))
+					d.circles.saw(e.ChatID, e.Time, v.phase, v.version, e.Message.Text, botWrote(e))
 				}
 			}
 			c := d.lookup(e.ChatID)

@@ -344,26 +344,28 @@ func TestCircleLog(t *testing.T) {
 	t0 := time.Unix(1000, 0)
 	at := func(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
 	steps := []struct {
-		phase phase
-		text  string
-		wrote bool
+		phase   phase
+		version uint64
+		text    string
+		wrote   bool
 	}{
-		{phaseLobby, "lobby", true},
-		{phaseCutting, title(1), true}, // a circle, a deck waiting
-		{phaseBetting, title(1), true},
-		{phaseDrawing, title(1), true},
-		{phaseCutting, title(1), true}, // a reshuffle: another deck waiting
-		{phaseCutting, title(1), false},
-		{phaseDrawing, title(1), true},
-		{phaseHouse, "the house thinks", true},
-		{phaseCutting, title(2), true}, // the next circle
-		{phaseBetting, title(2), true},
-		{phaseClosed, "closed", true},
-		{phaseCutting, title(1), true}, // a new game: its first circle
+		{phaseLobby, 3, "lobby", true},
+		{phaseCutting, 4, title(1), true}, // a circle, a deck waiting
+		{phaseBetting, 6, title(1), true}, // the cut and a bet merged
+		{phaseDrawing, 7, title(1), true},
+		{phaseCutting, 8, title(1), true}, // a reshuffle: another deck waiting
+		{phaseCutting, 8, title(1), false},
+		{phaseDrawing, 9, title(1), true},
+		{phaseHouse, 0, "the house thinks", true},
+		{phaseCutting, 12, title(2), true}, // the next circle, past the house's moves
+		{phaseBetting, 13, title(2), true},
+		{phaseClosed, 14, "closed", true},
+		{phaseLobby, 1, "lobby", true},    // a new table
+		{phaseCutting, 2, title(1), true}, // its first circle
 	}
 	l := newCircleLog()
 	for i, s := range steps {
-		l.saw(7, at(i), s.phase, s.text, s.wrote)
+		l.saw(7, at(i), s.phase, s.version, s.text, s.wrote)
 	}
 	p := newPacedLog()
 	for i := range steps {
@@ -371,7 +373,11 @@ func TestCircleLog(t *testing.T) {
 	}
 	p.finish(7, at(10))
 	r := l.figures(p, []int64{7}, t0, at(len(steps)))
-	assert.Equal(t, CircleResult{Writes: len(steps), Games: 1, Circles: 3, Prompts: 4, CutWrites: 4, GameWrites: 9}, *r)
+	assert.Equal(t, CircleResult{
+		Writes: len(steps), Games: 1, Circles: 3, Prompts: 4, CutWrites: 4, GameWrites: 9,
+		ByPhase:  map[phase]int{phaseCutting: 4, phaseBetting: 2, phaseDrawing: 2, phaseHouse: 1},
+		Versions: 1 + 2 + 1 + 1 + 1 + 3 + 1 + 1,
+	}, *r)
 	assert.Equal(t, 2, circleOf(title(2)))
 	assert.Zero(t, circleOf("lobby"))
 }
