@@ -157,8 +157,8 @@ func TestAppButtonOnAnInlineTable(t *testing.T) {
 // TestAppButtonInPrivate: a solo table, in the bot's private chat, shows
 // a web_app button to the app's page with the table's reference in its
 // query (a web_app button's initData has no start_param: the page sends
-// the reference itself); without the page's URL it shows none, while a
-// group's table still links to the app.
+// the reference itself); without the page's URL it shows none (a group's
+// table still would: TestAppLink in bot/table).
 func TestAppButtonInPrivate(t *testing.T) {
 	h := newHarness(t, inPrivate, withApp(appPage))
 	h.command("Alice", "newgame")
