@@ -44,6 +44,7 @@ import (
 	"github.com/twentyone-bot/twentyone/bot/panel"
 	"github.com/twentyone-bot/twentyone/bot/send"
 	"github.com/twentyone-bot/twentyone/bot/table"
+	"github.com/twentyone-bot/twentyone/bot/webapp/tableref"
 	"github.com/twentyone-bot/twentyone/storage"
 )
 
@@ -119,6 +120,13 @@ type Config struct {
 	// shown, and of a turn's clock started again (table.Viewers): the Mini
 	// App's live push. Nil: nobody is told.
 	Viewers table.Viewers
+	// AppName is BotFather's short name of the Mini App (webapp.name): the
+	// table message links to it. Empty: no app button.
+	AppName string
+	// AppURL is the Mini App's page, its public HTTPS URL (webapp.url):
+	// the web_app button of a solo table (the bot's private chat) opens
+	// it. Empty: no app button at solo tables.
+	AppURL string
 }
 
 // Bot is a running bot. Create it with New, then call Run (polling) or
@@ -197,6 +205,9 @@ func New(ctx context.Context, cfg Config) (*Bot, error) {
 	h := host{b}
 	b.send = send.New(api, b.out, h, b.log)
 	b.tables = table.New(b.store, b.send, b.clock, b.log, h, cfg.Viewers)
+	if err := b.linkApp(ctx); err != nil {
+		return nil, err
+	}
 	b.pace = pace.New(b.store, b.tables, b.out, b.clock, cfg.Limits, b.log)
 	b.notices = notice.New(b.store, b.send, b.clock, b.log, h)
 	b.panels = panel.New(b.store, b.send, b.clock, b.tables)
@@ -205,6 +216,25 @@ func New(ctx context.Context, cfg Config) (*Bot, error) {
 		input.Options{Owners: cfg.Owners, AdminTTL: cfg.AdminCacheTTL})
 	b.inline = inline.New(b.store, b.send, b.input, b.clock, b.log, b.store.Defaults().Game)
 	return b, nil
+}
+
+// linkApp makes the table messages link to the Mini App (AppName), when
+// there is one and the bot has a username, reading the app's key from the
+// store once: the references in the links are made with it.
+func (b *Bot) linkApp(ctx context.Context) error {
+	if b.cfg.AppName == "" || b.Username() == "" {
+		return nil
+	}
+	raw, err := b.store.AppKey(ctx)
+	if err != nil {
+		return fmt.Errorf("bot: the Mini App's key: %w", err)
+	}
+	refs, err := tableref.KeyFrom(raw)
+	if err != nil {
+		return fmt.Errorf("bot: the Mini App's key: %w", err)
+	}
+	b.tables.SetApp(table.App{Bot: b.Username(), Name: b.cfg.AppName, URL: b.cfg.AppURL, Refs: refs})
+	return nil
 }
 
 // Username returns the bot's username, without the @.

@@ -9,7 +9,20 @@
 // or a proxy's cache). The server validates it (initdata.Secret.Validate,
 // one HMAC, at most Options.MaxAge old), takes the user from it and the
 // table from its start_param (tableref.Key.Parse), and only then looks at
-// the request. The routes:
+// the request.
+//
+// An app opened from a web_app button (a solo table's, in the bot's
+// private chat) gets no start_param from Telegram: its page's URL carries
+// the reference in its startapp query parameter instead, and the page
+// sends it in the X-Table-Ref header (RefHeader), which the server reads
+// only when initData has no start_param, and parses as strictly. It is as
+// safe as start_param: that initData signs start_param does not make the
+// reference trustworthy, since anyone can craft a direct link with any
+// startapp and Telegram signs whatever it carries. What protects a table
+// is the reference's own HMAC tag, made with the key only the store holds:
+// a header, like a start_param, names a table only if the bot made its
+// reference, and who the caller is still comes from the signed initData
+// alone. The routes:
 //
 //	GET  /api/table   the viewer's view of the table (Views), as JSON
 //	POST /api/act     {"data":"<a button's callback data>"}: the action a
@@ -23,7 +36,8 @@
 //	400 malformed   initData not as Telegram sends it
 //	401 bad_hash    initData not signed with the bot's token: forged
 //	401 expired     initData older than MaxAge (the page says "reopen")
-//	404 no_table    start_param names no table: none, forged, or unknown
+//	404 no_table    start_param (or without one, X-Table-Ref) names no
+//	                table: none, forged, unknown, or two headers
 //	404 not_found   no such route; 405 method: the route's other method
 //	429 too_many    past the user's rate (Limits), with Retry-After
 //	413 too_large   a body past MaxBody
