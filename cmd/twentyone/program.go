@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"math"
+	"net"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -45,8 +46,9 @@ type Bot interface {
 }
 
 // Main is the running program: the admin server, the backup socket, the
-// store, the bot, and in webhook mode the webhook server. Run starts it;
-// Close stops it.
+// store, the bot, in webhook mode the webhook server, and with
+// webapp.listen the Mini App's server (app.go). Run starts it; Close
+// stops it.
 type Main struct {
 	Config  *config.Config
 	Logger  *slog.Logger
@@ -55,6 +57,9 @@ type Main struct {
 	admin        *httpServer
 	backupSocket *httpServer
 	webhook      *httpServer
+	appServer    *httpServer
+	appListener  net.Listener // webapp.listen, taken and not served yet
+	app          App
 
 	mu    sync.Mutex
 	store Store
@@ -106,16 +111,18 @@ func (m *Main) AdminAddr() string {
 	return m.admin.Addr()
 }
 
-// Run starts the admin server and the backup socket, opens the database,
-// connects the bot (trying again while the Bot API cannot be reached), and starts polling or the webhook server. It returns
-// once everything runs; call Close to stop, also after Run failed.
+// Run starts the admin server and the backup socket, takes the app's
+// address, opens the database, connects the bot (trying again while the
+// Bot API cannot be reached), starts polling or the webhook server, and
+// serves the app. It returns once everything runs; call Close to stop,
+// also after Run failed.
 func (m *Main) Run(ctx context.Context) error {
 	cfg, log := m.Config, m.Logger
 	// The database's lock first: a second instance must be told that the
 	// database is in use, not that the admin address is taken (by that same
-	// instance). Then the admin address and the backup socket, and only then
-	// the database is opened (created or migrated), so that a taken address
-	// changes no file.
+	// instance). Then the admin address, the backup socket and the app's
+	// address, and only then the database is opened (created or migrated),
+	// so that a taken address changes no file.
 	if err := service.CheckFree(cfg); err != nil {
 		return err
 	}
@@ -139,10 +146,14 @@ func (m *Main) Run(ctx context.Context) error {
 		}
 		m.backupSocket = serve("backup", ln, newBackupHandler(m.backup, log), log, m.fatal)
 	}
-	st, b, err := openService(ctx, cfg, m.Metrics, log)
+	if err := m.listenApp(); err != nil {
+		return err
+	}
+	st, b, app, err := openService(ctx, cfg, m.Metrics, log)
 	if err != nil {
 		return err
 	}
+	m.app = app
 	m.mu.Lock()
 	m.store, m.bot = st, b
 	m.mu.Unlock()
@@ -185,6 +196,7 @@ func (m *Main) Run(ctx context.Context) error {
 			}
 		}()
 	}
+	m.serveApp(app)
 	m.ready.Store(true)
 	return nil
 }
@@ -207,10 +219,12 @@ func (m *Main) backup(ctx context.Context, w io.Writer) (int64, error) {
 }
 
 // Close stops taking updates (cancels polling, or shuts the webhook server
-// after the updates in flight were handled), lets the bot finish its
-// actions and send the pending renders until ctx is done, then stops the
-// admin server and the backup socket (removing its file) and closes the
-// database. Later calls return the first's result.
+// after the updates in flight were handled) and the app's actions (its
+// live streams end, then its server, after the actions in flight were
+// answered), lets the bot finish its actions and send the pending renders
+// until ctx is done, then stops the admin server and the backup socket
+// (removing its file) and closes the database. Later calls return the
+// first's result.
 func (m *Main) Close(ctx context.Context) error {
 	m.closeOnce.Do(func() {
 		m.ready.Store(false)
@@ -226,6 +240,7 @@ func (m *Main) Close(ctx context.Context) error {
 				errs = append(errs, errors.New("polling did not stop before the deadline"))
 			}
 		}
+		errs = append(errs, m.closeApp(ctx))
 		m.mu.Lock()
 		b, st := m.bot, m.store
 		m.mu.Unlock()
