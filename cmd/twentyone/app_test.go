@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -230,6 +231,42 @@ func TestBinaryAppSurvivesAKill(t *testing.T) {
 	require.Equal(t, exitOK, second.waitExit(stopLimit))
 	back.ended()
 	auditDatabase(t, db)
+}
+
+// TestBinaryBadAppConfig: a webapp key `twentyone run` cannot use makes
+// it exit 2 with one line that names the key, before it starts anything.
+func TestBinaryBadAppConfig(t *testing.T) {
+	tests := []struct {
+		name  string
+		env   []string
+		names string
+		what  string
+	}{
+		{name: "the admin server's address", env: []string{"TWENTYONE_HTTP_LISTEN=127.0.0.1:9121", "TWENTYONE_WEBAPP_LISTEN=0.0.0.0:9121"},
+			names: "webapp.listen (from TWENTYONE_WEBAPP_LISTEN)", what: "the admin server's address"},
+		{name: "a name without its URL", env: []string{"TWENTYONE_WEBAPP_LISTEN=127.0.0.1:0", "TWENTYONE_WEBAPP_NAME=table"},
+			names: "webapp.url", what: "must be set with webapp.name"},
+		{name: "a URL in plain http", env: []string{"TWENTYONE_WEBAPP_LISTEN=127.0.0.1:0", "TWENTYONE_WEBAPP_NAME=table", "TWENTYONE_WEBAPP_URL=http://app.example.org/"},
+			names: "webapp.url (from TWENTYONE_WEBAPP_URL)", what: "must be https"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			env := append([]string{
+				"TWENTYONE_TELEGRAM_TOKEN=" + testToken,
+				"TWENTYONE_TELEGRAM_API_ENDPOINT=http://127.0.0.1:1/bot%s/%s", // never reached
+				"TWENTYONE_STORAGE_PATH=" + filepath.Join(dir, "twentyone.db"),
+			}, tt.env...)
+			code, stdout, stderr := runBinary(t, env, "run")
+			assert.Equal(t, exitUsage, code, stderr)
+			assert.Empty(t, stdout)
+			assert.Equal(t, 1, strings.Count(stderr, "\n"), "one line: %q", stderr)
+			assert.True(t, strings.HasPrefix(stderr, "twentyone: config: "+tt.names), "%q names %s first", stderr, tt.names)
+			assert.Contains(t, stderr, tt.what)
+			assert.NoFileExists(t, filepath.Join(dir, "twentyone.db"), "nothing was started")
+		})
+	}
 }
 
 // appAddr returns the app server's address, as the binary logs it.
