@@ -20,12 +20,12 @@ type httpServer struct {
 }
 
 // startServer listens on the TCP address addr and serves h (see serve).
-func startServer(name, addr string, h http.Handler, log *slog.Logger, fatal chan<- error, opts ...func(*http.Server)) (*httpServer, error) {
+func startServer(name, addr string, h http.Handler, log *slog.Logger, fatal chan<- error) (*httpServer, error) {
 	ln, err := listen(name, addr)
 	if err != nil {
 		return nil, err
 	}
-	return serve(name, ln, h, log, fatal, opts...), nil
+	return serve(name, ln, h, log, fatal), nil
 }
 
 // listen listens on the TCP address addr for the server name.
