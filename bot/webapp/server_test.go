@@ -3,6 +3,7 @@ package webapp_test
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"net/http"
 	"strconv"
 	"strings"
@@ -15,7 +16,6 @@ import (
 	"github.com/twentyone-bot/twentyone/bot/callback"
 	"github.com/twentyone-bot/twentyone/bot/webapp"
 	"github.com/twentyone-bot/twentyone/bot/webapp/initdata"
-	"github.com/twentyone-bot/twentyone/bot/webapp/live"
 	"github.com/twentyone-bot/twentyone/bot/webapp/tableref"
 	"github.com/twentyone-bot/twentyone/game"
 	"github.com/twentyone-bot/twentyone/storage"
@@ -284,15 +284,19 @@ func TestMaxAge(t *testing.T) {
 }
 
 // TestBusy: an action whose table does not answer within ActTimeout (its
-// chat busy) is answered 503 with Retry-After, and changes nothing.
+// chat busy) is answered 503 with Retry-After, and changes nothing, also
+// when the chat's turn comes to it later.
 func TestBusy(t *testing.T) {
 	a := newApp(t, webapp.Limits{ActTimeout: 50 * time.Millisecond})
 	a.command("Alice", "newgame")
 	join := actData(t, a.getView("Bob"), "join")
 	before := a.ledger()
 	require.NoError(t, a.host.lock(context.Background())) // the chat's goroutine is busy
-	r := a.post("Bob", join)
-	a.host.unlock()
+	body, err := json.Marshal(map[string]string{"data": join})
+	require.NoError(t, err)
+	r := a.do(http.MethodPost, "/api/act", "tma "+a.initData("Bob", 0), body)
+	a.host.unlock() // the action's turn comes, after its caller gave up
+	a.settle()
 	assert.Equal(t, http.StatusServiceUnavailable, r.status, "%s", r.body)
 	assert.Equal(t, "busy", r.errorCode(t))
 	assert.Equal(t, "1", r.header.Get("Retry-After"))
@@ -304,7 +308,7 @@ func TestBusy(t *testing.T) {
 // made (a zero secret or key would check nothing).
 func TestNewRefusesIncompleteOptions(t *testing.T) {
 	a := newApp(t, webapp.Limits{})
-	full := webapp.Options{Secret: a.secret, Refs: a.refs, Views: live.ViewFunc(a.view), Actor: actor{a}, Streams: a.hub, Clock: a.clock}
+	full := webapp.Options{Secret: a.secret, Refs: a.refs, Views: a.views, Actor: a.actor, Streams: a.hub, Clock: a.clock}
 	_, err := webapp.New(full)
 	require.NoError(t, err)
 	for name, drop := range map[string]func(*webapp.Options){
