@@ -144,8 +144,9 @@ type Answer struct {
 
 // The errors of Views and Actor the server answers in their own way.
 var (
-	// ErrNoTable: the reference names no table (404).
-	ErrNoTable = errors.New("webapp: no such table")
+	// ErrNoTable: the reference names no table (404); it is the live
+	// push's own (live.ErrNoTable), so that a stream is refused alike.
+	ErrNoTable = live.ErrNoTable
 	// ErrBadAct: the data names no action of the table (400).
 	ErrBadAct = errors.New("webapp: not an action of this table")
 )
