@@ -125,6 +125,7 @@ function expect(version) {
 async function main() {
   startTelegram();
   document.documentElement.lang = state.lang;
+  document.getElementById('title').textContent = w('game');
   if (!inTelegram) {
     state.stopped = true;
     notice('outside', w('outside'));

@@ -27,6 +27,7 @@ function inGame(v) {
 export function draw(v, w, onAct, busy) {
   document.documentElement.lang = v.lang;
   $('title').textContent = v.title;
+  document.title = v.title;
   const game = inGame(v);
   chip($('bank'), game ? '🏦 ' + w('bank') + ' ' + v.bank : '');
   chip($('stake'), w('stake') + ' ' + v.stake);
@@ -107,11 +108,20 @@ function seats(v, w) {
     const cards = el('div', 'cards', ...s.cards.map(card));
     const foot = el('div', 'seat-foot',
       s.cards.length ? el('span', 'points', String(s.points)) : null,
-      s.bet ? el('span', 'bet', w('bet') + ' ' + s.bet) : null,
+      s.bet ? bet(s.bet, w) : null,
       s.note ? el('span', 'note', s.note) : null);
     li.append(head, cards, foot);
     return li;
   }));
+}
+
+// bet is a seat's bet as a chip: its amount, its word for whoever reads
+// the page aloud (the seat's note words it too, as the chat does).
+function bet(amount, w) {
+  const b = el('span', 'bet', '🪙 ' + amount);
+  b.title = w('bet') + ' ' + amount;
+  b.setAttribute('aria-label', b.title);
+  return b;
 }
 
 function result(v, w) {
@@ -203,6 +213,9 @@ export function stale() {
 // toast shows a short answer for a few seconds, or until dismissed when
 // alert (with a button labelled ok).
 export function toast(text, alert, ok) {
+  // The newest answer replaces one still shown, but for an alert, which
+  // waits to be dismissed.
+  for (const old of $('toasts').querySelectorAll('.toast:not(.alert)')) old.remove();
   const t = el('div', 'toast' + (alert ? ' alert' : ''), el('span', 'toast-text', text));
   t.setAttribute('role', alert ? 'alert' : 'status');
   if (alert) {

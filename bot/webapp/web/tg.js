@@ -64,7 +64,8 @@ const START_PARAM = /^[A-Za-z0-9_-]{1,512}$/;
 // it came from initData, which is signed), the theme, version and
 // platform.
 function readLaunch() {
-  const params = parseQuery(window.location.hash.replace(/^#/, ''));
+  const fresh = parseQuery(window.location.hash.replace(/^#/, ''));
+  const params = Object.assign({}, fresh);
   const stored = storageGet(STORE);
   if (stored) {
     for (const k of Object.keys(stored)) {
@@ -83,13 +84,19 @@ function readLaunch() {
   const signed = startParam !== '';
   if (!signed) startParam = query.get('tgWebAppStartParam') || query.get('startapp') || '';
   if (!START_PARAM.test(startParam)) startParam = '';
-  let theme = null;
-  try {
-    theme = params.tgWebAppThemeParams ? JSON.parse(params.tgWebAppThemeParams) : null;
-  } catch (e) { /* no theme: the stored one, or the browser's */ }
+  // The theme: the fragment's, else the newest the client sent (kept by
+  // applyTheme), else the one the stored launch had.
+  const parseTheme = (s) => {
+    try {
+      return s ? JSON.parse(s) : null;
+    } catch (e) {
+      return null;
+    }
+  };
+  const theme = parseTheme(fresh.tgWebAppThemeParams) || storageGet(THEME) ||
+    parseTheme(params.tgWebAppThemeParams);
   return {
-    initData, user, startParam, signedStart: signed,
-    theme: theme || storageGet(THEME),
+    initData, user, startParam, signedStart: signed, theme,
     version: params.tgWebAppVersion || '', platform: params.tgWebAppPlatform || '',
   };
 }

@@ -7,6 +7,7 @@
 
 export const WORDS = {
   "en": {
+    "game": "Twenty One",
     "loading": "Opening the table…",
     "outside": "Open this page with the table's button in Telegram.",
     "expired": "This window is too old: close it and open the table again from the chat.",
@@ -38,6 +39,7 @@ export const WORDS = {
     "deck": "Deck"
   },
   "ru": {
+    "game": "Очко",
     "loading": "Открываем стол…",
     "outside": "Открой эту страницу кнопкой стола в Telegram.",
     "expired": "Это окно устарело: закрой его и снова открой стол из чата.",
@@ -69,6 +71,7 @@ export const WORDS = {
     "deck": "Колода"
   },
   "uk": {
+    "game": "Очко",
     "loading": "Відкриваємо стіл…",
     "outside": "Відкрий цю сторінку кнопкою столу в Telegram.",
     "expired": "Це вікно застаріло: закрий його і знову відкрий стіл із чату.",
