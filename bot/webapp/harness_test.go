@@ -68,10 +68,11 @@ type app struct {
 	offset int
 	// acts counts the actions the Actor was asked to take.
 	acts atomic.Int64
-	// tableRefs are the X-Table-Ref headers the server was sent.
-	tableRefs struct {
+	// sent are the X-Table-Ref headers the server was sent, and the
+	// Last-Event-ID of each stream asked for ("-" for none).
+	sent struct {
 		sync.Mutex
-		seen []string
+		tableRefs, lastEventIDs []string
 	}
 }
 
@@ -164,11 +165,16 @@ func newAppAt(t *testing.T, start time.Time, lim webapp.Limits, opts ...func(*we
 	srv, err := webapp.New(o)
 	require.NoError(t, err)
 	a.http = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if ref := r.Header.Values("X-Table-Ref"); len(ref) > 0 {
-			a.tableRefs.Lock()
-			a.tableRefs.seen = append(a.tableRefs.seen, ref...)
-			a.tableRefs.Unlock()
+		a.sent.Lock()
+		a.sent.tableRefs = append(a.sent.tableRefs, r.Header.Values("X-Table-Ref")...)
+		if r.URL.Path == "/api/stream" {
+			id := r.Header.Get("Last-Event-ID")
+			if id == "" {
+				id = "-"
+			}
+			a.sent.lastEventIDs = append(a.sent.lastEventIDs, id)
 		}
+		a.sent.Unlock()
 		srv.ServeHTTP(w, r)
 	}))
 	t.Cleanup(func() {
@@ -299,9 +305,17 @@ func (a *app) deliver() {
 
 // sentTableRefs returns the X-Table-Ref headers the server was sent.
 func (a *app) sentTableRefs() []string {
-	a.tableRefs.Lock()
-	defer a.tableRefs.Unlock()
-	return append([]string(nil), a.tableRefs.seen...)
+	a.sent.Lock()
+	defer a.sent.Unlock()
+	return append([]string(nil), a.sent.tableRefs...)
+}
+
+// streamsAsked returns the Last-Event-ID of each stream asked for, in
+// order ("-" for none).
+func (a *app) streamsAsked() []string {
+	a.sent.Lock()
+	defer a.sent.Unlock()
+	return append([]string(nil), a.sent.lastEventIDs...)
 }
 
 // key is the group's table.

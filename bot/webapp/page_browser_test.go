@@ -2,6 +2,8 @@ package webapp_test
 
 import (
 	"context"
+	"io"
+	"net/http"
 	"net/url"
 	"regexp"
 	"strconv"
@@ -223,6 +225,60 @@ func TestPageOnDesktop(t *testing.T) {
 	assert.Equal(t, "light", eval[string](ctx, b, `document.documentElement.dataset.scheme`))
 	b.do(ctx, `Telegram.WebView.receiveEvent('viewport_changed', {height: 700, is_expanded: true, is_state_stable: true})`)
 	assert.Equal(t, "700px", eval[string](ctx, b, `getComputedStyle(document.getElementById('page')).minHeight`))
+
+	// The stream's parser, on chunks cut anywhere (a CR LF cut in two).
+	type event struct {
+		Type  string  `json:"type"`
+		Data  *string `json:"data"`
+		ID    *string `json:"id"`
+		Retry *int    `json:"retry"`
+	}
+	parsed := get(ctx, b, "parsing events", chromedp.Evaluate[[]event](`(async () => {
+	  const {EventParser} = await import('./net.js');
+	  const got = [];
+	  const p = new EventParser((e) => got.push(e));
+	  for (const c of ['retry: 2000\r', '\n\r\n: heartbeat\n\nid: 7\nda', 'ta: {"a":\ndata:1}\n', '\n',
+	    'event: replaced\r\ndata: {}\r\r', 'id: 8\nretry: x\ndata\n\n']) p.push(c);
+	  return got;
+	})()`, chromedp.EvalAwaitPromise))
+	str := func(s string) *string { return &s }
+	retry := 2000
+	assert.Equal(t, []event{{Type: "message", Retry: &retry}, {Type: "message", Data: str("{\"a\":\n1}"), ID: str("7")},
+		{Type: "replaced", Data: str("{}")}, {Type: "message", Data: str(""), ID: str("8")}}, parsed)
+
+	// The connection broken: the page streams again from the version it
+	// has, and a move in the chat shows.
+	asked := len(a.streamsAsked())
+	require.Positive(t, asked)
+	b.allow("net::ERR_INCOMPLETE_CHUNKED_ENCODING") // the browser logs the stream cut
+	a.http.CloseClientConnections()
+	require.Eventually(t, func() bool { return len(a.streamsAsked()) > asked }, stepWait, 10*time.Millisecond,
+		"the page streams again")
+	assert.Equal(t, strconv.FormatUint(v.Version, 10), a.streamsAsked()[asked], "from the version it has")
+	mover, act := a.nextMove()
+	a.press(mover, act.Label)
+	v = a.getView("Bob")
+	assertShows(t, b.waitVersion(ctx, v.Version), v)
+
+	// Bob opens the table elsewhere: the page says so, and takes it back
+	// when asked.
+	other, err := http.NewRequestWithContext(ctx, http.MethodGet, a.http.URL+"/api/stream", nil)
+	require.NoError(t, err)
+	other.Header.Set("Authorization", "tma "+a.initData("Bob", 0))
+	resp, err := a.http.Client().Do(other)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Equal(t, "Этот стол открыт в другом окне.", b.waitNotice(ctx, "replaced"))
+	b.run(ctx, "showing it here", chromedp.Click(chromedp.ID("notice-button")))
+	b.waitFor(ctx, "the notice gone", `document.getElementById('notice').hidden`)
+	mover, act = a.nextMove()
+	a.press(mover, act.Label)
+	v = a.getView("Bob")
+	assertShows(t, b.waitVersion(ctx, v.Version), v)
+	rest, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	assert.Contains(t, string(rest), "event: replaced", "the other stream ends, replaced")
 
 	// A reload that lost the fragment: the launch and the theme are kept.
 	page, _, _ := strings.Cut(launch, "#")

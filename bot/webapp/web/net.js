@@ -88,6 +88,11 @@ export async function act(data) {
 // MAX_BACKOFF bounds the wait between two attempts to stream.
 const MAX_BACKOFF = 30000;
 
+// STALL is how long a stream may stay silent before it is taken for dead
+// (a connection a phone's sleep broke without a word): three of the
+// server's heartbeats (bot/webapp/live: one after 15 s of quiet).
+const STALL = 45000;
+
 // Stream keeps the live stream (GET api/stream, Server-Sent Events read
 // with fetch, since an EventSource cannot send a header): it calls
 // onView(view) for each view, onState(state, err) when it is "live",
@@ -95,8 +100,9 @@ const MAX_BACKOFF = 30000;
 // same user opened the table elsewhere: it stops) or "stopped" (a final
 // refusal, err: it stops). It reconnects with Last-Event-ID, the version
 // it has, waiting longer after each failure (the server's retry: at
-// first, doubled up to MAX_BACKOFF, with jitter) and again at once when
-// the browser comes back online.
+// first, doubled up to MAX_BACKOFF, with jitter), again at once when the
+// browser comes back online or the page into view, and after STALL of
+// silence.
 export class Stream {
   constructor(onView, onState) {
     this.onView = onView;
@@ -108,6 +114,9 @@ export class Stream {
     this.abort = null;
     this.wake = null;
     window.addEventListener('online', () => this.wakeUp());
+    document.addEventListener('visibilitychange', () => {
+      if (!document.hidden) this.wakeUp();
+    });
   }
 
   // start runs the stream (again) from version since.
@@ -173,14 +182,22 @@ export class Stream {
     this.onState('live', null);
     const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
     const parser = new EventParser((ev) => this.dispatch(ev));
-    for (;;) {
-      const {value, done} = await reader.read();
-      if (done) return;
-      parser.push(value);
-      if (!this.running) {
-        reader.cancel();
-        return;
+    const abort = this.abort;
+    let stall = setTimeout(() => abort.abort(), STALL);
+    try {
+      for (;;) {
+        const {value, done} = await reader.read();
+        if (done) return;
+        clearTimeout(stall);
+        stall = setTimeout(() => abort.abort(), STALL);
+        parser.push(value);
+        if (!this.running) {
+          reader.cancel();
+          return;
+        }
       }
+    } finally {
+      clearTimeout(stall);
     }
   }
 
