@@ -57,8 +57,8 @@ function status(v, w) {
   } else if (v.phase === 'lobby') {
     text = w('lobby');
   } else if (cut && cut.waiting) {
-    text = cut.asked ? w('cut_asked', {name: cut.asked}) : w('cut_wait');
     mine = cut.asked_seat >= 0 && cut.asked_seat === v.you.seat;
+    text = mine ? w('your_cut') : cut.asked ? w('cut_asked', {name: cut.asked}) : w('cut_wait');
   } else if (v.turn >= 0 && v.seats[v.turn]) {
     mine = v.turn === v.you.seat;
     text = mine ? w('your_move') : w('to_move', {name: v.seats[v.turn].name});
@@ -126,10 +126,10 @@ function bet(amount, w) {
 
 function result(v, w) {
   const box = $('result');
-  box.hidden = !v.result || v.result.length === 0;
-  if (box.hidden) return;
+  const nets = v.result || [];
+  box.hidden = nets.length === 0;
   $('result-title').textContent = w('result');
-  $('nets').replaceChildren(...v.result.map((n) => el('li', n.net > 0 ? 'plus' : n.net < 0 ? 'minus' : '',
+  $('nets').replaceChildren(...nets.map((n) => el('li', n.net > 0 ? 'plus' : n.net < 0 ? 'minus' : '',
     el('span', 'name', n.name + (n.banker ? ' 🏦' : '')),
     el('span', 'net', (n.net > 0 ? '+' : n.net < 0 ? '−' : '') + Math.abs(n.net)))));
 }
@@ -138,14 +138,13 @@ function deck(v, w) {
   const box = $('deck');
   const d = v.deck;
   box.hidden = !d && !v.revealed;
-  if (box.hidden) return;
   const lines = [];
   if (d) {
     lines.push(el('p', 'deck-text', d.text));
     if (d.cut && d.cut.text) lines.push(el('p', 'cut-text', d.cut.text));
   }
   if (v.revealed) lines.push(el('p', 'revealed', v.revealed));
-  $('deck-pile').replaceChildren(back());
+  $('deck-pile').replaceChildren(...(box.hidden ? [] : [back()]));
   $('deck-pile').title = w('deck');
   $('deck-lines').replaceChildren(...lines);
 }
