@@ -275,6 +275,7 @@ type shownSeat struct {
 	Banker  bool        `json:"banker"`
 	Turn    bool        `json:"turn"`
 	You     bool        `json:"you"`
+	House   bool        `json:"house"`
 	Balance string      `json:"balance"`
 	Cards   []shownCard `json:"cards"`
 	Points  string      `json:"points"`
@@ -303,7 +304,7 @@ const shownJS = `(() => {
     youLabel: text($('you-label')), balance: text($('you-balance')),
     seats: [...document.querySelectorAll('#seats .seat')].map((li) => ({
       name: text(li.querySelector('.name')), banker: li.classList.contains('banker'),
-      turn: li.classList.contains('turn'), you: li.classList.contains('you'), balance: text(li.querySelector('.balance')),
+      turn: li.classList.contains('turn'), you: li.classList.contains('you'), house: li.classList.contains('house'), balance: text(li.querySelector('.balance')),
       cards: [...li.querySelectorAll('svg.card')].map((c) => ({code: c.dataset.card, rank: text(c.querySelector('text.rank')),
         suit: c.dataset.suit || '', red: c.classList.contains('red'), pips: c.querySelectorAll('path.pip').length})),
       points: text(li.querySelector('.points')), bet: text(li.querySelector('.bet')), note: text(li.querySelector('.note')),
@@ -364,7 +365,8 @@ func assertShows(t *testing.T, s shown, v view.View) {
 	for i, seat := range v.Seats {
 		got := s.Seats[i]
 		what := fmt.Sprintf("version %d, seat %d (%s)", v.Version, i, seat.Name)
-		assert.Equal(t, seat.Name, strings.TrimPrefix(got.Name, "🤖 "), what)
+		assert.Equal(t, seat.Name, got.Name, what)
+		assert.Equal(t, seat.House, got.House, what)
 		assert.Equal(t, i == v.Banker, got.Banker, what)
 		assert.Equal(t, i == v.Turn, got.Turn, what)
 		assert.Equal(t, seat.You, got.You, what)

@@ -103,7 +103,7 @@ function seats(v, w) {
     const badges = el('span', 'badges',
       i === v.banker ? el('span', 'badge banker-badge', '🏦 ' + w('banker')) : null,
       s.you ? el('span', 'badge you-badge', w('you')) : null);
-    const head = el('div', 'seat-head', el('span', 'name', (s.house ? '🤖 ' : '') + s.name), badges,
+    const head = el('div', 'seat-head', el('span', 'name', s.name), badges,
       el('span', 'balance', s.balance === undefined ? '' : '💰 ' + s.balance));
     const cards = el('div', 'cards', ...s.cards.map(card));
     const foot = el('div', 'seat-foot',
