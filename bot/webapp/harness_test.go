@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -69,6 +70,12 @@ type app struct {
 	offset int
 	// acts counts the actions the Actor was asked to take.
 	acts atomic.Int64
+	// sent are the X-Table-Ref headers the server was sent, and the
+	// Last-Event-ID of each stream asked for ("-" for none).
+	sent struct {
+		sync.Mutex
+		tableRefs, lastEventIDs []string
+	}
 }
 
 // host runs the work on a chat one piece at a time (table.Host,
@@ -108,8 +115,14 @@ func (h *host) Refused(int64)      {}
 // the server's other options.
 func newApp(t *testing.T, lim webapp.Limits, opts ...func(*webapp.Options)) *app {
 	t.Helper()
+	return newAppAt(t, time.Date(2026, 12, 2, 18, 30, 0, 0, time.UTC), lim, opts...)
+}
+
+// newAppAt is newApp with the test's clock starting at start.
+func newAppAt(t *testing.T, start time.Time, lim webapp.Limits, opts ...func(*webapp.Options)) *app {
+	t.Helper()
 	a := &app{t: t, tg: telegramtest.StartTest(t), host: &host{turn: make(chan struct{}, 1)}, users: map[string]telegramtest.User{},
-		clock: clocktest.NewClock(time.Date(2026, 12, 2, 18, 30, 0, 0, time.UTC))}
+		clock: clocktest.NewClock(start)}
 	for _, name := range []string{"Alice", "Bob", "Carol", "Dave"} {
 		a.users[name] = a.tg.AddUser(telegramtest.User{FirstName: name, LanguageCode: "en"})
 	}
@@ -149,7 +162,19 @@ func newApp(t *testing.T, lim webapp.Limits, opts ...func(*webapp.Options)) *app
 	}
 	srv, err := webapp.New(o)
 	require.NoError(t, err)
-	a.http = httptest.NewServer(srv)
+	a.http = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		a.sent.Lock()
+		a.sent.tableRefs = append(a.sent.tableRefs, r.Header.Values("X-Table-Ref")...)
+		if r.URL.Path == "/api/stream" {
+			id := r.Header.Get("Last-Event-ID")
+			if id == "" {
+				id = "-"
+			}
+			a.sent.lastEventIDs = append(a.sent.lastEventIDs, id)
+		}
+		a.sent.Unlock()
+		srv.ServeHTTP(w, r)
+	}))
 	t.Cleanup(func() {
 		a.hub.Close()
 		a.http.Close()
@@ -190,6 +215,22 @@ func (a *app) command(name, cmd string) {
 	a.t.Helper()
 	_, err := a.tg.SendCommand(a.group.ID, a.users[name].ID, cmd)
 	require.NoError(a.t, err)
+	a.deliver()
+}
+
+// press presses the button labelled label on the group's newest message
+// showing it, as the user named, and hands the update to the Handler.
+func (a *app) press(name, label string) {
+	a.t.Helper()
+	_, err := a.tg.PressButton(a.group.ID, a.users[name].ID, label)
+	require.NoError(a.t, err)
+	a.deliver()
+}
+
+// deliver hands the updates waiting to the Handler, one at a time on the
+// chat's turn, as the bot's loop would, and waits until the bot is quiet.
+func (a *app) deliver() {
+	a.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
 	raws, err := a.api.GetUpdates(ctx, a.offset, 0, nil)
@@ -199,12 +240,30 @@ func (a *app) command(name, cmd string) {
 		require.NoError(a.t, err)
 		a.offset = u.UpdateID + 1
 		require.NoError(a.t, a.host.lock(context.Background()))
-		if u.Message != nil {
+		switch {
+		case u.Message != nil:
 			a.h.Message(context.Background(), u)
+		case u.CallbackQuery != nil:
+			a.h.Press(context.Background(), u)
 		}
 		a.host.unlock()
 	}
 	a.settle()
+}
+
+// sentTableRefs returns the X-Table-Ref headers the server was sent.
+func (a *app) sentTableRefs() []string {
+	a.sent.Lock()
+	defer a.sent.Unlock()
+	return append([]string(nil), a.sent.tableRefs...)
+}
+
+// streamsAsked returns the Last-Event-ID of each stream asked for, in
+// order ("-" for none).
+func (a *app) streamsAsked() []string {
+	a.sent.Lock()
+	defer a.sent.Unlock()
+	return append([]string(nil), a.sent.lastEventIDs...)
 }
 
 // key is the group's table.
