@@ -391,3 +391,16 @@ func (a *app) ledger() ledger {
 	}
 	return l
 }
+
+// forged returns ref with its i-th character changed to another of the
+// refs' alphabet (base64url): a well-formed reference whose tag does not
+// check out, so refused as naming no table, never as malformed.
+func forged(ref string, i int) string {
+	b := []byte(ref)
+	if b[i] == 'A' {
+		b[i] = 'B'
+	} else {
+		b[i] = 'A'
+	}
+	return string(b)
+}
