@@ -34,6 +34,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/twentyone-bot/twentyone/bot/appgate"
 	"github.com/twentyone-bot/twentyone/bot/botapi"
 	"github.com/twentyone-bot/twentyone/bot/clock"
 	"github.com/twentyone-bot/twentyone/bot/inline"
@@ -149,6 +150,12 @@ type Bot struct {
 	panels  *panel.Panels
 	input   *input.Handler
 	inline  *inline.Handler
+	app     *appgate.Actor // the Mini App's actions
+
+	// started is closed once Start armed the stored deadlines: the Mini
+	// App's actions wait for it, as the updates wait for Start.
+	started     chan struct{}
+	startedOnce sync.Once
 
 	// restoring tracks the re-rendering after Start; stopRestore (set by
 	// Start, under mu), called first thing by Close, stops it.
@@ -189,7 +196,7 @@ func New(ctx context.Context, cfg Config) (*Bot, error) {
 		return nil, fmt.Errorf("bot API %w", err)
 	}
 	b := &Bot{cfg: cfg, api: api, store: cfg.Store, log: cfg.Logger, clock: cfg.Clock, metrics: cfg.Metrics,
-		chats: newSerial(serialWorkers), stopRestore: func() {}}
+		chats: newSerial(serialWorkers), stopRestore: func() {}, started: make(chan struct{})}
 	b.base, b.cancel = context.WithCancel(context.Background())
 	b.out = outbox.New(outbox.Options{
 		Limits: cfg.Limits,
@@ -215,6 +222,7 @@ func New(ctx context.Context, cfg Config) (*Bot, error) {
 		input.Rooms{Send: b.send, Tables: b.tables, Notices: b.notices, Panels: b.panels}, b.clock, b.log,
 		input.Options{Owners: cfg.Owners, AdminTTL: cfg.AdminCacheTTL})
 	b.inline = inline.New(b.store, b.send, b.input, b.clock, b.log, b.store.Defaults().Game)
+	b.app = appgate.NewActor(b.store, b.input, h, b.send, b.started)
 	return b, nil
 }
 
@@ -236,6 +244,11 @@ func (b *Bot) linkApp(ctx context.Context) error {
 	b.tables.SetApp(table.App{Bot: b.Username(), Name: b.cfg.AppName, URL: b.cfg.AppURL, Refs: refs})
 	return nil
 }
+
+// App returns what takes the Mini App's actions (webapp.Actor): each on
+// the one path of a press, on its table's chat's goroutine, counted as
+// work of kind appgate.Kind, once the bot started.
+func (b *Bot) App() *appgate.Actor { return b.app }
 
 // Username returns the bot's username, without the @.
 func (b *Bot) Username() string { return b.api.Self().UserName }
@@ -274,6 +287,7 @@ func (b *Bot) Start(ctx context.Context) error {
 		b.restoring.Done()
 		return fmt.Errorf("bot: %w", err)
 	}
+	b.startedOnce.Do(func() { close(b.started) })
 	rctx, stop := context.WithCancel(context.WithoutCancel(ctx))
 	b.mu.Lock()
 	b.stopRestore = stop

@@ -87,8 +87,7 @@ func TestRefHeaderRefusals(t *testing.T) {
 	v := a.getView("Bob")
 	join := []byte(`{"data":"` + actData(t, v, "join") + `"}`)
 	ref := a.refs.Ref(a.key())
-	tampered := []byte(ref)
-	tampered[0] ^= 1
+	tampered := forged(ref, 0)
 	elsewhere := a.refs.Ref(storage.TableKey{Chat: -999})
 	webApp := "tma " + a.webAppInitData("Bob", 0, "")
 
@@ -105,7 +104,7 @@ func TestRefHeaderRefusals(t *testing.T) {
 	}{
 		{"no start_param, no header", http.MethodGet, webApp, nil, nil, http.StatusNotFound, "no_table", false},
 		{"an empty header", http.MethodGet, webApp, []string{""}, nil, http.StatusNotFound, "no_table", false},
-		{"a forged ref", http.MethodPost, webApp, []string{string(tampered)}, join, http.StatusNotFound, "no_table", false},
+		{"a forged ref", http.MethodPost, webApp, []string{tampered}, join, http.StatusNotFound, "no_table", false},
 		{"a ref of another key", http.MethodGet, webApp, []string{tableref.NewKey().Ref(a.key())}, nil, http.StatusNotFound, "no_table", false},
 		{"not a ref", http.MethodGet, webApp, []string{"../../etc/passwd"}, nil, http.StatusNotFound, "no_table", false},
 		{"two headers", http.MethodPost, webApp, []string{ref, ref}, join, http.StatusNotFound, "no_table", false},

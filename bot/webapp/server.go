@@ -24,6 +24,8 @@
 // reference, and who the caller is still comes from the signed initData
 // alone. The routes:
 //
+//	GET  /            the app's page, and its files at /<name>
+//	                  (bot/webapp/web): no initData asked, nothing but code
 //	GET  /api/table   the viewer's view of the table (Views), as JSON
 //	POST /api/act     {"data":"<a button's callback data>"}: the action a
 //	                  press of that button takes (Actor), answered
@@ -55,7 +57,8 @@
 // act twice, as every action names the version it was drawn for, and the
 // second is refused as outdated (409). Every response carries a strict
 // Content Security Policy (CSP), X-Content-Type-Options: nosniff and
-// Referrer-Policy: no-referrer, and the API's Cache-Control: no-store.
+// Referrer-Policy: no-referrer, and the API's Cache-Control: no-store (the
+// page's files: no-cache, with an ETag).
 //
 // The server reads nothing itself: it asks Views, Actor and Streams, which
 // its caller implements over the store and the bot (an action runs on the
@@ -144,8 +147,9 @@ type Answer struct {
 
 // The errors of Views and Actor the server answers in their own way.
 var (
-	// ErrNoTable: the reference names no table (404).
-	ErrNoTable = errors.New("webapp: no such table")
+	// ErrNoTable: the reference names no table (404); it is the live
+	// push's own (live.ErrNoTable), so that a stream is refused alike.
+	ErrNoTable = live.ErrNoTable
 	// ErrBadAct: the data names no action of the table (400).
 	ErrBadAct = errors.New("webapp: not an action of this table")
 )
@@ -227,6 +231,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("Cache-Control", "no-store")
+	if s.page(w, r) {
+		return
+	}
 	rt, ok := routes[r.URL.Path]
 	switch {
 	case !ok:
