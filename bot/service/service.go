@@ -49,6 +49,8 @@ type options struct {
 	noSync    bool
 	retry     bool
 	app       bool
+	// appFramedBy: see WithAppFramedBy.
+	appFramedBy string
 }
 
 // WithLogger logs the bot's work to l (default: nothing is logged).
@@ -163,7 +165,7 @@ func Open(ctx context.Context, cfg *config.Config, opts ...Option) (*Service, er
 	}
 	svc := &Service{Store: st, Bot: b}
 	if app != nil {
-		if svc.App, err = app.build(cfg, st, b, o.log); err != nil {
+		if svc.App, err = app.build(cfg, st, b, o.log, o.appFramedBy); err != nil {
 			return nil, errors.Join(err, b.Close(ctx), st.Close())
 		}
 	}
