@@ -5,9 +5,11 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/twentyone-bot/twentyone/bot/config"
 	"github.com/twentyone-bot/twentyone/bot/telegramtest"
+	"github.com/twentyone-bot/twentyone/bot/webapp"
 )
 
 // The Mini App in the playground: the app's own server (service.WithApp,
@@ -25,6 +27,15 @@ const (
 	// frame-ancestors): the playground's own page, on the same origin.
 	appFramedBy = "'self'"
 )
+
+// appUnpaced are the app server's limits on each user's requests when the
+// playground is not paced (Options.Paced): none to speak of, as the Bot
+// API server's and the bot's are off then; paced, the server's defaults
+// apply, as in `twentyone run`.
+var appUnpaced = webapp.Limits{
+	Acts:  webapp.Rate{Every: time.Microsecond, Burst: 1 << 20},
+	Reads: webapp.Rate{Every: time.Microsecond, Burst: 1 << 20},
+}
 
 // registerApp gives the bot its Mini App in the Bot API server, at this
 // playground's address (http on a loopback host, which the server takes

@@ -1,7 +1,9 @@
 package playground_test
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -222,4 +224,36 @@ func TestAppOpenRefusals(t *testing.T) {
 		require.NoError(t, json.NewDecoder(resp.Body).Decode(&l))
 		assert.True(t, strings.HasPrefix(l.URL, "http://"+host+"/miniapp/?"), l.URL)
 	})
+}
+
+// TestAppLimitsFollowPace: unpaced, the app's server takes a user's
+// requests as fast as they come (the tests play faster than any human);
+// paced, it limits them as `twentyone run`'s does (webapp.Limits'
+// defaults: 5 reads at once), refusing the next with 429.
+func TestAppLimitsFollowPace(t *testing.T) {
+	for _, paced := range []bool{false, true} {
+		t.Run(fmt.Sprintf("paced %v", paced), func(t *testing.T) {
+			pg := startPlayground(t, playground.Options{Paced: paced})
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			night, alice := pg.Groups()[0], pg.Server().Users()[0]
+			base := pg.URL() + "/api/chats/" + itoa(night.ID)
+			require.Equal(t, http.StatusOK, call(t, "POST", base+"/messages", map[string]any{"from": alice.ID, "text": "/newgame"}, nil))
+			lobby, err := pg.Server().WaitForBotMessage(ctx, night.ID, telegramtest.HasButton(appLabel))
+			require.NoError(t, err)
+			button, _ := lobby.Button(appLabel)
+			var l appLaunch
+			require.Equal(t, http.StatusOK, call(t, "POST", base+"/app", map[string]any{"from": alice.ID, "url": button.URL}, &l))
+			var statuses []int
+			for range 8 {
+				statuses = append(statuses, appRequest(t, "GET", l.URL, "api/table", nil, nil))
+			}
+			if paced {
+				assert.Contains(t, statuses, http.StatusTooManyRequests, "%v", statuses)
+			} else {
+				assert.NotContains(t, statuses, http.StatusTooManyRequests, "%v", statuses)
+			}
+			assert.Equal(t, http.StatusOK, statuses[0])
+		})
+	}
 }

@@ -59,8 +59,9 @@ type Options struct {
 	// write past them is refused with 429, as Telegram does) and in the
 	// bot (it paces its writes below them, as against Telegram), so that
 	// a person feels in the browser how fast a group's table moves under
-	// them: about 20 writes a minute into a group. By default neither
-	// limits anything.
+	// them: about 20 writes a minute into a group; and the Mini App's
+	// server limits each user's requests as `twentyone run`'s does. By
+	// default none of them limits anything.
 	Paced bool
 }
 
@@ -180,6 +181,8 @@ func Start(ctx context.Context, opts Options) (_ *Playground, err error) {
 
 	if opts.Paced {
 		p.srv.SetRateLimits(telegramtest.TelegramRateLimits())
+	} else {
+		svcOpts = append(svcOpts, service.WithAppLimits(appUnpaced))
 	}
 	cfg.Telegram.Token = config.Secret(p.srv.Token())
 	cfg.Telegram.APIEndpoint = p.srv.Endpoint()
