@@ -450,3 +450,27 @@ func storedBalances(t *testing.T, st *storage.Store, chat int64) map[string]int6
 	}
 	return out
 }
+
+// TestBrowserMiniAppSolo: in the bot's private chat, a solo table's app
+// button is a web_app button; pressing it opens the app at that table,
+// as its player.
+func TestBrowserMiniAppSolo(t *testing.T) {
+	pg := startBrowserPlayground(t)
+	alice := pg.Server().Users()[0]
+	pg.Server().PrivateChat(alice)
+	ctx, b := newBrowser(t)
+	b.open(ctx, pg.URL(), alice.ID, "Alice")
+	b.send(ctx, "/newgame")
+	b.waitTable(ctx, "the solo table with its app button", `[...r.querySelectorAll('.kb-btn')].some(b => b.textContent === `+js(appLabel)+`)`)
+	msg, ok := pg.Server().Message(alice.ID, int(chips(t, b.table(ctx).ID)))
+	require.True(t, ok)
+	button, _ := msg.Button(appLabel)
+	require.NotNil(t, button.WebApp, "a web_app button")
+
+	a := b.openApp(ctx)
+	require.NotEmpty(t, a.Seats)
+	assert.True(t, a.Seats[0].You, "Alice's own seat: %+v", a.Seats)
+	assert.Equal(t, "Alice", a.Seats[0].Name)
+	assert.Contains(t, eval[string](ctx, b, `document.getElementById('miniapp-frame').src`), "/miniapp/?startapp=",
+		"the page names its table in its query, as a web_app button's launch has no start_param")
+}
