@@ -42,12 +42,17 @@ func (p *Playground) Handler() http.Handler {
 	mux.HandleFunc("POST /api/chats/{chat}/ephemeral/{id}/delete", p.postEphemeralDelete)
 	mux.HandleFunc("POST /api/users", p.postUser)
 	mux.HandleFunc("POST /api/links", p.postLink)
+	mux.HandleFunc("POST /api/chats/{chat}/app", p.postApp)
 	mux.HandleFunc("POST /api/chats/{chat}/inline", p.postInline)
 	mux.HandleFunc("GET /api/inline/queries/{id}", p.getInline)
 	mux.HandleFunc("POST /api/inline/queries/{id}/choose", p.postChoose)
 	mux.HandleFunc("POST /api/inline/messages/{id}/press", p.postInlinePress)
 	mux.HandleFunc("POST /api/inline/messages/{id}/delete", p.postInlineDelete)
 	mux.HandleFunc("GET /api/events", p.getEvents)
+	// The Mini App's page and API, as its own server answers them.
+	app := http.StripPrefix(strings.TrimSuffix(appPath, "/"), p.app.Handler)
+	mux.Handle("GET "+appPath, app)
+	mux.Handle("POST "+appPath, app)
 	unknown := func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such API call: "+r.Method+" "+r.URL.Path)
 	}

@@ -811,7 +811,7 @@ func TestBrowserHouseGame(t *testing.T) {
 			switch {
 			case strings.Contains(tb.Text, "🤖 House is thinking…"):
 				thought = true
-				assert.Empty(t, tb.Labels, "nothing to press while the house thinks")
+				assert.Equal(t, []string{appLabel}, tb.Labels, "nothing to press while the house thinks: the app's link alone")
 			case cutRe.MatchString(tb.Text):
 				b.press(ctx, "✂️ ½", "Deck cut")
 			case bettingRe.MatchString(tb.Text):

@@ -31,9 +31,22 @@
 // ephemeral message. A press whose answer carries a url, the bot's deep
 // link, opens the user's private chat with the bot as a client does.
 //
+// The bot has its Mini App (AppName, registered in the Bot API server at
+// the playground's own address: telegramtest.WithLoopbackApps), and every
+// live table links to it: a URL button to t.me/<bot>/table?startapp=… in
+// groups and on inline messages, a web_app button in the bot's private
+// chat. Pressing it opens the app as the current player, as a client does
+// (POST /api/chats/{chat}/app): its page, with initData signed with the
+// bot's token in the fragment, loads in a phone-sized panel, 390×844,
+// beside the chat (over it on a narrower screen, the whole screen on a
+// phone) until closed, and stays that player's while you switch. The app
+// is the product's own server (service.WithApp, as `twentyone run` builds
+// it), served by the playground's at /miniapp/: its page is same-origin
+// with its API and with the playground's page, which alone may frame it.
+//
 // Options.Paced puts the server and the bot under Telegram's rate limits,
-// so that a person feels the speed of a real group; by default nothing is
-// paced.
+// and the Mini App's server under its own, so that a person feels the
+// speed of a real group; by default nothing is paced.
 //
 // # HTTP API
 //
@@ -78,6 +91,15 @@
 //	                                    tap the bot's deep link: the user's private chat
 //	                                    with the bot (a chat of /api/state once it exists)
 //	                                    gets "/start x"
+//	POST /api/chats/{chat}/app          {"from": user, "url": "https://t.me/<bot>/table?startapp=x"}
+//	                                    (a direct link tapped in the chat: a URL button's)
+//	                                    or {"from": user, "message_id": 5, "button": "🃏 Open
+//	                                    the table"} (a web_app button): open the Mini App as
+//	                                    the user; answers {"url": ...}, the launch's page at
+//	                                    the host the request came by
+//	GET, POST /miniapp/...              the Mini App's page and API (bot/webapp's routes
+//	                                    under /miniapp: /miniapp/api/table, ...), as its own
+//	                                    server answers them
 //	POST /api/chats/{chat}/inline       {"from": user, "query": "10"}: the user types
 //	                                    "@twentyone_bot 10" in the chat; answers the inline
 //	                                    query's {"id": ..., "chat_type": "private"}

@@ -59,8 +59,9 @@ type Options struct {
 	// write past them is refused with 429, as Telegram does) and in the
 	// bot (it paces its writes below them, as against Telegram), so that
 	// a person feels in the browser how fast a group's table moves under
-	// them: about 20 writes a minute into a group. By default neither
-	// limits anything.
+	// them: about 20 writes a minute into a group; and the Mini App's
+	// server limits each user's requests as `twentyone run`'s does. By
+	// default none of them limits anything.
 	Paced bool
 }
 
@@ -70,12 +71,15 @@ type Playground struct {
 	srv   *telegramtest.Server
 	store *storage.Store
 	bot   *bot.Bot
+	app   *service.App // the Mini App's server, at /miniapp/
 	log   *slog.Logger
 
 	web      *http.Server
 	listener net.Listener
 	url      string
 	loopback bool
+	// appOrigin is the origin the Mini App is registered at (registerApp).
+	appOrigin string
 
 	tmpDir string
 	dbPath string
@@ -160,25 +164,34 @@ func Start(ctx context.Context, opts Options) (_ *Playground, err error) {
 	// Inline mode with feedback and guest mode, as BotFather's /setinline,
 	// /setinlinefeedback and guest mode turn them on: the bot may be used
 	// in the chats it is not in (issue 28).
+	// The Mini App is served over plain http on this machine, which
+	// Telegram's BotFather would refuse: WithLoopbackApps.
 	p.srv = telegramtest.New(telegramtest.WithBot(Bot), telegramtest.WithInlineFeedback(), telegramtest.WithGuestMode(),
-		telegramtest.WithFirstUpdateID(int(highest.Update)+1), telegramtest.WithFirstMessageID(highest.Message+1))
+		telegramtest.WithFirstUpdateID(int(highest.Update)+1), telegramtest.WithFirstMessageID(highest.Message+1),
+		telegramtest.WithLoopbackApps())
 	if err := p.srv.Listen("127.0.0.1:0"); err != nil {
 		return nil, fmt.Errorf("playground: starting the Bot API server: %w", err)
 	}
 	if p.seeded, err = seed(p.srv); err != nil {
 		return nil, fmt.Errorf("playground: seeding the chats: %w", err)
 	}
+	if err := p.registerApp(&cfg, tcp.Port); err != nil {
+		return nil, err
+	}
 
 	if opts.Paced {
 		p.srv.SetRateLimits(telegramtest.TelegramRateLimits())
+	} else {
+		svcOpts = append(svcOpts, service.WithAppLimits(appUnpaced))
 	}
 	cfg.Telegram.Token = config.Secret(p.srv.Token())
 	cfg.Telegram.APIEndpoint = p.srv.Endpoint()
-	svc, err := service.Open(ctx, &cfg, append(svcOpts, service.WithLogger(p.log), service.WithTransport(p.srv.Client().Transport))...)
+	svc, err := service.Open(ctx, &cfg, append(svcOpts, service.WithLogger(p.log), service.WithTransport(p.srv.Client().Transport),
+		service.WithApp(), service.WithAppFramedBy(appFramedBy))...)
 	if err != nil {
 		return nil, fmt.Errorf("playground: %w", err)
 	}
-	p.store, p.bot = svc.Store, svc.Bot
+	p.store, p.bot, p.app = svc.Store, svc.Bot, svc.App
 	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	p.stopBot = cancel
 	go func() {
@@ -270,6 +283,9 @@ func (p *Playground) Close(ctx context.Context) error {
 	p.closeOnce.Do(func() {
 		var errs []error
 		close(p.quit)
+		// The app's streams end first: the web server's Shutdown would
+		// wait for them.
+		p.app.Close()
 		if err := p.web.Shutdown(ctx); err != nil {
 			errs = append(errs, fmt.Errorf("stopping the page's server: %w", err))
 		}

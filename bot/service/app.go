@@ -25,6 +25,19 @@ import (
 // version the bot shows. Serving it (on webapp.listen) is the caller's.
 func WithApp() Option { return func(o *options) { o.app = true } }
 
+// WithAppFramedBy lets the app's page be framed by sources (its CSP's
+// frame-ancestors, webapp.Options.FramedBy) in place of Telegram's web
+// clients: the playground's, whose own page frames the app it serves
+// ("'self'"). Without WithApp it changes nothing.
+func WithAppFramedBy(sources string) Option { return func(o *options) { o.appFramedBy = sources } }
+
+// WithAppLimits bounds each user's requests to the app's server by l
+// (webapp.Limits; its zero fields, and without this option all of them,
+// take the server's defaults): the playground's, whose one person plays
+// every user on their own machine, and whose tests play faster than any
+// human. Without WithApp it changes nothing.
+func WithAppLimits(l webapp.Limits) Option { return func(o *options) { o.appLimits = l } }
+
 // App is the Mini App's server on the running bot.
 type App struct {
 	// Handler answers the app's HTTP requests (bot/webapp.Server). Serve
@@ -69,16 +82,18 @@ func prepareApp(ctx context.Context, cfg *config.Config, st *storage.Store, log 
 }
 
 // build makes the app's server on the connected bot b.
-func (p *appParts) build(cfg *config.Config, st *storage.Store, b *bot.Bot, log *slog.Logger) (*App, error) {
+func (p *appParts) build(cfg *config.Config, st *storage.Store, b *bot.Bot, o options) (*App, error) {
 	srv, err := webapp.New(webapp.Options{
-		Secret:  initdata.NewSecret(cfg.Telegram.Token.Reveal()),
-		Refs:    p.refs,
-		Views:   appgate.Views{Store: st},
-		Actor:   b.App(),
-		Streams: p.hub,
-		Clock:   clock.System{},
-		Log:     log,
-		MaxAge:  cfg.WebApp.MaxAge,
+		Secret:   initdata.NewSecret(cfg.Telegram.Token.Reveal()),
+		Refs:     p.refs,
+		Views:    appgate.Views{Store: st},
+		Actor:    b.App(),
+		Streams:  p.hub,
+		Clock:    clock.System{},
+		Log:      o.log,
+		MaxAge:   cfg.WebApp.MaxAge,
+		FramedBy: o.appFramedBy,
+		Limits:   o.appLimits,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("the Mini App's server: %w", err)

@@ -24,6 +24,7 @@ import (
 	"github.com/twentyone-bot/twentyone/bot/botapi"
 	"github.com/twentyone-bot/twentyone/bot/config"
 	"github.com/twentyone-bot/twentyone/bot/outbox"
+	"github.com/twentyone-bot/twentyone/bot/webapp"
 	"github.com/twentyone-bot/twentyone/game"
 	"github.com/twentyone-bot/twentyone/storage"
 )
@@ -49,6 +50,9 @@ type options struct {
 	noSync    bool
 	retry     bool
 	app       bool
+	// appFramedBy and appLimits: see WithAppFramedBy and WithAppLimits.
+	appFramedBy string
+	appLimits   webapp.Limits
 }
 
 // WithLogger logs the bot's work to l (default: nothing is logged).
@@ -163,7 +167,7 @@ func Open(ctx context.Context, cfg *config.Config, opts ...Option) (*Service, er
 	}
 	svc := &Service{Store: st, Bot: b}
 	if app != nil {
-		if svc.App, err = app.build(cfg, st, b, o.log); err != nil {
+		if svc.App, err = app.build(cfg, st, b, o); err != nil {
 			return nil, errors.Join(err, b.Close(ctx), st.Close())
 		}
 	}

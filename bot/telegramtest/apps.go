@@ -77,13 +77,15 @@ func validAppName(name string) bool {
 // RegisterApp gives the bot a Mini App, as its owner does with BotFather's
 // /newapp: a short name, unique among the bot's apps regardless of case
 // (our choice, as Telegram's usernames are), and the page's https URL
-// (BotFather takes no other). Anything else is ErrInvalid.
+// (BotFather takes no other; WithLoopbackApps lets a loopback host's http
+// one pass too). Anything else is ErrInvalid.
 func (s *Server) RegisterApp(shortName, pageURL string) error {
 	u, err := url.Parse(pageURL)
+	local := err == nil && s.cfg.loopbackApps && u.Scheme == "http" && isLoopbackHost(u.Hostname())
 	switch {
 	case !validAppName(shortName):
 		return fmt.Errorf("app short name %q: 3 to 30 of A-Z a-z 0-9 _: %w", shortName, ErrInvalid)
-	case err != nil || u.Scheme != "https" || u.Host == "":
+	case err != nil || u.Scheme != "https" && !local || u.Host == "":
 		return fmt.Errorf("app %s: URL %q is not https: %w", shortName, pageURL, ErrInvalid)
 	}
 	s.mu.Lock()
@@ -239,9 +241,26 @@ func (s *Server) launch(pageURL string, d initdata.Data) Launch {
 // checkWebAppLocked refuses a keyboard with a web_app button anywhere but
 // on the bot's own message in its private chat with a user
 // (errButtonTypeInvalid): not in a group, a channel, or on an inline
-// message, even one in the bot's private chat.
-func checkWebAppLocked(c *chatState, inline bool, markup *InlineKeyboardMarkup) *apiError {
-	if !hasWebApp(markup) || !inline && c.chat.Type == ChatPrivate && !c.isUserChat() {
+// message, even one in the bot's private chat; and a web_app button's
+// plain http URL on a loopback host unless WithLoopbackApps (what parsing
+// let pass).
+func (s *Server) checkWebAppLocked(c *chatState, inline bool, markup *InlineKeyboardMarkup) *apiError {
+	if !hasWebApp(markup) {
+		return nil
+	}
+	if !s.cfg.loopbackApps {
+		for _, row := range markup.InlineKeyboard {
+			for _, b := range row {
+				if b.WebApp == nil {
+					continue
+				}
+				if u, err := url.Parse(b.WebApp.URL); err == nil && loopbackAppURL(u) {
+					return errWebAppHTTPS(b.WebApp.URL)
+				}
+			}
+		}
+	}
+	if !inline && c.chat.Type == ChatPrivate && !c.isUserChat() {
 		return nil
 	}
 	return errButtonTypeInvalid

@@ -244,7 +244,7 @@ func (s *Server) editEphemeralMessageText(_ context.Context, p params) (any, *ap
 	if apiErr != nil {
 		return nil, apiErr
 	}
-	if apiErr := checkWebAppLocked(c, false, markup); apiErr != nil {
+	if apiErr := s.checkWebAppLocked(c, false, markup); apiErr != nil {
 		return nil, apiErr
 	}
 	return s.editEphemeralLocked(c, rec, text, entities, markup)
@@ -263,7 +263,7 @@ func (s *Server) editEphemeralMessageReplyMarkup(_ context.Context, p params) (a
 	if apiErr != nil {
 		return nil, apiErr
 	}
-	if apiErr := checkWebAppLocked(c, false, markup); apiErr != nil {
+	if apiErr := s.checkWebAppLocked(c, false, markup); apiErr != nil {
 		return nil, apiErr
 	}
 	return s.editEphemeralLocked(c, rec, rec.msg.Text, rec.msg.Entities, markup)

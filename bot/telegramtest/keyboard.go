@@ -222,10 +222,23 @@ func webAppButtonURL(raw json.RawMessage) (string, *apiError) {
 	switch {
 	case err != nil || u.Host == "":
 		return "", badRequest(fmt.Sprintf("inline keyboard button Web App URL '%s' is invalid: Wrong HTTP URL", s))
-	case !strings.EqualFold(u.Scheme, "https"):
-		return "", badRequest(fmt.Sprintf("inline keyboard button Web App URL '%s' is invalid: Only HTTPS links are allowed", s))
+	case !strings.EqualFold(u.Scheme, "https") && !loopbackAppURL(u):
+		return "", errWebAppHTTPS(s)
 	}
 	return s, nil
+}
+
+// errWebAppHTTPS is the refusal of a web_app button's URL that is not
+// HTTPS.
+func errWebAppHTTPS(s string) *apiError {
+	return badRequest(fmt.Sprintf("inline keyboard button Web App URL '%s' is invalid: Only HTTPS links are allowed", s))
+}
+
+// loopbackAppURL reports whether u is a Mini App's page over plain http on
+// a loopback host, which only a server WithLoopbackApps takes (the parse
+// lets it pass; checkWebAppLocked, which knows the server, refuses it).
+func loopbackAppURL(u *url.URL) bool {
+	return strings.EqualFold(u.Scheme, "http") && isLoopbackHost(u.Hostname())
 }
 
 // markupsEqual compares inline keyboards by content.

@@ -94,7 +94,7 @@ func (s *Server) sendMessage(_ context.Context, p params) (any, *apiError) {
 		return nil, apiErr
 	}
 	if eph != nil {
-		if apiErr := checkWebAppLocked(c, false, markup); apiErr != nil {
+		if apiErr := s.checkWebAppLocked(c, false, markup); apiErr != nil {
 			return nil, apiErr
 		}
 		return s.sendEphemeralLocked(c, p, *eph, target, text, entities, markup)
@@ -121,7 +121,7 @@ func (s *Server) sendMessage(_ context.Context, p params) (any, *apiError) {
 		return nil, apiErr
 	}
 	// The MTProto server's refusal, after what the official server checks.
-	if apiErr := checkWebAppLocked(c, false, markup); apiErr != nil {
+	if apiErr := s.checkWebAppLocked(c, false, markup); apiErr != nil {
 		return nil, apiErr
 	}
 	now := s.now()
@@ -253,7 +253,7 @@ func (s *Server) editMessageText(_ context.Context, p params) (any, *apiError) {
 	if apiErr != nil {
 		return nil, apiErr
 	}
-	if apiErr := checkWebAppLocked(t.c, t.inline, markup); apiErr != nil {
+	if apiErr := s.checkWebAppLocked(t.c, t.inline, markup); apiErr != nil {
 		return nil, apiErr
 	}
 	return s.applyEditLocked(t, text, entities, markup)
@@ -273,7 +273,7 @@ func (s *Server) editMessageReplyMarkup(_ context.Context, p params) (any, *apiE
 	if apiErr != nil {
 		return nil, apiErr
 	}
-	if apiErr := checkWebAppLocked(t.c, t.inline, markup); apiErr != nil {
+	if apiErr := s.checkWebAppLocked(t.c, t.inline, markup); apiErr != nil {
 		return nil, apiErr
 	}
 	return s.applyEditLocked(t, t.rec.msg.Text, t.rec.msg.Entities, markup)

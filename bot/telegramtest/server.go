@@ -59,6 +59,7 @@ type config struct {
 	webhookMaxWait   time.Duration
 	webhookTimeout   time.Duration
 	loopbackWebhooks bool
+	loopbackApps     bool
 	firstUpdateID    int
 	firstMessageID   int
 	inline           bool // BotFather's /setinline
@@ -114,6 +115,13 @@ func WithFaultSeed(seed uint64) Option { return func(c *config) { c.faultSeed = 
 // api.telegram.org does (http, or a port other than 443, 80, 88 and 8443);
 // a URL on any other host is held to those rules either way.
 func WithLoopbackWebhooks() Option { return func(c *config) { c.loopbackWebhooks = true } }
+
+// WithLoopbackApps lets RegisterApp take a Mini App's page over plain http
+// on a loopback host (localhost, 127.0.0.0/8, ::1), any port: the
+// playground's, which serves the app on the machine it runs on.
+// Telegram's BotFather takes an https URL only, and without this option so
+// does RegisterApp; a URL on any other host is held to that either way.
+func WithLoopbackApps() Option { return func(c *config) { c.loopbackApps = true } }
 
 // WithInlineMode turns on the bot's inline mode, as BotFather's /setinline
 // does: users may query the bot from any chat (SendInlineQuery) and post

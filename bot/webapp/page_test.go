@@ -65,3 +65,22 @@ func TestPageServed(t *testing.T) {
 	page := a.do(http.MethodGet, "/", "", nil)
 	assert.True(t, strings.HasPrefix(string(page.body), "<!doctype html>"))
 }
+
+// TestFramedBy: Options.FramedBy replaces only the CSP's frame-ancestors
+// (the playground's page frames the app: 'self'), on the page and the
+// API alike; a value that would end the directive or add a policy is
+// refused.
+func TestFramedBy(t *testing.T) {
+	a := newApp(t, webapp.Limits{}, func(o *webapp.Options) { o.FramedBy = " 'self' " })
+	want := strings.Replace(webapp.CSP, webapp.TelegramFrames, "'self'", 1)
+	require.NotEqual(t, webapp.CSP, want)
+	for _, p := range []string{"/", "/app.js", "/api/table", "/nope"} {
+		r := a.do(http.MethodGet, p, "", nil)
+		assert.Equal(t, want, r.header.Get("Content-Security-Policy"), p)
+	}
+	for _, bad := range []string{"'self'; script-src *", "'self', *", "'self'\r\nX-Evil: 1"} {
+		o := webapp.Options{Secret: a.secret, Refs: a.refs, Views: a.views, Actor: a.actor, Streams: a.hub, Clock: a.clock, FramedBy: bad}
+		_, err := webapp.New(o)
+		assert.Error(t, err, bad)
+	}
+}

@@ -71,6 +71,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/twentyone-bot/twentyone/bot/callback"
@@ -98,10 +99,17 @@ const (
 // CSP is the Content Security Policy of every response: the page loads
 // only its own files (no network, no inline script or style), connects
 // only to its own server, and may be framed only by Telegram's web
-// clients.
-const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
+// clients (TelegramFrames; Options.FramedBy names others).
+const CSP = cspBase + TelegramFrames
+
+// TelegramFrames are who may frame the page by default, the CSP's
+// frame-ancestors: Telegram's web clients.
+const TelegramFrames = "https://web.telegram.org https://*.telegram.org"
+
+// cspBase is CSP up to its frame-ancestors' sources.
+const cspBase = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
 	"connect-src 'self'; base-uri 'none'; form-action 'none'; " +
-	"frame-ancestors https://web.telegram.org https://*.telegram.org"
+	"frame-ancestors "
 
 // Views makes a table's view for one viewer (live.Views is one: the same
 // implementation serves the stream).
@@ -174,12 +182,18 @@ type Options struct {
 	MaxAge time.Duration
 	// Limits bound each user's requests.
 	Limits Limits
+	// FramedBy are who may frame the page, the CSP's frame-ancestors
+	// sources, in place of Telegram's web clients (empty: TelegramFrames):
+	// the playground's, whose own page frames the app ("'self'"). New
+	// refuses one that would end the directive (";", a line break).
+	FramedBy string
 }
 
 // Server is the Mini App's HTTP handler. Its methods are safe for
 // concurrent use.
 type Server struct {
 	o     Options
+	csp   string // the Content-Security-Policy of every response
 	acts  *limiter
 	reads *limiter
 }
@@ -195,6 +209,12 @@ func New(o Options) (*Server, error) {
 		return nil, errors.New("webapp: Views, Actor and Streams are all needed")
 	case o.Clock == nil:
 		return nil, errors.New("webapp: no clock")
+	case strings.ContainsAny(o.FramedBy, ";,\r\n"):
+		return nil, fmt.Errorf("webapp: FramedBy %q is not a list of CSP sources", o.FramedBy)
+	}
+	csp := CSP
+	if o.FramedBy = strings.TrimSpace(o.FramedBy); o.FramedBy != "" {
+		csp = cspBase + o.FramedBy
 	}
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
@@ -205,6 +225,7 @@ func New(o Options) (*Server, error) {
 	o.Limits = o.Limits.withDefaults()
 	return &Server{
 		o:     o,
+		csp:   csp,
 		acts:  newLimiter(o.Limits.Acts, o.Limits.Users, o.Clock),
 		reads: newLimiter(o.Limits.Reads, o.Limits.Users, o.Clock),
 	}, nil
@@ -227,7 +248,7 @@ var routes = map[string]route{
 // ServeHTTP answers a request as the package doc says.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
-	h.Set("Content-Security-Policy", CSP)
+	h.Set("Content-Security-Policy", s.csp)
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("Cache-Control", "no-store")

@@ -39,8 +39,9 @@ func defaultPlaygroundFlags() playgroundFlags {
 const playgroundAbout = `Runs the game without Telegram, in this process: our own Bot API server, the real bot
 polling it over HTTP with a real database, and a web page at a local address that looks
 and behaves like a Telegram group chat. Play as several users in two groups; Ctrl-C stops.
+A table's "🃏 Open the table" opens the Mini App beside the chat, as that player.
 It reads the same config as run (table defaults, chips, owners, log level); no token is
-needed, and storage.path and http.listen are not used.`
+needed, and storage.path, http.listen and webapp.listen, url and name are not used.`
 
 func (c *CLI) playground(ctx context.Context, args []string) error {
 	f := c.newFlags("playground", "playground [-port N] [-host HOST] [-db FILE] [-seed N] [-pace none|telegram] [-config FILE]", playgroundAbout, true)
@@ -123,6 +124,7 @@ func (c *CLI) runPlayground(ctx context.Context, cfg *config.Config, pf playgrou
   Open it in a browser: a Telegram-like group chat with the real bot, no Telegram needed.
   You are Alice, Bob, Carol, Dave or Иван (switch at the top left); /newgame opens a table.
   In "Alice & Bob" and "Book club", where the bot was never added, type @twentyone_bot.
+  A table's 🃏 Open the table opens the Mini App beside the chat, as the player you are.
   Database: %s · decks: %s
   Pace: %s
   Ctrl-C stops.

@@ -73,6 +73,7 @@ function init() {
     renderChatList();
   });
   $('add-user-form').addEventListener('submit', addUser);
+  initApp();
   if (!isPhone()) {
     document.body.classList.remove('show-list');
     document.body.classList.add('show-chat');
