@@ -218,6 +218,16 @@ func (b *browser) agree(app, chat context.Context, what string) (appState, table
 // user, and waits until the panel shows the app's view of the table.
 func (b *browser) openApp(ctx context.Context) appState {
 	b.t.Helper()
+	// Before it opens: no panel shows, and the app's button is a keyboard
+	// button like the table's others (a class of the page's layout once
+	// made it fill the chat).
+	b.waitFor(ctx, "the table's app button", `!!document.querySelector('.kb-btn.app-link')`)
+	assert.Equal(b.t, "none", eval[string](ctx, b, `getComputedStyle(document.getElementById('miniapp')).display`),
+		"no panel before the button is pressed")
+	heights := eval[[2]float64](ctx, b, `(() => {
+		const h = sel => document.querySelector(sel).getBoundingClientRect().height;
+		return [h('.kb-btn.app-link'), h('.kb-btn:not(.app-link)')] })()`)
+	assert.InDelta(b.t, heights[1], heights[0], 1, "the app's button is as tall as the table's other buttons")
 	b.press(ctx, appLabel, "")
 	b.waitFor(ctx, "the app's panel", `!document.getElementById('miniapp').hidden`)
 	return poll[appState](ctx, b, "the app's view", appStateJS)

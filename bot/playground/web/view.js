@@ -363,13 +363,13 @@ function keyboardNode(ch, m, rows) {
         btn.addEventListener('click', () => press(ch.info.id, m, b.callback_data));
       } else if (b.web_app) {
         // A Mini App's button, in the bot's private chat (miniapp.js).
-        btn.classList.add('url', 'app');
+        btn.classList.add('url', 'app-link');
         btn.addEventListener('click', () => openApp(ch.info.id, { message_id: m.message_id, button: b.text }));
       } else if (b.url) {
         btn.classList.add('url');
         const href = safeURL(b.url, 'https://');
         if (href && appLink(href)) {
-          btn.classList.add('app');
+          btn.classList.add('app-link');
           btn.addEventListener('click', () => openApp(ch.info.id, { url: href }));
         } else if (href && botLink(href)) btn.addEventListener('click', () => openBotLink(href));
         else if (href) btn.addEventListener('click', () => window.open(href, '_blank', 'noopener'));
