@@ -38,6 +38,9 @@ func (r *Result) problems(faults bool) []string {
 	add(r.StopFailed != "", "the bot did not stop cleanly: %s", r.StopFailed)
 	add(r.PreloadedShown < r.Preload, "%d of %d preloaded tables never rendered again after the start", r.Preload-r.PreloadedShown, r.Preload)
 	r.kindProblems(add)
+	if r.App != nil {
+		r.App.problems(add)
+	}
 	return out
 }
 
@@ -52,9 +55,15 @@ func (r *Result) print(w io.Writer, cfg Config) {
 	p("bot:        %s", r.Target)
 	rate := "as fast as the bot answers"
 	switch {
+	case cfg.Paced && cfg.AppFlat:
+		rate = "flat out through the Mini App, the chat under Telegram's limits"
 	case cfg.Paced:
 		rate = fmt.Sprintf("at human pace (%s to %s a choice, 1 in %d %s to %s) under Telegram's limits",
 			thinkMin, thinkMax, pauseOdds, pauseMin, pauseMax)
+	case cfg.AppFlat:
+		rate = "flat out through the Mini App"
+	case cfg.App > 0:
+		rate = fmt.Sprintf("at human pace (%s to %s a choice, 1 in %d %s to %s), Telegram's limits off", thinkMin, thinkMax, pauseOdds, pauseMin, pauseMax)
 	case cfg.Rate > 0:
 		rate = fmt.Sprintf("paced at %.0f presses/s", cfg.Rate)
 	}
@@ -80,6 +89,9 @@ func (r *Result) print(w io.Writer, cfg Config) {
 			r.PressesPerSec, r.PressesPerSec/f.CommitsPerSec, r.PressesPerSec/f.RoundTripsPerSec)
 		p("press→edit: p50 %s  p95 %s  p99 %s  max %s  (p50 %.1f×, p99 %.1f× the floor of 1 commit + 3 round trips = %s)",
 			ms(r.P50), ms(r.P95), ms(r.P99), ms(r.Max), ratio(r.P50, f.pressFloor()), ratio(r.P99, f.pressFloor()), ms(f.pressFloor()))
+	}
+	if r.App != nil {
+		r.App.print(p, r.Measured, cfg)
 	}
 	p("API calls:  %.2f per press without getUpdates, %.2f with  %s", r.CallsPerPress, r.CallsPerPressAll, callList(r.Calls))
 	if len(r.FailedCalls) > 0 {

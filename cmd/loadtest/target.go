@@ -43,6 +43,12 @@ type botSettings struct {
 	GlobalRate int
 	// HTTPListen is the child's admin address (/metrics for goroutines).
 	HTTPListen string
+	// WebappListen, WebappURL and WebappName are webapp.listen, .url and
+	// .name: the Mini App's server and the app the table buttons open
+	// (all empty: no app). WebappMaxViewers is webapp.max_viewers (0: the
+	// default).
+	WebappListen, WebappURL, WebappName string
+	WebappMaxViewers                    int
 }
 
 // env returns the settings as twentyone's environment variables.
@@ -62,16 +68,26 @@ func (s botSettings) env() []string {
 	if s.GlobalRate > 0 {
 		env = append(env, "TWENTYONE_TELEGRAM_GLOBAL_RATE="+strconv.Itoa(s.GlobalRate))
 	}
+	if s.WebappListen != "" {
+		env = append(env, "TWENTYONE_WEBAPP_LISTEN="+s.WebappListen, "TWENTYONE_WEBAPP_URL="+s.WebappURL,
+			"TWENTYONE_WEBAPP_NAME="+s.WebappName)
+	}
+	if s.WebappMaxViewers > 0 {
+		env = append(env, "TWENTYONE_WEBAPP_MAX_VIEWERS="+strconv.Itoa(s.WebappMaxViewers))
+	}
 	return env
 }
 
 // settingsFromEnv reads what env writes.
 func settingsFromEnv(getenv func(string) string) (botSettings, error) {
 	s := botSettings{
-		Endpoint:   getenv("TWENTYONE_TELEGRAM_API_ENDPOINT"),
-		Token:      getenv("TWENTYONE_TELEGRAM_TOKEN"),
-		DBPath:     getenv("TWENTYONE_STORAGE_PATH"),
-		HTTPListen: getenv("TWENTYONE_HTTP_LISTEN"),
+		Endpoint:     getenv("TWENTYONE_TELEGRAM_API_ENDPOINT"),
+		Token:        getenv("TWENTYONE_TELEGRAM_TOKEN"),
+		DBPath:       getenv("TWENTYONE_STORAGE_PATH"),
+		HTTPListen:   getenv("TWENTYONE_HTTP_LISTEN"),
+		WebappListen: getenv("TWENTYONE_WEBAPP_LISTEN"),
+		WebappURL:    getenv("TWENTYONE_WEBAPP_URL"),
+		WebappName:   getenv("TWENTYONE_WEBAPP_NAME"),
 	}
 	var err error
 	if s.RateLimits, err = strconv.ParseBool(getenv("TWENTYONE_TELEGRAM_RATE_LIMITS")); err != nil {
@@ -80,6 +96,11 @@ func settingsFromEnv(getenv func(string) string) (botSettings, error) {
 	if v := getenv("TWENTYONE_TELEGRAM_GLOBAL_RATE"); v != "" {
 		if s.GlobalRate, err = strconv.Atoi(v); err != nil {
 			return s, fmt.Errorf("TWENTYONE_TELEGRAM_GLOBAL_RATE: %w", err)
+		}
+	}
+	if v := getenv("TWENTYONE_WEBAPP_MAX_VIEWERS"); v != "" {
+		if s.WebappMaxViewers, err = strconv.Atoi(v); err != nil {
+			return s, fmt.Errorf("TWENTYONE_WEBAPP_MAX_VIEWERS: %w", err)
 		}
 	}
 	if s.StartingChips, err = strconv.ParseInt(getenv("TWENTYONE_TABLE_STARTING_CHIPS"), 10, 64); err != nil {
