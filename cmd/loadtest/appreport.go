@@ -49,7 +49,7 @@ type AppResult struct {
 	// ActsMeasured in the measured part), refused by the table (409, by
 	// text in Refusals), 429s, 503s and other failures (by kind).
 	ActsSent, ActsApplied, ActsMeasured, ActsRefused, ActsTooMany, ActsBusy, ActsFailed int64
-	Refusals, Failures                                                                 map[string]int
+	Refusals, Failures                                                                  map[string]int
 	// NotLatest counts the tables some viewer of which did not hold the
 	// table's stored version at the end (NotLatestWhy: the first few).
 	NotLatest    int
