@@ -66,8 +66,11 @@ type appLoad struct {
 	// not counted.
 	closing atomic.Bool
 	wire    atomic.Int64 // every byte the streams read in the measured part
-	cancel  context.CancelFunc
-	running sync.WaitGroup
+	// lastEvents is the views received at the last progress line (the
+	// run's loop alone reads it).
+	lastEvents int64
+	cancel     context.CancelFunc
+	running    sync.WaitGroup
 }
 
 // appTable is one table watched in the app.

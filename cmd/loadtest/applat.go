@@ -55,6 +55,8 @@ type appLatency struct {
 	// every[s] is from an action of source s to every viewer of its table
 	// holding its version; chat[s] to the chat's message showing it.
 	every, chat [sources]*histogram
+	// window is action→every viewer since the last progress line.
+	window atomic.Pointer[histogram]
 	// missed counts the measured actions, taken, that some viewer never
 	// received by the end (finish); unshown those the chat never showed.
 	missed, unshown atomic.Int64
@@ -69,6 +71,7 @@ func newAppLatency() *appLatency {
 	for s := range sources {
 		l.every[s], l.chat[s] = newHistogram(), newHistogram()
 	}
+	l.window.Store(newHistogram())
 	return l
 }
 
@@ -159,6 +162,7 @@ func (t *tableLat) done(chat int64, a *tracked) {
 	if a.measured {
 		l.every[a.src].add(a.allAt.Sub(a.at))
 		l.chat[a.src].add(a.chatAt.Sub(a.at))
+		l.window.Load().add(a.allAt.Sub(a.at))
 	}
 	if a.src == srcApp && l.onShown != nil {
 		l.onShown(chat, a.at, a.chatAt)

@@ -137,3 +137,15 @@ func statusList(m map[int]int) string {
 	}
 	return "(" + strings.Join(parts, ", ") + ")"
 }
+
+// progress is the app's part of a progress line, over the span since the
+// last one: action→every viewer (of the actions everyone has seen since),
+// the views received a second, and the streams open, refused and broken.
+func (a *appLoad) progress(span time.Duration) string {
+	w := a.lat.window.Swap(newHistogram())
+	events := a.streams.events.Load()
+	rate := float64(events-a.lastEvents) / span.Seconds()
+	a.lastEvents = events
+	return fmt.Sprintf("  app: →every viewer p50 %s p99 %s (%d)  views %.0f/s  streams refused %d broke %d",
+		ms(w.quantile(.5)), ms(w.quantile(.99)), w.count(), rate, a.streams.refused.Load(), a.streams.dropped.Load())
+}

@@ -353,6 +353,9 @@ func run(ctx context.Context, cfg Config) (res *Result, err error) {
 					ms(d.paced.total.toast.quantile(.99)), float64(writes-lastWrites)/now.Sub(lastAt).Seconds(), tooMany, d.asks.waiting())
 				lastWrites = writes
 			}
+			if d.app != nil {
+				paced += d.app.progress(now.Sub(lastAt))
+			}
 			logf("[%5.1fs] presses %d (%.0f/s)  p50 %s p95 %s p99 %s%s  bot RSS %.0f MB (peak %.0f)  goroutines %d  stalls %d%s",
 				now.Sub(mstart).Seconds(), n, float64(n-last)/now.Sub(lastAt).Seconds(),
 				ms(w.quantile(.5)), ms(w.quantile(.95)), ms(w.quantile(.99)), paced, mb(rss), mb(peak), g, d.stalls.Load(), kills)
