@@ -34,6 +34,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/twentyone-bot/twentyone/bot/appgate"
 	"github.com/twentyone-bot/twentyone/bot/botapi"
 	"github.com/twentyone-bot/twentyone/bot/clock"
 	"github.com/twentyone-bot/twentyone/bot/inline"
@@ -44,6 +45,7 @@ import (
 	"github.com/twentyone-bot/twentyone/bot/panel"
 	"github.com/twentyone-bot/twentyone/bot/send"
 	"github.com/twentyone-bot/twentyone/bot/table"
+	"github.com/twentyone-bot/twentyone/bot/webapp/tableref"
 	"github.com/twentyone-bot/twentyone/storage"
 )
 
@@ -119,6 +121,13 @@ type Config struct {
 	// shown, and of a turn's clock started again (table.Viewers): the Mini
 	// App's live push. Nil: nobody is told.
 	Viewers table.Viewers
+	// AppName is BotFather's short name of the Mini App (webapp.name): the
+	// table message links to it. Empty: no app button.
+	AppName string
+	// AppURL is the Mini App's page, its public HTTPS URL (webapp.url):
+	// the web_app button of a solo table (the bot's private chat) opens
+	// it. Empty: no app button at solo tables.
+	AppURL string
 }
 
 // Bot is a running bot. Create it with New, then call Run (polling) or
@@ -141,6 +150,12 @@ type Bot struct {
 	panels  *panel.Panels
 	input   *input.Handler
 	inline  *inline.Handler
+	app     *appgate.Actor // the Mini App's actions
+
+	// started is closed once Start armed the stored deadlines: the Mini
+	// App's actions wait for it, as the updates wait for Start.
+	started     chan struct{}
+	startedOnce sync.Once
 
 	// restoring tracks the re-rendering after Start; stopRestore (set by
 	// Start, under mu), called first thing by Close, stops it.
@@ -181,7 +196,7 @@ func New(ctx context.Context, cfg Config) (*Bot, error) {
 		return nil, fmt.Errorf("bot API %w", err)
 	}
 	b := &Bot{cfg: cfg, api: api, store: cfg.Store, log: cfg.Logger, clock: cfg.Clock, metrics: cfg.Metrics,
-		chats: newSerial(serialWorkers), stopRestore: func() {}}
+		chats: newSerial(serialWorkers), stopRestore: func() {}, started: make(chan struct{})}
 	b.base, b.cancel = context.WithCancel(context.Background())
 	b.out = outbox.New(outbox.Options{
 		Limits: cfg.Limits,
@@ -197,6 +212,9 @@ func New(ctx context.Context, cfg Config) (*Bot, error) {
 	h := host{b}
 	b.send = send.New(api, b.out, h, b.log)
 	b.tables = table.New(b.store, b.send, b.clock, b.log, h, cfg.Viewers)
+	if err := b.linkApp(ctx); err != nil {
+		return nil, err
+	}
 	b.pace = pace.New(b.store, b.tables, b.out, b.clock, cfg.Limits, b.log)
 	b.notices = notice.New(b.store, b.send, b.clock, b.log, h)
 	b.panels = panel.New(b.store, b.send, b.clock, b.tables)
@@ -204,8 +222,33 @@ func New(ctx context.Context, cfg Config) (*Bot, error) {
 		input.Rooms{Send: b.send, Tables: b.tables, Notices: b.notices, Panels: b.panels}, b.clock, b.log,
 		input.Options{Owners: cfg.Owners, AdminTTL: cfg.AdminCacheTTL})
 	b.inline = inline.New(b.store, b.send, b.input, b.clock, b.log, b.store.Defaults().Game)
+	b.app = appgate.NewActor(b.store, b.input, h, b.send, b.started)
 	return b, nil
 }
+
+// linkApp makes the table messages link to the Mini App (AppName), when
+// there is one and the bot has a username, reading the app's key from the
+// store once: the references in the links are made with it.
+func (b *Bot) linkApp(ctx context.Context) error {
+	if b.cfg.AppName == "" || b.Username() == "" {
+		return nil
+	}
+	raw, err := b.store.AppKey(ctx)
+	if err != nil {
+		return fmt.Errorf("bot: the Mini App's key: %w", err)
+	}
+	refs, err := tableref.KeyFrom(raw)
+	if err != nil {
+		return fmt.Errorf("bot: the Mini App's key: %w", err)
+	}
+	b.tables.SetApp(table.App{Bot: b.Username(), Name: b.cfg.AppName, URL: b.cfg.AppURL, Refs: refs})
+	return nil
+}
+
+// App returns what takes the Mini App's actions (webapp.Actor): each on
+// the one path of a press, on its table's chat's goroutine, counted as
+// work of kind appgate.Kind, once the bot started.
+func (b *Bot) App() *appgate.Actor { return b.app }
 
 // Username returns the bot's username, without the @.
 func (b *Bot) Username() string { return b.api.Self().UserName }
@@ -244,6 +287,7 @@ func (b *Bot) Start(ctx context.Context) error {
 		b.restoring.Done()
 		return fmt.Errorf("bot: %w", err)
 	}
+	b.startedOnce.Do(func() { close(b.started) })
 	rctx, stop := context.WithCancel(context.WithoutCancel(ctx))
 	b.mu.Lock()
 	b.stopRestore = stop

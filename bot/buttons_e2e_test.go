@@ -137,13 +137,26 @@ func (h *harness) inlineGameOver(it inlineTable) {
 
 // TestEveryInlineButtonRoutes: each row pressed on an inline message is
 // drawn there in some state and does what its row says; any other row's
-// data is refused there as a chat's button, and changes nothing.
+// data is refused there as a chat's button (a link's, as a bad button),
+// and changes nothing.
 func TestEveryInlineButtonRoutes(t *testing.T) {
 	for _, r := range button.Rows() {
 		t.Run(r.Action.String(), func(t *testing.T) {
 			h := newHarness(t, inlineMode)
 			club := h.withoutBot("Book club", "Alice", "Bob", "Carol")
 			it := h.postInline(club, "Alice")
+			if !r.Pressed() {
+				// A link (the app's: TestAppButtonOpensTheTable): no
+				// press of it reaches the bot, and its forged data is a
+				// bad button.
+				h.pressOnInline(it, "Alice", is(callback.InlineOpen))
+				before := h.inlineView(it)
+				a := h.pressInlineRaw(it, "Bob", callback.Data{Action: r.Action, Version: before.Table.Version()}.String())
+				assert.Equal(t, "This button doesn't work here.", a.Text)
+				after := h.inlineView(it)
+				assert.Equal(t, before.Table.Version(), after.Table.Version())
+				return
+			}
 			if !r.Kinds.Has(button.Inline) {
 				h.pressOnInline(it, "Alice", is(callback.InlineOpen))
 				before := h.inlineView(it)

@@ -93,6 +93,9 @@ type harnessOptions struct {
 	perSecond int
 	// viewers, if set, are the bot's (bot.Config.Viewers).
 	viewers table.Viewers
+	// appName and appURL are the bot's Mini App (bot.Config.AppName,
+	// AppURL): see withApp.
+	appName, appURL string
 	// stepped runs the server too on the harness's clock, and makes the
 	// harness's waits (waitFor, and the waits for a message of the bot)
 	// move the clock a step at a time while the bot is quiet, until what
@@ -167,6 +170,7 @@ func (h *harness) start() {
 		Store: st, Clock: h.clock, Limits: h.opts.limits,
 		Logger:      slog.New(slog.NewTextHandler(logs, nil)),
 		PollTimeout: time.Second, Owners: owners, Viewers: h.opts.viewers,
+		AppName: h.opts.appName, AppURL: h.opts.appURL,
 	})
 	require.NoError(h.t, err)
 	h.bot = b

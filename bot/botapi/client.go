@@ -201,16 +201,23 @@ func text(p tgbotapi.Params, m message.Message) {
 }
 
 // button is an InlineKeyboardButton as the bot sends it: tgbotapi v5.5.1
-// has no field for style (Bot API 9.4).
+// has no field for style (Bot API 9.4) nor for web_app (Bot API 6.0).
 type button struct {
-	Text         string `json:"text"`
-	CallbackData string `json:"callback_data,omitempty"`
-	URL          string `json:"url,omitempty"`
-	Style        string `json:"style,omitempty"`
+	Text         string      `json:"text"`
+	CallbackData string      `json:"callback_data,omitempty"`
+	URL          string      `json:"url,omitempty"`
+	WebApp       *webAppInfo `json:"web_app,omitempty"`
+	Style        string      `json:"style,omitempty"`
+}
+
+// webAppInfo is a web_app button's Mini App: the page it opens.
+type webAppInfo struct {
+	URL string `json:"url"`
 }
 
 // keyboardJSON returns the reply_markup of an inline keyboard; false for
-// none. A button is a URL button when it has a URL, else a callback one.
+// none. A button is a URL button when it has a URL, else a web_app button
+// when it has a WebApp, else a callback one.
 func keyboardJSON(kb [][]message.Button) (string, bool) {
 	if len(kb) == 0 {
 		return "", false
@@ -219,8 +226,11 @@ func keyboardJSON(kb [][]message.Button) (string, bool) {
 	for i, row := range kb {
 		for _, b := range row {
 			btn := button{Text: b.Text, CallbackData: b.Data, Style: string(b.Style)}
-			if b.URL != "" {
+			switch {
+			case b.URL != "":
 				btn.CallbackData, btn.URL = "", b.URL
+			case b.WebApp != "":
+				btn.CallbackData, btn.WebApp = "", &webAppInfo{URL: b.WebApp}
 			}
 			rows[i] = append(rows[i], btn)
 		}

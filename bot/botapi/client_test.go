@@ -209,3 +209,26 @@ func TestButtonsAsSent(t *testing.T) {
 		{{Text: "Rules", URL: "https://t.me/telegramtest_bot", Style: "success"}},
 	}, got.ReplyMarkup.InlineKeyboard)
 }
+
+// TestWebAppButtonAsSent: a web_app button goes as one (tgbotapi v5.5.1
+// has no field for it) in the bot's private chat, where the server keeps
+// it; a group refuses it, as Telegram does.
+func TestWebAppButtonAsSent(t *testing.T) {
+	c, srv := newClient(t)
+	alice := srv.AddUser(telegramtest.User{FirstName: "Alice"})
+	private := srv.PrivateChat(alice)
+	page := "https://app.example/?startapp=ref"
+	m := message.Message{Text: "Your table", Keyboard: [][]message.Button{{{Text: "Open", WebApp: page}}}}
+	id, err := c.Send(context.Background(), private.ID, 0, m, 0)
+	require.NoError(t, err)
+	got, ok := srv.Message(private.ID, id)
+	require.True(t, ok)
+	require.NotNil(t, got.ReplyMarkup)
+	assert.Equal(t, [][]telegramtest.InlineKeyboardButton{{{Text: "Open", WebApp: &telegramtest.WebAppInfo{URL: page}}}},
+		got.ReplyMarkup.InlineKeyboard)
+
+	group := srv.NewGroup("Game night", alice)
+	_, err = c.Send(context.Background(), group.ID, 0, m, 0)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "BUTTON_TYPE_INVALID")
+}

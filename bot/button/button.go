@@ -17,6 +17,10 @@
 // row in Rows, its place in the keyboard's lines (layouts), and, for an
 // effect no room implements yet, the handler of that effect in the rooms
 // whose kinds it is pressed in.
+//
+// One row is a link, not a press: OpenApp opens the Mini App at the table
+// (State.App), and Telegram opens it without telling the bot, so no room
+// takes a press of it (its verb has no encoding).
 package button
 
 import (
@@ -138,6 +142,11 @@ const (
 	// StopFollowing stops the presser's following of the group the data
 	// names.
 	StopFollowing
+	// OpenApp opens the Mini App at the table, State.App: a web_app
+	// button at a solo table (the bot's private chat, the one place
+	// Telegram takes one), a URL button elsewhere. Telegram opens it and
+	// tells the bot nothing: no press of it is ever taken.
+	OpenApp
 )
 
 // Row is one button of the bot.
@@ -221,14 +230,20 @@ type Row struct {
 }
 
 // For returns the row of a press on a message of kind with data: false
-// when no row has the action, or it is not pressed on that kind.
+// when no row has the action, or it is not pressed on that kind, or not
+// pressed at all (a link).
 func For(a callback.Action, kind Kinds) (Row, bool) {
 	r, ok := Of(a)
-	if !ok || !r.Kinds.Has(kind) {
+	if !ok || !r.Kinds.Has(kind) || !r.Pressed() {
 		return Row{}, false
 	}
 	return r, true
 }
+
+// Pressed reports whether a press of the row's button reaches the bot (a
+// callback button); false for a link (OpenApp), which Telegram opens
+// without a word to the bot.
+func (r Row) Pressed() bool { return r.Does != OpenApp }
 
 // Of returns the row of the action.
 func Of(a callback.Action) (Row, bool) {
@@ -272,6 +287,11 @@ type State struct {
 	HouseForbidden bool
 	// Lang is the chat's language, the labels'.
 	Lang i18n.Lang
+	// App is the link that opens the Mini App at this table (the OpenApp
+	// row's): its direct link, https://t.me/<bot>/<app>?startapp=<ref>,
+	// on a group's or inline table, or at a solo table the app's page
+	// with ?startapp=<ref>; "" for no app (none configured).
+	App string
 }
 
 // HouseSeated reports whether the house sits at the table.

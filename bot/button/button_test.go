@@ -70,7 +70,7 @@ func TestEveryActionHasOneRow(t *testing.T) {
 }
 
 // TestForRefusesOtherKinds: a press finds its row only on a kind of
-// message the row is pressed on.
+// message the row is pressed on; none finds the app's link.
 func TestForRefusesOtherKinds(t *testing.T) {
 	tests := []struct {
 		action callback.Action
@@ -84,6 +84,7 @@ func TestForRefusesOtherKinds(t *testing.T) {
 		{callback.Setting, button.Group, true}, {callback.Setting, button.Solo, true}, {callback.Setting, button.Inline, false},
 		{callback.Verify, button.Inline, true}, {callback.Verify, button.Solo, true},
 		{callback.Join, 0, false}, {0, button.Group, false},
+		{callback.OpenApp, button.Group, false}, {callback.OpenApp, button.Solo, false}, {callback.OpenApp, button.Inline, false},
 	}
 	for _, tt := range tests {
 		r, ok := button.For(tt.action, tt.kind)
@@ -164,8 +165,12 @@ var moves = map[game.Phase][]game.CommandKind{
 // move picks a command to try in phase p.
 func move(rnd *rand.Rand, p game.Phase) game.CommandKind { return moves[p][rnd.IntN(len(moves[p]))] }
 
+// appLink is the Mini App's link of the explored states that have one.
+const appLink = "https://t.me/telegramtest_bot/table?startapp=AQ"
+
 // explored are the states the walks reach: group and inline tables of up
-// to five players, solo tables of one; the house allowed or not.
+// to five players, solo tables of one; the house allowed or not; a Mini
+// App or none.
 func explored() []button.State {
 	var out []button.State
 	add := func(kind button.Kinds, tables []game.Table) {
@@ -175,8 +180,10 @@ func explored() []button.State {
 				for _, u := range tables[i].Users() {
 					bal[u] = 1000
 				}
-				out = append(out, button.State{Table: &tables[i], Kind: kind, Settings: game.DefaultSettings(),
-					Balances: bal, HouseForbidden: forbidden, Lang: i18n.EN})
+				for _, app := range []string{"", appLink} {
+					out = append(out, button.State{Table: &tables[i], Kind: kind, Settings: game.DefaultSettings(),
+						Balances: bal, HouseForbidden: forbidden, Lang: i18n.EN, App: app})
+				}
 			}
 		}
 	}
@@ -200,6 +207,22 @@ func TestEveryButtonIsDrawn(t *testing.T) {
 			require.NotEmpty(t, l.Buttons)
 			require.Positive(t, l.PerRow)
 			for _, b := range l.Buttons {
+				if b.Data == "" {
+					// A link: the app's, a web_app button only at a solo
+					// table (Telegram takes one nowhere else).
+					r, _ := button.Of(callback.OpenApp)
+					require.True(t, r.Shows(s))
+					link := b.URL
+					if s.Kind == button.Solo {
+						link = b.WebApp
+						require.Empty(t, b.URL)
+					} else {
+						require.Empty(t, b.WebApp)
+					}
+					require.Equal(t, s.App, link)
+					drawn[s.Kind][callback.OpenApp] = true
+					continue
+				}
 				require.LessOrEqual(t, len(b.Data), callback.MaxLen)
 				d, err := callback.Parse(b.Data)
 				require.NoError(t, err, b.Data)
@@ -348,5 +371,36 @@ func TestTheCutButtons(t *testing.T) {
 			d, _ := callback.Parse(b.Data)
 			assert.NotEqual(t, callback.Cut, d.Action, "no cut button once cut")
 		}
+	}
+}
+
+// TestTheAppButton: with a Mini App, a table shows its link, on a line of
+// its own at the bottom, in every phase it is alive in (a lobby, a game),
+// on a table opened only; never on a closed table, nor without an app.
+func TestTheAppButton(t *testing.T) {
+	seen := map[game.Phase]bool{}
+	for _, s := range explored() {
+		lines := button.Keyboard(s)
+		var links []string
+		for _, l := range lines {
+			for _, b := range l.Buttons {
+				if b.Data == "" {
+					links = append(links, b.URL+b.WebApp)
+				}
+			}
+		}
+		alive := s.Table.Version() > 0 && s.Table.Phase() != game.Closed
+		if s.App == "" || !alive {
+			assert.Empty(t, links, "%s at %s, app %q", s.Kind, s.Table.Phase(), s.App)
+			continue
+		}
+		require.Equal(t, []string{s.App}, links, "%s at %s", s.Kind, s.Table.Phase())
+		last := lines[len(lines)-1]
+		require.Len(t, last.Buttons, 1, "a line of its own")
+		assert.Equal(t, "🃏 Open the table", last.Buttons[0].Text)
+		seen[s.Table.Phase()] = true
+	}
+	for _, p := range []game.Phase{game.Lobby, game.Betting, game.Drawing, game.Cutting} {
+		assert.True(t, seen[p], "shown in %s", p)
 	}
 }

@@ -49,9 +49,16 @@ func (r Row) Shows(s State) bool {
 
 // Draw returns the row's buttons in state s: one, labelled in s.Lang and
 // carrying the table's version (or, Unopened, the settings a table opens
-// with), or, PerOffer, one per bet offered, or, with TapLabels, one per
-// label.
+// with; or, OpenApp, the link s.App and no data), or, PerOffer, one per
+// bet offered, or, with TapLabels, one per label.
 func (r Row) Draw(s State) []message.Button {
+	if r.Does == OpenApp {
+		b := message.Button{Text: i18n.T(s.Lang, r.label(s)), URL: s.App, Style: r.Style}
+		if s.Kind == Solo {
+			b.URL, b.WebApp = "", s.App
+		}
+		return []message.Button{b}
+	}
 	t := s.Table
 	d := callback.Data{Action: r.Action, Version: t.Version(), Game: t.Game()}
 	if r.Unopened {

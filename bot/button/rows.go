@@ -75,6 +75,13 @@ var rows = []Row{
 		Who: Anyone, Kinds: Inline, Phases: In(game.Closed), Unopened: true,
 		Does: OpenInline, Command: game.Open, ButtonLang: true, FallsBackToJoin: true, Toast: i18n.PopJoined},
 
+	// The Mini App, at every live table when one is configured: a link
+	// (Telegram opens it; no press comes back), its own line at the
+	// bottom.
+	{Action: callback.OpenApp, Label: i18n.BtnOpenApp,
+		Who: Anyone, Kinds: Tables, Phases: In(game.Lobby, game.Betting, game.Drawing, game.Cutting), If: appLinked,
+		Does: OpenApp},
+
 	// The settings panels (package panel draws them, bot/input's
 	// settings handlers take their presses).
 	{Action: callback.Setting, DrawnBy: "render.SettingsField", Who: Admins, Kinds: Chats, Does: ChangeSetting},
@@ -116,6 +123,9 @@ func houseMaySit(s State) bool {
 // houseMayStand: the house sits, at a table not solo.
 func houseMayStand(s State) bool { return s.Kind != Solo && s.HouseSeated() }
 
+// appLinked: a Mini App to open at the table.
+func appLinked(s State) bool { return s.App != "" }
+
 // playersTurn: a player's turn, not the house's.
 func playersTurn(s State) bool { _, ok := s.Table.Turn(); return ok && !s.HouseTurn() }
 
@@ -138,6 +148,7 @@ var tableLines = []line{
 	{1, []callback.Action{callback.NewTable}},
 	{2, []callback.Action{callback.Verify, callback.Top}},
 	{1, []callback.Action{callback.InlineOpen}},
+	{1, []callback.Action{callback.OpenApp}},
 }
 
 // soloLines are the lines of a solo table: Start (or the house's seat)
@@ -150,6 +161,7 @@ var soloLines = []line{
 	{3, []callback.Action{callback.Cut}},
 	{1, []callback.Action{callback.NewTable}},
 	{2, []callback.Action{callback.Verify}},
+	{1, []callback.Action{callback.OpenApp}},
 }
 
 // layout returns the lines of a kind of table.

@@ -24,6 +24,10 @@
 //	x:<version>:<tap>           cut the deck with the cut button tap (1 to
 //	                            MaxTap), which cuts with "tap:<tap>"
 //
+// One action has no encoding: OpenApp, a link that Telegram opens itself
+// (no press reaches the bot). String gives "?" for it, and Parse never
+// returns it.
+//
 // A table version is at least 1: a table shows buttons only once it was
 // opened, and game.Apply reads version 0 as "no version to check", so a
 // button forged with 0 would skip the guard against outdated presses and
@@ -108,17 +112,22 @@ const (
 	// Cut cuts the deck the table waits for with cut button Tap (Version):
 	// the cut's text is [TapText] of Tap.
 	Cut
+	// OpenApp opens the Mini App at the table: a link button (a URL or
+	// web_app button) that carries no callback data, so that its button
+	// has a row as every other (bot/button). It has no code: no press of
+	// it reaches the bot.
+	OpenApp
 )
 
 // codes are the actions' one-letter codes, indexed by Action.
 var codes = [...]byte{Join: 'j', Leave: 'l', Start: 's', Bet: 'b', Hit: 'h', Stand: 'd',
 	NewTable: 'n', Setting: 'c', SettingInfo: 'i', Verify: 'v', Unfollow: 'u', SeatHouse: 'a', UnseatHouse: 'r',
-	SettingOpen: 'o', SettingBack: 'k', InlineOpen: 'p', Top: 't', Cut: 'x'}
+	SettingOpen: 'o', SettingBack: 'k', InlineOpen: 'p', Top: 't', Cut: 'x', OpenApp: 0}
 
 var actionNames = [...]string{Join: "join", Leave: "leave", Start: "start", Bet: "bet", Hit: "hit",
 	Stand: "stand", NewTable: "new_table", Setting: "setting", SettingInfo: "setting_info", Verify: "verify",
 	Unfollow: "unfollow", SeatHouse: "seat_house", UnseatHouse: "unseat_house", SettingOpen: "setting_open",
-	SettingBack: "setting_back", InlineOpen: "inline_open", Top: "top", Cut: "cut"}
+	SettingBack: "setting_back", InlineOpen: "inline_open", Top: "top", Cut: "cut", OpenApp: "open_app"}
 
 // String returns the action's name.
 func (a Action) String() string {
@@ -128,7 +137,7 @@ func (a Action) String() string {
 	return "action(" + strconv.Itoa(int(a)) + ")"
 }
 
-func (a Action) valid() bool { return a >= Join && a <= Cut }
+func (a Action) valid() bool { return a >= Join && a <= OpenApp }
 
 // TableAction reports whether the action acts on the table and carries its
 // version.
@@ -177,9 +186,10 @@ type Data struct {
 }
 
 // String returns the encoding of d: 1 to 64 bytes of ASCII. Data that
-// Parse would not return encodes to something Parse rejects.
+// Parse would not return encodes to something Parse rejects: "?" for an
+// action without an encoding (OpenApp, or none).
 func (d Data) String() string {
-	if !d.Action.valid() {
+	if !d.Action.valid() || codes[d.Action] == 0 {
 		return "?"
 	}
 	b := make([]byte, 0, MaxLen)

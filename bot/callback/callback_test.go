@@ -76,7 +76,7 @@ func TestRoundTrip(t *testing.T) {
 
 func TestStringIsShortASCIIWhateverTheData(t *testing.T) {
 	huge := strings.Repeat("é", 100)
-	for a := Action(0); a <= Cut+1; a++ {
+	for a := Action(0); a <= OpenApp+1; a++ {
 		d := Data{Action: a, Version: ^uint64(0), Amount: -1 << 63, Field: huge, Value: huge, Game: ^uint64(0), Chat: -1 << 63, Tap: -1 << 63}
 		s := d.String()
 		assert.True(t, len(s) >= 1 && len(s) <= MaxLen, "%s: %d bytes", a, len(s))
@@ -227,6 +227,21 @@ func TestParseRejectsRandomBytes(t *testing.T) {
 			continue
 		}
 		assert.ErrorIs(t, err, ErrInvalid)
+	}
+}
+
+// TestOpenAppHasNoEncoding: the app's link button carries no data, so
+// its action encodes to what Parse refuses, and no data parses to it.
+func TestOpenAppHasNoEncoding(t *testing.T) {
+	assert.Equal(t, "open_app", OpenApp.String())
+	assert.False(t, OpenApp.TableAction())
+	s := Data{Action: OpenApp, Version: 3}.String()
+	assert.Equal(t, "?", s)
+	_, err := Parse(s)
+	assert.ErrorIs(t, err, ErrInvalid)
+	for c := 0; c < 128; c++ {
+		d, err := Parse(string(rune(c)) + ":1")
+		assert.True(t, err != nil || d.Action != OpenApp, "%q parses to OpenApp", c)
 	}
 }
 

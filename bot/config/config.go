@@ -43,6 +43,7 @@ type Config struct {
 	Telegram TelegramConfig `yaml:"telegram"`
 	Storage  StorageConfig  `yaml:"storage"`
 	HTTP     HTTPConfig     `yaml:"http"`
+	WebApp   WebAppConfig   `yaml:"webapp"`
 	Log      LogConfig      `yaml:"log"`
 	// Owners are the user ids of the bot's owners, who may use the owner
 	// commands.
@@ -159,6 +160,7 @@ func Default() Config {
 		},
 		Storage: StorageConfig{Path: "twentyone.db"},
 		HTTP:    HTTPConfig{Listen: "127.0.0.1:9121"},
+		WebApp:  defaultWebApp(),
 		Log:     LogConfig{Level: "info", Format: "text"},
 		Owners:  []int64{},
 		Table: TableConfig{
@@ -188,6 +190,7 @@ func (c Config) LogValue() slog.Value {
 		slog.String("storage_path", c.Storage.Path),
 		slog.String("http_listen", c.HTTP.Listen),
 		slog.String("http_backup_socket", c.BackupSocket()),
+		slog.Any("webapp", c.WebApp),
 		slog.Any("owners", c.Owners),
 		slog.String("table_defaults", settingsLine(c.Table.Settings)),
 		slog.Int64("starting_chips", c.Table.StartingChips),
@@ -335,6 +338,9 @@ func (c *Config) validate(src sources) error {
 		return src.bad("storage.path", "must not be empty")
 	}
 	if err := c.validateHTTP(src); err != nil {
+		return err
+	}
+	if err := c.validateWebApp(src); err != nil {
 		return err
 	}
 	if !slices.Contains([]string{"debug", "info", "warn", "error"}, c.Log.Level) {

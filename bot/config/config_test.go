@@ -259,7 +259,9 @@ func TestConfigKeys(t *testing.T) {
 		"telegram.token", "telegram.api_endpoint", "telegram.mode", "telegram.poll_timeout",
 		"telegram.rate_limits", "telegram.global_rate", "telegram.webhook.listen", "telegram.webhook.url", "telegram.webhook.secret",
 		"telegram.webhook.max_connections",
-		"storage.path", "http.listen", "http.backup_socket", "log.level", "log.format", "owners",
+		"storage.path", "http.listen", "http.backup_socket",
+		"webapp.listen", "webapp.url", "webapp.name", "webapp.max_age", "webapp.max_viewers", "webapp.max_viewers_per_table",
+		"log.level", "log.format", "owners",
 	}
 	want = append(want, settings...)
 	want = append(want, "table.starting_chips", "table.daily_bonus", "table.house_chips")

@@ -17,13 +17,13 @@ import (
 	"github.com/twentyone-bot/twentyone/game"
 )
 
-// declaredKeys parses keys.go, keyscut.go and keysverify.go and returns every Key constant: name to
+// declaredKeys parses keys.go, keyscut.go, keysverify.go and keysapp.go and returns every Key constant: name to
 // value; and the keys of every setting's texts (SettingKeys), named
 // "Field" and their key: plain text.
 func declaredKeys(t *testing.T) map[string]Key {
 	t.Helper()
 	keys := map[string]Key{}
-	for _, file := range []string{"keys.go", "keyscut.go", "keysverify.go"} {
+	for _, file := range []string{"keys.go", "keyscut.go", "keysverify.go", "keysapp.go"} {
 		f, err := parser.ParseFile(token.NewFileSet(), file, nil, 0)
 		require.NoError(t, err)
 		declaredIn(t, f, keys)

@@ -90,6 +90,7 @@ var en = map[Key]string{
 	BtnStand:     "Stand ✋",
 	BtnNewTable:  "New table",
 	BtnVerify:    "🔐 Check the deck",
+	BtnOpenApp:   "🃏 Open the table",
 	BetBank:      "bank",
 	BetAllIn:     "all in",
 	BetShare:     "%s bank",

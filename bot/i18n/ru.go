@@ -90,6 +90,7 @@ var ru = map[Key]string{
 	BtnStand:     "Хватит ✋",
 	BtnNewTable:  "Новый стол",
 	BtnVerify:    "🔐 Проверить колоду",
+	BtnOpenApp:   "🃏 Открыть стол",
 	BetBank:      "ва-банк",
 	BetAllIn:     "все фишки",
 	BetShare:     "%s банка",

@@ -93,6 +93,7 @@ var uk = map[Key]string{
 	BtnStand:     "Досить ✋",
 	BtnNewTable:  "Новий стіл",
 	BtnVerify:    "🔐 Перевірити колоду",
+	BtnOpenApp:   "🃏 Відкрити стіл",
 	BetBank:      "ва-банк",
 	BetAllIn:     "усі фішки",
 	BetShare:     "%s банку",

@@ -14,7 +14,7 @@ type Message struct {
 }
 
 // Button is an inline keyboard button: a callback button, or a URL
-// button when URL is set.
+// button when URL is set, or a web_app button when WebApp is set.
 type Button struct {
 	// Text is the label, plain text.
 	Text string
@@ -22,6 +22,10 @@ type Button struct {
 	Data string
 	// URL is the link the button opens.
 	URL string
+	// WebApp is the https URL of the Mini App page the button opens in
+	// the client (a web_app button): Telegram takes one only on the bot's
+	// messages in its private chat with a user.
+	WebApp string
 	// Style colours the button (Bot API 9.4): the move a player is most
 	// likely to look for. Its label must mean the same without the colour.
 	Style Style

@@ -55,6 +55,11 @@ type Input struct {
 	// in, where it can send no other message: a finished game's keyboard
 	// offers the chat's leaderboard (as an alert) too.
 	Inline bool
+	// App is the link that opens the Mini App at this table, as its
+	// maker built it (button.State.App: the direct link on a group's or
+	// inline table, the page's URL at a solo table); "" for none. A live
+	// table shows it as a button of its own (the OpenApp row).
+	App string
 }
 
 // ShownName returns user's name as in's table message shows it, in plain

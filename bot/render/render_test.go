@@ -33,6 +33,10 @@ func dump(m message.Message) string {
 				fmt.Fprintf(&b, "[%s] url %s", btn.Text, btn.URL)
 				continue
 			}
+			if btn.WebApp != "" {
+				fmt.Fprintf(&b, "[%s] web_app %s", btn.Text, btn.WebApp)
+				continue
+			}
 			fmt.Fprintf(&b, "[%s] %s", btn.Text, btn.Data)
 			if btn.Style != "" {
 				fmt.Fprintf(&b, " (%s)", btn.Style)

@@ -101,7 +101,8 @@ func (v *view) note(s game.Seat, i int) string {
 // ButtonState is the button table's view of what in's table message
 // shows (button.Keyboard draws its buttons from it): the table, its kind
 // (a private chat's, an inline message's, a group's), the settings, the
-// balances, whether the house is forbidden, and in.Lang for the labels.
+// balances, whether the house is forbidden, in.Lang for the labels, and
+// the Mini App's link.
 func ButtonState(in Input) button.State {
 	kind := button.Group
 	switch {
@@ -111,5 +112,5 @@ func ButtonState(in Input) button.State {
 		kind = button.Inline
 	}
 	return button.State{Table: &in.Table, Kind: kind, Settings: in.Settings, Balances: in.Balances,
-		HouseForbidden: in.HouseForbidden, Lang: in.Lang}
+		HouseForbidden: in.HouseForbidden, Lang: in.Lang, App: in.App}
 }

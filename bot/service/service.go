@@ -1,6 +1,7 @@
 // Package service builds the running product from a config: the store,
-// opened with the config's grants and table defaults, and the bot,
-// connected to the config's Bot API with its pacing and owners.
+// opened with the config's grants and table defaults, the bot, connected
+// to the config's Bot API with its pacing and owners, and on request
+// (WithApp) the Mini App's server on them.
 // `twentyone run`, the playground and the load tool all build it here, the
 // one way; what truly differs between them is an Option (a logger, metrics,
 // a transport, fixed decks, retries while the Bot API cannot be reached).
@@ -19,6 +20,7 @@ import (
 	"time"
 
 	"github.com/twentyone-bot/twentyone/bot"
+	"github.com/twentyone-bot/twentyone/bot/appgate"
 	"github.com/twentyone-bot/twentyone/bot/botapi"
 	"github.com/twentyone-bot/twentyone/bot/config"
 	"github.com/twentyone-bot/twentyone/bot/outbox"
@@ -26,10 +28,13 @@ import (
 	"github.com/twentyone-bot/twentyone/storage"
 )
 
-// Service is the store and the bot running on it.
+// Service is the store and the bot running on it, and with WithApp the
+// Mini App's server on them.
 type Service struct {
 	Store *storage.Store
 	Bot   *bot.Bot
+	// App is the Mini App's server (WithApp); nil without.
+	App *App
 }
 
 // Option is a way in which one runner of the service differs from another.
@@ -43,6 +48,7 @@ type options struct {
 	rand      game.Rand
 	noSync    bool
 	retry     bool
+	app       bool
 }
 
 // WithLogger logs the bot's work to l (default: nothing is logged).
@@ -145,17 +151,33 @@ func Open(ctx context.Context, cfg *config.Config, opts ...Option) (*Service, er
 		return nil, err
 	}
 	o.log.Info("database open", "path", st.Path())
-	b, err := connect(ctx, cfg, st, o)
+	var app *appParts
+	if o.app {
+		if app, err = prepareApp(ctx, cfg, st, o.log); err != nil {
+			return nil, errors.Join(err, st.Close())
+		}
+	}
+	b, err := connect(ctx, cfg, st, o, app)
 	if err != nil {
 		return nil, errors.Join(err, st.Close())
 	}
-	return &Service{Store: st, Bot: b}, nil
+	svc := &Service{Store: st, Bot: b}
+	if app != nil {
+		if svc.App, err = app.build(cfg, st, b, o.log); err != nil {
+			return nil, errors.Join(err, b.Close(ctx), st.Close())
+		}
+	}
+	return svc, nil
 }
 
-// Close stops the bot within ctx (it finishes the actions in flight and
-// sends the pending renders), then closes the database.
+// Close ends the app's live streams, stops the bot within ctx (it
+// finishes the actions in flight and sends the pending renders), then
+// closes the database. Whoever serves App.Handler stops serving it first.
 func (s *Service) Close(ctx context.Context) error {
 	var errs []error
+	if s.App != nil {
+		s.App.Close()
+	}
 	if err := s.Bot.Close(ctx); err != nil {
 		errs = append(errs, fmt.Errorf("closing the bot: %w", err))
 	}
@@ -172,8 +194,9 @@ const (
 	mostRetry  = time.Minute
 )
 
-// connect connects the bot, retrying as RetryConnect says.
-func connect(ctx context.Context, cfg *config.Config, st *storage.Store, o options) (*bot.Bot, error) {
+// connect connects the bot, retrying as RetryConnect says; with app, the
+// bot tells app's hub of every version it shows.
+func connect(ctx context.Context, cfg *config.Config, st *storage.Store, o options, app *appParts) (*bot.Bot, error) {
 	bc := bot.Config{
 		Token:       cfg.Telegram.Token.Reveal(),
 		Endpoint:    cfg.Telegram.APIEndpoint,
@@ -184,6 +207,11 @@ func connect(ctx context.Context, cfg *config.Config, st *storage.Store, o optio
 		PollTimeout: cfg.Telegram.PollTimeout,
 		Owners:      cfg.Owners,
 		Metrics:     o.metrics,
+		AppName:     cfg.WebApp.Name,
+		AppURL:      cfg.WebApp.URL,
+	}
+	if app != nil {
+		bc.Viewers = appgate.Viewers(app.hub)
 	}
 	wait := firstRetry
 	for attempt := 1; ; attempt++ {

@@ -16,6 +16,8 @@ import (
 	"github.com/twentyone-bot/twentyone/bot/config"
 	"github.com/twentyone-bot/twentyone/bot/outbox"
 	"github.com/twentyone-bot/twentyone/bot/service"
+	"github.com/twentyone-bot/twentyone/bot/webapp"
+	"github.com/twentyone-bot/twentyone/bot/webapp/live"
 	"github.com/twentyone-bot/twentyone/game"
 	"github.com/twentyone-bot/twentyone/storage"
 )
@@ -91,4 +93,14 @@ func TestNotWritable(t *testing.T) {
 	require.ErrorIs(t, err, fs.ErrPermission)
 	assert.ErrorContains(t, err, fmt.Sprintf("chown -R %d:%d %s", os.Getuid(), os.Getgid(), dir))
 	assert.NoFileExists(t, cfg.Storage.Path)
+}
+
+// TestAppDefaults: the webapp keys' defaults are what the app's server
+// and its live push take, and the bounds reach the push as configured.
+func TestAppDefaults(t *testing.T) {
+	cfg := config.Default()
+	assert.Equal(t, webapp.DefaultMaxAge, cfg.WebApp.MaxAge)
+	assert.Equal(t, live.Limits{MaxViewers: 10_000, MaxPerTable: 50}, service.AppLimits(&cfg))
+	cfg.WebApp.MaxViewers, cfg.WebApp.MaxViewersPerTable = 7, 3
+	assert.Equal(t, live.Limits{MaxViewers: 7, MaxPerTable: 3}, service.AppLimits(&cfg))
 }

@@ -56,6 +56,7 @@ type Keeper struct {
 	timers *scheduler
 	msgs   *messages
 	nudges *nudges
+	app    App // set once, before any render (SetApp)
 }
 
 // New returns a Keeper of the tables in store, shown through s, telling

@@ -178,6 +178,7 @@ func (m *messages) render(ctx context.Context, v storage.View) error {
 		HouseForbidden: v.Settings.HouseForbidden,
 		Solo:           v.Key.Chat > 0,
 		Inline:         v.Inline != nil,
+		App:            m.k.app.Link(key, v.Key.Chat > 0),
 	})
 	if v.Inline != nil {
 		return m.renderInline(ctx, v, msg)

@@ -26,9 +26,15 @@ func (c caller) viewer() live.Viewer {
 // scheme is the Authorization scheme of initData (the tma.js convention).
 const scheme = "tma"
 
-// vouch checks the request's initData and the table its start_param
-// names, and returns the caller; when it refuses, it has answered the
-// request (the statuses of the package doc) and reports false.
+// RefHeader is the header that names the table when initData has no
+// start_param (an app opened from a web_app button): the page sends its
+// URL's startapp parameter in it. See the package doc.
+const RefHeader = "X-Table-Ref"
+
+// vouch checks the request's initData and the table its start_param (or,
+// without one, RefHeader) names, and returns the caller; when it refuses,
+// it has answered the request (the statuses of the package doc) and
+// reports false.
 func (s *Server) vouch(w http.ResponseWriter, r *http.Request) (caller, bool) {
 	d, err := s.initData(r)
 	if err != nil {
@@ -44,12 +50,26 @@ func (s *Server) vouch(w http.ResponseWriter, r *http.Request) (caller, bool) {
 		}
 		return caller{}, false
 	}
-	key, err := s.o.Refs.Parse(d.StartParam)
+	key, err := s.o.Refs.Parse(tableRef(d, r))
 	if err != nil {
 		writeError(w, http.StatusNotFound, "no_table")
 		return caller{}, false
 	}
 	return caller{user: d.User, key: key}, true
+}
+
+// tableRef is the reference of the table a request names: initData's
+// start_param when it has one (a direct link's launch), else the one
+// value of RefHeader (a web_app button's launch, whose page read it from
+// its URL); "" (no table) for none, or for more than one header.
+func tableRef(d initdata.Data, r *http.Request) string {
+	if d.StartParam != "" {
+		return d.StartParam
+	}
+	if values := r.Header.Values(RefHeader); len(values) == 1 {
+		return strings.TrimSpace(values[0])
+	}
+	return ""
 }
 
 // initData validates the request's initData: an error wrapping one of

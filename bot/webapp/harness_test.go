@@ -10,13 +10,14 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 	"github.com/stretchr/testify/require"
 
+	"github.com/twentyone-bot/twentyone/bot/appgate"
 	"github.com/twentyone-bot/twentyone/bot/botapi"
 	"github.com/twentyone-bot/twentyone/bot/callback"
 	"github.com/twentyone-bot/twentyone/bot/clock/clocktest"
@@ -25,7 +26,6 @@ import (
 	"github.com/twentyone-bot/twentyone/bot/outbox"
 	"github.com/twentyone-bot/twentyone/bot/pace"
 	"github.com/twentyone-bot/twentyone/bot/panel"
-	"github.com/twentyone-bot/twentyone/bot/render"
 	"github.com/twentyone-bot/twentyone/bot/send"
 	"github.com/twentyone-bot/twentyone/bot/table"
 	"github.com/twentyone-bot/twentyone/bot/telegramtest"
@@ -45,10 +45,11 @@ type telegramView = telegramtest.View
 const wait = 15 * time.Second
 
 // app is the Mini App's server over HTTP in front of the real bot's rooms:
-// our Bot API server, a real store in a temp dir, input.Handler's Act for
-// the actions (run one at a time with the updates the test delivers, as
-// on the chat's goroutine), views made by bot/webapp/view from the store,
-// and a live.Hub told of every version the table keeper shows.
+// our Bot API server, a real store in a temp dir, and the bot's own way in
+// (bot/appgate): its Actor taking the actions through input.Handler's Act
+// on the host's chat goroutine (one at a time with the updates the test
+// delivers), its Views made by bot/webapp/view from the store, and a
+// live.Hub told of every version the table keeper shows.
 type app struct {
 	t      *testing.T
 	tg     *telegramtest.Server
@@ -59,6 +60,8 @@ type app struct {
 	h      *input.Handler
 	host   *host
 	hub    *live.Hub
+	views  appgate.Views
+	actor  webapp.Actor
 	http   *httptest.Server
 	secret initdata.Secret
 	refs   tableref.Key
@@ -67,6 +70,12 @@ type app struct {
 	offset int
 	// acts counts the actions the Actor was asked to take.
 	acts atomic.Int64
+	// sent are the X-Table-Ref headers the server was sent, and the
+	// Last-Event-ID of each stream asked for ("-" for none).
+	sent struct {
+		sync.Mutex
+		tableRefs, lastEventIDs []string
+	}
 }
 
 // host runs the work on a chat one piece at a time (table.Host,
@@ -101,19 +110,19 @@ func (h *host) OnChat(_ int64, _ string, fn func(ctx context.Context)) {
 func (h *host) Moved(int64, int64) {}
 func (h *host) Refused(int64)      {}
 
-// hubViewers tells the hub of every version shown (table.Viewers).
-type hubViewers struct{ hub *live.Hub }
-
-func (v hubViewers) Changed(key storage.TableKey, version uint64) { v.hub.Changed(key, version) }
-func (v hubViewers) Rearmed(key storage.TableKey, version uint64) { v.hub.Changed(key, version) }
-
 // newApp starts it all, with Alice, Bob and Carol in the group "Game
 // night" and Dave outside it; lim are the server's limits, opts change
 // the server's other options.
 func newApp(t *testing.T, lim webapp.Limits, opts ...func(*webapp.Options)) *app {
 	t.Helper()
+	return newAppAt(t, time.Date(2026, 12, 2, 18, 30, 0, 0, time.UTC), lim, opts...)
+}
+
+// newAppAt is newApp with the test's clock starting at start.
+func newAppAt(t *testing.T, start time.Time, lim webapp.Limits, opts ...func(*webapp.Options)) *app {
+	t.Helper()
 	a := &app{t: t, tg: telegramtest.StartTest(t), host: &host{turn: make(chan struct{}, 1)}, users: map[string]telegramtest.User{},
-		clock: clocktest.NewClock(time.Date(2026, 12, 2, 18, 30, 0, 0, time.UTC))}
+		clock: clocktest.NewClock(start)}
 	for _, name := range []string{"Alice", "Bob", "Carol", "Dave"} {
 		a.users[name] = a.tg.AddUser(telegramtest.User{FirstName: name, LanguageCode: "en"})
 	}
@@ -127,13 +136,15 @@ func newApp(t *testing.T, lim webapp.Limits, opts ...func(*webapp.Options)) *app
 	require.NoError(t, err)
 	log := slog.New(slog.DiscardHandler)
 	a.out = outbox.New(outbox.Options{Logger: log, Clock: a.clock})
-	a.hub = live.New(live.ViewFunc(a.view), a.clock, log, live.Limits{})
+	a.views = appgate.Views{Store: st}
+	a.hub = live.New(a.views, a.clock, log, live.Limits{})
 	s := send.New(a.api, a.out, a.host, log)
-	tables := table.New(st, s, a.clock, log, a.host, hubViewers{a.hub})
+	tables := table.New(st, s, a.clock, log, a.host, appgate.Viewers(a.hub))
 	notices := notice.New(st, s, a.clock, log, a.host)
 	panels := panel.New(st, s, a.clock, tables)
 	a.h = input.New(st, st, st, input.Rooms{Send: s, Tables: tables, Notices: notices, Panels: panels}, a.clock, log,
 		input.Options{AdminTTL: time.Minute})
+	a.actor = counted{appgate.NewActor(st, a.h, a.host, s, nil), &a.acts}
 	earlier, err := pace.New(st, tables, a.out, a.clock, outbox.Limits{}, log).Restore(ctx)
 	require.NoError(t, err)
 	_, err = tables.Start(ctx, earlier, 0)
@@ -144,14 +155,26 @@ func newApp(t *testing.T, lim webapp.Limits, opts ...func(*webapp.Options)) *app
 	require.NoError(t, err)
 	a.refs, err = tableref.KeyFrom(raw)
 	require.NoError(t, err)
-	o := webapp.Options{Secret: a.secret, Refs: a.refs, Views: live.ViewFunc(a.view),
-		Actor: actor{a}, Streams: a.hub, Clock: a.clock, Limits: lim}
+	o := webapp.Options{Secret: a.secret, Refs: a.refs, Views: a.views,
+		Actor: a.actor, Streams: a.hub, Clock: a.clock, Limits: lim}
 	for _, opt := range opts {
 		opt(&o)
 	}
 	srv, err := webapp.New(o)
 	require.NoError(t, err)
-	a.http = httptest.NewServer(srv)
+	a.http = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		a.sent.Lock()
+		a.sent.tableRefs = append(a.sent.tableRefs, r.Header.Values("X-Table-Ref")...)
+		if r.URL.Path == "/api/stream" {
+			id := r.Header.Get("Last-Event-ID")
+			if id == "" {
+				id = "-"
+			}
+			a.sent.lastEventIDs = append(a.sent.lastEventIDs, id)
+		}
+		a.sent.Unlock()
+		srv.ServeHTTP(w, r)
+	}))
 	t.Cleanup(func() {
 		a.hub.Close()
 		a.http.Close()
@@ -165,65 +188,15 @@ func newApp(t *testing.T, lim webapp.Limits, opts ...func(*webapp.Options)) *app
 	return a
 }
 
-// view is the Views of the server and the hub: the table's view for the
-// viewer, made by bot/webapp/view from what the store holds.
-func (a *app) view(ctx context.Context, key storage.TableKey, v live.Viewer) (uint64, []byte, error) {
-	sv, err := a.store.View(ctx, key)
-	if err != nil {
-		return 0, nil, err
-	}
-	if sv.Table.Version() == 0 {
-		return 0, nil, webapp.ErrNoTable
-	}
-	user := game.UserID(v.User)
-	if sv.Balances == nil {
-		sv.Balances = map[game.UserID]int64{}
-	}
-	if _, ok := sv.Balances[user]; !ok {
-		st, err := a.store.Standing(ctx, key.Chat, user)
-		switch {
-		case err == nil:
-			sv.Balances[user] = st.Balance
-		case !errors.Is(err, storage.ErrNotFound):
-			return 0, nil, err
-		}
-	}
-	body, err := json.Marshal(view.Make(view.Input{
-		Input: render.Input{Table: sv.Table, Settings: sv.Settings.Game, Balances: sv.Balances, Names: sv.Names,
-			HouseForbidden: sv.Settings.HouseForbidden, Solo: key.Chat > 0, Inline: sv.Inline != nil},
-		ChatLanguage: sv.Settings.Language,
-		Viewer:       view.Viewer{User: user, LanguageCode: v.Lang},
-	}))
-	return sv.Table.Version(), body, err
+// counted is an Actor that counts the actions it is asked to take.
+type counted struct {
+	webapp.Actor
+	n *atomic.Int64
 }
 
-// actor is the server's Actor: input.Handler.Act, on the chat's
-// goroutine (the host's lock), as the bot will run it.
-type actor struct{ a *app }
-
-func (ac actor) Act(ctx context.Context, key storage.TableKey, u initdata.User, data callback.Data) (webapp.Answer, error) {
-	a := ac.a
-	a.acts.Add(1)
-	if sv, err := a.store.View(ctx, key); err != nil || sv.Table.Version() == 0 {
-		return webapp.Answer{}, errors.Join(webapp.ErrNoTable, err)
-	}
-	from := input.Profile(&tgbotapi.User{ID: u.ID, FirstName: u.FirstName, UserName: u.Username, LanguageCode: u.LanguageCode})
-	if err := a.host.lock(ctx); err != nil {
-		return webapp.Answer{}, err // the chat is busy past the server's deadline
-	}
-	acted, err := a.h.Act(ctx, input.Act{Key: key, From: from, Data: data,
-		Chat: &tgbotapi.Chat{ID: a.group.ID, Type: a.group.Type, Title: a.group.Title}})
-	a.host.unlock()
-	ans := webapp.Answer{Text: acted.Text, Alert: acted.Alert, Applied: acted.Applied, Version: acted.View.Table.Version()}
-	switch {
-	case err == nil:
-		return ans, nil
-	case errors.Is(err, input.ErrBadAct):
-		return ans, webapp.ErrBadAct
-	case errors.Is(err, input.ErrRefused), errors.Is(err, storage.ErrDuplicate), game.Kind(err) != game.KindInternal:
-		return ans, nil // refused by the table's rules: answered
-	}
-	return ans, err
+func (c counted) Act(ctx context.Context, key storage.TableKey, u initdata.User, data callback.Data) (webapp.Answer, error) {
+	c.n.Add(1)
+	return c.Actor.Act(ctx, key, u, data)
 }
 
 // settle waits until the host's work and the outbox are done.
@@ -242,6 +215,22 @@ func (a *app) command(name, cmd string) {
 	a.t.Helper()
 	_, err := a.tg.SendCommand(a.group.ID, a.users[name].ID, cmd)
 	require.NoError(a.t, err)
+	a.deliver()
+}
+
+// press presses the button labelled label on the group's newest message
+// showing it, as the user named, and hands the update to the Handler.
+func (a *app) press(name, label string) {
+	a.t.Helper()
+	_, err := a.tg.PressButton(a.group.ID, a.users[name].ID, label)
+	require.NoError(a.t, err)
+	a.deliver()
+}
+
+// deliver hands the updates waiting to the Handler, one at a time on the
+// chat's turn, as the bot's loop would, and waits until the bot is quiet.
+func (a *app) deliver() {
+	a.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
 	raws, err := a.api.GetUpdates(ctx, a.offset, 0, nil)
@@ -251,12 +240,30 @@ func (a *app) command(name, cmd string) {
 		require.NoError(a.t, err)
 		a.offset = u.UpdateID + 1
 		require.NoError(a.t, a.host.lock(context.Background()))
-		if u.Message != nil {
+		switch {
+		case u.Message != nil:
 			a.h.Message(context.Background(), u)
+		case u.CallbackQuery != nil:
+			a.h.Press(context.Background(), u)
 		}
 		a.host.unlock()
 	}
 	a.settle()
+}
+
+// sentTableRefs returns the X-Table-Ref headers the server was sent.
+func (a *app) sentTableRefs() []string {
+	a.sent.Lock()
+	defer a.sent.Unlock()
+	return append([]string(nil), a.sent.tableRefs...)
+}
+
+// streamsAsked returns the Last-Event-ID of each stream asked for, in
+// order ("-" for none).
+func (a *app) streamsAsked() []string {
+	a.sent.Lock()
+	defer a.sent.Unlock()
+	return append([]string(nil), a.sent.lastEventIDs...)
 }
 
 // key is the group's table.
@@ -383,4 +390,17 @@ func (a *app) ledger() ledger {
 		}
 	}
 	return l
+}
+
+// forged returns ref with its i-th character changed to another of the
+// refs' alphabet (base64url): a well-formed reference whose tag does not
+// check out, so refused as naming no table, never as malformed.
+func forged(ref string, i int) string {
+	b := []byte(ref)
+	if b[i] == 'A' {
+		b[i] = 'B'
+	} else {
+		b[i] = 'A'
+	}
+	return string(b)
 }

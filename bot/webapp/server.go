@@ -9,8 +9,23 @@
 // or a proxy's cache). The server validates it (initdata.Secret.Validate,
 // one HMAC, at most Options.MaxAge old), takes the user from it and the
 // table from its start_param (tableref.Key.Parse), and only then looks at
-// the request. The routes:
+// the request.
 //
+// An app opened from a web_app button (a solo table's, in the bot's
+// private chat) gets no start_param from Telegram: its page's URL carries
+// the reference in its startapp query parameter instead, and the page
+// sends it in the X-Table-Ref header (RefHeader), which the server reads
+// only when initData has no start_param, and parses as strictly. It is as
+// safe as start_param: that initData signs start_param does not make the
+// reference trustworthy, since anyone can craft a direct link with any
+// startapp and Telegram signs whatever it carries. What protects a table
+// is the reference's own HMAC tag, made with the key only the store holds:
+// a header, like a start_param, names a table only if the bot made its
+// reference, and who the caller is still comes from the signed initData
+// alone. The routes:
+//
+//	GET  /            the app's page, and its files at /<name>
+//	                  (bot/webapp/web): no initData asked, nothing but code
 //	GET  /api/table   the viewer's view of the table (Views), as JSON
 //	POST /api/act     {"data":"<a button's callback data>"}: the action a
 //	                  press of that button takes (Actor), answered
@@ -23,7 +38,8 @@
 //	400 malformed   initData not as Telegram sends it
 //	401 bad_hash    initData not signed with the bot's token: forged
 //	401 expired     initData older than MaxAge (the page says "reopen")
-//	404 no_table    start_param names no table: none, forged, or unknown
+//	404 no_table    start_param (or without one, X-Table-Ref) names no
+//	                table: none, forged, unknown, or two headers
 //	404 not_found   no such route; 405 method: the route's other method
 //	429 too_many    past the user's rate (Limits), with Retry-After
 //	413 too_large   a body past MaxBody
@@ -41,7 +57,8 @@
 // act twice, as every action names the version it was drawn for, and the
 // second is refused as outdated (409). Every response carries a strict
 // Content Security Policy (CSP), X-Content-Type-Options: nosniff and
-// Referrer-Policy: no-referrer, and the API's Cache-Control: no-store.
+// Referrer-Policy: no-referrer, and the API's Cache-Control: no-store (the
+// page's files: no-cache, with an ETag).
 //
 // The server reads nothing itself: it asks Views, Actor and Streams, which
 // its caller implements over the store and the bot (an action runs on the
@@ -130,8 +147,9 @@ type Answer struct {
 
 // The errors of Views and Actor the server answers in their own way.
 var (
-	// ErrNoTable: the reference names no table (404).
-	ErrNoTable = errors.New("webapp: no such table")
+	// ErrNoTable: the reference names no table (404); it is the live
+	// push's own (live.ErrNoTable), so that a stream is refused alike.
+	ErrNoTable = live.ErrNoTable
 	// ErrBadAct: the data names no action of the table (400).
 	ErrBadAct = errors.New("webapp: not an action of this table")
 )
@@ -213,6 +231,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("Cache-Control", "no-store")
+	if s.page(w, r) {
+		return
+	}
 	rt, ok := routes[r.URL.Path]
 	switch {
 	case !ok:

@@ -3,6 +3,7 @@ package webapp_test
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"net/http"
 	"strconv"
 	"strings"
@@ -15,7 +16,6 @@ import (
 	"github.com/twentyone-bot/twentyone/bot/callback"
 	"github.com/twentyone-bot/twentyone/bot/webapp"
 	"github.com/twentyone-bot/twentyone/bot/webapp/initdata"
-	"github.com/twentyone-bot/twentyone/bot/webapp/live"
 	"github.com/twentyone-bot/twentyone/bot/webapp/tableref"
 	"github.com/twentyone-bot/twentyone/game"
 	"github.com/twentyone-bot/twentyone/storage"
@@ -92,8 +92,7 @@ func TestRefusals(t *testing.T) {
 			User: initdata.User{ID: bob.ID, FirstName: bob.FirstName}, StartParam: ref})
 	}
 	ref := a.refs.Ref(a.key())
-	tampered := []byte(ref)
-	tampered[len(tampered)-1] ^= 1
+	tampered := forged(ref, len(ref)-1)
 	jsonBody := func(s string) []byte { return []byte(s) }
 	actBody := jsonBody(`{"data":"` + join + `"}`)
 
@@ -118,7 +117,7 @@ func TestRefusals(t *testing.T) {
 		{"expired", http.MethodPost, "/api/act", signed(a.secret, ref, webapp.DefaultMaxAge+time.Second), actBody, "", http.StatusUnauthorized, "expired", false},
 		{"expired view", http.MethodGet, "/api/table", signed(a.secret, ref, 48*time.Hour), nil, "", http.StatusUnauthorized, "expired", false},
 		{"no start_param", http.MethodPost, "/api/act", signed(a.secret, "", 0), actBody, "", http.StatusNotFound, "no_table", false},
-		{"a forged ref", http.MethodPost, "/api/act", signed(a.secret, string(tampered), 0), actBody, "", http.StatusNotFound, "no_table", false},
+		{"a forged ref", http.MethodPost, "/api/act", signed(a.secret, tampered, 0), actBody, "", http.StatusNotFound, "no_table", false},
 		{"a ref of another key", http.MethodGet, "/api/table", signed(a.secret, tableref.NewKey().Ref(a.key()), 0), nil, "", http.StatusNotFound, "no_table", false},
 		{"a ref of a chat without a table: view", http.MethodGet, "/api/table", signed(a.secret, a.refs.Ref(storage.TableKey{Chat: -999}), 0), nil, "", http.StatusNotFound, "no_table", false},
 		{"a ref of a chat without a table: act", http.MethodPost, "/api/act", signed(a.secret, a.refs.Ref(storage.TableKey{Chat: -999}), 0), actBody, "", http.StatusNotFound, "no_table", true},
@@ -284,15 +283,19 @@ func TestMaxAge(t *testing.T) {
 }
 
 // TestBusy: an action whose table does not answer within ActTimeout (its
-// chat busy) is answered 503 with Retry-After, and changes nothing.
+// chat busy) is answered 503 with Retry-After, and changes nothing, also
+// when the chat's turn comes to it later.
 func TestBusy(t *testing.T) {
 	a := newApp(t, webapp.Limits{ActTimeout: 50 * time.Millisecond})
 	a.command("Alice", "newgame")
 	join := actData(t, a.getView("Bob"), "join")
 	before := a.ledger()
 	require.NoError(t, a.host.lock(context.Background())) // the chat's goroutine is busy
-	r := a.post("Bob", join)
-	a.host.unlock()
+	body, err := json.Marshal(map[string]string{"data": join})
+	require.NoError(t, err)
+	r := a.do(http.MethodPost, "/api/act", "tma "+a.initData("Bob", 0), body)
+	a.host.unlock() // the action's turn comes, after its caller gave up
+	a.settle()
 	assert.Equal(t, http.StatusServiceUnavailable, r.status, "%s", r.body)
 	assert.Equal(t, "busy", r.errorCode(t))
 	assert.Equal(t, "1", r.header.Get("Retry-After"))
@@ -304,7 +307,7 @@ func TestBusy(t *testing.T) {
 // made (a zero secret or key would check nothing).
 func TestNewRefusesIncompleteOptions(t *testing.T) {
 	a := newApp(t, webapp.Limits{})
-	full := webapp.Options{Secret: a.secret, Refs: a.refs, Views: live.ViewFunc(a.view), Actor: actor{a}, Streams: a.hub, Clock: a.clock}
+	full := webapp.Options{Secret: a.secret, Refs: a.refs, Views: a.views, Actor: a.actor, Streams: a.hub, Clock: a.clock}
 	_, err := webapp.New(full)
 	require.NoError(t, err)
 	for name, drop := range map[string]func(*webapp.Options){

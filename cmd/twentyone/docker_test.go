@@ -42,6 +42,7 @@ func TestDockerImage(t *testing.T) {
 		{"healthy with the admin server off", dockerAdminOff},
 		{"the Bot API unreachable at the start", dockerBotAPILate},
 		{"Compose: config and up", dockerCompose},
+		{"the Mini App on its own port", dockerApp},
 	}
 	for _, c := range checks {
 		t.Run(c.name, func(t *testing.T) {

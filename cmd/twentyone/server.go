@@ -21,16 +21,26 @@ type httpServer struct {
 
 // startServer listens on the TCP address addr and serves h (see serve).
 func startServer(name, addr string, h http.Handler, log *slog.Logger, fatal chan<- error) (*httpServer, error) {
-	ln, err := net.Listen("tcp", addr)
+	ln, err := listen(name, addr)
 	if err != nil {
-		return nil, fmt.Errorf("%s server: %w", name, err)
+		return nil, err
 	}
 	return serve(name, ln, h, log, fatal), nil
 }
 
+// listen listens on the TCP address addr for the server name.
+func listen(name, addr string) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("%s server: %w", name, err)
+	}
+	return ln, nil
+}
+
 // serve serves h on ln, which it closes at Shutdown. A failure of Serve
-// after the start is sent to fatal (if not nil).
-func serve(name string, ln net.Listener, h http.Handler, log *slog.Logger, fatal chan<- error) *httpServer {
+// after the start is sent to fatal (if not nil). opts change the
+// http.Server before it serves.
+func serve(name string, ln net.Listener, h http.Handler, log *slog.Logger, fatal chan<- error, opts ...func(*http.Server)) *httpServer {
 	s := &httpServer{
 		name: name,
 		ln:   ln,
@@ -42,6 +52,9 @@ func serve(name string, ln net.Listener, h http.Handler, log *slog.Logger, fatal
 			IdleTimeout:       2 * time.Minute,
 			ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 		},
+	}
+	for _, o := range opts {
+		o(s.srv)
 	}
 	go func() {
 		err := s.srv.Serve(ln)

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"os"
 	"time"
 
@@ -45,19 +46,35 @@ func (s wiredStore) OpenTables(ctx context.Context) (int, error) {
 
 // openService opens the database the config names and connects the bot,
 // as the playground and the load tool do (service.Open); what only the
-// binary does: m observes every commit and what the bot does, and while
-// the Bot API cannot be reached the bot tries again until ctx is done.
-func openService(ctx context.Context, cfg *config.Config, m *Metrics, log *slog.Logger) (wiredStore, Bot, error) {
-	svc, err := service.Open(ctx, cfg,
+// binary does: m observes every commit and what the bot does, while the
+// Bot API cannot be reached the bot tries again until ctx is done, and
+// with webapp.listen it builds the Mini App's server (nil App without).
+func openService(ctx context.Context, cfg *config.Config, m *Metrics, log *slog.Logger) (wiredStore, Bot, App, error) {
+	opts := []service.Option{
 		service.WithLogger(log),
 		service.WithMetrics(m),
 		service.OnCommit(func(d time.Duration, _ int) { m.ObserveCommit(d) }),
-		service.RetryConnect())
-	if err != nil {
-		return wiredStore{}, nil, err
+		service.RetryConnect(),
 	}
-	return wiredStore{svc.Store}, svc.Bot, nil
+	if cfg.WebApp.Listen != "" {
+		opts = append(opts, service.WithApp())
+	}
+	svc, err := service.Open(ctx, cfg, opts...)
+	if err != nil {
+		return wiredStore{}, nil, nil, err
+	}
+	var app App
+	if svc.App != nil {
+		app = wiredApp{svc.App}
+	}
+	return wiredStore{svc.Store}, svc.Bot, app, nil
 }
+
+// wiredApp is a service.App as Main's App.
+type wiredApp struct{ *service.App }
+
+// ServeHTTP answers the app's requests (service.App.Handler).
+func (a wiredApp) ServeHTTP(w http.ResponseWriter, r *http.Request) { a.Handler.ServeHTTP(w, r) }
 
 // backupDirect backs up the database by opening it, for when no running bot
 // answered: it fails with ErrInUse if a process holds the file all the same.

@@ -116,6 +116,10 @@ func (l Limits) withDefaults() Limits {
 	return l
 }
 
+// ErrNoTable is what Views returns (wrapped) for a key that names no
+// table: Serve answers it 404 {"error":"no_table"}, not 500.
+var ErrNoTable = errors.New("no such table")
+
 // Why a stream is refused or ended by the Hub.
 var (
 	errFull     = errors.New("too many viewers")
@@ -152,6 +156,9 @@ type stream struct {
 	// want is the newest version Changed announced; written with Hub.mu
 	// held.
 	want atomic.Uint64
+	// again is set by Rearmed: the view of a version already sent
+	// changed (its turn's clock started again), so it is sent again.
+	again atomic.Bool
 }
 
 // New returns a Hub that makes views with views, beats its heartbeats on
@@ -185,6 +192,28 @@ func (h *Hub) Changed(key storage.TableKey, version uint64) {
 		select {
 		case s.wake <- struct{}{}:
 		default: // a wake-up is waiting already: it will read this version
+		}
+	}
+}
+
+// Rearmed tells the table's viewers that its view at the given version
+// changed without a new version (a turn's clock started again when the
+// chat showed the turn): each stream that has sent that version, or is
+// about to, makes its view again and sends it, with the same id. Like
+// Changed it never waits on a viewer; calling it twice may send the view
+// twice, which a viewer takes as the same version drawn again.
+func (h *Hub) Rearmed(key storage.TableKey, version uint64) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, s := range h.tables[key] {
+		if version < s.want.Load() {
+			continue // a newer version is on its way, with the new clock
+		}
+		s.want.Store(version)
+		s.again.Store(true)
+		select {
+		case s.wake <- struct{}{}:
+		default:
 		}
 	}
 }

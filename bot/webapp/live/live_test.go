@@ -2,6 +2,7 @@ package live_test
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -250,6 +251,27 @@ func TestChangedAgain(t *testing.T) {
 	assert.Equal(t, v, got, "each version once")
 }
 
+// TestRearmed: a view that changed at the version a viewer has (a turn's
+// clock started again) is sent again under the same id; Changed of that
+// version alone sends nothing.
+func TestRearmed(t *testing.T) {
+	h := newHarness(t, live.Limits{})
+	h.tables.set(key(-1), 3)
+	c := h.open(-1, 7, "")
+	got, _ := c.view()
+	require.Equal(t, uint64(3), got)
+	h.tables.setBody(key(-1), `{"deadline":"later"}`)
+	h.hub.Changed(key(-1), 3)
+	h.hub.Rearmed(key(-2), 3) // another table's: nothing here
+	h.hub.Rearmed(key(-1), 3)
+	got, data := c.view()
+	assert.Equal(t, uint64(3), got, "the same version")
+	assert.Equal(t, `{"deadline":"later"}`, data, "drawn again")
+	v := h.change(-1)
+	got, _ = c.view()
+	assert.Equal(t, v, got, "then the next version, as ever")
+}
+
 // TestNewerStreamReplacesOlder: a second stream of the same user on the
 // same table ends the first, which is told so; the same user on another
 // table keeps both.
@@ -377,6 +399,12 @@ func TestViewFails(t *testing.T) {
 	status, _, body := h.refused(-1, 8, "")
 	assert.Equal(t, http.StatusInternalServerError, status)
 	assert.JSONEq(t, `{"error":"the table cannot be shown"}`, body, "the store's error stays inside")
+	assert.Equal(t, 0, h.hub.Viewers())
+
+	h.tables.setFail(fmt.Errorf("key -1: %w", live.ErrNoTable))
+	status, _, body = h.refused(-1, 8, "")
+	assert.Equal(t, http.StatusNotFound, status, "no such table: not the server's fault")
+	assert.JSONEq(t, `{"error":"no_table"}`, body)
 	assert.Equal(t, 0, h.hub.Viewers())
 }
 

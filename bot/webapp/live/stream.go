@@ -24,8 +24,9 @@ import (
 // the table already is never refused: the new one replaces it) and after
 // Close; 500 when the ResponseWriter cannot set a write deadline (a
 // wrapper without Unwrap). When the first view cannot be made it answers
-// 500 too, the stream it opened (and any it replaced) gone. Refusals are
-// JSON, {"error":"..."}.
+// 404 {"error":"no_table"} when Views says ErrNoTable, else 500, the
+// stream it opened (and any it replaced) gone. Refusals are JSON,
+// {"error":"..."}.
 func (h *Hub) Serve(w http.ResponseWriter, r *http.Request, key storage.TableKey, v Viewer) {
 	last, err := lastEventID(r.Header.Get("Last-Event-ID"))
 	if err != nil {
@@ -55,6 +56,10 @@ func (h *Hub) Serve(w http.ResponseWriter, r *http.Request, key storage.TableKey
 	defer beat.stop()
 	version, body, err := h.views.View(ctx, key, v)
 	if err != nil {
+		if errors.Is(err, ErrNoTable) {
+			writeError(w, http.StatusNotFound, "no_table")
+			return
+		}
 		if ctx.Err() == nil { // not the client gone, nor replaced, nor Close
 			h.log.Warn("live: the first view failed", "table", key, "user", v.User, "err", err)
 		}
@@ -103,7 +108,8 @@ func (h *Hub) run(ctx context.Context, s *stream, out *eventWriter, beat *beat, 
 				}
 				return fmt.Errorf("making the view: %w", err)
 			}
-			if version <= sent {
+			again := s.again.Swap(false)
+			if version < sent || version == sent && !again {
 				continue
 			}
 			out.buf = appendEvent(out.buf, version, body)
