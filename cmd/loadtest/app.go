@@ -40,13 +40,15 @@ const (
 // default webapp.max_viewers_per_table.
 const maxAppViewers = 50
 
-// appActRate is the rate at which one user's actions are sent: the app
-// server's default (webapp.Limits.Acts, 5 a second, 5 at once), so that
-// players acting flat out are not refused for their pace.
+// appActRate is the rate at which one user's actions are sent: a little
+// under the app server's default (webapp.Limits.Acts, 5 a second, 5 at
+// once), so that players acting flat out are not refused for their pace
+// (at exactly its rate, a request that reaches it a little sooner after
+// the one before than it was sent is refused).
 var appActRate = struct {
 	every time.Duration
 	burst int
-}{time.Second / 5, 5}
+}{time.Second / 4, 4}
 
 // appLoad is the app's side of a run.
 type appLoad struct {
@@ -54,8 +56,9 @@ type appLoad struct {
 	base   string // http://<webapp.listen>
 	client *http.Client
 	secret initdata.Secret
-	// tables are the groups' tables by chat id, fixed once set up.
-	tables map[int64]*appTable
+	// tables are the groups' tables by chat id, set once by setup (the
+	// driver's router reads them from the start).
+	tables atomic.Pointer[map[int64]*appTable]
 	lat    *appLatency
 
 	streams streamCounts
@@ -82,6 +85,9 @@ type appTable struct {
 	lat     *tableLat
 	// next is when each player's next action may go (appActRate).
 	next [len(playerNames)]time.Time
+	// acted is the version the last action through the app made (guarded
+	// by chat.mu).
+	acted uint64
 }
 
 // actCounts are the actions sent through the app.
@@ -113,7 +119,7 @@ func newAppLoad(cfg *Config, listen, token string, measuring func() bool) *appLo
 		IdleConnTimeout:     90 * time.Second,
 	}
 	return &appLoad{cfg: cfg, base: "http://" + listen, client: &http.Client{Transport: tr},
-		secret: initdata.NewSecret(token), tables: map[int64]*appTable{}, lat: newAppLatency(), measuring: measuring}
+		secret: initdata.NewSecret(token), lat: newAppLatency(), measuring: measuring}
 }
 
 // countWire counts n bytes read by a stream, in the measured part.
@@ -147,6 +153,7 @@ func appLink(m *telegramtest.ChatMessage, bot string) (string, error) {
 // message's app button, initData signed for each viewer.
 func (a *appLoad) setup(srv *telegramtest.Server, list []*chat) error {
 	bot := srv.Bot().Username
+	tables := map[int64]*appTable{}
 	for _, c := range list {
 		if c.kind != kindGroup {
 			continue
@@ -168,8 +175,9 @@ func (a *appLoad) setup(srv *telegramtest.Server, list []*chat) error {
 		for i, u := range users {
 			t.viewers = append(t.viewers, &viewer{app: a, table: t, index: i, user: u, auth: "tma " + a.initData(u, ref)})
 		}
-		a.tables[c.id] = t
+		tables[c.id] = t
 	}
+	a.tables.Store(&tables)
 	return nil
 }
 
@@ -210,7 +218,7 @@ func (a *appLoad) waitServing(ctx context.Context) error {
 func (a *appLoad) open(ctx context.Context) error {
 	sctx, cancel := context.WithCancel(context.Background())
 	a.cancel = cancel
-	for _, t := range a.tables {
+	for _, t := range a.all() {
 		for _, v := range t.viewers {
 			a.running.Add(1)
 			go func() {
@@ -219,7 +227,7 @@ func (a *appLoad) open(ctx context.Context) error {
 			}()
 		}
 	}
-	for _, t := range a.tables {
+	for _, t := range a.all() {
 		for _, v := range t.viewers {
 			for !v.seenAt(1) {
 				if !outbox.Sleep(ctx, 20*time.Millisecond) {
@@ -241,7 +249,7 @@ func (a *appLoad) close() {
 		a.cancel()
 	}
 	a.running.Wait()
-	for id, t := range a.tables {
+	for id, t := range a.all() {
 		t.lat.finish(id)
 	}
 	a.client.CloseIdleConnections()
@@ -357,7 +365,7 @@ func (a *appLoad) start(ctx context.Context, srv *telegramtest.Server, list []*c
 // newest version any of them or its chat's message shows.
 func (a *appLoad) catchUp(ctx context.Context, timeout time.Duration) {
 	end := time.Now().Add(timeout)
-	for _, t := range a.tables {
+	for _, t := range a.all() {
 		c := t.chat
 		c.mu.Lock()
 		want := c.view.version
@@ -369,4 +377,34 @@ func (a *appLoad) catchUp(ctx context.Context, timeout time.Duration) {
 			}
 		}
 	}
+}
+
+// quietFor is how long a paced run's bot must have written nothing before
+// it is stopped after the app's players: past a group's interval
+// between two writes (3 s), nothing waits in its outbox.
+const quietFor = 4 * time.Second
+
+// waitQuiet waits, until end at most, until the bot has written nothing
+// for quietFor: through the app, the players move their tables faster
+// than the chat shows them under Telegram's limits, and the games they
+// end leave their records to send after the tables show their last
+// state; the bot, stopped, has 9 s to send what waits.
+func (a *appLoad) waitQuiet(ctx context.Context, l *pacedLog, end time.Time) {
+	last, since := l.writeCount(), time.Now()
+	for time.Now().Before(end) && time.Since(since) < quietFor {
+		if !outbox.Sleep(ctx, 100*time.Millisecond) {
+			return
+		}
+		if n := l.writeCount(); n != last {
+			last, since = n, time.Now()
+		}
+	}
+}
+
+// all returns the watched tables by chat id (none before setup).
+func (a *appLoad) all() map[int64]*appTable {
+	if m := a.tables.Load(); m != nil {
+		return *m
+	}
+	return nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"time"
 
 	"github.com/twentyone-bot/twentyone/bot/callback"
@@ -73,14 +74,27 @@ func (d *driver) chatCaughtUp(ctx context.Context, c *chat, version uint64) bool
 // appTurn plays one choice through the app; it reports whether the chat
 // is done (drained).
 func (d *driver) appTurn(ctx context.Context, c *chat, t *appTable) bool {
-	v, ok := t.state()
+	// The table is at least at the version the chat shows (a press there
+	// may have shown before its viewers hold it) and the last action here
+	// made.
+	c.mu.Lock()
+	floor := max(c.view.version, t.acted)
+	c.mu.Unlock()
+	var v tableView
+	var ok bool
+	if !c.waitUntil(ctx, d.cfg.PressTimeout, func() bool { v, ok = t.state(floor); return ok }) {
+		if ctx.Err() == nil {
+			d.stall(c)
+		}
+		return false
+	}
 	draining := d.draining.Load()
 	if draining && ok && v.settled() {
 		d.chatCaughtUp(ctx, c, v.version)
 		c.finish()
 		return true
 	}
-	if !ok || v.phase == phaseHouse {
+	if v.phase == phaseHouse {
 		// Nothing to press while the house (or the cut's wait) moves.
 		if !t.waitNewer(ctx, d.cfg.PressTimeout, v.version) && ctx.Err() == nil {
 			d.stall(c)
@@ -95,7 +109,7 @@ func (d *driver) appTurn(ctx context.Context, c *chat, t *appTable) bool {
 		return false
 	}
 	me := t.viewers[who]
-	if !c.waitUntil(ctx, d.cfg.PressTimeout, func() bool { return me.seenAt(v.version) }) || !t.pace(ctx, who) {
+	if !t.pace(ctx, who) {
 		return false
 	}
 	a := t.lat.start(v.version, time.Now(), srcApp, d.measuring.Load())
@@ -122,6 +136,7 @@ func (d *driver) appTurn(ctx context.Context, c *chat, t *appTable) bool {
 	}
 	d.counted(c, v, b)
 	c.mu.Lock()
+	t.acted = max(t.acted, v.version+1, ans.Version)
 	if v.version+1 > c.stored {
 		c.stored, c.storedAt = v.version+1, time.Now()
 	}
@@ -163,27 +178,26 @@ func (c *chat) waitUntil(ctx context.Context, timeout time.Duration, cond func()
 	}
 }
 
-// state reads the table as the players' viewers hold it: the newest
-// version any holds, with the actions of every player whose viewer holds
-// it (each view has only its viewer's own). ok is false before any view.
-func (t *appTable) state() (tableView, bool) {
-	var newest uint64
+// state reads the table as the players' viewers hold it, once each holds
+// the newest version any viewer holds, and at least floor (ok is false
+// until then, and before any view): the table then,
+// with the actions of every player (each view has only its viewer's
+// own). A player acts on their own view, the others' say what the others
+// may do, as one message's buttons do for all in the chat.
+func (t *appTable) state(floor uint64) (tableView, bool) {
+	newest := max(t.newest(), floor)
 	var datas [len(playerNames)][]byte
 	var versions [len(playerNames)]uint64
 	for i := range datas {
 		versions[i], datas[i] = t.viewers[i].latest()
-		newest = max(newest, versions[i])
 	}
-	if newest == 0 {
+	if newest == 0 || slices.Min(versions[:]) < newest {
 		return tableView{}, false
 	}
 	var out tableView
 	seen := map[string]bool{}
 	first := true
-	for i, data := range datas {
-		if versions[i] != newest {
-			continue
-		}
+	for _, data := range datas {
 		var vw view.View
 		if err := json.Unmarshal(data, &vw); err != nil {
 			return tableView{}, false

@@ -61,7 +61,7 @@ type AppResult struct {
 
 // figures returns the app's figures once the run is over (close done).
 func (a *appLoad) figures(f floors) *AppResult {
-	r := &AppResult{Tables: len(a.tables), Viewers: a.cfg.App, Missed: a.lat.missed.Load(), Unshown: a.lat.unshown.Load(),
+	r := &AppResult{Tables: len(a.all()), Viewers: a.cfg.App, Missed: a.lat.missed.Load(), Unshown: a.lat.unshown.Load(),
 		Events: a.streams.events.Load(), EventBytes: a.streams.bytes.Load(), WireBytes: a.wire.Load(),
 		Opened: a.streams.opened.Load(), Refused: a.streams.refused.Load(), Dropped: a.streams.dropped.Load(),
 		Replaced: a.streams.replaced.Load(),

@@ -101,5 +101,5 @@ func (d *driver) appTable(c *chat) *appTable {
 	if d.app == nil {
 		return nil
 	}
-	return d.app.tables[c.id]
+	return d.app.all()[c.id]
 }

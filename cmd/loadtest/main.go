@@ -35,7 +35,25 @@
 // 429 on an inline message or a starved inline table fails it as a
 // group's does.
 //
+// With -app V every group's table is watched in the Mini App: the bot
+// serves its app (webapp.listen, .url, .name) and V viewers of each table,
+// its four players and V-4 more members, each hold its stream
+// (/api/stream, initData signed with the bot's token, the table named by
+// the ref its message's app button carries), read as the page reads it.
+// The players make a share of their choices (-app-share) through the app
+// (/api/act with a button's callback data), the rest in the chat, at a
+// person's pace; with -app-flat every choice goes through the app, each as
+// soon as the player's viewer holds the version the last action made.
+// It reports, for presses in the chat and actions through the app apart,
+// the time from each action to every viewer of its table holding its
+// version and to the chat's message showing it, the bytes per update and
+// per second over all streams, and the streams refused or broken; an
+// action that never reached every viewer, a viewer not holding the
+// stored version at the end, or a stream refused or broken fails the run.
+//
 //	loadtest [flags]                          a load run
+//	loadtest -app 4 -chats 1000               the Mini App: 4 viewers a table, half the choices through the app
+//	loadtest -app 4 -app-flat -paced          every choice through the app, flat out; the chat under Telegram's limits
 //	loadtest -rate 500                        at a steady 500 presses/s, for latency
 //	loadtest -paced -chats 1000 -duration 5m  human players under Telegram's limits: what they see
 //	loadtest -paced -chats 100 -inline 0.5    half of the chats inline tables, beside the groups

@@ -160,8 +160,12 @@ func callList(m map[string]int) string {
 // the pacing's, not the machine's: they are given as measured, not as
 // ratios to the floors.
 func (pr *PacedResult) print(p func(string, ...any), r *Result) {
-	p("press→seen: p50 %s  p95 %s  p99 %s  max %s  (from a press to the first table message showing its effect)",
-		ms(r.P50), ms(r.P95), ms(r.P99), ms(r.Max))
+	if r.Presses > 0 || r.App == nil {
+		p("press→seen: p50 %s  p95 %s  p99 %s  max %s  (from a press to the first table message showing its effect)",
+			ms(r.P50), ms(r.P95), ms(r.P99), ms(r.Max))
+	} else {
+		p("press→seen: no press in the chat (the app's actions are timed to the chat below)")
+	}
 	p("toast:      p50 %s  p95 %s  p99 %s  max %s  (from a press to its answer)",
 		ms(pr.ToastP50), ms(pr.ToastP95), ms(pr.ToastP99), ms(pr.ToastMax))
 	if pr.TooMany > 0 {

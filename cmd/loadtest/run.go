@@ -242,7 +242,7 @@ func run(ctx context.Context, cfg Config) (res *Result, err error) {
 		if err := d.app.start(ctx, srv, d.list); err != nil {
 			return nil, err
 		}
-		logf("%d tables watched in the app, %d viewers each", len(d.app.tables), cfg.App)
+		logf("%d tables watched in the app, %d viewers each", len(d.app.all()), cfg.App)
 	}
 
 	stopFaults := func() {}
@@ -418,6 +418,9 @@ func run(ctx context.Context, cfg Config) (res *Result, err error) {
 		if !outbox.Sleep(ctx, 50*time.Millisecond) {
 			return nil, ctx.Err()
 		}
+	}
+	if d.app != nil && d.paced != nil {
+		d.app.waitQuiet(ctx, d.paced, drainEnd)
 	}
 	if len(d.notDrained()) > 0 {
 		dumpGoroutines(ctx, tgt, filepath.Join(dir, "goroutines.txt"), logf)
