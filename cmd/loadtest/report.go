@@ -93,7 +93,11 @@ func (r *Result) print(w io.Writer, cfg Config) {
 	if r.App != nil {
 		r.App.print(p, r.Measured, cfg)
 	}
-	p("API calls:  %.2f per press without getUpdates, %.2f with  %s", r.CallsPerPress, r.CallsPerPressAll, callList(r.Calls))
+	per := "press"
+	if r.App != nil {
+		per = "action (press or app)"
+	}
+	p("API calls:  %.2f per %s without getUpdates, %.2f with  %s", r.CallsPerPress, per, r.CallsPerPressAll, callList(r.Calls))
 	if len(r.FailedCalls) > 0 {
 		p("failed:     %s", callList(r.FailedCalls))
 	}
@@ -103,7 +107,11 @@ func (r *Result) print(w io.Writer, cfg Config) {
 		p("            the commit loop was busy %.0f %% of the time", 100*r.CommitBusy)
 	}
 	if r.DiskPerPress > 0 {
-		p("disk:       %.1f KB written per press (%.1f MB/s)", r.DiskPerPress/1024, r.DiskPerPress*r.PressesPerSec/(1<<20))
+		rate := r.PressesPerSec
+		if r.App != nil {
+			rate += float64(r.App.ActsMeasured) / r.Measured.Seconds()
+		}
+		p("disk:       %.1f KB written per %s (%.1f MB/s)", r.DiskPerPress/1024, per, r.DiskPerPress*rate/(1<<20))
 	}
 	p("memory:     RSS %.1f MB at the start (%.1f anonymous + %.1f file), %.1f MB at the end (%.1f + %.1f), peak %.1f MB",
 		mb(r.RSSStart), mb(r.MemStart.Anon), mb(r.MemStart.File), mb(r.RSSEnd), mb(r.MemEnd.Anon), mb(r.MemEnd.File), mb(r.PeakRSS))

@@ -31,7 +31,8 @@ type Result struct {
 	// edit (or new message) showing the version it made.
 	P50, P95, P99, Max, Mean time.Duration
 	// CallsPerPress counts the Bot API calls other than getUpdates per
-	// press, CallsPerPressAll getUpdates too; Calls and FailedCalls count
+	// press (with -app, per press or action through the app),
+	// CallsPerPressAll getUpdates too; Calls and FailedCalls count
 	// them by method over the measured part.
 	CallsPerPress, CallsPerPressAll float64
 	Calls, FailedCalls              map[string]int
@@ -55,8 +56,9 @@ type Result struct {
 	CommitsPerSec, WritesPerCommit float64
 	CommitP50, CommitP99           time.Duration
 	CommitBusy                     float64
-	// DiskPerPress is how many bytes the bot wrote to disk per press
-	// (without chaos kills, which restart the count).
+	// DiskPerPress is how many bytes the bot wrote to disk per press (with
+	// -app, per press or action through the app; without chaos kills,
+	// which restart the count).
 	DiskPerPress float64
 	// Kills counts the kill -9s; Games the games started, HouseGames
 	// those with the house seated (see houseEvery), Finished the games
@@ -366,8 +368,12 @@ func run(ctx context.Context, cfg Config) (res *Result, err error) {
 	d.measuring.Store(false)
 	res.Measured = time.Since(mstart)
 	after := srv.Calls()
-	if w, err := tgt.written(); err == nil && cfg.ChaosKills == 0 && d.presses.Load() > 0 {
-		res.DiskPerPress = float64(w-writtenBefore) / float64(d.presses.Load())
+	acts := d.presses.Load() // with the app's actions: what moved the tables
+	if d.app != nil {
+		acts += d.app.acts.measured.Load()
+	}
+	if w, err := tgt.written(); err == nil && cfg.ChaosKills == 0 && acts > 0 {
+		res.DiskPerPress = float64(w-writtenBefore) / float64(acts)
 	}
 	res.MemEnd, res.GoroutinesEnd = sample()
 	res.RSSEnd = res.MemEnd.RSS
@@ -400,9 +406,9 @@ func run(ctx context.Context, cfg Config) (res *Result, err error) {
 			res.FailedCalls[m] = f
 		}
 	}
-	if res.Presses > 0 {
-		res.CallsPerPress = float64(calls.Total("getUpdates")) / float64(res.Presses)
-		res.CallsPerPressAll = float64(calls.Total()) / float64(res.Presses)
+	if acts > 0 {
+		res.CallsPerPress = float64(calls.Total("getUpdates")) / float64(acts)
+		res.CallsPerPressAll = float64(calls.Total()) / float64(acts)
 	}
 
 	// Every game in progress is played to its end; paced players stop
