@@ -249,8 +249,8 @@ func (a *appLoad) close() {
 		a.cancel()
 	}
 	a.running.Wait()
-	for id, t := range a.all() {
-		t.lat.finish(id)
+	for _, t := range a.all() {
+		t.lat.finish()
 	}
 	a.client.CloseIdleConnections()
 }

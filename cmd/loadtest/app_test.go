@@ -123,42 +123,39 @@ func TestTableLatency(t *testing.T) {
 	at := time.Unix(1_700_000_000, 0)
 	ms := func(n int) time.Time { return at.Add(time.Duration(n) * time.Millisecond) }
 	l := newAppLatency()
-	var shown []time.Duration
-	l.onShown = func(_ int64, a, s time.Time) { shown = append(shown, s.Sub(a)) }
 	tl := l.table(3)
 
 	// An app action at version 4 makes 5: every viewer holds it at +30 ms
 	// (the last one), the chat shows it at +900 ms.
 	a := tl.start(4, at, srcApp, true)
-	tl.viewerSaw(-1, 0, 5, ms(10))
-	tl.viewerSaw(-1, 1, 5, ms(20))
-	tl.settle(-1, a, true) // the answer may come before the last viewer
-	tl.viewerSaw(-1, 2, 6, ms(30))
+	tl.viewerSaw(0, 5, ms(10))
+	tl.viewerSaw(1, 5, ms(20))
+	tl.settle(a, true) // the answer may come before the last viewer
+	tl.viewerSaw(2, 6, ms(30))
 	assert.Zero(t, l.every[srcApp].count(), "not done before the chat showed it")
-	tl.chatShowed(-1, 5, ms(900))
+	tl.chatShowed(5, ms(900))
 	require.Equal(t, uint64(1), l.every[srcApp].count())
 	assert.InDelta(t, float64(30*time.Millisecond), float64(l.every[srcApp].quantile(1)), float64(time.Millisecond))
 	assert.InDelta(t, float64(900*time.Millisecond), float64(l.chat[srcApp].quantile(1)), float64(20*time.Millisecond))
-	assert.Len(t, shown, 1, "the app action counts as a press shown")
 
 	// A refused chat press makes nothing: dropped, whatever is seen after.
 	b := tl.start(6, ms(1000), srcChat, true)
-	tl.settle(-1, b, false)
+	tl.settle(b, false)
 	for i := range 3 {
-		tl.viewerSaw(-1, i, 7, ms(1100))
+		tl.viewerSaw(i, 7, ms(1100))
 	}
-	tl.chatShowed(-1, 7, ms(1100))
+	tl.chatShowed(7, ms(1100))
 	assert.Zero(t, l.every[srcChat].count())
 
 	// A press seen by two viewers of three, and not in the measured part.
 	c := tl.start(7, ms(2000), srcChat, true)
 	d := tl.start(7, ms(2000), srcChat, false)
-	tl.settle(-1, c, true)
-	tl.settle(-1, d, true)
-	tl.viewerSaw(-1, 0, 8, ms(2010))
-	tl.viewerSaw(-1, 1, 8, ms(2010))
-	tl.chatShowed(-1, 8, ms(2500))
-	tl.finish(-1)
+	tl.settle(c, true)
+	tl.settle(d, true)
+	tl.viewerSaw(0, 8, ms(2010))
+	tl.viewerSaw(1, 8, ms(2010))
+	tl.chatShowed(8, ms(2500))
+	tl.finish()
 	assert.Equal(t, int64(1), l.missed.Load(), "the measured press never reached the third viewer")
 	assert.Zero(t, l.unshown.Load())
 	assert.Equal(t, uint64(1), l.chat[srcChat].count(), "its time to the chat counts")

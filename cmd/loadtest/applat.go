@@ -60,10 +60,6 @@ type appLatency struct {
 	// missed counts the measured actions, taken, that some viewer never
 	// received by the end (finish); unshown those the chat never showed.
 	missed, unshown atomic.Int64
-	// onShown, if set, learns of each app action the table took once the
-	// chat showed it, or at the end with a zero shownAt when it never did
-	// (the paced log counts it as a press).
-	onShown func(chat int64, at, shownAt time.Time)
 }
 
 func newAppLatency() *appLatency {
@@ -92,7 +88,7 @@ func (t *tableLat) start(from uint64, at time.Time, src source, measured bool) *
 
 // settle records the answer to a: applied, it is followed until everyone
 // has seen it; refused, it made nothing and is dropped.
-func (t *tableLat) settle(chat int64, a *tracked, applied bool) {
+func (t *tableLat) settle(a *tracked, applied bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if !applied {
@@ -100,11 +96,11 @@ func (t *tableLat) settle(chat int64, a *tracked, applied bool) {
 		return
 	}
 	a.applied = true
-	t.done(chat, a)
+	t.done(a)
 }
 
 // viewerSaw records that viewer i received version at now.
-func (t *tableLat) viewerSaw(chat int64, i int, version uint64, now time.Time) {
+func (t *tableLat) viewerSaw(i int, version uint64, now time.Time) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if version <= t.seen[i] {
@@ -120,11 +116,11 @@ func (t *tableLat) viewerSaw(chat int64, i int, version uint64, now time.Time) {
 			a.allAt = now
 		}
 	}
-	t.sweep(chat)
+	t.sweep()
 }
 
 // chatShowed records that the chat's table message showed version at now.
-func (t *tableLat) chatShowed(chat int64, version uint64, now time.Time) {
+func (t *tableLat) chatShowed(version uint64, now time.Time) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if version <= t.shown {
@@ -136,15 +132,15 @@ func (t *tableLat) chatShowed(chat int64, version uint64, now time.Time) {
 			a.chatAt = now
 		}
 	}
-	t.sweep(chat)
+	t.sweep()
 }
 
 // sweep records and drops the pending actions everyone has seen.
-func (t *tableLat) sweep(chat int64) {
+func (t *tableLat) sweep() {
 	for i := 0; i < len(t.pending); {
 		a := t.pending[i]
 		if a.applied && !a.allAt.IsZero() && !a.chatAt.IsZero() {
-			t.done(chat, a)
+			t.done(a)
 			continue // done dropped it: i is the next one now
 		}
 		i++
@@ -153,7 +149,7 @@ func (t *tableLat) sweep(chat int64) {
 
 // done records a, when it is applied and everyone has seen it, and drops
 // it.
-func (t *tableLat) done(chat int64, a *tracked) {
+func (t *tableLat) done(a *tracked) {
 	if !a.applied || a.allAt.IsZero() || a.chatAt.IsZero() {
 		return
 	}
@@ -163,9 +159,6 @@ func (t *tableLat) done(chat int64, a *tracked) {
 		l.every[a.src].add(a.allAt.Sub(a.at))
 		l.chat[a.src].add(a.chatAt.Sub(a.at))
 		l.window.Load().add(a.allAt.Sub(a.at))
-	}
-	if a.src == srcApp && l.onShown != nil {
-		l.onShown(chat, a.at, a.chatAt)
 	}
 }
 
@@ -183,7 +176,7 @@ func (t *tableLat) drop(a *tracked) {
 // actions taken but not seen by every viewer, or not shown by the chat,
 // are counted; the times of those seen by one and not the other still
 // count.
-func (t *tableLat) finish(chat int64) {
+func (t *tableLat) finish() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	l := t.lat
@@ -202,9 +195,6 @@ func (t *tableLat) finish(chat int64) {
 			} else {
 				l.chat[a.src].add(a.chatAt.Sub(a.at))
 			}
-		}
-		if a.src == srcApp && l.onShown != nil {
-			l.onShown(chat, a.at, a.chatAt)
 		}
 	}
 	t.pending = nil

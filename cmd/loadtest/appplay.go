@@ -115,7 +115,7 @@ func (d *driver) appTurn(ctx context.Context, c *chat, t *appTable) bool {
 	a := t.lat.start(v.version, time.Now(), srcApp, d.measuring.Load())
 	ans, err := d.app.act(ctx, me, b.data)
 	applied := err == nil && ans.Applied
-	t.lat.settle(c.id, a, applied)
+	t.lat.settle(a, applied)
 	switch {
 	case err != nil:
 		d.stall(c)

@@ -214,7 +214,7 @@ func (d *driver) route() {
 			}
 			c.mu.Unlock()
 			if t := d.appTable(c); t != nil {
-				t.lat.chatShowed(c.id, shows, e.Time)
+				t.lat.chatShowed(shows, e.Time)
 			}
 			c.signal()
 		case telegramtest.EventButtonPressed:
@@ -361,7 +361,7 @@ func (d *driver) chatTurn(ctx context.Context, c *chat, v tableView) bool {
 	}
 	moved := d.pressAndWait(ctx, c, v, who, b, false, false)
 	if t != nil {
-		t.lat.settle(c.id, a, moved)
+		t.lat.settle(a, moved)
 	}
 	if moved && d.stalePresses && c.rng.IntN(20) == 0 && ctx.Err() == nil {
 		// Press the button just pressed again: its version is gone.

@@ -179,10 +179,10 @@ func run(ctx context.Context, cfg Config) (res *Result, err error) {
 	defer d.sub.Close()
 	d.stalePresses = cfg.ChaosKills > 0
 	if cfg.App > 0 {
+		// A paced run's presses (fairness, shown per minute) are the
+		// chat's alone: its players wait for each to show, the app's
+		// players do not (their actions are timed to the chat apart).
 		d.app = newAppLoad(&cfg, set.WebappListen, srv.Token(), d.measuring.Load)
-		if d.paced != nil {
-			d.app.lat.onShown = d.paced.pressed
-		}
 		defer d.app.close()
 	}
 	tgt := newTarget(cfg, set, dir)

@@ -187,7 +187,7 @@ func (v *viewer) got(version uint64, data []byte, now time.Time) {
 	}
 	v.version, v.data = version, data
 	v.mu.Unlock()
-	v.table.lat.viewerSaw(v.table.chat.id, v.index, version, now)
+	v.table.lat.viewerSaw(v.index, version, now)
 	v.table.chat.signal()
 }
 
