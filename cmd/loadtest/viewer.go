@@ -29,11 +29,8 @@ type viewer struct {
 	auth  string // the Authorization header: "tma <initData>"
 
 	mu      sync.Mutex
-	version uint64 // the newest version received
+	version uint64 // the newest version received (the chat is signalled)
 	data    []byte // its view (JSON)
-	// wake is told of each version received (the table's players wait on
-	// it).
-	wake chan struct{}
 }
 
 // streamCounts are the streams' figures over all viewers.
