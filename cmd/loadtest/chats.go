@@ -30,6 +30,14 @@ func (d *driver) setup(ctx context.Context, n, inline int) error {
 			c.users[j], c.index[name] = u, j
 			members = append(members, u)
 		}
+		for j := range max(d.cfg.App-len(playerNames), 0) {
+			if k != kindGroup {
+				break
+			}
+			u := d.srv.AddUser(telegramtest.User{FirstName: fmt.Sprintf("Watcher%d", j+1), LanguageCode: "en"})
+			c.watchers = append(c.watchers, u)
+			members = append(members, u)
+		}
 		if k == kindInline {
 			id, err := d.inlineChat(i, members)
 			if err != nil {

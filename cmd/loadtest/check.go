@@ -85,6 +85,15 @@ func check(ctx context.Context, srv *telegramtest.Server, set botSettings, d *dr
 					c.id, v.MessageID, shown, v.Table.Version(), v.Table.Phase()))
 			}
 		}
+		if t := d.appTable(c); t != nil && res.App != nil {
+			if least, _ := t.lat.versions(); least != v.Table.Version() {
+				res.App.NotLatest++
+				if len(res.App.NotLatestWhy) < 5 {
+					res.App.NotLatestWhy = append(res.App.NotLatestWhy, fmt.Sprintf("chat %d: a viewer holds version %d, the table is at %d",
+						c.id, least, v.Table.Version()))
+				}
+			}
+		}
 		// A newer table message than the stored one is an orphan: sent by a
 		// bot killed before it stored the message's id.
 		if n, ok := newest(c.id); ok && n.messageID != v.MessageID && n.version < v.Table.Version() {

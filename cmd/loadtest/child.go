@@ -46,17 +46,32 @@ func runChild() int {
 		defer srv.Close()
 	}
 
-	st, b, err := openBot(ctx, set, log, nil)
+	svc, err := openBot(ctx, set, log, nil)
 	if err != nil {
 		log.Error("loadtest bot: start", "err", err)
 		return 1
 	}
-	ready.Store(true)
-	err = b.Run(ctx)
+	ran := make(chan error, 1)
+	go func() { ran <- svc.Bot.Run(ctx) }()
+	app, err := serveApp(svc, set.WebappListen, log)
+	if err == nil {
+		ready.Store(true)
+		select {
+		case runErr := <-ran:
+			err, ran = runErr, nil
+		case <-ctx.Done():
+		}
+	}
 	ready.Store(false)
 	sctx, cancel := context.WithTimeout(context.Background(), 9*time.Second)
 	defer cancel()
-	err = errors.Join(err, b.Close(sctx), st.Close())
+	// As twentyone stops: the app (its streams first), then the bot.
+	err = errors.Join(err, app.shutdown(sctx))
+	stop()
+	if ran != nil {
+		err = errors.Join(err, <-ran)
+	}
+	err = errors.Join(err, svc.Close(sctx))
 	if err != nil {
 		log.Error("loadtest bot: stop", "err", err)
 		return 1

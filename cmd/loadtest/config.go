@@ -34,6 +34,17 @@ type Config struct {
 	// the personal commands (askCommands), on average, a minute: 0 for
 	// never (see asks.go).
 	Asks float64
+	// App, when above 0, watches every group's table in the Mini App with
+	// this many viewers (at least the four players; see app.go): the
+	// bot serves its app on webapp.listen, each viewer holds a stream,
+	// and every action is timed to every viewer. The players act through
+	// the app with the share AppShare of their choices (the rest in the
+	// chat), at a person's pace, or all through the app and flat out
+	// with AppFlat: each as soon as their viewer holds the version the
+	// previous action made.
+	App      int
+	AppShare float64
+	AppFlat  bool
 	// DB is the database file; empty for one in Dir.
 	DB string
 	// Dir holds the database, the floor's scratch files and the bot's log;

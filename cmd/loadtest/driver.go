@@ -3,12 +3,10 @@ package main
 import (
 	"context"
 	"math/rand/v2"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/twentyone-bot/twentyone/bot/callback"
 	"github.com/twentyone-bot/twentyone/bot/outbox"
 	"github.com/twentyone-bot/twentyone/bot/telegramtest"
 )
@@ -46,6 +44,8 @@ type driver struct {
 	circles *circleLog
 	// stalePresses makes chats press an outdated button now and then (chaos).
 	stalePresses bool
+	// app is the Mini App's side of the run (-app); nil without it.
+	app *appLoad
 
 	lat    *histogram                // press-to-edit over the measurement window
 	window atomic.Pointer[histogram] // since the last progress line
@@ -82,6 +82,9 @@ type chat struct {
 	rng   *rand.Rand
 	// house: its players seat the house now and then (see houseEvery).
 	house bool
+	// watchers are the members who only watch the table in the Mini App
+	// (-app past the four players).
+	watchers []telegramtest.User
 	// inline is the inline table's message, set once posted; nil for a
 	// group.
 	inline *inlineMessage
@@ -177,6 +180,7 @@ func (d *driver) route() {
 				continue
 			}
 			c.mu.Lock()
+			prev := c.view
 			switch {
 			case v.phase == phaseHouse && c.shown:
 				// The house is to move: no button says the version, but
@@ -204,7 +208,14 @@ func (d *driver) route() {
 					p.moved, p.to, p.latency = true, v.version, e.Time.Sub(p.at)
 				}
 			}
+			shows := c.view.version
+			if v.phase == phaseHouse && prev.phase != phaseHouse && c.shown {
+				shows = max(shows, prev.version+1) // the house's turn came after prev
+			}
 			c.mu.Unlock()
+			if t := d.appTable(c); t != nil {
+				t.lat.chatShowed(shows, e.Time)
+			}
 			c.signal()
 		case telegramtest.EventButtonPressed:
 			c := d.lookup(e.ChatID)
@@ -259,6 +270,10 @@ func (d *driver) play(ctx context.Context) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			if t := d.appTable(c); t != nil {
+				d.playApp(ctx, c, t)
+				return
+			}
 			d.playChat(ctx, c)
 		}()
 		for who := range c.users {
@@ -278,85 +293,84 @@ func (d *driver) play(ctx context.Context) {
 func (d *driver) playChat(ctx context.Context, c *chat) {
 	for ctx.Err() == nil {
 		if d.paced != nil && !d.think(ctx, c) {
-			// The players stop, but a house to move plays its turn out
-			// first, and a deck waiting for its cut is dealt at its
-			// wait's end (nobody cuts now), after which the house may
-			// move: the table ends showing its latest state.
-			for c.waitsForBot() && c.waitPast(ctx, d.cfg.PressTimeout, c.phase()) {
-			}
-			c.finish()
+			d.stopPlayer(ctx, c)
 			return
 		}
 		c.mu.Lock()
 		v := c.view
 		c.mu.Unlock()
-		if d.draining.Load() && v.settled() {
-			c.finish()
+		if d.chatTurn(ctx, c, v) {
 			return
-		}
-		if v.phase == phaseHouse {
-			// Nothing to press while the house thinks: wait for its
-			// moves, each shown (a house that draws moves again).
-			for c.houseToMove() {
-				if !c.waitHouse(ctx, d.cfg.PressTimeout) {
-					if ctx.Err() == nil {
-						d.stall(c)
-						c.resync(d.srv)
-					}
-					break
-				}
-			}
-			continue
-		}
-		who, b, ok := c.choose(&v, d.draining.Load())
-		if !ok {
-			// The message does not say who acts (it should): read the
-			// newest table message again, after a pause.
-			d.stall(c)
-			if !outbox.Sleep(ctx, 100*time.Millisecond) {
-				return
-			}
-			c.resync(d.srv)
-			continue
-		}
-		if d.pace != nil && !d.pace.wait(ctx) {
-			return
-		}
-		moved := d.pressAndWait(ctx, c, v, who, b, false, false)
-		if moved && d.stalePresses && c.rng.IntN(20) == 0 && ctx.Err() == nil {
-			// Press the button just pressed again: its version is gone.
-			// By the same user it is a double tap, which the bot answers
-			// as it answered the first press, applying nothing.
-			again := c.rng.IntN(4)
-			d.pressAndWait(ctx, c, v, again, b, true, again == who)
 		}
 	}
 }
 
-// houseToMove reports whether the chat's table message shows the house to
-// move.
-func (c *chat) houseToMove() bool { return c.phase() == phaseHouse }
-
-// waitsForBot reports whether the chat's table message shows a table that
-// moves on without its players: the house to move, or a deck waiting for
-// its cut (its wait's end deals it).
-func (c *chat) waitsForBot() bool {
-	p := c.phase()
-	return p == phaseHouse || p == phaseCutting
+// stopPlayer ends a paced chat's play: the players stop, but a house to
+// move plays its turn out first, and a deck waiting for its cut is dealt
+// at its wait's end (nobody cuts now), after which the house may move:
+// the table ends showing its latest state (at a watched table, first
+// what the app shows).
+func (d *driver) stopPlayer(ctx context.Context, c *chat) {
+	if t := d.appTable(c); t != nil {
+		d.chatCaughtUp(ctx, c, t.newest())
+	}
+	for c.waitsForBot() && c.waitPast(ctx, d.cfg.PressTimeout, c.phase()) {
+	}
+	c.finish()
 }
 
-// phase returns what the chat's table message shows.
-func (c *chat) phase() phase {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.view.phase
-}
-
-// finish marks the chat drained.
-func (c *chat) finish() {
-	c.mu.Lock()
-	c.done = true
-	c.mu.Unlock()
+// chatTurn plays one choice in the chat, v being what its table message
+// shows; it reports whether the chat is done (drained).
+func (d *driver) chatTurn(ctx context.Context, c *chat, v tableView) bool {
+	if d.draining.Load() && v.settled() {
+		c.finish()
+		return true
+	}
+	if v.phase == phaseHouse {
+		// Nothing to press while the house thinks: wait for its
+		// moves, each shown (a house that draws moves again).
+		for c.houseToMove() {
+			if !c.waitHouse(ctx, d.cfg.PressTimeout) {
+				if ctx.Err() == nil {
+					d.stall(c)
+					c.resync(d.srv)
+				}
+				break
+			}
+		}
+		return false
+	}
+	who, b, ok := c.choose(&v, d.draining.Load())
+	if !ok {
+		// The message does not say who acts (it should): read the
+		// newest table message again, after a pause.
+		d.stall(c)
+		if !outbox.Sleep(ctx, 100*time.Millisecond) {
+			return true
+		}
+		c.resync(d.srv)
+		return false
+	}
+	if d.pace != nil && !d.pace.wait(ctx) {
+		return true
+	}
+	t := d.appTable(c)
+	var a *tracked
+	if t != nil {
+		a = t.lat.start(v.version, time.Now(), srcChat, d.measuring.Load())
+	}
+	moved := d.pressAndWait(ctx, c, v, who, b, false, false)
+	if t != nil {
+		t.lat.settle(a, moved)
+	}
+	if moved && d.stalePresses && c.rng.IntN(20) == 0 && ctx.Err() == nil {
+		// Press the button just pressed again: its version is gone.
+		// By the same user it is a double tap, which the bot answers
+		// as it answered the first press, applying nothing.
+		again := c.rng.IntN(4)
+		d.pressAndWait(ctx, c, v, again, b, true, again == who)
+	}
+	return false
 }
 
 // think waits while the player makes up their mind, as a paced run's
@@ -429,8 +443,7 @@ func (d *driver) pressAndWait(ctx context.Context, c *chat, v tableView, who int
 				d.staleApplied.Add(1)
 				return true
 			}
-			d.applied.Add(1)
-			d.byKind[c.kind].applied.Add(1)
+			d.counted(c, v, b)
 			if d.paced != nil && !at.IsZero() {
 				d.paced.pressed(c.id, at, at.Add(latency))
 			}
@@ -438,14 +451,6 @@ func (d *driver) pressAndWait(ctx context.Context, c *chat, v tableView, who int
 				// At the house's table the house may have moved too
 				// before the edit: its moves are no press.
 				d.jumps.Add(1)
-			}
-			if b.cb.Action == callback.Start {
-				d.games.Add(1)
-				d.byKind[c.kind].games.Add(1)
-				if slices.Contains(v.seated, houseName) {
-					d.houseGames.Add(1)
-					d.byKind[c.kind].houseGames.Add(1)
-				}
 			}
 			if d.measuring.Load() {
 				d.presses.Add(1)
@@ -496,49 +501,6 @@ func (d *driver) pressAndWait(ctx context.Context, c *chat, v tableView, who int
 				d.unanswered = append(d.unanswered, cb)
 				d.mu.Unlock()
 			}
-			return false
-		}
-	}
-}
-
-// showsHouse reports whether the chat's newest table message names the
-// house.
-func (c *chat) showsHouse() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.view.house
-}
-
-// waitHouse waits until the chat's table shows a move of the house or no
-// longer waits for it, at most d; false when neither happened. A house
-// that draws is to move again: under the global budget each of its moves
-// waits for its render's turn, so that its whole turn may take longer
-// than d.
-func (c *chat) waitHouse(ctx context.Context, d time.Duration) bool {
-	return c.waitPast(ctx, d, phaseHouse)
-}
-
-// waitPast waits until the chat's table shows another table message than
-// the one it shows now, or no longer shows phase p, at most d; false when
-// neither happened.
-func (c *chat) waitPast(ctx context.Context, d time.Duration, p phase) bool {
-	timer := time.NewTimer(d)
-	defer timer.Stop()
-	c.mu.Lock()
-	reads := c.reads
-	c.mu.Unlock()
-	for {
-		c.mu.Lock()
-		moved := c.view.phase != p || c.reads != reads
-		c.mu.Unlock()
-		if moved {
-			return true
-		}
-		select {
-		case <-c.wake:
-		case <-timer.C:
-			return false
-		case <-ctx.Done():
 			return false
 		}
 	}

@@ -35,7 +35,25 @@
 // 429 on an inline message or a starved inline table fails it as a
 // group's does.
 //
+// With -app V every group's table is watched in the Mini App: the bot
+// serves its app (webapp.listen, .url, .name) and V viewers of each table,
+// its four players and V-4 more members, each hold its stream
+// (/api/stream, initData signed with the bot's token, the table named by
+// the ref its message's app button carries), read as the page reads it.
+// The players make a share of their choices (-app-share) through the app
+// (/api/act with a button's callback data), the rest in the chat, at a
+// person's pace; with -app-flat every choice goes through the app, each as
+// soon as the player's viewer holds the version the last action made.
+// It reports, for presses in the chat and actions through the app apart,
+// the time from each action to every viewer of its table holding its
+// version and to the chat's message showing it, the bytes per update and
+// per second over all streams, and the streams refused or broken; an
+// action that never reached every viewer, a viewer not holding the
+// stored version at the end, or a stream refused or broken fails the run.
+//
 //	loadtest [flags]                          a load run
+//	loadtest -app 4 -chats 1000               the Mini App: 4 viewers a table, half the choices through the app
+//	loadtest -app 4 -app-flat -paced          every choice through the app, flat out; the chat under Telegram's limits
 //	loadtest -rate 500                        at a steady 500 presses/s, for latency
 //	loadtest -paced -chats 1000 -duration 5m  human players under Telegram's limits: what they see
 //	loadtest -paced -chats 100 -inline 0.5    half of the chats inline tables, beside the groups
@@ -94,6 +112,9 @@ func cli(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&cfg.Paced, "paced", false, "under Telegram's limits, enforced by the server and kept by the bot, with players who take 1 to 4 s a choice (5 %: 10 to 40 s); reports what they see")
 	fs.IntVar(&cfg.GlobalRate, "global-rate", 0, "with -paced, the bot's telegram.global_rate in calls a second (0: Telegram's, 25); the server's global limit moves with it")
 	fs.Float64Var(&cfg.Asks, "asks", 0, "with -paced, each player of a group sends a personal command (/balance, /stats, /history, /bonus) this many `times` a minute on average, ephemerally where the bot's menu declares it so, and waits for its answer; reports the writes per game into a group, the answers only their asker saw, ask→answer; an ask never answered fails the run")
+	fs.IntVar(&cfg.App, "app", 0, "watch every group's table in the Mini App with `V` viewers (at least the 4 players; the rest more members), each holding a stream; the players act through the app (-app-share) or in the chat, at a person's pace; reports action→every viewer, bytes per update, streams refused or broken")
+	fs.Float64Var(&cfg.AppShare, "app-share", 0.5, "with -app, the `share` (0 to 1) of the players' choices made through the app, the rest in the chat")
+	fs.BoolVar(&cfg.AppFlat, "app-flat", false, "with -app, every choice through the app and flat out: a player acts as soon as their viewer holds the version the last action made")
 	fs.StringVar(&cfg.DB, "db", "", "the database `file` (default: a temporary one)")
 	fs.StringVar(&cfg.Dir, "dir", "", "keep the database, scratch files and the bot's log in this `directory` (default: a temporary one, removed)")
 	fs.Uint64Var(&cfg.Seed, "seed", 1, "seed of the players' choices and the injected faults")
@@ -228,12 +249,32 @@ func checkFlags(cfg Config, soak time.Duration, lobbies int) error {
 	case cfg.Inline > 0 && lobbies > 0:
 		return errors.New("-lobbies is a run of its own: -inline does not apply")
 	}
+	if err := checkAppFlags(cfg, lobbies); err != nil {
+		return err
+	}
 	if cfg.CPUProfile != "" {
 		f, err := os.OpenFile(cfg.CPUProfile, os.O_CREATE|os.O_WRONLY, 0o644)
 		if err != nil {
 			return fmt.Errorf("-cpuprofile: %w", err)
 		}
 		_ = f.Close()
+	}
+	return nil
+}
+
+// checkAppFlags refuses -app's flags where they do not apply.
+func checkAppFlags(cfg Config, lobbies int) error {
+	switch {
+	case cfg.App < 0 || cfg.App > maxAppViewers:
+		return fmt.Errorf("-app must be 0 to %d viewers a table", maxAppViewers)
+	case cfg.App > 0 && cfg.App < len(playerNames):
+		return fmt.Errorf("-app: the %d players of a table watch it: at least %d viewers", len(playerNames), len(playerNames))
+	case !(cfg.AppShare >= 0 && cfg.AppShare <= 1):
+		return errors.New("-app-share must be a share of the choices, 0 to 1")
+	case cfg.App == 0 && cfg.AppFlat:
+		return errors.New("-app-flat acts through the app: it needs -app")
+	case cfg.App > 0 && (lobbies > 0 || cfg.Inline > 0 || cfg.Rate > 0 || cfg.ChaosKills > 0):
+		return errors.New("-app watches the groups' tables played at a person's pace or flat out: -lobbies, -inline, -rate and -chaos-kills do not apply")
 	}
 	return nil
 }

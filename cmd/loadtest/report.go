@@ -38,6 +38,9 @@ func (r *Result) problems(faults bool) []string {
 	add(r.StopFailed != "", "the bot did not stop cleanly: %s", r.StopFailed)
 	add(r.PreloadedShown < r.Preload, "%d of %d preloaded tables never rendered again after the start", r.Preload-r.PreloadedShown, r.Preload)
 	r.kindProblems(add)
+	if r.App != nil {
+		r.App.problems(add)
+	}
 	return out
 }
 
@@ -52,9 +55,15 @@ func (r *Result) print(w io.Writer, cfg Config) {
 	p("bot:        %s", r.Target)
 	rate := "as fast as the bot answers"
 	switch {
+	case cfg.Paced && cfg.AppFlat:
+		rate = "flat out through the Mini App, the chat under Telegram's limits"
 	case cfg.Paced:
 		rate = fmt.Sprintf("at human pace (%s to %s a choice, 1 in %d %s to %s) under Telegram's limits",
 			thinkMin, thinkMax, pauseOdds, pauseMin, pauseMax)
+	case cfg.AppFlat:
+		rate = "flat out through the Mini App"
+	case cfg.App > 0:
+		rate = fmt.Sprintf("at human pace (%s to %s a choice, 1 in %d %s to %s), Telegram's limits off", thinkMin, thinkMax, pauseOdds, pauseMin, pauseMax)
 	case cfg.Rate > 0:
 		rate = fmt.Sprintf("paced at %.0f presses/s", cfg.Rate)
 	}
@@ -78,10 +87,21 @@ func (r *Result) print(w io.Writer, cfg Config) {
 	} else {
 		p("presses/s:  %.0f  (%.2f× the bare-commit rate, %.3f× the HTTP round-trip rate)",
 			r.PressesPerSec, r.PressesPerSec/f.CommitsPerSec, r.PressesPerSec/f.RoundTripsPerSec)
-		p("press→edit: p50 %s  p95 %s  p99 %s  max %s  (p50 %.1f×, p99 %.1f× the floor of 1 commit + 3 round trips = %s)",
-			ms(r.P50), ms(r.P95), ms(r.P99), ms(r.Max), ratio(r.P50, f.pressFloor()), ratio(r.P99, f.pressFloor()), ms(f.pressFloor()))
+		if r.Presses > 0 || r.App == nil {
+			p("press→edit: p50 %s  p95 %s  p99 %s  max %s  (p50 %.1f×, p99 %.1f× the floor of 1 commit + 3 round trips = %s)",
+				ms(r.P50), ms(r.P95), ms(r.P99), ms(r.Max), ratio(r.P50, f.pressFloor()), ratio(r.P99, f.pressFloor()), ms(f.pressFloor()))
+		} else {
+			p("press→edit: no press in the chat (the app's actions are timed to the chat below)")
+		}
 	}
-	p("API calls:  %.2f per press without getUpdates, %.2f with  %s", r.CallsPerPress, r.CallsPerPressAll, callList(r.Calls))
+	if r.App != nil {
+		r.App.print(p, r.Measured, cfg)
+	}
+	per := "press"
+	if r.App != nil {
+		per = "action (press or app)"
+	}
+	p("API calls:  %.2f per %s without getUpdates, %.2f with  %s", r.CallsPerPress, per, r.CallsPerPressAll, callList(r.Calls))
 	if len(r.FailedCalls) > 0 {
 		p("failed:     %s", callList(r.FailedCalls))
 	}
@@ -91,7 +111,11 @@ func (r *Result) print(w io.Writer, cfg Config) {
 		p("            the commit loop was busy %.0f %% of the time", 100*r.CommitBusy)
 	}
 	if r.DiskPerPress > 0 {
-		p("disk:       %.1f KB written per press (%.1f MB/s)", r.DiskPerPress/1024, r.DiskPerPress*r.PressesPerSec/(1<<20))
+		rate := r.PressesPerSec
+		if r.App != nil {
+			rate += float64(r.App.ActsMeasured) / r.Measured.Seconds()
+		}
+		p("disk:       %.1f KB written per %s (%.1f MB/s)", r.DiskPerPress/1024, per, r.DiskPerPress*rate/(1<<20))
 	}
 	p("memory:     RSS %.1f MB at the start (%.1f anonymous + %.1f file), %.1f MB at the end (%.1f + %.1f), peak %.1f MB",
 		mb(r.RSSStart), mb(r.MemStart.Anon), mb(r.MemStart.File), mb(r.RSSEnd), mb(r.MemEnd.Anon), mb(r.MemEnd.File), mb(r.PeakRSS))
@@ -148,8 +172,12 @@ func callList(m map[string]int) string {
 // the pacing's, not the machine's: they are given as measured, not as
 // ratios to the floors.
 func (pr *PacedResult) print(p func(string, ...any), r *Result) {
-	p("press→seen: p50 %s  p95 %s  p99 %s  max %s  (from a press to the first table message showing its effect)",
-		ms(r.P50), ms(r.P95), ms(r.P99), ms(r.Max))
+	if r.Presses > 0 || r.App == nil {
+		p("press→seen: p50 %s  p95 %s  p99 %s  max %s  (from a press to the first table message showing its effect)",
+			ms(r.P50), ms(r.P95), ms(r.P99), ms(r.Max))
+	} else {
+		p("press→seen: no press in the chat (the app's actions are timed to the chat below)")
+	}
 	p("toast:      p50 %s  p95 %s  p99 %s  max %s  (from a press to its answer)",
 		ms(pr.ToastP50), ms(pr.ToastP95), ms(pr.ToastP99), ms(pr.ToastMax))
 	if pr.TooMany > 0 {

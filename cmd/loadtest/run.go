@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -32,7 +31,8 @@ type Result struct {
 	// edit (or new message) showing the version it made.
 	P50, P95, P99, Max, Mean time.Duration
 	// CallsPerPress counts the Bot API calls other than getUpdates per
-	// press, CallsPerPressAll getUpdates too; Calls and FailedCalls count
+	// press (with -app, per press or action through the app),
+	// CallsPerPressAll getUpdates too; Calls and FailedCalls count
 	// them by method over the measured part.
 	CallsPerPress, CallsPerPressAll float64
 	Calls, FailedCalls              map[string]int
@@ -56,8 +56,9 @@ type Result struct {
 	CommitsPerSec, WritesPerCommit float64
 	CommitP50, CommitP99           time.Duration
 	CommitBusy                     float64
-	// DiskPerPress is how many bytes the bot wrote to disk per press
-	// (without chaos kills, which restart the count).
+	// DiskPerPress is how many bytes the bot wrote to disk per press (with
+	// -app, per press or action through the app; without chaos kills,
+	// which restart the count).
 	DiskPerPress float64
 	// Kills counts the kill -9s; Games the games started, HouseGames
 	// those with the house seated (see houseEvery), Finished the games
@@ -111,6 +112,8 @@ type Result struct {
 	StopFailed string
 	// Kinds are the groups' and the inline tables' figures, side by side.
 	Kinds [kinds]*KindResult
+	// App is what -app measured of the Mini App; nil without it.
+	App *AppResult
 }
 
 // run runs one load as cfg says and returns what it measured. An error is
@@ -147,6 +150,11 @@ func run(ctx context.Context, cfg Config) (res *Result, err error) {
 		TurnTimeout: cfg.TurnTimeout, LobbyTimeout: cfg.LobbyTimeout, PollTimeout: 25 * time.Second,
 		RateLimits: cfg.Paced, GlobalRate: cfg.GlobalRate,
 	}
+	if cfg.App > 0 {
+		if err := withApp(&cfg, srv, &set); err != nil {
+			return nil, err
+		}
+	}
 	if cfg.Preload > maxPreload {
 		return nil, fmt.Errorf("-preload %d: at most %d", cfg.Preload, maxPreload)
 	}
@@ -170,6 +178,13 @@ func run(ctx context.Context, cfg Config) (res *Result, err error) {
 	d := newDriver(srv, &cfg)
 	defer d.sub.Close()
 	d.stalePresses = cfg.ChaosKills > 0
+	if cfg.App > 0 {
+		// A paced run's presses (fairness, shown per minute) are the
+		// chat's alone: its players wait for each to show, the app's
+		// players do not (their actions are timed to the chat apart).
+		d.app = newAppLoad(&cfg, set.WebappListen, srv.Token(), d.measuring.Load)
+		defer d.app.close()
+	}
 	tgt := newTarget(cfg, set, dir)
 	res.Target = tgt.describe()
 	probe, err := newProbe(srv)
@@ -225,6 +240,12 @@ func run(ctx context.Context, cfg Config) (res *Result, err error) {
 		return nil, err
 	}
 	logf("%d chats with an open table each (%d of them inline tables)", cfg.Chats, cfg.inlineChats())
+	if d.app != nil {
+		if err := d.app.start(ctx, srv, d.list); err != nil {
+			return nil, err
+		}
+		logf("%d tables watched in the app, %d viewers each", len(d.app.all()), cfg.App)
+	}
 
 	stopFaults := func() {}
 	if cfg.Faults {
@@ -334,6 +355,9 @@ func run(ctx context.Context, cfg Config) (res *Result, err error) {
 					ms(d.paced.total.toast.quantile(.99)), float64(writes-lastWrites)/now.Sub(lastAt).Seconds(), tooMany, d.asks.waiting())
 				lastWrites = writes
 			}
+			if d.app != nil {
+				paced += d.app.progress(now.Sub(lastAt))
+			}
 			logf("[%5.1fs] presses %d (%.0f/s)  p50 %s p95 %s p99 %s%s  bot RSS %.0f MB (peak %.0f)  goroutines %d  stalls %d%s",
 				now.Sub(mstart).Seconds(), n, float64(n-last)/now.Sub(lastAt).Seconds(),
 				ms(w.quantile(.5)), ms(w.quantile(.95)), ms(w.quantile(.99)), paced, mb(rss), mb(peak), g, d.stalls.Load(), kills)
@@ -344,8 +368,12 @@ func run(ctx context.Context, cfg Config) (res *Result, err error) {
 	d.measuring.Store(false)
 	res.Measured = time.Since(mstart)
 	after := srv.Calls()
-	if w, err := tgt.written(); err == nil && cfg.ChaosKills == 0 && d.presses.Load() > 0 {
-		res.DiskPerPress = float64(w-writtenBefore) / float64(d.presses.Load())
+	acts := d.presses.Load() // with the app's actions: what moved the tables
+	if d.app != nil {
+		acts += d.app.acts.measured.Load()
+	}
+	if w, err := tgt.written(); err == nil && cfg.ChaosKills == 0 && acts > 0 {
+		res.DiskPerPress = float64(w-writtenBefore) / float64(acts)
 	}
 	res.MemEnd, res.GoroutinesEnd = sample()
 	res.RSSEnd = res.MemEnd.RSS
@@ -378,9 +406,9 @@ func run(ctx context.Context, cfg Config) (res *Result, err error) {
 			res.FailedCalls[m] = f
 		}
 	}
-	if res.Presses > 0 {
-		res.CallsPerPress = float64(calls.Total("getUpdates")) / float64(res.Presses)
-		res.CallsPerPressAll = float64(calls.Total()) / float64(res.Presses)
+	if acts > 0 {
+		res.CallsPerPress = float64(calls.Total("getUpdates")) / float64(acts)
+		res.CallsPerPressAll = float64(calls.Total()) / float64(acts)
 	}
 
 	// Every game in progress is played to its end; paced players stop
@@ -396,6 +424,9 @@ func run(ctx context.Context, cfg Config) (res *Result, err error) {
 		if !outbox.Sleep(ctx, 50*time.Millisecond) {
 			return nil, ctx.Err()
 		}
+	}
+	if d.app != nil && d.paced != nil {
+		d.app.waitQuiet(ctx, d.paced, drainEnd)
 	}
 	if len(d.notDrained()) > 0 {
 		dumpGoroutines(ctx, tgt, filepath.Join(dir, "goroutines.txt"), logf)
@@ -431,6 +462,11 @@ func run(ctx context.Context, cfg Config) (res *Result, err error) {
 		}
 	}
 
+	if d.app != nil {
+		d.app.catchUp(ctx, 10*time.Second)
+		d.app.close()
+		res.App = d.app.figures(res.Floors)
+	}
 	stopCtx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	running = false
 	stopErr = tgt.stop(stopCtx)
@@ -472,63 +508,6 @@ func run(ctx context.Context, cfg Config) (res *Result, err error) {
 	return res, nil
 }
 
-// runDir returns the run's directory: dir, or a temporary one that done
-// removes unless the run failed (then it says where the bot's log is).
-func runDir(dir string, logf func(string, ...any)) (string, func(err error), error) {
-	if dir != "" {
-		return dir, func(error) {}, nil
-	}
-	dir, err := os.MkdirTemp("", "loadtest-")
-	if err != nil {
-		return "", nil, err
-	}
-	return dir, func(err error) {
-		if err != nil {
-			logf("kept %s: the bot's log is there", dir)
-			return
-		}
-		_ = os.RemoveAll(dir)
-	}, nil
-}
-
-// newTarget returns the bot the config asks for.
-func newTarget(cfg Config, set botSettings, dir string) target {
-	switch {
-	case cfg.Binary != "":
-		return &process{argv: []string{cfg.Binary, "run"}, set: set, logPath: filepath.Join(dir, "bot.log")}
-	case cfg.Process:
-		self, err := os.Executable()
-		if err != nil {
-			self = os.Args[0]
-		}
-		return &process{argv: []string{self}, set: set, logPath: filepath.Join(dir, "bot.log")}
-	}
-	t := &inProcess{set: set, log: discardLogger()}
-	w := cfg.BotLog
-	if w == nil {
-		f, err := os.OpenFile(filepath.Join(dir, "bot.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
-		if err != nil {
-			return t
-		}
-		w, t.logFile = f, f
-	}
-	t.log = slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	return t
-}
-
-// newProbe presses a button for the bot's first answer: a button on a
-// message in a chat with no table, which the bot refuses at once. The press
-// waits in the server's queue until the bot polls.
-func newProbe(srv *telegramtest.Server) (*telegramtest.Callback, error) {
-	u := srv.AddUser(telegramtest.User{FirstName: "Probe", LanguageCode: "en"})
-	chat := srv.NewGroup("Probe", u)
-	msg, err := sendAsBot(srv, chat.ID, "probe", "j:1")
-	if err != nil {
-		return nil, err
-	}
-	return srv.Press(telegramtest.Press{ChatID: chat.ID, From: u.ID, MessageID: msg, Data: "j:1"})
-}
-
 func ms(d time.Duration) string {
 	switch {
 	case d >= time.Second:
@@ -546,29 +525,6 @@ func sortedKeys(m map[string]int) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// dumpGoroutines writes the bot's goroutines to path, for a run that got
-// stuck.
-func dumpGoroutines(ctx context.Context, tgt target, path string, logf func(string, ...any)) {
-	f, err := os.Create(path)
-	if err != nil {
-		return
-	}
-	defer f.Close()
-	switch t := tgt.(type) {
-	case *inProcess:
-		err = pprof.Lookup("goroutine").WriteTo(f, 2)
-	case *process:
-		err = fetch(ctx, "http://"+t.set.HTTPListen+"/debug/pprof/goroutine?debug=2", f)
-	}
-	if err != nil {
-		// The twentyone binary serves no /debug/pprof.
-		logf("stuck: the bot's goroutines could not be read: %v", err)
-		_ = os.Remove(path)
-		return
-	}
-	logf("stuck: the bot's goroutines are in %s", path)
 }
 
 // serverLimits are the limits the server enforces in a paced run:

@@ -18,11 +18,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/twentyone-bot/twentyone/bot"
 	"github.com/twentyone-bot/twentyone/bot/config"
 	"github.com/twentyone-bot/twentyone/bot/outbox"
 	"github.com/twentyone-bot/twentyone/bot/service"
-	"github.com/twentyone-bot/twentyone/storage"
 )
 
 // botSettings configure the bot under load, the same way whichever way it
@@ -43,6 +41,12 @@ type botSettings struct {
 	GlobalRate int
 	// HTTPListen is the child's admin address (/metrics for goroutines).
 	HTTPListen string
+	// WebappListen, WebappURL and WebappName are webapp.listen, .url and
+	// .name: the Mini App's server and the app the table buttons open
+	// (all empty: no app). WebappMaxViewers is webapp.max_viewers (0: the
+	// default).
+	WebappListen, WebappURL, WebappName string
+	WebappMaxViewers                    int
 }
 
 // env returns the settings as twentyone's environment variables.
@@ -62,16 +66,26 @@ func (s botSettings) env() []string {
 	if s.GlobalRate > 0 {
 		env = append(env, "TWENTYONE_TELEGRAM_GLOBAL_RATE="+strconv.Itoa(s.GlobalRate))
 	}
+	if s.WebappListen != "" {
+		env = append(env, "TWENTYONE_WEBAPP_LISTEN="+s.WebappListen, "TWENTYONE_WEBAPP_URL="+s.WebappURL,
+			"TWENTYONE_WEBAPP_NAME="+s.WebappName)
+	}
+	if s.WebappMaxViewers > 0 {
+		env = append(env, "TWENTYONE_WEBAPP_MAX_VIEWERS="+strconv.Itoa(s.WebappMaxViewers))
+	}
 	return env
 }
 
 // settingsFromEnv reads what env writes.
 func settingsFromEnv(getenv func(string) string) (botSettings, error) {
 	s := botSettings{
-		Endpoint:   getenv("TWENTYONE_TELEGRAM_API_ENDPOINT"),
-		Token:      getenv("TWENTYONE_TELEGRAM_TOKEN"),
-		DBPath:     getenv("TWENTYONE_STORAGE_PATH"),
-		HTTPListen: getenv("TWENTYONE_HTTP_LISTEN"),
+		Endpoint:     getenv("TWENTYONE_TELEGRAM_API_ENDPOINT"),
+		Token:        getenv("TWENTYONE_TELEGRAM_TOKEN"),
+		DBPath:       getenv("TWENTYONE_STORAGE_PATH"),
+		HTTPListen:   getenv("TWENTYONE_HTTP_LISTEN"),
+		WebappListen: getenv("TWENTYONE_WEBAPP_LISTEN"),
+		WebappURL:    getenv("TWENTYONE_WEBAPP_URL"),
+		WebappName:   getenv("TWENTYONE_WEBAPP_NAME"),
 	}
 	var err error
 	if s.RateLimits, err = strconv.ParseBool(getenv("TWENTYONE_TELEGRAM_RATE_LIMITS")); err != nil {
@@ -80,6 +94,11 @@ func settingsFromEnv(getenv func(string) string) (botSettings, error) {
 	if v := getenv("TWENTYONE_TELEGRAM_GLOBAL_RATE"); v != "" {
 		if s.GlobalRate, err = strconv.Atoi(v); err != nil {
 			return s, fmt.Errorf("TWENTYONE_TELEGRAM_GLOBAL_RATE: %w", err)
+		}
+	}
+	if v := getenv("TWENTYONE_WEBAPP_MAX_VIEWERS"); v != "" {
+		if s.WebappMaxViewers, err = strconv.Atoi(v); err != nil {
+			return s, fmt.Errorf("TWENTYONE_WEBAPP_MAX_VIEWERS: %w", err)
 		}
 	}
 	if s.StartingChips, err = strconv.ParseInt(getenv("TWENTYONE_TABLE_STARTING_CHIPS"), 10, 64); err != nil {
@@ -120,17 +139,18 @@ func (s botSettings) limits() outbox.Limits {
 }
 
 // openBot opens the store (with fsync) and connects the bot, built from
-// the settings as twentyone builds it (service.Open).
-func openBot(ctx context.Context, s botSettings, log *slog.Logger, onCommit func(time.Duration, int)) (*storage.Store, *bot.Bot, error) {
+// the settings as twentyone builds it (service.Open), with the Mini App's
+// server when webapp.listen is set (service.WithApp; serveApp serves it).
+func openBot(ctx context.Context, s botSettings, log *slog.Logger, onCommit func(time.Duration, int)) (*service.Service, error) {
 	cfg, err := s.config()
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	svc, err := service.Open(ctx, cfg, service.WithLogger(log), service.OnCommit(onCommit))
-	if err != nil {
-		return nil, nil, err
+	opts := []service.Option{service.WithLogger(log), service.OnCommit(onCommit)}
+	if s.WebappListen != "" {
+		opts = append(opts, service.WithApp())
 	}
-	return svc.Store, svc.Bot, nil
+	return service.Open(ctx, cfg, opts...)
 }
 
 // target is the bot under load.
@@ -166,8 +186,8 @@ type inProcess struct {
 	writes  atomic.Int64
 	commit  *histogram // commit durations, fsync included
 
-	store  *storage.Store
-	bot    *bot.Bot
+	svc    *service.Service
+	app    *appServer
 	cancel context.CancelFunc
 	done   chan struct{}
 }
@@ -180,7 +200,7 @@ func (t *inProcess) start(ctx context.Context) error {
 	if t.commit == nil {
 		t.commit = newHistogram()
 	}
-	st, b, err := openBot(ctx, t.set, t.log, func(d time.Duration, writes int) {
+	svc, err := openBot(ctx, t.set, t.log, func(d time.Duration, writes int) {
 		t.commits.Add(1)
 		t.writes.Add(int64(writes))
 		t.commit.add(d)
@@ -189,29 +209,32 @@ func (t *inProcess) start(ctx context.Context) error {
 		return err
 	}
 	rctx, cancel := context.WithCancel(context.Background())
-	t.store, t.bot, t.cancel, t.done = st, b, cancel, make(chan struct{})
+	t.svc, t.cancel, t.done = svc, cancel, make(chan struct{})
 	go func() {
 		defer close(t.done)
-		if err := b.Run(rctx); err != nil {
+		if err := svc.Bot.Run(rctx); err != nil {
 			t.log.Error("bot stopped", "err", err)
 		}
 	}()
+	if t.app, err = serveApp(svc, t.set.WebappListen, t.log); err != nil {
+		return errors.Join(err, t.stop(ctx))
+	}
 	return nil
 }
 
 func (t *inProcess) stop(ctx context.Context) error {
-	if t.bot == nil {
+	if t.svc == nil {
 		return nil
 	}
+	err := t.app.shutdown(ctx)
 	t.cancel()
 	<-t.done
-	err := t.bot.Close(ctx)
-	err = errors.Join(err, t.store.Close())
+	err = errors.Join(err, t.svc.Close(ctx))
 	if t.logFile != nil {
 		err = errors.Join(err, t.logFile.Close())
 		t.logFile = nil
 	}
-	t.bot, t.store = nil, nil
+	t.svc, t.app = nil, nil
 	return err
 }
 
