@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/twentyone-bot/twentyone/bot/browsertest"
 	"github.com/twentyone-bot/twentyone/storage"
 )
 
@@ -428,7 +429,7 @@ func TestBrowserMiniAppPhone(t *testing.T) {
 	bob, cancel := chromedp.NewContext(alice)
 	t.Cleanup(cancel)
 	require.NoError(t, chromedp.Do(bob), "Bob's tab")
-	watchPageErrors(t, bob)
+	browsertest.WatchErrors(bob, t)
 	night := pg.Groups()[0]
 	for _, tab := range []context.Context{alice, bob} {
 		b.run(tab, "opening the page on a phone",

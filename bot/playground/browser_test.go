@@ -5,22 +5,19 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
-	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/twentyone-bot/twentyone/bot/browsertest"
 	"github.com/twentyone-bot/twentyone/bot/playground"
 	"github.com/twentyone-bot/twentyone/game"
 	"github.com/twentyone-bot/twentyone/game/house"
@@ -39,133 +36,40 @@ const screenshotDirEnv = "TWENTYONE_SCREENSHOT_DIR"
 // same at every run.
 const browserSeed = 21
 
-// chromium returns the browser to drive. Without one the test fails in CI
-// (.ci/run installs it) and is skipped elsewhere.
-func chromium(t *testing.T) string {
-	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if path, err := exec.LookPath(name); err == nil {
-			return path
-		}
-	}
-	if _, err := os.Stat("/usr/bin/chromium"); err == nil {
-		return "/usr/bin/chromium"
-	}
-	if os.Getenv("CI") != "" {
-		t.Fatal("chromium not found and CI is set: the browser test must run in CI (.ci/run installs Debian's chromium with apt-get)")
-	}
-	t.Skip("chromium not found: install Debian's chromium to run the browser test")
-	return ""
-}
-
-// browser drives one tab of a headless chromium on the playground's page.
-// Its methods take the tab's context first, as chromedp's actions do.
+// browser drives one tab of a headless chromium on the playground's page
+// (through bot/browsertest). Its methods take the tab's context first, as
+// chromedp's actions do.
 type browser struct {
 	t *testing.T
 }
 
 // wait is how long one step may take before the test fails.
-const wait = 15 * time.Second
+const wait = browsertest.StepWait
 
 func newBrowser(t *testing.T) (context.Context, *browser) {
 	t.Helper()
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(chromium(t)),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1280, 800),
-		// Without these, this machine's closed network makes chromium hang
-		// on connections nobody answers.
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.Flag("hide-scrollbars", true),
-		chromedp.Flag("lang", "en-US"),
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	t.Cleanup(cancel)
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
-	t.Cleanup(cancelAlloc)
-	tabCtx, cancelTab := chromedp.NewContext(allocCtx, chromedp.WithLogf(t.Logf))
-	t.Cleanup(cancelTab)
-	// The first action starts the browser.
-	if err := chromedp.Do(tabCtx); err != nil {
-		t.Fatalf("chromium did not start: %v", err)
-	}
-	watchPageErrors(t, tabCtx)
+	tabCtx := browsertest.Start(t, 1280, 800, 2*time.Minute)
+	browsertest.WatchErrors(tabCtx, t)
 	return tabCtx, &browser{t: t}
-}
-
-// watchPageErrors fails the test, at its end, if the page threw, logged an
-// error on the console, or the browser logged one (a Content-Security-Policy
-// violation, a failed request).
-func watchPageErrors(t *testing.T, ctx context.Context) {
-	t.Helper()
-	var mu sync.Mutex
-	var problems []string
-	add := func(s string) {
-		mu.Lock()
-		problems = append(problems, s)
-		mu.Unlock()
-	}
-	require.NoError(t, chromedp.Listen(ctx, func(ev any) {
-		switch e := ev.(type) {
-		case *runtime.EventExceptionThrown:
-			text := e.ExceptionDetails.Text
-			if ex := e.ExceptionDetails.Exception; ex != nil && ex.Description != "" {
-				text += " " + ex.Description
-			}
-			add("exception: " + text)
-		case *runtime.EventConsoleAPICalled:
-			if e.Type == runtime.ConsoleAPICalledTypeError {
-				add("console.error")
-			}
-		case *cdplog.EventEntryAdded:
-			if e.Entry.Level == cdplog.EntryLevelError {
-				add(fmt.Sprintf("%s: %s %s", e.Entry.Source, e.Entry.Text, e.Entry.URL))
-			}
-		}
-	}))
-	require.NoError(t, chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, cdplog.Enable, cdp.Empty{})
-		return err
-	})))
-	t.Cleanup(func() {
-		mu.Lock()
-		defer mu.Unlock()
-		assert.Empty(t, problems, "errors in the page")
-	})
 }
 
 // run runs the actions in order, each step within the time one step may take.
 func (b *browser) run(ctx context.Context, what string, actions ...chromedp.Action[chromedp.Void]) {
 	b.t.Helper()
-	step, cancel := context.WithTimeout(ctx, wait)
-	defer cancel()
-	require.NoError(b.t, chromedp.Do(step, actions...), what)
+	browsertest.Run(ctx, b.t, what, actions...)
 }
 
 // get runs one action and returns its value.
 func get[T any](ctx context.Context, b *browser, what string, action chromedp.Action[T]) T {
 	b.t.Helper()
-	step, cancel := context.WithTimeout(ctx, wait)
-	defer cancel()
-	v, err := chromedp.Run(step, action)
-	require.NoError(b.t, err, what)
-	return v
+	return browsertest.Get(ctx, b.t, what, action)
 }
 
 // poll waits until the JavaScript expression is truthy in the page and
 // returns its value.
 func poll[T any](ctx context.Context, b *browser, what, expr string) T {
 	b.t.Helper()
-	return get(ctx, b, "waiting for "+what, chromedp.Poll[T](expr, chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(wait)))
+	return browsertest.Poll[T](ctx, b.t, what, expr)
 }
 
 // waitFor waits until the JavaScript expression is truthy in the page.

@@ -5,88 +5,40 @@ import (
 	"fmt"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
-	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/twentyone-bot/twentyone/bot/browsertest"
 	"github.com/twentyone-bot/twentyone/bot/webapp"
 	"github.com/twentyone-bot/twentyone/bot/webapp/view"
 )
 
-// The browser tests drive Debian's chromium on the app's page, as
-// bot/playground's do (the same flags; its helpers are its package's, so
-// the few needed are copied here).
-
-// chromium returns the browser to drive. Without one the test fails in CI
-// (.ci/run installs it) and is skipped elsewhere.
-func chromium(t *testing.T) string {
-	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if path, err := exec.LookPath(name); err == nil {
-			return path
-		}
-	}
-	if os.Getenv("CI") != "" {
-		t.Fatal("chromium not found and CI is set: the browser test must run in CI (.ci/run installs Debian's chromium with apt-get)")
-	}
-	t.Skip("chromium not found: install Debian's chromium to run the browser test")
-	return ""
-}
+// The browser tests drive Debian's chromium on the app's page through
+// bot/browsertest, as bot/playground's do.
 
 // browser drives one tab of a headless chromium on the app's page.
 type browser struct {
 	t *testing.T
-	// allowed are the browser's error logs a step expects (a refusal's
-	// status, logged as a failed request), by a part of their text.
-	mu      sync.Mutex
-	allowed []string
+	// errs fails the test on an error the page or the browser logs that
+	// no step allowed (a refusal's status, logged as a failed request).
+	errs *browsertest.Errors
 }
 
 // newBrowser starts chromium with a window of w×h, a phone's when mobile.
 func newBrowser(t *testing.T, w, h int64, mobile bool) (context.Context, *browser) {
 	t.Helper()
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(chromium(t)),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(int(w), int(h)),
-		// Without these, this machine's closed network makes chromium hang
-		// on connections nobody answers.
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.Flag("hide-scrollbars", true),
-		chromedp.Flag("lang", "en-US"),
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	t.Cleanup(cancel)
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
-	t.Cleanup(cancelAlloc)
-	tabCtx, cancelTab := chromedp.NewContext(allocCtx, chromedp.WithLogf(t.Logf))
-	t.Cleanup(cancelTab)
-	if err := chromedp.Do(tabCtx); err != nil {
-		t.Fatalf("chromium did not start: %v", err)
-	}
-	b := &browser{t: t}
-	b.watchErrors(tabCtx)
+	tabCtx := browsertest.Start(t, int(w), int(h), time.Minute)
+	b := &browser{t: t, errs: browsertest.WatchErrors(tabCtx, t)}
 	vp := []chromedp.EmulateViewportOption{chromedp.EmulateScale(1)}
 	if mobile {
 		vp = []chromedp.EmulateViewportOption{chromedp.EmulateScale(2), chromedp.EmulateMobile}
@@ -97,89 +49,30 @@ func newBrowser(t *testing.T, w, h int64, mobile bool) (context.Context, *browse
 
 // allow lets the browser log an error containing s (a refusal the step
 // expects, as "status of 401"); none else is allowed.
-func (b *browser) allow(s string) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.allowed = append(b.allowed, s)
-}
+func (b *browser) allow(s string) { b.errs.Allow(s) }
 
-// watchErrors fails the test, at its end, if the page threw, logged an
-// error on the console, or the browser logged one (a Content Security
-// Policy violation, a failed request) that no step allowed.
-func (b *browser) watchErrors(ctx context.Context) {
-	t := b.t
-	var problems []string
-	add := func(s string) {
-		b.mu.Lock()
-		defer b.mu.Unlock()
-		for _, a := range b.allowed {
-			if strings.Contains(s, a) {
-				return
-			}
-		}
-		problems = append(problems, s)
-	}
-	require.NoError(t, chromedp.Listen(ctx, func(ev any) {
-		switch e := ev.(type) {
-		case *runtime.EventExceptionThrown:
-			text := e.ExceptionDetails.Text
-			if ex := e.ExceptionDetails.Exception; ex != nil && ex.Description != "" {
-				text += " " + ex.Description
-			}
-			add("exception: " + text)
-		case *runtime.EventConsoleAPICalled:
-			if e.Type == runtime.ConsoleAPICalledTypeError {
-				add("console.error")
-			}
-		case *cdplog.EventEntryAdded:
-			if e.Entry.Level == cdplog.EntryLevelError {
-				add(fmt.Sprintf("%s: %s %s", e.Entry.Source, e.Entry.Text, e.Entry.URL))
-			}
-		}
-	}))
-	require.NoError(t, chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, cdplog.Enable, cdp.Empty{})
-		return err
-	})))
-	t.Cleanup(func() {
-		b.mu.Lock()
-		defer b.mu.Unlock()
-		assert.Empty(t, problems, "errors in the page (a CSP violation is one)")
-	})
-}
-
-// stepWait is how long one step may take before the test fails.
-const stepWait = 10 * time.Second
-
-// run runs the actions in order, each step within stepWait.
+// run runs the actions in order, each step within browsertest.StepWait.
 func (b *browser) run(ctx context.Context, what string, actions ...chromedp.Action[chromedp.Void]) {
 	b.t.Helper()
-	step, cancel := context.WithTimeout(ctx, stepWait)
-	defer cancel()
-	require.NoError(b.t, chromedp.Do(step, actions...), what)
+	browsertest.Run(ctx, b.t, what, actions...)
 }
 
 // get runs one action and returns its value.
 func get[T any](ctx context.Context, b *browser, what string, action chromedp.Action[T]) T {
 	b.t.Helper()
-	step, cancel := context.WithTimeout(ctx, stepWait)
-	defer cancel()
-	v, err := chromedp.Run(step, action)
-	require.NoError(b.t, err, what)
-	return v
+	return browsertest.Get(ctx, b.t, what, action)
 }
 
 // poll waits until the JavaScript expression is truthy and returns it.
 func poll[T any](ctx context.Context, b *browser, what, expr string) T {
 	b.t.Helper()
-	return get(ctx, b, "waiting for "+what, chromedp.Poll[T](expr, chromedp.WithPollingInterval(20*time.Millisecond),
-		chromedp.WithPollingTimeout(stepWait)))
+	return browsertest.Poll[T](ctx, b.t, what, expr)
 }
 
 // eval evaluates a JavaScript expression and returns its value.
 func eval[T any](ctx context.Context, b *browser, expr string) T {
 	b.t.Helper()
-	return get(ctx, b, "evaluating "+expr, chromedp.Evaluate[T](expr))
+	return browsertest.Eval[T](ctx, b.t, expr)
 }
 
 // do evaluates JavaScript for its effect.

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/twentyone-bot/twentyone/bot/browsertest"
 	"github.com/twentyone-bot/twentyone/bot/i18n"
 	"github.com/twentyone-bot/twentyone/bot/webapp/initdata"
 	"github.com/twentyone-bot/twentyone/bot/webapp/view"
@@ -252,7 +253,7 @@ func TestPageOnDesktop(t *testing.T) {
 	require.Positive(t, asked)
 	b.allow("net::ERR_INCOMPLETE_CHUNKED_ENCODING") // the browser logs the stream cut
 	a.http.CloseClientConnections()
-	require.Eventually(t, func() bool { return len(a.streamsAsked()) > asked }, stepWait, 10*time.Millisecond,
+	require.Eventually(t, func() bool { return len(a.streamsAsked()) > asked }, browsertest.StepWait, 10*time.Millisecond,
 		"the page streams again")
 	assert.Equal(t, strconv.FormatUint(v.Version, 10), a.streamsAsked()[asked], "from the version it has")
 	mover, act := a.nextMove()
