@@ -4,11 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"net"
 	"net/http"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -149,24 +147,6 @@ func TestMainWithoutTheApp(t *testing.T) {
 	assert.ElementsMatch(t, []string{"admin server listening", "backup server listening"}, listening)
 }
 
-// TestRunAppAddressTaken: when another program holds webapp.listen, Run
-// says so and leaves the database alone, as for the admin address.
-func TestRunAppAddressTaken(t *testing.T) {
-	srv := telegramtest.StartTest(t)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	defer ln.Close()
-	db := filepath.Join(t.TempDir(), "twentyone.db")
-	cfg := testConfig(srv, db)
-	cfg.WebApp.Listen = ln.Addr().String()
-	m := NewMain(cfg, discardLogger())
-	err = m.Run(context.Background())
-	require.ErrorIs(t, err, syscall.EADDRINUSE)
-	assert.Contains(t, err.Error(), "app server")
-	require.NoError(t, m.Close(context.Background()))
-	assert.NoFileExists(t, db, "the database was not created")
-}
-
 // TestBinaryAppSurvivesAKill: `twentyone run -config FILE` with the webapp
 // keys serves the app (and logs them with its config); a player joins
 // through it; after kill -9 and a restart on the same
@@ -228,42 +208,6 @@ func TestBinaryAppSurvivesAKill(t *testing.T) {
 	require.Equal(t, exitOK, second.waitExit(stopLimit))
 	back.ended()
 	auditDatabase(t, db)
-}
-
-// TestBinaryBadAppConfig: a webapp key `twentyone run` cannot use makes
-// it exit 2 with one line that names the key, before it starts anything.
-func TestBinaryBadAppConfig(t *testing.T) {
-	tests := []struct {
-		name  string
-		env   []string
-		names string
-		what  string
-	}{
-		{name: "the admin server's address", env: []string{"TWENTYONE_HTTP_LISTEN=127.0.0.1:9121", "TWENTYONE_WEBAPP_LISTEN=0.0.0.0:9121"},
-			names: "webapp.listen (from TWENTYONE_WEBAPP_LISTEN)", what: "the admin server's address"},
-		{name: "a name without its URL", env: []string{"TWENTYONE_WEBAPP_LISTEN=127.0.0.1:0", "TWENTYONE_WEBAPP_NAME=table"},
-			names: "webapp.url", what: "must be set with webapp.name"},
-		{name: "a URL in plain http", env: []string{"TWENTYONE_WEBAPP_LISTEN=127.0.0.1:0", "TWENTYONE_WEBAPP_NAME=table", "TWENTYONE_WEBAPP_URL=http://app.example.org/"},
-			names: "webapp.url (from TWENTYONE_WEBAPP_URL)", what: "must be https"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			dir := t.TempDir()
-			env := append([]string{
-				"TWENTYONE_TELEGRAM_TOKEN=" + testToken,
-				"TWENTYONE_TELEGRAM_API_ENDPOINT=http://127.0.0.1:1/bot%s/%s", // never reached
-				"TWENTYONE_STORAGE_PATH=" + filepath.Join(dir, "twentyone.db"),
-			}, tt.env...)
-			code, stdout, stderr := runBinary(t, env, "run")
-			assert.Equal(t, exitUsage, code, stderr)
-			assert.Empty(t, stdout)
-			assert.Equal(t, 1, strings.Count(stderr, "\n"), "one line: %q", stderr)
-			assert.True(t, strings.HasPrefix(stderr, "twentyone: config: "+tt.names), "%q names %s first", stderr, tt.names)
-			assert.Contains(t, stderr, tt.what)
-			assert.NoFileExists(t, filepath.Join(dir, "twentyone.db"), "nothing was started")
-		})
-	}
 }
 
 // appAddr returns the app server's address, as the binary logs it.

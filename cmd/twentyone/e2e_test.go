@@ -455,6 +455,12 @@ func TestBinaryBadConfig(t *testing.T) {
 		{name: "webhook mode without URL", env: []string{"TWENTYONE_TELEGRAM_MODE=webhook"}, names: "telegram.webhook.url", what: "required when telegram.mode is webhook"},
 		{name: "webhook on a port Telegram does not post to", env: []string{"TWENTYONE_TELEGRAM_MODE=webhook", "TWENTYONE_TELEGRAM_WEBHOOK_URL=https://bot.example.org:8080/tg"},
 			names: "telegram.webhook.url (from TWENTYONE_TELEGRAM_WEBHOOK_URL)", what: "must be on port 443, 80, 88 or 8443"},
+		{name: "the app on the admin server's address", env: []string{"TWENTYONE_HTTP_LISTEN=127.0.0.1:9121", "TWENTYONE_WEBAPP_LISTEN=0.0.0.0:9121"},
+			names: "webapp.listen (from TWENTYONE_WEBAPP_LISTEN)", what: "the admin server's address"},
+		{name: "an app name without its URL", env: []string{"TWENTYONE_WEBAPP_LISTEN=127.0.0.1:0", "TWENTYONE_WEBAPP_NAME=table"},
+			names: "webapp.url", what: "must be set with webapp.name"},
+		{name: "an app URL in plain http", env: []string{"TWENTYONE_WEBAPP_LISTEN=127.0.0.1:0", "TWENTYONE_WEBAPP_NAME=table", "TWENTYONE_WEBAPP_URL=http://app.example.org/"},
+			names: "webapp.url (from TWENTYONE_WEBAPP_URL)", what: "must be https"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -225,22 +225,35 @@ func TestHealthcheck(t *testing.T) {
 	}
 }
 
-// TestRunAdminAddressTaken: when another program holds the admin address,
-// Run says so and leaves the database alone: no file is created.
-func TestRunAdminAddressTaken(t *testing.T) {
-	srv := telegramtest.StartTest(t)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	defer ln.Close()
-	db := filepath.Join(t.TempDir(), "twentyone.db")
-	cfg := testConfig(srv, db)
-	cfg.HTTP.Listen = ln.Addr().String()
-	m := NewMain(cfg, discardLogger())
-	err = m.Run(context.Background())
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "address already in use")
-	require.NoError(t, m.Close(context.Background()))
-	assert.NoFileExists(t, db, "the database was not created")
+// TestRunAddressTaken: when another program holds the admin address or
+// the Mini App's, Run says which and leaves the database alone: no file
+// is created.
+func TestRunAddressTaken(t *testing.T) {
+	tests := []struct {
+		name   string
+		set    func(cfg *config.Config, addr string)
+		server string
+	}{
+		{"the admin server's", func(cfg *config.Config, addr string) { cfg.HTTP.Listen = addr }, "admin server"},
+		{"the app server's", func(cfg *config.Config, addr string) { cfg.WebApp.Listen = addr }, "app server"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := telegramtest.StartTest(t)
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			require.NoError(t, err)
+			defer ln.Close()
+			db := filepath.Join(t.TempDir(), "twentyone.db")
+			cfg := testConfig(srv, db)
+			tt.set(cfg, ln.Addr().String())
+			m := NewMain(cfg, discardLogger())
+			err = m.Run(context.Background())
+			require.ErrorIs(t, err, syscall.EADDRINUSE)
+			assert.Contains(t, err.Error(), tt.server)
+			require.NoError(t, m.Close(context.Background()))
+			assert.NoFileExists(t, db, "the database was not created")
+		})
+	}
 }
 
 // TestRunBackupSocketTaken: when a file that is no socket is where the
