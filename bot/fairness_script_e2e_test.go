@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -102,8 +103,15 @@ func (h *harness) playCut(tb fairTable, cuts ...string) (applied []string) {
 			} else if words, isReply := strings.CutPrefix(plan, "reply:"); isReply {
 				applied[len(applied)-1] = words
 				// The table's message as it shows the wait: a game may
-				// have moved the table to a new message.
-				m := h.tableAt(tb.key, nil)
+				// have moved the table to a new message, and until the
+				// bot has stored its id the store names the last game's,
+				// which shows no button (a reply to it cuts nothing).
+				m := h.tableAt(tb.key, func(m telegramtest.ChatMessage) bool {
+					return slices.ContainsFunc(m.Buttons(), func(b telegramtest.InlineKeyboardButton) bool {
+						d, err := callback.Parse(b.CallbackData)
+						return err == nil && d.Action == callback.Cut && d.Version == before
+					})
+				})
 				h.reply(name, m.MessageID, words)
 			} else {
 				h.command(name, "cut", plan)
