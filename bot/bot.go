@@ -150,7 +150,8 @@ type Bot struct {
 	panels  *panel.Panels
 	input   *input.Handler
 	inline  *inline.Handler
-	app     *appgate.Actor // the Mini App's actions
+	app     *appgate.Actor   // the Mini App's actions
+	members *appgate.Members // who may open a table in the Mini App
 
 	// started is closed once Start armed the stored deadlines: the Mini
 	// App's actions wait for it, as the updates wait for Start.
@@ -223,6 +224,7 @@ func New(ctx context.Context, cfg Config) (*Bot, error) {
 		input.Options{Owners: cfg.Owners, AdminTTL: cfg.AdminCacheTTL})
 	b.inline = inline.New(b.store, b.send, b.input, b.clock, b.log, b.store.Defaults().Game)
 	b.app = appgate.NewActor(b.store, b.input, h, b.send, b.started)
+	b.members = appgate.NewMembers(b.store, b.send, b.clock)
 	return b, nil
 }
 
@@ -249,6 +251,11 @@ func (b *Bot) linkApp(ctx context.Context) error {
 // the one path of a press, on its table's chat's goroutine, counted as
 // work of kind appgate.Kind, once the bot started.
 func (b *Bot) App() *appgate.Actor { return b.app }
+
+// AppMembers returns who may open a table in the Mini App
+// (webapp.Members): its seated players and its chat's members, asking
+// Telegram (getChatMember) through the bot's sender.
+func (b *Bot) AppMembers() *appgate.Members { return b.members }
 
 // Username returns the bot's username, without the @.
 func (b *Bot) Username() string { return b.api.Self().UserName }

@@ -64,10 +64,12 @@ var allowedImports = map[string][]string{
 	// (storage, render's Input, bot/webapp/view), its actions on the one
 	// path of a press (input.Handler.Act; a row of bot/button, a chat's
 	// title from bot/botapi), the live push told by the table keeper
-	// (table.Viewers). The bot's root and its builder (bot/service) use
+	// (table.Viewers), who may open a table (Telegram's getChatMember
+	// through bot/botapi, its answers kept a while: bot/expiring on the
+	// bot's bot/clock). The bot's root and its builder (bot/service) use
 	// it.
-	"bot/appgate": {"bot/botapi", "bot/button", "bot/callback", "bot/input", "bot/render", "bot/table",
-		"bot/webapp", "game", "storage"},
+	"bot/appgate": {"bot/botapi", "bot/button", "bot/callback", "bot/clock", "bot/expiring", "bot/input",
+		"bot/render", "bot/table", "bot/webapp", "game", "storage"},
 }
 
 // TestImportsPointOneWay fails when a package imports one of ours that

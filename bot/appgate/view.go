@@ -7,10 +7,12 @@
 //   - Actor (webapp.Actor): an action, taken on the one path of a press
 //     (input.Handler.Act) on the table's chat's goroutine, as the bot runs
 //     every update of the chat; its answer as the app's server wants it.
+//   - Members (webapp.Members): who may open a table (members.go).
 //   - Viewers (table.Viewers): the live push (live.Hub) told of every
 //     version the table keeper shows.
 //
-// The bot builds its Actor (bot.Bot.App); whoever builds the app's server
+// The bot builds its Actor (bot.Bot.App) and Members (bot.Bot.AppMembers),
+// which ask Telegram through its sender; whoever builds the app's server
 // (bot/service) builds the Views and the Viewers over the same store.
 package appgate
 

@@ -20,7 +20,8 @@ import (
 // WithApp builds the Mini App's server on the bot (Service.App), as the
 // webapp keys say: its initData checked with the bot's token and
 // webapp.max_age, its tables named with the store's key (storage's
-// AppKey, drawn on first use), its live push bounded by
+// AppKey, drawn on first use), shown to the tables' players and their
+// chats' members (bot.Bot.AppMembers), its live push bounded by
 // webapp.max_viewers and webapp.max_viewers_per_table and told of every
 // version the bot shows. Serving it (on webapp.listen) is the caller's.
 func WithApp() Option { return func(o *options) { o.app = true } }
@@ -86,6 +87,7 @@ func (p *appParts) build(cfg *config.Config, st *storage.Store, b *bot.Bot, o op
 	srv, err := webapp.New(webapp.Options{
 		Secret:   initdata.NewSecret(cfg.Telegram.Token.Reveal()),
 		Refs:     p.refs,
+		Members:  b.AppMembers(),
 		Views:    appgate.Views{Store: st},
 		Actor:    b.App(),
 		Streams:  p.hub,

@@ -51,23 +51,24 @@ const wait = 15 * time.Second
 // delivers), its Views made by bot/webapp/view from the store, and a
 // live.Hub told of every version the table keeper shows.
 type app struct {
-	t      *testing.T
-	tg     *telegramtest.Server
-	store  *storage.Store
-	clock  *clocktest.Clock
-	out    *outbox.Outbox
-	api    *botapi.Client
-	h      *input.Handler
-	host   *host
-	hub    *live.Hub
-	views  appgate.Views
-	actor  webapp.Actor
-	http   *httptest.Server
-	secret initdata.Secret
-	refs   tableref.Key
-	users  map[string]telegramtest.User
-	group  telegramtest.Chat
-	offset int
+	t       *testing.T
+	tg      *telegramtest.Server
+	store   *storage.Store
+	clock   *clocktest.Clock
+	out     *outbox.Outbox
+	api     *botapi.Client
+	h       *input.Handler
+	host    *host
+	hub     *live.Hub
+	views   appgate.Views
+	members *appgate.Members
+	actor   webapp.Actor
+	http    *httptest.Server
+	secret  initdata.Secret
+	refs    tableref.Key
+	users   map[string]telegramtest.User
+	group   telegramtest.Chat
+	offset  int
 	// acts counts the actions the Actor was asked to take.
 	acts atomic.Int64
 	// sent are the X-Table-Ref headers the server was sent, and the
@@ -145,6 +146,7 @@ func newAppAt(t *testing.T, start time.Time, lim webapp.Limits, opts ...func(*we
 	a.h = input.New(st, st, st, input.Rooms{Send: s, Tables: tables, Notices: notices, Panels: panels}, a.clock, log,
 		input.Options{AdminTTL: time.Minute})
 	a.actor = counted{appgate.NewActor(st, a.h, a.host, s, nil), &a.acts}
+	a.members = appgate.NewMembers(st, s, a.clock)
 	earlier, err := pace.New(st, tables, a.out, a.clock, outbox.Limits{}, log).Restore(ctx)
 	require.NoError(t, err)
 	_, err = tables.Start(ctx, earlier, 0)
@@ -155,7 +157,7 @@ func newAppAt(t *testing.T, start time.Time, lim webapp.Limits, opts ...func(*we
 	require.NoError(t, err)
 	a.refs, err = tableref.KeyFrom(raw)
 	require.NoError(t, err)
-	o := webapp.Options{Secret: a.secret, Refs: a.refs, Views: a.views,
+	o := webapp.Options{Secret: a.secret, Refs: a.refs, Members: a.members, Views: a.views,
 		Actor: a.actor, Streams: a.hub, Clock: a.clock, Limits: lim}
 	for _, opt := range opts {
 		opt(&o)

@@ -307,6 +307,15 @@ func TestPageOnDesktop(t *testing.T) {
 	assert.Contains(t, b.waitNotice(ctx, "no_table"), "There is no such table")
 	assert.Empty(t, a.sentTableRefs(), "initData named the table")
 
+	// Someone outside the group, with the table's link, in Russian.
+	b.allow("status of 403")
+	outside := a.secret.Sign(initdata.Data{AuthDate: a.clock.Now(),
+		User:       initdata.User{ID: a.users["Dave"].ID, FirstName: "Dave", LanguageCode: "ru"},
+		StartParam: a.refs.Ref(a.key())})
+	b.open(ctx, a.http.URL+"/?n=4#tgWebAppData="+url.QueryEscape(outside))
+	assert.Equal(t, "Этот стол — стол своего чата: открыть его могут только участники чата.", b.waitNotice(ctx, "not_member"))
+	assert.True(t, eval[bool](ctx, b, `document.getElementById('table').hidden`))
+
 	// A web_app button's launch: initData names no table, the page's
 	// startapp parameter does, sent as X-Table-Ref.
 	ref := a.refs.Ref(a.key())

@@ -79,7 +79,7 @@ func TestFramedBy(t *testing.T) {
 		assert.Equal(t, want, r.header.Get("Content-Security-Policy"), p)
 	}
 	for _, bad := range []string{"'self'; script-src *", "'self', *", "'self'\r\nX-Evil: 1"} {
-		o := webapp.Options{Secret: a.secret, Refs: a.refs, Views: a.views, Actor: a.actor, Streams: a.hub, Clock: a.clock, FramedBy: bad}
+		o := webapp.Options{Secret: a.secret, Refs: a.refs, Members: a.members, Views: a.views, Actor: a.actor, Streams: a.hub, Clock: a.clock, FramedBy: bad}
 		_, err := webapp.New(o)
 		assert.Error(t, err, bad)
 	}

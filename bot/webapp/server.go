@@ -8,8 +8,10 @@
 // "Authorization: tma <initData>" (never in a URL, so never in a log line
 // or a proxy's cache). The server validates it (initdata.Secret.Validate,
 // one HMAC, at most Options.MaxAge old), takes the user from it and the
-// table from its start_param (tableref.Key.Parse), and only then looks at
-// the request.
+// table from its start_param (tableref.Key.Parse), asks Members whether
+// the user may see that table (its seated players and its chat's members:
+// a reference is a link, and a link can be forwarded), and only then looks
+// at the request.
 //
 // An app opened from a web_app button (a solo table's, in the bot's
 // private chat) gets no start_param from Telegram: its page's URL carries
@@ -40,6 +42,8 @@
 //	401 expired     initData older than MaxAge (the page says "reopen")
 //	404 no_table    start_param (or without one, X-Table-Ref) names no
 //	                table: none, forged, unknown, or two headers
+//	403 not_member  the user may not see the table (Members): not seated
+//	                and not in its chat
 //	404 not_found   no such route; 405 method: the route's other method
 //	429 too_many    past the user's rate (Limits), with Retry-After
 //	413 too_large   a body past MaxBody
@@ -51,7 +55,9 @@
 //	                version (a replay, a double tap), not the viewer's
 //	                turn, ...: {"applied":false,...} and why, as a press
 //	                of the button would be told
-//	503 busy        the table did not answer in time (Limits.ActTimeout)
+//	503 busy        the table did not answer in time (Limits.ActTimeout),
+//	                or whether the user is in the chat could not be told
+//	                (Telegram did not answer), with Retry-After
 //
 // A replayed initData is its user for up to MaxAge: what it cannot do is
 // act twice, as every action names the version it was drawn for, and the
@@ -133,6 +139,17 @@ type Actor interface {
 	Act(ctx context.Context, key storage.TableKey, user initdata.User, data callback.Data) (Answer, error)
 }
 
+// Members tells who may see a table, act at it and hold its stream: its
+// seated players and its chat's members (appgate.Members). Every request
+// of the API is asked about, once its initData and reference are
+// checked, and before anything else is read.
+type Members interface {
+	// Admit returns nil when user may see the table at key; an error
+	// wrapping ErrNotMember when they may not, ErrNoTable when key names
+	// no table, or another error when it could not tell now.
+	Admit(ctx context.Context, key storage.TableKey, user int64) error
+}
+
 // Streams pushes a table's versions to a viewer (live.Hub is one).
 type Streams interface {
 	// Serve streams key to v until the client goes, answering the
@@ -160,16 +177,20 @@ var (
 	ErrNoTable = live.ErrNoTable
 	// ErrBadAct: the data names no action of the table (400).
 	ErrBadAct = errors.New("webapp: not an action of this table")
+	// ErrNotMember: the user may not see the table (403).
+	ErrNotMember = errors.New("webapp: not seated at the table and not in its chat")
 )
 
 // Options are what a Server needs; New refuses them without Secret, Refs,
-// Views, Actor, Streams or Clock.
+// Members, Views, Actor, Streams or Clock.
 type Options struct {
 	// Secret checks initData (initdata.NewSecret of the bot's token).
 	Secret initdata.Secret
 	// Refs checks the tables' references (tableref.KeyFrom of
 	// storage.Store.AppKey).
 	Refs tableref.Key
+	// Members admits who may see a table.
+	Members Members
 	// Views, Actor and Streams serve the routes.
 	Views   Views
 	Actor   Actor
@@ -205,8 +226,8 @@ func New(o Options) (*Server, error) {
 		return nil, errors.New("webapp: no initData secret")
 	case o.Refs == (tableref.Key{}):
 		return nil, errors.New("webapp: no table reference key")
-	case o.Views == nil || o.Actor == nil || o.Streams == nil:
-		return nil, errors.New("webapp: Views, Actor and Streams are all needed")
+	case o.Members == nil || o.Views == nil || o.Actor == nil || o.Streams == nil:
+		return nil, errors.New("webapp: Members, Views, Actor and Streams are all needed")
 	case o.Clock == nil:
 		return nil, errors.New("webapp: no clock")
 	case strings.ContainsAny(o.FramedBy, ";,\r\n"):
@@ -278,7 +299,33 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusTooManyRequests, "too_many")
 		return
 	}
+	if !s.admit(w, r, c) {
+		return
+	}
 	rt.serve(s, w, r, c)
+}
+
+// memberRetry is how long a caller whose membership could not be told is
+// asked to wait, in seconds.
+const memberRetry = "2"
+
+// admit asks Members whether the caller may see the table; when not, it
+// has answered the request and reports false.
+func (s *Server) admit(w http.ResponseWriter, r *http.Request, c caller) bool {
+	err := s.o.Members.Admit(r.Context(), c.key, c.user.ID)
+	switch {
+	case err == nil:
+		return true
+	case errors.Is(err, ErrNotMember):
+		writeError(w, http.StatusForbidden, "not_member")
+	case errors.Is(err, ErrNoTable):
+		writeError(w, http.StatusNotFound, "no_table")
+	default:
+		s.failed(r.Context(), "membership", c, err)
+		w.Header().Set("Retry-After", memberRetry)
+		writeError(w, http.StatusServiceUnavailable, "busy")
+	}
+	return false
 }
 
 // table answers GET /api/table: the viewer's view.

@@ -120,7 +120,10 @@ func TestRefusals(t *testing.T) {
 		{"a forged ref", http.MethodPost, "/api/act", signed(a.secret, tampered, 0), actBody, "", http.StatusNotFound, "no_table", false},
 		{"a ref of another key", http.MethodGet, "/api/table", signed(a.secret, tableref.NewKey().Ref(a.key()), 0), nil, "", http.StatusNotFound, "no_table", false},
 		{"a ref of a chat without a table: view", http.MethodGet, "/api/table", signed(a.secret, a.refs.Ref(storage.TableKey{Chat: -999}), 0), nil, "", http.StatusNotFound, "no_table", false},
-		{"a ref of a chat without a table: act", http.MethodPost, "/api/act", signed(a.secret, a.refs.Ref(storage.TableKey{Chat: -999}), 0), actBody, "", http.StatusNotFound, "no_table", true},
+		{"a ref of a chat without a table: act", http.MethodPost, "/api/act", signed(a.secret, a.refs.Ref(storage.TableKey{Chat: -999}), 0), actBody, "", http.StatusNotFound, "no_table", false},
+		{"not in the chat: view", http.MethodGet, "/api/table", "tma " + a.initData("Dave", 0), nil, "", http.StatusForbidden, "not_member", false},
+		{"not in the chat: stream", http.MethodGet, "/api/stream", "tma " + a.initData("Dave", 0), nil, "", http.StatusForbidden, "not_member", false},
+		{"not in the chat: act", http.MethodPost, "/api/act", "tma " + a.initData("Dave", 0), actBody, "", http.StatusForbidden, "not_member", false},
 		{"a view by POST", http.MethodPost, "/api/table", good(), actBody, "", http.StatusMethodNotAllowed, "method", false},
 		{"an act by GET", http.MethodGet, "/api/act", good(), nil, "", http.StatusMethodNotAllowed, "method", false},
 		{"a stream by POST", http.MethodPost, "/api/stream", good(), actBody, "", http.StatusMethodNotAllowed, "method", false},
@@ -136,7 +139,7 @@ func TestRefusals(t *testing.T) {
 			jsonBody(`{"data":"` + callback.Data{Action: callback.SettingBack, Version: 1}.String() + `"}`), "", http.StatusBadRequest, "bad_action", true},
 		{"drawn for another version", http.MethodPost, "/api/act", good(),
 			jsonBody(`{"data":"` + callback.Data{Action: callback.Join, Version: v.Version + 5}.String() + `"}`), "", http.StatusConflict, "", true},
-		{"not the user's to take", http.MethodPost, "/api/act", "tma " + a.initData("Dave", 0),
+		{"not the user's to take", http.MethodPost, "/api/act", "tma " + a.initData("Carol", 0),
 			jsonBody(`{"data":"` + callback.Data{Action: callback.Start, Version: v.Version}.String() + `"}`), "", http.StatusConflict, "", true},
 	}
 	for _, tt := range tests {
@@ -307,12 +310,13 @@ func TestBusy(t *testing.T) {
 // made (a zero secret or key would check nothing).
 func TestNewRefusesIncompleteOptions(t *testing.T) {
 	a := newApp(t, webapp.Limits{})
-	full := webapp.Options{Secret: a.secret, Refs: a.refs, Views: a.views, Actor: a.actor, Streams: a.hub, Clock: a.clock}
+	full := webapp.Options{Secret: a.secret, Refs: a.refs, Members: a.members, Views: a.views, Actor: a.actor, Streams: a.hub, Clock: a.clock}
 	_, err := webapp.New(full)
 	require.NoError(t, err)
 	for name, drop := range map[string]func(*webapp.Options){
 		"secret":  func(o *webapp.Options) { o.Secret = initdata.Secret{} },
 		"refs":    func(o *webapp.Options) { o.Refs = tableref.Key{} },
+		"members": func(o *webapp.Options) { o.Members = nil },
 		"views":   func(o *webapp.Options) { o.Views = nil },
 		"actor":   func(o *webapp.Options) { o.Actor = nil },
 		"streams": func(o *webapp.Options) { o.Streams = nil },

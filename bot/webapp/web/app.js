@@ -46,6 +46,7 @@ function codeWord(code) {
   switch (code) {
     case 'expired': return 'expired';
     case 'no_table': return 'no_table';
+    case 'not_member': return 'not_member';
     case 'outdated': return 'outdated';
     default: return 'unsigned'; // missing, bad_hash, malformed
   }
@@ -94,7 +95,7 @@ async function onAct(data) {
       const text = a.text || (r.status === 200 ? '' : w('gone'));
       if (text) toast(text, !!a.alert, w('ok'));
       if (a.applied) expect(a.version);
-    } else if (r.status === 401 || r.status === 404 || r.code === 'malformed') {
+    } else if (r.status === 401 || r.status === 403 || r.status === 404 || r.code === 'malformed') {
       stop(r.code);
     } else if (r.status === 429) {
       toast(w('too_many'));

@@ -27,7 +27,8 @@ export class Refusal extends Error {
 
   // final: asking again will not help (who asks or which table is wrong).
   get final() {
-    return this.status === 401 || this.status === 404 || (this.status === 400 && this.code === 'malformed');
+    return this.status === 401 || this.status === 403 || this.status === 404 ||
+      (this.status === 400 && this.code === 'malformed');
   }
 }
 
