@@ -99,6 +99,38 @@ func TestAppActAfterTheGroupMoved(t *testing.T) {
 	h.audit()
 }
 
+// TestAppAfterTheGroupMovedNamesTheNewTable: when a group becomes a
+// supergroup the viewers are told (their streams end, and come back), and
+// a link made before names the supergroup's table to the app's server
+// (Members.Admit), for its players and for its members; someone outside
+// is still refused.
+func TestAppAfterTheGroupMovedNamesTheNewTable(t *testing.T) {
+	seen := &viewersSeen{}
+	h := newHarness(t, withViewers(seen))
+	h.lobby("Bob")
+	old := h.key()
+	super, err := h.srv.UpgradeToSupergroup(old.Chat, h.user("Alice").ID)
+	require.NoError(t, err)
+	h.group = super
+	h.tableMessage(contains("Bob"))
+	// Telegram tells of the move twice (the group's migrate_to_chat_id,
+	// the supergroup's migrate_from_chat_id), and a call into the old
+	// group a third time: each is told, none moves anything more.
+	require.Eventually(t, func() bool { return len(seen.movedSeen()) > 0 }, wait, time.Millisecond)
+	for _, m := range seen.movedSeen() {
+		assert.Equal(t, [2]int64{old.Chat, super.ID}, m)
+	}
+
+	members := h.bot.AppMembers()
+	for _, name := range []string{"Bob", "Carol"} { // seated; a member
+		key, err := members.Admit(h.ctx(), old, h.user(name).ID)
+		require.NoError(t, err, name)
+		assert.Equal(t, storage.TableKey{Chat: super.ID}, key, "%s: the table where it is kept now", name)
+	}
+	_, err = members.Admit(h.ctx(), old, h.user("Eve").ID)
+	assert.ErrorIs(t, err, webapp.ErrNotMember)
+}
+
 // TestAppWaitsForTheStart: a bot that has not started (Start arms the
 // stored deadlines) takes no action of the app, as it handles no update:
 // one waits for the start, and is answered with its context's error when

@@ -203,7 +203,7 @@ func (b *Bot) migrate(ctx context.Context, from, to int64) {
 		fault.Log(ctx, b.log, "migrate", storage.TableKey{Chat: from}, err)
 		return
 	}
-	b.forget(from)
+	b.tables.Moved(from, to)
 	b.onChat(to, "migrate", func(ctx context.Context) { b.tables.Refresh(ctx, storage.TableKey{Chat: to}) }, "from", from)
 }
 

@@ -23,8 +23,9 @@ type told struct {
 
 // viewersSeen records what the bot tells its viewers, in order.
 type viewersSeen struct {
-	mu   sync.Mutex
-	told []told
+	mu    sync.Mutex
+	told  []told
+	moved [][2]int64 // Moved's from and to
 }
 
 func (s *viewersSeen) Changed(key storage.TableKey, version uint64) {
@@ -37,6 +38,19 @@ func (s *viewersSeen) Rearmed(key storage.TableKey, version uint64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.told = append(s.told, told{key: key, version: version, rearmed: true})
+}
+
+func (s *viewersSeen) Moved(from, to int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.moved = append(s.moved, [2]int64{from, to})
+}
+
+// movedSeen returns what Moved was told, in order.
+func (s *viewersSeen) movedSeen() [][2]int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([][2]int64(nil), s.moved...)
 }
 
 // of returns what the table at key was told, in order.

@@ -64,48 +64,50 @@ func NewMembers(store Store, api MemberAPI, c clock.Clock) *Members {
 	return &Members{store: store, api: api, known: expiring.New[memberKey, bool](membersKnown, MemberTTL, c)}
 }
 
-// Admit returns nil when user may open the table at key in the app, as
-// the package doc of this file says; an error wrapping webapp.ErrNotMember
+// Admit returns the key the table at key is kept under now (after a
+// group became a supergroup, the supergroup's: the store follows the
+// move) when user may open it in the app, as the package doc of this file
+// says; an error wrapping webapp.ErrNotMember
 // when they may not, webapp.ErrNoTable when key names no table, or
 // another error when it could not tell (the store failed; Telegram did
 // not answer, or answered that it could not say now): asking again later
 // may admit them. It may call Telegram once.
-func (m *Members) Admit(ctx context.Context, key storage.TableKey, user int64) error {
+func (m *Members) Admit(ctx context.Context, key storage.TableKey, user int64) (storage.TableKey, error) {
 	switch {
 	case user <= 0:
-		return webapp.ErrNotMember
+		return key, webapp.ErrNotMember
 	case storage.InlineChat(key.Chat):
-		return nil
+		return key, nil
 	case key.Chat > 0:
 		if user != key.Chat {
-			return fmt.Errorf("%w: the table of another user's private chat", webapp.ErrNotMember)
+			return key, fmt.Errorf("%w: the table of another user's private chat", webapp.ErrNotMember)
 		}
-		return nil
+		return key, nil
 	}
 	sv, err := m.store.View(ctx, key)
 	switch {
 	case err != nil:
-		return err
+		return key, err
 	case sv.Table.Version() == 0:
-		return webapp.ErrNoTable
+		return key, webapp.ErrNoTable
 	}
 	if _, seated := sv.Table.SeatOf(game.UserID(user)); seated {
-		return nil
+		return sv.Key, nil
 	}
 	mk := memberKey{sv.Key.Chat, user}
 	if in, ok := m.known.Get(mk); ok {
-		return admitted(in)
+		return sv.Key, admitted(in)
 	}
 	mem, err := m.api.Member(ctx, sv.Key.Chat, user)
 	if err != nil {
 		if !telegramSaysNo(err) {
-			return fmt.Errorf("appgate: whether user %d is in chat %d: %w", user, sv.Key.Chat, err)
+			return key, fmt.Errorf("appgate: whether user %d is in chat %d: %w", user, sv.Key.Chat, err)
 		}
 		m.known.Add(mk, false)
-		return fmt.Errorf("%w: %w", webapp.ErrNotMember, err)
+		return key, fmt.Errorf("%w: %w", webapp.ErrNotMember, err)
 	}
 	m.known.Add(mk, mem.In())
-	return admitted(mem.In())
+	return sv.Key, admitted(mem.In())
 }
 
 // admitted is Admit's answer for a user Telegram said is in the chat, or

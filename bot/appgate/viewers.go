@@ -21,3 +21,7 @@ func (v hubViewers) Changed(key storage.TableKey, version uint64) { v.hub.Change
 // clock started again): each stream sends it again, so the app's
 // countdown follows the chat's.
 func (v hubViewers) Rearmed(key storage.TableKey, version uint64) { v.hub.Rearmed(key, version) }
+
+// Moved ends the streams of the group's tables: their pages reconnect and
+// are named the supergroup's tables (Members.Admit).
+func (v hubViewers) Moved(from, to int64) { v.hub.Moved(from, to) }

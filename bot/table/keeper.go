@@ -152,6 +152,14 @@ func (k *Keeper) Forget(chat int64) {
 	k.nudges.forget(chat)
 }
 
+// Moved forgets the tables of the group from, which became the supergroup
+// to (Forget), and tells the viewers (Viewers.Moved). Run it on from's
+// goroutine, once the store moved the chat.
+func (k *Keeper) Moved(from, to int64) {
+	k.Forget(from)
+	k.views.Moved(from, to)
+}
+
 // Start arms the stored deadlines (and the house's pending moves), with
 // none firing before grace has passed or Release is called, and returns
 // the tables to Restore: every open one (a render may have been lost in a

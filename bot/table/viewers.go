@@ -25,6 +25,12 @@ type Viewers interface {
 	// is called from the render (the outbox's goroutine), after Changed
 	// of that version.
 	Rearmed(key storage.TableKey, version uint64)
+	// Moved: the group from became the supergroup to, and its tables are
+	// kept under to's id now (Store.MigrateChat). It is called by
+	// Keeper.Moved, on from's goroutine, once the store moved them;
+	// Changed of the tables at their new keys follows. It may be told
+	// again (Telegram tells of a move more than once).
+	Moved(from, to int64)
 }
 
 // noViewers is the Viewers of a Keeper given none: nobody is told.
@@ -32,3 +38,4 @@ type noViewers struct{}
 
 func (noViewers) Changed(storage.TableKey, uint64) {}
 func (noViewers) Rearmed(storage.TableKey, uint64) {}
+func (noViewers) Moved(int64, int64)               {}

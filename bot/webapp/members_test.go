@@ -1,6 +1,8 @@
 package webapp_test
 
 import (
+	"bufio"
+	"context"
 	"net/http"
 	"testing"
 	"time"
@@ -95,4 +97,31 @@ func TestMembersPrivate(t *testing.T) {
 	}
 	assert.Equal(t, http.StatusOK, open("Alice"))
 	assert.Equal(t, http.StatusForbidden, open("Bob"))
+}
+
+// TestMovedTableStreams: a link made before the group became a supergroup
+// names the group; the server streams the table where it is kept now, so
+// that the supergroup's versions reach it.
+func TestMovedTableStreams(t *testing.T) {
+	a := newApp(t, webapp.Limits{})
+	a.command("Alice", "newgame")
+	a.press("Bob", "Join")
+	const super = -1009999
+	require.NoError(t, a.store.MigrateChat(context.Background(), a.group.ID, super))
+
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, a.http.URL+"/api/stream", nil)
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "tma "+a.initData("Bob", 0)) // the group's ref
+	resp, err := a.http.Client().Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	events := bufio.NewReader(resp.Body)
+	first := nextID(t, events)
+	assert.Equal(t, 1, a.hub.Watching(storage.TableKey{Chat: super}), "streamed under the supergroup's key")
+	assert.Zero(t, a.hub.Watching(a.key()))
+	a.hub.Rearmed(storage.TableKey{Chat: super}, first)
+	assert.Equal(t, first, nextID(t, events), "what the bot tells of the new key reaches it")
 }

@@ -144,10 +144,12 @@ type Actor interface {
 // of the API is asked about, once its initData and reference are
 // checked, and before anything else is read.
 type Members interface {
-	// Admit returns nil when user may see the table at key; an error
+	// Admit returns the key the table at key is kept under now (a group
+	// that became a supergroup keeps its tables under the supergroup's
+	// id; the reference names the group) when user may see it; an error
 	// wrapping ErrNotMember when they may not, ErrNoTable when key names
 	// no table, or another error when it could not tell now.
-	Admit(ctx context.Context, key storage.TableKey, user int64) error
+	Admit(ctx context.Context, key storage.TableKey, user int64) (storage.TableKey, error)
 }
 
 // Streams pushes a table's versions to a viewer (live.Hub is one).
@@ -299,7 +301,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusTooManyRequests, "too_many")
 		return
 	}
-	if !s.admit(w, r, c) {
+	if c.key, ok = s.admit(w, r, c); !ok {
 		return
 	}
 	rt.serve(s, w, r, c)
@@ -309,13 +311,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // asked to wait, in seconds.
 const memberRetry = "2"
 
-// admit asks Members whether the caller may see the table; when not, it
-// has answered the request and reports false.
-func (s *Server) admit(w http.ResponseWriter, r *http.Request, c caller) bool {
-	err := s.o.Members.Admit(r.Context(), c.key, c.user.ID)
+// admit asks Members whether the caller may see the table, and returns
+// the key it is kept under now; when not, it has answered the request and
+// reports false.
+func (s *Server) admit(w http.ResponseWriter, r *http.Request, c caller) (storage.TableKey, bool) {
+	key, err := s.o.Members.Admit(r.Context(), c.key, c.user.ID)
 	switch {
 	case err == nil:
-		return true
+		return key, true
 	case errors.Is(err, ErrNotMember):
 		writeError(w, http.StatusForbidden, "not_member")
 	case errors.Is(err, ErrNoTable):
@@ -325,7 +328,7 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request, c caller) bool {
 		w.Header().Set("Retry-After", memberRetry)
 		writeError(w, http.StatusServiceUnavailable, "busy")
 	}
-	return false
+	return storage.TableKey{}, false
 }
 
 // table answers GET /api/table: the viewer's view.

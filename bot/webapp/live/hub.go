@@ -125,6 +125,7 @@ var (
 	errFull     = errors.New("too many viewers")
 	errClosed   = errors.New("the live push is closed")
 	errReplaced = errors.New("replaced by a newer stream of the same viewer")
+	errMoved    = errors.New("the table's chat moved")
 )
 
 // Hub is the live push: the tables' open streams. Its methods are safe
@@ -214,6 +215,25 @@ func (h *Hub) Rearmed(key storage.TableKey, version uint64) {
 		select {
 		case s.wake <- struct{}{}:
 		default:
+		}
+	}
+}
+
+// Moved ends the streams of every table of chat from, a group that became
+// the supergroup to, whose tables are kept under to's id now: their pages
+// reconnect, as after any stream's end, with the version they have, and
+// the server names the table by where it is kept now (webapp.Members).
+// A stream of from opened later is not ended; calling it again ends
+// nothing more. It never waits on a viewer.
+func (h *Hub) Moved(from, to int64) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for key, m := range h.tables {
+		if key.Chat != from {
+			continue
+		}
+		for _, s := range m {
+			s.end(errMoved)
 		}
 	}
 }

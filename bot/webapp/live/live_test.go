@@ -337,6 +337,29 @@ func TestCloseEndsEveryStream(t *testing.T) {
 	assert.JSONEq(t, `{"error":"the live push is closed"}`, body)
 }
 
+// TestMovedEndsTheGroupsStreams: Moved ends the streams of the tables of
+// the chat that moved (no "replaced": their pages come back, and are named
+// the new chat's table), and no other.
+func TestMovedEndsTheGroupsStreams(t *testing.T) {
+	h := newHarness(t, live.Limits{})
+	h.tables.set(key(-1), 1)
+	h.tables.set(key(-2), 1)
+	moved := []*client{h.open(-1, 7, ""), h.open(-1, 8, "")}
+	other := h.open(-2, 7, "")
+	for _, c := range append(moved, other) {
+		c.view()
+	}
+	h.within("Moved", func() { h.hub.Moved(-1, -1001) })
+	for _, c := range moved {
+		assert.Empty(t, c.ended(), "ended, without an event")
+	}
+	require.Eventually(t, func() bool { return h.hub.Viewers() == 1 }, wait, time.Millisecond)
+	assert.Equal(t, 1, h.hub.Watching(key(-2)))
+	v := h.change(-2)
+	got, _ := other.view()
+	assert.Equal(t, v, got, "the other chat's stream goes on")
+}
+
 // TestHeartbeat: a stream quiet for a whole heartbeat (on the Hub's
 // clock) sends a comment line; one that sent a view meanwhile does not.
 func TestHeartbeat(t *testing.T) {
