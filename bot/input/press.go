@@ -152,7 +152,7 @@ func (h *Handler) pressInaccessible(ctx context.Context, q *tgbotapi.CallbackQue
 	shown := false
 	h.rooms.Tables.EachTable(ctx, chat, func(v storage.View) {
 		if !shown && v.MessageID == q.Message.MessageID && v.Table.Phase() != game.Closed {
-			h.rooms.Tables.Show(v)
+			h.rooms.Tables.Reshow(v)
 			shown = true
 		}
 	})

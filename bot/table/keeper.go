@@ -96,6 +96,15 @@ func (k *Keeper) arm(v storage.View) {
 	k.armNudge(v)
 }
 
+// Reshow shows the table again as Show does, its message edited even to
+// what this process last showed in it: a press told that the message is
+// inaccessible (deleted, or too old for Telegram to give), and only an
+// edit tells which (a deleted one is sent anew).
+func (k *Keeper) Reshow(v storage.View) {
+	k.msgs.doubt(v.Key)
+	k.Show(v)
+}
+
 // Refresh shows the table at key again, if it is open.
 func (k *Keeper) Refresh(ctx context.Context, key storage.TableKey) {
 	v, err := k.store.View(ctx, key)

@@ -64,6 +64,28 @@ func TestKeeperShow(t *testing.T) {
 	}
 }
 
+// TestKeeperShowsEachMessageOnce: a render that would edit the table's
+// message to what it shows already makes no call (Telegram would answer
+// "message is not modified"); one that changes it edits it.
+func TestKeeperShowsEachMessageOnce(t *testing.T) {
+	w := newWorld(t)
+	lobby := w.apply(w.key(), w.ann, game.Open)
+	w.show(lobby)
+	_, ok := w.message(w.key())
+	require.True(t, ok, "the lobby is sent")
+	edits := func() int { return w.srv.Calls().Count("editMessageText") }
+
+	before := edits()
+	w.show(lobby)
+	w.show(w.view(w.key()))
+	assert.Equal(t, before, edits(), "the same table again: no edit")
+
+	w.show(w.apply(w.key(), w.bob, game.Join))
+	assert.Equal(t, before+1, edits(), "a change: one edit")
+	m, _ := w.message(w.key())
+	assert.Contains(t, m.Text, "Bob")
+}
+
 // TestKeeperTimers: Show arms the table's deadline, which applies the
 // timeout when it comes due; Forget disarms a chat's, Stop every one;
 // Start arms the stored ones again, held until Release.

@@ -3,6 +3,7 @@ package table
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 
 	"github.com/twentyone-bot/twentyone/bot/botapi"
@@ -34,8 +35,11 @@ import (
 type messages struct {
 	k *Keeper
 
-	mu      sync.Mutex
-	ids     map[storage.TableKey]int // the message of each open table shown
+	mu  sync.Mutex
+	ids map[storage.TableKey]int // the message of each open table shown
+	// last holds what this process last sent or edited each open table's
+	// message to (sameAsShown).
+	last    map[storage.TableKey]shownMessage
 	renders map[storage.TableKey]*turnShown
 	// openings holds the tables just opened whose lobby no new message
 	// showed yet (opened.go).
@@ -47,7 +51,8 @@ type messages struct {
 }
 
 func newMessages(k *Keeper) *messages {
-	return &messages{k: k, ids: make(map[storage.TableKey]int), renders: make(map[storage.TableKey]*turnShown),
+	return &messages{k: k, ids: make(map[storage.TableKey]int), last: make(map[storage.TableKey]shownMessage),
+		renders:  make(map[storage.TableKey]*turnShown),
 		openings: make(map[storage.TableKey]opening), drawn: make(map[storage.TableKey]uint64)}
 }
 
@@ -188,10 +193,15 @@ func (m *messages) render(ctx context.Context, v storage.View) error {
 	if id == 0 {
 		id = v.MessageID
 	}
+	same := m.sameAsShown(key, id, msg)
 	m.mu.Unlock()
 	if id != 0 && !retiring(v, id) {
-		err := m.k.send.Edit(ctx, key.Chat, id, msg)
+		var err error
+		if !same {
+			err = m.k.send.Edit(ctx, key.Chat, id, msg)
+		}
 		if err == nil {
+			m.remember(key, id, msg)
 			m.rendered(v, 0)
 			m.retire(v)
 			if v.Table.Phase() == game.Closed {
@@ -214,6 +224,7 @@ func (m *messages) render(ctx context.Context, v storage.View) error {
 	m.mu.Lock()
 	m.ids[key] = newID
 	m.mu.Unlock()
+	m.remember(key, newID, msg)
 	// Store the new message's id before anything else: a crash before it
 	// is stored leaves the new message behind, showing a state no restart
 	// updates. Until it is stored, the old messages stay to retire:
@@ -249,6 +260,7 @@ func (m *messages) forgetTable(key storage.TableKey) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	delete(m.ids, key)
+	delete(m.last, key)
 	delete(m.renders, key)
 	delete(m.openings, key)
 	m.dropEmpty()
@@ -264,6 +276,7 @@ func (m *messages) forgetClosed(key storage.TableKey, id int) {
 	defer m.mu.Unlock()
 	if m.ids[key] == id {
 		delete(m.ids, key)
+		delete(m.last, key)
 		m.dropEmpty()
 	}
 }
@@ -280,6 +293,7 @@ func (m *messages) forget(chat int64) []storage.TableKey {
 	}
 	for _, k := range keys {
 		delete(m.ids, k)
+		delete(m.last, k)
 	}
 	for k := range m.renders {
 		if k.Chat == chat {
@@ -300,6 +314,7 @@ func (m *messages) forget(chat int64) []storage.TableKey {
 func (m *messages) dropEmpty() {
 	if len(m.ids) == 0 {
 		m.ids = make(map[storage.TableKey]int)
+		m.last = make(map[storage.TableKey]shownMessage)
 	}
 	if len(m.openings) == 0 {
 		m.openings = make(map[storage.TableKey]opening)
@@ -312,6 +327,43 @@ func (m *messages) len() int {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return max(len(m.ids), len(m.renders), len(m.openings))
+}
+
+// shownMessage is what a table's message was last sent or edited to.
+type shownMessage struct {
+	id  int
+	msg message.Message
+}
+
+// sameAsShown reports whether this process last sent or edited the
+// table's message id to msg: an edit to it would change nothing, and
+// Telegram would answer "message is not modified" (two renders of the
+// same version one after the other: one queued while the one before read
+// the table). render makes no call then. A message a user deleted since
+// is noticed at the next edit that changes it, or when a press on it
+// tells that it is gone (Keeper.Reshow). m.mu is held.
+func (m *messages) sameAsShown(key storage.TableKey, id int, msg message.Message) bool {
+	last, ok := m.last[key]
+	return ok && id != 0 && last.id == id && last.msg.Text == msg.Text &&
+		slices.EqualFunc(last.msg.Keyboard, msg.Keyboard, slices.Equal)
+}
+
+// doubt forgets what the table's message was last sent or edited to: its
+// next render edits it whatever it shows.
+func (m *messages) doubt(key storage.TableKey) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.last, key)
+}
+
+// remember records that the table's message id was sent or edited to msg,
+// unless the table is no longer remembered (closed and forgotten since).
+func (m *messages) remember(key storage.TableKey, id int, msg message.Message) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.ids[key] == id {
+		m.last[key] = shownMessage{id: id, msg: msg}
+	}
 }
 
 // retiring reports whether message id is one of the old messages the
