@@ -220,6 +220,17 @@ func TestResolveBinary(t *testing.T) {
 	}
 }
 
+// TestKeptDir: -dir is made, and named by an absolute path, as the bot
+// under test runs in it.
+func TestKeptDir(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	got, err := keptDir(filepath.Join("run", "one"))
+	require.NoError(t, err)
+	assert.Equal(t, filepath.Join(dir, "run", "one"), got)
+	assert.DirExists(t, got)
+}
+
 func TestReadTable(t *testing.T) {
 	msg := func(text string, buttons ...string) *telegramtest.ChatMessage {
 		var row []telegramtest.InlineKeyboardButton

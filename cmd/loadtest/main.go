@@ -166,10 +166,12 @@ func cli(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		cfg.Log = stderr
 	}
 	if cfg.Dir != "" {
-		if err := os.MkdirAll(cfg.Dir, 0o755); err != nil {
+		dir, err := keptDir(cfg.Dir)
+		if err != nil {
 			fmt.Fprintf(stderr, "loadtest: %v\n", err)
 			return 1
 		}
+		cfg.Dir = dir
 	}
 	if lobbies > 0 {
 		cfg.defaults()
@@ -277,6 +279,17 @@ func checkAppFlags(cfg Config, lobbies int) error {
 		return errors.New("-app watches the groups' tables played at a person's pace or flat out: -lobbies, -inline, -rate and -chaos-kills do not apply")
 	}
 	return nil
+}
+
+// keptDir makes -dir's directory and returns it as an absolute path: the
+// bot under test runs in it, and a relative path would name another
+// directory there (its database, its backup socket).
+func keptDir(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	return abs, os.MkdirAll(abs, 0o755)
 }
 
 // resolveBinary returns the bot's binary as the child process is started
