@@ -45,6 +45,11 @@ type Config struct {
 	App      int
 	AppShare float64
 	AppFlat  bool
+	// Think is the share of a person's time (thinkTime) the players take
+	// over each choice where they take their time (Paced, App without
+	// AppFlat): 1 is a person's pace, less a faster crowd, to find where
+	// a figure crosses its aim. The zero Config's 0 means 1.
+	Think float64
 	// DB is the database file; empty for one in Dir.
 	DB string
 	// Dir holds the database, the floor's scratch files and the bot's log;
@@ -125,4 +130,13 @@ func (c *Config) defaults() {
 	if c.ChaosKills > 0 && c.Binary == "" {
 		c.Process = true
 	}
+}
+
+// thinking returns a person's time over a choice, d, as the run's players
+// take it (Think).
+func (c Config) thinking(d time.Duration) time.Duration {
+	if c.Think <= 0 || c.Think == 1 {
+		return d
+	}
+	return time.Duration(float64(d) * c.Think)
 }

@@ -381,7 +381,7 @@ func (d *driver) think(ctx context.Context, c *chat) bool {
 		return false
 	default:
 	}
-	t := time.NewTimer(thinkTime(c.rng))
+	t := time.NewTimer(d.cfg.thinking(thinkTime(c.rng)))
 	defer t.Stop()
 	select {
 	case <-t.C:

@@ -114,6 +114,7 @@ func cli(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.Float64Var(&cfg.Asks, "asks", 0, "with -paced, each player of a group sends a personal command (/balance, /stats, /history, /bonus) this many `times` a minute on average, ephemerally where the bot's menu declares it so, and waits for its answer; reports the writes per game into a group, the answers only their asker saw, ask→answer; an ask never answered fails the run")
 	fs.IntVar(&cfg.App, "app", 0, "watch every group's table in the Mini App with `V` viewers (at least the 4 players; the rest more members), each holding a stream; the players act through the app (-app-share) or in the chat, at a person's pace; reports action→every viewer, bytes per update, streams refused or broken")
 	fs.Float64Var(&cfg.AppShare, "app-share", 0.5, "with -app, the `share` (0 to 1) of the players' choices made through the app, the rest in the chat")
+	fs.Float64Var(&cfg.Think, "think", 1, "the `share` (above 0, at most 1) of a person's time the players take over a choice where they take their time (-paced, -app without -app-flat): below 1, a faster crowd")
 	fs.BoolVar(&cfg.AppFlat, "app-flat", false, "with -app, every choice through the app and flat out: a player acts as soon as their viewer holds the version the last action made")
 	fs.StringVar(&cfg.DB, "db", "", "the database `file` (default: a temporary one)")
 	fs.StringVar(&cfg.Dir, "dir", "", "keep the database, scratch files and the bot's log in this `directory` (default: a temporary one, removed)")
@@ -242,6 +243,10 @@ func checkFlags(cfg Config, soak time.Duration, lobbies int) error {
 		return errors.New("-global-rate must be 0 to 1000 calls a second (0: Telegram's)")
 	case cfg.GlobalRate > 0 && !cfg.Paced:
 		return errors.New("-global-rate paces the bot: it needs -paced")
+	case !(cfg.Think > 0 && cfg.Think <= 1):
+		return errors.New("-think must be a share of a person's time, above 0 and at most 1")
+	case cfg.Think != 1 && (cfg.AppFlat || !cfg.Paced && cfg.App == 0):
+		return errors.New("-think scales the players' time over a choice: it needs -paced, or -app without -app-flat")
 	case !(cfg.Asks >= 0 && cfg.Asks <= maxAsks):
 		return fmt.Errorf("-asks must be 0 to %d a minute: past 8 answers a minute the bot holds a member's answers back by design", maxAsks)
 	case cfg.Asks > 0 && !cfg.Paced:
@@ -275,6 +280,7 @@ func checkAppFlags(cfg Config, lobbies int) error {
 		return errors.New("-app-share must be a share of the choices, 0 to 1")
 	case cfg.App == 0 && cfg.AppFlat:
 		return errors.New("-app-flat acts through the app: it needs -app")
+
 	case cfg.App > 0 && (lobbies > 0 || cfg.Inline > 0 || cfg.Rate > 0 || cfg.ChaosKills > 0):
 		return errors.New("-app watches the groups' tables played at a person's pace or flat out: -lobbies, -inline, -rate and -chaos-kills do not apply")
 	}

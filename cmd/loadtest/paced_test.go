@@ -62,6 +62,17 @@ func TestThinkTime(t *testing.T) {
 	assert.InDelta(t, n/pauseOdds, pauses, n/pauseOdds/4, "one choice in %d is a long pause", pauseOdds)
 }
 
+// TestThinking: -think scales a person's time over a choice; the zero
+// Config's Think, and 1, leave it as it is.
+func TestThinking(t *testing.T) {
+	for _, tt := range []struct {
+		think float64
+		want  time.Duration
+	}{{0, 4 * time.Second}, {1, 4 * time.Second}, {0.25, time.Second}, {0.01, 40 * time.Millisecond}} {
+		assert.Equal(t, tt.want, Config{Think: tt.think}.thinking(4*time.Second), "%v", tt.think)
+	}
+}
+
 func TestMostIn(t *testing.T) {
 	at := func(secs ...float64) []time.Time {
 		var out []time.Time
