@@ -106,6 +106,7 @@ func TestDigestGathersTheAnswersWaiting(t *testing.T) {
 	require.NotNil(t, buttons.ReplyToMessage)
 	assert.Equal(t, panel.MessageID, buttons.ReplyToMessage.MessageID)
 	assert.NotEmpty(t, buttons.Buttons(), "alone, with its buttons")
+	w.settle(t)
 	assert.Equal(t, 3, w.srv.Calls().Count("sendMessage"), "three of the group's writes for six answers")
 }
 

@@ -44,6 +44,7 @@ func (c *chats) Refused(chat int64) {
 type world struct {
 	srv      *telegramtest.Server
 	s        *send.Sender
+	out      *outbox.Outbox
 	chats    *chats
 	clock    *clocktest.Clock
 	ann, bob telegramtest.User
@@ -62,9 +63,21 @@ func newWorld(t *testing.T) *world {
 	require.NoError(t, err)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	w.clock = clocktest.NewClock(time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC))
-	out := outbox.New(outbox.Options{Clock: w.clock, Logger: log})
-	w.s = send.New(api, out, w.chats, log)
+	w.out = outbox.New(outbox.Options{Clock: w.clock, Logger: log})
+	w.s = send.New(api, w.out, w.chats, log)
 	return w
+}
+
+// settle waits until the outbox has made every call it holds: each
+// answered, so in the server's call log (a message shows in the chat a
+// moment before its call is logged).
+func (w *world) settle(t *testing.T) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for !w.out.Quiet() {
+		require.False(t, time.Now().After(deadline), "the outbox did not settle")
+		time.Sleep(100 * time.Microsecond) // polls a condition; no clock moves meanwhile
+	}
 }
 
 func hello(text string) message.Message { return message.Message{Text: text} }
