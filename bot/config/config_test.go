@@ -308,14 +308,7 @@ func TestExampleConfig(t *testing.T) {
 // TestConfigErrors: each bad configuration is refused with one line that
 // names the key and where its value came from, and says what is wrong.
 func TestConfigErrors(t *testing.T) {
-	tests := []struct {
-		name   string
-		yaml   string
-		env    []string
-		key    string // the key the line names
-		source string // where it says the value came from
-		what   string // what it says is wrong
-	}{
+	assertRefused(t, []refusal{
 		{name: "unknown key", yaml: "telegram:\n  tokn: x\n", key: "telegram.tokn", source: "line 2", what: "unknown key"},
 		{name: "unknown top key", yaml: "tables:\n  stake: 1\n", key: "tables", source: "line 1", what: "unknown key"},
 		{name: "key twice", yaml: "log:\n  level: info\n  level: warn\n", key: "log.level", source: "line", what: "twice"},
@@ -375,7 +368,25 @@ func TestConfigErrors(t *testing.T) {
 		{name: "empty storage path", yaml: "storage:\n  path: \"\"\n", key: "storage.path", source: "line 2", what: "empty"},
 		{name: "negative owner", env: []string{"TWENTYONE_OWNERS=5,-3"}, key: "owners", source: "TWENTYONE_OWNERS", what: "positive"},
 		{name: "token with a space", yaml: "telegram:\n  token: \"" + testToken + " x\"\n", key: "telegram.token", source: "line 2", what: "paste it exactly"},
-	}
+	})
+}
+
+// refusal is a configuration Load must refuse: from the file yaml (none
+// when empty) and the environment env, with one line naming key first,
+// where its value came from (source), and what is wrong (what).
+type refusal struct {
+	name   string
+	yaml   string
+	env    []string
+	key    string
+	source string
+	what   string
+}
+
+// assertRefused checks that Load refuses each configuration as its case
+// says, in one line that never shows the token.
+func assertRefused(t *testing.T, tests []refusal) {
+	t.Helper()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			path := ""

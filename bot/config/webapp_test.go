@@ -65,14 +65,7 @@ func TestWebAppConfig(t *testing.T) {
 // TestWebAppConfigErrors: each bad webapp key is refused with one line
 // that names it and where its value came from, and says what is wrong.
 func TestWebAppConfigErrors(t *testing.T) {
-	tests := []struct {
-		name   string
-		yaml   string
-		env    []string
-		key    string
-		source string
-		what   string
-	}{
+	assertRefused(t, []refusal{
 		{name: "listen not host:port", env: []string{"TWENTYONE_WEBAPP_LISTEN=8080"}, key: "webapp.listen", source: "TWENTYONE_WEBAPP_LISTEN", what: `must be host:port, such as 127.0.0.1:9121, not "8080"`},
 		{name: "listen with a bad port", yaml: "webapp:\n  listen: \"127.0.0.1:http-alt-nope\"\n", key: "webapp.listen", source: "line 2", what: "bad port"},
 		{name: "listen on the admin server's address", yaml: "http:\n  listen: 127.0.0.1:9121\nwebapp:\n  listen: 127.0.0.1:9121\n",
@@ -113,25 +106,7 @@ func TestWebAppConfigErrors(t *testing.T) {
 		{name: "negative viewers per table", env: []string{"TWENTYONE_WEBAPP_MAX_VIEWERS_PER_TABLE=-1"}, key: "webapp.max_viewers_per_table", source: "TWENTYONE_WEBAPP_MAX_VIEWERS_PER_TABLE", what: "not -1"},
 		{name: "viewers not a number", env: []string{"TWENTYONE_WEBAPP_MAX_VIEWERS=many"}, key: "webapp.max_viewers", source: "TWENTYONE_WEBAPP_MAX_VIEWERS", what: "whole number"},
 		{name: "an unknown key", yaml: "webapp:\n  port: 8080\n", key: "webapp.port", source: "line 2", what: "unknown key"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			path := ""
-			if tt.yaml != "" {
-				path = writeFile(t, "c.yaml", tt.yaml)
-			}
-			cfg, err := Load(path, path != "", tt.env)
-			assert.Nil(t, cfg)
-			var cerr *Error
-			require.ErrorAs(t, err, &cerr)
-			line := err.Error()
-			assert.NotContains(t, line, "\n", "one line")
-			assert.True(t, strings.HasPrefix(line, "config: "+tt.key), "%q names %q first", line, tt.key)
-			assert.Equal(t, tt.key, cerr.Key, "the error's key")
-			assert.Contains(t, line, tt.source)
-			assert.Contains(t, line, tt.what)
-		})
-	}
+	})
 }
 
 // TestWebAppInTheLogSummary: the configuration's log line (what `run`
