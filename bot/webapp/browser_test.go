@@ -312,20 +312,6 @@ func assertShows(t *testing.T, s shown, v view.View) {
 	}
 }
 
-// find returns the view's first action of one of verbs, and whether there is one.
-func find(v view.View, verbs ...string) (view.Action, bool) {
-	for _, l := range v.Actions {
-		for _, act := range l.Actions {
-			for _, verb := range verbs {
-				if act.Verb == verb {
-					return act, true
-				}
-			}
-		}
-	}
-	return view.Action{}, false
-}
-
 // screenshotDirEnv names a directory where the browser tests keep their
 // screenshots of the page (none are taken without it).
 const screenshotDirEnv = "TWENTYONE_SCREENSHOT_DIR"

@@ -345,15 +345,11 @@ func (a *app) getView(name string) view.View {
 // actData returns the data of the view's action verb, as the page sends it.
 func actData(t *testing.T, v view.View, verb string) string {
 	t.Helper()
-	for _, l := range v.Actions {
-		for _, act := range l.Actions {
-			if act.Verb == verb {
-				return act.Data
-			}
-		}
+	a, ok := v.Action(verb)
+	if !ok {
+		t.Fatalf("the view offers no %s: %+v", verb, v.Actions)
 	}
-	t.Fatalf("the view offers no %s: %+v", verb, v.Actions)
-	return ""
+	return a.Data
 }
 
 // post acts as the user named with data, and returns the reply once the

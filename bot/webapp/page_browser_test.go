@@ -66,7 +66,7 @@ func TestPageOnPhone(t *testing.T) {
 
 	// Carol joins in the chat; Alice starts the game there.
 	for _, p := range []struct{ name, verb string }{{"Carol", "join"}, {"Alice", "start"}} {
-		act, ok := find(a.getView(p.name), p.verb)
+		act, ok := a.getView(p.name).Action(p.verb)
 		require.True(t, ok, "%s can %s", p.name, p.verb)
 		a.press(p.name, act.Label)
 		v = a.getView("Bob")
@@ -82,7 +82,7 @@ func TestPageOnPhone(t *testing.T) {
 	for games := 1; mine == 0; games++ {
 		require.LessOrEqual(t, games, 4, "Bob never had a move")
 		if games > 1 {
-			again, ok := find(v, "start")
+			again, ok := v.Action("start")
 			require.True(t, ok, "Bob can start the next game: %+v", v.Actions)
 			b.click(ctx, again, v.Version)
 			v = a.getView("Bob")
@@ -136,11 +136,11 @@ func (a *app) nextMove() (string, view.Action) {
 	a.t.Helper()
 	for _, name := range []string{"Bob", "Alice", "Carol"} {
 		v := a.getView(name)
-		if act, ok := find(v, "cut", "bet"); ok {
+		if act, ok := v.Action("cut", "bet"); ok {
 			return name, act
 		}
-		hit, canHit := find(v, "hit")
-		stand, canStand := find(v, "stand")
+		hit, canHit := v.Action("hit")
+		stand, canStand := v.Action("stand")
 		switch {
 		case canHit && (v.Seats[v.You.Seat].Points < 17 || !canStand):
 			return name, hit
@@ -194,7 +194,7 @@ func TestPageOnDesktop(t *testing.T) {
 	a.command("Alice", "lang ru")
 	a.command("Alice", "newgame")
 	for _, p := range []struct{ name, verb string }{{"Bob", "join"}, {"Carol", "join"}, {"Alice", "start"}} {
-		act, ok := find(a.getView(p.name), p.verb)
+		act, ok := a.getView(p.name).Action(p.verb)
 		require.True(t, ok, "%s can %s", p.name, p.verb)
 		a.press(p.name, act.Label)
 	}

@@ -141,15 +141,11 @@ func (c *appClient) act(u telegramtest.User, key storage.TableKey, data string) 
 // action returns the data of v's action verb, as the page sends it.
 func action(t *testing.T, v view.View, verb string) string {
 	t.Helper()
-	for _, l := range v.Actions {
-		for _, a := range l.Actions {
-			if a.Verb == verb {
-				return a.Data
-			}
-		}
+	a, ok := v.Action(verb)
+	if !ok {
+		t.Fatalf("the view offers no %s: %+v", verb, v.Actions)
 	}
-	t.Fatalf("the view offers no %s: %+v", verb, v.Actions)
-	return ""
+	return a.Data
 }
 
 // seatNames returns the names of v's seats, in order.

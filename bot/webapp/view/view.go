@@ -21,6 +21,7 @@
 package view
 
 import (
+	"slices"
 	"time"
 
 	"github.com/twentyone-bot/twentyone/bot/i18n"
@@ -120,6 +121,19 @@ type View struct {
 	// viewer who can do nothing now (a watcher during a game, anyone
 	// while the house moves).
 	Actions []Line `json:"actions"`
+}
+
+// Action returns the view's first action, in its order, whose verb is one
+// of verbs, and whether it has one.
+func (v View) Action(verbs ...string) (Action, bool) {
+	for _, l := range v.Actions {
+		for _, a := range l.Actions {
+			if slices.Contains(verbs, a.Verb) {
+				return a, true
+			}
+		}
+	}
+	return Action{}, false
 }
 
 // MaxLog is how many lines of the log a view holds at most: the last.

@@ -234,3 +234,28 @@ func TestLogKeepsTheLastLines(t *testing.T) {
 	assert.Equal(t, log[len(log)-view.MaxLog:], v.Log, "its last %d lines", view.MaxLog)
 	assert.Contains(t, strings.Join(v.Log, "\n"), "Knock")
 }
+
+// TestViewAction: Action finds the first action, in the view's order, of
+// one of the verbs asked for.
+func TestViewAction(t *testing.T) {
+	v := view.View{Actions: []view.Line{
+		{Actions: []view.Action{{Verb: "hit", Data: "h"}, {Verb: "stand", Data: "s"}}},
+		{Actions: []view.Action{{Verb: "bet", Data: "b1"}, {Verb: "bet", Data: "b2"}}},
+	}}
+	tests := []struct {
+		verbs []string
+		want  string
+		ok    bool
+	}{
+		{[]string{"stand"}, "s", true},
+		{[]string{"bet"}, "b1", true},
+		{[]string{"bet", "hit"}, "h", true},
+		{[]string{"join"}, "", false},
+		{nil, "", false},
+	}
+	for _, tt := range tests {
+		a, ok := v.Action(tt.verbs...)
+		assert.Equal(t, tt.ok, ok, "%v", tt.verbs)
+		assert.Equal(t, tt.want, a.Data, "%v", tt.verbs)
+	}
+}
